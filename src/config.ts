@@ -1,0 +1,104 @@
+import path from 'node:path';
+
+/** Every setting of the service, read from the environment once at start-up. */
+export interface Config {
+  port: number;
+  baseUrl: string;
+  /** Unset: embedded PostgreSQL (PGlite) under dataDir. */
+  databaseUrl: string | null;
+  dataDir: string;
+  /** Unset: deliveries are relayed in-process from the database. */
+  redisUrl: string | null;
+  /** Prefix of every Redis key (queues, rate limits), so several instances can share one Redis. */
+  redisPrefix: string;
+  tokenTtlDays: number;
+  allowSignup: boolean;
+  /** Requests per minute per token (per address before login); 0 turns the limit off. */
+  rateLimitPerMinute: number;
+  serviceShortName: string;
+  webhookAllowPrivate: boolean;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  nodeEnv: 'development' | 'production' | 'test';
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const NODE_ENVS = ['development', 'production', 'test'] as const;
+
+/** Reads and validates the environment; throws one ConfigError naming every bad variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const read = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === '' ? undefined : value;
+  };
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw) || value < min || value > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+  const boolean = (name: string, fallback: boolean): boolean => {
+    const raw = read(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (['true', '1', 'yes'].includes(raw)) return true;
+    if (['false', '0', 'no'].includes(raw)) return false;
+    problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  };
+  const url = (name: string, protocols: string[]): string | null => {
+    const raw = read(name);
+    if (raw === undefined) return null;
+    try {
+      const parsed = new URL(raw);
+      if (!protocols.includes(parsed.protocol)) throw new Error('protocol');
+      return raw;
+    } catch {
+      problems.push(`${name} must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')} (got "${raw}")`);
+      return null;
+    }
+  };
+  const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    if ((allowed as readonly string[]).includes(raw)) return raw as T;
+    problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+    return fallback;
+  };
+
+  const port = integer('PORT', 3000, 0, 65535);
+  const serviceShortName = read('SERVICE_SHORT_NAME') ?? 'subledger';
+  if (!/^[a-z0-9][a-z0-9-]{0,30}$/.test(serviceShortName)) {
+    problems.push(`SERVICE_SHORT_NAME must be lower-case letters, digits and dashes (got "${serviceShortName}")`);
+  }
+  const redisPrefix = read('REDIS_PREFIX') ?? 'subledger';
+  const config: Config = {
+    port,
+    baseUrl: (url('BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
+    dataDir: path.resolve(read('DATA_DIR') ?? './data'),
+    redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
+    redisPrefix,
+    tokenTtlDays: integer('TOKEN_TTL_DAYS', 30, 1, 3650),
+    allowSignup: boolean('ALLOW_SIGNUP', true),
+    rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 1000, 0, 1_000_000),
+    serviceShortName,
+    webhookAllowPrivate: boolean('WEBHOOK_ALLOW_PRIVATE', false),
+    logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    nodeEnv: oneOf('NODE_ENV', NODE_ENVS, 'development'),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

@@ -1,0 +1,115 @@
+import { GraphQLError } from 'graphql';
+
+/**
+ * The one error taxonomy of the service. Services throw AppError; the REST facade and GraphQL map the code
+ * here, in one place, to an HTTP status and a GraphQL extension code.
+ */
+export type ErrorCode =
+  | 'BAD_USER_INPUT'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'RATE_LIMITED'
+  | 'UNKNOWN_ROUTE'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'INTERNAL_SERVER_ERROR';
+
+export type FieldErrors = Record<string, string[]>;
+
+// The spec answers 400 for a refused operation and for an unknown (or foreign) id alike.
+const HTTP_STATUS: Record<ErrorCode, number> = {
+  BAD_USER_INPUT: 400,
+  NOT_FOUND: 400,
+  CONFLICT: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  UNKNOWN_ROUTE: 404,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL_SERVER_ERROR: 500,
+};
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly fieldErrors?: FieldErrors,
+    /** Seconds a client should wait (429). */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  get httpStatus(): number {
+    return HTTP_STATUS[this.code];
+  }
+
+  static badInput(message: string, fieldErrors?: FieldErrors): AppError {
+    return new AppError('BAD_USER_INPUT', message, fieldErrors);
+  }
+
+  static field(field: string, problem: string): AppError {
+    return new AppError('BAD_USER_INPUT', problem, { [field]: [problem] });
+  }
+
+  static notFound(what: string): AppError {
+    return new AppError('NOT_FOUND', `${what} not found`);
+  }
+
+  static unauthenticated(message = 'Unauthenticated'): AppError {
+    return new AppError('UNAUTHENTICATED', message);
+  }
+}
+
+/** The JSON body of every REST error. */
+export interface ErrorBody {
+  status: false;
+  message: string;
+  errors?: FieldErrors;
+}
+
+/** Anything thrown, as an AppError; unknown errors become a bare 500 without their details. */
+export function asAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof GraphQLError && error.originalError) return asAppError(error.originalError);
+  const validation = validationFieldErrors(error);
+  if (validation) return AppError.badInput('The given data was invalid', validation);
+  return new AppError('INTERNAL_SERVER_ERROR', 'Internal server error');
+}
+
+export function toErrorBody(error: AppError): ErrorBody {
+  return error.fieldErrors
+    ? { status: false, message: error.message, errors: error.fieldErrors }
+    : { status: false, message: error.message };
+}
+
+/** Extensions of a GraphQL error: the taxonomy code plus the field errors. */
+export function toGraphQLExtensions(error: AppError): Record<string, unknown> {
+  return error.fieldErrors ? { code: error.code, errors: error.fieldErrors } : { code: error.code };
+}
+
+interface ClassValidatorError {
+  property: string;
+  constraints?: Record<string, string>;
+  children?: ClassValidatorError[];
+}
+
+/** class-validator errors (type-graphql's ArgumentValidationError) as field errors. */
+function validationFieldErrors(error: unknown): FieldErrors | null {
+  const list = (error as { validationErrors?: ClassValidatorError[] } | null)?.validationErrors;
+  if (!Array.isArray(list)) return null;
+  const result: FieldErrors = {};
+  const visit = (items: ClassValidatorError[], prefix: string) => {
+    for (const item of items) {
+      const name = prefix + item.property;
+      if (item.constraints) result[name] = Object.values(item.constraints);
+      if (item.children?.length) visit(item.children, `${name}.`);
+    }
+  };
+  visit(list, '');
+  return result;
+}
