@@ -1,0 +1,57 @@
+import { Entity, Property, Unique, type Opt } from '@mikro-orm/core';
+import { UtcTimestampType } from '../db/timestamp.type';
+import { BaseEntity } from '../db/base.entity';
+
+@Entity({ tableName: 'users' })
+export class User extends BaseEntity {
+  @Property({ type: 'string', length: 320 })
+  @Unique()
+  email!: string;
+
+  @Property({ type: 'text', hidden: true, lazy: true })
+  passwordHash!: string;
+
+  @Property({ type: 'string', length: 200 })
+  name!: string;
+
+  @Property({ type: 'string', length: 100, default: '' })
+  firstName: Opt<string> = '';
+
+  @Property({ type: 'string', length: 100, default: '' })
+  lastName: Opt<string> = '';
+
+  @Property({ type: 'smallint', default: 2 })
+  roleId: Opt<number> = 2;
+
+  @Property({ type: 'smallint', default: 1 })
+  planId: Opt<number> = 1;
+
+  @Property({ type: 'string', length: 2, default: 'US' })
+  country: Opt<string> = 'US';
+
+  @Property({ type: UtcTimestampType, nullable: true })
+  emailVerifiedAt?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  description?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  image?: string | null;
+
+  @Property({ type: 'integer', nullable: true })
+  createdBy?: number | null;
+
+  @Property({ type: UtcTimestampType, nullable: true })
+  resetAt?: string | null;
+
+  @Property({ type: 'smallint', default: 1 })
+  status: Opt<number> = 1;
+
+  /** Currency that base_value and totals are expressed in. */
+  @Property({ type: 'string', length: 3, default: 'USD' })
+  baseCurrency: Opt<string> = 'USD';
+
+  /** IANA zone that decides "today" for records without their own zone. */
+  @Property({ type: 'string', length: 64, default: 'UTC' })
+  timezone: Opt<string> = 'UTC';
+}

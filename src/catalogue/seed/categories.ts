@@ -1,0 +1,23 @@
+/** Global product categories, seeded with fixed ids. Id 1 is where records without a category go. */
+export const SEED_CATEGORIES: ReadonlyArray<readonly [id: number, name: string]> = [
+  [1, 'Other'],
+  [2, 'Video Streaming'],
+  [3, 'Music & Audio'],
+  [4, 'Productivity & Office'],
+  [5, 'Cloud Storage & Backup'],
+  [6, 'VPN & Security'],
+  [7, 'News & Magazines'],
+  [8, 'Fitness & Health'],
+  [9, 'Learning & Education'],
+  [10, 'AI Tools'],
+  [11, 'Games'],
+  [12, 'Developer Tools'],
+  [13, 'Design & Creative'],
+  [14, 'Communication & Social'],
+  [15, 'Finance & Budgeting'],
+  [16, 'Shopping & Delivery'],
+  [17, 'Books & Audiobooks'],
+  [18, 'Hosting & Domains'],
+  [19, 'Dating'],
+  [20, 'Mobility & Travel'],
+];

@@ -1,0 +1,27 @@
+/**
+ * Developer tool: diffs the entities against a database migrated to the newest committed migration and
+ * writes the difference as a new migration under src/db/migrations (then add it to index.ts).
+ * Usage: DATABASE_URL=postgres://…/scratch npm run migration:create -- <name>
+ */
+import 'reflect-metadata';
+import { MikroORM } from '@mikro-orm/core';
+import { ormOptions } from './orm';
+
+async function main(): Promise<void> {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error('DATABASE_URL must name a scratch database');
+  const orm = await MikroORM.init(ormOptions(url, 2));
+  try {
+    const migrator = orm.getMigrator();
+    await migrator.up();
+    const result = await migrator.createMigration(undefined, false, false, process.argv[2]);
+    console.log(result.fileName ? `written ${result.fileName}` : 'no changes');
+  } finally {
+    await orm.close(true);
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,38 @@
+import { AccessToken } from '../auth/access-token.entity';
+import { User } from '../auth/user.entity';
+import { Alert } from '../alerts/alert.entity';
+import { Product } from '../catalogue/product.entity';
+import { ProductCategory } from '../catalogue/product-category.entity';
+import { ExchangeRate } from '../currency/exchange-rate.entity';
+import { Folder } from '../organizing/folder.entity';
+import { PaymentMode } from '../organizing/payment-mode.entity';
+import { Tag } from '../organizing/tag.entity';
+import { ExtensionSettings } from '../settings/extension-settings.entity';
+import { Subscription } from '../subscriptions/subscription.entity';
+import { DeliveryAttempt } from '../webhooks/delivery-attempt.entity';
+import { WebhookDelivery } from '../webhooks/delivery.entity';
+import { WebhookEndpoint } from '../webhooks/endpoint.entity';
+import { WebhookEvent } from '../webhooks/event.entity';
+import { InboundWebhookToken } from '../webhooks/inbound-token.entity';
+import { BaseEntity } from './base.entity';
+
+/** Every entity, listed explicitly: no folder scanning, so the same list works compiled and under jest. */
+export const ENTITIES = [
+  BaseEntity,
+  User,
+  AccessToken,
+  Folder,
+  Tag,
+  PaymentMode,
+  ProductCategory,
+  Product,
+  Alert,
+  Subscription,
+  ExtensionSettings,
+  ExchangeRate,
+  InboundWebhookToken,
+  WebhookEndpoint,
+  WebhookEvent,
+  WebhookDelivery,
+  DeliveryAttempt,
+];

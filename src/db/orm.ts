@@ -1,0 +1,67 @@
+import { MikroORM, type Options } from '@mikro-orm/core';
+import { Migrator } from '@mikro-orm/migrations';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import type { Config } from '../config';
+import type { Logger } from '../logger';
+import { startEmbeddedPostgres } from './embedded-postgres';
+import { ENTITIES } from './entities';
+import { MIGRATIONS } from './migrations';
+
+export interface Database {
+  orm: MikroORM<PostgreSqlDriver>;
+  /** true when the data lives in the embedded PGlite. */
+  embedded: boolean;
+  close(): Promise<void>;
+}
+
+export function ormOptions(clientUrl: string, poolMax: number): Options<PostgreSqlDriver> {
+  return {
+    driver: PostgreSqlDriver,
+    clientUrl,
+    entities: ENTITIES,
+    extensions: [Migrator],
+    pool: { min: 0, max: poolMax },
+    // Every statement and every schema diff runs against UTC; timestamps are UTC strings.
+    forceUtcTimezone: true,
+    allowGlobalContext: false,
+    debug: false,
+    migrations: {
+      migrationsList: MIGRATIONS,
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+      silent: true,
+      path: 'src/db/migrations',
+      emit: 'ts',
+    },
+  };
+}
+
+/**
+ * Opens the database named by DATABASE_URL or, when it is unset, the embedded PGlite under DATA_DIR,
+ * and brings its schema up to date with the committed migrations.
+ */
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  logger: Logger,
+  options: { inMemory?: boolean } = {},
+): Promise<Database> {
+  const embedded = config.databaseUrl ? null : await startEmbeddedPostgres(options.inMemory ? null : config.dataDir);
+  const clientUrl = config.databaseUrl ?? embedded!.url;
+  try {
+    const orm = await MikroORM.init(ormOptions(clientUrl, embedded ? embedded.maxConnections : 10));
+    const applied = await orm.getMigrator().up();
+    if (applied.length > 0) logger.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');
+    return {
+      orm,
+      embedded: embedded !== null,
+      async close() {
+        await orm.close(true);
+        await embedded?.stop();
+      },
+    };
+  } catch (error) {
+    await embedded?.stop();
+    throw error;
+  }
+}

@@ -1,0 +1,24 @@
+import { Entity, Index, ManyToOne, Property, type Opt } from '@mikro-orm/core';
+import { User } from '../auth/user.entity';
+import { BaseEntity } from '../db/base.entity';
+
+/** A customer endpoint that outbound events are delivered to. The secret signs deliveries (shown once). */
+@Entity({ tableName: 'webhook_endpoints' })
+export class WebhookEndpoint extends BaseEntity {
+  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade' })
+  @Index()
+  user!: number;
+
+  @Property({ type: 'text' })
+  url!: string;
+
+  /** Topics this endpoint receives; empty means all. */
+  @Property({ type: 'array', columnType: 'text[]', default: '{}' })
+  events: Opt<string[]> = [];
+
+  @Property({ type: 'text', hidden: true, lazy: true })
+  secret!: string;
+
+  @Property({ type: 'boolean', default: true })
+  enabled: Opt<boolean> = true;
+}

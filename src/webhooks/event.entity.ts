@@ -1,0 +1,29 @@
+import { Entity, Index, ManyToOne, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
+import { UtcTimestampType } from '../db/timestamp.type';
+import { User } from '../auth/user.entity';
+import { SQL_UTC_NOW, utcTimestamp } from '../db/timestamps';
+
+/** An outbox event, written in the same transaction as the change it describes. */
+@Entity({ tableName: 'webhook_events' })
+export class WebhookEvent {
+  /** The Standard Webhooks `webhook-id`: the same on every attempt. */
+  @PrimaryKey({ type: 'string', length: 40 })
+  id!: string;
+
+  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade' })
+  @Index()
+  user!: number;
+
+  @Property({ type: 'string', length: 64 })
+  topic!: string;
+
+  @Property({ type: 'integer', nullable: true })
+  subscriptionId?: number | null;
+
+  /** The record as the spec's Events section shows it, at the time of the event. */
+  @Property({ type: 'json' })
+  payload!: Record<string, unknown>;
+
+  @Property({ type: UtcTimestampType, defaultRaw: SQL_UTC_NOW, onCreate: () => utcTimestamp() })
+  createdAt!: Opt<string>;
+}
