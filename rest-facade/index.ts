@@ -1,0 +1,29 @@
+import { Router } from 'express';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Config } from '../src/config';
+import type { Services } from '../src/services';
+import { identifyCaller, requireCaller } from './auth';
+import { rateLimit } from './rate-limit';
+import { authRoutes, loginRoute } from './routes/auth.routes';
+
+export interface RestFacadeDeps {
+  services: Services;
+  config: Config;
+  /** null when RATE_LIMIT_PER_MINUTE is 0. */
+  requestLimiter: RateLimiterAbstract | null;
+}
+
+/** Every REST path of the spec, translated to service calls and back into the documented shapes. */
+export function createRestFacade({ services, config, requestLimiter }: RestFacadeDeps): Router {
+  const api = Router();
+  api.use(identifyCaller(services.auth));
+  if (requestLimiter) api.use(rateLimit(requestLimiter, config.rateLimitPerMinute));
+  api.use(loginRoute(services, config));
+  // Every other /api/v1 path needs a valid token.
+  api.use(requireCaller);
+  api.use(authRoutes(services, config));
+
+  const root = Router();
+  root.use('/api/v1', api);
+  return root;
+}

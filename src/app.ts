@@ -1,0 +1,128 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expressMiddleware } from '@as-integrations/express5';
+import express, { type Express } from 'express';
+import type { Redis } from 'ioredis';
+import { pinoHttp } from 'pino-http';
+import { errorHandler, unknownRoute } from '../rest-facade/http-errors';
+import { BODY_LIMIT_BYTES } from '../rest-facade/body';
+import { createRestFacade } from '../rest-facade';
+import { bearerToken } from './auth/secrets';
+import type { Config } from './config';
+import { openDatabase, type Database } from './db/orm';
+import type { GraphQLContext } from './graphql/context';
+import { buildAppSchema } from './graphql/schema';
+import { createGraphQLServer } from './graphql/server';
+import { createLogger, type Logger } from './logger';
+import { requestLimiter, type LimiterStores } from './ops/limiters';
+import { Metrics } from './ops/metrics';
+import { createRedis } from './ops/redis';
+import { staticImages } from './ops/static-images';
+import { createServices, type Services } from './services';
+
+export interface AppOptions {
+  logger?: Logger;
+  /** Embedded database in memory instead of DATA_DIR (tests). */
+  inMemoryDatabase?: boolean;
+}
+
+export interface RunningApp {
+  express: Express;
+  db: Database;
+  services: Services;
+  logger: Logger;
+  /** Starts serving HTTP; resolves to the port actually bound (PORT 0 picks a free one). */
+  listen(port: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
+
+/** Builds the whole service: database, services, GraphQL on /graphql, the REST facade, operations endpoints. */
+export async function createApp(config: Config, options: AppOptions = {}): Promise<RunningApp> {
+  const logger = options.logger ?? createLogger(config);
+  const db = await openDatabase(config, logger, { inMemory: options.inMemoryDatabase });
+  const redis: Redis | null = config.redisUrl ? createRedis(config.redisUrl) : null;
+  redis?.on('error', (error) => logger.warn({ err: error }, 'redis connection error'));
+  const stores: LimiterStores = { redis, redisPrefix: config.redisPrefix, knex: db.orm.em.getKnex() };
+  const services = createServices(db.orm, config, stores);
+  const apollo = await createGraphQLServer(await buildAppSchema(services), config, logger);
+  const metrics = new Metrics(db.orm);
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req, res) => {
+        const incoming = req.headers['x-request-id'];
+        const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+    }),
+  );
+  app.use(metrics.middleware());
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const checks = await Promise.all([
+      db.orm.em.getConnection().execute('select 1').then(() => 'ok', () => 'unreachable'),
+      redis ? redis.ping().then(() => 'ok', () => 'unreachable') : Promise.resolve('in-process'),
+    ]);
+    const [database, queue] = checks;
+    const ready = database === 'ok' && queue !== 'unreachable';
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', database, queue });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+  app.use('/static', staticImages);
+
+  app.use(
+    '/graphql',
+    express.json({ limit: BODY_LIMIT_BYTES }),
+    expressMiddleware(apollo, {
+      context: async ({ req }): Promise<GraphQLContext> => {
+        const token = bearerToken(req.headers.authorization);
+        return { caller: token ? await services.auth.authenticate(token) : null, address: req.ip ?? 'unknown' };
+      },
+    }),
+  );
+
+  const limiter =
+    config.rateLimitPerMinute > 0
+      ? requestLimiter(stores, { keyPrefix: 'requests', points: config.rateLimitPerMinute, durationSeconds: 60 })
+      : null;
+  app.use(createRestFacade({ services, config, requestLimiter: limiter }));
+  app.use(unknownRoute);
+  app.use(errorHandler);
+
+  let server: Server | null = null;
+  return {
+    express: app,
+    db,
+    services,
+    logger,
+    listen(port) {
+      return new Promise((resolve, reject) => {
+        server = app.listen(port, () => resolve((server!.address() as AddressInfo).port));
+        server.once('error', reject);
+      });
+    },
+    async close() {
+      if (server) {
+        const closing = server;
+        await new Promise<void>((resolve) => closing.close(() => resolve()));
+        closing.closeAllConnections();
+      }
+      await apollo.stop();
+      redis?.disconnect();
+      await db.close();
+    },
+  };
+}

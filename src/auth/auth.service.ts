@@ -1,0 +1,123 @@
+import type { MikroORM } from '@mikro-orm/core';
+import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import type { Config } from '../config';
+import { utcTimestamp } from '../db/timestamps';
+import { AppError, type FieldErrors } from '../errors';
+import { AccessToken } from './access-token.entity';
+import type { Caller } from './caller';
+import type { LoginThrottle } from './login-throttle';
+import { hashPassword, PASSWORD_MIN_LENGTH, verifyPassword } from './password';
+import { formatAccessToken, matchesHash, parseAccessToken, randomSecret, sha256Hex } from './secrets';
+import { User } from './user.entity';
+
+export interface NewUser {
+  email: string;
+  password: string;
+  name: string;
+}
+
+export interface Session {
+  user: User;
+  token: string;
+}
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const DAY_MS = 86_400_000;
+
+export class AuthService {
+  constructor(
+    private readonly orm: MikroORM<PostgreSqlDriver>,
+    private readonly config: Pick<Config, 'tokenTtlDays' | 'allowSignup'>,
+    private readonly throttle: LoginThrottle,
+  ) {}
+
+  /** Checks e-mail and password; the same UNAUTHENTICATED answer for an unknown e-mail and a wrong password. */
+  async login(email: string, password: string, address: string): Promise<Session> {
+    await this.throttle.assertAllowed(email, address);
+    const em = this.orm.em.fork();
+    const user = await em.findOne(User, { email: email.trim().toLowerCase() }, { populate: ['passwordHash'] });
+    const valid = await verifyPassword(user?.passwordHash ?? null, password);
+    if (!user || !valid || user.status !== 1) {
+      await this.throttle.recordFailure(email, address);
+      throw AppError.unauthenticated('Invalid credentials');
+    }
+    await this.throttle.recordSuccess(email);
+    return { user, token: await this.issueToken(user.id) };
+  }
+
+  /** The caller a presented access token stands for, or null when it is malformed, unknown, revoked or expired. */
+  async authenticate(presented: string): Promise<Caller | null> {
+    const parsed = parseAccessToken(presented);
+    if (!parsed) return null;
+    const row = await this.orm.em.getConnection().execute<{ user_id: number; secret_hash: string }>(
+      `select "user_id", "secret_hash" from "access_tokens"
+        where "id" = ? and "revoked_at" is null and "expires_at" > (now() at time zone 'utc')`,
+      [parsed.id],
+      'get',
+    );
+    if (!row || !matchesHash(parsed.secret, row.secret_hash)) return null;
+    return { userId: row.user_id, tokenId: parsed.id };
+  }
+
+  /** Revokes the token the caller presented; it gets 401 from then on. */
+  async logout(caller: Caller): Promise<void> {
+    if (caller.tokenId === null) return;
+    await this.orm.em
+      .fork()
+      .nativeUpdate(AccessToken, { id: caller.tokenId, user: caller.userId }, { revokedAt: utcTimestamp() });
+  }
+
+  async me(caller: Caller): Promise<User> {
+    const user = await this.orm.em.fork().findOne(User, { id: caller.userId });
+    if (!user) throw AppError.unauthenticated();
+    return user;
+  }
+
+  /** Self-service account creation, open while ALLOW_SIGNUP is true. */
+  async signUp(input: NewUser): Promise<Session> {
+    if (!this.config.allowSignup) throw new AppError('FORBIDDEN', 'Sign-up is closed on this server');
+    const user = await this.createUser(input);
+    return { user, token: await this.issueToken(user.id) };
+  }
+
+  /** Creates an account (sign-up and the CLI). */
+  async createUser(input: NewUser): Promise<User> {
+    const email = input.email.trim().toLowerCase();
+    const name = input.name.trim();
+    const problems: FieldErrors = {};
+    if (!EMAIL_PATTERN.test(email) || email.length > 320) problems.email = ['The email must be a valid e-mail address.'];
+    if (input.password.length < PASSWORD_MIN_LENGTH || input.password.length > 1024) {
+      problems.password = [`The password must be from ${PASSWORD_MIN_LENGTH} to 1024 characters.`];
+    }
+    if (name.length === 0 || name.length > 200) problems.name = ['The name must be from 1 to 200 characters.'];
+    if (Object.keys(problems).length > 0) throw AppError.badInput('The given data was invalid', problems);
+
+    const em = this.orm.em.fork();
+    if ((await em.count(User, { email })) > 0) {
+      throw new AppError('CONFLICT', 'An account with this e-mail exists', { email: ['The email has already been taken.'] });
+    }
+    const [firstName, ...rest] = name.split(/\s+/);
+    const user = em.create(User, {
+      email,
+      name,
+      firstName,
+      lastName: rest.join(' '),
+      passwordHash: await hashPassword(input.password),
+      emailVerifiedAt: utcTimestamp(),
+    });
+    await em.flush();
+    return user;
+  }
+
+  private async issueToken(userId: number): Promise<string> {
+    const em = this.orm.em.fork();
+    const secret = randomSecret(30);
+    const token = em.create(AccessToken, {
+      user: userId,
+      secretHash: sha256Hex(secret),
+      expiresAt: utcTimestamp(new Date(Date.now() + this.config.tokenTtlDays * DAY_MS)),
+    });
+    await em.flush();
+    return formatAccessToken(token.id, secret);
+  }
+}

@@ -1,0 +1,19 @@
+import type { GraphQLSchema } from 'graphql';
+import { buildSchema, type NonEmptyArray } from 'type-graphql';
+import { AuthResolver } from '../auth/auth.resolver';
+import type { Services } from '../services';
+
+/** One instance of every resolver, built on the services. */
+function createResolvers(services: Services): NonEmptyArray<object> {
+  return [new AuthResolver(services.auth)];
+}
+
+export async function buildAppSchema(services: Services): Promise<GraphQLSchema> {
+  const resolvers = createResolvers(services);
+  const byClass = new Map<unknown, object>(resolvers.map((resolver) => [resolver.constructor, resolver]));
+  return buildSchema({
+    resolvers: resolvers.map((resolver) => resolver.constructor) as NonEmptyArray<Function>,
+    container: { get: (resolverClass) => byClass.get(resolverClass) },
+    validate: { forbidUnknownValues: false },
+  });
+}

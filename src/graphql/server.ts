@@ -1,0 +1,52 @@
+import { ApolloServer } from '@apollo/server';
+import { unwrapResolverError } from '@apollo/server/errors';
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import type { Config } from '../config';
+import { AppError, asAppError, toGraphQLExtensions } from '../errors';
+import type { Logger } from '../logger';
+import type { GraphQLContext } from './context';
+
+/** Limits on what one GraphQL document may ask for. */
+export const GRAPHQL_LIMITS = { maxDepth: 10, maxCost: 5000, maxAliases: 15, maxTokens: 2000, maxDirectives: 20 } as const;
+
+export async function createGraphQLServer(
+  schema: GraphQLSchema,
+  config: Pick<Config, 'nodeEnv'>,
+  logger: Logger,
+): Promise<ApolloServer<GraphQLContext>> {
+  const protection = new ApolloArmor({
+    maxDepth: { n: GRAPHQL_LIMITS.maxDepth },
+    costLimit: { maxCost: GRAPHQL_LIMITS.maxCost },
+    maxAliases: { n: GRAPHQL_LIMITS.maxAliases },
+    maxTokens: { n: GRAPHQL_LIMITS.maxTokens },
+    maxDirectives: { n: GRAPHQL_LIMITS.maxDirectives },
+    blockFieldSuggestion: { enabled: true },
+  }).protect();
+  const server = new ApolloServer<GraphQLContext>({
+    schema,
+    ...protection,
+    introspection: config.nodeEnv !== 'production',
+    formatError: (formatted, error) => formatError(formatted, error, logger),
+  });
+  await server.start();
+  return server;
+}
+
+/** Maps every resolver error through the one taxonomy; unexpected errors are logged and masked. */
+function formatError(formatted: GraphQLFormattedError, error: unknown, logger: Logger): GraphQLFormattedError {
+  const original = unwrapResolverError(error);
+  // Errors raised by GraphQL itself (parse, validation, variable coercion) carry no original error.
+  if (original === error && !(original instanceof AppError)) {
+    const code = formatted.extensions?.code;
+    if (typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR') return formatted;
+  }
+  const appError = asAppError(original);
+  if (appError.code === 'INTERNAL_SERVER_ERROR') logger.error({ err: original }, 'unexpected GraphQL error');
+  return {
+    message: appError.message,
+    ...(formatted.locations ? { locations: formatted.locations } : {}),
+    ...(formatted.path ? { path: formatted.path } : {}),
+    extensions: toGraphQLExtensions(appError),
+  };
+}

@@ -1,0 +1,69 @@
+import type { Knex } from '@mikro-orm/postgresql';
+import type { Redis } from 'ioredis';
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+
+export interface LimiterOptions {
+  /** Namespace of the keys. */
+  keyPrefix: string;
+  points: number;
+  durationSeconds: number;
+}
+
+/**
+ * Where counters live: Redis when configured (shared by every instance); otherwise, for counters that must
+ * survive a restart (login throttling), the database; otherwise this process's memory.
+ */
+export interface LimiterStores {
+  redis: Redis | null;
+  redisPrefix: string;
+  knex: Knex;
+}
+
+export function sharedLimiter(stores: LimiterStores, options: LimiterOptions): RateLimiterAbstract {
+  const base = { keyPrefix: options.keyPrefix, points: options.points, duration: options.durationSeconds };
+  // While Redis is unreachable, counting goes on in memory rather than failing requests.
+  const insuranceLimiter = new RateLimiterMemory(base);
+  if (stores.redis) {
+    return new RateLimiterRedis({
+      ...base,
+      keyPrefix: `${stores.redisPrefix}:${options.keyPrefix}`,
+      storeClient: stores.redis,
+      insuranceLimiter,
+    });
+  }
+  return new RateLimiterPostgres({
+    ...base,
+    storeClient: stores.knex,
+    storeType: 'knex',
+    tableName: 'rate_limits',
+    tableCreated: true,
+    clearExpiredByTimeout: false,
+    insuranceLimiter,
+  });
+}
+
+/** A limiter kept in Redis when configured, in memory otherwise (one embedded process). */
+export function requestLimiter(stores: LimiterStores, options: LimiterOptions): RateLimiterAbstract {
+  if (stores.redis) return sharedLimiter(stores, options);
+  return new RateLimiterMemory({ keyPrefix: options.keyPrefix, points: options.points, duration: options.durationSeconds });
+}
+
+/** Consumes a point; resolves to the limiter's answer whether or not the limit was passed. */
+export async function consume(limiter: RateLimiterAbstract, key: string): Promise<{ allowed: boolean; result: RateLimiterRes }> {
+  try {
+    return { allowed: true, result: await limiter.consume(key) };
+  } catch (rejection) {
+    if (rejection instanceof RateLimiterRes) return { allowed: false, result: rejection };
+    throw rejection;
+  }
+}
+
+export function retryAfterSeconds(result: RateLimiterRes): number {
+  return Math.max(1, Math.ceil(result.msBeforeNext / 1000));
+}

@@ -1,0 +1,9 @@
+import { Redis } from 'ioredis';
+
+/**
+ * A Redis connection for request-path work (rate limits, readiness): commands fail fast instead of queueing
+ * while Redis is away, so a Redis outage never stalls requests.
+ */
+export function createRedis(url: string): Redis {
+  return new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+}
