@@ -117,8 +117,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     async close() {
       if (server) {
         const closing = server;
-        await new Promise<void>((resolve) => closing.close(() => resolve()));
-        closing.closeAllConnections();
+        const closed = new Promise<void>((resolve) => closing.close(() => resolve()));
+        // Idle keep-alive connections would hold close() open; in-flight requests were answered by now.
+        closing.closeIdleConnections();
+        await closed;
       }
       await apollo.stop();
       redis?.disconnect();

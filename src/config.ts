@@ -7,6 +7,8 @@ export interface Config {
   /** Unset: embedded PostgreSQL (PGlite) under dataDir. */
   databaseUrl: string | null;
   dataDir: string;
+  /** Connections to DATABASE_URL kept at most. */
+  databasePoolSize: number;
   /** Unset: deliveries are relayed in-process from the database. */
   redisUrl: string | null;
   /** Prefix of every Redis key (queues, rate limits), so several instances can share one Redis. */
@@ -89,6 +91,7 @@ export function loadConfig(env: Env = process.env): Config {
     baseUrl: (url('BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
     dataDir: path.resolve(read('DATA_DIR') ?? './data'),
+    databasePoolSize: integer('DATABASE_POOL_SIZE', 10, 1, 200),
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
     redisPrefix,
     tokenTtlDays: integer('TOKEN_TTL_DAYS', 30, 1, 3650),

@@ -1,3 +1,4 @@
+import { ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { GraphQLError } from 'graphql';
 
 /**
@@ -76,6 +77,9 @@ export interface ErrorBody {
 export function asAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   if (error instanceof GraphQLError && error.originalError) return asAppError(error.originalError);
+  // Races past a service's own checks end at the database's constraints.
+  if (error instanceof UniqueConstraintViolationException) return new AppError('CONFLICT', 'That already exists');
+  if (error instanceof ForeignKeyConstraintViolationException) return AppError.badInput('A referenced record does not exist');
   const validation = validationFieldErrors(error);
   if (validation) return AppError.badInput('The given data was invalid', validation);
   return new AppError('INTERNAL_SERVER_ERROR', 'Internal server error');
@@ -98,9 +102,9 @@ interface ClassValidatorError {
   children?: ClassValidatorError[];
 }
 
-/** class-validator errors (type-graphql's ArgumentValidationError) as field errors. */
+/** class-validator errors, as type-graphql's ArgumentValidationError carries them, as field errors. */
 function validationFieldErrors(error: unknown): FieldErrors | null {
-  const list = (error as { validationErrors?: ClassValidatorError[] } | null)?.validationErrors;
+  const list = (error as { extensions?: { validationErrors?: ClassValidatorError[] } } | null)?.extensions?.validationErrors;
   if (!Array.isArray(list)) return null;
   const result: FieldErrors = {};
   const visit = (items: ClassValidatorError[], prefix: string) => {

@@ -1,5 +1,5 @@
 import { IsEmail, IsString, Length, MaxLength } from 'class-validator';
-import { DateTimeResolver, EmailAddressResolver } from 'graphql-scalars';
+import { CurrencyResolver, DateTimeResolver, EmailAddressResolver, TimeZoneResolver } from 'graphql-scalars';
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { toIsoMicros } from '../db/timestamps';
 import type { User } from './user.entity';
@@ -15,10 +15,10 @@ export class UserView {
   @Field()
   name!: string;
 
-  @Field({ description: 'ISO 4217 code' })
+  @Field(() => CurrencyResolver)
   baseCurrency!: string;
 
-  @Field({ description: 'IANA zone name' })
+  @Field(() => TimeZoneResolver)
   timezone!: string;
 
   @Field(() => DateTimeResolver)

@@ -42,14 +42,14 @@ export function ormOptions(clientUrl: string, poolMax: number): Options<PostgreS
  * and brings its schema up to date with the committed migrations.
  */
 export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databasePoolSize'>,
   logger: Logger,
   options: { inMemory?: boolean } = {},
 ): Promise<Database> {
   const embedded = config.databaseUrl ? null : await startEmbeddedPostgres(options.inMemory ? null : config.dataDir);
   const clientUrl = config.databaseUrl ?? embedded!.url;
   try {
-    const orm = await MikroORM.init(ormOptions(clientUrl, embedded ? embedded.maxConnections : 10));
+    const orm = await MikroORM.init(ormOptions(clientUrl, embedded ? embedded.maxConnections : config.databasePoolSize));
     const applied = await orm.getMigrator().up();
     if (applied.length > 0) logger.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');
     return {

@@ -27,6 +27,8 @@ export async function createGraphQLServer(
     schema,
     ...protection,
     introspection: config.nodeEnv !== 'production',
+    // The process's own shutdown (src/main.ts) stops Apollo; its signal handlers would race that.
+    stopOnTerminationSignals: false,
     formatError: (formatted, error) => formatError(formatted, error, logger),
   });
   await server.start();

@@ -39,13 +39,30 @@ export function sharedLimiter(stores: LimiterStores, options: LimiterOptions): R
   }
   return new RateLimiterPostgres({
     ...base,
-    storeClient: stores.knex,
-    storeType: 'knex',
+    storeClient: unnamedStatements(stores.knex),
+    storeType: 'pool',
     tableName: 'rate_limits',
     tableCreated: true,
     clearExpiredByTimeout: false,
     insuranceLimiter,
   });
+}
+
+/**
+ * The limiter names its prepared statements; on PGlite every connection shares one session, so a name
+ * prepared on one connection collides on the next. Running the same SQL unnamed avoids that everywhere.
+ */
+function unnamedStatements(knex: Knex) {
+  return {
+    async query(statement: { text: string; values?: unknown[] }) {
+      const connection = await knex.client.acquireConnection();
+      try {
+        return await connection.query({ text: statement.text, values: statement.values });
+      } finally {
+        await knex.client.releaseConnection(connection);
+      }
+    },
+  };
 }
 
 /** A limiter kept in Redis when configured, in memory otherwise (one embedded process). */

@@ -1,0 +1,22 @@
+import 'reflect-metadata';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { printSchema } from 'graphql';
+import type { Services } from '../services';
+import { buildAppSchema } from './schema';
+
+/** The committed schema/schema.graphql: the SDL the resolvers produce (a test fails when the two differ). */
+export async function printAppSchema(): Promise<string> {
+  // Building the schema only reads resolver metadata; no service is called.
+  return `${printSchema(await buildAppSchema({} as Services))}\n`;
+}
+
+/** npm scripts and jest both run from the project root. */
+export const SCHEMA_FILE = path.resolve(process.cwd(), 'schema', 'schema.graphql');
+
+if (require.main === module) {
+  printAppSchema().then((sdl) => {
+    writeFileSync(SCHEMA_FILE, sdl);
+    console.log(`written ${SCHEMA_FILE}`);
+  });
+}

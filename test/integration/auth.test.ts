@@ -1,0 +1,173 @@
+import { expectErrorBody, expectUserShape } from '../support/shapes';
+import { signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+
+let testApp: TestApp;
+let ann: SignedUpUser;
+
+beforeAll(async () => {
+  testApp = await startTestApp();
+  ann = await signUp(testApp, 'Ann Lee');
+});
+afterAll(() => testApp.close());
+
+function login(email: string, password: string) {
+  return testApp.http.post('/api/v1/auth/login').set('accept', 'application/json').field('email', email).field('password', password);
+}
+
+describe('POST /api/v1/auth/login (operation 1)', () => {
+  it('answers 201 with the user and a token for multipart credentials', async () => {
+    const response = await login(ann.email, ann.password);
+    expect(response.status).toBe(201);
+    expect(Object.keys(response.body).sort()).toEqual(['token', 'user']);
+    expectUserShape(response.body.user, { id: ann.id, email: ann.email });
+    expect(response.body.user).toMatchObject({ name: 'Ann Lee', first_name: 'Ann', last_name: 'Lee', created_by: ann.id });
+    expect(response.body.token).toMatch(new RegExp(`^\\d+\\|[A-Za-z0-9_-]{40,}$`));
+  });
+
+  it('answers the same 401 for a wrong password and an unknown e-mail', async () => {
+    const wrongPassword = await login(ann.email, 'not the password');
+    const unknownEmail = await login('nobody@example.com', 'not the password');
+    expect(wrongPassword.status).toBe(401);
+    expect(unknownEmail.status).toBe(401);
+    expectErrorBody(wrongPassword.body);
+    expect(unknownEmail.body).toEqual(wrongPassword.body);
+  });
+
+  it('names each missing field with a 400', async () => {
+    const response = await testApp.http.post('/api/v1/auth/login').field('email', '');
+    expect(response.status).toBe(400);
+    expectErrorBody(response.body, ['email', 'password']);
+  });
+
+  it('does not store the token: only its hash is in the database', async () => {
+    const { body } = await login(ann.email, ann.password);
+    const [id, secret] = (body.token as string).split('|');
+    const rows = await testApp.app.db.orm.em
+      .getConnection()
+      .execute<{ secret_hash: string }[]>('select "secret_hash" from "access_tokens" where "id" = ?', [Number(id)]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].secret_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(rows[0].secret_hash).not.toContain(secret);
+  });
+
+  it('stores the password as an argon2id hash', async () => {
+    const rows = await testApp.app.db.orm.em
+      .getConnection()
+      .execute<{ password_hash: string }[]>('select "password_hash" from "users" where "id" = ?', [ann.id]);
+    expect(rows[0].password_hash).toMatch(/^\$argon2id\$/);
+  });
+});
+
+describe('GET /api/v1/auth/token (operation 2)', () => {
+  it('answers the bare user for a valid token', async () => {
+    const response = await testApp.http.get('/api/v1/auth/token').set('authorization', `Bearer ${ann.token}`);
+    expect(response.status).toBe(200);
+    expectUserShape(response.body, { id: ann.id, email: ann.email });
+  });
+
+  it.each([
+    ['no header', undefined],
+    ['a malformed token', 'Bearer nonsense'],
+    ['an unknown token', 'Bearer 999999|aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'],
+    ['the right id with a wrong secret', () => `Bearer ${ann.token.split('|')[0]}|${'b'.repeat(40)}`],
+    ['another scheme', () => `Basic ${ann.token}`],
+  ])('answers 401 for %s', async (_label, header) => {
+    const request = testApp.http.get('/api/v1/auth/token');
+    const value = typeof header === 'function' ? header() : header;
+    if (value) request.set('authorization', value);
+    const response = await request;
+    expect(response.status).toBe(401);
+    expectErrorBody(response.body);
+  });
+
+  it('refuses an expired token', async () => {
+    const { body } = await login(ann.email, ann.password);
+    const id = Number((body.token as string).split('|')[0]);
+    await testApp.app.db.orm.em
+      .getConnection()
+      .execute(`update "access_tokens" set "expires_at" = (now() at time zone 'utc') - interval '1 second' where "id" = ?`, [id]);
+    const response = await testApp.http.get('/api/v1/auth/token').set('authorization', `Bearer ${body.token}`);
+    expect(response.status).toBe(401);
+  });
+
+  it('issues tokens that expire after TOKEN_TTL_DAYS', async () => {
+    const { body } = await login(ann.email, ann.password);
+    const id = Number((body.token as string).split('|')[0]);
+    const [row] = await testApp.app.db.orm.em
+      .getConnection()
+      .execute<{ days: string }[]>(
+        `select round(extract(epoch from ("expires_at" - "created_at")) / 86400) as "days" from "access_tokens" where "id" = ?`,
+        [id],
+      );
+    expect(Number(row.days)).toBe(testApp.config.tokenTtlDays);
+  });
+});
+
+describe('GET /api/v1/auth/logout (operation 3)', () => {
+  it('revokes the presented token only', async () => {
+    const first = (await login(ann.email, ann.password)).body.token as string;
+    const second = (await login(ann.email, ann.password)).body.token as string;
+    const response = await testApp.http.get('/api/v1/auth/logout').set('authorization', `Bearer ${first}`);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ status: true, message: expect.any(String) });
+    expect((await testApp.http.get('/api/v1/auth/token').set('authorization', `Bearer ${first}`)).status).toBe(401);
+    expect((await testApp.http.get('/api/v1/auth/token').set('authorization', `Bearer ${second}`)).status).toBe(200);
+  });
+
+  it('answers 401 without a token', async () => {
+    const response = await testApp.http.get('/api/v1/auth/logout');
+    expect(response.status).toBe(401);
+    expectErrorBody(response.body);
+  });
+});
+
+describe('every /api/v1 path of the spec but login', () => {
+  const paths: Array<[string, string]> = [
+    ['get', '/api/v1/auth/token'],
+    ['get', '/api/v1/auth/logout'],
+    ['post', '/api/v1/subscriptions'],
+    ['post', '/api/v1/subscriptions/1/refund'],
+    ['post', '/api/v1/subscriptions/1/cancel'],
+    ['post', '/api/v1/subscriptions/1/addon'],
+    ['get', '/api/v1/subscriptions'],
+    ['get', '/api/v1/subscriptions/1'],
+    ['get', '/api/v1/subscriptions/upcoming'],
+    ['put', '/api/v1/subscriptions/1'],
+    ['delete', '/api/v1/subscriptions/1'],
+    ['get', '/api/v1/calendar'],
+    ['post', '/api/v1/alerts'],
+    ['get', '/api/v1/alerts'],
+    ['get', '/api/v1/alerts/1'],
+    ['put', '/api/v1/alerts/1'],
+    ['delete', '/api/v1/alerts/1'],
+    ['get', '/api/v1/products/search?q=net'],
+    ['get', '/api/v1/products/1'],
+    ['get', '/api/v1/products/categories'],
+    ['get', '/api/v1/products/categories/1'],
+    ['get', '/api/v1/settings/extension'],
+    ['put', '/api/v1/settings/extension'],
+  ];
+  it.each(paths)('%s %s answers 401 JSON without a token', async (method, path) => {
+    const response = await (testApp.http as unknown as Record<string, (p: string) => Promise<{ status: number; body: Record<string, unknown> }>>)[method](path);
+    expect(response.status).toBe(401);
+    expectErrorBody(response.body);
+  });
+});
+
+describe('GraphQL accounts', () => {
+  it('signUp refuses a taken e-mail with CONFLICT and a short password with BAD_USER_INPUT', async () => {
+    const mutation = 'mutation($input: SignUpInput!) { signUp(input: $input) { token } }';
+    const taken = await testApp.http.post('/graphql').send({ query: mutation, variables: { input: { email: ann.email, password: 'long enough', name: 'X' } } });
+    expect(taken.body.errors[0].extensions.code).toBe('CONFLICT');
+    const short = await testApp.http.post('/graphql').send({ query: mutation, variables: { input: { email: 'short@example.com', password: 'short', name: 'X' } } });
+    expect(short.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(short.body.errors[0].extensions.errors.password).toEqual(expect.any(Array));
+  });
+
+  it('me answers the caller and UNAUTHENTICATED without a token', async () => {
+    const me = await testApp.http.post('/graphql').set('authorization', `Bearer ${ann.token}`).send({ query: '{ me { id email baseCurrency timezone } }' });
+    expect(me.body.data.me).toEqual({ id: ann.id, email: ann.email, baseCurrency: 'USD', timezone: 'UTC' });
+    const anonymous = await testApp.http.post('/graphql').send({ query: '{ me { id } }' });
+    expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+  });
+});

@@ -1,0 +1,56 @@
+import { GRAPHQL_LIMITS } from '../../src/graphql/server';
+import { signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+
+let testApp: TestApp;
+let production: TestApp;
+let user: SignedUpUser;
+
+beforeAll(async () => {
+  [testApp, production] = await Promise.all([startTestApp(), startTestApp({ NODE_ENV: 'production' })]);
+  user = await signUp(testApp);
+});
+afterAll(() => Promise.all([testApp.close(), production.close()]));
+
+const post = (app: TestApp, body: unknown) =>
+  app.http.post('/graphql').set('content-type', 'application/json').set('authorization', `Bearer ${user.token}`).send(body as object);
+
+it('refuses more aliases than the limit', async () => {
+  const aliases = Array.from({ length: GRAPHQL_LIMITS.maxAliases + 1 }, (_, i) => `a${i}: me { id }`).join(' ');
+  const response = await post(testApp, { query: `{ ${aliases} }` });
+  expect(response.body.errors[0].message).toMatch(/alias/i);
+  expect(response.body.data).toBeUndefined();
+});
+
+it('refuses documents deeper than the limit', async () => {
+  let selection = 'id';
+  for (let depth = 0; depth < GRAPHQL_LIMITS.maxDepth + 1; depth++) selection = `me { ${selection} }`;
+  const response = await post(testApp, { query: `{ ${selection} }` });
+  expect(response.body.errors.length).toBeGreaterThan(0);
+  expect(JSON.stringify(response.body.errors)).toMatch(/depth|Cannot query field/i);
+});
+
+it('refuses documents with more tokens than the limit', async () => {
+  const fields = Array.from({ length: GRAPHQL_LIMITS.maxTokens }, () => 'id').join(' ');
+  const response = await post(testApp, { query: `{ me { ${fields} } }` });
+  expect(JSON.stringify(response.body.errors)).toMatch(/token/i);
+});
+
+it('gives no field suggestions', async () => {
+  const response = await post(testApp, { query: '{ mee { id } }' });
+  expect(response.body.errors[0].message).not.toMatch(/Did you mean/i);
+});
+
+it('does not execute batched requests', async () => {
+  const response = await post(testApp, [{ query: '{ me { id } }' }, { query: '{ me { id } }' }]);
+  expect(response.status).toBe(400);
+  expect(JSON.stringify(response.body)).not.toContain(`"id":${user.id}`);
+});
+
+it('answers introspection outside production only', async () => {
+  const query = { query: '{ __schema { queryType { name } } }' };
+  const development = await post(testApp, query);
+  expect(development.body.data.__schema.queryType.name).toBe('Query');
+  const refused = await post(production, query);
+  expect(refused.body.data).toBeUndefined();
+  expect(refused.body.errors[0].message).toMatch(/introspection/i);
+});

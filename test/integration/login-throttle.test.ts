@@ -1,0 +1,50 @@
+import { Redis } from 'ioredis';
+import { LOGIN_FAILURES_PER_EMAIL } from '../../src/auth/login-throttle';
+import { expectErrorBody } from '../support/shapes';
+import { signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+
+let testApp: TestApp;
+let victim: SignedUpUser;
+
+beforeAll(async () => {
+  testApp = await startTestApp();
+  victim = await signUp(testApp);
+});
+afterAll(() => testApp.close());
+
+const login = (email: string, password: string) =>
+  testApp.http.post('/api/v1/auth/login').field('email', email).field('password', password);
+
+it('refuses the 30th failed login for one e-mail within a minute with 429 and Retry-After', async () => {
+  expect(LOGIN_FAILURES_PER_EMAIL).toBe(29);
+  for (let attempt = 1; attempt < 30; attempt++) {
+    const response = await login(victim.email, `wrong ${attempt}`);
+    expect(response.status).toBe(401);
+  }
+  const refused = await login(victim.email, 'wrong 30');
+  expect(refused.status).toBe(429);
+  expectErrorBody(refused.body);
+  expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+  // Even the right password is refused while the e-mail is throttled.
+  expect((await login(victim.email, victim.password)).status).toBe(429);
+});
+
+it('keeps other e-mails usable from the same address', async () => {
+  const other = await signUp(testApp);
+  expect((await login(other.email, other.password)).status).toBe(201);
+});
+
+it('keeps the count in the shared store (Redis when configured, else the database)', async () => {
+  if (testApp.config.redisUrl) {
+    const redis = new Redis(testApp.config.redisUrl);
+    const keys = await redis.keys(`${testApp.config.redisPrefix}:login-email*`);
+    redis.disconnect();
+    expect(keys.length).toBeGreaterThan(0);
+  } else {
+    const rows = await testApp.app.db.orm.em
+      .getConnection()
+      .execute<{ points: number }[]>(`select "points" from "rate_limits" where "key" = ?`, [`login-email:${victim.email}`]);
+    expect(rows[0].points).toBeGreaterThanOrEqual(29);
+  }
+});

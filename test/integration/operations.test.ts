@@ -1,0 +1,40 @@
+import { startTestApp, type TestApp } from '../support/test-app';
+
+let testApp: TestApp;
+
+beforeAll(async () => {
+  testApp = await startTestApp();
+});
+afterAll(() => testApp.close());
+
+it('/healthz answers while the process is up', async () => {
+  const response = await testApp.http.get('/healthz');
+  expect(response.status).toBe(200);
+  expect(response.body).toEqual({ status: 'ok' });
+});
+
+it('/readyz checks the database and the queue', async () => {
+  const response = await testApp.http.get('/readyz');
+  expect(response.status).toBe(200);
+  expect(response.body).toEqual({
+    status: 'ok',
+    database: 'ok',
+    queue: testApp.config.redisUrl ? 'ok' : 'in-process',
+  });
+});
+
+it('/metrics exposes request durations by route and status, and the delivery queue', async () => {
+  await testApp.http.get('/api/v1/auth/token');
+  const response = await testApp.http.get('/metrics');
+  expect(response.status).toBe(200);
+  expect(response.text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/healthz",status="200"\}|http_request_duration_seconds_count\{[^}]*route="[^"]+"/);
+  expect(response.text).toContain('status="401"');
+  expect(response.text).toContain('webhook_deliveries{status="PENDING"} 0');
+  expect(response.text).toContain('process_resident_memory_bytes');
+});
+
+it('serves the default images that records point to', async () => {
+  const response = await testApp.http.get('/static/default-product.svg');
+  expect(response.status).toBe(200);
+  expect(response.headers['content-type']).toMatch(/image\/svg\+xml/);
+});

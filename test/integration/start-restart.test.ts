@@ -1,0 +1,104 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { provisionDatabase, type TestDatabase } from '../support/database';
+
+/**
+ * The service as `npm start` runs it (the built dist/, started by `pretest`): a separate process, with the
+ * embedded PGlite under a DATA_DIR when the suite runs embedded, or its own database on the real server.
+ */
+const root = path.resolve(__dirname, '../..');
+let dataDir: string;
+let database: TestDatabase | null = null;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'subledger-data-'));
+  env = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
+  if (process.env.DATABASE_URL) {
+    database = await provisionDatabase();
+    env.DATABASE_URL = database.url;
+  }
+  if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
+});
+afterAll(async () => {
+  await database?.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function start(port: number): Promise<{ child: ChildProcess; startedInMs: number }> {
+  const began = Date.now();
+  const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: root, env: { ...env, PORT: String(port) }, stdio: 'ignore' });
+  for (;;) {
+    if (Date.now() - began > 30_000) {
+      child.kill('SIGKILL');
+      throw new Error('no /healthz within 30 s');
+    }
+    const healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+    if (healthy) return { child, startedInMs: Date.now() - began };
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function stop(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    child.once('exit', (code) => resolve(code));
+    child.kill('SIGTERM');
+  });
+}
+
+const login = (port: number, email: string, password: string) => {
+  const form = new FormData();
+  form.set('email', email);
+  form.set('password', password);
+  return fetch(`http://127.0.0.1:${port}/api/v1/auth/login`, { method: 'POST', body: form });
+};
+
+it('starts within 30 s, keeps what was written across a restart, and takes users from the CLI', async () => {
+  const created = spawnSync(
+    process.execPath,
+    ['dist/src/cli.js', 'user:create', '--email', 'cli@example.com', '--password', 'from the shell', '--name', 'Cli User'],
+    { cwd: root, env, encoding: 'utf8' },
+  );
+  expect(created.stderr).toBe('');
+  expect(created.stdout).toMatch(/^created user \d+ <cli@example.com>/);
+  expect(created.status).toBe(0);
+
+  const port = await freePort();
+  const first = await start(port);
+  expect(first.startedInMs).toBeLessThan(30_000);
+  const signUp = await fetch(`http://127.0.0.1:${port}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: 'mutation { signUp(input: {email: "kept@example.com", password: "survives restart", name: "Kept"}) { token } }' }),
+  });
+  expect((await signUp.json()).data.signUp.token).toEqual(expect.any(String));
+  expect(await stop(first.child)).toBe(0);
+
+  const second = await start(port);
+  try {
+    expect((await login(port, 'kept@example.com', 'survives restart')).status).toBe(201);
+    const cliLogin = await login(port, 'cli@example.com', 'from the shell');
+    expect(cliLogin.status).toBe(201);
+    expect((await cliLogin.json()).user.name).toBe('Cli User');
+  } finally {
+    expect(await stop(second.child)).toBe(0);
+  }
+});
+
+it('refuses to start on a bad configuration, naming the variable', () => {
+  const result = spawnSync(process.execPath, ['dist/src/main.js'], { cwd: root, env: { ...env, PORT: 'not-a-port' }, encoding: 'utf8' });
+  expect(result.status).toBe(1);
+  expect(result.stderr).toContain('PORT must be a whole number');
+});

@@ -1,0 +1,74 @@
+import { startTestApp, type TestApp } from '../support/test-app';
+
+let testApp: TestApp;
+const sql = <T>(query: string) => testApp.app.db.orm.em.getConnection().execute<T[]>(query);
+
+beforeAll(async () => {
+  testApp = await startTestApp();
+});
+afterAll(() => testApp.close());
+
+it('records every committed migration', async () => {
+  const rows = await sql<{ name: string }>('select "name" from "mikro_orm_migrations" order by "id"');
+  expect(rows.map((row) => row.name)).toEqual(['Migration20261122130900_foundation', 'Migration20261122131000_reference_data']);
+});
+
+it('seeds the system default alert as id 1, owned by no one', async () => {
+  const [alert] = await sql<Record<string, unknown>>('select * from "alerts" where "id" = 1');
+  expect(alert).toMatchObject({ id: 1, user_id: null, is_default: 1, time: '09:00:00', timezone: 'UTC' });
+});
+
+it('seeds at least 15 global categories, with id 1 for uncategorised records', async () => {
+  const rows = await sql<{ id: number; name: string }>('select "id", "name" from "product_categories" where "user_id" is null order by "id"');
+  expect(rows.length).toBeGreaterThanOrEqual(15);
+  expect(rows[0]).toEqual({ id: 1, name: 'Other' });
+});
+
+it('seeds a catalogue of at least 300 products with brand, homepage, category, price, currency, cycle and refund days', async () => {
+  const rows = await sql<Record<string, unknown>>('select * from "products" where "owner_id" is null');
+  expect(rows.length).toBeGreaterThanOrEqual(300);
+  const names = new Set(rows.map((row) => row.product_name));
+  expect(names.size).toBe(rows.length);
+  for (const name of ['Netflix Standard', 'Spotify Premium Individual', 'ChatGPT Plus', 'NordVPN Standard', 'Microsoft 365 Personal']) {
+    expect(names.has(name)).toBe(true);
+  }
+  for (const row of rows) {
+    expect(row.brandname).toEqual(expect.any(String));
+    expect(row.url).toMatch(/^https:\/\/[a-z0-9.-]+\/$/);
+    expect(row.price1_value).toMatch(/^\d+\.\d{2}$/);
+    expect(Number(row.price1_value)).toBeGreaterThan(0);
+    expect(row.currency_code).toMatch(/^[A-Z]{3}$/);
+    expect([2, 3, 4]).toContain(row.billing_cycle);
+    expect(Number.isInteger(row.refund_days)).toBe(true);
+  }
+  const categories = new Set(rows.map((row) => row.category_id));
+  expect(categories.size).toBeGreaterThanOrEqual(15);
+});
+
+it('seeds exchange rates for at least 30 currencies against USD, with their date, covering every catalogue currency', async () => {
+  const rates = await sql<{ currency: string; per_usd: string; as_of: string }>('select * from "exchange_rates"');
+  expect(rates.length).toBeGreaterThanOrEqual(30);
+  expect(rates.find((rate) => rate.currency === 'USD')?.per_usd).toBe('1.00000000');
+  for (const rate of rates) expect(rate.as_of).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  const missing = await sql<{ currency_code: string }>(
+    'select distinct "currency_code" from "products" where "currency_code" not in (select "currency" from "exchange_rates")',
+  );
+  expect(missing).toEqual([]);
+});
+
+it('has the indexes the reads need (owner + payment date, owner + status, trigram search)', async () => {
+  const rows = await sql<{ indexname: string; indexdef: string }>(`select "indexname", "indexdef" from pg_indexes where schemaname = 'public'`);
+  const byName = new Map(rows.map((row) => [row.indexname, row.indexdef]));
+  expect(byName.get('subscriptions_user_payment_date')).toMatch(/\(user_id, payment_date\)/);
+  expect(byName.get('subscriptions_user_status')).toMatch(/\(user_id, status\)/);
+  expect(byName.get('subscriptions_search_trgm')).toMatch(/gin_trgm_ops/);
+  expect(byName.get('products_name_trgm')).toMatch(/gin_trgm_ops/);
+});
+
+it('returns dates and timestamps as strings, never Date objects', async () => {
+  const [row] = await sql<{ created_at: unknown; as_of: unknown }>(
+    'select a."created_at", r."as_of" from "alerts" a, "exchange_rates" r where a."id" = 1 limit 1',
+  );
+  expect(typeof row.created_at).toBe('string');
+  expect(typeof row.as_of).toBe('string');
+});

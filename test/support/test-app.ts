@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import supertest from 'supertest';
+import { createApp, type RunningApp } from '../../src/app';
+import { loadConfig, type Config } from '../../src/config';
+import { provisionDatabase, type TestDatabase } from './database';
+
+export interface TestApp {
+  app: RunningApp;
+  config: Config;
+  database: TestDatabase;
+  baseUrl: string;
+  http: ReturnType<typeof supertest>;
+  close(): Promise<void>;
+}
+
+/**
+ * The whole service on a free port, over its own database (and its own Redis key prefix when REDIS_URL is
+ * set), driven over HTTP as a client would.
+ */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await provisionDatabase();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    REDIS_URL: process.env.REDIS_URL,
+    REDIS_PREFIX: `subledger-test-${randomBytes(4).toString('hex')}`,
+    ...env,
+    DATABASE_URL: database.url,
+    DATABASE_POOL_SIZE: String(database.poolSize),
+  });
+  const app = await createApp(config);
+  const port = await app.listen(0);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  return {
+    app,
+    config,
+    database,
+    baseUrl,
+    http: supertest(baseUrl),
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
+
+let counter = 0;
+
+/** A unique e-mail for this test file's run. */
+export function uniqueEmail(label = 'user'): string {
+  return `${label}.${process.pid}.${++counter}.${randomBytes(3).toString('hex')}@example.com`;
+}
+
+export interface SignedUpUser {
+  id: number;
+  email: string;
+  password: string;
+  token: string;
+}
+
+/** Signs a new user up through GraphQL and returns their first token. */
+export async function signUp(testApp: TestApp, name = 'Test User'): Promise<SignedUpUser> {
+  const email = uniqueEmail();
+  const password = 'correct horse battery';
+  const response = await graphql(testApp, null, 'mutation($input: SignUpInput!) { signUp(input: $input) { token user { id } } }', {
+    input: { email, password, name },
+  });
+  const payload = (response.body as { data: { signUp: { token: string; user: { id: number } } } }).data.signUp;
+  return { id: payload.user.id, email, password, token: payload.token };
+}
+
+export function graphql(testApp: TestApp, token: string | null, query: string, variables?: Record<string, unknown>) {
+  const request = testApp.http.post('/graphql').set('content-type', 'application/json');
+  if (token) request.set('authorization', `Bearer ${token}`);
+  return request.send({ query, variables });
+}

@@ -1,0 +1,72 @@
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../../src/config';
+
+describe('loadConfig', () => {
+  it('gives every setting a working default with nothing set', () => {
+    expect(loadConfig({})).toEqual({
+      port: 3000,
+      baseUrl: 'http://localhost:3000',
+      databaseUrl: null,
+      dataDir: path.resolve('./data'),
+      databasePoolSize: 10,
+      redisUrl: null,
+      redisPrefix: 'subledger',
+      tokenTtlDays: 30,
+      allowSignup: true,
+      rateLimitPerMinute: 1000,
+      serviceShortName: 'subledger',
+      webhookAllowPrivate: false,
+      logLevel: 'info',
+      nodeEnv: 'development',
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      BASE_URL: 'https://subs.example.com/',
+      DATABASE_URL: 'postgresql://u@db:5432/subs',
+      DATA_DIR: '/var/lib/subledger',
+      REDIS_URL: 'redis://cache:6379',
+      TOKEN_TTL_DAYS: '7',
+      ALLOW_SIGNUP: 'false',
+      RATE_LIMIT_PER_MINUTE: '0',
+      SERVICE_SHORT_NAME: 'svc',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      LOG_LEVEL: 'debug',
+      NODE_ENV: 'production',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      baseUrl: 'https://subs.example.com',
+      databaseUrl: 'postgresql://u@db:5432/subs',
+      dataDir: '/var/lib/subledger',
+      redisUrl: 'redis://cache:6379',
+      tokenTtlDays: 7,
+      allowSignup: false,
+      rateLimitPerMinute: 0,
+      serviceShortName: 'svc',
+      webhookAllowPrivate: true,
+      logLevel: 'debug',
+      nodeEnv: 'production',
+    });
+  });
+
+  it('names every bad variable at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', TOKEN_TTL_DAYS: '0', ALLOW_SIGNUP: 'maybe', LOG_LEVEL: 'loud', SERVICE_SHORT_NAME: 'Bad Name' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    for (const name of ['PORT', 'DATABASE_URL', 'TOKEN_TTL_DAYS', 'ALLOW_SIGNUP', 'LOG_LEVEL', 'SERVICE_SHORT_NAME']) {
+      expect(problems).toContain(name);
+    }
+  });
+
+  it('treats empty values as unset', () => {
+    expect(loadConfig({ DATABASE_URL: '', REDIS_URL: ' ' })).toMatchObject({ databaseUrl: null, redisUrl: null });
+  });
+});
