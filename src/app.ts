@@ -21,6 +21,10 @@ import { Metrics } from './ops/metrics';
 import { createRedis } from './ops/redis';
 import { staticImages } from './ops/static-images';
 import { createServices, type Services } from './services';
+import { startDeliveryWorker } from '../workers/delivery-worker';
+import { createDeliveryQueue, queueHandoff } from './webhooks/delivery-queue';
+import { DeliveryService } from './webhooks/delivery.service';
+import { inProcessHandoff, OutboxRelay } from './webhooks/outbox-relay';
 
 export interface AppOptions {
   logger?: Logger;
@@ -28,10 +32,16 @@ export interface AppOptions {
   inMemoryDatabase?: boolean;
 }
 
+/** How often the relay looks for due deliveries when nothing nudged it. */
+const RELAY_POLL_MS = 250;
+const RELAY_MAX_IN_FLIGHT = 32;
+
 export interface RunningApp {
   express: Express;
   db: Database;
   services: Services;
+  deliveries: DeliveryService;
+  relay: OutboxRelay;
   logger: Logger;
   /** Starts serving HTTP; resolves to the port actually bound (PORT 0 picks a free one). */
   listen(port: number): Promise<number>;
@@ -50,6 +60,17 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const services = createServices(db.orm, config, stores);
   const apollo = await createGraphQLServer(await buildAppSchema(services), config, logger);
   const metrics = new Metrics(db.orm);
+
+  // Outbound deliveries: the relay moves due rows of the outbox; with Redis through BullMQ to workers (one
+  // runs in this process, more with `npm run worker`), without it straight to the delivery function here.
+  const deliveries = new DeliveryService(db.orm, config);
+  const queue = config.redisUrl ? createDeliveryQueue(config.redisUrl, config.redisPrefix) : null;
+  const worker = config.redisUrl ? startDeliveryWorker(deliveries, { url: config.redisUrl, prefix: config.redisPrefix }, logger) : null;
+  const relay = new OutboxRelay(deliveries, queue ? queueHandoff(queue) : inProcessHandoff(deliveries), logger, {
+    pollIntervalMs: RELAY_POLL_MS,
+    maxInFlight: RELAY_MAX_IN_FLIGHT,
+  });
+  relay.start();
 
   const app = express();
   app.disable('x-powered-by');
@@ -107,6 +128,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     express: app,
     db,
     services,
+    deliveries,
+    relay,
     logger,
     listen(port) {
       return new Promise((resolve, reject) => {
@@ -122,6 +145,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         closing.closeIdleConnections();
         await closed;
       }
+      await relay.stop();
+      await worker?.close();
+      await queue?.close();
       await apollo.stop();
       redis?.disconnect();
       await db.close();

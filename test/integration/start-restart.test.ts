@@ -83,7 +83,7 @@ it('starts within 30 s, keeps what was written across a restart, and takes users
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ query: 'mutation { signUp(input: {email: "kept@example.com", password: "survives restart", name: "Kept"}) { token } }' }),
   });
-  expect((await signUp.json()).data.signUp.token).toEqual(expect.any(String));
+  expect(((await signUp.json()) as { data: { signUp: { token: string } } }).data.signUp.token).toEqual(expect.any(String));
   expect(await stop(first.child)).toBe(0);
 
   const second = await start(port);
@@ -91,7 +91,7 @@ it('starts within 30 s, keeps what was written across a restart, and takes users
     expect((await login(port, 'kept@example.com', 'survives restart')).status).toBe(201);
     const cliLogin = await login(port, 'cli@example.com', 'from the shell');
     expect(cliLogin.status).toBe(201);
-    expect((await cliLogin.json()).user.name).toBe('Cli User');
+    expect(((await cliLogin.json()) as { user: { name: string } }).user.name).toBe('Cli User');
   } finally {
     expect(await stop(second.child)).toBe(0);
   }

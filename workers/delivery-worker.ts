@@ -1,0 +1,22 @@
+import { Worker } from 'bullmq';
+import type { Logger } from '../src/logger';
+import type { ClaimedDelivery, DeliveryService } from '../src/webhooks/delivery.service';
+import { DELIVERY_QUEUE, queueConnection } from '../src/webhooks/delivery-queue';
+
+export const DELIVERY_CONCURRENCY = 16;
+
+/** Consumes the delivery queue: each job is one attempt of one delivery. */
+export function startDeliveryWorker(
+  deliveries: DeliveryService,
+  redis: { url: string; prefix: string },
+  logger: Logger,
+): Worker<ClaimedDelivery> {
+  const worker = new Worker<ClaimedDelivery>(DELIVERY_QUEUE, (job) => deliveries.attempt(job.data), {
+    connection: queueConnection(redis.url),
+    prefix: redis.prefix,
+    concurrency: DELIVERY_CONCURRENCY,
+  });
+  worker.on('failed', (job, error) => logger.warn({ err: error, jobId: job?.id }, 'delivery job failed'));
+  worker.on('error', (error) => logger.warn({ err: error }, 'delivery worker error'));
+  return worker;
+}
