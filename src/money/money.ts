@@ -1,0 +1,42 @@
+import Decimal from 'decimal.js';
+import { BillingType, Cycle } from '../subscriptions/codes';
+
+/** Money is decimal (decimal.js), never float arithmetic; amounts travel as strings. */
+
+/** Units of each currency per one US dollar. */
+export type RatesPerUsd = ReadonlyMap<string, string>;
+
+/** `amount` in `from` expressed in `to`, through the dollar rates, rounded half-up to two decimals. */
+export function convert(amount: string, from: string, to: string, rates: RatesPerUsd): string {
+  if (from === to) return new Decimal(amount).toFixed(2, Decimal.ROUND_HALF_UP);
+  const fromRate = rates.get(from);
+  const toRate = rates.get(to);
+  if (!fromRate || !toRate) throw new RangeError(`no exchange rate for ${fromRate ? to : from}`);
+  return new Decimal(amount).times(toRate).dividedBy(fromRate).toFixed(2, Decimal.ROUND_HALF_UP);
+}
+
+/** Two-decimal string of a stored numeric. */
+export function toMoneyString(amount: string): string {
+  return new Decimal(amount).toFixed(2, Decimal.ROUND_HALF_UP);
+}
+
+/** Payments per month of one cycle unit: a calendar month is 1/12 of a year of 365.2425 days. */
+const PER_MONTH: Record<number, Decimal> = {
+  [Cycle.Daily]: new Decimal('365.2425').dividedBy(12),
+  [Cycle.Weekly]: new Decimal('365.2425').dividedBy(12).dividedBy(7),
+  [Cycle.Monthly]: new Decimal(1),
+  [Cycle.Yearly]: new Decimal(1).dividedBy(12),
+};
+
+/** Fixed-day billing (billing_type 1) counts a month as 30 days and a year as 365. */
+const PER_MONTH_FIXED: Record<number, Decimal> = {
+  ...PER_MONTH,
+  [Cycle.Monthly]: new Decimal('365.2425').dividedBy(12).dividedBy(30),
+  [Cycle.Yearly]: new Decimal('365.2425').dividedBy(12).dividedBy(365),
+};
+
+/** What a recurring price costs per month on average (unrounded), for totals. */
+export function monthlyEquivalent(price: string, billingType: number, billingCycle: number, billingFrequency: number): Decimal {
+  const perMonth = (billingType === BillingType.FixedDays ? PER_MONTH_FIXED : PER_MONTH)[billingCycle];
+  return new Decimal(price).times(perMonth).dividedBy(billingFrequency);
+}
