@@ -1,27 +1,74 @@
 import { AppError, type FieldErrors } from '../src/errors';
 import type { FormBody } from './body';
 
-/** Reads fields of a parsed form, collecting a message per bad field; `done()` throws them all at once. */
+type Source = Record<string, unknown>;
+
+/**
+ * Reads the fields of a form (or a query string) into typed values, collecting a message per bad field;
+ * `done()` throws them all at once. An absent or empty optional field reads as undefined.
+ */
 export class FormReader {
   private readonly problems: FieldErrors = {};
 
-  constructor(private readonly body: FormBody) {}
+  constructor(private readonly body: FormBody | Source) {}
 
-  /** A single, non-empty string field. */
-  requiredString(name: string, maxLength = 1000): string {
+  /** A single string; required fields must be non-empty. */
+  text(name: string, options: { required?: boolean; max?: number } = {}): string | undefined {
     const value = this.body[name];
-    if (value === undefined || value === '') return this.fail(name, `The ${name} field is required.`, '');
-    if (Array.isArray(value)) return this.fail(name, `The ${name} field must be sent once.`, '');
-    if (value.length > maxLength) return this.fail(name, `The ${name} field must be at most ${maxLength} characters.`, '');
+    if (value === undefined || value === '') {
+      if (options.required) this.fail(name, `The ${name} field is required.`);
+      return undefined;
+    }
+    if (typeof value !== 'string') return this.fail(name, `The ${name} field must be sent once.`);
+    if (options.max !== undefined && value.length > options.max) return this.fail(name, `The ${name} field must be at most ${options.max} characters.`);
+    if (value.includes('\u0000')) return this.fail(name, `The ${name} field must not contain NUL characters.`);
     return value;
+  }
+
+  requiredText(name: string, max = 1000): string {
+    return this.text(name, { required: true, max }) ?? '';
+  }
+
+  integer(name: string, options: { required?: boolean } = {}): number | undefined {
+    const value = this.text(name, options);
+    if (value === undefined) return undefined;
+    if (!/^-?\d{1,9}$/.test(value.trim())) return this.fail(name, `The ${name} must be an integer.`);
+    return Number(value.trim());
+  }
+
+  requiredInteger(name: string): number {
+    return this.integer(name, { required: true }) ?? 0;
+  }
+
+  /** A non-negative decimal number, kept as its string. */
+  decimal(name: string, options: { required?: boolean } = {}): string | undefined {
+    const value = this.text(name, options)?.trim();
+    if (value === undefined) return undefined;
+    if (!/^\d{1,12}(\.\d+)?$/.test(value)) return this.fail(name, `The ${name} must be a number of at least 0.`);
+    return value;
+  }
+
+  /** Repeated values (`name[]` or a field sent more than once). */
+  list(name: string): string[] | undefined {
+    const value = this.body[name];
+    if (value === undefined || value === '') return undefined;
+    const values = Array.isArray(value) ? value : [value];
+    if (values.some((item) => typeof item !== 'string')) return this.fail(name, `The ${name} field must be a list of strings.`);
+    return values as string[];
+  }
+
+  /** Records a problem found after reading (a rule between fields). */
+  fail<T = undefined>(name: string, message: string): T {
+    (this.problems[name] ??= []).push(message);
+    return undefined as T;
+  }
+
+  /** Adds rule errors found on the typed values, for fields that have no reading error already. */
+  merge(errors: FieldErrors): void {
+    for (const [field, messages] of Object.entries(errors)) if (!this.problems[field]) this.problems[field] = [...messages];
   }
 
   done(): void {
     if (Object.keys(this.problems).length > 0) throw AppError.badInput('The given data was invalid', this.problems);
-  }
-
-  private fail<T>(name: string, message: string, placeholder: T): T {
-    (this.problems[name] ??= []).push(message);
-    return placeholder;
   }
 }

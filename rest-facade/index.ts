@@ -5,6 +5,7 @@ import type { Services } from '../src/services';
 import { identifyCaller, requireCaller } from './auth';
 import { rateLimit } from './rate-limit';
 import { authRoutes, loginRoute } from './routes/auth.routes';
+import { subscriptionRoutes } from './routes/subscriptions.routes';
 
 export interface RestFacadeDeps {
   services: Services;
@@ -22,6 +23,7 @@ export function createRestFacade({ services, config, requestLimiter }: RestFacad
   // Every other /api/v1 path needs a valid token.
   api.use(requireCaller);
   api.use(authRoutes(services, config));
+  api.use(subscriptionRoutes(services));
 
   const root = Router();
   root.use('/api/v1', api);

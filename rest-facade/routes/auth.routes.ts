@@ -11,8 +11,8 @@ export function loginRoute(services: Services, config: Pick<Config, 'baseUrl'>):
   const router = Router();
   router.post('/auth/login', parseBody, async (req, res) => {
     const form = new FormReader(req.body);
-    const email = form.requiredString('email', 320);
-    const password = form.requiredString('password', 1024);
+    const email = form.requiredText('email', 320);
+    const password = form.requiredText('password', 1024);
     form.done();
     const session = await services.auth.login(email, password, req.ip ?? 'unknown');
     res.status(201).json({ user: presentUser(session.user, config.baseUrl), token: session.token });

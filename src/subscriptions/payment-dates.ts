@@ -126,9 +126,16 @@ export function occurrencesBetween(schedule: Schedule, from: string, to: string)
   }
 }
 
-/** Today's date in an IANA zone. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** Today's date in an IANA zone (formatters are costly to build, so one is kept per zone). */
 export function todayIn(timezone: string, now: Date = new Date()): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now);
+  let formatter = formatters.get(timezone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    formatters.set(timezone, formatter);
+  }
+  const parts = formatter.formatToParts(now);
   const value = (type: string) => parts.find((part) => part.type === type)!.value;
   return `${value('year')}-${value('month')}-${value('day')}`;
 }

@@ -1,0 +1,20 @@
+import type { Request } from 'express';
+import { AppError } from '../../src/errors';
+import type { FormReader } from '../form';
+
+/** The `:id` of a path: anything but a positive 32-bit integer names nothing, so it is "not found". */
+export function pathId(req: Request, what: string): number {
+  const raw = String(req.params.id);
+  const id = /^\d{1,10}$/.test(raw) ? Number(raw) : 0;
+  if (id < 1 || id > 2_147_483_647) throw AppError.notFound(what);
+  return id;
+}
+
+/** start (default 0) and length (default and maximum given) of a list. */
+export function listPaging(form: FormReader, defaultLength: number, maxLength: number): { start: number; length: number } {
+  const start = form.integer('start') ?? 0;
+  const length = form.integer('length') ?? defaultLength;
+  if (start < 0) form.fail('start', 'The start must be 0 or more.');
+  if (length < 1 || length > maxLength) form.fail('length', `The length must be from 1 to ${maxLength}.`);
+  return { start: Math.max(0, start), length: Math.min(Math.max(1, length), maxLength) };
+}

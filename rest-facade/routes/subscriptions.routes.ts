@@ -1,0 +1,217 @@
+import { Router, type Request } from 'express';
+import type { Services } from '../../src/services';
+import { validateSubscriptionInput, type SubscriptionInput, type SubscriptionPatch } from '../../src/subscriptions/subscription.input';
+import { DEFAULT_LENGTH, DEFAULT_SORT, MAX_LENGTH, SORT_COLUMNS, type ListQuery, type SortField } from '../../src/subscriptions/subscription.list';
+import { AppError } from '../../src/errors';
+import { callerOf } from '../auth';
+import { parseBody } from '../body';
+import { FormReader } from '../form';
+import { presentCalendarEntry, presentListItem, presentSubscription } from '../presenters/subscription.presenter';
+import { pathId, listPaging } from './params';
+
+/** Operations 4-13: the record lifecycle, translated to SubscriptionService calls. */
+export function subscriptionRoutes(services: Services): Router {
+  const router = Router();
+  const subscriptions = services.subscriptions;
+
+  router.post('/subscriptions', parseBody, async (req, res) => {
+    const record = await subscriptions.create(callerOf(req), readCreateForm(new FormReader(req.body)));
+    res.json({ status: true, message: 'Subscription created successfully', subscription: presentSubscription(record) });
+  });
+
+  router.get('/subscriptions', async (req, res) => {
+    const { records } = await subscriptions.list(callerOf(req), readListQuery(req));
+    if (records.length === 0) throw AppError.notFound('No subscriptions were');
+    res.json(records.map(presentListItem));
+  });
+
+  router.get('/subscriptions/upcoming', async (req, res) => {
+    const form = new FormReader(req.query);
+    const days = form.integer('days');
+    form.done();
+    const records = await subscriptions.upcoming(callerOf(req), days);
+    if (records.length === 0) throw AppError.notFound('No upcoming payments were');
+    res.json(records.map(presentSubscription));
+  });
+
+  router.get('/subscriptions/:id', async (req, res) => {
+    const record = await subscriptions.get(callerOf(req), pathId(req, 'Subscription'));
+    res.json([presentSubscription(record)]);
+  });
+
+  router.put('/subscriptions/:id', parseBody, async (req, res) => {
+    const id = pathId(req, 'Subscription');
+    const form = new FormReader(req.body);
+    const bodyId = form.integer('id');
+    if (bodyId !== undefined && bodyId !== id) form.fail('id', 'The id must match the subscription in the path.');
+    await subscriptions.update(callerOf(req), id, readPatchForm(form));
+    res.json({ status: true, message: 'Subscription updated successfully' });
+  });
+
+  router.delete('/subscriptions/:id', async (req, res) => {
+    await subscriptions.remove(callerOf(req), pathId(req, 'Subscription'));
+    res.json({ status: true, message: 'Subscription deleted successfully' });
+  });
+
+  router.post('/subscriptions/:id/cancel', parseBody, async (req, res) => {
+    await subscriptions.cancel(callerOf(req), pathId(req, 'Subscription'));
+    res.json({ status: true, message: 'Subscription cancelled successfully' });
+  });
+
+  router.post('/subscriptions/:id/refund', parseBody, async (req, res) => {
+    await subscriptions.refund(callerOf(req), pathId(req, 'Subscription'));
+    res.json({ status: true, message: 'Subscription refunded successfully' });
+  });
+
+  router.post('/subscriptions/:id/addon', parseBody, async (req, res) => {
+    const mainId = pathId(req, 'Subscription');
+    const form = new FormReader(req.body);
+    const input = {
+      type: form.requiredInteger('type'),
+      price: form.decimal('price', { required: true }) ?? '',
+      currency: (form.text('price_type', { required: true, max: 3 }) ?? '').toUpperCase(),
+      paymentDate: form.requiredText('payment_date', 10),
+      status: form.requiredInteger('status'),
+      recurring: form.requiredInteger('recurring'),
+      refundDate: form.text('refund_date', { max: 10 }),
+    };
+    form.done();
+    const record = await subscriptions.addAddon(callerOf(req), mainId, input);
+    res.json({ status: true, message: 'Add-on created successfully', subscription: presentSubscription(record) });
+  });
+
+  router.get('/calendar', async (req, res) => {
+    const form = new FormReader(req.query);
+    const start = form.text('start', { max: 10 });
+    const end = form.text('end', { max: 10 });
+    form.done();
+    const entries = await subscriptions.calendar(callerOf(req), start, end);
+    if (entries.length === 0) throw AppError.notFound('No payments were');
+    res.json(entries.map(presentCalendarEntry));
+  });
+
+  return router;
+}
+
+/** brand_id: an integer names a catalogue product; anything else is a product name. */
+function readProduct(form: FormReader, required: boolean): SubscriptionInput['product'] | undefined {
+  const value = form.text('brand_id', { required, max: 200 })?.trim();
+  if (value === undefined || value === '') return undefined;
+  return /^\d{1,9}$/.test(value) ? { id: Number(value) } : { name: value };
+}
+
+/** Fields of operation 4 besides the required ten. */
+function readOptionalFields(form: FormReader): SubscriptionPatch {
+  return {
+    folderId: form.integer('folder_id'),
+    alertId: form.integer('alert_id'),
+    categoryId: form.integer('category_id'),
+    paymentModeId: form.integer('payment_mode_id'),
+    description: form.text('description', { max: 5000 }),
+    discountVoucher: form.text('discount_voucher', { max: 200 }),
+    note: form.text('note', { max: 5000 }),
+    companyName: form.text('company_name', { max: 200 }),
+    tags: form.list('tags'),
+    rating: form.integer('rating'),
+    ltdvalPrice: form.decimal('ltdval_price'),
+    ltdvalCycle: form.integer('ltdval_cycle'),
+    ltdvalFrequency: form.integer('ltdval_frequency'),
+    refundDays: form.integer('refund_days'),
+    expiryDate: form.text('expiry_date', { max: 10 }),
+    contractExpiry: form.text('contract_expiry', { max: 10 }),
+    timezone: form.text('timezone', { max: 64 }),
+  };
+}
+
+function readCreateForm(form: FormReader): SubscriptionInput {
+  const input: SubscriptionInput = {
+    product: readProduct(form, true) ?? { name: '' },
+    type: form.requiredInteger('type'),
+    price: form.decimal('price', { required: true }) ?? '',
+    currency: (form.text('price_type', { required: true, max: 3 }) ?? '').toUpperCase(),
+    billingType: form.requiredInteger('billing_type'),
+    billingFrequency: form.requiredInteger('billing_frequency'),
+    billingCycle: form.requiredInteger('billing_cycle'),
+    paymentDate: form.requiredText('payment_date', 10),
+    status: form.requiredInteger('status'),
+    recurring: form.requiredInteger('recurring'),
+    ...withoutUndefined(readOptionalFields(form)),
+  };
+  form.merge(validateSubscriptionInput(input));
+  form.done();
+  return input;
+}
+
+/** Operation 11: every field optional; currency_code (or price_type) sets the price's currency. */
+function readPatchForm(form: FormReader): SubscriptionPatch {
+  const currency = form.text('currency_code', { max: 3 }) ?? form.text('price_type', { max: 3 });
+  const patch: SubscriptionPatch = withoutUndefined({
+    product: readProduct(form, false),
+    type: form.integer('type'),
+    price: form.decimal('price'),
+    currency: currency?.toUpperCase(),
+    billingType: form.integer('billing_type'),
+    billingFrequency: form.integer('billing_frequency'),
+    billingCycle: form.integer('billing_cycle'),
+    paymentDate: form.text('payment_date', { max: 10 }),
+    status: form.integer('status'),
+    recurring: form.integer('recurring'),
+    ...readOptionalFields(form),
+  });
+  form.merge(validateSubscriptionInput(patch));
+  form.done();
+  return patch;
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** q, start, length, sort and filters of operation 8; a malformed value is a 400 naming it. */
+function readListQuery(req: Request): ListQuery {
+  const form = new FormReader(req.query);
+  const { start, length } = listPaging(form, DEFAULT_LENGTH, MAX_LENGTH);
+  const q = form.text('q', { max: 200 });
+  const sortText = form.text('sort', { max: 50 });
+  let sort = DEFAULT_SORT;
+  if (sortText !== undefined) {
+    const match = /^([a-z_]+):(asc|desc)$/i.exec(sortText.trim());
+    if (match && match[1] in SORT_COLUMNS) sort = { field: match[1] as SortField, direction: match[2].toLowerCase() as 'asc' | 'desc' };
+    else form.fail('sort', `The sort must be <field>:asc or <field>:desc with a field among ${Object.keys(SORT_COLUMNS).join(', ')}.`);
+  }
+  const filters = readFilters(form, form.text('filters', { max: 2000 }));
+  form.done();
+  return { q, start, length, sort, filters };
+}
+
+const FILTER_FIELDS = { folder_id: 'folderIds', type: 'types', billing_cycle: 'billingCycles', status: 'statuses' } as const;
+
+/** `{"subscription": {"folder_id": ["3"], "type": ["1"], "billing_cycle": ["3"]}}`, or an empty string. */
+function readFilters(form: FormReader, text: string | undefined): ListQuery['filters'] {
+  const filters: ListQuery['filters'] = {};
+  if (text === undefined || text.trim() === '') return filters;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return form.fail('filters', 'The filters must be JSON.') ?? filters;
+  }
+  const fields = (parsed as { subscription?: unknown } | null)?.subscription;
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || (fields !== undefined && (typeof fields !== 'object' || fields === null || Array.isArray(fields)))) {
+    return form.fail('filters', 'The filters must look like {"subscription": {"folder_id": ["1"]}}.') ?? filters;
+  }
+  for (const [field, values] of Object.entries((fields ?? {}) as Record<string, unknown>)) {
+    const key = FILTER_FIELDS[field as keyof typeof FILTER_FIELDS];
+    if (!key) {
+      form.fail('filters', `Unknown filter ${field}; use ${Object.keys(FILTER_FIELDS).join(', ')}.`);
+      continue;
+    }
+    const list = Array.isArray(values) ? values : [values];
+    if (!list.every((value) => /^\d{1,9}$/.test(String(value)))) {
+      form.fail('filters', `The ${field} filter takes whole numbers.`);
+      continue;
+    }
+    filters[key] = list.map(Number);
+  }
+  return filters;
+}

@@ -1,0 +1,99 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Alert } from '../alerts/alert.entity';
+import { Product } from '../catalogue/product.entity';
+import { ProductCategory } from '../catalogue/product-category.entity';
+import { ExchangeRate } from '../currency/exchange-rate.entity';
+import { AppError, type FieldErrors } from '../errors';
+import { Folder } from '../organizing/folder.entity';
+import { PaymentMode } from '../organizing/payment-mode.entity';
+import { Tag } from '../organizing/tag.entity';
+import type { SubscriptionPatch } from './subscription.input';
+
+/** The category of records whose product has none (DESIGN: free-text products get category 1). */
+export const DEFAULT_CATEGORY_ID = 1;
+/** The system default alert, seeded by migrations. */
+export const DEFAULT_ALERT_ID = 1;
+
+/** Rows a record may link, resolved for the caller: their own (or global) rows only, else a field error. */
+export interface ResolvedLinks {
+  product?: Product;
+  folderId?: number | null;
+  categoryId?: number | null;
+  alertId?: number;
+  paymentModeId?: number | null;
+  tags?: Tag[];
+}
+
+/**
+ * Resolves and checks the ids an input names, inside the write's transaction. Another user's row is the
+ * same as no row: "does not exist".
+ */
+export async function resolveLinks(em: EntityManager, userId: number, input: SubscriptionPatch): Promise<ResolvedLinks> {
+  const errors: FieldErrors = {};
+  const fail = (field: string, message: string) => (errors[field] ??= []).push(message);
+  const links: ResolvedLinks = {};
+
+  if (input.currency !== undefined && !(await em.findOne(ExchangeRate, { currency: input.currency }))) {
+    fail('price_type', `The currency ${input.currency} is not in the exchange-rate table.`);
+  }
+  if (input.product !== undefined) {
+    if ('id' in input.product) {
+      const product = await em.findOne(Product, { id: input.product.id, $or: [{ owner: null }, { owner: userId }] });
+      if (product) links.product = product;
+      else fail('brand_id', 'The selected brand_id does not exist.');
+    } else {
+      links.product = await privateProduct(em, userId, input.product.name.trim());
+    }
+  }
+  if (input.folderId !== undefined) {
+    if (input.folderId === null || input.folderId === 0) links.folderId = null;
+    else if (await em.count(Folder, { id: input.folderId, user: userId })) links.folderId = input.folderId;
+    else fail('folder_id', 'The selected folder_id does not exist.');
+  }
+  if (input.categoryId !== undefined) {
+    if (input.categoryId === null) links.categoryId = null;
+    else if (await em.count(ProductCategory, { id: input.categoryId, $or: [{ user: null }, { user: userId }] })) links.categoryId = input.categoryId;
+    else fail('category_id', 'The selected category_id does not exist.');
+  }
+  if (input.alertId !== undefined) {
+    if (await em.count(Alert, { id: input.alertId, $or: [{ user: null }, { user: userId }] })) links.alertId = input.alertId;
+    else fail('alert_id', 'The selected alert_id does not exist.');
+  }
+  if (input.paymentModeId !== undefined) {
+    if (input.paymentModeId === null || input.paymentModeId === 0) links.paymentModeId = null;
+    else if (await em.count(PaymentMode, { id: input.paymentModeId, user: userId })) links.paymentModeId = input.paymentModeId;
+    else fail('payment_mode_id', 'The selected payment_mode_id does not exist.');
+  }
+  if (input.tags !== undefined) {
+    const tags: Tag[] = [];
+    for (const value of new Set(input.tags.map((tag) => tag.trim()))) {
+      if (/^\d+$/.test(value)) {
+        const tag = await em.findOne(Tag, { id: Number(value), user: userId });
+        if (tag) tags.push(tag);
+        else fail('tags', `The tag ${value} does not exist.`);
+      } else {
+        tags.push((await em.findOne(Tag, { user: userId, name: value })) ?? em.create(Tag, { user: userId, name: value }));
+      }
+    }
+    links.tags = tags;
+  }
+  if (Object.keys(errors).length > 0) throw AppError.badInput('The given data was invalid', errors);
+  return links;
+}
+
+/** A free-text product: the caller's private product of that name, made on first use. */
+async function privateProduct(em: EntityManager, userId: number, name: string): Promise<Product> {
+  const existing = await em.findOne(Product, { owner: userId, productName: name });
+  if (existing) return existing;
+  const product = em.create(Product, {
+    owner: userId,
+    category: DEFAULT_CATEGORY_ID,
+    productName: name,
+    brandname: name,
+    image: '',
+    favicon: '',
+  });
+  // Records link products by id, so the new row is written now (inside the caller's transaction).
+  await em.flush();
+  return product;
+}

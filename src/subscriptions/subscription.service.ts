@@ -1,0 +1,329 @@
+import type { MikroORM } from '@mikro-orm/core';
+import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
+import type { Caller } from '../auth/caller';
+import { User } from '../auth/user.entity';
+import type { Product } from '../catalogue/product.entity';
+import { utcTimestamp } from '../db/timestamps';
+import { AppError } from '../errors';
+import { Status } from './codes';
+import { addDays, addMonths, epochDay, isCalendarDate, occurrencesBetween, todayIn } from './payment-dates';
+import { DEFAULT_ALERT_ID, DEFAULT_CATEGORY_ID, resolveLinks, type ResolvedLinks } from './subscription-links';
+import { Subscription } from './subscription.entity';
+import { validateSubscriptionInput, type SubscriptionInput, type SubscriptionPatch } from './subscription.input';
+import { listQuerySql, type ListQuery } from './subscription.list';
+import { RECORD_SELECT, scheduleOf, toRecord, type SubscriptionRecord, type SubscriptionRow } from './subscription.record';
+
+/** An add-on: a record under a main record, taking its product, folder, category, alert and billing. */
+export interface AddonInput {
+  type: number;
+  price: string;
+  currency: string;
+  paymentDate: string;
+  status: number;
+  recurring: number;
+  /** The last day a refund is possible; stored as refund_days from paymentDate. */
+  refundDate?: string | null;
+}
+
+/** One payment date of one record, with an id that is stable for the same (record, date). */
+export interface CalendarEntry {
+  id: number;
+  date: string;
+  record: SubscriptionRecord;
+}
+
+export const MAX_RANGE_DAYS = 366;
+/** The original service's upcoming window. */
+export const DEFAULT_UPCOMING_DAYS = 7;
+
+export class SubscriptionService {
+  constructor(
+    private readonly orm: MikroORM<PostgreSqlDriver>,
+    private readonly defaultImage: string,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  async create(caller: Caller, input: SubscriptionInput): Promise<SubscriptionRecord> {
+    assertValid(input);
+    const id = await this.orm.em.transactional(async (em) => {
+      const user = await em.findOneOrFail(User, caller.userId);
+      const links = await resolveLinks(em, caller.userId, input);
+      const product = links.product!;
+      const record = em.create(Subscription, {
+        user: caller.userId,
+        createdBy: caller.userId,
+        ...this.productFields(product),
+        folder: links.folderId ?? null,
+        category: links.categoryId !== undefined ? links.categoryId : (product.category ?? DEFAULT_CATEGORY_ID),
+        alert: links.alertId ?? DEFAULT_ALERT_ID,
+        paymentMode: links.paymentModeId ?? null,
+        type: input.type,
+        pricingType: input.type,
+        price: input.price,
+        priceType: input.currency,
+        currencyCode: input.currency,
+        billingType: input.billingType,
+        billingFrequency: input.billingFrequency,
+        billingCycle: input.billingCycle,
+        paymentDate: input.paymentDate,
+        status: input.status,
+        recurring: input.recurring,
+        description: input.description ?? null,
+        discountVoucher: input.discountVoucher ?? null,
+        note: input.note ?? null,
+        companyName: input.companyName ?? null,
+        rating: input.rating ?? 0,
+        ltdvalPrice: input.ltdvalPrice ?? null,
+        ltdvalCycle: input.ltdvalCycle ?? null,
+        ltdvalFrequency: input.ltdvalFrequency ?? null,
+        refundDays: input.refundDays ?? null,
+        expiryDate: input.expiryDate ?? null,
+        contractExpiry: input.contractExpiry ?? null,
+        timezone: input.timezone ?? user.timezone,
+      });
+      if (links.tags) record.tags.set(links.tags);
+      await em.flush();
+      return record.id;
+    });
+    return this.get(caller, id);
+  }
+
+  async get(caller: Caller, id: number): Promise<SubscriptionRecord> {
+    const [row] = await this.rows(`where s."id" = ? and s."user_id" = ? and s."deleted_at" is null`, [id, caller.userId]);
+    if (!row) throw AppError.notFound('Subscription');
+    return toRecord(row, this.clock());
+  }
+
+  /** A page of the caller's records and how many match in all. */
+  async list(caller: Caller, query: ListQuery): Promise<{ records: SubscriptionRecord[]; total: number }> {
+    const { sql, params } = listQuerySql(caller.userId, query);
+    const rows = await this.orm.em.getConnection().execute<SubscriptionRow[]>(`${RECORD_SELECT} ${sql}`, params);
+    const now = this.clock();
+    return { records: rows.map((row) => toRecord(row, now)), total: rows.length > 0 ? Number(rows[0].total_count) : 0 };
+  }
+
+  /** Active records whose next payment falls within the next `days` days, soonest first. */
+  async upcoming(caller: Caller, days: number = DEFAULT_UPCOMING_DAYS): Promise<SubscriptionRecord[]> {
+    if (!Number.isInteger(days) || days < 0 || days > MAX_RANGE_DAYS) {
+      throw AppError.field('days', `The days must be a whole number from 0 to ${MAX_RANGE_DAYS}.`);
+    }
+    const now = this.clock();
+    const rows = await this.rows(`where s."user_id" = ? and s."deleted_at" is null and s."status" = ? and s."recurring" = 1`, [caller.userId, Status.Active]);
+    return rows
+      .map((row) => toRecord(row, now))
+      .filter((record) => record.next_payment_date !== null && record.next_payment_date <= addDays(todayIn(record.timezone, now), days))
+      .sort((a, b) => a.next_payment_date!.localeCompare(b.next_payment_date!) || a.id - b.id);
+  }
+
+  /**
+   * One entry per payment date of every Active record within [from, to]; without a range, the current month
+   * in the user's timezone.
+   */
+  async calendar(caller: Caller, from?: string, to?: string): Promise<CalendarEntry[]> {
+    const now = this.clock();
+    if (from === undefined || to === undefined) {
+      const user = await this.orm.em.fork().findOneOrFail(User, caller.userId);
+      const today = todayIn(user.timezone, now);
+      from ??= `${today.slice(0, 8)}01`;
+      to ??= addDays(addMonths(`${from.slice(0, 8)}01`, 1), -1);
+    }
+    const errors: Record<string, string[]> = {};
+    if (!isCalendarDate(from)) errors.start = ['The start must be a calendar date (YYYY-MM-DD).'];
+    if (!isCalendarDate(to)) errors.end = ['The end must be a calendar date (YYYY-MM-DD).'];
+    else if (!errors.start && (to < from || epochDay(to) - epochDay(from) + 1 > MAX_RANGE_DAYS)) {
+      errors.end = [`The end must be on or after the start, at most ${MAX_RANGE_DAYS} days in all.`];
+    }
+    if (Object.keys(errors).length > 0) throw AppError.badInput('The given data was invalid', errors);
+    const rows = await this.rows(`where s."user_id" = ? and s."deleted_at" is null and s."status" = ? and s."payment_date" <= ?`, [caller.userId, Status.Active, to]);
+    const entries: CalendarEntry[] = [];
+    for (const row of rows) {
+      const record = toRecord(row, now);
+      const dates = row.recurring === 1 ? occurrencesBetween(scheduleOf(row), from, to) : row.payment_date >= from ? [row.payment_date] : [];
+      for (const date of dates) entries.push({ id: calendarEntryId(row.id, date), date, record });
+    }
+    return entries.sort((a, b) => a.date.localeCompare(b.date) || a.record.id - b.record.id);
+  }
+
+  async update(caller: Caller, id: number, patch: SubscriptionPatch): Promise<SubscriptionRecord> {
+    assertValid(patch);
+    await this.orm.em.transactional(async (em) => {
+      const record = await this.owned(em, caller, id);
+      const links = await resolveLinks(em, caller.userId, patch);
+      if (links.product) Object.assign(record, this.productFields(links.product), { category: links.product.category ?? DEFAULT_CATEGORY_ID });
+      applyLinks(record, links);
+      const fields: Partial<Subscription> = {
+        type: patch.type,
+        pricingType: patch.type,
+        price: patch.price,
+        priceType: patch.currency,
+        currencyCode: patch.currency,
+        billingType: patch.billingType,
+        billingFrequency: patch.billingFrequency,
+        billingCycle: patch.billingCycle,
+        paymentDate: patch.paymentDate,
+        status: patch.status,
+        recurring: patch.recurring,
+        description: patch.description,
+        discountVoucher: patch.discountVoucher,
+        note: patch.note,
+        companyName: patch.companyName,
+        rating: patch.rating,
+        ltdvalPrice: patch.ltdvalPrice,
+        ltdvalCycle: patch.ltdvalCycle,
+        ltdvalFrequency: patch.ltdvalFrequency,
+        refundDays: patch.refundDays,
+        expiryDate: patch.expiryDate,
+        contractExpiry: patch.contractExpiry,
+        timezone: patch.timezone,
+      };
+      for (const [key, value] of Object.entries(fields)) if (value !== undefined) Object.assign(record, { [key]: value });
+      await em.flush();
+    });
+    return this.get(caller, id);
+  }
+
+  /** Soft delete: the record and its add-ons disappear from every read and can be restored. */
+  async remove(caller: Caller, id: number): Promise<void> {
+    await this.orm.em.transactional(async (em) => {
+      const record = await this.owned(em, caller, id);
+      const deletedAt = utcTimestamp(this.clock());
+      await em.nativeUpdate(Subscription, { mainRecord: record.id, deletedAt: null }, { deletedAt });
+      record.deletedAt = deletedAt;
+    });
+  }
+
+  /** Brings back a deleted record with the add-ons deleted along with it. */
+  async restore(caller: Caller, id: number): Promise<SubscriptionRecord> {
+    await this.orm.em.transactional(async (em) => {
+      const record = await em.findOne(Subscription, { id, user: caller.userId, deletedAt: { $ne: null } });
+      if (!record) throw AppError.notFound('Deleted subscription');
+      await em.nativeUpdate(Subscription, { mainRecord: record.id, deletedAt: record.deletedAt }, { deletedAt: null });
+      record.deletedAt = null;
+    });
+    return this.get(caller, id);
+  }
+
+  /** Active → Cancelled, with the record's active add-ons. */
+  async cancel(caller: Caller, id: number): Promise<void> {
+    await this.orm.em.transactional(async (em) => {
+      const record = await this.owned(em, caller, id);
+      if (record.status !== Status.Active) throw new AppError('CONFLICT', 'Only an active subscription can be cancelled');
+      record.status = Status.Cancelled;
+      await em.nativeUpdate(Subscription, { mainRecord: record.id, status: Status.Active, deletedAt: null }, { status: Status.Cancelled });
+    });
+  }
+
+  /** → Refunded, unless already refunded or past its refund date; with the record's add-ons. */
+  async refund(caller: Caller, id: number): Promise<void> {
+    await this.orm.em.transactional(async (em) => {
+      const record = await this.owned(em, caller, id);
+      if (record.status === Status.Refunded) throw new AppError('CONFLICT', 'The subscription is already refunded');
+      if (record.refundDays !== null && record.refundDays !== undefined) {
+        const refundDate = addDays(record.paymentDate, record.refundDays);
+        if (todayIn(record.timezone, this.clock()) > refundDate) {
+          throw new AppError('CONFLICT', `The refund period ended on ${refundDate}`);
+        }
+      }
+      record.status = Status.Refunded;
+      await em.nativeUpdate(Subscription, { mainRecord: record.id, status: { $ne: Status.Refunded }, deletedAt: null }, { status: Status.Refunded });
+    });
+  }
+
+  async addAddon(caller: Caller, mainId: number, input: AddonInput): Promise<SubscriptionRecord> {
+    const errors = validateSubscriptionInput({
+      type: input.type,
+      price: input.price,
+      currency: input.currency,
+      paymentDate: input.paymentDate,
+      status: input.status,
+      recurring: input.recurring,
+    });
+    if (input.refundDate !== undefined && input.refundDate !== null && !errors.payment_date) {
+      const days = epochDay(input.refundDate) - epochDay(input.paymentDate);
+      if (Number.isNaN(days) || days < 0) (errors.refund_date ??= []).push('The refund_date must be a calendar date on or after the payment_date.');
+    }
+    if (Object.keys(errors).length > 0) throw AppError.badInput('The given data was invalid', errors);
+    const id = await this.orm.em.transactional(async (em) => {
+      const main = await this.owned(em, caller, mainId);
+      if (main.subAddon === 1) throw new AppError('CONFLICT', 'An add-on cannot have add-ons');
+      await resolveLinks(em, caller.userId, { currency: input.currency });
+      const addon = em.create(Subscription, {
+        user: caller.userId,
+        createdBy: caller.userId,
+        product: main.product,
+        productName: main.productName,
+        brandname: main.brandname,
+        productType: main.productType,
+        image: main.image,
+        favicon: main.favicon,
+        homepage: main.homepage,
+        url: main.url,
+        folder: main.folder,
+        category: main.category,
+        alert: main.alert,
+        paymentMode: main.paymentMode,
+        billingType: main.billingType,
+        billingFrequency: main.billingFrequency,
+        billingCycle: main.billingCycle,
+        timezone: main.timezone,
+        mainRecord: main.id,
+        subAddon: 1,
+        type: input.type,
+        pricingType: input.type,
+        price: input.price,
+        priceType: input.currency,
+        currencyCode: input.currency,
+        paymentDate: input.paymentDate,
+        status: input.status,
+        recurring: input.recurring,
+        refundDays: input.refundDate ? epochDay(input.refundDate) - epochDay(input.paymentDate) : null,
+      });
+      await em.flush();
+      return addon.id;
+    });
+    return this.get(caller, id);
+  }
+
+  private rows(where: string, params: unknown[]): Promise<SubscriptionRow[]> {
+    return this.orm.em.getConnection().execute<SubscriptionRow[]>(`${RECORD_SELECT} ${where}`, params);
+  }
+
+  /** The caller's live record, for a write; another user's id is "not found". */
+  private async owned(em: EntityManager, caller: Caller, id: number): Promise<Subscription> {
+    const record = await em.findOne(Subscription, { id, user: caller.userId, deletedAt: null });
+    if (!record) throw AppError.notFound('Subscription');
+    return record;
+  }
+
+  /** The product fields a record copies, with the default image where the product has none. */
+  private productFields(product: Product) {
+    return {
+      product: product.id,
+      productName: product.productName,
+      brandname: product.owner ? null : product.brandname,
+      productType: product.productType,
+      image: product.image || this.defaultImage,
+      favicon: product.favicon || this.defaultImage,
+      homepage: product.url ?? null,
+      url: product.url ?? null,
+    };
+  }
+}
+
+function assertValid(input: SubscriptionPatch): void {
+  const errors = validateSubscriptionInput(input);
+  if (Object.keys(errors).length > 0) throw AppError.badInput('The given data was invalid', errors);
+}
+
+function applyLinks(record: Subscription, links: ResolvedLinks): void {
+  if (links.folderId !== undefined) record.folder = links.folderId;
+  if (links.categoryId !== undefined) record.category = links.categoryId;
+  if (links.alertId !== undefined) record.alert = links.alertId;
+  if (links.paymentModeId !== undefined) record.paymentMode = links.paymentModeId;
+  if (links.tags) record.tags.set(links.tags);
+}
+
+/** Stable per (record, date) and unique: the record id times ten million plus the date's day number. */
+export function calendarEntryId(subscriptionId: number, date: string): number {
+  return subscriptionId * 10_000_000 + epochDay(date);
+}
