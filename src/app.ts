@@ -13,6 +13,7 @@ import { bearerToken } from './auth/secrets';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/orm';
 import type { GraphQLContext } from './graphql/context';
+import { createLoaders } from './graphql/loaders';
 import { buildAppSchema } from './graphql/schema';
 import { createGraphQLServer } from './graphql/server';
 import { createLogger, type Logger } from './logger';
@@ -110,7 +111,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     expressMiddleware(apollo, {
       context: async ({ req }): Promise<GraphQLContext> => {
         const token = bearerToken(req.headers.authorization);
-        return { caller: token ? await services.auth.authenticate(token) : null, address: req.ip ?? 'unknown' };
+        return {
+          caller: token ? await services.auth.authenticate(token) : null,
+          address: req.ip ?? 'unknown',
+          loaders: createLoaders(db.orm),
+        };
       },
     }),
   );

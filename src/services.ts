@@ -5,16 +5,29 @@ import { LoginThrottle } from './auth/login-throttle';
 import type { Config } from './config';
 import type { LimiterStores } from './ops/limiters';
 import { SubscriptionService } from './subscriptions/subscription.service';
+import { ProductCategory } from './catalogue/product-category.entity';
+import { Folder } from './organizing/folder.entity';
+import { OwnedNamesService } from './organizing/owned-names.service';
+import { PaymentMode } from './organizing/payment-mode.entity';
+import { Tag } from './organizing/tag.entity';
 
 /** The domain services, built once per process; the REST facade and GraphQL resolvers both call these. */
 export interface Services {
   auth: AuthService;
   subscriptions: SubscriptionService;
+  folders: OwnedNamesService<Folder>;
+  tags: OwnedNamesService<Tag>;
+  paymentModes: OwnedNamesService<PaymentMode>;
+  categories: OwnedNamesService<ProductCategory>;
 }
 
 export function createServices(orm: MikroORM<PostgreSqlDriver>, config: Config, stores: LimiterStores): Services {
   return {
     auth: new AuthService(orm, config, new LoginThrottle(stores)),
     subscriptions: new SubscriptionService(orm, `${config.baseUrl}/static/default-product.svg`),
+    folders: new OwnedNamesService(orm, Folder, { label: 'Folder' }),
+    tags: new OwnedNamesService(orm, Tag, { label: 'Tag' }),
+    paymentModes: new OwnedNamesService(orm, PaymentMode, { label: 'Payment mode' }),
+    categories: new OwnedNamesService(orm, ProductCategory, { label: 'Category', includeGlobal: true }),
   };
 }

@@ -1,11 +1,20 @@
 import type { GraphQLSchema } from 'graphql';
 import { buildSchema, type NonEmptyArray } from 'type-graphql';
 import { AuthResolver } from '../auth/auth.resolver';
+import { SubscriptionResolver } from '../subscriptions/subscription.resolver';
+import { FolderResolver, PaymentModeResolver, ProductCategoryResolver, TagResolver } from '../organizing/organizing.resolver';
 import type { Services } from '../services';
 
 /** One instance of every resolver, built on the services. */
 function createResolvers(services: Services): NonEmptyArray<object> {
-  return [new AuthResolver(services.auth)];
+  return [
+    new AuthResolver(services.auth),
+    new SubscriptionResolver(services.subscriptions, services.auth),
+    new FolderResolver(services.folders),
+    new TagResolver(services.tags),
+    new PaymentModeResolver(services.paymentModes),
+    new ProductCategoryResolver(services.categories),
+  ];
 }
 
 export async function buildAppSchema(services: Services): Promise<GraphQLSchema> {

@@ -9,6 +9,7 @@ import { Status } from './codes';
 import { addDays, addMonths, epochDay, isCalendarDate, occurrencesBetween, todayIn } from './payment-dates';
 import { DEFAULT_ALERT_ID, DEFAULT_CATEGORY_ID, resolveLinks, type ResolvedLinks } from './subscription-links';
 import { Subscription } from './subscription.entity';
+import { summarizeSpending, type SpendingGrouping, type SpendingSummary } from './spending';
 import { validateSubscriptionInput, type SubscriptionInput, type SubscriptionPatch } from './subscription.input';
 import { listQuerySql, type ListQuery } from './subscription.list';
 import { RECORD_SELECT, scheduleOf, toRecord, type SubscriptionRecord, type SubscriptionRow } from './subscription.record';
@@ -121,19 +122,7 @@ export class SubscriptionService {
    */
   async calendar(caller: Caller, from?: string, to?: string): Promise<CalendarEntry[]> {
     const now = this.clock();
-    if (from === undefined || to === undefined) {
-      const user = await this.orm.em.fork().findOneOrFail(User, caller.userId);
-      const today = todayIn(user.timezone, now);
-      from ??= `${today.slice(0, 8)}01`;
-      to ??= addDays(addMonths(`${from.slice(0, 8)}01`, 1), -1);
-    }
-    const errors: Record<string, string[]> = {};
-    if (!isCalendarDate(from)) errors.start = ['The start must be a calendar date (YYYY-MM-DD).'];
-    if (!isCalendarDate(to)) errors.end = ['The end must be a calendar date (YYYY-MM-DD).'];
-    else if (!errors.start && (to < from || epochDay(to) - epochDay(from) + 1 > MAX_RANGE_DAYS)) {
-      errors.end = [`The end must be on or after the start, at most ${MAX_RANGE_DAYS} days in all.`];
-    }
-    if (Object.keys(errors).length > 0) throw AppError.badInput('The given data was invalid', errors);
+    [from, to] = await this.dateRange(caller, from, to);
     const rows = await this.rows(`where s."user_id" = ? and s."deleted_at" is null and s."status" = ? and s."payment_date" <= ?`, [caller.userId, Status.Active, to]);
     const entries: CalendarEntry[] = [];
     for (const row of rows) {
@@ -282,6 +271,35 @@ export class SubscriptionService {
       return addon.id;
     });
     return this.get(caller, id);
+  }
+
+  /** Monthly, yearly and in-range totals of the caller's active records in their base currency. */
+  async spending(caller: Caller, grouping: SpendingGrouping, from?: string, to?: string): Promise<SpendingSummary> {
+    [from, to] = await this.dateRange(caller, from, to);
+    const now = this.clock();
+    const records = (await this.rows(`where s."user_id" = ? and s."deleted_at" is null and s."status" = ?`, [caller.userId, Status.Active])).map((row) =>
+      toRecord(row, now),
+    );
+    const { baseCurrency } = await this.orm.em.fork().findOneOrFail(User, caller.userId);
+    return summarizeSpending(records, baseCurrency, from, to, grouping);
+  }
+
+  /** A checked [from, to] of at most MAX_RANGE_DAYS; a missing bound comes from the current month in the user's zone. */
+  private async dateRange(caller: Caller, from?: string, to?: string): Promise<[string, string]> {
+    if (from === undefined || to === undefined) {
+      const user = await this.orm.em.fork().findOneOrFail(User, caller.userId);
+      const today = todayIn(user.timezone, this.clock());
+      from ??= `${today.slice(0, 8)}01`;
+      to ??= isCalendarDate(from) ? addDays(addMonths(`${from.slice(0, 8)}01`, 1), -1) : from;
+    }
+    const errors: Record<string, string[]> = {};
+    if (!isCalendarDate(from)) errors.start = ['The start must be a calendar date (YYYY-MM-DD).'];
+    if (!isCalendarDate(to)) errors.end = ['The end must be a calendar date (YYYY-MM-DD).'];
+    else if (!errors.start && (to < from || epochDay(to) - epochDay(from) + 1 > MAX_RANGE_DAYS)) {
+      errors.end = [`The end must be on or after the start, at most ${MAX_RANGE_DAYS} days in all.`];
+    }
+    if (Object.keys(errors).length > 0) throw AppError.badInput('The given data was invalid', errors);
+    return [from, to];
   }
 
   private rows(where: string, params: unknown[]): Promise<SubscriptionRow[]> {

@@ -1,0 +1,42 @@
+import type { MikroORM } from '@mikro-orm/core';
+import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import DataLoader from 'dataloader';
+import { Product } from '../catalogue/product.entity';
+import { ProductCategory } from '../catalogue/product-category.entity';
+import { Folder } from '../organizing/folder.entity';
+import { PaymentMode } from '../organizing/payment-mode.entity';
+import { Tag } from '../organizing/tag.entity';
+
+/** Batches the rows nested under a page of records: one statement per kind, whatever the page size. */
+export interface Loaders {
+  products: DataLoader<number, Product | null>;
+  folders: DataLoader<number, Folder | null>;
+  categories: DataLoader<number, ProductCategory | null>;
+  paymentModes: DataLoader<number, PaymentMode | null>;
+  tagsOfSubscription: DataLoader<number, Tag[]>;
+}
+
+/** Loaders live for one request (their caches must not outlive the caller's view of the data). */
+export function createLoaders(orm: MikroORM<PostgreSqlDriver>): Loaders {
+  const em = orm.em.fork();
+  const byId = <T extends { id: number }>(entity: new () => T) =>
+    new DataLoader<number, T | null>(async (ids) => {
+      const rows = await em.find(entity as never, { id: { $in: [...ids] } } as never);
+      const map = new Map((rows as T[]).map((row) => [row.id, row]));
+      return ids.map((id) => map.get(id) ?? null);
+    });
+  return {
+    products: byId(Product),
+    folders: byId(Folder),
+    categories: byId(ProductCategory),
+    paymentModes: byId(PaymentMode),
+    tagsOfSubscription: new DataLoader<number, Tag[]>(async (ids) => {
+      const rows = await em.getConnection().execute<{ subscription_id: number; id: number; name: string }[]>(
+        `select st."subscription_id", t."id", t."name" from "subscription_tags" st join "tags" t on t."id" = st."tag_id"
+          where st."subscription_id" in (${ids.map(() => '?').join(', ')}) order by t."name"`,
+        [...ids],
+      );
+      return ids.map((id) => rows.filter((row) => row.subscription_id === id).map((row) => ({ id: row.id, name: row.name }) as Tag));
+    }),
+  };
+}

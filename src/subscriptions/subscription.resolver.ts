@@ -1,0 +1,195 @@
+import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { toUserView, UserView } from '../auth/auth.types';
+import type { AuthService } from '../auth/auth.service';
+import { LocalDateResolver } from 'graphql-scalars';
+import { AppError } from '../errors';
+import { requireCaller, type GraphQLContext } from '../graphql/context';
+import { ProductCategoryView, FolderView, PaymentModeView, TagView, toCategoryView, toFolderView, toPaymentModeView, toTagView } from '../organizing/organizing.types';
+import { ProductSummaryView, toProductSummary } from '../catalogue/product.types';
+import type { SubscriptionInput, SubscriptionPatch } from './subscription.input';
+import { DEFAULT_LENGTH, DEFAULT_SORT, MAX_LENGTH } from './subscription.list';
+import type { SubscriptionService } from './subscription.service';
+import {
+  AddonCreateInput,
+  CalendarEntryView,
+  ProfileInput,
+  SpendingGroupBy,
+  SpendingSummaryView,
+  SubscriptionConnection,
+  SubscriptionCreateInput,
+  SubscriptionFilter,
+  SubscriptionOrder,
+  SubscriptionRecordView,
+  SubscriptionUpdateInput,
+} from './subscription.types';
+
+/** Offset cursors: opaque to clients, stable for a given order and filter. */
+const encodeCursor = (offset: number) => Buffer.from(`offset:${offset}`).toString('base64url');
+function decodeCursor(cursor: string): number {
+  const match = /^offset:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) throw AppError.field('after', 'The after cursor is not one this API gave out.');
+  return Number(match[1]);
+}
+
+/** GraphQL input → the domain input: one of productId or productName names the product. */
+function toPatch(input: SubscriptionUpdateInput): SubscriptionPatch {
+  const { productId, productName, ...rest } = input;
+  if (productId !== undefined && productName !== undefined) throw AppError.field('productId', 'Give productId or productName, not both.');
+  const patch: SubscriptionPatch = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
+  if (productId !== undefined) patch.product = { id: productId };
+  if (productName !== undefined) patch.product = { name: productName };
+  return patch;
+}
+
+@Resolver(() => SubscriptionRecordView)
+export class SubscriptionResolver {
+  constructor(
+    private readonly service: SubscriptionService,
+    private readonly auth: AuthService,
+  ) {}
+
+  @Query(() => SubscriptionConnection, { description: 'The caller\'s records, a page at a time.' })
+  async subscriptions(
+    @Ctx() context: GraphQLContext,
+    @Arg('filter', () => SubscriptionFilter, { nullable: true }) filter?: SubscriptionFilter,
+    @Arg('search', () => String, { nullable: true }) search?: string,
+    @Arg('orderBy', () => SubscriptionOrder, { nullable: true }) orderBy?: SubscriptionOrder,
+    @Arg('first', () => Int, { defaultValue: DEFAULT_LENGTH }) first: number = DEFAULT_LENGTH,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+  ): Promise<SubscriptionConnection> {
+    if (first < 1 || first > MAX_LENGTH) throw AppError.field('first', `The first must be from 1 to ${MAX_LENGTH}.`);
+    const start = after ? decodeCursor(after) + 1 : 0;
+    const { records, total } = await this.service.list(requireCaller(context), {
+      q: search,
+      start,
+      length: first,
+      sort: orderBy ? { field: orderBy.field, direction: orderBy.direction } : DEFAULT_SORT,
+      filters: filter ?? {},
+    });
+    const edges = records.map((node, index) => ({ cursor: encodeCursor(start + index), node: node as SubscriptionRecordView }));
+    return {
+      edges,
+      totalCount: total,
+      pageInfo: { hasNextPage: start + records.length < total, endCursor: edges.at(-1)?.cursor ?? null },
+    };
+  }
+
+  @Query(() => SubscriptionRecordView)
+  async subscription(@Arg('id', () => Int) id: number, @Ctx() context: GraphQLContext): Promise<SubscriptionRecordView> {
+    return (await this.service.get(requireCaller(context), id)) as SubscriptionRecordView;
+  }
+
+  @Query(() => [SubscriptionRecordView], { description: 'Active records due within the next `days` days, soonest first.' })
+  async upcomingPayments(@Arg('days', () => Int, { defaultValue: 7 }) days: number, @Ctx() context: GraphQLContext): Promise<SubscriptionRecordView[]> {
+    return (await this.service.upcoming(requireCaller(context), days)) as SubscriptionRecordView[];
+  }
+
+  @Query(() => [CalendarEntryView])
+  async calendar(
+    @Ctx() context: GraphQLContext,
+    @Arg('from', () => LocalDateResolver, { nullable: true }) from?: string,
+    @Arg('to', () => LocalDateResolver, { nullable: true }) to?: string,
+  ): Promise<CalendarEntryView[]> {
+    const entries = await this.service.calendar(requireCaller(context), from ?? undefined, to ?? undefined);
+    return entries.map((entry) => ({ id: entry.id, date: entry.date, subscription: entry.record as SubscriptionRecordView }));
+  }
+
+  @Query(() => SpendingSummaryView)
+  async spendingSummary(
+    @Arg('groupBy', () => SpendingGroupBy, { defaultValue: SpendingGroupBy.CATEGORY }) groupBy: SpendingGroupBy,
+    @Ctx() context: GraphQLContext,
+    @Arg('from', () => LocalDateResolver, { nullable: true }) from?: string,
+    @Arg('to', () => LocalDateResolver, { nullable: true }) to?: string,
+  ): Promise<SpendingSummaryView> {
+    return this.service.spending(requireCaller(context), groupBy, from ?? undefined, to ?? undefined);
+  }
+
+  @Mutation(() => SubscriptionRecordView)
+  async createSubscription(@Arg('input', () => SubscriptionCreateInput) input: SubscriptionCreateInput, @Ctx() context: GraphQLContext): Promise<SubscriptionRecordView> {
+    const patch = toPatch(input);
+    if (!patch.product) throw AppError.field('productId', 'Give productId or productName.');
+    return (await this.service.create(requireCaller(context), patch as SubscriptionInput)) as SubscriptionRecordView;
+  }
+
+  @Mutation(() => SubscriptionRecordView)
+  async updateSubscription(
+    @Arg('id', () => Int) id: number,
+    @Arg('input', () => SubscriptionUpdateInput) input: SubscriptionUpdateInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<SubscriptionRecordView> {
+    return (await this.service.update(requireCaller(context), id, toPatch(input))) as SubscriptionRecordView;
+  }
+
+  @Mutation(() => Boolean, { description: 'Soft delete: restoreSubscription brings it back.' })
+  async deleteSubscription(@Arg('id', () => Int) id: number, @Ctx() context: GraphQLContext): Promise<boolean> {
+    await this.service.remove(requireCaller(context), id);
+    return true;
+  }
+
+  @Mutation(() => SubscriptionRecordView)
+  async restoreSubscription(@Arg('id', () => Int) id: number, @Ctx() context: GraphQLContext): Promise<SubscriptionRecordView> {
+    return (await this.service.restore(requireCaller(context), id)) as SubscriptionRecordView;
+  }
+
+  @Mutation(() => SubscriptionRecordView)
+  async cancelSubscription(@Arg('id', () => Int) id: number, @Ctx() context: GraphQLContext): Promise<SubscriptionRecordView> {
+    const caller = requireCaller(context);
+    await this.service.cancel(caller, id);
+    return (await this.service.get(caller, id)) as SubscriptionRecordView;
+  }
+
+  @Mutation(() => SubscriptionRecordView)
+  async refundSubscription(@Arg('id', () => Int) id: number, @Ctx() context: GraphQLContext): Promise<SubscriptionRecordView> {
+    const caller = requireCaller(context);
+    await this.service.refund(caller, id);
+    return (await this.service.get(caller, id)) as SubscriptionRecordView;
+  }
+
+  @Mutation(() => SubscriptionRecordView)
+  async addAddon(
+    @Arg('subscriptionId', () => Int) subscriptionId: number,
+    @Arg('input', () => AddonCreateInput) input: AddonCreateInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<SubscriptionRecordView> {
+    return (await this.service.addAddon(requireCaller(context), subscriptionId, input)) as SubscriptionRecordView;
+  }
+
+  @Mutation(() => UserView, { description: 'Changes the caller\'s name, base currency or timezone.' })
+  async updateProfile(@Arg('input', () => ProfileInput) input: ProfileInput, @Ctx() context: GraphQLContext): Promise<UserView> {
+    return toUserView(await this.auth.updateProfile(requireCaller(context), input));
+  }
+
+  @FieldResolver(() => Boolean)
+  isAddon(@Root() record: SubscriptionRecordView): boolean {
+    return record.sub_addon === 1;
+  }
+
+  @FieldResolver(() => ProductSummaryView, { nullable: true })
+  async product(@Root() record: SubscriptionRecordView, @Ctx() context: GraphQLContext): Promise<ProductSummaryView | null> {
+    const product = await context.loaders.products.load(record.product_id);
+    return product ? toProductSummary(product) : null;
+  }
+
+  @FieldResolver(() => FolderView, { nullable: true })
+  async folder(@Root() record: SubscriptionRecordView, @Ctx() context: GraphQLContext): Promise<FolderView | null> {
+    const folder = record.folder_id ? await context.loaders.folders.load(record.folder_id) : null;
+    return folder ? toFolderView(folder) : null;
+  }
+
+  @FieldResolver(() => ProductCategoryView, { nullable: true })
+  async category(@Root() record: SubscriptionRecordView, @Ctx() context: GraphQLContext): Promise<ProductCategoryView | null> {
+    const category = record.category_id ? await context.loaders.categories.load(record.category_id) : null;
+    return category ? toCategoryView(category) : null;
+  }
+
+  @FieldResolver(() => PaymentModeView, { nullable: true })
+  async paymentMode(@Root() record: SubscriptionRecordView, @Ctx() context: GraphQLContext): Promise<PaymentModeView | null> {
+    const mode = record.payment_mode_id ? await context.loaders.paymentModes.load(record.payment_mode_id) : null;
+    return mode ? toPaymentModeView(mode) : null;
+  }
+
+  @FieldResolver(() => [TagView])
+  async tags(@Root() record: SubscriptionRecordView, @Ctx() context: GraphQLContext): Promise<TagView[]> {
+    return (await context.loaders.tagsOfSubscription.load(record.id)).map(toTagView);
+  }
+}

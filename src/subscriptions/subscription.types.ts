@@ -1,0 +1,192 @@
+import { IsOptional, Length, Matches, Max, Min } from 'class-validator';
+import { CurrencyResolver, DateTimeResolver, LocalDateResolver, TimeZoneResolver } from 'graphql-scalars';
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+
+const DECIMAL = /^\d{1,12}(\.\d{1,2})?$/;
+
+/** A record as GraphQL shows it; property names are the read model's, field names camelCase. */
+@ObjectType('SubscriptionRecord', { description: 'A subscription, lifetime purchase or add-on.' })
+export class SubscriptionRecordView {
+  @Field(() => Int) id!: number;
+  @Field(() => Int, { name: 'productId' }) product_id!: number;
+  @Field({ name: 'productName' }) product_name!: string;
+  @Field(() => String, { name: 'brandName', nullable: true }) brandname!: string | null;
+  @Field() image!: string;
+  @Field(() => String, { nullable: true }) favicon!: string | null;
+  @Field(() => String, { nullable: true }) homepage!: string | null;
+  @Field(() => String, { nullable: true }) description!: string | null;
+  @Field(() => String, { nullable: true }) note!: string | null;
+  @Field(() => Int, { description: '1 Subscription, 2 Trial, 3 Lifetime, 4 Revenue' }) type!: number;
+  @Field({ description: 'Decimal string, in currency' }) price!: string;
+  @Field(() => CurrencyResolver, { name: 'currency' }) price_type!: string;
+  @Field(() => Int, { description: '0 one-time, 1 recurring' }) recurring!: number;
+  @Field(() => LocalDateResolver, { name: 'paymentDate', description: 'The anchor every payment date is computed from' }) payment_date!: string;
+  @Field(() => LocalDateResolver, { name: 'nextPaymentDate', nullable: true }) next_payment_date!: string | null;
+  @Field(() => LocalDateResolver, { name: 'lastPaymentDate' }) payment_date_upd!: string;
+  @Field(() => Int, { name: 'billingType', description: '1 fixed days, 2 calendar date' }) billing_type!: number;
+  @Field(() => Int, { name: 'billingCycle', description: '1 daily, 2 weekly, 3 monthly, 4 yearly' }) billing_cycle!: number;
+  @Field(() => Int, { name: 'billingFrequency' }) billing_frequency!: number;
+  @Field(() => Int, { description: '0 Draft, 1 Active, 2 Cancelled, 3 Refunded' }) status!: number;
+  @Field(() => Int, { name: 'refundDays', nullable: true }) refund_days!: number | null;
+  @Field(() => LocalDateResolver, { name: 'refundDate', nullable: true }) refund_date!: string | null;
+  @Field(() => TimeZoneResolver) timezone!: string;
+  @Field({ name: 'baseValue', description: 'The price in baseCurrency, decimal string' }) base_value!: string;
+  @Field(() => CurrencyResolver, { name: 'baseCurrency' }) base_currency!: string;
+  @Field(() => Int) rating!: number;
+  @Field(() => Int, { name: 'alertId' }) alert_id!: number;
+  @Field(() => Int, { name: 'mainRecordId', nullable: true, description: 'Set on add-ons' }) sub_id!: number | null;
+  @Field(() => DateTimeResolver, { name: 'createdAt' }) created_at!: string;
+  // Read model fields the resolver uses for the nested objects.
+  folder_id!: number | null;
+  category_id!: number | null;
+  payment_mode_id!: number | null;
+  sub_addon!: number;
+}
+
+@ObjectType('PageInfo')
+export class PageInfo {
+  @Field() hasNextPage!: boolean;
+  @Field(() => String, { nullable: true }) endCursor!: string | null;
+}
+
+@ObjectType('SubscriptionEdge')
+export class SubscriptionEdge {
+  @Field() cursor!: string;
+  @Field(() => SubscriptionRecordView) node!: SubscriptionRecordView;
+}
+
+@ObjectType('SubscriptionConnection')
+export class SubscriptionConnection {
+  @Field(() => [SubscriptionEdge]) edges!: SubscriptionEdge[];
+  @Field(() => PageInfo) pageInfo!: PageInfo;
+  @Field(() => Int) totalCount!: number;
+}
+
+@ObjectType('CalendarEntry', { description: 'One payment date of one record.' })
+export class CalendarEntryView {
+  @Field(() => ID, { description: 'Stable for the same record and date' }) id!: number;
+  @Field(() => LocalDateResolver) date!: string;
+  @Field(() => SubscriptionRecordView) subscription!: SubscriptionRecordView;
+}
+
+export enum SubscriptionOrderField {
+  PAYMENT_DATE = 'payment_date',
+  PRODUCT_NAME = 'product_name',
+  PRICE = 'price',
+  CREATED_AT = 'created_at',
+  STATUS = 'status',
+  ID = 'id',
+}
+export enum OrderDirection {
+  ASC = 'asc',
+  DESC = 'desc',
+}
+export enum SpendingGroupBy {
+  CATEGORY = 'CATEGORY',
+  FOLDER = 'FOLDER',
+  CURRENCY = 'CURRENCY',
+  MONTH = 'MONTH',
+}
+registerEnumType(SubscriptionOrderField, { name: 'SubscriptionOrderField' });
+registerEnumType(OrderDirection, { name: 'OrderDirection' });
+registerEnumType(SpendingGroupBy, { name: 'SpendingGroupBy' });
+
+@InputType()
+export class SubscriptionOrder {
+  @Field(() => SubscriptionOrderField) field!: SubscriptionOrderField;
+  @Field(() => OrderDirection, { defaultValue: OrderDirection.ASC }) direction!: OrderDirection;
+}
+
+@InputType()
+export class SubscriptionFilter {
+  @Field(() => [Int], { nullable: true, description: '0 for records in no folder' }) folderIds?: number[];
+  @Field(() => [Int], { nullable: true }) types?: number[];
+  @Field(() => [Int], { nullable: true }) billingCycles?: number[];
+  @Field(() => [Int], { nullable: true }) statuses?: number[];
+}
+
+/** Fields a record is changed by; every one optional on update. */
+@InputType()
+export class SubscriptionUpdateInput {
+  @Field(() => Int, { nullable: true, description: 'A catalogue product (or your own private product)' }) productId?: number;
+  @Field(() => String, { nullable: true, description: 'A product name: makes (or reuses) your private product' })
+  @IsOptional()
+  @Length(1, 200)
+  productName?: string;
+  @Field(() => Int, { nullable: true }) type?: number;
+  @Field(() => String, { nullable: true, description: 'Decimal string, at least 0, two decimals at most' })
+  @IsOptional()
+  @Matches(DECIMAL)
+  price?: string;
+  @Field(() => CurrencyResolver, { nullable: true }) currency?: string;
+  @Field(() => Int, { nullable: true }) billingType?: number;
+  @Field(() => Int, { nullable: true }) billingFrequency?: number;
+  @Field(() => Int, { nullable: true }) billingCycle?: number;
+  @Field(() => LocalDateResolver, { nullable: true }) paymentDate?: string;
+  @Field(() => Int, { nullable: true }) status?: number;
+  @Field(() => Int, { nullable: true }) recurring?: number;
+  @Field(() => Int, { nullable: true, description: '0 or null: no folder' }) folderId?: number | null;
+  @Field(() => Int, { nullable: true }) alertId?: number;
+  @Field(() => Int, { nullable: true }) categoryId?: number | null;
+  @Field(() => Int, { nullable: true }) paymentModeId?: number | null;
+  @Field(() => String, { nullable: true }) description?: string | null;
+  @Field(() => String, { nullable: true }) note?: string | null;
+  @Field(() => String, { nullable: true }) discountVoucher?: string | null;
+  @Field(() => [String], { nullable: true, description: 'Tag ids or names (names are created)' }) tags?: string[];
+  @Field(() => Int, { nullable: true }) @IsOptional() @Min(0) @Max(5) rating?: number;
+  @Field(() => Int, { nullable: true }) refundDays?: number | null;
+  @Field(() => TimeZoneResolver, { nullable: true }) timezone?: string;
+}
+
+@InputType()
+export class SubscriptionCreateInput extends SubscriptionUpdateInput {
+  @Field(() => Int) declare type: number;
+  @Field(() => String) @Matches(DECIMAL) declare price: string;
+  @Field(() => CurrencyResolver) declare currency: string;
+  @Field(() => Int, { defaultValue: 2 }) declare billingType: number;
+  @Field(() => Int, { defaultValue: 1 }) declare billingFrequency: number;
+  @Field(() => Int) declare billingCycle: number;
+  @Field(() => LocalDateResolver) declare paymentDate: string;
+  @Field(() => Int, { defaultValue: 1 }) declare status: number;
+  @Field(() => Int, { defaultValue: 1 }) declare recurring: number;
+}
+
+@InputType()
+export class AddonCreateInput {
+  @Field(() => Int, { defaultValue: 3 }) type!: number;
+  @Field(() => String) @Matches(DECIMAL) price!: string;
+  @Field(() => CurrencyResolver) currency!: string;
+  @Field(() => LocalDateResolver) paymentDate!: string;
+  @Field(() => Int, { defaultValue: 1 }) status!: number;
+  @Field(() => Int, { defaultValue: 1 }) recurring!: number;
+  @Field(() => LocalDateResolver, { nullable: true }) refundDate?: string | null;
+}
+
+@InputType()
+export class ProfileInput {
+  @Field(() => String, { nullable: true }) @IsOptional() @Length(1, 200) name?: string;
+  @Field(() => CurrencyResolver, { nullable: true }) baseCurrency?: string;
+  @Field(() => TimeZoneResolver, { nullable: true }) timezone?: string;
+}
+
+@ObjectType('SpendingGroup')
+export class SpendingGroupView {
+  @Field({ description: 'Category or folder id ("0": none), currency code, or YYYY-MM' }) key!: string;
+  @Field() label!: string;
+  @Field(() => Int) count!: number;
+  @Field({ description: 'Average monthly cost of the group\'s active recurring records, in the base currency' }) monthlyTotal!: string;
+  @Field({ description: 'monthlyTotal × 12' }) yearlyTotal!: string;
+  @Field({ description: 'What falls due within [from, to], in the base currency' }) periodTotal!: string;
+}
+
+@ObjectType('SpendingSummary')
+export class SpendingSummaryView {
+  @Field(() => CurrencyResolver) baseCurrency!: string;
+  @Field(() => LocalDateResolver) from!: string;
+  @Field(() => LocalDateResolver) to!: string;
+  @Field() monthlyTotal!: string;
+  @Field() yearlyTotal!: string;
+  @Field() periodTotal!: string;
+  @Field(() => [SpendingGroupView]) groups!: SpendingGroupView[];
+}
+
