@@ -11,7 +11,7 @@ import { BODY_LIMIT_BYTES } from '../rest-facade/body';
 import { createRestFacade } from '../rest-facade';
 import { bearerToken } from './auth/secrets';
 import type { Config } from './config';
-import { openDatabase, type Database } from './db/orm';
+import { openDatabase, type Database, type QueryListener } from './db/orm';
 import type { GraphQLContext } from './graphql/context';
 import { createLoaders } from './graphql/loaders';
 import { buildAppSchema } from './graphql/schema';
@@ -31,6 +31,8 @@ export interface AppOptions {
   logger?: Logger;
   /** Embedded database in memory instead of DATA_DIR (tests). */
   inMemoryDatabase?: boolean;
+  /** Sees every SQL statement (tests count statements per request). */
+  onQuery?: QueryListener;
 }
 
 /** How often the relay looks for due deliveries when nothing nudged it. */
@@ -54,7 +56,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 /** Builds the whole service: database, services, GraphQL on /graphql, the REST facade, operations endpoints. */
 export async function createApp(config: Config, options: AppOptions = {}): Promise<RunningApp> {
   const logger = options.logger ?? createLogger(config);
-  const db = await openDatabase(config, logger, { inMemory: options.inMemoryDatabase });
+  const db = await openDatabase(config, logger, { inMemory: options.inMemoryDatabase, onQuery: options.onQuery });
   const redis: Redis | null = config.redisUrl ? createRedis(config.redisUrl) : null;
   redis?.on('error', (error) => logger.warn({ err: error }, 'redis connection error'));
   const stores: LimiterStores = { redis, redisPrefix: config.redisPrefix, knex: db.orm.em.getKnex() };

@@ -14,8 +14,20 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export function ormOptions(clientUrl: string, poolMax: number): Options<PostgreSqlDriver> {
+/** Called with every SQL statement the ORM runs (tests count statements per request with it). */
+export type QueryListener = (sql: string) => void;
+
+export function ormOptions(clientUrl: string, poolMax: number, onQuery?: QueryListener): Options<PostgreSqlDriver> {
   return {
+    ...(onQuery
+      ? {
+          debug: ['query'] as const,
+          colors: false,
+          logger: (message: string) => {
+            if (message.startsWith('[query]')) onQuery(message);
+          },
+        }
+      : { debug: false }),
     driver: PostgreSqlDriver,
     clientUrl,
     entities: ENTITIES,
@@ -24,7 +36,6 @@ export function ormOptions(clientUrl: string, poolMax: number): Options<PostgreS
     // Every statement and every schema diff runs against UTC; timestamps are UTC strings.
     forceUtcTimezone: true,
     allowGlobalContext: false,
-    debug: false,
     migrations: {
       migrationsList: MIGRATIONS,
       transactional: true,
@@ -44,12 +55,12 @@ export function ormOptions(clientUrl: string, poolMax: number): Options<PostgreS
 export async function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databasePoolSize'>,
   logger: Logger,
-  options: { inMemory?: boolean } = {},
+  options: { inMemory?: boolean; onQuery?: QueryListener } = {},
 ): Promise<Database> {
   const embedded = config.databaseUrl ? null : await startEmbeddedPostgres(options.inMemory ? null : config.dataDir);
   const clientUrl = config.databaseUrl ?? embedded!.url;
   try {
-    const orm = await MikroORM.init(ormOptions(clientUrl, embedded ? embedded.maxConnections : config.databasePoolSize));
+    const orm = await MikroORM.init(ormOptions(clientUrl, embedded ? embedded.maxConnections : config.databasePoolSize, options.onQuery));
     const applied = await orm.getMigrator().up();
     if (applied.length > 0) logger.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');
     return {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import supertest from 'supertest';
-import { createApp, type RunningApp } from '../../src/app';
+import { createApp, type AppOptions, type RunningApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { provisionDatabase, type TestDatabase } from './database';
 
@@ -17,7 +17,7 @@ export interface TestApp {
  * The whole service on a free port, over its own database (and its own Redis key prefix when REDIS_URL is
  * set), driven over HTTP as a client would.
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: AppOptions = {}): Promise<TestApp> {
   const database = await provisionDatabase();
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -28,7 +28,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     DATABASE_URL: database.url,
     DATABASE_POOL_SIZE: String(database.poolSize),
   });
-  const app = await createApp(config);
+  const app = await createApp(config, options);
   const port = await app.listen(0);
   const baseUrl = `http://127.0.0.1:${port}`;
   return {

@@ -1,0 +1,70 @@
+import { SQL_TIMESTAMP } from './shapes';
+import type { TestApp } from './test-app';
+
+export const MINIMAL = {
+  brand_id: '1',
+  type: '1',
+  price: '15.49',
+  price_type: 'USD',
+  billing_type: '2',
+  billing_frequency: '1',
+  billing_cycle: '3',
+  payment_date: '2026-01-31',
+  status: '1',
+  recurring: '1',
+};
+
+/** POST /api/v1/subscriptions as a client does: a multipart form, `tags[]` repeated. */
+export function postSubscription(testApp: TestApp, token: string, fields: Record<string, string | string[]>) {
+  const request = testApp.http.post('/api/v1/subscriptions').set('authorization', `Bearer ${token}`).set('accept', 'application/json');
+  for (const [name, value] of Object.entries(fields)) {
+    for (const item of Array.isArray(value) ? value : [value]) request.field(name, item);
+  }
+  return request;
+}
+
+export async function createSubscription(testApp: TestApp, token: string, fields: Record<string, string | string[]> = {}) {
+  const response = await postSubscription(testApp, token, { ...MINIMAL, ...fields });
+  if (response.status !== 200) throw new Error(`create failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body.subscription as Record<string, unknown>;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const MONEY = /^\d+\.\d{2}$/;
+
+const INTEGER = ['id', 'user_id', 'folder_id', 'brand_id', 'alert_id', 'type', 'recurring', 'pay_gateway_id', 'billing_frequency', 'billing_cycle', 'billing_type', 'status', 'rating', 'sub_addon', 'created_by'];
+const INTEGER_OR_NULL = ['category_id', 'platform_id', 'product_type', 'payment_mode_id', 'alert_type', 'ltdval_frequency', 'ltdval_cycle', 'pricing_type', 'refund_days', 'sub_id'];
+const STRING = ['image', 'product_name', 'price_type', 'timezone', 'base_currency', 'type_value', 'recurring_value', 'billing_cycle_value', 'billing_type_value', 'status_value', 'pricing_type_value', 'sub_addon_value'];
+const STRING_OR_NULL = ['favicon', 'brandname', 'description', 'homepage', 'note', 'company_name', 'discount_voucher', 'payment_mode', 'url', 'currency_code', 'ltdval_cycle_value'];
+const DATE_OR_NULL = ['next_payment_date', 'expiry_date', 'contract_expiry', 'refund_date'];
+export const RECORD_FIELDS = [
+  ...INTEGER, ...INTEGER_OR_NULL, ...STRING, ...STRING_OR_NULL, ...DATE_OR_NULL,
+  'price', 'payment_date', 'payment_date_upd', 'base_value', 'ltdval_price', 'include_notes', 'support_details', 'tags', 'created_at',
+];
+export const LIST_EXTRAS = ['brand_name', 'product_type_name', 'product_category_name', 'folder_color', 'folder_name', 'payment_method_name', 'alert_name', 'attachment_count'];
+
+/** Every field of the Subscription record, present and of its documented type. */
+export function expectRecordShape(record: Record<string, unknown>, extras: string[] = []): void {
+  expect(Object.keys(record).sort()).toEqual([...RECORD_FIELDS, ...extras].sort());
+  for (const field of INTEGER) expect([field, Number.isInteger(record[field])]).toEqual([field, true]);
+  for (const field of INTEGER_OR_NULL) expect([field, record[field] === null || Number.isInteger(record[field])]).toEqual([field, true]);
+  for (const field of STRING) expect([field, typeof record[field]]).toEqual([field, 'string']);
+  for (const field of STRING_OR_NULL) expect([field, record[field] === null || typeof record[field] === 'string']).toEqual([field, true]);
+  for (const field of DATE_OR_NULL) expect([field, record[field] === null || DATE.test(String(record[field]))]).toEqual([field, true]);
+  expect(typeof record.price).toBe('number');
+  expect(record.payment_date).toMatch(DATE);
+  expect(record.payment_date_upd).toMatch(DATE);
+  expect(record.base_value).toMatch(MONEY);
+  expect(record.ltdval_price === null || MONEY.test(String(record.ltdval_price))).toBe(true);
+  expect(record.price_type).toMatch(/^[A-Z]{3}$/);
+  expect(record.include_notes).toBeNull();
+  expect(record.support_details).toBeNull();
+  expect(record.tags).toBeNull();
+  expect(record.created_at).toMatch(SQL_TIMESTAMP);
+  expect(() => new URL(String(record.image))).not.toThrow();
+}
+
+export async function countRows(testApp: TestApp, table: string): Promise<number> {
+  const [row] = await testApp.app.db.orm.em.getConnection().execute<{ n: string }[]>(`select count(*) as "n" from "${table}"`);
+  return Number(row.n);
+}
