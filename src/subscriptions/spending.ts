@@ -22,6 +22,7 @@ export interface SpendingSummary {
   monthlyTotal: string;
   yearlyTotal: string;
   periodTotal: string;
+  /** In key order: months ascending, ids numerically, currencies alphabetically. */
   groups: SpendingGroup[];
 }
 
@@ -88,7 +89,7 @@ export function summarizeSpending(
     yearlyTotal: money(monthlyTotal.times(12)),
     periodTotal: money(periodTotal),
     groups: [...groups.entries()]
-      .sort(([a], [b]) => (grouping === 'MONTH' ? a.localeCompare(b) : 0))
+      .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))
       .map(([key, group]) => ({
         key,
         label: group.label,
