@@ -469,6 +469,12 @@ describe('two users', () => {
       const answer = await graphql(testApp, b.token, `mutation { ${mutation}(id: ${record.id}) ${mutation === 'deleteSubscription' ? '' : '{ id }'} }`);
       expect(answer.body.errors[0].extensions.code).toBe('NOT_FOUND');
     }
+    const update = await graphql(testApp, b.token, `mutation { updateSubscription(id: ${record.id}, input: {price: "0"}) { id } }`);
+    expect(update.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    const addon = await graphql(testApp, b.token, `mutation { addAddon(subscriptionId: ${record.id}, input: {price: "1", currency: "USD", paymentDate: "2026-01-01"}) { id } }`);
+    expect(addon.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    const { body } = await graphql(testApp, b.token, '{ subscriptions { totalCount edges { node { id } } } }');
+    expect(body.data.subscriptions.edges.map((edge: { node: { id: number } }) => edge.node.id)).not.toContain(record.id);
     const after = await testApp.app.db.orm.em.getConnection().execute('select * from "subscriptions" where "user_id" = ? order by "id"', [a.id]);
     expect(after).toEqual(before);
   });
