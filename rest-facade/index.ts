@@ -6,6 +6,9 @@ import { identifyCaller, requireCaller } from './auth';
 import { rateLimit } from './rate-limit';
 import { authRoutes, loginRoute } from './routes/auth.routes';
 import { subscriptionRoutes } from './routes/subscriptions.routes';
+import { alertRoutes } from './routes/alerts.routes';
+import { catalogueRoutes } from './routes/catalogue.routes';
+import { settingsRoutes } from './routes/settings.routes';
 
 export interface RestFacadeDeps {
   services: Services;
@@ -24,6 +27,9 @@ export function createRestFacade({ services, config, requestLimiter }: RestFacad
   api.use(requireCaller);
   api.use(authRoutes(services, config));
   api.use(subscriptionRoutes(services));
+  api.use(alertRoutes(services));
+  api.use(catalogueRoutes(services, config));
+  api.use(settingsRoutes(services));
 
   const root = Router();
   root.use('/api/v1', api);

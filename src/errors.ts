@@ -61,6 +61,11 @@ export class AppError extends Error {
     return new AppError('NOT_FOUND', `${what} not found`);
   }
 
+  /** A read or search that found nothing: a 400 on REST, as the spec has it. */
+  static noResults(what: string): AppError {
+    return new AppError('NOT_FOUND', `No ${what} found`);
+  }
+
   static unauthenticated(message = 'Unauthenticated'): AppError {
     return new AppError('UNAUTHENTICATED', message);
   }

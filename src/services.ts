@@ -4,6 +4,9 @@ import { AuthService } from './auth/auth.service';
 import { LoginThrottle } from './auth/login-throttle';
 import type { Config } from './config';
 import type { LimiterStores } from './ops/limiters';
+import { AlertService } from './alerts/alert.service';
+import { CatalogueService } from './catalogue/catalogue.service';
+import { SettingsService } from './settings/settings.service';
 import { SubscriptionService } from './subscriptions/subscription.service';
 import { ProductCategory } from './catalogue/product-category.entity';
 import { Folder } from './organizing/folder.entity';
@@ -19,6 +22,9 @@ export interface Services {
   tags: OwnedNamesService<Tag>;
   paymentModes: OwnedNamesService<PaymentMode>;
   categories: OwnedNamesService<ProductCategory>;
+  alerts: AlertService;
+  catalogue: CatalogueService;
+  settings: SettingsService;
 }
 
 export function createServices(orm: MikroORM<PostgreSqlDriver>, config: Config, stores: LimiterStores): Services {
@@ -29,5 +35,8 @@ export function createServices(orm: MikroORM<PostgreSqlDriver>, config: Config, 
     tags: new OwnedNamesService(orm, Tag, { label: 'Tag' }),
     paymentModes: new OwnedNamesService(orm, PaymentMode, { label: 'Payment mode' }),
     categories: new OwnedNamesService(orm, ProductCategory, { label: 'Category', includeGlobal: true }),
+    alerts: new AlertService(orm),
+    catalogue: new CatalogueService(orm),
+    settings: new SettingsService(orm),
   };
 }

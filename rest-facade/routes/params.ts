@@ -18,3 +18,19 @@ export function listPaging(form: FormReader, defaultLength: number, maxLength: n
   if (length < 1 || length > maxLength) form.fail('length', `The length must be from 1 to ${maxLength}.`);
   return { start: Math.max(0, start), length: Math.min(Math.max(1, length), maxLength) };
 }
+
+/** `sort=<field>:<asc|desc>` on a whitelist of fields; anything else is a 400 naming `sort`. */
+export function readSort<F extends string>(
+  form: FormReader,
+  fields: readonly F[],
+  fallback: { field: F; direction: 'asc' | 'desc' },
+): { field: F; direction: 'asc' | 'desc' } {
+  const text = form.text('sort', { max: 50 });
+  if (text === undefined) return fallback;
+  const match = /^([a-z_]+):(asc|desc)$/i.exec(text.trim());
+  if (match && (fields as readonly string[]).includes(match[1])) {
+    return { field: match[1] as F, direction: match[2].toLowerCase() as 'asc' | 'desc' };
+  }
+  form.fail('sort', `The sort must be <field>:asc or <field>:desc with a field among ${fields.join(', ')}.`);
+  return fallback;
+}

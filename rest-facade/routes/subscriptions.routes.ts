@@ -7,7 +7,7 @@ import { callerOf } from '../auth';
 import { parseBody } from '../body';
 import { FormReader } from '../form';
 import { presentCalendarEntry, presentListItem, presentSubscription } from '../presenters/subscription.presenter';
-import { pathId, listPaging } from './params';
+import { listPaging, pathId, readSort } from './params';
 
 /** Operations 4-13: the record lifecycle, translated to SubscriptionService calls. */
 export function subscriptionRoutes(services: Services): Router {
@@ -21,7 +21,7 @@ export function subscriptionRoutes(services: Services): Router {
 
   router.get('/subscriptions', async (req, res) => {
     const { records } = await subscriptions.list(callerOf(req), readListQuery(req));
-    if (records.length === 0) throw AppError.notFound('No subscriptions were');
+    if (records.length === 0) throw AppError.noResults('subscriptions');
     res.json(records.map(presentListItem));
   });
 
@@ -30,7 +30,7 @@ export function subscriptionRoutes(services: Services): Router {
     const days = form.integer('days');
     form.done();
     const records = await subscriptions.upcoming(callerOf(req), days);
-    if (records.length === 0) throw AppError.notFound('No upcoming payments were');
+    if (records.length === 0) throw AppError.noResults('upcoming payments');
     res.json(records.map(presentSubscription));
   });
 
@@ -86,7 +86,7 @@ export function subscriptionRoutes(services: Services): Router {
     const end = form.text('end', { max: 10 });
     form.done();
     const entries = await subscriptions.calendar(callerOf(req), start, end);
-    if (entries.length === 0) throw AppError.notFound('No payments were');
+    if (entries.length === 0) throw AppError.noResults('payments');
     res.json(entries.map(presentCalendarEntry));
   });
 
@@ -172,13 +172,7 @@ function readListQuery(req: Request): ListQuery {
   const form = new FormReader(req.query);
   const { start, length } = listPaging(form, DEFAULT_LENGTH, MAX_LENGTH);
   const q = form.text('q', { max: 200 });
-  const sortText = form.text('sort', { max: 50 });
-  let sort = DEFAULT_SORT;
-  if (sortText !== undefined) {
-    const match = /^([a-z_]+):(asc|desc)$/i.exec(sortText.trim());
-    if (match && match[1] in SORT_COLUMNS) sort = { field: match[1] as SortField, direction: match[2].toLowerCase() as 'asc' | 'desc' };
-    else form.fail('sort', `The sort must be <field>:asc or <field>:desc with a field among ${Object.keys(SORT_COLUMNS).join(', ')}.`);
-  }
+  const sort = readSort(form, Object.keys(SORT_COLUMNS) as SortField[], DEFAULT_SORT);
   const filters = readFilters(form, form.text('filters', { max: 2000 }));
   form.done();
   return { q, start, length, sort, filters };

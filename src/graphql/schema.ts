@@ -2,6 +2,9 @@ import type { GraphQLSchema } from 'graphql';
 import { buildSchema, type NonEmptyArray } from 'type-graphql';
 import { AuthResolver } from '../auth/auth.resolver';
 import { SubscriptionResolver } from '../subscriptions/subscription.resolver';
+import { AlertResolver } from '../alerts/alert.resolver';
+import { CatalogueResolver } from '../catalogue/catalogue.resolver';
+import { SettingsResolver } from '../settings/settings.resolver';
 import { FolderResolver, PaymentModeResolver, ProductCategoryResolver, TagResolver } from '../organizing/organizing.resolver';
 import type { Services } from '../services';
 
@@ -10,6 +13,9 @@ function createResolvers(services: Services): NonEmptyArray<object> {
   return [
     new AuthResolver(services.auth),
     new SubscriptionResolver(services.subscriptions, services.auth),
+    new AlertResolver(services.alerts),
+    new CatalogueResolver(services.catalogue),
+    new SettingsResolver(services.settings),
     new FolderResolver(services.folders),
     new TagResolver(services.tags),
     new PaymentModeResolver(services.paymentModes),

@@ -4,6 +4,7 @@ import type { AuthService } from '../auth/auth.service';
 import { LocalDateResolver } from 'graphql-scalars';
 import { AppError } from '../errors';
 import { requireCaller, type GraphQLContext } from '../graphql/context';
+import { decodeCursor, encodeCursor } from '../graphql/cursors';
 import { ProductCategoryView, FolderView, PaymentModeView, TagView, toCategoryView, toFolderView, toPaymentModeView, toTagView } from '../organizing/organizing.types';
 import { ProductSummaryView, toProductSummary } from '../catalogue/product.types';
 import type { SubscriptionInput, SubscriptionPatch } from './subscription.input';
@@ -22,14 +23,6 @@ import {
   SubscriptionRecordView,
   SubscriptionUpdateInput,
 } from './subscription.types';
-
-/** Offset cursors: opaque to clients, stable for a given order and filter. */
-const encodeCursor = (offset: number) => Buffer.from(`offset:${offset}`).toString('base64url');
-function decodeCursor(cursor: string): number {
-  const match = /^offset:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw AppError.field('after', 'The after cursor is not one this API gave out.');
-  return Number(match[1]);
-}
 
 /** GraphQL input → the domain input: one of productId or productName names the product. */
 function toPatch(input: SubscriptionUpdateInput): SubscriptionPatch {

@@ -1,0 +1,69 @@
+import { Router } from 'express';
+import type { AlertInput } from '../../src/alerts/alert.input';
+import { validateAlertInput } from '../../src/alerts/alert.input';
+import { ALERT_SORT_FIELDS } from '../../src/alerts/alert.service';
+import { AppError } from '../../src/errors';
+import type { Services } from '../../src/services';
+import { callerOf } from '../auth';
+import { parseBody } from '../body';
+import { FormReader } from '../form';
+import { presentAlert, presentWrittenAlert } from '../presenters/alert.presenter';
+import { listPaging, pathId, readSort } from './params';
+
+/** Operations 14-18. */
+export function alertRoutes(services: Services): Router {
+  const router = Router();
+  const alerts = services.alerts;
+
+  router.post('/alerts', parseBody, async (req, res) => {
+    const alert = await alerts.create(callerOf(req), readAlertForm(new FormReader(req.body), true) as AlertInput);
+    res.json(presentWrittenAlert(alert));
+  });
+
+  router.get('/alerts', async (req, res) => {
+    const form = new FormReader(req.query);
+    const { start, length } = listPaging(form, 100, 1000);
+    const query = { q: form.text('q', { max: 200 }), start, length, sort: readSort(form, ALERT_SORT_FIELDS, { field: 'created_at', direction: 'desc' }) };
+    form.done();
+    const list = await alerts.list(callerOf(req), query);
+    if (list.length === 0) throw AppError.noResults('alerts');
+    res.json(list.map(presentAlert));
+  });
+
+  router.get('/alerts/:id', async (req, res) => {
+    res.json(presentAlert(await alerts.get(callerOf(req), pathId(req, 'Alert'))));
+  });
+
+  router.put('/alerts/:id', parseBody, async (req, res) => {
+    const id = pathId(req, 'Alert');
+    const input = readAlertForm(new FormReader(req.body), false);
+    res.json(presentWrittenAlert(await alerts.update(callerOf(req), id, input)));
+  });
+
+  router.delete('/alerts/:id', async (req, res) => {
+    await alerts.remove(callerOf(req), pathId(req, 'Alert'));
+    res.json({ status: true, message: 'Alert deleted successfully' });
+  });
+
+  return router;
+}
+
+/** The seven fields of operation 14 (all required on create, each optional on update) and time_cycle. */
+function readAlertForm(form: FormReader, required: boolean): Partial<AlertInput> {
+  const input: Partial<AlertInput> = Object.fromEntries(
+    Object.entries({
+      alertName: form.text('alert_name', { required, max: 200 }),
+      timePeriod: form.integer('time_period', { required }),
+      timeCycle: form.integer('time_cycle'),
+      time: form.text('time', { required, max: 8 }),
+      alertCondition: form.integer('alert_condition', { required }),
+      alertType: form.integer('alert_type', { required }),
+      timezone: form.text('timezone', { required, max: 64 }),
+      alertSubsType: form.integer('alert_subs_type', { required }),
+      alertContact: form.text('alert_contact', { max: 320 }),
+    }).filter(([, value]) => value !== undefined),
+  );
+  form.merge(validateAlertInput(input));
+  form.done();
+  return input;
+}

@@ -1,0 +1,45 @@
+import { Router } from 'express';
+import { CATEGORY_SORT_FIELDS } from '../../src/catalogue/catalogue.service';
+import type { Config } from '../../src/config';
+import { AppError } from '../../src/errors';
+import type { Services } from '../../src/services';
+import { callerOf } from '../auth';
+import { FormReader } from '../form';
+import { presentCategory, presentProduct, presentProductDetail } from '../presenters/catalogue.presenter';
+import { listPaging, pathId, readSort } from './params';
+
+/** Operations 19-22. */
+export function catalogueRoutes(services: Services, config: Pick<Config, 'baseUrl'>): Router {
+  const router = Router();
+  const catalogue = services.catalogue;
+  const defaultImage = `${config.baseUrl}/static/default-product.svg`;
+
+  router.get('/products/search', async (req, res) => {
+    const form = new FormReader(req.query);
+    const q = form.text('q', { required: true, max: 200 });
+    form.done();
+    const products = await catalogue.search(callerOf(req), q!);
+    if (products.length === 0) throw AppError.noResults('products');
+    res.json(products.map((product) => presentProduct(product, defaultImage)));
+  });
+
+  router.get('/products/categories', async (req, res) => {
+    const form = new FormReader(req.query);
+    const { start, length } = listPaging(form, 100, 1000);
+    const query = { q: form.text('q', { max: 100 }), start, length, sort: readSort(form, CATEGORY_SORT_FIELDS, { field: 'id', direction: 'asc' }) };
+    form.done();
+    const categories = await catalogue.categories(callerOf(req), query);
+    if (categories.length === 0) throw AppError.noResults('categories');
+    res.json(categories.map(presentCategory));
+  });
+
+  router.get('/products/categories/:id', async (req, res) => {
+    res.json(presentCategory(await services.categories.get(callerOf(req), pathId(req, 'Category'))));
+  });
+
+  router.get('/products/:id', async (req, res) => {
+    res.json(presentProductDetail(await catalogue.product(callerOf(req), pathId(req, 'Product')), defaultImage));
+  });
+
+  return router;
+}

@@ -1,0 +1,39 @@
+import { Router } from 'express';
+import type { Services } from '../../src/services';
+import { validateSettingsChange, type ExtensionSettingsChange } from '../../src/settings/settings.service';
+import type { ExtensionSettings } from '../../src/settings/extension-settings.entity';
+import { callerOf } from '../auth';
+import { parseBody } from '../body';
+import { FormReader } from '../form';
+
+const presentSettings = (settings: ExtensionSettings) => ({
+  auto_detect_subscriptions: settings.autoDetectSubscriptions,
+  browser_notifications: settings.browserNotifications,
+  notify_before: settings.notifyBefore,
+});
+
+/** Operations 23 and 24. */
+export function settingsRoutes(services: Services): Router {
+  const router = Router();
+
+  router.get('/settings/extension', async (req, res) => {
+    res.json({ extension: presentSettings(await services.settings.get(callerOf(req))) });
+  });
+
+  router.put('/settings/extension', parseBody, async (req, res) => {
+    const form = new FormReader(req.body);
+    const change: ExtensionSettingsChange = Object.fromEntries(
+      Object.entries({
+        autoDetectSubscriptions: form.integer('auto_detect_subscriptions'),
+        browserNotifications: form.integer('browser_notifications'),
+        notifyBefore: form.integer('notify_before'),
+      }).filter(([, value]) => value !== undefined),
+    );
+    form.merge(validateSettingsChange(change));
+    form.done();
+    await services.settings.update(callerOf(req), change);
+    res.json({ status: true, message: 'Settings updated successfully' });
+  });
+
+  return router;
+}

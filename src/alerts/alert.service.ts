@@ -1,0 +1,104 @@
+import type { MikroORM } from '@mikro-orm/core';
+import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import type { Caller } from '../auth/caller';
+import { AppError } from '../errors';
+import { DEFAULT_ALERT_ID } from '../subscriptions/subscription-links';
+import { Alert } from './alert.entity';
+import { normaliseTime, validateAlertInput, type AlertInput } from './alert.input';
+
+export const ALERT_SORT_FIELDS = ['id', 'alert_name', 'time_period', 'created_at', 'updated_at'] as const;
+export type AlertSortField = (typeof ALERT_SORT_FIELDS)[number];
+
+export interface AlertListQuery {
+  q?: string;
+  start: number;
+  length: number;
+  sort: { field: AlertSortField; direction: 'asc' | 'desc' };
+}
+
+const SORT_PROPERTIES: Record<AlertSortField, keyof Alert> = {
+  id: 'id',
+  alert_name: 'alertName',
+  time_period: 'timePeriod',
+  created_at: 'createdAt',
+  updated_at: 'updatedAt',
+};
+
+/** The caller's alert definitions, plus the system default (id 1) that every user sees and no one changes. */
+export class AlertService {
+  constructor(private readonly orm: MikroORM<PostgreSqlDriver>) {}
+
+  async list(caller: Caller, query: AlertListQuery): Promise<Alert[]> {
+    const q = query.q?.trim();
+    return this.orm.em.fork().find(
+      Alert,
+      { $or: [{ user: null }, { user: caller.userId }], ...(q ? { alertName: { $ilike: `%${q.replace(/[\\%_]/g, '\\$&')}%` } } : {}) },
+      { orderBy: { [SORT_PROPERTIES[query.sort.field]]: query.sort.direction, id: query.sort.direction }, offset: query.start, limit: query.length },
+    );
+  }
+
+  async get(caller: Caller, id: number): Promise<Alert> {
+    const alert = await this.orm.em.fork().findOne(Alert, { id, $or: [{ user: null }, { user: caller.userId }] });
+    if (!alert) throw AppError.notFound('Alert');
+    return alert;
+  }
+
+  async create(caller: Caller, input: AlertInput): Promise<Alert> {
+    assertValid(input);
+    const em = this.orm.em.fork();
+    const alert = em.create(Alert, {
+      user: caller.userId,
+      isDefault: 0,
+      alertName: input.alertName.trim(),
+      timePeriod: input.timePeriod,
+      timeCycle: input.timeCycle ?? null,
+      time: normaliseTime(input.time),
+      alertCondition: input.alertCondition,
+      alertContact: input.alertContact ?? null,
+      alertType: input.alertType,
+      timezone: input.timezone,
+      alertSubsType: input.alertSubsType,
+    });
+    await em.flush();
+    return alert;
+  }
+
+  async update(caller: Caller, id: number, input: Partial<AlertInput>): Promise<Alert> {
+    assertValid(input);
+    const em = this.orm.em.fork();
+    const alert = await this.ownedForWrite(em, caller, id);
+    const changes: Partial<Alert> = {
+      alertName: input.alertName?.trim(),
+      timePeriod: input.timePeriod,
+      timeCycle: input.timeCycle,
+      time: input.time === undefined ? undefined : normaliseTime(input.time),
+      alertCondition: input.alertCondition,
+      alertContact: input.alertContact,
+      alertType: input.alertType,
+      timezone: input.timezone,
+      alertSubsType: input.alertSubsType,
+    };
+    for (const [key, value] of Object.entries(changes)) if (value !== undefined) Object.assign(alert, { [key]: value });
+    await em.flush();
+    return alert;
+  }
+
+  /** Records that used the alert fall back to the default alert (the foreign key's ON DELETE SET DEFAULT). */
+  async remove(caller: Caller, id: number): Promise<void> {
+    const em = this.orm.em.fork();
+    const alert = await this.ownedForWrite(em, caller, id);
+    await em.remove(alert).flush();
+  }
+
+  private async ownedForWrite(em: ReturnType<MikroORM<PostgreSqlDriver>['em']['fork']>, caller: Caller, id: number): Promise<Alert> {
+    if (id === DEFAULT_ALERT_ID) throw new AppError('CONFLICT', 'The default alert cannot be changed or deleted');
+    const alert = await em.findOne(Alert, { id, user: caller.userId });
+    if (!alert) throw AppError.notFound('Alert');
+    return alert;
+  }
+}
+
+function assertValid(input: Partial<AlertInput>): void {
+  const errors = validateAlertInput(input);
+  if (Object.keys(errors).length > 0) throw AppError.badInput('The given data was invalid', errors);
+}

@@ -1,0 +1,49 @@
+import { IsOptional, Max, Min } from 'class-validator';
+import { Arg, Ctx, Field, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { requireCaller, type GraphQLContext } from '../graphql/context';
+import type { ExtensionSettings } from './extension-settings.entity';
+import { MAX_NOTIFY_BEFORE, type SettingsService } from './settings.service';
+
+@ObjectType('ExtensionSettings')
+class ExtensionSettingsView {
+  @Field() autoDetectSubscriptions!: boolean;
+  @Field() browserNotifications!: boolean;
+  @Field(() => Int, { description: 'Days before a payment the extension notifies' }) notifyBefore!: number;
+}
+
+@InputType()
+class ExtensionSettingsInput {
+  @Field(() => Boolean, { nullable: true }) autoDetectSubscriptions?: boolean;
+  @Field(() => Boolean, { nullable: true }) browserNotifications?: boolean;
+  @Field(() => Int, { nullable: true }) @IsOptional() @Min(0) @Max(MAX_NOTIFY_BEFORE) notifyBefore?: number;
+}
+
+const toView = (settings: ExtensionSettings): ExtensionSettingsView => ({
+  autoDetectSubscriptions: settings.autoDetectSubscriptions === 1,
+  browserNotifications: settings.browserNotifications === 1,
+  notifyBefore: settings.notifyBefore,
+});
+
+const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
+
+@Resolver()
+export class SettingsResolver {
+  constructor(private readonly settings: SettingsService) {}
+
+  @Query(() => ExtensionSettingsView)
+  async extensionSettings(@Ctx() context: GraphQLContext): Promise<ExtensionSettingsView> {
+    return toView(await this.settings.get(requireCaller(context)));
+  }
+
+  @Mutation(() => ExtensionSettingsView)
+  async updateExtensionSettings(@Arg('input', () => ExtensionSettingsInput) input: ExtensionSettingsInput, @Ctx() context: GraphQLContext): Promise<ExtensionSettingsView> {
+    const change = Object.fromEntries(
+      Object.entries({
+        autoDetectSubscriptions: flag(input.autoDetectSubscriptions),
+        browserNotifications: flag(input.browserNotifications),
+        notifyBefore: input.notifyBefore,
+      }).filter(([, value]) => value !== undefined),
+    );
+    return toView(await this.settings.update(requireCaller(context), change));
+  }
+}

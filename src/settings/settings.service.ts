@@ -1,0 +1,51 @@
+import type { MikroORM } from '@mikro-orm/core';
+import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
+import type { Caller } from '../auth/caller';
+import { AppError, type FieldErrors } from '../errors';
+import { ExtensionSettings } from './extension-settings.entity';
+
+export interface ExtensionSettingsChange {
+  autoDetectSubscriptions?: number;
+  browserNotifications?: number;
+  notifyBefore?: number;
+}
+
+export const MAX_NOTIFY_BEFORE = 365;
+
+export function validateSettingsChange(change: ExtensionSettingsChange): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const [field, value] of [['auto_detect_subscriptions', change.autoDetectSubscriptions], ['browser_notifications', change.browserNotifications]] as const) {
+    if (value !== undefined && value !== 0 && value !== 1) errors[field] = [`The ${field} must be 0 or 1.`];
+  }
+  const days = change.notifyBefore;
+  if (days !== undefined && (!Number.isInteger(days) || days < 0 || days > MAX_NOTIFY_BEFORE)) {
+    errors.notify_before = [`The notify_before must be a whole number from 0 to ${MAX_NOTIFY_BEFORE}.`];
+  }
+  if (Object.keys(change).length === 0) errors.settings = ['Send at least one of auto_detect_subscriptions, browser_notifications, notify_before.'];
+  return errors;
+}
+
+/** The browser extension's settings, one row per user, made with the defaults on first read. */
+export class SettingsService {
+  constructor(private readonly orm: MikroORM<PostgreSqlDriver>) {}
+
+  async get(caller: Caller): Promise<ExtensionSettings> {
+    return this.load(this.orm.em.fork(), caller);
+  }
+
+  async update(caller: Caller, change: ExtensionSettingsChange): Promise<ExtensionSettings> {
+    const errors = validateSettingsChange(change);
+    if (Object.keys(errors).length > 0) throw AppError.badInput('The given data was invalid', errors);
+    const em = this.orm.em.fork();
+    const settings = await this.load(em, caller);
+    em.assign(settings, Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined)));
+    await em.flush();
+    return settings;
+  }
+
+  private async load(em: EntityManager, caller: Caller): Promise<ExtensionSettings> {
+    // Two first reads at once must not both insert: the row is made with ON CONFLICT DO NOTHING.
+    await em.getConnection().execute('insert into "extension_settings" ("user_id") values (?) on conflict do nothing', [caller.userId], 'run');
+    return em.findOneOrFail(ExtensionSettings, { user: caller.userId });
+  }
+}
