@@ -64,7 +64,7 @@ const urlencoded = express.urlencoded({ extended: false, limit: BODY_LIMIT_BYTES
 const json = express.json({ limit: BODY_LIMIT_BYTES });
 
 /** Normalises an urlencoded or JSON body to a FormBody (so `tags[]` reads the same from every encoding). */
-function normalise(raw: unknown): FormBody {
+export function normalise(raw: unknown): FormBody {
   const body: FormBody = {};
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return body;
   for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {

@@ -9,6 +9,7 @@ import { subscriptionRoutes } from './routes/subscriptions.routes';
 import { alertRoutes } from './routes/alerts.routes';
 import { catalogueRoutes } from './routes/catalogue.routes';
 import { settingsRoutes } from './routes/settings.routes';
+import { inboundWebhookRoutes } from './routes/inbound-webhook.routes';
 
 export interface RestFacadeDeps {
   services: Services;
@@ -33,5 +34,6 @@ export function createRestFacade({ services, config, requestLimiter }: RestFacad
 
   const root = Router();
   root.use('/api/v1', api);
+  root.use(inboundWebhookRoutes(services, config));
   return root;
 }

@@ -33,6 +33,8 @@ export interface AppOptions {
   inMemoryDatabase?: boolean;
   /** Sees every SQL statement (tests count statements per request). */
   onQuery?: QueryListener;
+  /** How long a delivery attempt may take (tests shorten the 10 s). */
+  deliveryTimeoutMs?: number;
 }
 
 /** How often the relay looks for due deliveries when nothing nudged it. */
@@ -66,13 +68,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   // Outbound deliveries: the relay moves due rows of the outbox; with Redis through BullMQ to workers (one
   // runs in this process, more with `npm run worker`), without it straight to the delivery function here.
-  const deliveries = new DeliveryService(db.orm, config);
+  const deliveries = new DeliveryService(db.orm, config, options.deliveryTimeoutMs);
   const queue = config.redisUrl ? createDeliveryQueue(config.redisUrl, config.redisPrefix) : null;
   const worker = config.redisUrl ? startDeliveryWorker(deliveries, { url: config.redisUrl, prefix: config.redisPrefix }, logger) : null;
   const relay = new OutboxRelay(deliveries, queue ? queueHandoff(queue) : inProcessHandoff(deliveries), logger, {
     pollIntervalMs: RELAY_POLL_MS,
     maxInFlight: RELAY_MAX_IN_FLIGHT,
   });
+  services.outbox.subscribe(() => relay.nudge());
   relay.start();
 
   const app = express();

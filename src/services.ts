@@ -7,6 +7,10 @@ import type { LimiterStores } from './ops/limiters';
 import { AlertService } from './alerts/alert.service';
 import { CatalogueService } from './catalogue/catalogue.service';
 import { SettingsService } from './settings/settings.service';
+import { OutboxSignal } from './webhooks/outbox';
+import { DeliveryLogService } from './webhooks/delivery-log.service';
+import { WebhookEndpointService } from './webhooks/endpoint.service';
+import { InboundTokenService } from './webhooks/inbound-token.service';
 import { SubscriptionService } from './subscriptions/subscription.service';
 import { ProductCategory } from './catalogue/product-category.entity';
 import { Folder } from './organizing/folder.entity';
@@ -25,12 +29,19 @@ export interface Services {
   alerts: AlertService;
   catalogue: CatalogueService;
   settings: SettingsService;
+  /** Fires after every commit that wrote outbox events. */
+  outbox: OutboxSignal;
+  endpoints: WebhookEndpointService;
+  inboundTokens: InboundTokenService;
+  deliveryLog: DeliveryLogService;
 }
 
 export function createServices(orm: MikroORM<PostgreSqlDriver>, config: Config, stores: LimiterStores): Services {
+  const outbox = new OutboxSignal();
   return {
+    outbox,
     auth: new AuthService(orm, config, new LoginThrottle(stores)),
-    subscriptions: new SubscriptionService(orm, `${config.baseUrl}/static/default-product.svg`),
+    subscriptions: new SubscriptionService(orm, `${config.baseUrl}/static/default-product.svg`, outbox),
     folders: new OwnedNamesService(orm, Folder, { label: 'Folder' }),
     tags: new OwnedNamesService(orm, Tag, { label: 'Tag' }),
     paymentModes: new OwnedNamesService(orm, PaymentMode, { label: 'Payment mode' }),
@@ -38,5 +49,8 @@ export function createServices(orm: MikroORM<PostgreSqlDriver>, config: Config, 
     alerts: new AlertService(orm),
     catalogue: new CatalogueService(orm),
     settings: new SettingsService(orm),
+    endpoints: new WebhookEndpointService(orm, config),
+    inboundTokens: new InboundTokenService(orm),
+    deliveryLog: new DeliveryLogService(orm, outbox),
   };
 }

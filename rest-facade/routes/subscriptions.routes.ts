@@ -123,7 +123,7 @@ function readOptionalFields(form: FormReader): SubscriptionPatch {
   };
 }
 
-function readCreateForm(form: FormReader): SubscriptionInput {
+export function readCreateForm(form: FormReader): SubscriptionInput {
   const input: SubscriptionInput = {
     product: readProduct(form, true) ?? { name: '' },
     type: form.requiredInteger('type'),
@@ -143,7 +143,7 @@ function readCreateForm(form: FormReader): SubscriptionInput {
 }
 
 /** Operation 11: every field optional; currency_code (or price_type) sets the price's currency. */
-function readPatchForm(form: FormReader): SubscriptionPatch {
+export function readPatchForm(form: FormReader): SubscriptionPatch {
   const currency = form.text('currency_code', { max: 3 }) ?? form.text('price_type', { max: 3 });
   const patch: SubscriptionPatch = withoutUndefined({
     product: readProduct(form, false),

@@ -5,6 +5,7 @@ import { SubscriptionResolver } from '../subscriptions/subscription.resolver';
 import { AlertResolver } from '../alerts/alert.resolver';
 import { CatalogueResolver } from '../catalogue/catalogue.resolver';
 import { SettingsResolver } from '../settings/settings.resolver';
+import { WebhooksResolver } from '../webhooks/webhooks.resolver';
 import { FolderResolver, PaymentModeResolver, ProductCategoryResolver, TagResolver } from '../organizing/organizing.resolver';
 import type { Services } from '../services';
 
@@ -16,6 +17,7 @@ function createResolvers(services: Services): NonEmptyArray<object> {
     new AlertResolver(services.alerts),
     new CatalogueResolver(services.catalogue),
     new SettingsResolver(services.settings),
+    new WebhooksResolver(services.endpoints, services.inboundTokens, services.deliveryLog),
     new FolderResolver(services.folders),
     new TagResolver(services.tags),
     new PaymentModeResolver(services.paymentModes),

@@ -59,6 +59,11 @@ export interface SubscriptionRow {
   alert_name: string | null;
   category_name: string | null;
   product_brandname: string | null;
+  folder_is_default: number | null;
+  product_product_name: string;
+  product_category_id: number;
+  product_product_type: number;
+  product_description: string;
   /** How many rows the statement matched before paging. */
   total_count: string;
 }
@@ -86,7 +91,9 @@ select s."id", s."user_id", s."folder_id", s."product_id", s."category_id", s."a
        s."updated_at", s."created_by", s."deleted_at",
        u."base_currency", rp."per_usd" as "price_rate", rb."per_usd" as "base_rate",
        f."name" as "folder_name", f."color" as "folder_color", pm."name" as "payment_mode_name", a."alert_name",
-       pc."name" as "category_name", p."brandname" as "product_brandname", count(*) over () as "total_count"
+       pc."name" as "category_name", p."brandname" as "product_brandname", f."is_default" as "folder_is_default",
+       p."product_name" as "product_product_name", p."category_id" as "product_category_id", p."product_type" as "product_product_type",
+       p."description" as "product_description", count(*) over () as "total_count"
   from "subscriptions" s
   join "users" u on u."id" = s."user_id"
   left join "exchange_rates" rp on rp."currency" = s."price_type"

@@ -9,6 +9,8 @@ import { Status } from './codes';
 import { addDays, addMonths, epochDay, isCalendarDate, occurrencesBetween, todayIn } from './payment-dates';
 import { DEFAULT_ALERT_ID, DEFAULT_CATEGORY_ID, resolveLinks, type ResolvedLinks } from './subscription-links';
 import { Subscription } from './subscription.entity';
+import { writeEvents, type OutboxSignal } from '../webhooks/outbox';
+import type { SubscriptionTopic } from '../webhooks/topics';
 import { summarizeSpending, type SpendingGrouping, type SpendingSummary } from './spending';
 import { validateSubscriptionInput, type SubscriptionInput, type SubscriptionPatch } from './subscription.input';
 import { listQuerySql, type ListQuery } from './subscription.list';
@@ -41,12 +43,13 @@ export class SubscriptionService {
   constructor(
     private readonly orm: MikroORM<PostgreSqlDriver>,
     private readonly defaultImage: string,
+    private readonly outbox: OutboxSignal,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
   async create(caller: Caller, input: SubscriptionInput): Promise<SubscriptionRecord> {
     assertValid(input);
-    const id = await this.orm.em.transactional(async (em) => {
+    const id = await this.change(async (em) => {
       const user = await em.findOneOrFail(User, caller.userId);
       const links = await resolveLinks(em, caller.userId, input);
       const product = links.product!;
@@ -84,6 +87,7 @@ export class SubscriptionService {
       });
       if (links.tags) record.tags.set(links.tags);
       await em.flush();
+      await this.emit(em, caller, 'subscription.created', [record.id]);
       return record.id;
     });
     return this.get(caller, id);
@@ -135,7 +139,7 @@ export class SubscriptionService {
 
   async update(caller: Caller, id: number, patch: SubscriptionPatch): Promise<SubscriptionRecord> {
     assertValid(patch);
-    await this.orm.em.transactional(async (em) => {
+    await this.change(async (em) => {
       const record = await this.owned(em, caller, id);
       const links = await resolveLinks(em, caller.userId, patch);
       if (links.product) Object.assign(record, this.productFields(links.product), { category: links.product.category ?? DEFAULT_CATEGORY_ID });
@@ -166,45 +170,51 @@ export class SubscriptionService {
         timezone: patch.timezone,
       };
       for (const [key, value] of Object.entries(fields)) if (value !== undefined) Object.assign(record, { [key]: value });
-      await em.flush();
+      await this.emit(em, caller, 'subscription.updated', [record.id]);
     });
     return this.get(caller, id);
   }
 
   /** Soft delete: the record and its add-ons disappear from every read and can be restored. */
   async remove(caller: Caller, id: number): Promise<void> {
-    await this.orm.em.transactional(async (em) => {
+    await this.change(async (em) => {
       const record = await this.owned(em, caller, id);
       const deletedAt = utcTimestamp(this.clock());
-      await em.nativeUpdate(Subscription, { mainRecord: record.id, deletedAt: null }, { deletedAt });
+      const addons = await this.addonIds(em, record.id, { deletedAt: null });
+      await em.nativeUpdate(Subscription, { id: { $in: addons } }, { deletedAt });
       record.deletedAt = deletedAt;
+      await this.emit(em, caller, 'subscription.deleted', [record.id, ...addons]);
     });
   }
 
   /** Brings back a deleted record with the add-ons deleted along with it. */
   async restore(caller: Caller, id: number): Promise<SubscriptionRecord> {
-    await this.orm.em.transactional(async (em) => {
+    await this.change(async (em) => {
       const record = await em.findOne(Subscription, { id, user: caller.userId, deletedAt: { $ne: null } });
       if (!record) throw AppError.notFound('Deleted subscription');
-      await em.nativeUpdate(Subscription, { mainRecord: record.id, deletedAt: record.deletedAt }, { deletedAt: null });
+      const addons = await this.addonIds(em, record.id, { deletedAt: record.deletedAt });
+      await em.nativeUpdate(Subscription, { id: { $in: addons } }, { deletedAt: null });
       record.deletedAt = null;
+      await this.emit(em, caller, 'subscription.updated', [record.id, ...addons]);
     });
     return this.get(caller, id);
   }
 
   /** Active → Cancelled, with the record's active add-ons. */
   async cancel(caller: Caller, id: number): Promise<void> {
-    await this.orm.em.transactional(async (em) => {
+    await this.change(async (em) => {
       const record = await this.owned(em, caller, id);
       if (record.status !== Status.Active) throw new AppError('CONFLICT', 'Only an active subscription can be cancelled');
       record.status = Status.Cancelled;
-      await em.nativeUpdate(Subscription, { mainRecord: record.id, status: Status.Active, deletedAt: null }, { status: Status.Cancelled });
+      const addons = await this.addonIds(em, record.id, { status: Status.Active, deletedAt: null });
+      await em.nativeUpdate(Subscription, { id: { $in: addons } }, { status: Status.Cancelled });
+      await this.emit(em, caller, 'subscription.canceled', [record.id, ...addons]);
     });
   }
 
   /** → Refunded, unless already refunded or past its refund date; with the record's add-ons. */
   async refund(caller: Caller, id: number): Promise<void> {
-    await this.orm.em.transactional(async (em) => {
+    await this.change(async (em) => {
       const record = await this.owned(em, caller, id);
       if (record.status === Status.Refunded) throw new AppError('CONFLICT', 'The subscription is already refunded');
       if (record.refundDays !== null && record.refundDays !== undefined) {
@@ -214,7 +224,9 @@ export class SubscriptionService {
         }
       }
       record.status = Status.Refunded;
-      await em.nativeUpdate(Subscription, { mainRecord: record.id, status: { $ne: Status.Refunded }, deletedAt: null }, { status: Status.Refunded });
+      const addons = await this.addonIds(em, record.id, { status: { $ne: Status.Refunded }, deletedAt: null });
+      await em.nativeUpdate(Subscription, { id: { $in: addons } }, { status: Status.Refunded });
+      await this.emit(em, caller, 'subscription.refunded', [record.id, ...addons]);
     });
   }
 
@@ -232,7 +244,7 @@ export class SubscriptionService {
       if (Number.isNaN(days) || days < 0) (errors.refund_date ??= []).push('The refund_date must be a calendar date on or after the payment_date.');
     }
     if (Object.keys(errors).length > 0) throw AppError.badInput('The given data was invalid', errors);
-    const id = await this.orm.em.transactional(async (em) => {
+    const id = await this.change(async (em) => {
       const main = await this.owned(em, caller, mainId);
       if (main.subAddon === 1) throw new AppError('CONFLICT', 'An add-on cannot have add-ons');
       await resolveLinks(em, caller.userId, { currency: input.currency });
@@ -268,6 +280,7 @@ export class SubscriptionService {
         refundDays: input.refundDate ? epochDay(input.refundDate) - epochDay(input.paymentDate) : null,
       });
       await em.flush();
+      await this.emit(em, caller, 'subscription.created', [addon.id]);
       return addon.id;
     });
     return this.get(caller, id);
@@ -300,6 +313,28 @@ export class SubscriptionService {
     }
     if (Object.keys(errors).length > 0) throw AppError.badInput('The given data was invalid', errors);
     return [from, to];
+  }
+
+  /** One write: a transaction whose events commit with it; the relay hears of them afterwards. */
+  private async change<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    const result = await this.orm.em.transactional(work);
+    this.outbox.notify();
+    return result;
+  }
+
+  /** Writes the topic's event for each record as it now stands, inside the write's transaction. */
+  private async emit(em: EntityManager, caller: Caller, topic: SubscriptionTopic, ids: number[]): Promise<void> {
+    await em.flush();
+    const rows = await em
+      .getConnection()
+      .execute<SubscriptionRow[]>(`${RECORD_SELECT} where s."id" in (${ids.map(() => '?').join(', ')}) and s."user_id" = ? order by s."id"`, [...ids, caller.userId], 'all', em.getTransactionContext());
+    const now = this.clock();
+    await writeEvents(em, caller.userId, topic, rows.map((row) => toRecord(row, now)));
+  }
+
+  private async addonIds(em: EntityManager, mainId: number, where: Record<string, unknown>): Promise<number[]> {
+    const addons = await em.find(Subscription, { mainRecord: mainId, ...where }, { fields: ['id'] });
+    return addons.map((addon) => addon.id);
   }
 
   private rows(where: string, params: unknown[]): Promise<SubscriptionRow[]> {

@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
 import { delayBeforeNextAttempt } from './retry-schedule';
+import { postOnce } from './http-post';
 import { signWebhook } from './signature';
 
 /** A due delivery taken by one relay for a while (the lease), with the number of attempts made so far. */
@@ -20,7 +21,6 @@ export interface AttemptOutcome {
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** How long a claimed delivery is left alone before another relay may take it again (a dead worker's). */
 const CLAIM_LEASE_MS = 60_000;
-const EXCERPT_BYTES = 1024;
 const NOW = `(now() at time zone 'utc')`;
 
 /**
@@ -30,7 +30,8 @@ const NOW = `(now() at time zone 'utc')`;
 export class DeliveryService {
   constructor(
     private readonly orm: MikroORM<PostgreSqlDriver>,
-    private readonly config: Pick<Config, 'serviceShortName' | 'baseUrl'>,
+    private readonly config: Pick<Config, 'serviceShortName' | 'baseUrl' | 'webhookAllowPrivate'>,
+    private readonly timeoutMs: number = DELIVERY_TIMEOUT_MS,
   ) {}
 
   /** Takes up to `limit` due deliveries for this relay (rows another relay holds are skipped). */
@@ -81,11 +82,9 @@ export class DeliveryService {
     const prefix = `x-${this.config.serviceShortName}-webhook`;
     const started = performance.now();
     try {
-      const response = await fetch(target.url, {
-        method: 'POST',
-        redirect: 'manual',
-        signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
-        headers: {
+      const { statusCode, excerpt } = await postOnce(
+        target.url,
+        {
           'content-type': 'application/json',
           [`${prefix}-id`]: String(endpointId),
           [`${prefix}-event`]: target.topic,
@@ -95,11 +94,13 @@ export class DeliveryService {
           'webhook-signature': signWebhook(target.secret, eventId, timestamp, body),
         },
         body,
-      });
-      const responseExcerpt = await readExcerpt(response);
-      return { statusCode: response.status, durationMs: elapsed(started), responseExcerpt, error: null };
+        { timeoutMs: this.timeoutMs, allowPrivate: this.config.webhookAllowPrivate },
+      );
+      return { statusCode, durationMs: elapsed(started), responseExcerpt: excerpt, error: null };
     } catch (error) {
-      const reason = error instanceof Error ? (error.name === 'TimeoutError' ? 'timed out' : String(error.cause ?? error.message)) : String(error);
+      // Duck-typed: errors from node internals are not instances of this realm's Error under test runners.
+      const { name, message } = (error ?? {}) as { name?: string; message?: string };
+      const reason = name === 'AbortError' || name === 'TimeoutError' ? `timed out after ${this.timeoutMs} ms` : (message ?? String(error));
       return { statusCode: null, durationMs: elapsed(started), responseExcerpt: null, error: reason.slice(0, 500) };
     }
   }
@@ -135,20 +136,4 @@ export class DeliveryService {
 
 function elapsed(started: number): number {
   return Math.round(performance.now() - started);
-}
-
-/** The first 1 KB of an answer, without reading the rest of a large one. */
-async function readExcerpt(response: Response): Promise<string | null> {
-  if (!response.body) return null;
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (size < EXCERPT_BYTES) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.length;
-  }
-  await reader.cancel().catch(() => undefined);
-  return Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8');
 }

@@ -14,7 +14,7 @@ let user: SignedUpUser;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  testApp = await startTestApp();
+  testApp = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' });
   user = await signUp(testApp);
 });
 beforeEach(async () => {

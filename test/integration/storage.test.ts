@@ -10,7 +10,11 @@ afterAll(() => testApp.close());
 
 it('records every committed migration', async () => {
   const rows = await sql<{ name: string }>('select "name" from "mikro_orm_migrations" order by "id"');
-  expect(rows.map((row) => row.name)).toEqual(['Migration20261122130900_foundation', 'Migration20261122131000_reference_data']);
+  expect(rows.map((row) => row.name)).toEqual([
+    'Migration20261122130900_foundation',
+    'Migration20261122131000_reference_data',
+    'Migration20261122140000_inbound_idempotency',
+  ]);
 });
 
 it('seeds the system default alert as id 1, owned by no one', async () => {

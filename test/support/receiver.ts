@@ -12,6 +12,8 @@ export class Receiver {
   /** Status for the next requests; one per request from the front of `script`, then `status`. */
   status = 200;
   script: number[] = [];
+  /** Milliseconds to wait before answering (a slow receiver). */
+  delayMs = 0;
   private server: Server | null = null;
   url = '';
 
@@ -21,7 +23,8 @@ export class Receiver {
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         this.received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-        res.writeHead(this.script.shift() ?? this.status, { 'content-type': 'text/plain' }).end('received');
+        const status = this.script.shift() ?? this.status;
+        setTimeout(() => res.writeHead(status, { 'content-type': 'text/plain' }).end('received'), this.delayMs);
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
@@ -39,6 +42,10 @@ export class Receiver {
   }
 
   stop(): Promise<void> {
-    return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    return new Promise((resolve) => {
+      if (!this.server) return resolve();
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
   }
 }

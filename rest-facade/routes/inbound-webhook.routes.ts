@@ -1,0 +1,102 @@
+import express, { Router, type Request } from 'express';
+import type { Config } from '../../src/config';
+import { AppError, asAppError, toErrorBody } from '../../src/errors';
+import type { Services } from '../../src/services';
+import { presentSubscription } from '../../src/subscriptions/record-shape';
+import { InboundTokenKind, type InboundWebhookToken } from '../../src/webhooks/inbound-token.entity';
+import { BODY_LIMIT_BYTES, normalise } from '../body';
+import { fromParserError } from '../http-errors';
+import { FormReader } from '../form';
+import { readCreateForm, readPatchForm } from './subscriptions.routes';
+
+const EVENTS = ['created', 'updated', 'deleted', 'refunded', 'canceled'] as const;
+type InboundEvent = (typeof EVENTS)[number];
+
+const MESSAGES: Record<InboundEvent, string> = {
+  created: 'Subscription created successfully',
+  updated: 'Subscription updated successfully',
+  deleted: 'Subscription deleted successfully',
+  refunded: 'Subscription refunded successfully',
+  canceled: 'Subscription cancelled successfully',
+};
+
+interface Answer {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * Operation 25: the five subscription events, run through the same service calls as the REST operations,
+ * acting as the token's owner. CREATE tokens only create; MANAGE tokens update, delete, refund and cancel.
+ */
+export function inboundWebhookRoutes(services: Services, config: Pick<Config, 'serviceShortName'>): Router {
+  const router = Router();
+  const json = express.json({ limit: BODY_LIMIT_BYTES, strict: true });
+  const header = (req: Request, name: string) => req.header(`x-${config.serviceShortName}-webhook-${name}`)?.trim();
+
+  router.post('/webhook/user/data/:token', async (req, res, next) => {
+    const token = await services.inboundTokens.resolve(String(req.params.token));
+    if (!token) return next(AppError.unauthenticated('Unknown or revoked webhook token'));
+    if (!/^application\/([a-z.+-]*\+)?json\b/i.test(req.header('content-type') ?? '')) {
+      return next(new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json'));
+    }
+    const key = req.header('idempotency-key')?.trim();
+    if (key !== undefined && (key.length === 0 || key.length > 200)) return next(AppError.field('Idempotency-Key', 'The Idempotency-Key must be 1 to 200 characters.'));
+    if (key) {
+      const stored = await services.inboundTokens.storedAnswer(token.id, key);
+      if (stored) return void res.status(stored.status).json(stored.body);
+    }
+    json(req, res, async (parseError?: unknown) => {
+      let answer: Answer;
+      try {
+        if (parseError) throw parseError;
+        answer = await handle(req, token);
+      } catch (error) {
+        const appError = fromParserError(error) ?? asAppError(error);
+        // Unexpected failures go to the error handler (logged, 500) and are not remembered for the key.
+        if (appError.code === 'INTERNAL_SERVER_ERROR') return next(error);
+        answer = { status: appError.httpStatus, body: toErrorBody(appError) };
+      }
+      // The answer is kept, so the same key gets the same answer and changes nothing.
+      if (key) await services.inboundTokens.storeAnswer(token.id, key, answer);
+      res.status(answer.status).json(answer.body);
+    });
+  });
+
+  async function handle(req: Request, token: InboundWebhookToken): Promise<Answer> {
+    const event = header(req, 'event');
+    const resource = header(req, 'resource');
+    const topic = header(req, 'topic');
+    if (!event || !EVENTS.includes(event as InboundEvent)) {
+      throw AppError.field(`x-${config.serviceShortName}-webhook-event`, `The event must be one of ${EVENTS.join(', ')}.`);
+    }
+    if (resource !== 'subscription' || topic !== `subscription.${event}`) {
+      throw AppError.badInput('The webhook headers disagree: resource must be "subscription" and topic "subscription.<event>"');
+    }
+    const needed = event === 'created' ? InboundTokenKind.CREATE : InboundTokenKind.MANAGE;
+    if (token.kind !== needed) {
+      throw new AppError('FORBIDDEN', event === 'created' ? 'This token can only manage records' : 'This token can only create records');
+    }
+    if (req.body === null || typeof req.body !== 'object' || Array.isArray(req.body)) throw AppError.badInput('The body must be a JSON object');
+    const form = new FormReader(normalise(req.body));
+    const caller = { userId: token.user, tokenId: null };
+    const subscriptions = services.subscriptions;
+    if (event === 'created') {
+      const record = await subscriptions.create(caller, readCreateForm(form));
+      return { status: 200, body: { status: true, message: MESSAGES.created, subscription: presentSubscription(record) } };
+    }
+    const id = form.integer('id', { required: true });
+    if (event === 'updated') {
+      const patch = readPatchForm(form);
+      const record = await subscriptions.update(caller, id!, patch);
+      return { status: 200, body: { status: true, message: MESSAGES.updated, subscription: presentSubscription(record) } };
+    }
+    form.done();
+    if (event === 'deleted') await subscriptions.remove(caller, id!);
+    else if (event === 'refunded') await subscriptions.refund(caller, id!);
+    else await subscriptions.cancel(caller, id!);
+    return { status: 200, body: { status: true, message: MESSAGES[event as InboundEvent] } };
+  }
+
+  return router;
+}

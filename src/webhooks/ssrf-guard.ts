@@ -1,0 +1,57 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { AppError } from '../errors';
+
+/**
+ * Outbound webhooks must not reach the server's own network: loopback, private, link-local (cloud metadata
+ * at 169.254.169.254 included), CGNAT, multicast, unspecified and reserved addresses are refused, in IPv4,
+ * IPv6 and IPv4-mapped IPv6 forms. Decimal, hex and short IPv4 spellings are normalised by the URL parser
+ * before the check. Checked when an endpoint is saved and again at connect time, so DNS rebinding fails.
+ */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  return parsed.range() === 'unicast';
+}
+
+/** The endpoint URL if it may be used, else a BAD_USER_INPUT naming `url`. */
+export function checkEndpointUrl(text: string, allowPrivate: boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw AppError.field('url', 'The url must be an absolute http(s) URL.');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw AppError.field('url', 'The url must use http or https.');
+  if (url.username || url.password) throw AppError.field('url', 'The url must not carry credentials.');
+  if (text.length > 2000) throw AppError.field('url', 'The url must be at most 2000 characters.');
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (!allowPrivate && ipaddr.isValid(host) && !isPublicAddress(host)) {
+    throw AppError.field('url', 'The url must not point to a loopback, private, link-local or other internal address.');
+  }
+  if (!allowPrivate && (host === 'localhost' || host.endsWith('.localhost'))) throw AppError.field('url', 'The url must not point to this machine.');
+  return url;
+}
+
+/** Resolves names for a delivery and refuses any answer that is not a public address. */
+export async function resolvePublicAddresses(hostname: string): Promise<LookupAddress[]> {
+  const addresses = await new Promise<LookupAddress[]>((resolve, reject) =>
+    dnsLookup(hostname, { all: true }, (error, found) => (error ? reject(error) : resolve(found))),
+  );
+  const blocked = addresses.find((entry) => !isPublicAddress(entry.address));
+  if (blocked) throw new Error(`refused: ${hostname} resolves to the internal address ${blocked.address}`);
+  return addresses;
+}
+
+/** A `lookup` for node:http that connects only to public addresses. */
+export const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
+  resolvePublicAddresses(hostname).then(
+    (addresses) => {
+      if (options.all) (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, addresses);
+      else callback(null, addresses[0].address, addresses[0].family);
+    },
+    (error: NodeJS.ErrnoException) => callback(error, '', 0),
+  );
+};

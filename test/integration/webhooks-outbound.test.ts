@@ -1,0 +1,246 @@
+import { signWebhook } from '../../src/webhooks/signature';
+import { Receiver, type ReceivedRequest } from '../support/receiver';
+import { countRows, createSubscription, MINIMAL } from '../support/subscriptions';
+import { graphql, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+
+/** Events from every channel, end to end to a real receiver on loopback (allowed here by WEBHOOK_ALLOW_PRIVATE). */
+let testApp: TestApp;
+let guarded: TestApp;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  [testApp, guarded] = await Promise.all([
+    startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' }, { deliveryTimeoutMs: 500 }),
+    startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'false' }),
+  ]);
+});
+beforeEach(async () => {
+  receiver = new Receiver();
+  await receiver.start();
+});
+afterEach(() => receiver.stop());
+afterAll(() => Promise.all([testApp.close(), guarded.close()]));
+
+async function gql<T = Record<string, any>>(app: TestApp, token: string, query: string, variables?: Record<string, unknown>): Promise<T> {
+  const response = await graphql(app, token, query, variables);
+  if (response.body.errors) throw new Error(JSON.stringify(response.body.errors));
+  return response.body.data as T;
+}
+
+async function endpointFor(user: SignedUpUser, events: string[] = []) {
+  const { createWebhookEndpoint } = await gql(testApp, user.token, 'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id url events secret enabled } }', {
+    input: { url: receiver.url, events },
+  });
+  return createWebhookEndpoint as { id: number; url: string; events: string[]; secret: string; enabled: boolean };
+}
+
+function expectSigned(request: ReceivedRequest, endpoint: { id: number; secret: string }, topic: string): Record<string, any> {
+  expect(request.headers['content-type']).toBe('application/json');
+  expect(request.headers['x-subledger-webhook-id']).toBe(String(endpoint.id));
+  expect(request.headers['x-subledger-webhook-event']).toBe(topic);
+  expect(request.headers['x-subledger-webhook-source']).toBe(testApp.config.baseUrl);
+  const id = String(request.headers['webhook-id']);
+  expect(id).toMatch(/^evt_[0-9a-f]{32}$/);
+  const timestamp = Number(request.headers['webhook-timestamp']);
+  expect(request.headers['webhook-signature']).toBe(signWebhook(endpoint.secret, id, timestamp, request.body));
+  return JSON.parse(request.body);
+}
+
+const inboundToken = async (user: SignedUpUser, kind: 'CREATE' | 'MANAGE') =>
+  (await gql(testApp, user.token, `mutation { createInboundWebhookToken(kind: ${kind}) { token } }`)).createInboundWebhookToken.token as string;
+
+function inbound(token: string, event: string, body: Record<string, string>) {
+  return testApp.http
+    .post(`/webhook/user/data/${token}`)
+    .set('content-type', 'application/json')
+    .set('x-subledger-webhook-event', event)
+    .set('x-subledger-webhook-resource', 'subscription')
+    .set('x-subledger-webhook-topic', `subscription.${event}`)
+    .send(JSON.stringify(body));
+}
+
+it('delivers every topic from REST, GraphQL and the inbound webhook once, signed, with the Events body', async () => {
+  const user = await signUp(testApp, 'Hooked');
+  const endpoint = await endpointFor(user);
+  expect(endpoint).toMatchObject({ url: receiver.url, events: [], enabled: true });
+  const { createFolder } = await gql(testApp, user.token, 'mutation { createFolder(input: {name: "Media", color: "#101010"}) { id } }');
+  const auth = { authorization: `Bearer ${user.token}` };
+
+  // REST: created, updated, canceled, refunded, deleted
+  const rest = await createSubscription(testApp, user.token, { folder_id: String(createFolder.id), 'tags[]': ['news', 'tv'], refund_days: '3650' });
+  await testApp.http.put(`/api/v1/subscriptions/${rest.id}`).set(auth).type('form').send({ price: '17.00' });
+  const second = await createSubscription(testApp, user.token, { refund_days: '3650' });
+  await testApp.http.post(`/api/v1/subscriptions/${second.id}/refund`).set(auth);
+  await testApp.http.post(`/api/v1/subscriptions/${rest.id}/cancel`).set(auth);
+  await testApp.http.delete(`/api/v1/subscriptions/${rest.id}`).set(auth);
+  // GraphQL: created, updated, canceled
+  const { createSubscription: viaGraphql } = await gql(testApp, user.token, 'mutation { createSubscription(input: {productId: 2, type: 1, price: "5", currency: "USD", billingCycle: 3, paymentDate: "2026-01-05"}) { id } }');
+  await gql(testApp, user.token, `mutation { updateSubscription(id: ${viaGraphql.id}, input: {note: "changed"}) { id } }`);
+  await gql(testApp, user.token, `mutation { cancelSubscription(id: ${viaGraphql.id}) { id } }`);
+  // Inbound: created, updated, deleted
+  const created = await inbound(await inboundToken(user, 'CREATE'), 'created', { ...MINIMAL, brand_id: '3' });
+  expect(created.status).toBe(200);
+  const manage = await inboundToken(user, 'MANAGE');
+  expect((await inbound(manage, 'updated', { id: String(created.body.subscription.id), price: '1.50' })).status).toBe(200);
+  expect((await inbound(manage, 'deleted', { id: String(created.body.subscription.id) })).status).toBe(200);
+
+  const expected = [
+    'subscription.created', 'subscription.updated', 'subscription.created', 'subscription.refunded', 'subscription.canceled', 'subscription.deleted',
+    'subscription.created', 'subscription.updated', 'subscription.canceled',
+    'subscription.created', 'subscription.updated', 'subscription.deleted',
+  ];
+  const requests = await receiver.waitFor(expected.length);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect(receiver.received).toHaveLength(expected.length);
+  const topics = requests.map((request) => String(request.headers['x-subledger-webhook-event']));
+  expect([...topics].sort()).toEqual([...expected].sort());
+  expect(new Set(requests.map((request) => request.headers['webhook-id'])).size).toBe(expected.length);
+
+  const firstCreated = requests.find((request) => request.headers['x-subledger-webhook-event'] === 'subscription.created' && JSON.parse(request.body).id === rest.id)!;
+  const body = expectSigned(firstCreated, endpoint, 'subscription.created');
+  expect(body).toMatchObject({
+    id: rest.id,
+    product_name: 'Netflix Standard',
+    price: 15.49,
+    base_value: '15.49',
+    product_type: { id: 1, name: 'Subscription' },
+    tags: [{ id: expect.any(Number), name: 'news' }, { id: expect.any(Number), name: 'tv' }],
+    folder: { id: createFolder.id, name: 'Media', color: '#101010', is_default: 0 },
+    product: { id: 1, product_name: 'Netflix Standard', brandname: 'Netflix', category_id: 2, product_type: 1, description: expect.any(String) },
+    product_category: { id: 2, name: 'Video Streaming' },
+    status: 1,
+  });
+  for (const request of requests) expectSigned(request, endpoint, String(request.headers['x-subledger-webhook-event']));
+  const updated = JSON.parse(requests.find((request) => request.headers['x-subledger-webhook-event'] === 'subscription.updated' && JSON.parse(request.body).id === rest.id)!.body);
+  expect(updated.price).toBe(17);
+});
+
+it('delivers only the topics an endpoint takes, and nothing to a disabled one; refused writes emit nothing', async () => {
+  const user = await signUp(testApp, 'Picky');
+  const endpoint = await endpointFor(user, ['subscription.canceled']);
+  const disabled = await endpointFor(user);
+  await gql(testApp, user.token, `mutation { disableWebhookEndpoint(id: ${disabled.id}) { enabled } }`);
+  const record = await createSubscription(testApp, user.token);
+  const events = await countRows(testApp, 'webhook_events');
+  const refused = await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set({ authorization: `Bearer ${user.token}` }).type('form').send({ price: 'nope' });
+  expect(refused.status).toBe(400);
+  expect(await countRows(testApp, 'webhook_events')).toBe(events);
+  await testApp.http.post(`/api/v1/subscriptions/${record.id}/cancel`).set({ authorization: `Bearer ${user.token}` });
+  const [request] = await receiver.waitFor(1);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect(receiver.received).toHaveLength(1);
+  expect(request.headers['x-subledger-webhook-id']).toBe(String(endpoint.id));
+  expectSigned(request, endpoint, 'subscription.canceled');
+});
+
+it('times out a slow receiver, records it and schedules the retry', async () => {
+  const user = await signUp(testApp, 'Slow');
+  const slow = new Receiver();
+  slow.delayMs = 2_000;
+  await slow.start();
+  try {
+    await gql(testApp, user.token, 'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }', { input: { url: slow.url, events: [] } });
+    await createSubscription(testApp, user.token);
+    let delivery: any;
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+      delivery = (await gql(testApp, user.token, '{ webhookDeliveries(first: 5) { edges { node { status attemptCount nextAttemptAt attempts { statusCode error } } } } }')).webhookDeliveries.edges[0]?.node;
+      if (delivery?.attempts.length) break;
+    }
+    expect(delivery).toMatchObject({ status: 'PENDING', attemptCount: 1, attempts: [{ statusCode: null, error: expect.stringMatching(/timed out/) }] });
+    expect(new Date(delivery.nextAttemptAt).getTime() - Date.now()).toBeGreaterThan(2_000);
+  } finally {
+    await slow.stop();
+  }
+});
+
+it('lists deliveries with their attempts, filters them, and redelivers a failed one', async () => {
+  const user = await signUp(testApp, 'Logger');
+  receiver.status = 410;
+  const endpoint = await endpointFor(user);
+  await createSubscription(testApp, user.token);
+  await receiver.waitFor(1);
+  const query = `query($status: DeliveryStatus, $endpointId: Int) { webhookDeliveries(first: 10, status: $status, endpointId: $endpointId) {
+    edges { node { id eventId topic endpointId status attemptCount attempts { attemptNumber statusCode durationMs responseExcerpt error } } } } }`;
+  let failed: any[] = [];
+  for (const deadline = Date.now() + 10_000; failed.length === 0 && Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+    failed = (await gql(testApp, user.token, query, { status: 'FAILED' })).webhookDeliveries.edges;
+  }
+  expect(failed).toHaveLength(1);
+  expect(failed[0].node).toMatchObject({ topic: 'subscription.created', endpointId: endpoint.id, status: 'FAILED', attemptCount: 1, attempts: [{ attemptNumber: 1, statusCode: 410, responseExcerpt: 'received', error: null }] });
+  expect((await gql(testApp, user.token, query, { endpointId: endpoint.id + 1000 })).webhookDeliveries.edges).toEqual([]);
+
+  receiver.status = 200;
+  const { redeliver } = await gql(testApp, user.token, `mutation { redeliver(deliveryId: ${failed[0].node.id}) { status } }`);
+  expect(redeliver.status).toBe('PENDING');
+  const requests = await receiver.waitFor(2);
+  expect(requests[1].headers['webhook-id']).toBe(failed[0].node.eventId);
+  const other = await signUp(testApp, 'Other');
+  const foreign = await graphql(testApp, other.token, `mutation { redeliver(deliveryId: ${failed[0].node.id}) { status } }`);
+  expect(foreign.body.errors[0].extensions.code).toBe('NOT_FOUND');
+  expect((await gql(testApp, other.token, query, {})).webhookDeliveries.edges).toEqual([]);
+});
+
+it('manages endpoints: the secret shows once, rotates, and signs with the new one', async () => {
+  const user = await signUp(testApp, 'Manager');
+  const endpoint = await endpointFor(user);
+  expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+  const listed = await graphql(testApp, user.token, '{ webhookEndpoints { id url events enabled secret } }');
+  expect(listed.body.errors[0].message).toMatch(/secret/);
+  const { rotateWebhookEndpointSecret } = await gql(testApp, user.token, `mutation { rotateWebhookEndpointSecret(id: ${endpoint.id}) { secret } }`);
+  expect(rotateWebhookEndpointSecret.secret).not.toBe(endpoint.secret);
+  const { updateWebhookEndpoint } = await gql(testApp, user.token, `mutation { updateWebhookEndpoint(id: ${endpoint.id}, input: {events: ["subscription.created"]}) { events } }`);
+  expect(updateWebhookEndpoint.events).toEqual(['subscription.created']);
+  const badTopic = await graphql(testApp, user.token, `mutation { updateWebhookEndpoint(id: ${endpoint.id}, input: {events: ["subscription.exploded"]}) { id } }`);
+  expect(badTopic.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  await createSubscription(testApp, user.token);
+  const [request] = await receiver.waitFor(1);
+  expectSigned(request, { id: endpoint.id, secret: rotateWebhookEndpointSecret.secret }, 'subscription.created');
+  const rows = await testApp.app.db.orm.em.getConnection().execute<{ secret: string }[]>('select "secret" from "webhook_endpoints" where "id" = ?', [endpoint.id]);
+  expect(rows[0].secret).toBe(rotateWebhookEndpointSecret.secret);
+  const other = await signUp(testApp, 'Intruder');
+  for (const mutation of [`deleteWebhookEndpoint(id: ${endpoint.id})`, `disableWebhookEndpoint(id: ${endpoint.id}) { id }`, `rotateWebhookEndpointSecret(id: ${endpoint.id}) { secret }`]) {
+    expect((await graphql(testApp, other.token, `mutation { ${mutation} }`)).body.errors[0].extensions.code).toBe('NOT_FOUND');
+  }
+  expect((await gql(testApp, user.token, `mutation { deleteWebhookEndpoint(id: ${endpoint.id}) }`)).deleteWebhookEndpoint).toBe(true);
+  expect((await gql(testApp, user.token, '{ webhookEndpoints { id } }')).webhookEndpoints).toEqual([]);
+});
+
+describe('SSRF guard', () => {
+  const refused = [
+    'http://127.0.0.1/hook', 'http://localhost/hook', 'http://sub.localhost/hook', 'http://10.0.0.1/', 'http://172.16.5.4/', 'http://192.168.1.10/',
+    'http://169.254.169.254/latest/meta-data/', 'http://100.64.0.1/', 'http://224.0.0.1/', 'http://0.0.0.0/', 'http://[::1]/', 'http://[fe80::1]/',
+    'http://[fc00::1]/', 'http://[::ffff:127.0.0.1]/', 'http://[::ffff:169.254.169.254]/', 'http://2130706433/', 'http://0x7f000001/',
+    'http://0x7f.1/', 'http://017700000001/', 'http://127.1/', 'http://0/', 'ftp://example.com/hook', 'http://user:pass@example.com/hook',
+    'file:///etc/passwd', 'not a url',
+  ];
+  it.each(refused)('refuses %s when the endpoint is saved', async (url) => {
+    const user = await signUp(guarded, 'Guarded');
+    const response = await graphql(guarded, user.token, 'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }', { input: { url, events: [] } });
+    expect(response.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(response.body.errors[0].extensions.errors.url).toEqual(expect.any(Array));
+  });
+
+  it('accepts a public address', async () => {
+    const user = await signUp(guarded, 'Public');
+    const { createWebhookEndpoint } = await gql(guarded, user.token, 'mutation { createWebhookEndpoint(input: {url: "https://hooks.example.com/subledger", events: []}) { url } }');
+    expect(createWebhookEndpoint.url).toBe('https://hooks.example.com/subledger');
+  });
+
+  it('refuses at connect time a name that resolves to an internal address (DNS rebinding)', async () => {
+    const user = await signUp(guarded, 'Rebound');
+    const port = new URL(receiver.url).port;
+    const sql = (query: string, params: unknown[]) => guarded.app.db.orm.em.getConnection().execute<{ id: number }[]>(query, params);
+    // As if the name had resolved publicly when saved: the row is written directly.
+    const [endpoint] = await sql(`insert into "webhook_endpoints" ("user_id", "url", "secret") values (?, ?, 'whsec_AAAA') returning "id"`, [user.id, `http://localhost:${port}/hook`]);
+    await createSubscription(guarded, user.token);
+    let attempt: { error: string } | undefined;
+    for (const deadline = Date.now() + 10_000; !attempt && Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+      [attempt] = await guarded.app.db.orm.em.getConnection().execute<{ error: string }[]>(
+        'select a."error" from "webhook_delivery_attempts" a join "webhook_deliveries" d on d."id" = a."delivery_id" where d."endpoint_id" = ?',
+        [endpoint.id],
+      );
+    }
+    expect(attempt!.error).toMatch(/refused: localhost resolves to the internal address/);
+    expect(receiver.received).toHaveLength(0);
+  });
+});
