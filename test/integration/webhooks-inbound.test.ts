@@ -1,0 +1,182 @@
+import { expectErrorBody } from '../support/shapes';
+import { countRows, createSubscription, expectRecordShape, MINIMAL } from '../support/subscriptions';
+import { graphql, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+
+let testApp: TestApp;
+let ann: SignedUpUser;
+let createToken: string;
+let manageToken: string;
+
+async function newToken(user: SignedUpUser, kind: 'CREATE' | 'MANAGE') {
+  const response = await graphql(testApp, user.token, `mutation { createInboundWebhookToken(kind: ${kind}) { id token kind createdAt } }`);
+  return response.body.data.createInboundWebhookToken as { id: number; token: string; kind: string; createdAt: string };
+}
+
+beforeAll(async () => {
+  testApp = await startTestApp();
+  ann = await signUp(testApp, 'Ann');
+  createToken = (await newToken(ann, 'CREATE')).token;
+  manageToken = (await newToken(ann, 'MANAGE')).token;
+});
+afterAll(() => testApp.close());
+
+function send(token: string, event: string, body: unknown, headers: Record<string, string> = {}) {
+  const request = testApp.http
+    .post(`/webhook/user/data/${token}`)
+    .set('content-type', 'application/json')
+    .set('x-subledger-webhook-event', event)
+    .set('x-subledger-webhook-resource', 'subscription')
+    .set('x-subledger-webhook-topic', `subscription.${event}`);
+  for (const [name, value] of Object.entries(headers)) request.set(name, value);
+  return request.send(typeof body === 'string' ? body : JSON.stringify(body));
+}
+
+const read = async (id: unknown) => (await testApp.http.get(`/api/v1/subscriptions/${id}`).set('authorization', `Bearer ${ann.token}`)).body[0];
+
+describe('tokens', () => {
+  it('are shown once, stored as SHA-256, listed and revocable', async () => {
+    const made = await newToken(ann, 'MANAGE');
+    expect(made).toMatchObject({ kind: 'MANAGE', token: expect.stringMatching(/^whin_[A-Za-z0-9_-]{40}$/) });
+    const rows = await testApp.app.db.orm.em.getConnection().execute<{ token_hash: string }[]>('select "token_hash" from "inbound_webhook_tokens" where "id" = ?', [made.id]);
+    expect(rows[0].token_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(rows[0].token_hash).not.toContain(made.token);
+    const listed = await graphql(testApp, ann.token, '{ inboundWebhookTokens { id kind revokedAt } }');
+    expect(listed.body.data.inboundWebhookTokens).toEqual(expect.arrayContaining([{ id: made.id, kind: 'MANAGE', revokedAt: null }]));
+    expect(JSON.stringify(listed.body)).not.toContain(made.token);
+    const revoked = await graphql(testApp, ann.token, `mutation { revokeInboundWebhookToken(id: ${made.id}) { revokedAt } }`);
+    expect(revoked.body.data.revokeInboundWebhookToken.revokedAt).toEqual(expect.any(String));
+    const refused = await send(made.token, 'deleted', { id: '1' });
+    expect(refused.status).toBe(401);
+    expectErrorBody(refused.body);
+  });
+});
+
+describe('POST /webhook/user/data/<token> (operation 25)', () => {
+  it('creates with a CREATE token, answering 200 with the record', async () => {
+    const before = await countRows(testApp, 'subscriptions');
+    const response = await send(createToken, 'created', { ...MINIMAL, brand_id: 'Inbound Service', price: '4.20' });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ status: true, message: expect.any(String) });
+    expectRecordShape(response.body.subscription);
+    expect(response.body.subscription).toMatchObject({ user_id: ann.id, product_name: 'Inbound Service', price: 4.2 });
+    expect(await countRows(testApp, 'subscriptions')).toBe(before + 1);
+  });
+
+  it('updates, cancels, refunds and deletes with a MANAGE token', async () => {
+    const record = await createSubscription(testApp, ann.token, { refund_days: '3650' });
+    const updated = await send(manageToken, 'updated', { id: String(record.id), ...MINIMAL, price: '9.00', billing_cycle: '4' });
+    expect(updated.status).toBe(200);
+    expect(updated.body.subscription).toMatchObject({ id: record.id, price: 9, billing_cycle: 4 });
+    expect((await send(manageToken, 'canceled', { id: String(record.id) })).body).toEqual({ status: true, message: expect.any(String) });
+    expect((await read(record.id)).status).toBe(2);
+    expect((await send(manageToken, 'refunded', { id: String(record.id) })).status).toBe(200);
+    expect((await read(record.id)).status).toBe(3);
+    expect((await send(manageToken, 'deleted', { id: String(record.id) })).status).toBe(200);
+    expect(await read(record.id)).toBeUndefined();
+  });
+
+  it('answers 401 for an unknown token', async () => {
+    const response = await send('whin_not-a-real-token-at-all', 'created', MINIMAL);
+    expect(response.status).toBe(401);
+    expectErrorBody(response.body);
+  });
+
+  it('answers 403 for a token of the wrong kind, changing nothing', async () => {
+    const record = await createSubscription(testApp, ann.token);
+    const created = await send(manageToken, 'created', MINIMAL);
+    expect(created.status).toBe(403);
+    expectErrorBody(created.body);
+    for (const event of ['updated', 'deleted', 'refunded', 'canceled']) {
+      const response = await send(createToken, event, { id: String(record.id), price: '1' });
+      expect(response.status).toBe(403);
+    }
+    expect(await read(record.id)).toEqual(record);
+  });
+
+  it.each([
+    ['a topic that disagrees', { 'x-subledger-webhook-topic': 'subscription.deleted' }],
+    ['a wrong resource', { 'x-subledger-webhook-resource': 'alert' }],
+  ])('answers 400 for %s', async (_label, headers) => {
+    const response = await send(createToken, 'created', MINIMAL, headers);
+    expect(response.status).toBe(400);
+    expectErrorBody(response.body);
+  });
+
+  it('answers 400 for an unknown event or a missing event header', async () => {
+    const unknown = await send(createToken, 'exploded', MINIMAL);
+    expect(unknown.status).toBe(400);
+    expectErrorBody(unknown.body, ['x-subledger-webhook-event']);
+    const missing = await testApp.http.post(`/webhook/user/data/${createToken}`).set('content-type', 'application/json').send('{}');
+    expect(missing.status).toBe(400);
+  });
+
+  it('answers 400 for a body that is not JSON, not an object, or fails validation, storing nothing', async () => {
+    const before = await countRows(testApp, 'subscriptions');
+    const broken = await send(createToken, 'created', '{"brand_id": ');
+    expect(broken.status).toBe(400);
+    expectErrorBody(broken.body);
+    expect((await send(createToken, 'created', '["a"]')).status).toBe(400);
+    const invalid = await send(createToken, 'created', { ...MINIMAL, price: 'lots', payment_date: '2026-02-30' });
+    expect(invalid.status).toBe(400);
+    expectErrorBody(invalid.body, ['price', 'payment_date']);
+    const missingId = await send(manageToken, 'deleted', {});
+    expectErrorBody(missingId.body, ['id']);
+    expect(await countRows(testApp, 'subscriptions')).toBe(before);
+  });
+
+  it('answers 415 for a body that is not JSON by content type', async () => {
+    const form = await testApp.http.post(`/webhook/user/data/${createToken}`).set('x-subledger-webhook-event', 'created').type('form').send(MINIMAL);
+    expect(form.status).toBe(415);
+    expectErrorBody(form.body);
+    const text = await testApp.http.post(`/webhook/user/data/${createToken}`).set('content-type', 'text/plain').send('hello');
+    expect(text.status).toBe(415);
+  });
+
+  it('answers 400 for an id that is not the owner\'s: B\'s MANAGE token cannot touch A\'s record', async () => {
+    const record = await createSubscription(testApp, ann.token);
+    const bob = await signUp(testApp, 'Bob');
+    const bobManage = (await newToken(bob, 'MANAGE')).token;
+    for (const event of ['updated', 'deleted', 'refunded', 'canceled']) {
+      const response = await send(bobManage, event, { id: String(record.id), price: '0' });
+      expect(response.status).toBe(400);
+      expectErrorBody(response.body);
+    }
+    expect(await read(record.id)).toEqual(record);
+  });
+
+  it('answers a repeated Idempotency-Key as the first time and changes nothing', async () => {
+    const before = await countRows(testApp, 'subscriptions');
+    const first = await send(createToken, 'created', { ...MINIMAL, brand_id: 'Once Only' }, { 'idempotency-key': 'abc-123' });
+    const again = await send(createToken, 'created', { ...MINIMAL, brand_id: 'Once Only' }, { 'idempotency-key': 'abc-123' });
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect(await countRows(testApp, 'subscriptions')).toBe(before + 1);
+    const failedFirst = await send(createToken, 'created', { ...MINIMAL, price: 'x' }, { 'idempotency-key': 'bad-1' });
+    const failedAgain = await send(createToken, 'created', MINIMAL, { 'idempotency-key': 'bad-1' });
+    expect(failedAgain.status).toBe(failedFirst.status);
+    expect(failedAgain.body).toEqual(failedFirst.body);
+    // Another token's key space is its own.
+    const otherCreate = (await newToken(ann, 'CREATE')).token;
+    const otherToken = await send(otherCreate, 'created', { ...MINIMAL, brand_id: 'Once Only' }, { 'idempotency-key': 'abc-123' });
+    expect(otherToken.body.subscription.id).not.toBe(first.body.subscription.id);
+  });
+
+  it('honours SERVICE_SHORT_NAME in the header names', async () => {
+    const renamed = await startTestApp({ SERVICE_SHORT_NAME: 'svc' });
+    try {
+      const user = await signUp(renamed, 'Renamed');
+      const token = (await graphql(renamed, user.token, 'mutation { createInboundWebhookToken(kind: CREATE) { token } }')).body.data.createInboundWebhookToken.token;
+      const response = await renamed.http
+        .post(`/webhook/user/data/${token}`)
+        .set('content-type', 'application/json')
+        .set('x-svc-webhook-event', 'created')
+        .set('x-svc-webhook-resource', 'subscription')
+        .set('x-svc-webhook-topic', 'subscription.created')
+        .send(JSON.stringify(MINIMAL));
+      expect(response.status).toBe(200);
+    } finally {
+      await renamed.close();
+    }
+  });
+});
