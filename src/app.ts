@@ -24,7 +24,7 @@ import { staticImages } from './ops/static-images';
 import { createServices, type Services } from './services';
 import { startDeliveryWorker } from '../workers/delivery-worker';
 import { createDeliveryQueue, queueHandoff } from './webhooks/delivery-queue';
-import { DeliveryService } from './webhooks/delivery.service';
+import { DeliveryService, type DeliveryTiming } from './webhooks/delivery.service';
 import { inProcessHandoff, OutboxRelay } from './webhooks/outbox-relay';
 
 export interface AppOptions {
@@ -33,8 +33,10 @@ export interface AppOptions {
   inMemoryDatabase?: boolean;
   /** Sees every SQL statement (tests count statements per request). */
   onQuery?: QueryListener;
-  /** How long a delivery attempt may take (tests shorten the 10 s). */
-  deliveryTimeoutMs?: number;
+  /** Delivery timeout and claim lease (tests shorten them). */
+  deliveryTiming?: DeliveryTiming;
+  /** With Redis, whether this process also runs a delivery worker (default true, as `npm start` does). */
+  inProcessWorker?: boolean;
 }
 
 /** How often the relay looks for due deliveries when nothing nudged it. */
@@ -68,9 +70,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   // Outbound deliveries: the relay moves due rows of the outbox; with Redis through BullMQ to workers (one
   // runs in this process, more with `npm run worker`), without it straight to the delivery function here.
-  const deliveries = new DeliveryService(db.orm, config, options.deliveryTimeoutMs);
+  const deliveries = new DeliveryService(db.orm, config, options.deliveryTiming);
   const queue = config.redisUrl ? createDeliveryQueue(config.redisUrl, config.redisPrefix) : null;
-  const worker = config.redisUrl ? startDeliveryWorker(deliveries, { url: config.redisUrl, prefix: config.redisPrefix }, logger) : null;
+  queue?.on('error', (error) => logger.warn({ err: error }, 'delivery queue error'));
+  const worker = config.redisUrl && options.inProcessWorker !== false ? startDeliveryWorker(deliveries, { url: config.redisUrl, prefix: config.redisPrefix }, logger) : null;
   const relay = new OutboxRelay(deliveries, queue ? queueHandoff(queue) : inProcessHandoff(deliveries), logger, {
     pollIntervalMs: RELAY_POLL_MS,
     maxInFlight: RELAY_MAX_IN_FLIGHT,

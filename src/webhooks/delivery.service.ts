@@ -19,6 +19,12 @@ export interface AttemptOutcome {
 }
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
+
+/** Tests shorten these; the defaults are the service's. */
+export interface DeliveryTiming {
+  timeoutMs?: number;
+  leaseMs?: number;
+}
 /** How long a claimed delivery is left alone before another relay may take it again (a dead worker's). */
 const CLAIM_LEASE_MS = 60_000;
 const NOW = `(now() at time zone 'utc')`;
@@ -28,11 +34,17 @@ const NOW = `(now() at time zone 'utc')`;
  * with the next attempt scheduled on the retry schedule.
  */
 export class DeliveryService {
+  private readonly timeoutMs: number;
+  private readonly leaseMs: number;
+
   constructor(
     private readonly orm: MikroORM<PostgreSqlDriver>,
     private readonly config: Pick<Config, 'serviceShortName' | 'baseUrl' | 'webhookAllowPrivate'>,
-    private readonly timeoutMs: number = DELIVERY_TIMEOUT_MS,
-  ) {}
+    timing: DeliveryTiming = {},
+  ) {
+    this.timeoutMs = timing.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+    this.leaseMs = timing.leaseMs ?? CLAIM_LEASE_MS;
+  }
 
   /** Takes up to `limit` due deliveries for this relay (rows another relay holds are skipped). */
   async claimDue(limit: number): Promise<ClaimedDelivery[]> {
@@ -44,7 +56,7 @@ export class DeliveryService {
            where "status" = 'PENDING' and "next_attempt_at" <= ${NOW}
            order by "next_attempt_at" limit ? for update skip locked)
         returning "id", "attempt_count"`,
-      [CLAIM_LEASE_MS / 1000, limit],
+      [this.leaseMs / 1000, limit],
     );
     return rows.map((row) => ({ deliveryId: row.id, attemptsMade: row.attempt_count }));
   }

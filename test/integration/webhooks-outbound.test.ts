@@ -10,7 +10,7 @@ let receiver: Receiver;
 
 beforeAll(async () => {
   [testApp, guarded] = await Promise.all([
-    startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' }, { deliveryTimeoutMs: 500 }),
+    startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' }, { deliveryTiming: { timeoutMs: 500 } }),
     startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'false' }),
   ]);
 });

@@ -39,7 +39,7 @@ withServers('delivers queued attempts, answers health checks and drains on SIGTE
   const port = await freePort();
   const child = spawn(process.execPath, ['dist/workers/main.js'], {
     cwd: root,
-    env: { ...baseEnv, DATABASE_URL: database.url, REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: prefix, PORT: String(port) },
+    env: { ...baseEnv, DATABASE_URL: database.url, REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: prefix, PORT: String(port), WEBHOOK_ALLOW_PRIVATE: 'true' },
     stdio: 'ignore',
   });
   const queue = createDeliveryQueue(process.env.REDIS_URL!, prefix);
