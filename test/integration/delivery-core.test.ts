@@ -109,6 +109,23 @@ it('retries a 500 after about 5 s with the same webhook-id', async () => {
   expect(attempts.map((a) => a.status_code)).toEqual([500, 200]);
 });
 
+it('does not follow redirects: a 302 is a failed attempt and the target gets nothing', async () => {
+  const elsewhere = new Receiver();
+  await elsewhere.start();
+  try {
+    receiver.redirectTo = elsewhere.url;
+    const { deliveryId } = await enqueue();
+    await receiver.waitFor(1);
+    await until(async () => (await recordedAttempts(deliveryId)) === 1);
+    const [attempt] = await sql<{ status_code: number }>(`select "status_code" from "webhook_delivery_attempts" where "delivery_id" = ?`, [deliveryId]);
+    expect(attempt.status_code).toBe(302);
+    expect((await deliveryRow(deliveryId)).status).toBe('PENDING');
+    expect(elsewhere.received).toHaveLength(0);
+  } finally {
+    await elsewhere.stop();
+  }
+});
+
 it('stops at once on 410 Gone', async () => {
   receiver.status = 410;
   const { deliveryId } = await enqueue();

@@ -73,21 +73,27 @@ it('delivers every topic from REST, GraphQL and the inbound webhook once, signed
   await testApp.http.post(`/api/v1/subscriptions/${second.id}/refund`).set(auth);
   await testApp.http.post(`/api/v1/subscriptions/${rest.id}/cancel`).set(auth);
   await testApp.http.delete(`/api/v1/subscriptions/${rest.id}`).set(auth);
-  // GraphQL: created, updated, canceled
-  const { createSubscription: viaGraphql } = await gql(testApp, user.token, 'mutation { createSubscription(input: {productId: 2, type: 1, price: "5", currency: "USD", billingCycle: 3, paymentDate: "2026-01-05"}) { id } }');
+  // GraphQL: created, updated, canceled, refunded, deleted
+  const graphqlCreate = 'mutation { createSubscription(input: {productId: 2, type: 1, price: "5", currency: "USD", billingCycle: 3, paymentDate: "2026-01-05", refundDays: 3650}) { id } }';
+  const { createSubscription: viaGraphql } = await gql(testApp, user.token, graphqlCreate);
   await gql(testApp, user.token, `mutation { updateSubscription(id: ${viaGraphql.id}, input: {note: "changed"}) { id } }`);
   await gql(testApp, user.token, `mutation { cancelSubscription(id: ${viaGraphql.id}) { id } }`);
-  // Inbound: created, updated, deleted
-  const created = await inbound(await inboundToken(user, 'CREATE'), 'created', { ...MINIMAL, brand_id: '3' });
+  await gql(testApp, user.token, `mutation { refundSubscription(id: ${viaGraphql.id}) { id } }`);
+  await gql(testApp, user.token, `mutation { deleteSubscription(id: ${viaGraphql.id}) }`);
+  // Inbound: created, updated, canceled, refunded, deleted
+  const created = await inbound(await inboundToken(user, 'CREATE'), 'created', { ...MINIMAL, brand_id: '3', refund_days: '3650' });
   expect(created.status).toBe(200);
   const manage = await inboundToken(user, 'MANAGE');
-  expect((await inbound(manage, 'updated', { id: String(created.body.subscription.id), price: '1.50' })).status).toBe(200);
-  expect((await inbound(manage, 'deleted', { id: String(created.body.subscription.id) })).status).toBe(200);
+  const inboundId = String(created.body.subscription.id);
+  for (const [event, body] of [['updated', { id: inboundId, price: '1.50' }], ['canceled', { id: inboundId }], ['refunded', { id: inboundId }], ['deleted', { id: inboundId }]] as const) {
+    expect((await inbound(manage, event, body)).status).toBe(200);
+  }
 
+  const everyTopic = ['subscription.created', 'subscription.updated', 'subscription.canceled', 'subscription.refunded', 'subscription.deleted'];
   const expected = [
     'subscription.created', 'subscription.updated', 'subscription.created', 'subscription.refunded', 'subscription.canceled', 'subscription.deleted',
-    'subscription.created', 'subscription.updated', 'subscription.canceled',
-    'subscription.created', 'subscription.updated', 'subscription.deleted',
+    ...everyTopic,
+    ...everyTopic,
   ];
   const requests = await receiver.waitFor(expected.length);
   await new Promise((resolve) => setTimeout(resolve, 300));

@@ -14,6 +14,8 @@ export class Receiver {
   script: number[] = [];
   /** Milliseconds to wait before answering (a slow receiver). */
   delayMs = 0;
+  /** When set, every answer is a 302 to this address. */
+  redirectTo: string | null = null;
   private server: Server | null = null;
   url = '';
 
@@ -23,8 +25,9 @@ export class Receiver {
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         this.received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-        const status = this.script.shift() ?? this.status;
-        setTimeout(() => res.writeHead(status, { 'content-type': 'text/plain' }).end('received'), this.delayMs);
+        const status = this.redirectTo ? 302 : (this.script.shift() ?? this.status);
+        const headers = this.redirectTo ? { location: this.redirectTo } : {};
+        setTimeout(() => res.writeHead(status, { 'content-type': 'text/plain', ...headers }).end('received'), this.delayMs);
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
