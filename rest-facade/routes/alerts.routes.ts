@@ -8,7 +8,7 @@ import { callerOf } from '../auth';
 import { parseBody } from '../body';
 import { FormReader } from '../form';
 import { presentAlert, presentWrittenAlert } from '../presenters/alert.presenter';
-import { listPaging, pathId, readSort } from './params';
+import { pathId, readPagedQuery } from './params';
 
 /** Operations 14-18. */
 export function alertRoutes(services: Services): Router {
@@ -22,8 +22,7 @@ export function alertRoutes(services: Services): Router {
 
   router.get('/alerts', async (req, res) => {
     const form = new FormReader(req.query);
-    const { start, length } = listPaging(form, 100, 1000);
-    const query = { q: form.text('q', { max: 200 }), start, length, sort: readSort(form, ALERT_SORT_FIELDS, { field: 'created_at', direction: 'desc' }) };
+    const query = readPagedQuery(form, ALERT_SORT_FIELDS, { field: 'created_at', direction: 'desc' });
     form.done();
     const list = await alerts.list(callerOf(req), query);
     if (list.length === 0) throw AppError.noResults('alerts');

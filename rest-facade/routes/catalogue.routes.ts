@@ -6,7 +6,7 @@ import type { Services } from '../../src/services';
 import { callerOf } from '../auth';
 import { FormReader } from '../form';
 import { presentCategory, presentProduct, presentProductDetail } from '../presenters/catalogue.presenter';
-import { listPaging, pathId, readSort } from './params';
+import { pathId, readPagedQuery } from './params';
 
 /** Operations 19-22. */
 export function catalogueRoutes(services: Services, config: Pick<Config, 'baseUrl'>): Router {
@@ -25,8 +25,7 @@ export function catalogueRoutes(services: Services, config: Pick<Config, 'baseUr
 
   router.get('/products/categories', async (req, res) => {
     const form = new FormReader(req.query);
-    const { start, length } = listPaging(form, 100, 1000);
-    const query = { q: form.text('q', { max: 100 }), start, length, sort: readSort(form, CATEGORY_SORT_FIELDS, { field: 'id', direction: 'asc' }) };
+    const query = readPagedQuery(form, CATEGORY_SORT_FIELDS, { field: 'id', direction: 'asc' });
     form.done();
     const categories = await catalogue.categories(callerOf(req), query);
     if (categories.length === 0) throw AppError.noResults('categories');

@@ -34,3 +34,14 @@ export function readSort<F extends string>(
   form.fail('sort', `The sort must be <field>:asc or <field>:desc with a field among ${fields.join(', ')}.`);
   return fallback;
 }
+
+/** q, start, length and sort of a list (operations 8, 15 and 21 share the format). */
+export function readPagedQuery<F extends string>(
+  form: FormReader,
+  sortFields: readonly F[],
+  defaultSort: { field: F; direction: 'asc' | 'desc' },
+  lengths: { default: number; max: number } = { default: 100, max: 1000 },
+) {
+  const { start, length } = listPaging(form, lengths.default, lengths.max);
+  return { q: form.text('q', { max: 200 }), start, length, sort: readSort(form, sortFields, defaultSort) };
+}

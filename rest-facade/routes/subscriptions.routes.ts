@@ -7,7 +7,7 @@ import { callerOf } from '../auth';
 import { parseBody } from '../body';
 import { FormReader } from '../form';
 import { presentCalendarEntry, presentListItem, presentSubscription } from '../presenters/subscription.presenter';
-import { listPaging, pathId, readSort } from './params';
+import { pathId, readPagedQuery } from './params';
 
 /** Operations 4-13: the record lifecycle, translated to SubscriptionService calls. */
 export function subscriptionRoutes(services: Services): Router {
@@ -170,12 +170,10 @@ function withoutUndefined<T extends object>(value: T): T {
 /** q, start, length, sort and filters of operation 8; a malformed value is a 400 naming it. */
 function readListQuery(req: Request): ListQuery {
   const form = new FormReader(req.query);
-  const { start, length } = listPaging(form, DEFAULT_LENGTH, MAX_LENGTH);
-  const q = form.text('q', { max: 200 });
-  const sort = readSort(form, Object.keys(SORT_COLUMNS) as SortField[], DEFAULT_SORT);
+  const paged = readPagedQuery(form, Object.keys(SORT_COLUMNS) as SortField[], DEFAULT_SORT, { default: DEFAULT_LENGTH, max: MAX_LENGTH });
   const filters = readFilters(form, form.text('filters', { max: 2000 }));
   form.done();
-  return { q, start, length, sort, filters };
+  return { ...paged, filters };
 }
 
 const FILTER_FIELDS = { folder_id: 'folderIds', type: 'types', billing_cycle: 'billingCycles', status: 'statuses' } as const;
