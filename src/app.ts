@@ -22,10 +22,13 @@ import { Metrics } from './ops/metrics';
 import { createRedis } from './ops/redis';
 import { staticImages } from './ops/static-images';
 import { createServices, type Services } from './services';
-import { startDeliveryWorker } from '../workers/delivery-worker';
+import { startDeliveryWorker, startReminderWorker } from '../workers/delivery-worker';
 import { createDeliveryQueue, queueHandoff } from './webhooks/delivery-queue';
 import { DeliveryService, type DeliveryTiming } from './webhooks/delivery.service';
-import { inProcessHandoff, OutboxRelay } from './webhooks/outbox-relay';
+import { DueWorkRelay, inProcessHandoff, outboxRelay } from './webhooks/outbox-relay';
+import { createReminderQueue, inProcessReminderHandoff, REMINDER_LOOK_AHEAD_MS, reminderQueueHandoff } from './alerts/reminder-queue';
+import type { DueReminder } from './alerts/reminder.service';
+import type { ClaimedDelivery } from './webhooks/delivery.service';
 
 export interface AppOptions {
   logger?: Logger;
@@ -37,18 +40,24 @@ export interface AppOptions {
   deliveryTiming?: DeliveryTiming;
   /** With Redis, whether this process also runs a delivery worker (default true, as `npm start` does). */
   inProcessWorker?: boolean;
+  /** "Now" for records and reminders (tests move it instead of sleeping). */
+  clock?: () => Date;
 }
 
 /** How often the relay looks for due deliveries when nothing nudged it. */
 const RELAY_POLL_MS = 250;
 const RELAY_MAX_IN_FLIGHT = 32;
+/** Reminders fire within about this long of their time on the embedded default. */
+const REMINDER_POLL_MS = 1_000;
+const SWEEP_INTERVAL_MS = 3_600_000;
 
 export interface RunningApp {
   express: Express;
   db: Database;
   services: Services;
   deliveries: DeliveryService;
-  relay: OutboxRelay;
+  relay: DueWorkRelay<ClaimedDelivery>;
+  reminderRelay: DueWorkRelay<DueReminder>;
   logger: Logger;
   /** Starts serving HTTP; resolves to the port actually bound (PORT 0 picks a free one). */
   listen(port: number): Promise<number>;
@@ -64,7 +73,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const redis: Redis | null = config.redisUrl ? createRedis(config.redisUrl) : null;
   redis?.on('error', (error) => logger.warn({ err: error }, 'redis connection error'));
   const stores: LimiterStores = { redis, redisPrefix: config.redisPrefix, knex: db.orm.em.getKnex() };
-  const services = createServices(db.orm, config, stores);
+  const clock = options.clock ?? (() => new Date());
+  const services = createServices(db.orm, config, stores, logger, clock);
   const apollo = await createGraphQLServer(await buildAppSchema(services), config, logger);
   const metrics = new Metrics(db.orm);
 
@@ -74,12 +84,30 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const queue = config.redisUrl ? createDeliveryQueue(config.redisUrl, config.redisPrefix) : null;
   queue?.on('error', (error) => logger.warn({ err: error }, 'delivery queue error'));
   const worker = config.redisUrl && options.inProcessWorker !== false ? startDeliveryWorker(deliveries, { url: config.redisUrl, prefix: config.redisPrefix }, logger) : null;
-  const relay = new OutboxRelay(deliveries, queue ? queueHandoff(queue) : inProcessHandoff(deliveries), logger, {
+  const relay = outboxRelay(deliveries, queue ? queueHandoff(queue) : inProcessHandoff(deliveries), logger, {
     pollIntervalMs: RELAY_POLL_MS,
     maxInFlight: RELAY_MAX_IN_FLIGHT,
   });
   services.outbox.subscribe(() => relay.nudge());
   relay.start();
+
+  // Reminders: due rows fire here (embedded default), or go to BullMQ as delayed jobs a minute ahead (Redis).
+  const reminderQueue = config.redisUrl ? createReminderQueue(config.redisUrl, config.redisPrefix) : null;
+  reminderQueue?.on('error', (error) => logger.warn({ err: error }, 'reminder queue error'));
+  const reminderWorker =
+    config.redisUrl && options.inProcessWorker !== false ? startReminderWorker(services.reminders, { url: config.redisUrl, prefix: config.redisPrefix }, logger) : null;
+  const reminderRelay = new DueWorkRelay(
+    (limit) => services.reminders.claimDue(limit, reminderQueue ? REMINDER_LOOK_AHEAD_MS : 0),
+    reminderQueue ? reminderQueueHandoff(reminderQueue, clock) : inProcessReminderHandoff(services.reminders),
+    logger,
+    { pollIntervalMs: REMINDER_POLL_MS, maxInFlight: RELAY_MAX_IN_FLIGHT },
+  );
+  services.outbox.subscribe(() => reminderRelay.nudge());
+  reminderRelay.start();
+  // Roll reminders forward now (payments that passed while stopped) and every hour.
+  const sweep = () => services.reminders.sweep().catch((error: unknown) => logger.warn({ err: error }, 'reminder sweep failed'));
+  const sweeping = sweep();
+  const sweepTimer = setInterval(sweep, SWEEP_INTERVAL_MS).unref();
 
   const app = express();
   app.disable('x-powered-by');
@@ -143,6 +171,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     services,
     deliveries,
     relay,
+    reminderRelay,
     logger,
     listen(port) {
       return new Promise((resolve, reject) => {
@@ -158,9 +187,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         closing.closeIdleConnections();
         await closed;
       }
-      await relay.stop();
-      await worker?.close();
-      await queue?.close();
+      clearInterval(sweepTimer);
+      await sweeping;
+      await Promise.all([relay.stop(), reminderRelay.stop()]);
+      await Promise.all([worker?.close(), reminderWorker?.close()]);
+      await Promise.all([queue?.close(), reminderQueue?.close()]);
       await apollo.stop();
       redis?.disconnect();
       await db.close();

@@ -19,6 +19,9 @@ export interface Config {
   rateLimitPerMinute: number;
   serviceShortName: string;
   webhookAllowPrivate: boolean;
+  /** smtp(s)://user:pass@host:port for reminder e-mails; unset: no e-mail channel. */
+  smtpUrl: string | null;
+  smtpFrom: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   nodeEnv: 'development' | 'production' | 'test';
 }
@@ -99,6 +102,8 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 1000, 0, 1_000_000),
     serviceShortName,
     webhookAllowPrivate: boolean('WEBHOOK_ALLOW_PRIVATE', false),
+    smtpUrl: url('SMTP_URL', ['smtp:', 'smtps:']),
+    smtpFrom: read('SMTP_FROM') ?? 'Subledger <reminders@localhost>',
     logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     nodeEnv: oneOf('NODE_ENV', NODE_ENVS, 'development'),
   };

@@ -4,6 +4,10 @@ import { AuthService } from './auth/auth.service';
 import { LoginThrottle } from './auth/login-throttle';
 import type { Config } from './config';
 import type { LimiterStores } from './ops/limiters';
+import type { Logger } from './logger';
+import { ReminderMailer } from './alerts/reminder-mail';
+import { ReminderService } from './alerts/reminder.service';
+import { ProfileService } from './settings/profile.service';
 import { AlertService } from './alerts/alert.service';
 import { CatalogueService } from './catalogue/catalogue.service';
 import { SettingsService } from './settings/settings.service';
@@ -31,22 +35,34 @@ export interface Services {
   settings: SettingsService;
   /** Fires after every commit that wrote outbox events. */
   outbox: OutboxSignal;
+  reminders: ReminderService;
+  profile: ProfileService;
   endpoints: WebhookEndpointService;
   inboundTokens: InboundTokenService;
   deliveryLog: DeliveryLogService;
 }
 
-export function createServices(orm: MikroORM<PostgreSqlDriver>, config: Config, stores: LimiterStores): Services {
+export function createServices(
+  orm: MikroORM<PostgreSqlDriver>,
+  config: Config,
+  stores: LimiterStores,
+  logger: Logger,
+  clock: () => Date = () => new Date(),
+): Services {
   const outbox = new OutboxSignal();
+  const mailer = config.smtpUrl ? new ReminderMailer(config.smtpUrl, config.smtpFrom) : null;
+  const reminders = new ReminderService(orm, outbox, mailer, logger, clock);
   return {
     outbox,
+    reminders,
+    profile: new ProfileService(orm, reminders),
     auth: new AuthService(orm, config, new LoginThrottle(stores)),
-    subscriptions: new SubscriptionService(orm, `${config.baseUrl}/static/default-product.svg`, outbox),
+    subscriptions: new SubscriptionService(orm, `${config.baseUrl}/static/default-product.svg`, outbox, reminders, clock),
     folders: new OwnedNamesService(orm, Folder, { label: 'Folder' }),
     tags: new OwnedNamesService(orm, Tag, { label: 'Tag' }),
     paymentModes: new OwnedNamesService(orm, PaymentMode, { label: 'Payment mode' }),
     categories: new OwnedNamesService(orm, ProductCategory, { label: 'Category', includeGlobal: true }),
-    alerts: new AlertService(orm),
+    alerts: new AlertService(orm, reminders),
     catalogue: new CatalogueService(orm),
     settings: new SettingsService(orm),
     endpoints: new WebhookEndpointService(orm, config),

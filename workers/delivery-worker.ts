@@ -1,4 +1,6 @@
 import { Worker } from 'bullmq';
+import { REMINDER_QUEUE } from '../src/alerts/reminder-queue';
+import type { DueReminder, ReminderService } from '../src/alerts/reminder.service';
 import type { Logger } from '../src/logger';
 import type { ClaimedDelivery, DeliveryService } from '../src/webhooks/delivery.service';
 import { DELIVERY_QUEUE, queueConnection } from '../src/webhooks/delivery-queue';
@@ -18,5 +20,17 @@ export function startDeliveryWorker(
   });
   worker.on('failed', (job, error) => logger.warn({ err: error, jobId: job?.id }, 'delivery job failed'));
   worker.on('error', (error) => logger.warn({ err: error }, 'delivery worker error'));
+  return worker;
+}
+
+/** Consumes the reminder queue: each (delayed) job fires one reminder, at most once. */
+export function startReminderWorker(reminders: ReminderService, redis: { url: string; prefix: string }, logger: Logger): Worker<DueReminder> {
+  const worker = new Worker<DueReminder>(REMINDER_QUEUE, (job) => reminders.fire(job.data.reminderId), {
+    connection: queueConnection(redis.url),
+    prefix: redis.prefix,
+    concurrency: 4,
+  });
+  worker.on('failed', (job, error) => logger.warn({ err: error, jobId: job?.id }, 'reminder job failed'));
+  worker.on('error', (error) => logger.warn({ err: error }, 'reminder worker error'));
   return worker;
 }

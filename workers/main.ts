@@ -4,7 +4,8 @@ import { ConfigError, loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/orm';
 import { createLogger } from '../src/logger';
 import { DeliveryService } from '../src/webhooks/delivery.service';
-import { startDeliveryWorker } from './delivery-worker';
+import { createServices } from '../src/services';
+import { startDeliveryWorker, startReminderWorker } from './delivery-worker';
 
 /**
  * `npm run worker`: delivery workers as a process of their own, beside `npm start` (which also runs one).
@@ -19,7 +20,9 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config);
   const db = await openDatabase(config, logger);
-  const worker = startDeliveryWorker(new DeliveryService(db.orm, config), { url: config.redisUrl, prefix: config.redisPrefix }, logger);
+  const redis = { url: config.redisUrl, prefix: config.redisPrefix };
+  const worker = startDeliveryWorker(new DeliveryService(db.orm, config), redis, logger);
+  const reminderWorker = startReminderWorker(createServices(db.orm, config, { redis: null, redisPrefix: config.redisPrefix, knex: db.orm.em.getKnex() }, logger).reminders, redis, logger);
 
   // Health for orchestrators: /healthz while the process runs, /readyz while the worker is connected.
   const health = createServer((req, res) => {
@@ -31,7 +34,7 @@ async function main(): Promise<void> {
   const stop = async () => {
     logger.info('draining delivery worker');
     health.close();
-    await worker.close();
+    await Promise.all([worker.close(), reminderWorker.close()]);
     await db.close();
     process.exit(0);
   };

@@ -48,7 +48,7 @@ export class AlertCreateInput extends AlertUpdateInput {
   @Field(() => Int, { defaultValue: 3 }) declare subjects: number;
 }
 
-function toAlertView(alert: Alert): AlertView {
+export function toAlertView(alert: Alert): AlertView {
   return {
     id: alert.id,
     name: alert.alertName,

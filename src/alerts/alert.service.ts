@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/core';
-import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
+import type { ReminderService } from './reminder.service';
 import type { Caller } from '../auth/caller';
 import { AppError } from '../errors';
 import { DEFAULT_ALERT_ID } from '../subscriptions/subscription-links';
@@ -26,7 +27,10 @@ const SORT_PROPERTIES: Record<AlertSortField, keyof Alert> = {
 
 /** The caller's alert definitions, plus the system default (id 1) that every user sees and no one changes. */
 export class AlertService {
-  constructor(private readonly orm: MikroORM<PostgreSqlDriver>) {}
+  constructor(
+    private readonly orm: MikroORM<PostgreSqlDriver>,
+    private readonly reminders: ReminderService,
+  ) {}
 
   async list(caller: Caller, query: AlertListQuery): Promise<Alert[]> {
     const q = query.q?.trim();
@@ -65,7 +69,7 @@ export class AlertService {
 
   async update(caller: Caller, id: number, input: Partial<AlertInput>): Promise<Alert> {
     assertValid(input);
-    const em = this.orm.em.fork();
+    return this.orm.em.transactional(async (em) => {
     const alert = await this.ownedForWrite(em, caller, id);
     const changes: Partial<Alert> = {
       alertName: input.alertName?.trim(),
@@ -80,17 +84,23 @@ export class AlertService {
     };
     for (const [key, value] of Object.entries(changes)) if (value !== undefined) Object.assign(alert, { [key]: value });
     await em.flush();
+    // Its reminders move with the definition.
+    await this.reminders.reschedule(em, await this.reminders.recordsUsingAlert(em, id));
     return alert;
+    });
   }
 
   /** Records that used the alert fall back to the default alert (the foreign key's ON DELETE SET DEFAULT). */
   async remove(caller: Caller, id: number): Promise<void> {
-    const em = this.orm.em.fork();
-    const alert = await this.ownedForWrite(em, caller, id);
-    await em.remove(alert).flush();
+    await this.orm.em.transactional(async (em) => {
+      const alert = await this.ownedForWrite(em, caller, id);
+      const users = await this.reminders.recordsUsingAlert(em, id);
+      await em.remove(alert).flush();
+      await this.reminders.reschedule(em, users);
+    });
   }
 
-  private async ownedForWrite(em: ReturnType<MikroORM<PostgreSqlDriver>['em']['fork']>, caller: Caller, id: number): Promise<Alert> {
+  private async ownedForWrite(em: EntityManager, caller: Caller, id: number): Promise<Alert> {
     if (id === DEFAULT_ALERT_ID) throw new AppError('CONFLICT', 'The default alert cannot be changed or deleted');
     const alert = await em.findOne(Alert, { id, user: caller.userId });
     if (!alert) throw AppError.notFound('Alert');

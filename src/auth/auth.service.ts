@@ -1,8 +1,6 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
-import { ExchangeRate } from '../currency/exchange-rate.entity';
-import { isTimeZone } from '../subscriptions/payment-dates';
 import { utcTimestamp } from '../db/timestamps';
 import { AppError, type FieldErrors } from '../errors';
 import { AccessToken } from './access-token.entity';
@@ -73,24 +71,6 @@ export class AuthService {
     const user = await this.orm.em.fork().findOne(User, { id: caller.userId });
     if (!user) throw AppError.unauthenticated();
     return user;
-  }
-
-  /** Changes the caller's name, base currency (totals, base_value) or timezone ("today" of new records). */
-  async updateProfile(caller: Caller, changes: { name?: string; baseCurrency?: string; timezone?: string }): Promise<User> {
-    return this.orm.em.transactional(async (em) => {
-      const user = await em.findOneOrFail(User, caller.userId);
-      const problems: FieldErrors = {};
-      if (changes.baseCurrency !== undefined && !(await em.findOne(ExchangeRate, { currency: changes.baseCurrency }))) {
-        problems.baseCurrency = [`The currency ${changes.baseCurrency} is not in the exchange-rate table.`];
-      }
-      if (changes.timezone !== undefined && !isTimeZone(changes.timezone)) problems.timezone = ['The timezone must be an IANA zone name.'];
-      if (changes.name !== undefined && (changes.name.trim().length === 0 || changes.name.length > 200)) problems.name = ['The name must be from 1 to 200 characters.'];
-      if (Object.keys(problems).length > 0) throw AppError.badInput('The given data was invalid', problems);
-      if (changes.name !== undefined) user.name = changes.name.trim();
-      if (changes.baseCurrency !== undefined) user.baseCurrency = changes.baseCurrency;
-      if (changes.timezone !== undefined) user.timezone = changes.timezone;
-      return user;
-    });
   }
 
   /** Self-service account creation, open while ALLOW_SIGNUP is true. */

@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
+import { Alert } from '../alerts/alert.entity';
 import { Product } from '../catalogue/product.entity';
 import { ProductCategory } from '../catalogue/product-category.entity';
 import { Folder } from '../organizing/folder.entity';
@@ -14,6 +15,8 @@ export interface Loaders {
   categories: DataLoader<number, ProductCategory | null>;
   paymentModes: DataLoader<number, PaymentMode | null>;
   tagsOfSubscription: DataLoader<number, Tag[]>;
+  /** A record's alert definitions, its alert_id first. */
+  alertsOfSubscription: DataLoader<number, Alert[]>;
 }
 
 /** Loaders live for one request (their caches must not outlive the caller's view of the data). */
@@ -37,6 +40,18 @@ export function createLoaders(orm: MikroORM<PostgreSqlDriver>): Loaders {
         [...ids],
       );
       return ids.map((id) => rows.filter((row) => row.subscription_id === id).map((row) => ({ id: row.id, name: row.name }) as Tag));
+    }),
+    alertsOfSubscription: new DataLoader<number, Alert[]>(async (ids) => {
+      const marks = ids.map(() => '?').join(', ');
+      const links = await em.getConnection().execute<{ subscription_id: number; alert_id: number }[]>(
+        `select "id" as "subscription_id", "alert_id", 0 as "position" from "subscriptions" where "id" in (${marks})
+         union all select "subscription_id", "alert_id", "position" from "subscription_alerts" where "subscription_id" in (${marks})
+         order by "subscription_id", "position"`,
+        [...ids, ...ids],
+      );
+      const alerts = await em.find(Alert, { id: { $in: [...new Set(links.map((link) => link.alert_id))] } });
+      const byId = new Map(alerts.map((alert) => [alert.id, alert]));
+      return ids.map((id) => links.filter((link) => link.subscription_id === id).map((link) => byId.get(link.alert_id)!));
     }),
   };
 }

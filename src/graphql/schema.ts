@@ -3,6 +3,7 @@ import { buildSchema, type NonEmptyArray } from 'type-graphql';
 import { AuthResolver } from '../auth/auth.resolver';
 import { SubscriptionResolver } from '../subscriptions/subscription.resolver';
 import { AlertResolver } from '../alerts/alert.resolver';
+import { ReminderResolver } from '../alerts/reminder.resolver';
 import { CatalogueResolver } from '../catalogue/catalogue.resolver';
 import { SettingsResolver } from '../settings/settings.resolver';
 import { WebhooksResolver } from '../webhooks/webhooks.resolver';
@@ -13,8 +14,9 @@ import type { Services } from '../services';
 function createResolvers(services: Services): NonEmptyArray<object> {
   return [
     new AuthResolver(services.auth),
-    new SubscriptionResolver(services.subscriptions, services.auth),
+    new SubscriptionResolver(services.subscriptions, services.profile),
     new AlertResolver(services.alerts),
+    new ReminderResolver(services.reminders),
     new CatalogueResolver(services.catalogue),
     new SettingsResolver(services.settings),
     new WebhooksResolver(services.endpoints, services.inboundTokens, services.deliveryLog),

@@ -1,6 +1,7 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { toUserView, UserView } from '../auth/auth.types';
-import type { AuthService } from '../auth/auth.service';
+import { AlertView, toAlertView } from '../alerts/alert.resolver';
+import type { ProfileService } from '../settings/profile.service';
 import { LocalDateResolver } from 'graphql-scalars';
 import { AppError } from '../errors';
 import { requireCaller, type GraphQLContext } from '../graphql/context';
@@ -38,7 +39,7 @@ function toPatch(input: SubscriptionUpdateInput): SubscriptionPatch {
 export class SubscriptionResolver {
   constructor(
     private readonly service: SubscriptionService,
-    private readonly auth: AuthService,
+    private readonly profile: ProfileService,
   ) {}
 
   @Query(() => SubscriptionConnection, { description: 'The caller\'s records, a page at a time.' })
@@ -149,7 +150,7 @@ export class SubscriptionResolver {
 
   @Mutation(() => UserView, { description: 'Changes the caller\'s name, base currency or timezone.' })
   async updateProfile(@Arg('input', () => ProfileInput) input: ProfileInput, @Ctx() context: GraphQLContext): Promise<UserView> {
-    return toUserView(await this.auth.updateProfile(requireCaller(context), input));
+    return toUserView(await this.profile.update(requireCaller(context), input));
   }
 
   @FieldResolver(() => Boolean)
@@ -179,6 +180,22 @@ export class SubscriptionResolver {
   async paymentMode(@Root() record: SubscriptionRecordView, @Ctx() context: GraphQLContext): Promise<PaymentModeView | null> {
     const mode = record.payment_mode_id ? await context.loaders.paymentModes.load(record.payment_mode_id) : null;
     return mode ? toPaymentModeView(mode) : null;
+  }
+
+  @FieldResolver(() => [AlertView], { description: 'Its alert definitions; the first is the REST alert_id.' })
+  async alerts(@Root() record: SubscriptionRecordView, @Ctx() context: GraphQLContext): Promise<AlertView[]> {
+    return (await context.loaders.alertsOfSubscription.load(record.id)).map(toAlertView);
+  }
+
+  @Mutation(() => SubscriptionRecordView, { description: 'Sets the record\'s alert definitions (1 to 10; the first becomes alert_id).' })
+  async setSubscriptionAlerts(
+    @Arg('id', () => Int) id: number,
+    @Arg('alertIds', () => [Int]) alertIds: number[],
+    @Ctx() context: GraphQLContext,
+  ): Promise<SubscriptionRecordView> {
+    const caller = requireCaller(context);
+    await this.service.setAlerts(caller, id, alertIds);
+    return (await this.service.get(caller, id)) as SubscriptionRecordView;
   }
 
   @FieldResolver(() => [TagView])

@@ -9,6 +9,7 @@ import { Status } from './codes';
 import { addDays, addMonths, epochDay, isCalendarDate, occurrencesBetween, todayIn } from './payment-dates';
 import { DEFAULT_ALERT_ID, DEFAULT_CATEGORY_ID, resolveLinks, type ResolvedLinks } from './subscription-links';
 import { Subscription } from './subscription.entity';
+import type { ReminderService } from '../alerts/reminder.service';
 import { writeEvents, type OutboxSignal } from '../webhooks/outbox';
 import type { SubscriptionTopic } from '../webhooks/topics';
 import { summarizeSpending, type SpendingGrouping, type SpendingSummary } from './spending';
@@ -44,6 +45,7 @@ export class SubscriptionService {
     private readonly orm: MikroORM<PostgreSqlDriver>,
     private readonly defaultImage: string,
     private readonly outbox: OutboxSignal,
+    private readonly reminders: ReminderService,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -173,6 +175,37 @@ export class SubscriptionService {
       await this.emit(em, caller, 'subscription.updated', [record.id]);
     });
     return this.get(caller, id);
+  }
+
+  /** Sets the record's alert definitions: the first is its alert_id, the others are kept beside it. */
+  async setAlerts(caller: Caller, id: number, alertIds: number[]): Promise<number[]> {
+    const unique = [...new Set(alertIds)];
+    if (unique.length === 0 || unique.length > 10) throw AppError.field('alert_ids', 'Give from 1 to 10 alert ids.');
+    await this.change(async (em) => {
+      const record = await this.owned(em, caller, id);
+      for (const alertId of unique) await resolveLinks(em, caller.userId, { alertId });
+      record.alert = unique[0];
+      await em.flush();
+      const connection = em.getConnection();
+      const tx = em.getTransactionContext();
+      await connection.execute('delete from "subscription_alerts" where "subscription_id" = ?', [id], 'run', tx);
+      for (const [position, alertId] of unique.slice(1).entries()) {
+        await connection.execute('insert into "subscription_alerts" ("subscription_id", "alert_id", "position") values (?, ?, ?)', [id, alertId, position + 1], 'run', tx);
+      }
+      await this.emit(em, caller, 'subscription.updated', [id]);
+    });
+    return unique;
+  }
+
+  /** The record's alert definitions in order (alert_id first). */
+  async alertIdsOf(caller: Caller, id: number): Promise<number[]> {
+    const rows = await this.orm.em.getConnection().execute<{ alert_id: number }[]>(
+      `select s."alert_id", 0 as "position" from "subscriptions" s where s."id" = ? and s."user_id" = ?
+       union all select sa."alert_id", sa."position" from "subscription_alerts" sa join "subscriptions" s on s."id" = sa."subscription_id"
+        where sa."subscription_id" = ? and s."user_id" = ? order by "position"`,
+      [id, caller.userId, id, caller.userId],
+    );
+    return rows.map((row) => row.alert_id);
   }
 
   /** Soft delete: the record and its add-ons disappear from every read and can be restored. */
@@ -322,7 +355,7 @@ export class SubscriptionService {
     return result;
   }
 
-  /** Writes the topic's event for each record as it now stands, inside the write's transaction. */
+  /** Writes the topic's event for each record as it now stands, and its reminders, inside the write's transaction. */
   private async emit(em: EntityManager, caller: Caller, topic: SubscriptionTopic, ids: number[]): Promise<void> {
     await em.flush();
     const rows = await em
@@ -330,6 +363,7 @@ export class SubscriptionService {
       .execute<SubscriptionRow[]>(`${RECORD_SELECT} where s."id" in (${ids.map(() => '?').join(', ')}) and s."user_id" = ? order by s."id"`, [...ids, caller.userId], 'all', em.getTransactionContext());
     const now = this.clock();
     await writeEvents(em, caller.userId, topic, rows.map((row) => toRecord(row, now)));
+    await this.reminders.reschedule(em, ids);
   }
 
   private async addonIds(em: EntityManager, mainId: number, where: Record<string, unknown>): Promise<number[]> {

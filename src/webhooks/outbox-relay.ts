@@ -1,8 +1,9 @@
 import type { Logger } from '../logger';
 import type { ClaimedDelivery, DeliveryService } from './delivery.service';
 
-/** Where a claimed delivery goes: attempted here (embedded default) or handed to BullMQ (with Redis). */
-export type DeliveryHandoff = (claims: ClaimedDelivery[]) => Promise<void>;
+/** Where claimed work goes: done here (embedded default) or handed to BullMQ (with Redis). */
+export type Handoff<T> = (claims: T[]) => Promise<void>;
+export type DeliveryHandoff = Handoff<ClaimedDelivery>;
 
 export interface RelayOptions {
   pollIntervalMs: number;
@@ -11,10 +12,10 @@ export interface RelayOptions {
 }
 
 /**
- * Moves due deliveries out of the outbox table: polls for rows whose next attempt has come (skipping rows
- * another relay holds), and hands them off. `nudge()` runs a round at once, right after a commit.
+ * Moves due work out of a table: polls for rows whose time has come (outbox deliveries, reminders) and hands
+ * them off. `nudge()` runs a round at once, right after a commit.
  */
-export class OutboxRelay {
+export class DueWorkRelay<T> {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private rerun = false;
@@ -22,8 +23,8 @@ export class OutboxRelay {
   private stopped = true;
 
   constructor(
-    private readonly deliveries: DeliveryService,
-    private readonly handoff: DeliveryHandoff,
+    private readonly claim: (limit: number) => Promise<T[]>,
+    private readonly handoff: Handoff<T>,
     private readonly logger: Logger,
     private readonly options: RelayOptions,
   ) {}
@@ -67,18 +68,23 @@ export class OutboxRelay {
 
   private async round(): Promise<void> {
     try {
-      const claims = await this.deliveries.claimDue(this.options.maxInFlight - this.inFlight);
+      const claims = await this.claim(this.options.maxInFlight - this.inFlight);
       if (claims.length === 0) return;
       this.inFlight += claims.length;
       this.handoff(claims)
-        .catch((error: unknown) => this.logger.warn({ err: error }, 'delivery hand-off failed; retried after the lease'))
+        .catch((error: unknown) => this.logger.warn({ err: error }, 'hand-off failed; the rows are claimed again later'))
         .finally(() => {
           this.inFlight -= claims.length;
         });
     } catch (error) {
-      this.logger.warn({ err: error }, 'outbox relay round failed');
+      this.logger.warn({ err: error }, 'relay round failed');
     }
   }
+}
+
+/** The outbox relay: due deliveries. */
+export function outboxRelay(deliveries: DeliveryService, handoff: DeliveryHandoff, logger: Logger, options: RelayOptions): DueWorkRelay<ClaimedDelivery> {
+  return new DueWorkRelay((limit) => deliveries.claimDue(limit), handoff, logger, options);
 }
 
 /** The embedded default: attempt each claimed delivery in this process. */

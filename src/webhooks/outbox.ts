@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { label, TYPE_LABELS } from '../subscriptions/codes';
 import { presentSubscription } from '../subscriptions/record-shape';
 import type { SubscriptionRecord } from '../subscriptions/subscription.record';
-import type { SubscriptionTopic } from './topics';
+import { SUBSCRIPTION_TOPICS, type SubscriptionTopic } from './topics';
 
 /** Tells the relay that events were committed, so it need not wait for its next poll. */
 export class OutboxSignal {
@@ -56,6 +56,7 @@ export async function writeEvents(
   userId: number,
   topic: SubscriptionTopic,
   records: SubscriptionRecord[],
+  extra: Record<string, unknown> = {},
 ): Promise<void> {
   if (records.length === 0) return;
   const connection = em.getConnection();
@@ -73,15 +74,16 @@ export async function writeEvents(
     const eventId = newEventId();
     await connection.execute(
       `insert into "webhook_events" ("id", "user_id", "topic", "subscription_id", "payload") values (?, ?, ?, ?, ?)`,
-      [eventId, userId, topic, record.id, JSON.stringify(eventPayload(record, tags))],
+      [eventId, userId, topic, record.id, JSON.stringify({ ...eventPayload(record, tags), ...extra })],
       'run',
       tx,
     );
     await connection.execute(
       `insert into "webhook_deliveries" ("event_id", "endpoint_id", "next_attempt_at")
        select ?, e."id", (now() at time zone 'utc') from "webhook_endpoints" e
-        where e."user_id" = ? and e."enabled" and (cardinality(e."events") = 0 or ? = any(e."events"))`,
-      [eventId, userId, topic],
+        where e."user_id" = ? and e."enabled"
+          and (? = any(e."events") or (cardinality(e."events") = 0 and ? = any(?::text[])))`,
+      [eventId, userId, topic, topic, `{${SUBSCRIPTION_TOPICS.join(',')}}`],
       'run',
       tx,
     );

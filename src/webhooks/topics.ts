@@ -7,6 +7,9 @@ export const SUBSCRIPTION_TOPICS = [
   'subscription.refunded',
 ] as const;
 
-export type SubscriptionTopic = (typeof SUBSCRIPTION_TOPICS)[number];
+/** Reminder topics: an endpoint receives them only when it lists them in its events. */
+export const REMINDER_TOPICS = ['subscription.payment_due', 'subscription.refund_due'] as const;
 
-export const ALL_TOPICS: readonly string[] = SUBSCRIPTION_TOPICS;
+export type SubscriptionTopic = (typeof SUBSCRIPTION_TOPICS)[number] | (typeof REMINDER_TOPICS)[number];
+
+export const ALL_TOPICS: readonly string[] = [...SUBSCRIPTION_TOPICS, ...REMINDER_TOPICS];

@@ -14,6 +14,7 @@ it('records every committed migration', async () => {
     'Migration20261122130900_foundation',
     'Migration20261122131000_reference_data',
     'Migration20261122140000_inbound_idempotency',
+    'Migration20261122150000_reminders',
   ]);
 });
 

@@ -99,8 +99,8 @@ describe('subscriptions connection', () => {
   });
 
   it('resolves nested product, folder, category, payment mode and tags in a constant number of statements', async () => {
-    // The outbox relay polls in the background; its statements are not the request's.
-    await testApp.app.relay.stop();
+    // The relays poll in the background; their statements are not the request's.
+    await Promise.all([testApp.app.relay.stop(), testApp.app.reminderRelay.stop()]);
     const count = async (first: number) => {
       statements.length = 0;
       const data = await gql(owner.token, PAGE, { first });
@@ -110,6 +110,7 @@ describe('subscriptions connection', () => {
     const forHundred = await count(100);
     const forTen = await count(10);
     testApp.app.relay.start();
+    testApp.app.reminderRelay.start();
     expect(forHundred).toBe(forTen);
     // token check + list + one batch each for products, folders, categories, payment modes and tags
     expect(forHundred).toBeLessThanOrEqual(7);

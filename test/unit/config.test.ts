@@ -16,6 +16,8 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 1000,
       serviceShortName: 'subledger',
       webhookAllowPrivate: false,
+      smtpUrl: null,
+      smtpFrom: 'Subledger <reminders@localhost>',
       logLevel: 'info',
       nodeEnv: 'development',
     });

@@ -2,10 +2,12 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122130900_foundation } from './Migration20261122130900_foundation';
 import { Migration20261122131000_reference_data } from './Migration20261122131000_reference_data';
 import { Migration20261122140000_inbound_idempotency } from './Migration20261122140000_inbound_idempotency';
+import { Migration20261122150000_reminders } from './Migration20261122150000_reminders';
 
 /** Committed migrations, oldest first. The migrator runs them on start. */
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122130900_foundation', class: Migration20261122130900_foundation },
   { name: 'Migration20261122131000_reference_data', class: Migration20261122131000_reference_data },
   { name: 'Migration20261122140000_inbound_idempotency', class: Migration20261122140000_inbound_idempotency },
+  { name: 'Migration20261122150000_reminders', class: Migration20261122150000_reminders },
 ];

@@ -1,0 +1,37 @@
+import { Queue } from 'bullmq';
+import { queueConnection } from '../webhooks/delivery-queue';
+import type { Handoff } from '../webhooks/outbox-relay';
+import type { DueReminder, ReminderService } from './reminder.service';
+
+export const REMINDER_QUEUE = 'reminders';
+/** With Redis, reminders are queued this long before they fire, as delayed jobs. */
+export const REMINDER_LOOK_AHEAD_MS = 60_000;
+
+export function createReminderQueue(redisUrl: string, prefix: string): Queue<DueReminder> {
+  return new Queue<DueReminder>(REMINDER_QUEUE, { connection: queueConnection(redisUrl), prefix });
+}
+
+/** Delayed BullMQ jobs that fire at the reminder's time; the id names the reminder and its fire time. */
+export function reminderQueueHandoff(queue: Queue<DueReminder>, clock: () => Date): Handoff<DueReminder> {
+  return async (due) => {
+    await queue.addBulk(
+      due.map((reminder) => ({
+        name: 'fire',
+        data: reminder,
+        opts: {
+          jobId: `reminder-${reminder.reminderId}-${reminder.fireAt.getTime()}`,
+          delay: Math.max(0, reminder.fireAt.getTime() - clock().getTime()),
+          removeOnComplete: true,
+          removeOnFail: 1000,
+        },
+      })),
+    );
+  };
+}
+
+/** The embedded default: fire each due reminder in this process. */
+export function inProcessReminderHandoff(reminders: ReminderService): Handoff<DueReminder> {
+  return async (due) => {
+    for (const reminder of due) await reminders.fire(reminder.reminderId);
+  };
+}

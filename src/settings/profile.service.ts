@@ -1,0 +1,52 @@
+import type { MikroORM } from '@mikro-orm/core';
+import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import type { ReminderService } from '../alerts/reminder.service';
+import type { Caller } from '../auth/caller';
+import { User } from '../auth/user.entity';
+import { ExchangeRate } from '../currency/exchange-rate.entity';
+import { AppError, type FieldErrors } from '../errors';
+import { isTimeZone } from '../subscriptions/payment-dates';
+
+export interface ProfileChange {
+  name?: string;
+  baseCurrency?: string;
+  timezone?: string;
+}
+
+/** The caller's name, base currency (totals, base_value) and timezone. */
+export class ProfileService {
+  constructor(
+    private readonly orm: MikroORM<PostgreSqlDriver>,
+    private readonly reminders: ReminderService,
+  ) {}
+
+  /**
+   * Records that took the user's timezone (no zone of their own given) follow a new one, and their reminders
+   * are rescheduled with them.
+   */
+  async update(caller: Caller, change: ProfileChange): Promise<User> {
+    return this.orm.em.transactional(async (em) => {
+      const user = await em.findOneOrFail(User, caller.userId);
+      const problems: FieldErrors = {};
+      if (change.baseCurrency !== undefined && !(await em.findOne(ExchangeRate, { currency: change.baseCurrency }))) {
+        problems.baseCurrency = [`The currency ${change.baseCurrency} is not in the exchange-rate table.`];
+      }
+      if (change.timezone !== undefined && !isTimeZone(change.timezone)) problems.timezone = ['The timezone must be an IANA zone name.'];
+      if (change.name !== undefined && (change.name.trim().length === 0 || change.name.length > 200)) problems.name = ['The name must be from 1 to 200 characters.'];
+      if (Object.keys(problems).length > 0) throw AppError.badInput('The given data was invalid', problems);
+      if (change.name !== undefined) user.name = change.name.trim();
+      if (change.baseCurrency !== undefined) user.baseCurrency = change.baseCurrency;
+      if (change.timezone !== undefined && change.timezone !== user.timezone) {
+        const moved = await em.getConnection().execute<{ id: number }[]>(
+          `update "subscriptions" set "timezone" = ? where "user_id" = ? and "timezone" = ? returning "id"`,
+          [change.timezone, caller.userId, user.timezone],
+          'all',
+          em.getTransactionContext(),
+        );
+        user.timezone = change.timezone;
+        await this.reminders.reschedule(em, moved.map((row) => row.id));
+      }
+      return user;
+    });
+  }
+}
