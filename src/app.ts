@@ -22,7 +22,7 @@ import { Metrics } from './ops/metrics';
 import { createRedis } from './ops/redis';
 import { staticImages } from './ops/static-images';
 import { createServices, type Services } from './services';
-import { startDeliveryWorker, startReminderWorker } from '../workers/delivery-worker';
+import { startDeliveryWorker, startReminderWorker } from '../workers/queue-workers';
 import { createDeliveryQueue, queueHandoff } from './webhooks/delivery-queue';
 import { DeliveryService, type DeliveryTiming } from './webhooks/delivery.service';
 import { DueWorkRelay, inProcessHandoff, outboxRelay } from './webhooks/outbox-relay';

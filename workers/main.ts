@@ -5,7 +5,7 @@ import { openDatabase } from '../src/db/orm';
 import { createLogger } from '../src/logger';
 import { DeliveryService } from '../src/webhooks/delivery.service';
 import { createServices } from '../src/services';
-import { startDeliveryWorker, startReminderWorker } from './delivery-worker';
+import { startDeliveryWorker, startReminderWorker } from './queue-workers';
 
 /**
  * `npm run worker`: delivery workers as a process of their own, beside `npm start` (which also runs one).

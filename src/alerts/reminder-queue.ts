@@ -11,20 +11,27 @@ export function createReminderQueue(redisUrl: string, prefix: string): Queue<Due
   return new Queue<DueReminder>(REMINDER_QUEUE, { connection: queueConnection(redisUrl), prefix });
 }
 
-/** Delayed BullMQ jobs that fire at the reminder's time; the id names the reminder and its fire time. */
+/**
+ * Delayed BullMQ jobs that fire at the reminder's time. The id names the reminder, its fire time and whether
+ * it was queued ahead or already due: a reminder still unfired when its time has come gets a job that runs
+ * at once (the delayed one then finds it fired and does nothing).
+ */
 export function reminderQueueHandoff(queue: Queue<DueReminder>, clock: () => Date): Handoff<DueReminder> {
   return async (due) => {
     await queue.addBulk(
-      due.map((reminder) => ({
-        name: 'fire',
-        data: reminder,
-        opts: {
-          jobId: `reminder-${reminder.reminderId}-${reminder.fireAt.getTime()}`,
-          delay: Math.max(0, reminder.fireAt.getTime() - clock().getTime()),
-          removeOnComplete: true,
-          removeOnFail: 1000,
-        },
-      })),
+      due.map((reminder) => {
+        const delay = Math.max(0, reminder.fireAt.getTime() - clock().getTime());
+        return {
+          name: 'fire',
+          data: reminder,
+          opts: {
+            jobId: `reminder-${reminder.reminderId}-${reminder.fireAt.getTime()}-${delay > 0 ? 'ahead' : 'due'}`,
+            delay,
+            removeOnComplete: true,
+            removeOnFail: 1000,
+          },
+        };
+      }),
     );
   };
 }

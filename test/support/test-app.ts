@@ -17,8 +17,9 @@ export interface TestApp {
  * The whole service on a free port, over its own database (and its own Redis key prefix when REDIS_URL is
  * set), driven over HTTP as a client would.
  */
-export async function startTestApp(env: Record<string, string> = {}, options: AppOptions = {}): Promise<TestApp> {
-  const database = await provisionDatabase();
+export async function startTestApp(env: Record<string, string> = {}, options: AppOptions = {}, shared?: TestDatabase): Promise<TestApp> {
+  // A shared database (an app restarted on the same data) is left for its owner to drop.
+  const database = shared ?? (await provisionDatabase());
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -39,7 +40,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Ap
     http: supertest(baseUrl),
     async close() {
       await app.close();
-      await database.drop();
+      if (!shared) await database.drop();
     },
   };
 }

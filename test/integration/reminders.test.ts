@@ -1,0 +1,250 @@
+import { SMTPServer } from 'smtp-server';
+import { createReminderQueue } from '../../src/alerts/reminder-queue';
+import { signWebhook } from '../../src/webhooks/signature';
+import { provisionDatabase, type TestDatabase } from '../support/database';
+import { Receiver } from '../support/receiver';
+import { createSubscription } from '../support/subscriptions';
+import { graphql, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+
+/**
+ * Reminders that fire, driven by an injected clock (never by sleeping). The webhook channel goes end to end
+ * to a loopback receiver: in-process on the embedded default, through BullMQ delayed jobs with REDIS_URL.
+ */
+let now = new Date('2026-03-20T12:00:00Z');
+const clock = () => now;
+let testApp: TestApp;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  testApp = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' }, { clock });
+});
+beforeEach(async () => {
+  now = new Date('2026-03-20T12:00:00Z');
+  receiver = new Receiver();
+  await receiver.start();
+});
+afterEach(() => receiver.stop());
+afterAll(() => testApp.close());
+
+async function gql<T = Record<string, any>>(app: TestApp, token: string, query: string, variables?: Record<string, unknown>): Promise<T> {
+  const response = await graphql(app, token, query, variables);
+  if (response.body.errors) throw new Error(JSON.stringify(response.body.errors));
+  return response.body.data as T;
+}
+
+async function alert(app: TestApp, user: SignedUpUser, fields: string): Promise<number> {
+  return (await gql(app, user.token, `mutation { createAlert(input: {name: "a", ${fields}}) { id } }`)).createAlert.id;
+}
+
+async function schedule(app: TestApp, user: SignedUpUser) {
+  const { reminders } = await gql(app, user.token, '{ reminders(from: "2026-01-01T00:00:00Z", to: "2026-12-31T00:00:00Z") { subscriptionId alertId kind date fireAt status } }');
+  return reminders as Array<{ subscriptionId: number; alertId: number; kind: string; date: string; fireAt: string; status: string }>;
+}
+
+async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; !(await check()); await new Promise((r) => setTimeout(r, 50))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+  }
+}
+
+const iso = (text: string) => new Date(text).toISOString();
+
+describe('scheduling', () => {
+  it('keeps one reminder per definition of a record: days, weeks and months before, each in its own zone', async () => {
+    const user = await signUp(testApp, 'Many');
+    const days = await alert(testApp, user, 'timePeriod: 3, timeCycle: 1, time: "09:00", timezone: "UTC", channel: 2');
+    const weeks = await alert(testApp, user, 'timePeriod: 1, timeCycle: 2, time: "18:00", timezone: "Europe/Berlin", channel: 2');
+    const months = await alert(testApp, user, 'timePeriod: 1, timeCycle: 3, time: "08:00", timezone: "America/New_York", channel: 2');
+    const record = await createSubscription(testApp, user.token, { payment_date: '2026-05-31', alert_id: String(days) });
+    const set = await gql(testApp, user.token, `mutation { setSubscriptionAlerts(id: ${record.id}, alertIds: [${days}, ${weeks}, ${months}]) { alertId alerts { id } } }`);
+    expect(set.setSubscriptionAlerts).toEqual({ alertId: days, alerts: [{ id: days }, { id: weeks }, { id: months }] });
+    const [rest] = (await testApp.http.get(`/api/v1/subscriptions/${record.id}`).set('authorization', `Bearer ${user.token}`)).body;
+    expect(rest.alert_id).toBe(days);
+    expect(await schedule(testApp, user)).toEqual([
+      { subscriptionId: record.id, alertId: months, kind: 'payment', date: '2026-05-31', fireAt: iso('2026-04-30T12:00:00Z'), status: 'SCHEDULED' },
+      { subscriptionId: record.id, alertId: weeks, kind: 'payment', date: '2026-05-31', fireAt: iso('2026-05-24T16:00:00Z'), status: 'SCHEDULED' },
+      { subscriptionId: record.id, alertId: days, kind: 'payment', date: '2026-05-31', fireAt: iso('2026-05-28T09:00:00Z'), status: 'SCHEDULED' },
+    ]);
+  });
+
+  it('reminds of the refund date', async () => {
+    const user = await signUp(testApp, 'Refund');
+    const refund = await alert(testApp, user, 'timePeriod: 2, time: "10:00", timezone: "UTC", condition: 2, channel: 2');
+    const record = await createSubscription(testApp, user.token, { payment_date: '2026-03-25', refund_days: '14', alert_id: String(refund) });
+    expect(await schedule(testApp, user)).toEqual([
+      { subscriptionId: record.id, alertId: refund, kind: 'refund', date: '2026-04-08', fireAt: iso('2026-04-06T10:00:00Z'), status: 'SCHEDULED' },
+    ]);
+  });
+
+  it('keeps 09:00 local across daylight-saving switches in Europe/Berlin and America/New_York', async () => {
+    const user = await signUp(testApp, 'Dst');
+    const berlin = await alert(testApp, user, 'timePeriod: 1, time: "09:00", timezone: "Europe/Berlin", channel: 2');
+    const newYork = await alert(testApp, user, 'timePeriod: 1, time: "09:00", timezone: "America/New_York", channel: 2');
+    // Payments the day after the spring switch (Berlin 2026-03-29) and in winter time before it.
+    const after = await createSubscription(testApp, user.token, { payment_date: '2026-03-30', alert_id: String(berlin) });
+    const before = await createSubscription(testApp, user.token, { payment_date: '2026-03-28', billing_cycle: '4', alert_id: String(berlin) });
+    // New York switches back on 2026-11-01.
+    const nyAfter = await createSubscription(testApp, user.token, { payment_date: '2026-11-02', billing_cycle: '4', alert_id: String(newYork) });
+    const nyBefore = await createSubscription(testApp, user.token, { payment_date: '2026-10-31', billing_cycle: '4', alert_id: String(newYork) });
+    const byRecord = new Map((await schedule(testApp, user)).map((r) => [r.subscriptionId, r.fireAt]));
+    expect(byRecord.get(after.id as number)).toBe(iso('2026-03-29T07:00:00Z'));
+    expect(byRecord.get(before.id as number)).toBe(iso('2026-03-27T08:00:00Z'));
+    expect(byRecord.get(nyAfter.id as number)).toBe(iso('2026-11-01T14:00:00Z'));
+    expect(byRecord.get(nyBefore.id as number)).toBe(iso('2026-10-30T13:00:00Z'));
+  });
+
+  it('moves the reminder when an edit moves the payment date, and drops it for cancelled, refunded or deleted records', async () => {
+    const user = await signUp(testApp, 'Edits');
+    const id = await alert(testApp, user, 'timePeriod: 1, time: "09:00", timezone: "UTC", channel: 2');
+    const auth = { authorization: `Bearer ${user.token}` };
+    const record = await createSubscription(testApp, user.token, { payment_date: '2026-04-10', alert_id: String(id), refund_days: '3650' });
+    await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set(auth).type('form').send({ payment_date: '2026-04-20' });
+    const rows = await testApp.app.db.orm.em.getConnection().execute<{ reminder_date: string; status: string }[]>(
+      'select "reminder_date", "status" from "reminders" where "subscription_id" = ? order by "id"',
+      [record.id],
+    );
+    expect(rows).toEqual([
+      { reminder_date: '2026-04-10', status: 'CANCELLED' },
+      { reminder_date: '2026-04-20', status: 'SCHEDULED' },
+    ]);
+    for (const [path, method] of [['cancel', 'post'], ['refund', 'post'], ['', 'delete']] as const) {
+      const other = await createSubscription(testApp, user.token, { payment_date: '2026-04-12', alert_id: String(id), refund_days: '3650' });
+      const url = `/api/v1/subscriptions/${other.id}${path ? `/${path}` : ''}`;
+      expect((await testApp.http[method](url).set(auth)).status).toBe(200);
+      const statuses = await testApp.app.db.orm.em.getConnection().execute<{ status: string }[]>('select "status" from "reminders" where "subscription_id" = ?', [other.id]);
+      expect(statuses.map((s) => s.status)).toEqual(['CANCELLED']);
+    }
+  });
+
+  it('moves records that follow the user\'s timezone when it changes, and reschedules them', async () => {
+    const user = await signUp(testApp, 'Traveller');
+    const id = await alert(testApp, user, 'timePeriod: 0, time: "09:00", timezone: "UTC", channel: 2');
+    // 2026-03-20 12:00 UTC is already 2026-03-21 in Kiritimati (UTC+14): a payment due "today" there has passed here.
+    const followed = await createSubscription(testApp, user.token, { payment_date: '2026-03-20', alert_id: String(id) });
+    const pinned = await createSubscription(testApp, user.token, { payment_date: '2026-03-20', alert_id: String(id), timezone: 'America/New_York' });
+    await gql(testApp, user.token, 'mutation { updateProfile(input: {timezone: "Pacific/Kiritimati"}) { timezone } }');
+    const read = async (recordId: unknown) => (await testApp.http.get(`/api/v1/subscriptions/${recordId}`).set('authorization', `Bearer ${user.token}`)).body[0];
+    expect(await read(followed.id)).toMatchObject({ timezone: 'Pacific/Kiritimati', next_payment_date: '2026-04-20' });
+    expect(await read(pinned.id)).toMatchObject({ timezone: 'America/New_York', next_payment_date: '2026-03-20' });
+    const reminders = await schedule(testApp, user);
+    const datesOf = (recordId: unknown) => reminders.filter((r) => r.subscriptionId === recordId).map((r) => `${r.date} ${r.status}`);
+    expect(datesOf(followed.id)).toContain('2026-04-20 SCHEDULED');
+    expect(datesOf(pinned.id)).toEqual([expect.stringMatching(/^2026-03-20 /)]);
+  });
+});
+
+describe('firing', () => {
+  it('sends subscription.payment_due to an endpoint that asks for it, signed, once, when the clock reaches it', async () => {
+    const user = await signUp(testApp, 'Hook');
+    const { createWebhookEndpoint: endpoint } = await gql(testApp, user.token, 'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id secret } }', {
+      input: { url: receiver.url, events: ['subscription.payment_due'] },
+    });
+    const id = await alert(testApp, user, 'timePeriod: 2, time: "09:00", timezone: "Europe/Berlin", channel: 3');
+    const record = await createSubscription(testApp, user.token, { payment_date: '2026-04-01', alert_id: String(id) });
+    now = new Date('2026-03-30T06:59:00Z');
+    testApp.app.reminderRelay.nudge();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiver.received).toHaveLength(0);
+    if (testApp.config.redisUrl) {
+      // With Redis the reminder now waits in BullMQ as a delayed job.
+      const queue = createReminderQueue(testApp.config.redisUrl, testApp.config.redisPrefix);
+      expect(await queue.getDelayedCount()).toBeGreaterThanOrEqual(1);
+      await queue.close();
+    }
+    now = new Date('2026-03-30T07:00:00Z');
+    testApp.app.reminderRelay.nudge();
+    const [request] = await receiver.waitFor(1);
+    expect(request.headers['x-subledger-webhook-event']).toBe('subscription.payment_due');
+    const eventId = String(request.headers['webhook-id']);
+    expect(request.headers['webhook-signature']).toBe(signWebhook(endpoint.secret, eventId, Number(request.headers['webhook-timestamp']), request.body));
+    expect(JSON.parse(request.body)).toMatchObject({ id: record.id, product_name: 'Netflix Standard', reminder: { kind: 'payment', date: '2026-04-01', alert_id: id } });
+    testApp.app.reminderRelay.nudge();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it('fires a reminder missed while the service was down once after a restart, and never again', async () => {
+    const database: TestDatabase = await provisionDatabase();
+    try {
+      const first = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' }, { clock }, database);
+      const user = await signUp(first, 'Restart');
+      await gql(first, user.token, 'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }', { input: { url: receiver.url, events: ['subscription.payment_due'] } });
+      const id = await alert(first, user, 'timePeriod: 1, time: "09:00", timezone: "UTC", channel: 3');
+      await createSubscription(first, user.token, { payment_date: '2026-04-05', alert_id: String(id) });
+      await first.close();
+
+      now = new Date('2026-04-04T15:00:00Z'); // fire time 2026-04-04 09:00 passed while down; payment still ahead
+      const second = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' }, { clock }, database);
+      await receiver.waitFor(1);
+      await second.close();
+      const third = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' }, { clock }, database);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await third.close();
+      expect(receiver.received).toHaveLength(1);
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('lists fired reminders for the browser extension until their date passes', async () => {
+    const user = await signUp(testApp, 'Browser');
+    const id = await alert(testApp, user, 'timePeriod: 1, time: "09:00", timezone: "UTC", channel: 2');
+    const record = await createSubscription(testApp, user.token, { payment_date: '2026-03-25', alert_id: String(id) });
+    expect((await gql(testApp, user.token, '{ dueReminders { id } }')).dueReminders).toEqual([]);
+    now = new Date('2026-03-24T09:00:01Z');
+    testApp.app.reminderRelay.nudge();
+    await until(async () => (await gql(testApp, user.token, '{ dueReminders { id } }')).dueReminders.length === 1, 'the reminder to fire');
+    const { dueReminders } = await gql(testApp, user.token, '{ dueReminders { subscriptionId kind date status sentAt } }');
+    expect(dueReminders).toEqual([{ subscriptionId: record.id, kind: 'payment', date: '2026-03-25', status: 'SENT', sentAt: expect.any(String) }]);
+  });
+});
+
+describe('e-mail', () => {
+  let smtp: SMTPServer;
+  let messages: string[];
+  let mailed: TestApp;
+
+  beforeAll(async () => {
+    messages = [];
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      onData(stream, _session, callback: (error?: Error | null) => void) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          messages.push(Buffer.concat(chunks).toString('utf8'));
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const port = (smtp.server.address() as { port: number }).port;
+    mailed = await startTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_FROM: 'Subledger <test@example.com>' }, { clock });
+  });
+  afterAll(async () => {
+    await mailed.close();
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  });
+
+  it('mails a plain-text and HTML reminder naming the product, amount, currency and date', async () => {
+    const user = await signUp(mailed, 'Mailed');
+    const id = await alert(mailed, user, 'timePeriod: 2, time: "08:00", timezone: "UTC", channel: 1, contact: "reminders@example.com"');
+    await createSubscription(mailed, user.token, { payment_date: '2026-03-26', alert_id: String(id), price: '12.34', price_type: 'EUR' });
+    now = new Date('2026-03-24T08:00:00Z');
+    mailed.app.reminderRelay.nudge();
+    await until(() => messages.length === 1, 'the e-mail');
+    const message = messages[0];
+    expect(message).toMatch(/^To: reminders@example\.com/m);
+    expect(message).toMatch(/^From: Subledger <test@example\.com>/m);
+    expect(message).toContain('Content-Type: text/plain');
+    expect(message).toContain('Content-Type: text/html');
+    expect(message).toMatch(/Netflix Standard/);
+    expect(message).toMatch(/12\.34 EUR/);
+    expect(message).toMatch(/2026-03-26/);
+
+    const { sendTestReminder } = await gql(mailed, user.token, `mutation { sendTestReminder(alertId: ${id}) }`);
+    expect(sendTestReminder).toEqual(['email']);
+    await until(() => messages.length === 2, 'the test e-mail');
+  });
+});
