@@ -49,7 +49,7 @@ const RELAY_POLL_MS = 250;
 const RELAY_MAX_IN_FLIGHT = 32;
 /** Reminders fire within about this long of their time on the embedded default. */
 const REMINDER_POLL_MS = 1_000;
-const SWEEP_INTERVAL_MS = 3_600_000;
+const SWEEP_INTERVAL_MS = 300_000;
 
 export interface RunningApp {
   express: Express;
@@ -104,7 +104,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   );
   services.outbox.subscribe(() => reminderRelay.nudge());
   reminderRelay.start();
-  // Roll reminders forward now (payments that passed while stopped) and every hour.
+  // Roll reminders forward now (payments that passed while stopped) and every few minutes.
   const sweep = () => services.reminders.sweep().catch((error: unknown) => logger.warn({ err: error }, 'reminder sweep failed'));
   const sweeping = sweep();
   const sweepTimer = setInterval(sweep, SWEEP_INTERVAL_MS).unref();

@@ -7,8 +7,7 @@ export { presentSubscription };
 
 /** A list item: the record plus the names the list joins in. */
 export function presentListItem(record: SubscriptionRecord) {
-  return {
-    ...presentSubscription(record),
+  return presentSubscription(record, {
     brand_name: record.product_brandname ?? record.brandname,
     product_type_name: label(TYPE_LABELS, record.product_type),
     product_category_name: record.category_name,
@@ -17,7 +16,7 @@ export function presentListItem(record: SubscriptionRecord) {
     payment_method_name: record.payment_mode_name,
     alert_name: record.alert_name,
     attachment_count: 0,
-  };
+  });
 }
 
 /** A calendar entry: the record on one of its payment dates, with its own stable id. */

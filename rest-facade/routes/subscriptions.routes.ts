@@ -20,7 +20,7 @@ export function subscriptionRoutes(services: Services): Router {
   });
 
   router.get('/subscriptions', async (req, res) => {
-    const { records } = await subscriptions.list(callerOf(req), readListQuery(req));
+    const records = await subscriptions.list(callerOf(req), readListQuery(req));
     if (records.length === 0) throw AppError.noResults('subscriptions');
     res.json(records.map(presentListItem));
   });
@@ -31,7 +31,7 @@ export function subscriptionRoutes(services: Services): Router {
     form.done();
     const records = await subscriptions.upcoming(callerOf(req), days);
     if (records.length === 0) throw AppError.noResults('upcoming payments');
-    res.json(records.map(presentSubscription));
+    res.json(records.map((record) => presentSubscription(record)));
   });
 
   router.get('/subscriptions/:id', async (req, res) => {

@@ -6,7 +6,7 @@ import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import { toMoneyString } from '../money/money';
 import { addDays } from '../subscriptions/payment-dates';
-import { RECORD_SELECT, toRecord, type SubscriptionRecord, type SubscriptionRow } from '../subscriptions/subscription.record';
+import { recordSelect, toRecord, type SubscriptionRecord, type SubscriptionRow } from '../subscriptions/subscription.record';
 import { writeEvents, type OutboxSignal } from '../webhooks/outbox';
 import type { ReminderMailer } from './reminder-mail';
 import { reminderTargets, type ReminderDefinition, type ReminderKind, type ReminderTarget } from './reminder-schedule';
@@ -22,6 +22,9 @@ export interface ReminderRow {
   status: 'SCHEDULED' | 'SENT' | 'CANCELLED';
   sent_at: string | null;
 }
+
+/** Records rescheduled per transaction by a sweep. */
+const SWEEP_BATCH = 200;
 
 /** Channels of alert_type: 1 e-mail, 2 browser extension, 3 webhook, 4 every channel. */
 const EMAIL = 1;
@@ -133,12 +136,23 @@ export class ReminderService {
     return rows.map((row) => row.id);
   }
 
-  /** Rolls every live record's reminders forward (a payment date passed, a restart): run at start and hourly. */
-  async sweep(): Promise<void> {
-    const ids = await this.orm.em.getConnection().execute<{ id: number }[]>(`select "id" from "subscriptions" where "deleted_at" is null and "status" = 1`);
-    for (let start = 0; start < ids.length; start += 200) {
-      await this.orm.em.transactional((em) => this.reschedule(em, ids.slice(start, start + 200).map((row) => row.id)));
+  /**
+   * Rolls reminders forward: active records with no scheduled reminder (the last one fired, or the record
+   * predates its reminders) are rescheduled, at most `limit` per run in small transactions, so a large
+   * installation is worked through over a few runs instead of loading the database at once.
+   */
+  async sweep(limit = SWEEP_BATCH * 10): Promise<number> {
+    const rows = await this.orm.em.getConnection().execute<{ id: number }[]>(
+      `select s."id" from "subscriptions" s
+        where s."deleted_at" is null and s."status" = 1
+          and not exists (select 1 from "reminders" r where r."subscription_id" = s."id" and r."status" = 'SCHEDULED')
+        order by s."id" limit ?`,
+      [limit],
+    );
+    for (let start = 0; start < rows.length; start += SWEEP_BATCH) {
+      await this.orm.em.transactional((em) => this.reschedule(em, rows.slice(start, start + SWEEP_BATCH).map((row) => row.id)));
     }
+    return rows.length;
   }
 
   /** Reminders that have not fired and whose time comes within `lookAheadMs` (0: has come). */
@@ -163,7 +177,7 @@ export class ReminderService {
         tx,
       );
       if (!reminder) return null;
-      const [row] = await connection.execute<SubscriptionRow[]>(`${RECORD_SELECT} where s."id" = ?`, [reminder.subscription_id], 'all', tx);
+      const [row] = await connection.execute<SubscriptionRow[]>(recordSelect('where s."id" = ?'), [reminder.subscription_id], 'all', tx);
       const [alert] = await connection.execute<{ alert_type: number; alert_contact: string | null; email: string }[]>(
         `select a."alert_type", a."alert_contact", u."email" from "alerts" a, "users" u where a."id" = ? and u."id" = ?`,
         [reminder.alert_id, reminder.user_id],
@@ -210,7 +224,7 @@ export class ReminderService {
     );
     if (!alert) throw AppError.notFound('Alert');
     const channels: string[] = [];
-    const [row] = await this.orm.em.getConnection().execute<SubscriptionRow[]>(`${RECORD_SELECT} where s."user_id" = ? and s."deleted_at" is null order by s."id" limit 1`, [caller.userId]);
+    const [row] = await this.orm.em.getConnection().execute<SubscriptionRow[]>(recordSelect('where s."user_id" = ? and s."deleted_at" is null order by s."id" limit 1'), [caller.userId]);
     if (alert.alert_type === EMAIL || alert.alert_type === EVERY) {
       if (!this.mailer) throw new AppError('CONFLICT', 'E-mail reminders need SMTP_URL to be set on the server');
       const sample = row ? toRecord(row, this.clock()) : null;

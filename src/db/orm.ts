@@ -32,7 +32,15 @@ export function ormOptions(clientUrl: string, poolMax: number, onQuery?: QueryLi
     clientUrl,
     entities: ENTITIES,
     extensions: [Migrator],
-    pool: { min: 0, max: poolMax },
+    pool: {
+      min: 0,
+      max: poolMax,
+      // Every join in our SQL is written by hand in the order it should run; searching for another order cost
+      // more than executing the record reads (10 ms of planning against 2 ms of execution for a page).
+      afterCreate(connection: { query(sql: string, done: (error?: Error) => void): void }, done: (error: Error | undefined, connection: unknown) => void) {
+        connection.query('set join_collapse_limit = 1', (error) => done(error, connection));
+      },
+    },
     // Every statement and every schema diff runs against UTC; timestamps are UTC strings.
     forceUtcTimezone: true,
     allowGlobalContext: false,

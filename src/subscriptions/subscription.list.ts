@@ -42,8 +42,8 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
-/** The where/order/limit part of the list's statement, with the total as a window count. */
-export function listQuerySql(userId: number, query: ListQuery): { sql: string; params: unknown[] } {
+/** The where part of the list's statement, the order (applied to the page and to the joined rows) and paging. */
+export function listQuerySql(userId: number, query: ListQuery): { where: string; order: string; params: unknown[] } {
   const conditions = ['s."user_id" = ?', 's."deleted_at" is null'];
   const params: unknown[] = [userId];
   const q = query.q?.trim();
@@ -68,10 +68,6 @@ export function listQuerySql(userId: number, query: ListQuery): { sql: string; p
       params.push(...values);
     }
   }
-  const order = `${SORT_COLUMNS[query.sort.field]} ${query.sort.direction} nulls last, s."id" ${query.sort.direction}`;
-  params.push(query.length, query.start);
-  return {
-    sql: `where ${conditions.join(' and ')} order by ${order} limit ? offset ?`,
-    params,
-  };
+  const order = `order by ${SORT_COLUMNS[query.sort.field]} ${query.sort.direction} nulls last, s."id" ${query.sort.direction}`;
+  return { where: `where ${conditions.join(' and ')}`, order, params };
 }

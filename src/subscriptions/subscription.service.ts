@@ -15,7 +15,7 @@ import type { SubscriptionTopic } from '../webhooks/topics';
 import { summarizeSpending, type SpendingGrouping, type SpendingSummary } from './spending';
 import { validateSubscriptionInput, type SubscriptionInput, type SubscriptionPatch } from './subscription.input';
 import { listQuerySql, type ListQuery } from './subscription.list';
-import { RECORD_SELECT, scheduleOf, toRecord, type SubscriptionRecord, type SubscriptionRow } from './subscription.record';
+import { recordSelect, scheduleOf, todayCache, toRecord, type SubscriptionRecord, type SubscriptionRow } from './subscription.record';
 
 /** An add-on: a record under a main record, taking its product, folder, category, alert and billing. */
 export interface AddonInput {
@@ -101,12 +101,21 @@ export class SubscriptionService {
     return toRecord(row, this.clock());
   }
 
-  /** A page of the caller's records and how many match in all. */
-  async list(caller: Caller, query: ListQuery): Promise<{ records: SubscriptionRecord[]; total: number }> {
-    const { sql, params } = listQuerySql(caller.userId, query);
-    const rows = await this.orm.em.getConnection().execute<SubscriptionRow[]>(`${RECORD_SELECT} ${sql}`, params);
-    const now = this.clock();
-    return { records: rows.map((row) => toRecord(row, now)), total: rows.length > 0 ? Number(rows[0].total_count) : 0 };
+  /** A page of the caller's records. */
+  async list(caller: Caller, query: ListQuery): Promise<SubscriptionRecord[]> {
+    const { where, order, params } = listQuerySql(caller.userId, query);
+    const rows = await this.orm.em
+      .getConnection()
+      .execute<SubscriptionRow[]>(recordSelect(`${where} ${order} limit ? offset ?`, order), [...params, query.length, query.start]);
+    const today = todayCache(this.clock());
+    return rows.map((row) => toRecord(row, today));
+  }
+
+  /** How many of the caller's records a list's search and filters match. */
+  async count(caller: Caller, query: ListQuery): Promise<number> {
+    const { where, params } = listQuerySql(caller.userId, query);
+    const [row] = await this.orm.em.getConnection().execute<{ n: string }[]>(`select count(*) as "n" from "subscriptions" s ${where}`, params);
+    return Number(row.n);
   }
 
   /** Active records whose next payment falls within the next `days` days, soonest first. */
@@ -115,10 +124,11 @@ export class SubscriptionService {
       throw AppError.field('days', `The days must be a whole number from 0 to ${MAX_RANGE_DAYS}.`);
     }
     const now = this.clock();
+    const today = todayCache(now);
     const rows = await this.rows(`where s."user_id" = ? and s."deleted_at" is null and s."status" = ? and s."recurring" = 1`, [caller.userId, Status.Active]);
     return rows
-      .map((row) => toRecord(row, now))
-      .filter((record) => record.next_payment_date !== null && record.next_payment_date <= addDays(todayIn(record.timezone, now), days))
+      .map((row) => toRecord(row, today))
+      .filter((record) => record.next_payment_date !== null && record.next_payment_date <= addDays(today(record.timezone), days))
       .sort((a, b) => a.next_payment_date!.localeCompare(b.next_payment_date!) || a.id - b.id);
   }
 
@@ -131,8 +141,9 @@ export class SubscriptionService {
     [from, to] = await this.dateRange(caller, from, to);
     const rows = await this.rows(`where s."user_id" = ? and s."deleted_at" is null and s."status" = ? and s."payment_date" <= ?`, [caller.userId, Status.Active, to]);
     const entries: CalendarEntry[] = [];
+    const today = todayCache(now);
     for (const row of rows) {
-      const record = toRecord(row, now);
+      const record = toRecord(row, today);
       const dates = row.recurring === 1 ? occurrencesBetween(scheduleOf(row), from, to) : row.payment_date >= from ? [row.payment_date] : [];
       for (const date of dates) entries.push({ id: calendarEntryId(row.id, date), date, record });
     }
@@ -360,7 +371,7 @@ export class SubscriptionService {
     await em.flush();
     const rows = await em
       .getConnection()
-      .execute<SubscriptionRow[]>(`${RECORD_SELECT} where s."id" in (${ids.map(() => '?').join(', ')}) and s."user_id" = ? order by s."id"`, [...ids, caller.userId], 'all', em.getTransactionContext());
+      .execute<SubscriptionRow[]>(recordSelect(`where s."id" in (${ids.map(() => '?').join(', ')}) and s."user_id" = ?`, 'order by s."id"'), [...ids, caller.userId], 'all', em.getTransactionContext());
     const now = this.clock();
     await writeEvents(em, caller.userId, topic, rows.map((row) => toRecord(row, now)));
     await this.reminders.reschedule(em, ids);
@@ -372,7 +383,7 @@ export class SubscriptionService {
   }
 
   private rows(where: string, params: unknown[]): Promise<SubscriptionRow[]> {
-    return this.orm.em.getConnection().execute<SubscriptionRow[]>(`${RECORD_SELECT} ${where}`, params);
+    return this.orm.em.getConnection().execute<SubscriptionRow[]>(recordSelect(where), params);
   }
 
   /** The caller's live record, for a write; another user's id is "not found". */

@@ -1,0 +1,230 @@
+/**
+ * npm run bench: Subledger against a ceiling doing the same work with nothing in between, side by side in
+ * one run on the local PostgreSQL and Redis. Prints every figure with its ratio and writes bench-results.json.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { Queue, Worker } from 'bullmq';
+import { Client } from 'pg';
+import { startCeiling } from './ceiling';
+import { seed } from './seed';
+
+const SERVER_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = 32;
+const root = path.resolve(__dirname, '../../..');
+
+interface Figure {
+  scenario: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  ceilingRequestsPerSecond?: number;
+  ratio?: number;
+}
+
+const figures: Figure[] = [];
+const extras: Record<string, number> = {};
+
+async function admin(sql: string): Promise<void> {
+  const client = new Client({ connectionString: SERVER_URL });
+  await client.connect();
+  await client.query(sql);
+  await client.end();
+}
+
+async function waitReady(url: string, started: number): Promise<number> {
+  for (;;) {
+    if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) return Date.now() - started;
+    if (Date.now() - started > 60_000) throw new Error(`${url} not ready in 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function startServer(env: Record<string, string>, port: number): ChildProcess {
+  return spawn(process.execPath, ['dist/src/main.js'], {
+    cwd: root,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', PORT: String(port), ...env },
+    stdio: ['ignore', 'ignore', openSync(path.join(tmpdir(), `subledger-bench-server-${port}.log`), 'w')],
+  });
+}
+
+async function load(
+  url: string,
+  options: { method?: 'GET' | 'POST' | 'PUT'; headers?: Record<string, string>; body?: string; connections?: number } = {},
+) {
+  const result = await autocannon({
+    url,
+    connections: options.connections ?? CONNECTIONS,
+    duration: DURATION_S,
+    method: options.method ?? 'GET',
+    ...(options.headers ? { headers: options.headers } : {}),
+    ...(options.body ? { body: options.body } : {}),
+  });
+  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
+async function scenario(name: string, ours: () => ReturnType<typeof load>, ceiling?: () => ReturnType<typeof load>): Promise<void> {
+  const measured = await ours();
+  const figure: Figure = { scenario: name, ...measured };
+  if (ceiling) {
+    const top = await ceiling();
+    figure.ceilingRequestsPerSecond = top.requestsPerSecond;
+    figure.ratio = Math.round((measured.requestsPerSecond / top.requestsPerSecond) * 100) / 100;
+  }
+  figures.push(figure);
+  console.log(`${name.padEnd(44)} ${String(Math.round(figure.requestsPerSecond)).padStart(7)} req/s  p50 ${figure.p50} ms  p99 ${figure.p99} ms  errors ${figure.errors}` + (figure.ratio !== undefined ? `  ceiling ${Math.round(figure.ceilingRequestsPerSecond!)} req/s  ratio ${figure.ratio}` : ''));
+}
+
+/** Resident memory of a process in MB (Linux), 0 once it has gone. */
+function rssOf(pid: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+async function main(): Promise<void> {
+  const name = `subledger_bench_${randomBytes(4).toString('hex')}`;
+  await admin(`create database "${name}"`);
+  const databaseUrl = Object.assign(new URL(SERVER_URL), { pathname: `/${name}` }).toString();
+  const prefix = `bench-${randomBytes(3).toString('hex')}`;
+  const port = 3900 + Math.floor(Math.random() * 90);
+  const base = `http://127.0.0.1:${port}`;
+
+  // Start-up on PostgreSQL (migrations on an empty database included) and on PGlite.
+  let started = Date.now();
+  const server = startServer({ DATABASE_URL: databaseUrl, REDIS_URL, REDIS_PREFIX: prefix, WEBHOOK_ALLOW_PRIVATE: 'true' }, port);
+  extras.startupPostgresMs = await waitReady(base, started);
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'subledger-bench-'));
+  started = Date.now();
+  const embedded = startServer({ DATA_DIR: dataDir }, port + 1);
+  extras.startupPgliteMs = await waitReady(`http://127.0.0.1:${port + 1}`, started);
+  embedded.kill('SIGTERM');
+  console.log(`start-up to /readyz: PostgreSQL ${extras.startupPostgresMs} ms, PGlite ${extras.startupPgliteMs} ms (fresh data, migrations included)`);
+
+  try {
+    await measure(base, databaseUrl, prefix, server);
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+    rmSync(dataDir, { recursive: true, force: true });
+    await admin(`drop database if exists "${name}" with (force)`);
+  }
+  writeFileSync(path.join(root, 'bench-results.json'), `${JSON.stringify({ at: new Date().toISOString(), durationSeconds: DURATION_S, connections: CONNECTIONS, figures, ...extras }, null, 2)}\n`);
+  console.log('written bench-results.json');
+}
+
+async function measure(base: string, databaseUrl: string, prefix: string, server: ChildProcess): Promise<void> {
+  const signUp = await fetch(`${base}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: 'mutation { signUp(input: {email: "bench@example.com", password: "bench password", name: "Bench"}) { token user { id } } }' }),
+  });
+  const { token, user } = ((await signUp.json()) as { data: { signUp: { token: string; user: { id: number } } } }).data.signUp;
+  const auth = { authorization: `Bearer ${token}` };
+  const seeding = Date.now();
+  await seed(databaseUrl, user.id);
+  console.log(`seeded 1 user × 1,000 records and 1,000 users × 100 records in ${Date.now() - seeding} ms`);
+
+  const ceiling = await startCeiling(databaseUrl);
+  let peakRss = 0;
+  const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, rssOf(server.pid!))), 200);
+  try {
+
+  await scenario('REST list ?length=100 (sort payment_date)', () => load(`${base}/api/v1/subscriptions?length=100&sort=payment_date:asc`, { headers: auth }), () => load(`${ceiling.url}/list?user=${user.id}`));
+  await scenario('REST list with q and filters', () => load(`${base}/api/v1/subscriptions?length=100&q=bench&filters=${encodeURIComponent('{"subscription":{"billing_cycle":["3","4"]}}')}`, { headers: auth }));
+  await scenario('REST list p99 at 8 connections', () => load(`${base}/api/v1/subscriptions?length=100`, { headers: auth, connections: 8 }), () => load(`${ceiling.url}/list?user=${user.id}`, { connections: 8 }));
+  await scenario('REST upcoming ?days=30', () => load(`${base}/api/v1/subscriptions/upcoming?days=30`, { headers: auth }), () => load(`${ceiling.url}/upcoming?user=${user.id}`));
+  await scenario('REST calendar for a year', () => load(`${base}/api/v1/calendar?start=2026-01-01&end=2026-12-31`, { headers: auth }), () => load(`${ceiling.url}/calendar?user=${user.id}`));
+  const graphqlBody = (query: string) => JSON.stringify({ query });
+  await scenario('GraphQL subscriptions(first: 100), nested', () =>
+    load(`${base}/graphql`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: graphqlBody('{ subscriptions(first: 100) { totalCount edges { node { id productName brandName price currency baseValue paymentDate nextPaymentDate status billingCycle type timezone product { productName } folder { name } } } } }'),
+    }), () => load(`${ceiling.url}/list?user=${user.id}`));
+  await scenario('GraphQL spendingSummary', () =>
+    load(`${base}/graphql`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: graphqlBody('{ spendingSummary(groupBy: CATEGORY) { monthlyTotal groups { key monthlyTotal } } }') }));
+  const form = new URLSearchParams({ brand_id: '12', type: '1', price: '9.99', price_type: 'USD', billing_type: '2', billing_frequency: '1', billing_cycle: '3', payment_date: '2026-06-01', status: '1', recurring: '1' }).toString();
+  await scenario('REST create (POST)', () => load(`${base}/api/v1/subscriptions`, { method: 'POST', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' }, body: form }));
+  const [{ id: anyId }] = ((await (await fetch(`${base}/api/v1/subscriptions?length=1`, { headers: auth })).json()) as Array<{ id: number }>);
+  await scenario('REST update (PUT)', () => load(`${base}/api/v1/subscriptions/${anyId}`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' }, body: 'price=10.50' }));
+  } finally {
+    clearInterval(rssTimer);
+  }
+  extras.peakRssMb = Math.round(peakRss);
+  console.log(`peak server RSS under load: ${extras.peakRssMb} MB`);
+  await ceiling.close();
+
+  await webhooks(base, token, databaseUrl, prefix);
+}
+
+/** Webhook end-to-end at a sustained rate, against BullMQ's own throughput on the same Redis. */
+async function webhooks(base: string, token: string, databaseUrl: string, prefix: string): Promise<void> {
+  const arrivals = new Map<string, number>();
+  const receiver = createServer((req, res) => {
+    arrivals.set(String(req.headers['webhook-id']), Date.now());
+    req.resume();
+    res.writeHead(204).end();
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`;
+  await fetch(`${base}/graphql`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query: `mutation { createWebhookEndpoint(input: {url: "${receiverUrl}", events: ["subscription.updated"]}) { id } }` }),
+  });
+  // A sustained rate of changes: 10 connections updating records for the bench duration.
+  const since = new Date().toISOString();
+  const changes = await load(`${base}/api/v1/subscriptions/1`, { method: 'PUT', connections: 10, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'note=changed' });
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  const events = (await client.query(`select "id", extract(epoch from "created_at") * 1000 as "ms" from "webhook_events" where "topic" = 'subscription.updated' and "created_at" >= $1::timestamptz at time zone 'utc'`, [since])).rows as Array<{ id: string; ms: string }>;
+  await client.end();
+  const latencies = events.filter((event) => arrivals.has(event.id)).map((event) => arrivals.get(event.id)! - Number(event.ms)).sort((a, b) => a - b);
+  const delivered = latencies.length;
+  extras.webhookDeliveriesPerSecond = Math.round(delivered / DURATION_S);
+  extras.webhookP50Ms = latencies[Math.floor(delivered * 0.5)] ?? -1;
+  extras.webhookP99Ms = latencies[Math.floor(delivered * 0.99)] ?? -1;
+  extras.webhookUndelivered = events.length - delivered;
+  receiver.close();
+
+  // BullMQ alone: jobs through a no-op worker on the same Redis.
+  const queue = new Queue(`${prefix}-raw`, { connection: { url: REDIS_URL, maxRetriesPerRequest: null } as never });
+  const count = 5_000;
+  let done = 0;
+  const finished = new Promise<void>((resolve) => {
+    const worker = new Worker(`${prefix}-raw`, async () => undefined, { connection: { url: REDIS_URL, maxRetriesPerRequest: null } as never, concurrency: 16 });
+    worker.on('completed', () => {
+      if (++done === count) void worker.close().then(resolve);
+    });
+  });
+  const rawStarted = Date.now();
+  await queue.addBulk(Array.from({ length: count }, (_, i) => ({ name: 'noop', data: { i }, opts: { removeOnComplete: true } })));
+  await finished;
+  extras.bullmqJobsPerSecond = Math.round(count / ((Date.now() - rawStarted) / 1000));
+  await queue.obliterate({ force: true });
+  await queue.close();
+  console.log(
+    `webhooks end to end: ${extras.webhookDeliveriesPerSecond}/s delivered (${changes.requestsPerSecond.toFixed(0)} changes/s offered), ` +
+      `commit→delivery p50 ${extras.webhookP50Ms} ms p99 ${extras.webhookP99Ms} ms, undelivered ${extras.webhookUndelivered}; ` +
+      `BullMQ alone ${extras.bullmqJobsPerSecond} jobs/s; ratio ${(extras.webhookDeliveriesPerSecond / extras.bullmqJobsPerSecond).toFixed(2)}`,
+  );
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

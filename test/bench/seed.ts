@@ -1,0 +1,35 @@
+import { Client } from 'pg';
+
+/**
+ * Realistic data straight into the database (mostly monthly and yearly, some weekly, a few daily records):
+ * one user with 1,000 records across every cycle and currency,
+ * with folders, tags and catalogue products; and 1,000 more users with 100 records each.
+ */
+export async function seed(databaseUrl: string, mainUserId: number): Promise<void> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`insert into "folders" ("user_id", "name", "color") select $1, 'Folder ' || n, '#' || lpad(to_hex(n * 40000), 6, '0') from generate_series(1, 10) n`, [mainUserId]);
+    await client.query(`insert into "tags" ("user_id", "name") select $1, 'tag ' || n from generate_series(1, 20) n`, [mainUserId]);
+    await client.query(`insert into "users" ("email", "password_hash", "name") select 'bench' || n || '@example.com', 'x', 'Bench ' || n from generate_series(1, 1000) n`);
+    const records = (userExpression: string, count: string, folders: string) => `
+      insert into "subscriptions" ("user_id", "folder_id", "product_id", "category_id", "alert_id", "type", "image", "favicon", "product_name", "brandname",
+        "product_type", "description", "price", "price_type", "currency_code", "recurring", "payment_date", "billing_frequency", "billing_cycle",
+        "billing_type", "status", "pricing_type", "timezone", "refund_days", "created_by", "homepage", "url")
+      select ${userExpression}, ${folders}, p."id", p."category_id", 1, 1, p."image", p."favicon", p."product_name", p."brandname", 1,
+        'Bench record ' || g.n, round((random() * 60)::numeric + 1, 2), c.code, c.code, case when g.n % 10 = 0 then 0 else 1 end,
+        date '2025-01-01' + (g.n % 700), 1 + (g.n % 3),
+        case when g.n % 50 = 0 then 1 when g.n % 10 = 1 then 2 when g.n % 3 = 0 then 4 else 3 end, 1 + (g.n % 2), case when g.n % 17 = 0 then 2 else 1 end, 1, 'UTC',
+        case when g.n % 3 = 0 then 14 else null end, ${userExpression}, p."url", p."url"
+      from ${count}
+      join (select row_number() over (order by "id") as "rn", * from "products" where "owner_id" is null) p on p."rn" = 1 + g.n % 400
+      cross join lateral (select (array['USD','EUR','GBP','JPY','CAD','AUD','CHF','SEK'])[1 + g.n % 8] as code) c`;
+    await client.query(records(String(mainUserId), 'generate_series(1, 1000) as g(n)', `(select "id" from "folders" where "user_id" = ${mainUserId} order by "id" offset (g.n % 11) limit 1)`));
+    await client.query(`insert into "subscription_tags" ("subscription_id", "tag_id")
+      select s."id", t."id" from "subscriptions" s join lateral (select "id" from "tags" where "user_id" = $1 order by random() limit 2) t on true where s."user_id" = $1`, [mainUserId]);
+    await client.query(`${records('u."id"', `"users" u cross join generate_series(1, 100) as g(n)`, 'null')} where u."email" like 'bench%'`);
+    await client.query('analyze');
+  } finally {
+    await client.end();
+  }
+}
