@@ -8,7 +8,7 @@ import type { Logger } from '../logger';
 import type { GraphQLContext } from './context';
 
 /** Limits on what one GraphQL document may ask for. */
-export const GRAPHQL_LIMITS = { maxDepth: 10, maxCost: 5000, maxAliases: 15, maxTokens: 2000, maxDirectives: 20 } as const;
+export const GRAPHQL_LIMITS = { maxDepth: 10, maxCost: 20000, maxAliases: 15, maxTokens: 2000, maxDirectives: 20 } as const;
 
 export async function createGraphQLServer(
   schema: GraphQLSchema,
