@@ -14,7 +14,7 @@ export class AlertView {
   @Field(() => Int) timePeriod!: number;
   @Field(() => Int, { description: '1 days, 2 weeks, 3 months' }) timeCycle!: number;
   @Field({ description: 'Local time, HH:MM:SS' }) time!: string;
-  @Field(() => TimeZoneResolver) timezone!: string;
+  @Field({ description: 'IANA zone name' }) timezone!: string;
   @Field(() => Int, { description: '1 payment date, 2 refund date, 3 both' }) condition!: number;
   @Field(() => Int, { description: '1 e-mail, 2 browser extension, 3 webhook, 4 every channel' }) channel!: number;
   @Field(() => Int, { description: '1 subscriptions, 2 lifetime, 3 all' }) subjects!: number;

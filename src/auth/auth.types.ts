@@ -1,5 +1,5 @@
 import { IsEmail, IsString, Length, MaxLength } from 'class-validator';
-import { CurrencyResolver, DateTimeResolver, EmailAddressResolver, TimeZoneResolver } from 'graphql-scalars';
+import { CurrencyResolver, DateTimeResolver, EmailAddressResolver } from 'graphql-scalars';
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { toIsoMicros } from '../db/timestamps';
 import type { User } from './user.entity';
@@ -18,7 +18,7 @@ export class UserView {
   @Field(() => CurrencyResolver)
   baseCurrency!: string;
 
-  @Field(() => TimeZoneResolver)
+  @Field({ description: 'IANA zone name' })
   timezone!: string;
 
   @Field(() => DateTimeResolver)

@@ -29,7 +29,8 @@ export class SubscriptionRecordView {
   @Field(() => Int, { description: '0 Draft, 1 Active, 2 Cancelled, 3 Refunded' }) status!: number;
   @Field(() => Int, { name: 'refundDays', nullable: true }) refund_days!: number | null;
   @Field(() => LocalDateResolver, { name: 'refundDate', nullable: true }) refund_date!: string | null;
-  @Field(() => TimeZoneResolver) timezone!: string;
+  // Output zones are plain strings: the TimeZone scalar revalidated every value (an eighth of a page's CPU).
+  @Field({ description: 'IANA zone name' }) timezone!: string;
   @Field({ name: 'baseValue', description: 'The price in baseCurrency, decimal string' }) base_value!: string;
   @Field(() => CurrencyResolver, { name: 'baseCurrency' }) base_currency!: string;
   @Field(() => Int) rating!: number;
