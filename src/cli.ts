@@ -1,26 +1,32 @@
 import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { AuthService } from './auth/auth.service';
 import { LoginThrottle } from './auth/login-throttle';
 import { ConfigError, loadConfig } from './config';
+import { importRates, type RatesFile } from './currency/rates.service';
 import { openDatabase } from './db/orm';
 import { AppError } from './errors';
 import { createLogger } from './logger';
 
-const USAGE = 'usage: npm run cli -- user:create --email E --password P --name N';
+const USAGE = [
+  'usage: npm run cli -- user:create --email E --password P --name N',
+  '       npm run cli -- rates:import --file rates.json   ({"asOf": "YYYY-MM-DD", "rates": {"EUR": "0.92", …}} per US dollar)',
+].join('\n');
 
-/** Administration from the shell. With the embedded database, stop the server first: PGlite allows one process. */
+/**
+ * Administration from the shell: accounts and exchange-rate refreshes. With the embedded database, stop the
+ * server first: PGlite allows one process per data folder.
+ */
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (command !== 'user:create') {
-    console.error(USAGE);
-    return 2;
-  }
   const { values } = parseArgs({
     args: rest,
-    options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } },
+    options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' }, file: { type: 'string' } },
   });
-  if (!values.email || !values.password || !values.name) {
+  const userCreate = command === 'user:create' && values.email && values.password && values.name;
+  const ratesImport = command === 'rates:import' && values.file;
+  if (!userCreate && !ratesImport) {
     console.error(USAGE);
     return 2;
   }
@@ -28,9 +34,14 @@ async function main(argv: string[]): Promise<number> {
   const logger = createLogger({ logLevel: 'warn' });
   const db = await openDatabase(config, logger);
   try {
+    if (ratesImport) {
+      const count = await importRates(db.orm, JSON.parse(readFileSync(values.file!, 'utf8')) as RatesFile);
+      console.log(`imported ${count} exchange rates`);
+      return 0;
+    }
     const stores = { redis: null, redisPrefix: config.redisPrefix, knex: db.orm.em.getKnex() };
     const auth = new AuthService(db.orm, config, new LoginThrottle(stores));
-    const user = await auth.createUser({ email: values.email, password: values.password, name: values.name });
+    const user = await auth.createUser({ email: values.email!, password: values.password!, name: values.name! });
     console.log(`created user ${user.id} <${user.email}>`);
     return 0;
   } catch (error) {

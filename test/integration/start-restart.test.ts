@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -74,6 +74,14 @@ it('starts within 30 s, keeps what was written across a restart, and takes users
   expect(created.stderr).toBe('');
   expect(created.stdout).toMatch(/^created user \d+ <cli@example.com>/);
   expect(created.status).toBe(0);
+  const ratesFile = path.join(dataDir, 'rates.json');
+  writeFileSync(ratesFile, JSON.stringify({ asOf: '2026-11-20', rates: { EUR: '0.5' } }));
+  const imported = spawnSync(process.execPath, ['dist/src/cli.js', 'rates:import', '--file', ratesFile], { cwd: root, env, encoding: 'utf8' });
+  expect(imported.stdout).toMatch(/^imported 1 exchange rates/);
+  expect(imported.status).toBe(0);
+  const refused = spawnSync(process.execPath, ['dist/src/cli.js', 'rates:import'], { cwd: root, env, encoding: 'utf8' });
+  expect(refused.status).toBe(2);
+  expect(refused.stderr).toContain('rates:import --file');
 
   const port = await freePort();
   const first = await start(port);
@@ -91,7 +99,13 @@ it('starts within 30 s, keeps what was written across a restart, and takes users
     expect((await login(port, 'kept@example.com', 'survives restart')).status).toBe(201);
     const cliLogin = await login(port, 'cli@example.com', 'from the shell');
     expect(cliLogin.status).toBe(201);
-    expect(((await cliLogin.json()) as { user: { name: string } }).user.name).toBe('Cli User');
+    const session = (await cliLogin.json()) as { user: { name: string }; token: string };
+    expect(session.user.name).toBe('Cli User');
+    // The imported rate is the one base_value uses: 10 EUR at 0.5 per dollar is 20 USD.
+    const form = new FormData();
+    for (const [name, value] of Object.entries({ brand_id: '1', type: '1', price: '10', price_type: 'EUR', billing_type: '2', billing_frequency: '1', billing_cycle: '3', payment_date: '2026-01-01', status: '1', recurring: '1' })) form.set(name, value);
+    const created = await fetch(`http://127.0.0.1:${port}/api/v1/subscriptions`, { method: 'POST', body: form, headers: { authorization: `Bearer ${session.token}` } });
+    expect(((await created.json()) as { subscription: { base_value: string } }).subscription.base_value).toBe('20.00');
   } finally {
     expect(await stop(second.child)).toBe(0);
   }

@@ -1,0 +1,46 @@
+import type { MikroORM } from '@mikro-orm/core';
+import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import Decimal from 'decimal.js';
+import { AppError, type FieldErrors } from '../errors';
+import { isCalendarDate } from '../subscriptions/payment-dates';
+
+/** A rates file: units of each currency per US dollar, as of a date. USD is always 1. */
+export interface RatesFile {
+  asOf: string;
+  rates: Record<string, string | number>;
+}
+
+/**
+ * Refreshes the exchange-rate table from a rates file, in one transaction: every listed currency is set (or
+ * added); currencies not listed keep their rate. A file with any bad entry changes nothing.
+ */
+export async function importRates(orm: MikroORM<PostgreSqlDriver>, file: RatesFile): Promise<number> {
+  const problems: FieldErrors = {};
+  if (typeof file?.asOf !== 'string' || !isCalendarDate(file.asOf)) problems.asOf = ['asOf must be a calendar date (YYYY-MM-DD).'];
+  const entries = Object.entries(file?.rates ?? {});
+  if (entries.length === 0) problems.rates = ['rates must list at least one currency.'];
+  for (const [currency, value] of entries) {
+    let rate: Decimal | null = null;
+    try {
+      rate = new Decimal(value);
+    } catch {
+      rate = null;
+    }
+    if (!/^[A-Z]{3}$/.test(currency)) (problems.rates ??= []).push(`${currency} is not a 3-letter currency code.`);
+    else if (!rate || !rate.isFinite() || rate.lte(0)) (problems.rates ??= []).push(`${currency} needs a rate above 0.`);
+    else if (currency === 'USD' && !rate.eq(1)) (problems.rates ??= []).push('USD is 1 by definition.');
+  }
+  if (Object.keys(problems).length > 0) throw AppError.badInput('The rates file is invalid', problems);
+  await orm.em.transactional(async (em) => {
+    for (const [currency, value] of entries) {
+      await em.getConnection().execute(
+        `insert into "exchange_rates" ("currency", "per_usd", "as_of") values (?, ?, ?)
+         on conflict ("currency") do update set "per_usd" = excluded."per_usd", "as_of" = excluded."as_of"`,
+        [currency, new Decimal(value).toFixed(8), file.asOf],
+        'run',
+        em.getTransactionContext(),
+      );
+    }
+  });
+  return entries.length;
+}
