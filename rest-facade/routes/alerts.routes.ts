@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { definedOnly } from '../../src/objects';
 import type { AlertInput } from '../../src/alerts/alert.input';
 import { validateAlertInput } from '../../src/alerts/alert.input';
 import { ALERT_SORT_FIELDS } from '../../src/alerts/alert.service';
@@ -49,8 +50,7 @@ export function alertRoutes(services: Services): Router {
 
 /** The seven fields of operation 14 (all required on create, each optional on update) and time_cycle. */
 function readAlertForm(form: FormReader, required: boolean): Partial<AlertInput> {
-  const input: Partial<AlertInput> = Object.fromEntries(
-    Object.entries({
+  const input: Partial<AlertInput> = definedOnly({
       alertName: form.text('alert_name', { required, max: 200 }),
       timePeriod: form.integer('time_period', { required }),
       timeCycle: form.integer('time_cycle'),
@@ -60,8 +60,7 @@ function readAlertForm(form: FormReader, required: boolean): Partial<AlertInput>
       timezone: form.text('timezone', { required, max: 64 }),
       alertSubsType: form.integer('alert_subs_type', { required }),
       alertContact: form.text('alert_contact', { max: 320 }),
-    }).filter(([, value]) => value !== undefined),
-  );
+    });
   form.merge(validateAlertInput(input));
   form.done();
   return input;

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { definedOnly } from '../../src/objects';
 import type { Services } from '../../src/services';
 import { validateSettingsChange, type ExtensionSettingsChange } from '../../src/settings/settings.service';
 import type { ExtensionSettings } from '../../src/settings/extension-settings.entity';
@@ -22,13 +23,11 @@ export function settingsRoutes(services: Services): Router {
 
   router.put('/settings/extension', parseBody, async (req, res) => {
     const form = new FormReader(req.body);
-    const change: ExtensionSettingsChange = Object.fromEntries(
-      Object.entries({
+    const change: ExtensionSettingsChange = definedOnly({
         autoDetectSubscriptions: form.integer('auto_detect_subscriptions'),
         browserNotifications: form.integer('browser_notifications'),
         notifyBefore: form.integer('notify_before'),
-      }).filter(([, value]) => value !== undefined),
-    );
+      });
     form.merge(validateSettingsChange(change));
     form.done();
     await services.settings.update(callerOf(req), change);

@@ -1,4 +1,5 @@
 import { Router, type Request } from 'express';
+import { definedOnly } from '../../src/objects';
 import type { Services } from '../../src/services';
 import { validateSubscriptionInput, type SubscriptionInput, type SubscriptionPatch } from '../../src/subscriptions/subscription.input';
 import { DEFAULT_LENGTH, DEFAULT_SORT, MAX_LENGTH, SORT_COLUMNS, type ListQuery, type SortField } from '../../src/subscriptions/subscription.list';
@@ -135,7 +136,7 @@ export function readCreateForm(form: FormReader): SubscriptionInput {
     paymentDate: form.requiredText('payment_date', 10),
     status: form.requiredInteger('status'),
     recurring: form.requiredInteger('recurring'),
-    ...withoutUndefined(readOptionalFields(form)),
+    ...definedOnly(readOptionalFields(form)),
   };
   form.merge(validateSubscriptionInput(input));
   form.done();
@@ -145,7 +146,7 @@ export function readCreateForm(form: FormReader): SubscriptionInput {
 /** Operation 11: every field optional; currency_code (or price_type) sets the price's currency. */
 export function readPatchForm(form: FormReader): SubscriptionPatch {
   const currency = form.text('currency_code', { max: 3 }) ?? form.text('price_type', { max: 3 });
-  const patch: SubscriptionPatch = withoutUndefined({
+  const patch: SubscriptionPatch = definedOnly({
     product: readProduct(form, false),
     type: form.integer('type'),
     price: form.decimal('price'),
@@ -161,10 +162,6 @@ export function readPatchForm(form: FormReader): SubscriptionPatch {
   form.merge(validateSubscriptionInput(patch));
   form.done();
   return patch;
-}
-
-function withoutUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
 /** q, start, length, sort and filters of operation 8; a malformed value is a 400 naming it. */

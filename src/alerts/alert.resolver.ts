@@ -1,4 +1,5 @@
 import { IsOptional, Length, Matches } from 'class-validator';
+import { definedOnly } from '../objects';
 import { DateTimeResolver, TimeZoneResolver } from 'graphql-scalars';
 import { Arg, Ctx, Field, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { toIsoMicros } from '../db/timestamps';
@@ -68,8 +69,7 @@ export function toAlertView(alert: Alert): AlertView {
 
 /** GraphQL names → the domain's alert fields. */
 function toAlertInput(input: AlertUpdateInput) {
-  return Object.fromEntries(
-    Object.entries({
+  return definedOnly({
       alertName: input.name,
       timePeriod: input.timePeriod,
       timeCycle: input.timeCycle,
@@ -79,8 +79,7 @@ function toAlertInput(input: AlertUpdateInput) {
       alertType: input.channel,
       alertSubsType: input.subjects,
       alertContact: input.contact,
-    }).filter(([, value]) => value !== undefined),
-  );
+    });
 }
 
 @Resolver()

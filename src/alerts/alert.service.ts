@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/core';
+import { definedOnly, escapeLike } from '../objects';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { ReminderService } from './reminder.service';
 import type { Caller } from '../auth/caller';
@@ -36,7 +37,7 @@ export class AlertService {
     const q = query.q?.trim();
     return this.orm.em.fork().find(
       Alert,
-      { $or: [{ user: null }, { user: caller.userId }], ...(q ? { alertName: { $ilike: `%${q.replace(/[\\%_]/g, '\\$&')}%` } } : {}) },
+      { $or: [{ user: null }, { user: caller.userId }], ...(q ? { alertName: { $ilike: `%${escapeLike(q)}%` } } : {}) },
       { orderBy: { [SORT_PROPERTIES[query.sort.field]]: query.sort.direction, id: query.sort.direction }, offset: query.start, limit: query.length },
     );
   }
@@ -82,7 +83,7 @@ export class AlertService {
       timezone: input.timezone,
       alertSubsType: input.alertSubsType,
     };
-    for (const [key, value] of Object.entries(changes)) if (value !== undefined) Object.assign(alert, { [key]: value });
+    Object.assign(alert, definedOnly(changes));
     await em.flush();
     // Its reminders move with the definition.
     await this.reminders.reschedule(em, await this.reminders.recordsUsingAlert(em, id));

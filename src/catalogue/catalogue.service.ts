@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/core';
+import { escapeLike } from '../objects';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Caller } from '../auth/caller';
 import { AppError } from '../errors';
@@ -21,10 +22,6 @@ export interface CategoryListQuery {
 }
 
 const CATEGORY_SORT_PROPERTIES: Record<CategorySortField, keyof ProductCategory> = { id: 'id', name: 'name', created_at: 'createdAt' };
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
-}
 
 /** The global catalogue plus each user's private products, and the product categories. */
 export class CatalogueService {

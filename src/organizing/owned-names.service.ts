@@ -1,4 +1,5 @@
 import type { EntityClass, MikroORM } from '@mikro-orm/core';
+import { definedOnly } from '../objects';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Caller } from '../auth/caller';
 import { AppError } from '../errors';
@@ -56,7 +57,7 @@ export class OwnedNamesService<E extends OwnedNamed> {
         changes.name = this.checkName(fields.name);
         await this.assertNameFree(em, caller, changes.name, id);
       }
-      for (const [key, value] of Object.entries(changes)) if (value !== undefined) Object.assign(row, { [key]: value });
+      Object.assign(row, definedOnly(changes));
       await em.flush();
       return row;
     });

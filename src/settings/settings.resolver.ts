@@ -1,4 +1,5 @@
 import { IsOptional, Max, Min } from 'class-validator';
+import { definedOnly } from '../objects';
 import { Arg, Ctx, Field, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { requireCaller, type GraphQLContext } from '../graphql/context';
 import type { ExtensionSettings } from './extension-settings.entity';
@@ -37,13 +38,11 @@ export class SettingsResolver {
 
   @Mutation(() => ExtensionSettingsView)
   async updateExtensionSettings(@Arg('input', () => ExtensionSettingsInput) input: ExtensionSettingsInput, @Ctx() context: GraphQLContext): Promise<ExtensionSettingsView> {
-    const change = Object.fromEntries(
-      Object.entries({
+    const change = definedOnly({
         autoDetectSubscriptions: flag(input.autoDetectSubscriptions),
         browserNotifications: flag(input.browserNotifications),
         notifyBefore: input.notifyBefore,
-      }).filter(([, value]) => value !== undefined),
-    );
+      });
     return toView(await this.settings.update(requireCaller(context), change));
   }
 }

@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/core';
+import { definedOnly } from '../objects';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Caller } from '../auth/caller';
 import { AppError, type FieldErrors } from '../errors';
@@ -38,7 +39,7 @@ export class SettingsService {
     if (Object.keys(errors).length > 0) throw AppError.badInput('The given data was invalid', errors);
     const em = this.orm.em.fork();
     const settings = await this.load(em, caller);
-    em.assign(settings, Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined)));
+    em.assign(settings, definedOnly(change));
     await em.flush();
     return settings;
   }

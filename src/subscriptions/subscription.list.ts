@@ -1,3 +1,5 @@
+import { escapeLike } from '../objects';
+
 /** Paging, search, filters and order of the record list (REST operation 8, GraphQL subscriptions). */
 export interface ListQuery {
   q?: string;
@@ -37,10 +39,6 @@ export const DEFAULT_SORT: ListQuery['sort'] = { field: 'payment_date', directio
 
 /** The searched text: the same expression the trigram index covers, so `like` uses the index. */
 const SEARCH_EXPRESSION = `lower(coalesce(s."product_name", '') || ' ' || coalesce(s."brandname", '') || ' ' || coalesce(s."description", '') || ' ' || coalesce(s."note", ''))`;
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
-}
 
 /** The where part of the list's statement, the order (applied to the page and to the joined rows) and paging. */
 export function listQuerySql(userId: number, query: ListQuery): { where: string; order: string; params: unknown[] } {

@@ -1,4 +1,5 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { definedOnly } from '../objects';
 import { toUserView, UserView } from '../auth/auth.types';
 import { AlertView, toAlertView } from '../alerts/alert.resolver';
 import type { ProfileService } from '../settings/profile.service';
@@ -29,7 +30,7 @@ import {
 function toPatch(input: SubscriptionUpdateInput): SubscriptionPatch {
   const { productId, productName, ...rest } = input;
   if (productId !== undefined && productName !== undefined) throw AppError.field('productId', 'Give productId or productName, not both.');
-  const patch: SubscriptionPatch = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
+  const patch: SubscriptionPatch = definedOnly(rest);
   if (productId !== undefined) patch.product = { id: productId };
   if (productName !== undefined) patch.product = { name: productName };
   return patch;

@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/core';
+import { definedOnly } from '../objects';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Caller } from '../auth/caller';
 import { User } from '../auth/user.entity';
@@ -182,7 +183,7 @@ export class SubscriptionService {
         contractExpiry: patch.contractExpiry,
         timezone: patch.timezone,
       };
-      for (const [key, value] of Object.entries(fields)) if (value !== undefined) Object.assign(record, { [key]: value });
+      Object.assign(record, definedOnly(fields));
       await this.emit(em, caller, 'subscription.updated', [record.id]);
     });
     return this.get(caller, id);
