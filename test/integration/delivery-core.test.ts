@@ -4,6 +4,7 @@ import { DELIVERY_QUEUE } from '../../src/webhooks/delivery-queue';
 import { newEndpointSecret, signWebhook } from '../../src/webhooks/signature';
 import { Receiver } from '../support/receiver';
 import { signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { until } from '../support/wait';
 
 /**
  * The outbox → relay → delivery path, driven through the database rows the change writers will fill. It runs
@@ -53,13 +54,6 @@ const deliveryRow = async (id: number) =>
 const recordedAttempts = async (deliveryId: number) =>
   Number((await sql<{ n: string }>(`select count(*) as "n" from "webhook_delivery_attempts" where "delivery_id" = ?`, [deliveryId]))[0].n);
 
-async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 it('POSTs the event with the spec headers and a Standard Webhooks signature that verifies', async () => {
   const { endpointId, eventId, deliveryId, secret, payload } = await enqueue();

@@ -4,7 +4,8 @@ import { signWebhook } from '../../src/webhooks/signature';
 import { provisionDatabase, type TestDatabase } from '../support/database';
 import { Receiver } from '../support/receiver';
 import { createSubscription } from '../support/subscriptions';
-import { graphql, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { graphqlData, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { until } from '../support/wait';
 
 /**
  * Reminders that fire, driven by an injected clock (never by sleeping). The webhook channel goes end to end
@@ -26,11 +27,7 @@ beforeEach(async () => {
 afterEach(() => receiver.stop());
 afterAll(() => testApp.close());
 
-async function gql<T = Record<string, any>>(app: TestApp, token: string, query: string, variables?: Record<string, unknown>): Promise<T> {
-  const response = await graphql(app, token, query, variables);
-  if (response.body.errors) throw new Error(JSON.stringify(response.body.errors));
-  return response.body.data as T;
-}
+const gql = graphqlData;
 
 async function alert(app: TestApp, user: SignedUpUser, fields: string): Promise<number> {
   return (await gql(app, user.token, `mutation { createAlert(input: {name: "a", ${fields}}) { id } }`)).createAlert.id;
@@ -41,11 +38,6 @@ async function schedule(app: TestApp, user: SignedUpUser) {
   return reminders as Array<{ subscriptionId: number; alertId: number; kind: string; date: string; fireAt: string; status: string }>;
 }
 
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; !(await check()); await new Promise((r) => setTimeout(r, 50))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-  }
-}
 
 const iso = (text: string) => new Date(text).toISOString();
 

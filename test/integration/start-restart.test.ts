@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { provisionDatabase, type TestDatabase } from '../support/database';
+import { freePort } from '../support/wait';
 
 /**
  * The service as `npm start` runs it (the built dist/, started by `pretest`): a separate process, with the
@@ -28,14 +28,6 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function start(port: number): Promise<{ child: ChildProcess; startedInMs: number }> {
   const began = Date.now();

@@ -1,6 +1,6 @@
 import { expectErrorBody } from '../support/shapes';
 import { createSubscription } from '../support/subscriptions';
-import { graphql, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { graphql, graphqlData, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;
 let ann: SignedUpUser;
@@ -12,11 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => testApp.close());
 
-async function gql<T = Record<string, any>>(token: string, query: string, variables?: Record<string, unknown>): Promise<T> {
-  const response = await graphql(testApp, token, query, variables);
-  if (response.body.errors) throw new Error(JSON.stringify(response.body.errors));
-  return response.body.data as T;
-}
+const gql = <T = Record<string, any>>(token: string, query: string, variables?: Record<string, unknown>) => graphqlData<T>(testApp, token, query, variables);
 async function gqlError(token: string, query: string, variables?: Record<string, unknown>) {
   const response = await graphql(testApp, token, query, variables);
   expect(response.body.errors).toBeDefined();

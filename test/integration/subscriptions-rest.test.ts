@@ -1,7 +1,7 @@
 import { todayIn, addDays } from '../../src/subscriptions/payment-dates';
 import { expectErrorBody } from '../support/shapes';
 import { countRows, createSubscription, expectRecordShape, LIST_EXTRAS, MINIMAL, postSubscription } from '../support/subscriptions';
-import { graphql, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { graphql, graphqlData, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;
 let ann: SignedUpUser;
@@ -14,11 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => testApp.close());
 
-async function gql<T = Record<string, unknown>>(token: string, query: string, variables?: Record<string, unknown>): Promise<T> {
-  const response = await graphql(testApp, token, query, variables);
-  if (response.body.errors) throw new Error(JSON.stringify(response.body.errors));
-  return response.body.data as T;
-}
+const gql = <T = Record<string, any>>(token: string, query: string, variables?: Record<string, unknown>) => graphqlData<T>(testApp, token, query, variables);
 
 describe('POST /api/v1/subscriptions (operation 4)', () => {
   it('creates from the minimal form and answers {status, message, subscription} with every field typed', async () => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Receiver } from '../support/receiver';
 import { MINIMAL, postSubscription } from '../support/subscriptions';
 import { graphql, signUp, startTestApp, type TestApp } from '../support/test-app';
+import { freePort, until } from '../support/wait';
 
 /**
  * Faults against real services: a Redis of the test's own (a redis-server process it stops and starts) and
@@ -13,14 +14,6 @@ import { graphql, signUp, startTestApp, type TestApp } from '../support/test-app
 const withServers = process.env.DATABASE_URL && process.env.REDIS_URL ? describe : describe.skip;
 const root = path.resolve(__dirname, '../..');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function startRedis(port: number): Promise<ChildProcess> {
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
@@ -41,11 +34,6 @@ function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): Promise<
   });
 }
 
-async function until(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; !(await check()); await new Promise((r) => setTimeout(r, 100))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-  }
-}
 
 withServers('delivery under faults', () => {
   let receiver: Receiver;
@@ -71,7 +59,7 @@ withServers('delivery under faults', () => {
         expect(response.status).toBe(200);
       }
       redis = await startRedis(port);
-      await until(() => new Set(receiver.received.map((r) => r.headers['webhook-id'])).size >= 200, 90_000, '200 distinct events');
+      await until(() => new Set(receiver.received.map((r) => r.headers['webhook-id'])).size >= 200, '200 distinct events', 90_000);
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       const ids = receiver.received.map((request) => String(request.headers['webhook-id']));
       expect(new Set(ids).size).toBe(200);
@@ -98,7 +86,7 @@ withServers('delivery under faults', () => {
     const startWorker = async () => {
       const port = await freePort();
       const child = spawn(process.execPath, ['dist/workers/main.js'], { cwd: root, env: { ...workerEnv, PORT: String(port) }, stdio: 'ignore' });
-      await until(() => fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false), 30_000, 'worker ready');
+      await until(() => fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false), 'worker ready', 30_000);
       return child;
     };
     let worker = await startWorker();
@@ -115,7 +103,7 @@ withServers('delivery under faults', () => {
       await until(async () => {
         const [row] = await testApp.app.db.orm.em.getConnection().execute<{ status: string }[]>('select "status" from "webhook_deliveries"');
         return row?.status === 'SUCCEEDED';
-      }, 60_000, 'the delivery to succeed');
+      }, 'the delivery to succeed', 60_000);
       const ids = new Set(receiver.received.map((request) => request.headers['webhook-id']));
       expect(ids.size).toBe(1);
       expect(receiver.received.length).toBeGreaterThanOrEqual(2);

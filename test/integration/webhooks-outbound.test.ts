@@ -1,7 +1,7 @@
 import { signWebhook } from '../../src/webhooks/signature';
 import { Receiver, type ReceivedRequest } from '../support/receiver';
 import { countRows, createSubscription, MINIMAL } from '../support/subscriptions';
-import { graphql, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { graphql, graphqlData, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
 
 /** Events from every channel, end to end to a real receiver on loopback (allowed here by WEBHOOK_ALLOW_PRIVATE). */
 let testApp: TestApp;
@@ -21,11 +21,7 @@ beforeEach(async () => {
 afterEach(() => receiver.stop());
 afterAll(() => Promise.all([testApp.close(), guarded.close()]));
 
-async function gql<T = Record<string, any>>(app: TestApp, token: string, query: string, variables?: Record<string, unknown>): Promise<T> {
-  const response = await graphql(app, token, query, variables);
-  if (response.body.errors) throw new Error(JSON.stringify(response.body.errors));
-  return response.body.data as T;
-}
+const gql = graphqlData;
 
 async function endpointFor(user: SignedUpUser, events: string[] = []) {
   const { createWebhookEndpoint } = await gql(testApp, user.token, 'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id url events secret enabled } }', {

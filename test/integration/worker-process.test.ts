@@ -1,25 +1,17 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { Client } from 'pg';
 import { createDeliveryQueue } from '../../src/webhooks/delivery-queue';
 import { newEndpointSecret } from '../../src/webhooks/signature';
 import { provisionDatabase } from '../support/database';
 import { Receiver } from '../support/receiver';
+import { freePort } from '../support/wait';
 
 /** `npm run worker`: the built worker process on its own, as docker-compose runs it. */
 const root = path.resolve(__dirname, '../..');
 const baseEnv = { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn' };
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 it('refuses to run without a database server and Redis, saying why', () => {
   const result = spawnSync(process.execPath, ['dist/workers/main.js'], { cwd: root, env: baseEnv, encoding: 'utf8' });
