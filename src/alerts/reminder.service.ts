@@ -170,9 +170,10 @@ export class ReminderService {
     const fired = await this.orm.em.transactional(async (em) => {
       const connection = em.getConnection();
       const tx = em.getTransactionContext();
+      const firedAt = utcTimestamp(this.clock());
       const [reminder] = await connection.execute<ReminderRow[]>(
         `update "reminders" set "status" = 'SENT', "sent_at" = ? where "id" = ? and "status" = 'SCHEDULED' and "fire_at" <= ? returning *`,
-        [utcTimestamp(this.clock()), reminderId, utcTimestamp(this.clock())],
+        [firedAt, reminderId, firedAt],
         'all',
         tx,
       );
