@@ -20,16 +20,33 @@ interface CalendarDate {
   day: number;
 }
 
-const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
-const MS_PER_DAY = 86_400_000;
+/*
+ * Reads list every record's payment dates, so this module works on numbers (day numbers since 1970-01-01 and
+ * year/month/day) and formats a text only for the answer: parsing and formatting per step were a fifth of a
+ * list's CPU.
+ */
+
+const DIGIT_0 = 48;
 
 /** The date as numbers, or null when the text is not a real calendar date (2025-02-30 is not). */
 export function parseDate(text: string): CalendarDate | null {
-  const match = DATE_PATTERN.exec(text);
-  if (!match) return null;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (text.length !== 10 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return null;
+  const year = digits(text, 0, 4);
+  const month = digits(text, 5, 7);
+  const day = digits(text, 8, 10);
   if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
   return { year, month, day };
+}
+
+/** The decimal number in text[from, to), or -1 when a character is not a digit. */
+function digits(text: string, from: number, to: number): number {
+  let value = 0;
+  for (let i = from; i < to; i++) {
+    const digit = text.charCodeAt(i) - DIGIT_0;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
 }
 
 export function isCalendarDate(text: string): boolean {
@@ -43,86 +60,141 @@ function mustParse(text: string): CalendarDate {
 }
 
 export function formatDate({ year, month, day }: CalendarDate): string {
-  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+  return `${year < 1000 ? String(year).padStart(4, '0') : year}-${month < 10 ? '0' : ''}${month}-${day < 10 ? '0' : ''}${day}`;
+}
+
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }
 
 export function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return month === 2 && isLeapYear(year) ? 29 : MONTH_DAYS[month - 1];
 }
 
-/** Days since 1970-01-01 of a calendar date (UTC arithmetic on dates only: no zone is involved). */
+/** Day number since 1970-01-01 of a proleptic Gregorian date (the days-from-civil algorithm). */
+function dayNumber({ year, month, day }: CalendarDate): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
+}
+
+/** The date of a day number (the civil-from-days algorithm, the inverse of dayNumber). */
+function dateOfDayNumber(days: number): CalendarDate {
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const monthPart = Math.floor((5 * dayOfYear + 2) / 153);
+  const month = monthPart < 10 ? monthPart + 3 : monthPart - 9;
+  return { year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day: dayOfYear - Math.floor((153 * monthPart + 2) / 5) + 1 };
+}
+
+/** Days since 1970-01-01 of a calendar date (dates only: no zone is involved). */
 export function epochDay(text: string): number {
-  const { year, month, day } = mustParse(text);
-  return Math.round(Date.UTC(year, month - 1, day) / MS_PER_DAY);
+  return dayNumber(mustParse(text));
 }
 
 export function fromEpochDay(days: number): string {
-  const date = new Date(days * MS_PER_DAY);
-  return formatDate({ year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() });
+  return formatDate(dateOfDayNumber(days));
 }
 
 export function addDays(text: string, days: number): string {
   return fromEpochDay(epochDay(text) + days);
 }
 
-/** Adds whole months keeping the day, clamped to the last day of a shorter month. */
-export function addMonths(text: string, months: number): string {
-  const { year, month, day } = mustParse(text);
+/** Whole months after a date, keeping the day, clamped to the last day of a shorter month. */
+function monthsAfter({ year, month, day }: CalendarDate, months: number): CalendarDate {
   const index = year * 12 + (month - 1) + months;
   const targetYear = Math.floor(index / 12);
-  const targetMonth = (index % 12) + 1;
-  return formatDate({ year: targetYear, month: targetMonth, day: Math.min(day, daysInMonth(targetYear, targetMonth)) });
+  const targetMonth = (index - targetYear * 12) + 1;
+  return { year: targetYear, month: targetMonth, day: Math.min(day, daysInMonth(targetYear, targetMonth)) };
+}
+
+/** Adds whole months keeping the day, clamped to the last day of a shorter month. */
+export function addMonths(text: string, months: number): string {
+  return formatDate(monthsAfter(mustParse(text), months));
 }
 
 /** Fixed-day periods (billing_type 1): a day 1, a week 7, a month 30, a year 365 days. */
 const FIXED_DAYS: Record<number, number> = { [Cycle.Daily]: 1, [Cycle.Weekly]: 7, [Cycle.Monthly]: 30, [Cycle.Yearly]: 365 };
 
-/** Occurrence n (0 is the anchor itself). */
-export function occurrence(schedule: Schedule, n: number): string {
-  const { anchor, billingType, billingCycle, billingFrequency } = schedule;
-  if (billingType === BillingType.CalendarDate && (billingCycle === Cycle.Monthly || billingCycle === Cycle.Yearly)) {
-    return addMonths(anchor, n * billingFrequency * (billingCycle === Cycle.Yearly ? 12 : 1));
-  }
-  // Days and weeks are the same fixed length in both billing types.
-  return addDays(anchor, n * billingFrequency * FIXED_DAYS[billingCycle]);
+/** A schedule ready for stepping: the anchor as numbers and the period in months or in days. */
+interface Stepper {
+  anchor: CalendarDate;
+  anchorDay: number;
+  /** Months per period for calendar-date monthly and yearly billing, else 0. */
+  months: number;
+  /** Days per period otherwise. */
+  days: number;
+  /** An approximate period in days, to jump near a target date before stepping exactly. */
+  approximateDays: number;
 }
 
-/** An approximate period in days, to jump near a target date before stepping exactly. */
-function approximatePeriodDays(schedule: Schedule): number {
-  const calendar = schedule.billingType === BillingType.CalendarDate;
-  const days = calendar && schedule.billingCycle === Cycle.Monthly ? 30.436875 : calendar && schedule.billingCycle === Cycle.Yearly ? 365.2425 : FIXED_DAYS[schedule.billingCycle];
-  return days * schedule.billingFrequency;
+function stepperOf({ anchor, billingType, billingCycle, billingFrequency }: Schedule): Stepper {
+  const parsed = mustParse(anchor);
+  const calendar = billingType === BillingType.CalendarDate && (billingCycle === Cycle.Monthly || billingCycle === Cycle.Yearly);
+  const months = calendar ? billingFrequency * (billingCycle === Cycle.Yearly ? 12 : 1) : 0;
+  // Days and weeks are the same fixed length in both billing types.
+  const days = calendar ? 0 : billingFrequency * FIXED_DAYS[billingCycle];
+  return { anchor: parsed, anchorDay: dayNumber(parsed), months, days, approximateDays: calendar ? months * 30.436875 : days };
+}
+
+/** The day number of occurrence n (0 is the anchor itself). */
+function occurrenceDay(stepper: Stepper, n: number): number {
+  return stepper.months > 0 ? dayNumber(monthsAfter(stepper.anchor, n * stepper.months)) : stepper.anchorDay + n * stepper.days;
+}
+
+/** Occurrence n (0 is the anchor itself). */
+export function occurrence(schedule: Schedule, n: number): string {
+  return fromEpochDay(occurrenceDay(stepperOf(schedule), n));
+}
+
+/** The index of the first occurrence on or after day number `target` (0 when the anchor is not before it). */
+function firstIndexFrom(stepper: Stepper, target: number): number {
+  const gap = target - stepper.anchorDay;
+  if (gap <= 0) return 0;
+  let n = Math.max(0, Math.floor(gap / stepper.approximateDays) - 1);
+  while (occurrenceDay(stepper, n) < target) n++;
+  while (n > 0 && occurrenceDay(stepper, n - 1) >= target) n--;
+  return n;
 }
 
 /** The index of the first occurrence on or after `date` (0 when the anchor is not before it). */
 export function firstIndexOnOrAfter(schedule: Schedule, date: string): number {
-  const gap = epochDay(date) - epochDay(schedule.anchor);
-  if (gap <= 0) return 0;
-  let n = Math.max(0, Math.floor(gap / approximatePeriodDays(schedule)) - 1);
-  while (occurrence(schedule, n) < date) n++;
-  while (n > 0 && occurrence(schedule, n - 1) >= date) n--;
-  return n;
+  return firstIndexFrom(stepperOf(schedule), epochDay(date));
 }
 
 /** The first payment date on or after `today`. */
 export function nextOnOrAfter(schedule: Schedule, today: string): string {
-  return occurrence(schedule, firstIndexOnOrAfter(schedule, today));
+  const stepper = stepperOf(schedule);
+  return fromEpochDay(occurrenceDay(stepper, firstIndexFrom(stepper, epochDay(today))));
 }
 
 /** The last payment date on or before `today`, or null when the anchor is still ahead. */
 export function lastOnOrBefore(schedule: Schedule, today: string): string | null {
   if (schedule.anchor > today) return null;
-  const next = firstIndexOnOrAfter(schedule, today);
-  return occurrence(schedule, occurrence(schedule, next) === today ? next : next - 1);
+  const stepper = stepperOf(schedule);
+  const todayDay = epochDay(today);
+  const next = firstIndexFrom(stepper, todayDay);
+  const nextDay = occurrenceDay(stepper, next);
+  return fromEpochDay(nextDay === todayDay ? nextDay : occurrenceDay(stepper, next - 1));
 }
 
 /** Every payment date within [from, to], in order. */
 export function occurrencesBetween(schedule: Schedule, from: string, to: string): string[] {
+  const stepper = stepperOf(schedule);
+  const last = epochDay(to);
   const dates: string[] = [];
-  for (let n = firstIndexOnOrAfter(schedule, from); ; n++) {
-    const date = occurrence(schedule, n);
-    if (date > to) return dates;
-    dates.push(date);
+  for (let n = firstIndexFrom(stepper, epochDay(from)); ; n++) {
+    const day = occurrenceDay(stepper, n);
+    if (day > last) return dates;
+    dates.push(fromEpochDay(day));
   }
 }
 

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import {
+  addDays,
   addMonths,
+  fromEpochDay,
   epochDay,
   isCalendarDate,
   isTimeZone,
@@ -59,6 +61,19 @@ describe('month-end and leap-year cases', () => {
   it('rejects dates that are not on the calendar', () => {
     for (const text of ['2025-02-29', '2025-13-01', '2025-04-31', '2025-1-01', '20250101', '0000-01-01']) expect(parseDate(text)).toBeNull();
     expect(parseDate('2024-02-29')).toEqual({ year: 2024, month: 2, day: 29 });
+    for (const text of ['2025-0a-01', '2025-01-0 ', '+025-01-01', '2025/01/01', '2025-01-01 ']) expect(parseDate(text)).toBeNull();
+  });
+
+  it('counts and formats days exactly as the UTC calendar of the runtime does, years 1 to 9999', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -719_162, max: 2_932_895 }), (days) => {
+        const text = new Date(days * 86_400_000).toISOString().slice(0, 10);
+        expect(fromEpochDay(days)).toBe(text);
+        expect(epochDay(text)).toBe(days);
+        expect(addDays(text, 1)).toBe(new Date((days + 1) * 86_400_000).toISOString().slice(0, 10));
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });
 
