@@ -15,7 +15,7 @@ import type { SubscriptionRecord } from './subscription.record';
  * The Subscription record of the spec, in its order, with its labels: price a number, money two-decimal
  * strings. REST answers and webhook bodies both start from it.
  */
-export function presentSubscription<E extends object = Record<never, never>>(record: SubscriptionRecord, extras?: E) {
+export function presentSubscription(record: SubscriptionRecord) {
   return {
     id: record.id,
     user_id: record.user_id,
@@ -78,6 +78,5 @@ export function presentSubscription<E extends object = Record<never, never>>(rec
     status_value: label(STATUS_LABELS, record.status),
     pricing_type_value: label(TYPE_LABELS, record.pricing_type),
     sub_addon_value: label(SUB_ADDON_LABELS, record.sub_addon),
-    ...(extras as E),
   };
 }
