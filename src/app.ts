@@ -111,6 +111,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   const app = express();
   app.disable('x-powered-by');
+  // An ETag is a SHA-1 of every answer's whole body (a tenth of a list's CPU) and the original service sends none.
+  app.disable('etag');
   app.use(
     pinoHttp({
       logger,
