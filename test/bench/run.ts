@@ -19,6 +19,9 @@ const SERVER_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 32;
+const WARM_UP_S = 2;
+/** BENCH_ONLY=list,graphql runs just the scenarios whose names contain one of the words (for profiling). */
+const ONLY = (process.env.BENCH_ONLY ?? '').split(',').map((word) => word.trim().toLowerCase()).filter(Boolean);
 const root = path.resolve(__dirname, '../../..');
 
 interface Figure {
@@ -27,6 +30,8 @@ interface Figure {
   p50: number;
   p99: number;
   errors: number;
+  serverCpuPercent?: number;
+  loadGeneratorCpuPercent?: number;
   ceilingRequestsPerSecond?: number;
   ratio?: number;
 }
@@ -50,7 +55,9 @@ async function waitReady(url: string, started: number): Promise<number> {
 }
 
 function startServer(env: Record<string, string>, port: number): ChildProcess {
-  return spawn(process.execPath, ['dist/src/main.js'], {
+  // BENCH_PROFILE=dir writes a CPU profile of the server (node --cpu-prof) into dir when it stops.
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  return spawn(process.execPath, [...profile, 'dist/src/main.js'], {
     cwd: root,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', PORT: String(port), ...env },
     stdio: ['ignore', 'ignore', openSync(path.join(tmpdir(), `subledger-bench-server-${port}.log`), 'w')],
@@ -61,27 +68,54 @@ async function load(
   url: string,
   options: { method?: 'GET' | 'POST' | 'PUT'; headers?: Record<string, string>; body?: string; connections?: number } = {},
 ) {
-  const result = await autocannon({
+  const run = (duration: number) => autocannon({
     url,
     connections: options.connections ?? CONNECTIONS,
-    duration: DURATION_S,
+    duration,
     method: options.method ?? 'GET',
     ...(options.headers ? { headers: options.headers } : {}),
     ...(options.body ? { body: options.body } : {}),
   });
+  // Steady state is compared: both sides first get WARM_UP_S of the same load, unmeasured (JIT, pools, caches).
+  await run(WARM_UP_S);
+  const result = await run(DURATION_S);
   return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
 }
 
 async function scenario(name: string, ours: () => ReturnType<typeof load>, ceiling?: () => ReturnType<typeof load>): Promise<void> {
+  if (ONLY.length > 0 && !ONLY.some((word) => name.toLowerCase().includes(word))) return;
+  const serverCpu = cpuSecondsOf(serverPid);
+  const benchCpu = process.cpuUsage();
   const measured = await ours();
-  const figure: Figure = { scenario: name, ...measured };
+  // CPU share of the server and of this process (the load generator) while ours ran: the load generator
+  // must not be the limit.
+  const elapsed = WARM_UP_S + DURATION_S;
+  const serverShare = Math.round(((cpuSecondsOf(serverPid) - serverCpu) / elapsed) * 100);
+  const used = process.cpuUsage(benchCpu);
+  const benchShare = Math.round(((used.user + used.system) / 1e6 / elapsed) * 100);
+  const figure: Figure = { scenario: name, ...measured, serverCpuPercent: serverShare, loadGeneratorCpuPercent: benchShare };
   if (ceiling) {
     const top = await ceiling();
     figure.ceilingRequestsPerSecond = top.requestsPerSecond;
     figure.ratio = Math.round((measured.requestsPerSecond / top.requestsPerSecond) * 100) / 100;
   }
   figures.push(figure);
-  console.log(`${name.padEnd(44)} ${String(Math.round(figure.requestsPerSecond)).padStart(7)} req/s  p50 ${figure.p50} ms  p99 ${figure.p99} ms  errors ${figure.errors}` + (figure.ratio !== undefined ? `  ceiling ${Math.round(figure.ceilingRequestsPerSecond!)} req/s  ratio ${figure.ratio}` : ''));
+  console.log(
+    `${name.padEnd(44)} ${String(Math.round(figure.requestsPerSecond)).padStart(7)} req/s  p50 ${figure.p50} ms  p99 ${figure.p99} ms  errors ${figure.errors}  cpu server ${serverShare}% load ${benchShare}%` +
+      (figure.ratio !== undefined ? `  ceiling ${Math.round(figure.ceilingRequestsPerSecond!)} req/s  ratio ${figure.ratio}` : ''),
+  );
+}
+
+let serverPid = 0;
+
+/** CPU seconds (user + system) a process has used so far (Linux), 0 once it has gone. */
+function cpuSecondsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
 }
 
 /** Resident memory of a process in MB (Linux), 0 once it has gone. */
@@ -139,6 +173,7 @@ async function measure(base: string, databaseUrl: string, prefix: string, server
 
   const ceiling = await startCeiling(databaseUrl);
   let peakRss = 0;
+  serverPid = server.pid!;
   const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, rssOf(server.pid!))), 200);
   try {
 
@@ -167,7 +202,7 @@ async function measure(base: string, databaseUrl: string, prefix: string, server
   console.log(`peak server RSS under load: ${extras.peakRssMb} MB`);
   await ceiling.close();
 
-  await webhooks(base, token, databaseUrl, prefix);
+  if (ONLY.length === 0 || ONLY.includes('webhook')) await webhooks(base, token, databaseUrl, prefix);
 }
 
 /** Webhook end-to-end at a sustained rate, against BullMQ's own throughput on the same Redis. */
