@@ -72,7 +72,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const db = await openDatabase(config, logger, { inMemory: options.inMemoryDatabase, onQuery: options.onQuery });
   const redis: Redis | null = config.redisUrl ? createRedis(config.redisUrl) : null;
   redis?.on('error', (error) => logger.warn({ err: error }, 'redis connection error'));
-  const stores: LimiterStores = { redis, redisPrefix: config.redisPrefix, knex: db.orm.em.getKnex() };
+  const stores: LimiterStores = { redis, redisPrefix: config.redisPrefix, reads: db.reads };
   const clock = options.clock ?? (() => new Date());
   const services = createServices(db.orm, config, stores, logger, clock);
   const apollo = await createGraphQLServer(await buildAppSchema(services), config, logger);

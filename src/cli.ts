@@ -39,8 +39,8 @@ async function main(argv: string[]): Promise<number> {
       console.log(`imported ${count} exchange rates`);
       return 0;
     }
-    const stores = { redis: null, redisPrefix: config.redisPrefix, knex: db.orm.em.getKnex() };
-    const auth = new AuthService(db.orm, config, new LoginThrottle(stores));
+    const stores = { redis: null, redisPrefix: config.redisPrefix, reads: db.reads };
+    const auth = new AuthService(db.orm, db.reads, config, new LoginThrottle(stores));
     const user = await auth.createUser({ email: values.email!, password: values.password!, name: values.name! });
     console.log(`created user ${user.id} <${user.email}>`);
     return 0;

@@ -1,3 +1,4 @@
+import type { DirectReads } from '../db/direct-reads';
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
@@ -27,6 +28,7 @@ const DAY_MS = 86_400_000;
 export class AuthService {
   constructor(
     private readonly orm: MikroORM<PostgreSqlDriver>,
+    private readonly reads: DirectReads,
     private readonly config: Pick<Config, 'tokenTtlDays' | 'allowSignup'>,
     private readonly throttle: LoginThrottle,
   ) {}
@@ -49,11 +51,10 @@ export class AuthService {
   async authenticate(presented: string): Promise<Caller | null> {
     const parsed = parseAccessToken(presented);
     if (!parsed) return null;
-    const row = await this.orm.em.getConnection().execute<{ user_id: number; secret_hash: string }>(
+    const [row] = await this.reads.rows<{ user_id: number; secret_hash: string }>(
       `select "user_id", "secret_hash" from "access_tokens"
         where "id" = ? and "revoked_at" is null and "expires_at" > (now() at time zone 'utc')`,
       [parsed.id],
-      'get',
     );
     if (!row || !matchesHash(parsed.secret, row.secret_hash)) return null;
     return { userId: row.user_id, tokenId: parsed.id };

@@ -3,12 +3,15 @@ import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
+import { DirectReads } from './direct-reads';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
 export interface Database {
   orm: MikroORM<PostgreSqlDriver>;
+  /** Hot reads on the same pool, prepared by name unless the server is PGlite. */
+  reads: DirectReads;
   /** true when the data lives in the embedded PGlite. */
   embedded: boolean;
   close(): Promise<void>;
@@ -71,8 +74,12 @@ export async function openDatabase(
     const orm = await MikroORM.init(ormOptions(clientUrl, embedded ? embedded.maxConnections : config.databasePoolSize, options.onQuery));
     const applied = await orm.getMigrator().up();
     if (applied.length > 0) logger.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');
+    // PGlite (ours, or one behind DATABASE_URL) gives every connection one shared session: no named statements.
+    const [{ version }] = await orm.em.getConnection().execute<{ version: string }[]>('select version() as "version"');
+    const sharedSession = embedded !== null || version.includes('PGlite');
     return {
       orm,
+      reads: new DirectReads(orm, { named: !sharedSession, onQuery: options.onQuery }),
       embedded: embedded !== null,
       async close() {
         await orm.close(true);

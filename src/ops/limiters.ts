@@ -1,5 +1,5 @@
-import type { Knex } from '@mikro-orm/postgresql';
 import type { Redis } from 'ioredis';
+import type { DirectReads } from '../db/direct-reads';
 import {
   RateLimiterMemory,
   RateLimiterPostgres,
@@ -22,7 +22,8 @@ export interface LimiterOptions {
 export interface LimiterStores {
   redis: Redis | null;
   redisPrefix: string;
-  knex: Knex;
+  /** Statements on the database's pool (the limiter's own are run unnamed). */
+  reads: DirectReads;
 }
 
 export function sharedLimiter(stores: LimiterStores, options: LimiterOptions): RateLimiterAbstract {
@@ -39,30 +40,14 @@ export function sharedLimiter(stores: LimiterStores, options: LimiterOptions): R
   }
   return new RateLimiterPostgres({
     ...base,
-    storeClient: unnamedStatements(stores.knex),
+    // The limiter names its prepared statements, which collide on PGlite's shared session: run them unnamed.
+    storeClient: { query: (statement: { text: string; values?: unknown[] }) => stores.reads.query({ text: statement.text, values: statement.values }) },
     storeType: 'pool',
     tableName: 'rate_limits',
     tableCreated: true,
     clearExpiredByTimeout: false,
     insuranceLimiter,
   });
-}
-
-/**
- * The limiter names its prepared statements; on PGlite every connection shares one session, so a name
- * prepared on one connection collides on the next. Running the same SQL unnamed avoids that everywhere.
- */
-function unnamedStatements(knex: Knex) {
-  return {
-    async query(statement: { text: string; values?: unknown[] }) {
-      const connection = await knex.client.acquireConnection();
-      try {
-        return await connection.query({ text: statement.text, values: statement.values });
-      } finally {
-        await knex.client.releaseConnection(connection);
-      }
-    },
-  };
 }
 
 /** A limiter kept in Redis when configured, in memory otherwise (one embedded process). */

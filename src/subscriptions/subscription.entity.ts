@@ -15,7 +15,10 @@ import { Tag } from '../organizing/tag.entity';
  * Soft delete: deleted_at set hides the record from every read.
  */
 @Entity({ tableName: 'subscriptions' })
-@Index({ name: 'subscriptions_user_payment_date', properties: ['user', 'paymentDate'] })
+@Index({
+  name: 'subscriptions_user_live_payment_date',
+  expression: 'create index "subscriptions_user_live_payment_date" on "subscriptions" ("user_id", "payment_date", "id") where "deleted_at" is null',
+})
 @Index({ name: 'subscriptions_user_status', properties: ['user', 'status'] })
 @Index({
   name: 'subscriptions_search_trgm',

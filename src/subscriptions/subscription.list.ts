@@ -40,7 +40,10 @@ export const DEFAULT_SORT: ListQuery['sort'] = { field: 'payment_date', directio
 /** The searched text: the same expression the trigram index covers, so `like` uses the index. */
 const SEARCH_EXPRESSION = `lower(coalesce(s."product_name", '') || ' ' || coalesce(s."brandname", '') || ' ' || coalesce(s."description", '') || ' ' || coalesce(s."note", ''))`;
 
-/** The where part of the list's statement, the order (applied to the page and to the joined rows) and paging. */
+/**
+ * The where part of the list's statement, the order (applied to the page and to the joined rows) and paging.
+ * Lists of values are one array parameter each, so the statement texts (prepared by name) stay few.
+ */
 export function listQuerySql(userId: number, query: ListQuery): { where: string; order: string; params: unknown[] } {
   const conditions = ['s."user_id" = ?', 's."deleted_at" is null'];
   const params: unknown[] = [userId];
@@ -54,18 +57,23 @@ export function listQuerySql(userId: number, query: ListQuery): { where: string;
     const ids = folderIds.filter((id) => id !== 0);
     const parts = [];
     if (ids.length) {
-      parts.push(`s."folder_id" in (${ids.map(() => '?').join(', ')})`);
-      params.push(...ids);
+      parts.push(`s."folder_id" = any(?::int[])`);
+      params.push(intArray(ids));
     }
     if (folderIds.includes(0)) parts.push('s."folder_id" is null');
     conditions.push(`(${parts.join(' or ')})`);
   }
   for (const [column, values] of [['type', types], ['billing_cycle', billingCycles], ['status', statuses]] as const) {
     if (values?.length) {
-      conditions.push(`s."${column}" in (${values.map(() => '?').join(', ')})`);
-      params.push(...values);
+      conditions.push(`s."${column}" = any(?::int[])`);
+      params.push(intArray(values));
     }
   }
   const order = `order by ${SORT_COLUMNS[query.sort.field]} ${query.sort.direction} nulls last, s."id" ${query.sort.direction}`;
   return { where: `where ${conditions.join(' and ')}`, order, params };
+}
+
+/** An int[] parameter as PostgreSQL's array text (knex would spread a JS array into a list). */
+function intArray(values: number[]): string {
+  return `{${values.map((value) => Math.trunc(value)).join(',')}}`;
 }

@@ -4,6 +4,7 @@ import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Caller } from '../auth/caller';
 import { User } from '../auth/user.entity';
 import type { Product } from '../catalogue/product.entity';
+import type { DirectReads } from '../db/direct-reads';
 import { utcTimestamp } from '../db/timestamps';
 import { AppError } from '../errors';
 import { Status } from './codes';
@@ -44,6 +45,7 @@ export const DEFAULT_UPCOMING_DAYS = 7;
 export class SubscriptionService {
   constructor(
     private readonly orm: MikroORM<PostgreSqlDriver>,
+    private readonly reads: DirectReads,
     private readonly defaultImage: string,
     private readonly outbox: OutboxSignal,
     private readonly reminders: ReminderService,
@@ -105,9 +107,7 @@ export class SubscriptionService {
   /** A page of the caller's records. */
   async list(caller: Caller, query: ListQuery): Promise<SubscriptionRecord[]> {
     const { where, order, params } = listQuerySql(caller.userId, query);
-    const rows = await this.orm.em
-      .getConnection()
-      .execute<SubscriptionRow[]>(recordSelect(`${where} ${order} limit ? offset ?`, order), [...params, query.length, query.start]);
+    const rows = await this.reads.rows<SubscriptionRow>(recordSelect(`${where} ${order} limit ? offset ?`, order), [...params, query.length, query.start]);
     const today = todayCache(this.clock());
     return rows.map((row) => toRecord(row, today));
   }
@@ -115,7 +115,7 @@ export class SubscriptionService {
   /** How many of the caller's records a list's search and filters match. */
   async count(caller: Caller, query: ListQuery): Promise<number> {
     const { where, params } = listQuerySql(caller.userId, query);
-    const [row] = await this.orm.em.getConnection().execute<{ n: string }[]>(`select count(*) as "n" from "subscriptions" s ${where}`, params);
+    const [row] = await this.reads.rows<{ n: string }>(`select count(*) as "n" from "subscriptions" s ${where}`, params);
     return Number(row.n);
   }
 
@@ -384,7 +384,7 @@ export class SubscriptionService {
   }
 
   private rows(where: string, params: unknown[]): Promise<SubscriptionRow[]> {
-    return this.orm.em.getConnection().execute<SubscriptionRow[]>(recordSelect(where), params);
+    return this.reads.rows<SubscriptionRow>(recordSelect(where), params);
   }
 
   /** The caller's live record, for a write; another user's id is "not found". */

@@ -15,6 +15,7 @@ it('records every committed migration', async () => {
     'Migration20261122131000_reference_data',
     'Migration20261122140000_inbound_idempotency',
     'Migration20261122150000_reminders',
+    'Migration20261122160000_list_order_index',
   ]);
 });
 
@@ -61,10 +62,11 @@ it('seeds exchange rates for at least 30 currencies against USD, with their date
   expect(missing).toEqual([]);
 });
 
-it('has the indexes the reads need (owner + payment date, owner + status, trigram search)', async () => {
+it('has the indexes the reads need (live records by owner + payment date + id, owner + status, trigram search)', async () => {
   const rows = await sql<{ indexname: string; indexdef: string }>(`select "indexname", "indexdef" from pg_indexes where schemaname = 'public'`);
   const byName = new Map(rows.map((row) => [row.indexname, row.indexdef]));
-  expect(byName.get('subscriptions_user_payment_date')).toMatch(/\(user_id, payment_date\)/);
+  expect(byName.get('subscriptions_user_live_payment_date')).toMatch(/\(user_id, payment_date, id\) WHERE \(deleted_at IS NULL\)/);
+  expect(byName.has('subscriptions_user_payment_date')).toBe(false);
   expect(byName.get('subscriptions_user_status')).toMatch(/\(user_id, status\)/);
   expect(byName.get('subscriptions_search_trgm')).toMatch(/gin_trgm_ops/);
   expect(byName.get('products_name_trgm')).toMatch(/gin_trgm_ops/);

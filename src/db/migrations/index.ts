@@ -3,6 +3,7 @@ import { Migration20261122130900_foundation } from './Migration20261122130900_fo
 import { Migration20261122131000_reference_data } from './Migration20261122131000_reference_data';
 import { Migration20261122140000_inbound_idempotency } from './Migration20261122140000_inbound_idempotency';
 import { Migration20261122150000_reminders } from './Migration20261122150000_reminders';
+import { Migration20261122160000_list_order_index } from './Migration20261122160000_list_order_index';
 
 /** Committed migrations, oldest first. The migrator runs them on start. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -10,4 +11,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122131000_reference_data', class: Migration20261122131000_reference_data },
   { name: 'Migration20261122140000_inbound_idempotency', class: Migration20261122140000_inbound_idempotency },
   { name: 'Migration20261122150000_reminders', class: Migration20261122150000_reminders },
+  { name: 'Migration20261122160000_list_order_index', class: Migration20261122160000_list_order_index },
 ];
