@@ -1,5 +1,6 @@
 import { ApolloServer } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { Config } from '../config';
@@ -27,6 +28,8 @@ export async function createGraphQLServer(
     schema,
     ...protection,
     introspection: config.nodeEnv !== 'production',
+    // Nothing reads cache hints; the plugin wrapped every field's resolver to compute them.
+    plugins: [...(protection.plugins ?? []), ApolloServerPluginCacheControlDisabled()],
     // The process's own shutdown (src/main.ts) stops Apollo; its signal handlers would race that.
     stopOnTerminationSignals: false,
     formatError: (formatted, error) => formatError(formatted, error, logger),

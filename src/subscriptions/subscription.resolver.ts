@@ -24,6 +24,7 @@ import {
   SubscriptionOrder,
   SubscriptionRecordView,
   SubscriptionUpdateInput,
+  asRecordView,
 } from './subscription.types';
 
 /** GraphQL input → the domain input: one of productId or productName names the product. */
@@ -57,7 +58,7 @@ export class SubscriptionResolver {
     const caller = requireCaller(context);
     const query = { q: search, start, length: first, sort: orderBy ? { field: orderBy.field, direction: orderBy.direction } : DEFAULT_SORT, filters: filter ?? {} };
     const [records, total] = await Promise.all([this.service.list(caller, query), this.service.count(caller, query)]);
-    const edges = records.map((node, index) => ({ cursor: encodeCursor(start + index), node: node as SubscriptionRecordView }));
+    const edges = records.map((node, index) => ({ cursor: encodeCursor(start + index), node: asRecordView(node) }));
     return {
       edges,
       totalCount: total,
@@ -67,12 +68,12 @@ export class SubscriptionResolver {
 
   @Query(() => SubscriptionRecordView)
   async subscription(@Arg('id', () => Int) id: number, @Ctx() context: GraphQLContext): Promise<SubscriptionRecordView> {
-    return (await this.service.get(requireCaller(context), id)) as SubscriptionRecordView;
+    return asRecordView(await this.service.get(requireCaller(context), id));
   }
 
   @Query(() => [SubscriptionRecordView], { description: 'Active records due within the next `days` days, soonest first.' })
   async upcomingPayments(@Arg('days', () => Int, { defaultValue: 7 }) days: number, @Ctx() context: GraphQLContext): Promise<SubscriptionRecordView[]> {
-    return (await this.service.upcoming(requireCaller(context), days)) as SubscriptionRecordView[];
+    return (await this.service.upcoming(requireCaller(context), days)).map(asRecordView);
   }
 
   @Query(() => [CalendarEntryView])
@@ -82,7 +83,7 @@ export class SubscriptionResolver {
     @Arg('to', () => LocalDateResolver, { nullable: true }) to?: string,
   ): Promise<CalendarEntryView[]> {
     const entries = await this.service.calendar(requireCaller(context), from ?? undefined, to ?? undefined);
-    return entries.map((entry) => ({ id: entry.id, date: entry.date, subscription: entry.record as SubscriptionRecordView }));
+    return entries.map((entry) => ({ id: entry.id, date: entry.date, subscription: asRecordView(entry.record) }));
   }
 
   @Query(() => SpendingSummaryView)
@@ -99,7 +100,7 @@ export class SubscriptionResolver {
   async createSubscription(@Arg('input', () => SubscriptionCreateInput) input: SubscriptionCreateInput, @Ctx() context: GraphQLContext): Promise<SubscriptionRecordView> {
     const patch = toPatch(input);
     if (!patch.product) throw AppError.field('productId', 'Give productId or productName.');
-    return (await this.service.create(requireCaller(context), patch as SubscriptionInput)) as SubscriptionRecordView;
+    return asRecordView(await this.service.create(requireCaller(context), patch as SubscriptionInput));
   }
 
   @Mutation(() => SubscriptionRecordView)
@@ -108,7 +109,7 @@ export class SubscriptionResolver {
     @Arg('input', () => SubscriptionUpdateInput) input: SubscriptionUpdateInput,
     @Ctx() context: GraphQLContext,
   ): Promise<SubscriptionRecordView> {
-    return (await this.service.update(requireCaller(context), id, toPatch(input))) as SubscriptionRecordView;
+    return asRecordView(await this.service.update(requireCaller(context), id, toPatch(input)));
   }
 
   @Mutation(() => Boolean, { description: 'Soft delete: restoreSubscription brings it back.' })
@@ -119,21 +120,21 @@ export class SubscriptionResolver {
 
   @Mutation(() => SubscriptionRecordView)
   async restoreSubscription(@Arg('id', () => Int) id: number, @Ctx() context: GraphQLContext): Promise<SubscriptionRecordView> {
-    return (await this.service.restore(requireCaller(context), id)) as SubscriptionRecordView;
+    return asRecordView(await this.service.restore(requireCaller(context), id));
   }
 
   @Mutation(() => SubscriptionRecordView)
   async cancelSubscription(@Arg('id', () => Int) id: number, @Ctx() context: GraphQLContext): Promise<SubscriptionRecordView> {
     const caller = requireCaller(context);
     await this.service.cancel(caller, id);
-    return (await this.service.get(caller, id)) as SubscriptionRecordView;
+    return asRecordView(await this.service.get(caller, id));
   }
 
   @Mutation(() => SubscriptionRecordView)
   async refundSubscription(@Arg('id', () => Int) id: number, @Ctx() context: GraphQLContext): Promise<SubscriptionRecordView> {
     const caller = requireCaller(context);
     await this.service.refund(caller, id);
-    return (await this.service.get(caller, id)) as SubscriptionRecordView;
+    return asRecordView(await this.service.get(caller, id));
   }
 
   @Mutation(() => SubscriptionRecordView)
@@ -142,7 +143,7 @@ export class SubscriptionResolver {
     @Arg('input', () => AddonCreateInput) input: AddonCreateInput,
     @Ctx() context: GraphQLContext,
   ): Promise<SubscriptionRecordView> {
-    return (await this.service.addAddon(requireCaller(context), subscriptionId, input)) as SubscriptionRecordView;
+    return asRecordView(await this.service.addAddon(requireCaller(context), subscriptionId, input));
   }
 
   @Mutation(() => UserView, { description: 'Changes the caller\'s name, base currency or timezone.' })
@@ -192,7 +193,7 @@ export class SubscriptionResolver {
   ): Promise<SubscriptionRecordView> {
     const caller = requireCaller(context);
     await this.service.setAlerts(caller, id, alertIds);
-    return (await this.service.get(caller, id)) as SubscriptionRecordView;
+    return asRecordView(await this.service.get(caller, id));
   }
 
   @FieldResolver(() => [TagView])

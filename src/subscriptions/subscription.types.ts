@@ -1,3 +1,4 @@
+import type { SubscriptionRecord } from './subscription.record';
 import { IsOptional, Length, Matches, Max, Min } from 'class-validator';
 import { CurrencyResolver, DateTimeResolver, LocalDateResolver, TimeZoneResolver } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
@@ -42,6 +43,15 @@ export class SubscriptionRecordView {
   category_id!: number | null;
   payment_mode_id!: number | null;
   sub_addon!: number;
+}
+
+/**
+ * The record as an instance of its GraphQL class, made once: for a plain object type-graphql copies the
+ * whole record into a new instance on every field resolver it runs (twice per record for a page with
+ * product and folder).
+ */
+export function asRecordView(record: SubscriptionRecord): SubscriptionRecordView {
+  return Object.assign(new SubscriptionRecordView(), record);
 }
 
 @ObjectType('PageInfo')
