@@ -66,21 +66,20 @@ export class DeliveryService {
    * queue message, a second relay) finds it taken and does nothing: never two POSTs for one attempt.
    */
   async attempt(claim: ClaimedDelivery): Promise<void> {
-    const connection = this.orm.em.getConnection();
-    const [taken] = await connection.execute<{ event_id: string; endpoint_id: number; attempt_count: number }[]>(
-      `update "webhook_deliveries" set "attempt_count" = "attempt_count" + 1, "updated_at" = ${NOW}
-        where "id" = ? and "status" = 'PENDING' and "attempt_count" = ?
-        returning "event_id", "endpoint_id", "attempt_count"`,
+    // One statement claims the attempt and reads what to send.
+    const [taken] = await this.orm.em.getConnection().execute<
+      { event_id: string; endpoint_id: number; attempt_count: number; topic: string; payload: unknown; url: string; secret: string }[]
+    >(
+      `with "taken" as (
+         update "webhook_deliveries" set "attempt_count" = "attempt_count" + 1, "updated_at" = ${NOW}
+          where "id" = ? and "status" = 'PENDING' and "attempt_count" = ?
+          returning "event_id", "endpoint_id", "attempt_count")
+       select t."event_id", t."endpoint_id", t."attempt_count", e."topic", e."payload", p."url", p."secret"
+         from "taken" t join "webhook_events" e on e."id" = t."event_id" join "webhook_endpoints" p on p."id" = t."endpoint_id"`,
       [claim.deliveryId, claim.attemptsMade],
     );
     if (!taken) return;
-    const [target] = await connection.execute<{ topic: string; payload: unknown; url: string; secret: string }[]>(
-      `select e."topic", e."payload", p."url", p."secret"
-         from "webhook_events" e join "webhook_endpoints" p on p."id" = ?
-        where e."id" = ?`,
-      [taken.endpoint_id, taken.event_id],
-    );
-    const outcome = await this.post(taken.endpoint_id, taken.event_id, target);
+    const outcome = await this.post(taken.endpoint_id, taken.event_id, taken);
     await this.record(claim.deliveryId, taken.attempt_count, outcome);
   }
 
@@ -122,27 +121,20 @@ export class DeliveryService {
     // 410 Gone: the receiver asks us to stop.
     const retryIn = succeeded || outcome.statusCode === 410 ? null : delayBeforeNextAttempt(attemptNumber);
     const status = succeeded ? 'SUCCEEDED' : retryIn === null ? 'FAILED' : 'PENDING';
-    await this.orm.em.transactional(async (em) => {
-      const connection = em.getConnection();
-      const tx = em.getTransactionContext();
-      await connection.execute(
-        `insert into "webhook_delivery_attempts" ("delivery_id", "attempt_number", "status_code", "duration_ms", "response_excerpt", "error")
-         values (?, ?, ?, ?, ?, ?)`,
-        [deliveryId, attemptNumber, outcome.statusCode, outcome.durationMs, outcome.responseExcerpt, outcome.error],
-        'run',
-        tx,
-      );
-      await connection.execute(
-        `update "webhook_deliveries"
-            set "status" = ?, "updated_at" = ${NOW},
-                "next_attempt_at" = case when ? then ${NOW} + make_interval(secs => ?) else null end,
-                "completed_at" = case when ? then null else ${NOW} end
-          where "id" = ?`,
-        [status, retryIn !== null, (retryIn ?? 0) / 1000, status === 'PENDING', deliveryId],
-        'run',
-        tx,
-      );
-    });
+    // One statement, so the attempt's row and the delivery's new state commit together.
+    await this.orm.em.getConnection().execute(
+      `with "attempt" as (
+         insert into "webhook_delivery_attempts" ("delivery_id", "attempt_number", "status_code", "duration_ms", "response_excerpt", "error")
+         values (?, ?, ?, ?, ?, ?))
+       update "webhook_deliveries"
+          set "status" = ?, "updated_at" = ${NOW},
+              "next_attempt_at" = case when ? then ${NOW} + make_interval(secs => ?) else null end,
+              "completed_at" = case when ? then null else ${NOW} end
+        where "id" = ?`,
+      [deliveryId, attemptNumber, outcome.statusCode, outcome.durationMs, outcome.responseExcerpt, outcome.error,
+        status, retryIn !== null, (retryIn ?? 0) / 1000, status === 'PENDING', deliveryId],
+      'run',
+    );
   }
 }
 

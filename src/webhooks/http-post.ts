@@ -41,15 +41,17 @@ export function postOnce(
       (response) => {
         const chunks: Buffer[] = [];
         let size = 0;
-        const finish = () => {
-          resolve({ statusCode: response.statusCode ?? 0, excerpt: Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8') });
-          response.destroy();
-        };
+        const finish = () => resolve({ statusCode: response.statusCode ?? 0, excerpt: Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8') });
         response.on('data', (chunk: Buffer) => {
           chunks.push(chunk);
           size += chunk.length;
-          if (size >= EXCERPT_BYTES) finish();
+          // Enough read: the rest is not wanted, and the connection cannot be reused with it unread.
+          if (size >= EXCERPT_BYTES) {
+            finish();
+            response.destroy();
+          }
         });
+        // A fully read answer leaves the connection to the agent's keep-alive pool for the next delivery.
         response.on('end', finish);
         response.on('error', reject);
       },

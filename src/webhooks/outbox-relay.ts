@@ -66,15 +66,23 @@ export class DueWorkRelay<T> {
     this.timer.unref();
   }
 
+  /**
+   * Claims what fits and hands it off. A round that found work runs again at once, and a finished hand-off
+   * frees room for another, so a backlog drains as fast as the hand-off goes, not one batch per poll.
+   */
   private async round(): Promise<void> {
     try {
-      const claims = await this.claim(this.options.maxInFlight - this.inFlight);
+      const room = this.options.maxInFlight - this.inFlight;
+      if (room <= 0) return;
+      const claims = await this.claim(room);
       if (claims.length === 0) return;
       this.inFlight += claims.length;
+      this.rerun = true;
       this.handoff(claims)
         .catch((error: unknown) => this.logger.warn({ err: error }, 'hand-off failed; the rows are claimed again later'))
         .finally(() => {
           this.inFlight -= claims.length;
+          this.nudge();
         });
     } catch (error) {
       this.logger.warn({ err: error }, 'relay round failed');
