@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const db = await openDatabase(config, logger);
   const redis = { url: config.redisUrl, prefix: config.redisPrefix };
   const worker = startDeliveryWorker(new DeliveryService(db.orm, config), redis, logger);
-  const reminderWorker = startReminderWorker(createServices(db.orm, config, { redis: null, redisPrefix: config.redisPrefix, knex: db.orm.em.getKnex() }, logger).reminders, redis, logger);
+  const reminderWorker = startReminderWorker(createServices(db.orm, config, { redis: null, redisPrefix: config.redisPrefix, reads: db.reads }, logger).reminders, redis, logger);
 
   // Health for orchestrators: /healthz while the process runs, /readyz while the worker is connected.
   const health = createServer((req, res) => {
