@@ -7,6 +7,7 @@ import { AppError } from '../../src/errors';
 import { callerOf } from '../auth';
 import { parseBody } from '../body';
 import { FormReader } from '../form';
+import { sendJsonArray } from '../json-stream';
 import { presentCalendarEntry, presentListItem, presentSubscription } from '../presenters/subscription.presenter';
 import { pathId, readPagedQuery } from './params';
 
@@ -88,7 +89,7 @@ export function subscriptionRoutes(services: Services): Router {
     form.done();
     const entries = await subscriptions.calendar(callerOf(req), start, end);
     if (entries.length === 0) throw AppError.noResults('payments');
-    res.json(entries.map(presentCalendarEntry));
+    await sendJsonArray(res, entries, presentCalendarEntry);
   });
 
   return router;

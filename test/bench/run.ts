@@ -33,6 +33,7 @@ interface Figure {
   p99: number;
   errors: number;
   serverCpuPercent?: number;
+  peakRssMb?: number;
   loadGeneratorCpuPercent?: number;
   ceilingRequestsPerSecond?: number;
   ceilingP99?: number;
@@ -88,6 +89,7 @@ async function load(
 async function scenario(name: string, ours: () => ReturnType<typeof load>, ceiling?: () => ReturnType<typeof load>): Promise<void> {
   if (ONLY.length > 0 && !ONLY.some((word) => name.toLowerCase().includes(word))) return;
   const serverCpu = cpuSecondsOf(serverPid);
+  scenarioPeakRss = 0;
   const benchCpu = process.cpuUsage();
   const measured = await ours();
   // CPU share of the server and of this process (the load generator) while ours ran: the load generator
@@ -96,7 +98,7 @@ async function scenario(name: string, ours: () => ReturnType<typeof load>, ceili
   const serverShare = Math.round(((cpuSecondsOf(serverPid) - serverCpu) / elapsed) * 100);
   const used = process.cpuUsage(benchCpu);
   const benchShare = Math.round(((used.user + used.system) / 1e6 / elapsed) * 100);
-  const figure: Figure = { scenario: name, ...measured, serverCpuPercent: serverShare, loadGeneratorCpuPercent: benchShare };
+  const figure: Figure = { scenario: name, ...measured, serverCpuPercent: serverShare, loadGeneratorCpuPercent: benchShare, peakRssMb: Math.round(scenarioPeakRss) };
   if (ceiling) {
     const top = await ceiling();
     figure.ceilingRequestsPerSecond = top.requestsPerSecond;
@@ -105,12 +107,15 @@ async function scenario(name: string, ours: () => ReturnType<typeof load>, ceili
   }
   figures.push(figure);
   console.log(
-    `${name.padEnd(44)} ${String(Math.round(figure.requestsPerSecond)).padStart(7)} req/s  p50 ${figure.p50} ms  p99 ${figure.p99} ms  errors ${figure.errors}  cpu server ${serverShare}% load ${benchShare}%` +
+    `${name.padEnd(44)} ${String(Math.round(figure.requestsPerSecond)).padStart(7)} req/s  p50 ${figure.p50} ms  p99 ${figure.p99} ms  errors ${figure.errors}  cpu server ${serverShare}% load ${benchShare}%  rss ${figure.peakRssMb} MB` +
       (figure.ratio !== undefined ? `  ceiling ${Math.round(figure.ceilingRequestsPerSecond!)} req/s p99 ${figure.ceilingP99} ms  ratio ${figure.ratio}` : ''),
   );
 }
 
 let serverPid = 0;
+let peakRss = 0;
+/** Peak server RSS since the current scenario began. */
+let scenarioPeakRss = 0;
 
 /** CPU seconds (user + system) a process has used so far (Linux), 0 once it has gone. */
 function cpuSecondsOf(pid: number): number {
@@ -176,9 +181,12 @@ async function measure(base: string, databaseUrl: string, prefix: string, server
   console.log(`seeded 1 user × 1,000 records and 1,000 users × 100 records in ${Date.now() - seeding} ms`);
 
   const ceiling = await startCeiling(databaseUrl);
-  let peakRss = 0;
   serverPid = server.pid!;
-  const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, rssOf(server.pid!))), 200);
+  const rssTimer = setInterval(() => {
+    const rss = rssOf(server.pid!);
+    peakRss = Math.max(peakRss, rss);
+    scenarioPeakRss = Math.max(scenarioPeakRss, rss);
+  }, 200);
   try {
 
   await scenario('REST list ?length=100 (sort payment_date)', () => load(`${base}/api/v1/subscriptions?length=100&sort=payment_date:asc`, { headers: auth }), () => load(`${ceiling.url}/list?user=${user.id}`));
