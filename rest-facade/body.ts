@@ -9,6 +9,11 @@ const MAX_FIELDS = 200;
 /** A parsed form: a field sent once is a string; a repeated field (or one named `x[]`) is an array under `x`. */
 export type FormBody = Record<string, string | string[]>;
 
+/** A form with no prototype: field names such as `__proto__` or `constructor` are plain keys in it. */
+function emptyForm(): FormBody {
+  return Object.create(null) as FormBody;
+}
+
 function addField(body: FormBody, rawName: string, value: string): void {
   const isList = rawName.endsWith('[]');
   const name = isList ? rawName.slice(0, -2) : rawName;
@@ -30,7 +35,7 @@ function parseMultipart(req: Request): Promise<FormBody> {
       reject(AppError.badInput('Malformed multipart body: missing boundary'));
       return;
     }
-    const body: FormBody = {};
+    const body = emptyForm();
     let received = 0;
     let failed = false;
     const fail = (error: AppError) => {
@@ -44,8 +49,10 @@ function parseMultipart(req: Request): Promise<FormBody> {
       received += chunk.length;
       if (received > BODY_LIMIT_BYTES) fail(new AppError('PAYLOAD_TOO_LARGE', 'Request body too large'));
     });
-    parser.on('field', (name, value, info) => {
+    parser.on('field', (name: string | undefined, value, info) => {
       if (info.nameTruncated || info.valueTruncated) fail(new AppError('PAYLOAD_TOO_LARGE', 'Request body too large'));
+      // A part without a name (no content-disposition name) was an uncaught TypeError that stopped the process.
+      else if (typeof name !== 'string' || name === '') fail(AppError.badInput('Malformed multipart body: a part has no field name'));
       else addField(body, name, value);
     });
     parser.on('file', (_name, stream) => stream.resume());
@@ -65,7 +72,7 @@ const json = express.json({ limit: BODY_LIMIT_BYTES });
 
 /** Normalises an urlencoded or JSON body to a FormBody (so `tags[]` reads the same from every encoding). */
 export function normalise(raw: unknown): FormBody {
-  const body: FormBody = {};
+  const body = emptyForm();
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return body;
   for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
     for (const item of Array.isArray(value) ? value : [value]) {
@@ -85,7 +92,7 @@ export const parseBody: RequestHandler = (req: Request, res: Response, next: Nex
   if (length > BODY_LIMIT_BYTES) return next(new AppError('PAYLOAD_TOO_LARGE', 'Request body too large'));
   const type = req.headers['content-type'] ?? '';
   if (!req.readable || (length === 0 && !req.headers['transfer-encoding']) || type === '') {
-    req.body = {};
+    req.body = emptyForm();
     return next();
   }
   if (type.startsWith('multipart/form-data')) {

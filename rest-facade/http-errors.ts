@@ -23,3 +23,15 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
 export const unknownRoute: RequestHandler = (req, _res, next) => {
   next(new AppError('UNKNOWN_ROUTE', `No route for ${req.method} ${req.path}`));
 };
+
+/**
+ * Requests node:http refuses before Express sees them (headers over 16 KB, broken HTTP) get a JSON answer
+ * too; node's own answer to them is a bare status line.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: import('node:stream').Duplex): void {
+  if (!socket.writable) return void socket.destroy();
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const [status, reason] = tooLarge ? [431, 'Request Header Fields Too Large'] : [400, 'Bad Request'];
+  const body = JSON.stringify({ status: false, message: tooLarge ? 'Request headers too large (at most 16 KB)' : 'Malformed HTTP request' });
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+}

@@ -6,7 +6,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import express, { type Express } from 'express';
 import type { Redis } from 'ioredis';
 import { pinoHttp } from 'pino-http';
-import { errorHandler, unknownRoute } from '../rest-facade/http-errors';
+import { answerClientError, errorHandler, unknownRoute } from '../rest-facade/http-errors';
 import { BODY_LIMIT_BYTES } from '../rest-facade/body';
 import { createRestFacade } from '../rest-facade';
 import { bearerToken } from './auth/secrets';
@@ -179,6 +179,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       return new Promise((resolve, reject) => {
         server = app.listen(port, () => resolve((server!.address() as AddressInfo).port));
         server.once('error', reject);
+        server.on('clientError', answerClientError);
       });
     },
     async close() {

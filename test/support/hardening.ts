@@ -1,0 +1,99 @@
+import type { Response } from 'supertest';
+import type { TestApp } from './test-app';
+
+/** Runs SQL on the app's own database. */
+export function sql<T>(testApp: TestApp, query: string, params: unknown[] = []): Promise<T[]> {
+  return testApp.app.db.orm.em.getConnection().execute<T[]>(query, params);
+}
+
+/** Every table with user data, and how a user's rows are found in it. */
+const OWNED_ROWS: Record<string, string> = {
+  users: `"id" = ?`,
+  access_tokens: `"user_id" = ?`,
+  alerts: `"user_id" = ?`,
+  extension_settings: `"user_id" = ?`,
+  folders: `"user_id" = ?`,
+  tags: `"user_id" = ?`,
+  payment_modes: `"user_id" = ?`,
+  product_categories: `"user_id" = ?`,
+  products: `"owner_id" = ?`,
+  subscriptions: `"user_id" = ?`,
+  subscription_tags: `"subscription_id" in (select "id" from "subscriptions" where "user_id" = ?)`,
+  subscription_alerts: `"subscription_id" in (select "id" from "subscriptions" where "user_id" = ?)`,
+  reminders: `"user_id" = ?`,
+  webhook_endpoints: `"user_id" = ?`,
+  webhook_events: `"user_id" = ?`,
+  webhook_deliveries: `"event_id" in (select "id" from "webhook_events" where "user_id" = ?)`,
+  webhook_delivery_attempts: `"delivery_id" in (select d."id" from "webhook_deliveries" d join "webhook_events" e on e."id" = d."event_id" where e."user_id" = ?)`,
+  inbound_webhook_tokens: `"user_id" = ?`,
+  inbound_idempotency_keys: `"token_id" in (select "id" from "inbound_webhook_tokens" where "user_id" = ?)`,
+};
+
+/** Every row a user owns, table by table, as JSON text: equal snapshots mean nothing of theirs changed. */
+export async function ownedRows(testApp: TestApp, userId: number): Promise<Record<string, string[]>> {
+  const snapshot: Record<string, string[]> = {};
+  for (const [table, condition] of Object.entries(OWNED_ROWS)) {
+    const rows = await sql<{ row: string }>(testApp, `select to_jsonb(t)::text as "row" from "${table}" t where ${condition} order by 1`, [userId]);
+    snapshot[table] = rows.map((row) => row.row);
+  }
+  return snapshot;
+}
+
+/** The tables of OWNED_ROWS that exist in the schema but are not covered: a new table must be added there. */
+export async function tablesWithoutOwnership(testApp: TestApp): Promise<string[]> {
+  const shared = new Set(['exchange_rates', 'mikro_orm_migrations', 'rate_limits']);
+  const tables = await sql<{ table_name: string }>(testApp, `select "table_name" from information_schema.tables where "table_schema" = current_schema()`);
+  return tables.map((row) => row.table_name).filter((table) => !shared.has(table) && !(table in OWNED_ROWS));
+}
+
+/** Row counts of every table with user data (a refused request must leave them all as they were). */
+export async function rowCounts(testApp: TestApp): Promise<Record<string, number>> {
+  const tables = Object.keys(OWNED_ROWS);
+  const [row] = await sql<Record<string, string>>(testApp, `select ${tables.map((table) => `(select count(*) from "${table}") as "${table}"`).join(', ')}`);
+  return Object.fromEntries(Object.entries(row).map(([table, count]) => [table, Number(count)]));
+}
+
+/** Stored secrets that must never appear in an answer: password and token hashes, signing secrets. */
+export async function storedSecrets(testApp: TestApp): Promise<Array<{ kind: string; value: string }>> {
+  const rows = await sql<{ kind: string; value: string }>(
+    testApp,
+    `select 'password hash' as "kind", "password_hash" as "value" from "users"
+     union all select 'access token hash', "secret_hash" from "access_tokens"
+     union all select 'inbound token hash', "token_hash" from "inbound_webhook_tokens"
+     union all select 'webhook secret', "secret" from "webhook_endpoints"`,
+  );
+  return rows.filter((row) => row.value);
+}
+
+/** The method and path of every route the app serves under /api/v1 and /webhook. */
+export function restRoutes(testApp: TestApp): string[] {
+  const routes: string[] = [];
+  const walk = (stack: Layer[], prefix: string) => {
+    for (const layer of stack) {
+      if (layer.route) {
+        for (const method of Object.keys(layer.route.methods)) routes.push(`${method.toUpperCase()} ${prefix}${layer.route.path}`);
+      } else if (layer.handle?.stack) {
+        const mount = typeof layer.rawPath === 'string' && layer.rawPath !== '/' ? layer.rawPath : '';
+        walk(layer.handle.stack, prefix + mount);
+      }
+    }
+  };
+  walk((testApp.app.express as unknown as { router: { stack: Layer[] } }).router.stack, '');
+  return [...new Set(routes.filter((route) => / \/(api\/v1|webhook)\//.test(route)))].sort();
+}
+
+interface Layer {
+  route?: { path: string; methods: Record<string, boolean> };
+  handle?: { stack?: Layer[] };
+  rawPath?: unknown;
+}
+
+/** Answers collected for the property checks that run over all of them at the end. */
+export class AnswerLog {
+  readonly answers: Array<{ label: string; text: string }> = [];
+
+  add(label: string, response: Response): Response {
+    this.answers.push({ label, text: response.text ?? '' });
+    return response;
+  }
+}
