@@ -1,4 +1,4 @@
-import { ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { ConnectionException, ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { GraphQLError } from 'graphql';
 
 /**
@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'UNKNOWN_ROUTE'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL_SERVER_ERROR';
 
 export type FieldErrors = Record<string, string[]>;
@@ -31,6 +32,7 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   INTERNAL_SERVER_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
 };
 
 export class AppError extends Error {
@@ -87,6 +89,7 @@ export function asAppError(error: unknown): AppError {
   if (error instanceof ForeignKeyConstraintViolationException) return AppError.badInput('A referenced record does not exist');
   const validation = validationFieldErrors(error);
   if (validation) return AppError.badInput('The given data was invalid', validation);
+  if (isLostDatabase(error)) return new AppError('SERVICE_UNAVAILABLE', 'The database connection was lost; nothing was stored. Try again.');
   return new AppError('INTERNAL_SERVER_ERROR', 'Internal server error');
 }
 
@@ -121,4 +124,15 @@ function validationFieldErrors(error: unknown): FieldErrors | null {
   };
   visit(list, '');
   return result;
+}
+
+/**
+ * A connection to PostgreSQL that broke (terminated, reset, refused; SQLSTATE classes 08 and 57P): the
+ * transaction was rolled back, so the client may simply try again.
+ */
+function isLostDatabase(error: unknown): boolean {
+  if (error instanceof ConnectionException) return true;
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && (/^(08|57P)/.test(code) || code === 'ECONNRESET' || code === 'ECONNREFUSED')) return true;
+  return typeof message === 'string' && /Connection terminated|terminating connection|Client has encountered a connection error/i.test(message);
 }

@@ -21,12 +21,25 @@ it('refuses more aliases than the limit', async () => {
   expect(response.body.data).toBeUndefined();
 });
 
-it('refuses documents deeper than the limit', async () => {
-  let selection = 'id';
-  for (let depth = 0; depth < GRAPHQL_LIMITS.maxDepth + 1; depth++) selection = `me { ${selection} }`;
-  const response = await post(testApp, { query: `{ ${selection} }` });
-  expect(response.body.errors.length).toBeGreaterThan(0);
-  expect(JSON.stringify(response.body.errors)).toMatch(/depth|Cannot query field/i);
+it('refuses documents deeper than the limit, and allows them at the limit', async () => {
+  const nested = (depth: number) => {
+    let selection = 'id';
+    for (let level = 1; level < depth; level++) selection = `f${level}: me { ${selection} }`;
+    return `{ ${selection} }`;
+  };
+  const deep = await post(testApp, { query: nested(GRAPHQL_LIMITS.maxDepth + 2) });
+  expect(deep.body.errors.map((error: { message: string }) => error.message).join(' | ')).toMatch(/depth/i);
+  expect(deep.body.data).toBeUndefined();
+  const shallow = await post(testApp, { query: nested(3) });
+  expect(shallow.body.errors.map((error: { message: string }) => error.message).join(' | ')).not.toMatch(/depth/i);
+});
+
+it('refuses documents over the cost limit before running them', async () => {
+  const page = 'subscriptions(first: 1000) { totalCount edges { cursor node { id note price currency paymentDate tags { id name } folder { id name color } product { id productName brandName } paymentMode { id name } alerts { id name } } } }';
+  const aliases = Array.from({ length: GRAPHQL_LIMITS.maxAliases }, (_, i) => `p${i}: ${page}`).join(' ');
+  const response = await post(testApp, { query: `{ ${aliases} }` });
+  expect(JSON.stringify(response.body.errors)).toMatch(/cost/i);
+  expect(response.body.data).toBeUndefined();
 });
 
 it('refuses documents with more tokens than the limit', async () => {
@@ -35,9 +48,12 @@ it('refuses documents with more tokens than the limit', async () => {
   expect(JSON.stringify(response.body.errors)).toMatch(/token/i);
 });
 
-it('gives no field suggestions', async () => {
-  const response = await post(testApp, { query: '{ mee { id } }' });
-  expect(response.body.errors[0].message).not.toMatch(/Did you mean/i);
+it('gives no field suggestions, in development or production', async () => {
+  for (const app of [testApp, production]) {
+    const response = await post(app, { query: '{ mee { id } subscriptions { edgs { id } } }' });
+    expect(response.body.errors.length).toBeGreaterThan(0);
+    expect(JSON.stringify(response.body.errors)).not.toMatch(/Did you mean/i);
+  }
 });
 
 it('does not execute batched requests', async () => {

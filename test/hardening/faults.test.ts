@@ -1,0 +1,111 @@
+import { createServer, type Server } from 'node:http';
+import { Client } from 'pg';
+import { rowCounts, sql } from '../support/hardening';
+import { createSubscription, MINIMAL, postSubscription } from '../support/subscriptions';
+import { graphqlData, signUp, startTestApp, type TestApp } from '../support/test-app';
+import { freePort, until } from '../support/wait';
+
+/**
+ * Faults against the real services: a PostgreSQL connection killed in the middle of a write, and a webhook
+ * receiver that is down for a while. (Redis stopped and restarted, and the worker killed with SIGKILL
+ * mid-delivery, are in webhook-faults.test.ts.) Killing a server connection needs PostgreSQL itself, so that
+ * case runs in the PostgreSQL pass of .ci/run and is reported as skipped on the embedded default.
+ */
+const withPostgres = process.env.DATABASE_URL ? describe : describe.skip;
+
+withPostgres('PostgreSQL connection killed during a write', () => {
+  let testApp: TestApp;
+  let admin: Client;
+  let armed = false;
+  let killing: Promise<unknown> | null = null;
+
+  beforeAll(async () => {
+    testApp = await startTestApp({}, {
+      // The record's insert has run inside the write's transaction: kill every connection of the app now,
+      // while its event insert is held up by the trigger below.
+      onQuery: (statement) => {
+        if (armed && statement.includes('insert into "subscriptions"')) {
+          armed = false;
+          killing = admin.query(`select pg_terminate_backend("pid") from pg_stat_activity where "datname" = current_database() and "pid" <> pg_backend_pid()`);
+        }
+      },
+    });
+    admin = new Client({ connectionString: testApp.database.url });
+    await admin.connect();
+    await admin.query(`create function "hold_event_insert"() returns trigger language plpgsql as $$ begin perform pg_sleep(1); return new; end $$`);
+    await admin.query(`create trigger "hold_event_insert" before insert on "webhook_events" for each row execute function "hold_event_insert"()`);
+  });
+
+  afterAll(async () => {
+    await admin.end();
+    await testApp.close();
+  });
+
+  it('fails the request with a 503 JSON error, stores no part of it, and serves the next request', async () => {
+    const user = await signUp(testApp, 'Cut off');
+    const before = await rowCounts(testApp);
+    armed = true;
+    const cut = await postSubscription(testApp, user.token, { ...MINIMAL, note: 'cut off' });
+    await killing;
+    expect(cut.status).toBe(503);
+    expect(cut.body).toEqual({ status: false, message: expect.stringMatching(/connection was lost/) });
+    expect(await rowCounts(testApp)).toEqual(before);
+    expect(await sql(testApp, `select 1 from "subscriptions" where "note" = 'cut off'`)).toEqual([]);
+    await admin.query(`drop trigger "hold_event_insert" on "webhook_events"`);
+    // The pool drops the dead connections and the service goes on.
+    const next = await postSubscription(testApp, user.token, { ...MINIMAL, note: 'after the cut' });
+    expect(next.status).toBe(200);
+    expect((await testApp.http.get('/readyz')).status).toBe(200);
+  });
+});
+
+describe('webhook receiver down for a while', () => {
+  let testApp: TestApp;
+  let port: number;
+  let receiver: Server | null = null;
+  const arrived: string[] = [];
+
+  const startReceiver = () =>
+    new Promise<void>((resolve) => {
+      receiver = createServer((req, res) => {
+        arrived.push(String(req.headers['webhook-id']));
+        req.resume();
+        res.writeHead(200).end();
+      });
+      receiver.listen(port, '127.0.0.1', resolve);
+    });
+
+  beforeAll(async () => {
+    testApp = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' });
+    port = await freePort();
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => (receiver ? receiver.close(resolve) : resolve(undefined)));
+    await testApp.close();
+  });
+
+  it('fails the attempt while it is down and delivers on the next scheduled attempt, once', async () => {
+    const user = await signUp(testApp, 'Receiver down');
+    await graphqlData(testApp, user.token, `mutation { createWebhookEndpoint(input: {url: "http://127.0.0.1:${port}/hook", events: ["subscription.created"]}) { id } }`);
+    await createSubscription(testApp, user.token);
+    const delivery = async () =>
+      (await sql<{ id: number; status: string; attempt_count: number; event_id: string; next_attempt_at: string | null; failed_at: string | null }>(testApp,
+        `select d."id", d."status", d."attempt_count", d."event_id", d."next_attempt_at", (select max(a."created_at") from "webhook_delivery_attempts" a where a."delivery_id" = d."id") as "failed_at"
+           from "webhook_deliveries" d join "webhook_events" e on e."id" = d."event_id" where e."user_id" = ?`, [user.id]))[0];
+    await until(async () => (await delivery())?.attempt_count === 1, 'the first attempt, refused', 10_000);
+    const [attempt] = await sql<{ status_code: number | null; error: string | null }>(testApp, `select "status_code", "error" from "webhook_delivery_attempts"`);
+    expect(attempt.status_code).toBeNull();
+    expect(attempt.error).toMatch(/ECONNREFUSED|connect/i);
+    const failed = await delivery();
+    expect(failed.status).toBe('PENDING');
+    // On schedule: the second attempt is due 5 s after the first.
+    const gap = Date.parse(`${failed.next_attempt_at!.replace(' ', 'T')}Z`) - Date.parse(`${failed.failed_at!.replace(' ', 'T')}Z`);
+    expect(gap).toBeGreaterThanOrEqual(4_500);
+    expect(gap).toBeLessThanOrEqual(6_000);
+    await startReceiver();
+    await until(async () => (await delivery()).status === 'SUCCEEDED', 'delivery after the receiver came back', 20_000);
+    expect(arrived).toEqual([failed.event_id]);
+    expect((await delivery()).attempt_count).toBe(2);
+  }, 40_000);
+});
