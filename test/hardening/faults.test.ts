@@ -93,7 +93,8 @@ describe('webhook receiver down for a while', () => {
       (await sql<{ id: number; status: string; attempt_count: number; event_id: string; next_attempt_at: string | null; failed_at: string | null }>(testApp,
         `select d."id", d."status", d."attempt_count", d."event_id", d."next_attempt_at", (select max(a."created_at") from "webhook_delivery_attempts" a where a."delivery_id" = d."id") as "failed_at"
            from "webhook_deliveries" d join "webhook_events" e on e."id" = d."event_id" where e."user_id" = ?`, [user.id]))[0];
-    await until(async () => (await delivery())?.attempt_count === 1, 'the first attempt, refused', 10_000);
+    // attempt_count counts the claim, before the POST; the attempt's row is written once the POST failed.
+    await until(async () => Boolean((await delivery())?.failed_at), 'the first attempt, refused and recorded', 10_000);
     const [attempt] = await sql<{ status_code: number | null; error: string | null }>(testApp, `select "status_code", "error" from "webhook_delivery_attempts"`);
     expect(attempt.status_code).toBeNull();
     expect(attempt.error).toMatch(/ECONNREFUSED|connect/i);
