@@ -203,19 +203,20 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
   createInboundWebhookToken: { ownOnly: [] },
   revokeInboundWebhookToken: { refused: ['mutation { revokeInboundWebhookToken(id: INBOUND_TOKEN) { id } }'] },
   redeliver: { refused: ['mutation { redeliver(deliveryId: DELIVERY) { id } }'] },
-  createFolder: { ownOnly: [] },
-  updateFolder: { refused: ['mutation { updateFolder(id: FOLDER, input: {name: "mine"}) { id } }'] },
-  deleteFolder: { refused: ['mutation { deleteFolder(id: FOLDER) }'] },
-  createTag: { ownOnly: [] },
-  updateTag: { refused: ['mutation { updateTag(id: TAG, input: {name: "mine"}) { id } }'] },
-  deleteTag: { refused: ['mutation { deleteTag(id: TAG) }'] },
-  createPaymentMode: { ownOnly: [] },
-  updatePaymentMode: { refused: ['mutation { updatePaymentMode(id: PAYMENT_MODE, input: {name: "mine"}) { id } }'] },
-  deletePaymentMode: { refused: ['mutation { deletePaymentMode(id: PAYMENT_MODE) }'] },
-  createProductCategory: { ownOnly: [] },
-  updateProductCategory: { refused: ['mutation { updateProductCategory(id: CATEGORY, input: {name: "mine"}) { id } }'] },
-  deleteProductCategory: { refused: ['mutation { deleteProductCategory(id: CATEGORY) }'] },
+  ...ownedNameCases('Folder', 'FOLDER'),
+  ...ownedNameCases('Tag', 'TAG'),
+  ...ownedNameCases('PaymentMode', 'PAYMENT_MODE'),
+  ...ownedNameCases('ProductCategory', 'CATEGORY'),
 };
+
+/** Folders, tags, payment modes and categories share one generic resolver, and so one set of cases. */
+function ownedNameCases(kind: string, placeholder: string): Record<string, GraphQLCase> {
+  return {
+    [`create${kind}`]: { ownOnly: [] },
+    [`update${kind}`]: { refused: [`mutation { update${kind}(id: ${placeholder}, input: {name: "mine"}) { id } }`] },
+    [`delete${kind}`]: { refused: [`mutation { delete${kind}(id: ${placeholder}) }`] },
+  };
+}
 
 const PLACEHOLDER = /\b(B_SUBSCRIPTION|SUBSCRIPTION|ADDON|DELETED|ALERT|FOLDER|TAG|PAYMENT_MODE|CATEGORY|PRODUCT|ENDPOINT|INBOUND_TOKEN|DELIVERY|A_EMAIL)\b/g;
 
