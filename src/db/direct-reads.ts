@@ -7,8 +7,9 @@ import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
  * Through MikroORM/knex each one cost a tenth more CPU, and PostgreSQL planned the nine-way record join
  * anew every time (2.4 ms of planning against 1.6 ms of execution). Here a statement is named, so each
  * connection parses and plans it once. PGlite gives every connection one shared session, where a name
- * prepared by one connection collides on the next and concurrent unnamed statements overwrite each other
- * ("unnamed prepared statement does not exist"); there reads go through MikroORM's connection as before.
+ * prepared by one connection collides on the next, and unnamed statements sent straight on pooled
+ * connections overwrite each other ("unnamed prepared statement does not exist"): there reads go through
+ * MikroORM's connection as before.
  */
 export class DirectReads {
   /** `?` placeholders rewritten to `$n`, per statement text. */
@@ -26,10 +27,22 @@ export class DirectReads {
     return (await this.query<T>({ name: statement.name, text: statement.text, values: params })).rows;
   }
 
-  /** One statement on a pooled connection, as given (the rate limiter's store uses this too). */
+  /**
+   * One statement written with `$n` placeholders (the rate limiter's store uses this). A named one runs on a
+   * pooled pg connection; an unnamed one goes through knex, like every MikroORM statement, since on PGlite
+   * unnamed statements sent straight on pooled connections overwrite each other.
+   */
   async query<T>(statement: { name?: string; text: string; values?: readonly unknown[] }): Promise<{ rows: T[]; rowCount: number | null }> {
     this.options.onQuery?.(`[query] ${statement.text}`);
     const knex = this.orm.em.getKnex();
+    if (!statement.name) {
+      const values: unknown[] = [];
+      const text = statement.text.replace(/\$(\d+)/g, (_, index: string) => {
+        values.push(statement.values?.[Number(index) - 1]);
+        return '?';
+      });
+      return (await knex.raw(text, values as never[])) as { rows: T[]; rowCount: number | null };
+    }
     const connection = await knex.client.acquireConnection();
     try {
       return await connection.query(statement);

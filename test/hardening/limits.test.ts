@@ -76,6 +76,21 @@ describe('request size', () => {
 });
 
 describe('request rate', () => {
+  it('counts concurrent failed logins without failing one (the throttle store under load)', async () => {
+    // An app with the default request rate, so only the login throttle speaks.
+    const roomy = await startTestApp();
+    try {
+      const someone = await signUp(roomy, 'Throttled');
+      const attempts = await Promise.all(
+        Array.from({ length: 24 }, (_, i) => roomy.http.post('/api/v1/auth/login').field('email', i % 2 ? someone.email : `nobody${i}@example.com`).field('password', 'not the password')),
+      );
+      expect(attempts.map((response) => response.status)).toEqual(Array(24).fill(401));
+      for (const response of attempts) expectErrorBody(response.body);
+    } finally {
+      await roomy.close();
+    }
+  });
+
   it('limits each address without a token and each token separately, with 429, Retry-After and a JSON error', async () => {
     // Without a token the budget is the address's (the unknown path still counts, then answers 401).
     const anonymous: number[] = [];
