@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildSchema, type GraphQLObjectType } from 'graphql';
-import { AnswerLog, ownedRows, restRoutes, sql, storedSecrets, tablesWithoutOwnership } from '../support/hardening';
+import { AnswerLog, ownedRows, restRoutes, storedSecrets, tablesWithoutOwnership } from '../support/hardening';
 import { Receiver } from '../support/receiver';
 import { expectErrorBody } from '../support/shapes';
 import { createSubscription, MINIMAL, postSubscription } from '../support/subscriptions';
-import { graphql, graphqlData, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { graphql, graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
 import { until } from '../support/wait';
 
 /**

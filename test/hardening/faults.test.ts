@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { Client } from 'pg';
-import { rowCounts, sql } from '../support/hardening';
+import { rowCounts } from '../support/hardening';
 import { createSubscription, MINIMAL, postSubscription } from '../support/subscriptions';
-import { graphqlData, signUp, startTestApp, type TestApp } from '../support/test-app';
+import { graphqlData, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
 import { freePort, until } from '../support/wait';
 
 /**

@@ -1,6 +1,6 @@
 import { Receiver } from '../support/receiver';
 import { createSubscription } from '../support/subscriptions';
-import { graphql, graphqlData as gql, signUp, startTestApp, type TestApp } from '../support/test-app';
+import { graphql, graphqlData as gql, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
 
 /**
  * The SSRF guard with private targets refused (the default): every internal address form is refused when an
@@ -44,13 +44,13 @@ describe('SSRF guard', () => {
   it('refuses at connect time a name that resolves to an internal address (DNS rebinding)', async () => {
     const user = await signUp(guarded, 'Rebound');
     const port = new URL(receiver.url).port;
-    const sql = (query: string, params: unknown[]) => guarded.app.db.orm.em.getConnection().execute<{ id: number }[]>(query, params);
     // As if the name had resolved publicly when saved: the row is written directly.
-    const [endpoint] = await sql(`insert into "webhook_endpoints" ("user_id", "url", "secret") values (?, ?, 'whsec_AAAA') returning "id"`, [user.id, `http://localhost:${port}/hook`]);
+    const [endpoint] = await sql<{ id: number }>(guarded, `insert into "webhook_endpoints" ("user_id", "url", "secret") values (?, ?, 'whsec_AAAA') returning "id"`, [user.id, `http://localhost:${port}/hook`]);
     await createSubscription(guarded, user.token);
     let attempt: { error: string } | undefined;
     for (const deadline = Date.now() + 10_000; !attempt && Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
-      [attempt] = await guarded.app.db.orm.em.getConnection().execute<{ error: string }[]>(
+      [attempt] = await sql<{ error: string }>(
+        guarded,
         'select a."error" from "webhook_delivery_attempts" a join "webhook_deliveries" d on d."id" = a."delivery_id" where d."endpoint_id" = ?',
         [endpoint.id],
       );

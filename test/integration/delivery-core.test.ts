@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { DELIVERY_QUEUE } from '../../src/webhooks/delivery-queue';
 import { newEndpointSecret, signWebhook } from '../../src/webhooks/signature';
 import { Receiver } from '../support/receiver';
-import { signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
 import { until } from '../support/wait';
 
 /**
@@ -25,17 +25,16 @@ beforeEach(async () => {
 afterEach(() => receiver.stop());
 afterAll(() => testApp.close());
 
-const sql = <T>(query: string, params: unknown[] = []) => testApp.app.db.orm.em.getConnection().execute<T[]>(query, params);
 
 async function enqueue(topic = 'subscription.created', payload: Record<string, unknown> = { id: 7, product_name: 'Netflix' }) {
   const secret = newEndpointSecret();
-  const [endpoint] = await sql<{ id: number }>(
+  const [endpoint] = await sql<{ id: number }>(testApp, 
     `insert into "webhook_endpoints" ("user_id", "url", "secret") values (?, ?, ?) returning "id"`,
     [user.id, receiver.url, secret],
   );
   const eventId = `evt_${randomUUID().replace(/-/g, '')}`;
-  await sql(`insert into "webhook_events" ("id", "user_id", "topic", "payload") values (?, ?, ?, ?)`, [eventId, user.id, topic, JSON.stringify(payload)]);
-  const [delivery] = await sql<{ id: number }>(
+  await sql(testApp, `insert into "webhook_events" ("id", "user_id", "topic", "payload") values (?, ?, ?, ?)`, [eventId, user.id, topic, JSON.stringify(payload)]);
+  const [delivery] = await sql<{ id: number }>(testApp, 
     `insert into "webhook_deliveries" ("event_id", "endpoint_id", "next_attempt_at") values (?, ?, (now() at time zone 'utc')) returning "id"`,
     [eventId, endpoint.id],
   );
@@ -44,7 +43,7 @@ async function enqueue(topic = 'subscription.created', payload: Record<string, u
 }
 
 const deliveryRow = async (id: number) =>
-  (await sql<{ status: string; attempt_count: number; seconds_to_next: string | null }>(
+  (await sql<{ status: string; attempt_count: number; seconds_to_next: string | null }>(testApp, 
     `select "status", "attempt_count", extract(epoch from ("next_attempt_at" - (now() at time zone 'utc'))) as "seconds_to_next"
        from "webhook_deliveries" where "id" = ?`,
     [id],
@@ -52,7 +51,7 @@ const deliveryRow = async (id: number) =>
 
 /** Attempts recorded so far (an attempt is claimed before its POST and recorded after it). */
 const recordedAttempts = async (deliveryId: number) =>
-  Number((await sql<{ n: string }>(`select count(*) as "n" from "webhook_delivery_attempts" where "delivery_id" = ?`, [deliveryId]))[0].n);
+  Number((await sql<{ n: string }>(testApp, `select count(*) as "n" from "webhook_delivery_attempts" where "delivery_id" = ?`, [deliveryId]))[0].n);
 
 
 it('POSTs the event with the spec headers and a Standard Webhooks signature that verifies', async () => {
@@ -69,7 +68,7 @@ it('POSTs the event with the spec headers and a Standard Webhooks signature that
   expect(JSON.parse(request.body)).toEqual(payload);
 
   await until(async () => (await deliveryRow(deliveryId)).status === 'SUCCEEDED');
-  const attempts = await sql<Record<string, unknown>>(`select * from "webhook_delivery_attempts" where "delivery_id" = ?`, [deliveryId]);
+  const attempts = await sql<Record<string, unknown>>(testApp, `select * from "webhook_delivery_attempts" where "delivery_id" = ?`, [deliveryId]);
   expect(attempts).toHaveLength(1);
   expect(attempts[0]).toMatchObject({ attempt_number: 1, status_code: 200, response_excerpt: 'received', error: null });
   expect(attempts[0].duration_ms).toEqual(expect.any(Number));
@@ -94,12 +93,12 @@ it('retries a 500 after about 5 s with the same webhook-id', async () => {
   expect(Number(afterFirst.seconds_to_next)).toBeLessThanOrEqual(5);
 
   // The schedule's wait is the database's next_attempt_at; bring it forward instead of sleeping.
-  await sql(`update "webhook_deliveries" set "next_attempt_at" = (now() at time zone 'utc') where "id" = ?`, [deliveryId]);
+  await sql(testApp, `update "webhook_deliveries" set "next_attempt_at" = (now() at time zone 'utc') where "id" = ?`, [deliveryId]);
   testApp.app.relay.nudge();
   const requests = await receiver.waitFor(2);
   expect(requests[1].headers['webhook-id']).toBe(eventId);
   await until(async () => (await deliveryRow(deliveryId)).status === 'SUCCEEDED');
-  const attempts = await sql<{ status_code: number }>(`select "status_code" from "webhook_delivery_attempts" where "delivery_id" = ? order by "attempt_number"`, [deliveryId]);
+  const attempts = await sql<{ status_code: number }>(testApp, `select "status_code" from "webhook_delivery_attempts" where "delivery_id" = ? order by "attempt_number"`, [deliveryId]);
   expect(attempts.map((a) => a.status_code)).toEqual([500, 200]);
 });
 
@@ -111,7 +110,7 @@ it('does not follow redirects: a 302 is a failed attempt and the target gets not
     const { deliveryId } = await enqueue();
     await receiver.waitFor(1);
     await until(async () => (await recordedAttempts(deliveryId)) === 1);
-    const [attempt] = await sql<{ status_code: number }>(`select "status_code" from "webhook_delivery_attempts" where "delivery_id" = ?`, [deliveryId]);
+    const [attempt] = await sql<{ status_code: number }>(testApp, `select "status_code" from "webhook_delivery_attempts" where "delivery_id" = ?`, [deliveryId]);
     expect(attempt.status_code).toBe(302);
     expect((await deliveryRow(deliveryId)).status).toBe('PENDING');
     expect(elsewhere.received).toHaveLength(0);
@@ -133,7 +132,7 @@ it('fails the delivery after the last scheduled attempt', async () => {
   const { deliveryId } = await enqueue();
   await receiver.waitFor(1);
   await until(async () => (await recordedAttempts(deliveryId)) === 1);
-  await sql(`update "webhook_deliveries" set "attempt_count" = 7, "next_attempt_at" = (now() at time zone 'utc') where "id" = ?`, [deliveryId]);
+  await sql(testApp, `update "webhook_deliveries" set "attempt_count" = 7, "next_attempt_at" = (now() at time zone 'utc') where "id" = ?`, [deliveryId]);
   testApp.app.relay.nudge();
   await receiver.waitFor(2);
   await until(async () => (await deliveryRow(deliveryId)).status === 'FAILED');
@@ -145,10 +144,10 @@ it('records a network error and schedules a retry', async () => {
   await receiver.waitFor(1);
   await until(async () => (await deliveryRow(deliveryId)).status === 'SUCCEEDED');
   await receiver.stop();
-  await sql(`update "webhook_deliveries" set "status" = 'PENDING', "next_attempt_at" = (now() at time zone 'utc') where "id" = ?`, [deliveryId]);
+  await sql(testApp, `update "webhook_deliveries" set "status" = 'PENDING', "next_attempt_at" = (now() at time zone 'utc') where "id" = ?`, [deliveryId]);
   testApp.app.relay.nudge();
   await until(async () => (await recordedAttempts(deliveryId)) === 2);
-  const [attempt] = await sql<{ status_code: number | null; error: string }>(
+  const [attempt] = await sql<{ status_code: number | null; error: string }>(testApp, 
     `select "status_code", "error" from "webhook_delivery_attempts" where "delivery_id" = ? and "attempt_number" = 2`,
     [deliveryId],
   );

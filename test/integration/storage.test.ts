@@ -1,7 +1,6 @@
-import { startTestApp, type TestApp } from '../support/test-app';
+import { sql, startTestApp, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;
-const sql = <T>(query: string) => testApp.app.db.orm.em.getConnection().execute<T[]>(query);
 
 beforeAll(async () => {
   testApp = await startTestApp();
@@ -9,7 +8,7 @@ beforeAll(async () => {
 afterAll(() => testApp.close());
 
 it('records every committed migration', async () => {
-  const rows = await sql<{ name: string }>('select "name" from "mikro_orm_migrations" order by "id"');
+  const rows = await sql<{ name: string }>(testApp, 'select "name" from "mikro_orm_migrations" order by "id"');
   expect(rows.map((row) => row.name)).toEqual([
     'Migration20261122130900_foundation',
     'Migration20261122131000_reference_data',
@@ -20,18 +19,18 @@ it('records every committed migration', async () => {
 });
 
 it('seeds the system default alert as id 1, owned by no one', async () => {
-  const [alert] = await sql<Record<string, unknown>>('select * from "alerts" where "id" = 1');
+  const [alert] = await sql<Record<string, unknown>>(testApp, 'select * from "alerts" where "id" = 1');
   expect(alert).toMatchObject({ id: 1, user_id: null, is_default: 1, time: '09:00:00', timezone: 'UTC' });
 });
 
 it('seeds at least 15 global categories, with id 1 for uncategorised records', async () => {
-  const rows = await sql<{ id: number; name: string }>('select "id", "name" from "product_categories" where "user_id" is null order by "id"');
+  const rows = await sql<{ id: number; name: string }>(testApp, 'select "id", "name" from "product_categories" where "user_id" is null order by "id"');
   expect(rows.length).toBeGreaterThanOrEqual(15);
   expect(rows[0]).toEqual({ id: 1, name: 'Other' });
 });
 
 it('seeds a catalogue of at least 300 products with brand, homepage, category, price, currency, cycle and refund days', async () => {
-  const rows = await sql<Record<string, unknown>>('select * from "products" where "owner_id" is null');
+  const rows = await sql<Record<string, unknown>>(testApp, 'select * from "products" where "owner_id" is null');
   expect(rows.length).toBeGreaterThanOrEqual(300);
   const names = new Set(rows.map((row) => row.product_name));
   expect(names.size).toBe(rows.length);
@@ -52,18 +51,18 @@ it('seeds a catalogue of at least 300 products with brand, homepage, category, p
 });
 
 it('seeds exchange rates for at least 30 currencies against USD, with their date, covering every catalogue currency', async () => {
-  const rates = await sql<{ currency: string; per_usd: string; as_of: string }>('select * from "exchange_rates"');
+  const rates = await sql<{ currency: string; per_usd: string; as_of: string }>(testApp, 'select * from "exchange_rates"');
   expect(rates.length).toBeGreaterThanOrEqual(30);
   expect(rates.find((rate) => rate.currency === 'USD')?.per_usd).toBe('1.00000000');
   for (const rate of rates) expect(rate.as_of).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-  const missing = await sql<{ currency_code: string }>(
+  const missing = await sql<{ currency_code: string }>(testApp, 
     'select distinct "currency_code" from "products" where "currency_code" not in (select "currency" from "exchange_rates")',
   );
   expect(missing).toEqual([]);
 });
 
 it('has the indexes the reads need (live records by owner + payment date + id, owner + status, trigram search)', async () => {
-  const rows = await sql<{ indexname: string; indexdef: string }>(`select "indexname", "indexdef" from pg_indexes where schemaname = 'public'`);
+  const rows = await sql<{ indexname: string; indexdef: string }>(testApp, `select "indexname", "indexdef" from pg_indexes where schemaname = 'public'`);
   const byName = new Map(rows.map((row) => [row.indexname, row.indexdef]));
   expect(byName.get('subscriptions_user_live_payment_date')).toMatch(/\(user_id, payment_date, id\) WHERE \(deleted_at IS NULL\)/);
   expect(byName.has('subscriptions_user_payment_date')).toBe(false);
@@ -73,7 +72,7 @@ it('has the indexes the reads need (live records by owner + payment date + id, o
 });
 
 it('returns dates and timestamps as strings, never Date objects', async () => {
-  const [row] = await sql<{ created_at: unknown; as_of: unknown }>(
+  const [row] = await sql<{ created_at: unknown; as_of: unknown }>(testApp, 
     'select a."created_at", r."as_of" from "alerts" a, "exchange_rates" r where a."id" = 1 limit 1',
   );
   expect(typeof row.created_at).toBe('string');

@@ -1,10 +1,5 @@
 import type { Response } from 'supertest';
-import type { TestApp } from './test-app';
-
-/** Runs SQL on the app's own database. */
-export function sql<T>(testApp: TestApp, query: string, params: unknown[] = []): Promise<T[]> {
-  return testApp.app.db.orm.em.getConnection().execute<T[]>(query, params);
-}
+import { sql, type TestApp } from './test-app';
 
 /** Every table with user data, and how a user's rows are found in it. */
 const OWNED_ROWS: Record<string, string> = {

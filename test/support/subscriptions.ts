@@ -1,5 +1,5 @@
 import { SQL_TIMESTAMP } from './shapes';
-import type { TestApp } from './test-app';
+import { sql, type TestApp } from './test-app';
 
 export const MINIMAL = {
   brand_id: '1',
@@ -65,6 +65,6 @@ export function expectRecordShape(record: Record<string, unknown>, extras: strin
 }
 
 export async function countRows(testApp: TestApp, table: string): Promise<number> {
-  const [row] = await testApp.app.db.orm.em.getConnection().execute<{ n: string }[]>(`select count(*) as "n" from "${table}"`);
+  const [row] = await sql<{ n: string }>(testApp, `select count(*) as "n" from "${table}"`);
   return Number(row.n);
 }

@@ -76,6 +76,11 @@ export function graphql(testApp: TestApp, token: string | null, query: string, v
   return request.send({ query, variables });
 }
 
+/** Runs SQL on the app's own database. */
+export function sql<T>(testApp: TestApp, query: string, params: unknown[] = []): Promise<T[]> {
+  return testApp.app.db.orm.em.getConnection().execute<T[]>(query, params);
+}
+
 /** The data of a GraphQL answer; its errors, if any, fail the test. */
 export async function graphqlData<T = Record<string, any>>(testApp: TestApp, token: string | null, query: string, variables?: Record<string, unknown>): Promise<T> {
   const response = await graphql(testApp, token, query, variables);
