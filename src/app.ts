@@ -11,7 +11,7 @@ import { BODY_LIMIT_BYTES } from '../rest-facade/body';
 import { createRestFacade } from '../rest-facade';
 import { bearerToken } from './auth/secrets';
 import type { Config } from './config';
-import { openDatabase, type Database, type QueryListener } from './db/orm';
+import { databaseServer, openDatabase, type Database, type QueryListener } from './db/orm';
 import type { GraphQLContext } from './graphql/context';
 import { createLoaders } from './graphql/loaders';
 import { buildAppSchema } from './graphql/schema';
@@ -32,8 +32,6 @@ import type { ClaimedDelivery } from './webhooks/delivery.service';
 
 export interface AppOptions {
   logger?: Logger;
-  /** Embedded database in memory instead of DATA_DIR (tests). */
-  inMemoryDatabase?: boolean;
   /** Sees every SQL statement (tests count statements per request). */
   onQuery?: QueryListener;
   /** Delivery timeout and claim lease (tests shorten them). */
@@ -69,7 +67,8 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 /** Builds the whole service: database, services, GraphQL on /graphql, the REST facade, operations endpoints. */
 export async function createApp(config: Config, options: AppOptions = {}): Promise<RunningApp> {
   const logger = options.logger ?? createLogger(config);
-  const db = await openDatabase(config, logger, { inMemory: options.inMemoryDatabase, onQuery: options.onQuery });
+  const database = await databaseServer(config);
+  const db = await openDatabase(database.url, config, logger, { onQuery: options.onQuery, embedded: database.embedded });
   const redis: Redis | null = config.redisUrl ? createRedis(config.redisUrl) : null;
   redis?.on('error', (error) => logger.warn({ err: error }, 'redis connection error'));
   const stores: LimiterStores = { redis, redisPrefix: config.redisPrefix, reads: db.reads };

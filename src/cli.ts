@@ -5,7 +5,7 @@ import { AuthService } from './auth/auth.service';
 import { LoginThrottle } from './auth/login-throttle';
 import { ConfigError, loadConfig } from './config';
 import { importRates, type RatesFile } from './currency/rates.service';
-import { openDatabase } from './db/orm';
+import { databaseServer, openDatabase } from './db/orm';
 import { AppError } from './errors';
 import { createLogger } from './logger';
 
@@ -15,8 +15,8 @@ const USAGE = [
 ].join('\n');
 
 /**
- * Administration from the shell: accounts and exchange-rate refreshes. With the embedded database, stop the
- * server first: PGlite allows one process per data folder.
+ * Administration from the shell: accounts and exchange-rate refreshes. With the embedded database it uses the
+ * server of a Subledger running on DATA_DIR, or starts one for the command.
  */
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -32,7 +32,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   const logger = createLogger({ logLevel: 'warn' });
-  const db = await openDatabase(config, logger);
+  const server = await databaseServer(config, { attach: true });
+  const db = await openDatabase(server.url, config, logger, { embedded: server.embedded });
   try {
     if (ratesImport) {
       const count = await importRates(db.orm, JSON.parse(readFileSync(values.file!, 'utf8')) as RatesFile);

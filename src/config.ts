@@ -4,7 +4,7 @@ import path from 'node:path';
 export interface Config {
   port: number;
   baseUrl: string;
-  /** Unset: embedded PostgreSQL (PGlite) under dataDir. */
+  /** Unset: the embedded PostgreSQL server under dataDir. */
   databaseUrl: string | null;
   dataDir: string;
   /** Connections to DATABASE_URL kept at most. */

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
+import { EmbeddedDatabaseError } from './db/embedded-postgres';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -28,6 +29,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(error instanceof ConfigError || error instanceof EmbeddedDatabaseError ? error.message : error);
   process.exit(1);
 });

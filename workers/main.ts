@@ -19,7 +19,7 @@ async function main(): Promise<void> {
     ]);
   }
   const logger = createLogger(config);
-  const db = await openDatabase(config, logger);
+  const db = await openDatabase(config.databaseUrl, config, logger);
   const redis = { url: config.redisUrl, prefix: config.redisPrefix };
   const worker = startDeliveryWorker(new DeliveryService(db.orm, config), redis, logger);
   const reminderWorker = startReminderWorker(createServices(db.orm, config, { redis: null, redisPrefix: config.redisPrefix, reads: db.reads }, logger).reminders, redis, logger);

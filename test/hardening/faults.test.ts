@@ -8,12 +8,10 @@ import { freePort, until } from '../support/wait';
 /**
  * Faults against the real services: a PostgreSQL connection killed in the middle of a write, and a webhook
  * receiver that is down for a while. (Redis stopped and restarted, and the worker killed with SIGKILL
- * mid-delivery, are in webhook-faults.test.ts.) Killing a server connection needs PostgreSQL itself, so that
- * case runs in the PostgreSQL pass of .ci/run and is reported as skipped on the embedded default.
+ * mid-delivery, are in webhook-faults.test.ts.) Both CI passes run on a real PostgreSQL server (the embedded one
+ * or DATABASE_URL), whose connections can be killed.
  */
-const withPostgres = process.env.DATABASE_URL ? describe : describe.skip;
-
-withPostgres('PostgreSQL connection killed during a write', () => {
+describe('PostgreSQL connection killed during a write', () => {
   let testApp: TestApp;
   let admin: Client;
   let armed = false;

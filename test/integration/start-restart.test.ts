@@ -7,7 +7,7 @@ import { freePort } from '../support/wait';
 
 /**
  * The service as `npm start` runs it (the built dist/, started by `pretest`): a separate process, with the
- * embedded PGlite under a DATA_DIR when the suite runs embedded, or its own database on the real server.
+ * embedded PostgreSQL server under a DATA_DIR when the suite runs embedded, or its own database on DATABASE_URL.
  */
 const root = path.resolve(__dirname, '../..');
 let dataDir: string;

@@ -1,6 +1,8 @@
+import { rmSync } from 'node:fs';
+
 export default async function globalTeardown(): Promise<void> {
-  const factory = globalThis.pgliteFactory;
-  if (!factory) return;
-  await Promise.all([...factory.instances.values()].map((instance) => instance.stop()));
-  await new Promise<void>((resolve) => factory.server.close(() => resolve()));
+  const embedded = globalThis.embeddedPostgres;
+  if (!embedded) return;
+  await embedded.server.stop();
+  rmSync(embedded.dataDir, { recursive: true, force: true });
 }

@@ -3,7 +3,7 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261122130900_foundation extends Migration {
 
   override async up(): Promise<void> {
-    // Trigram indexes (search with typo tolerance) need pg_trgm; PGlite loads it as an extension too.
+    // Trigram indexes (search with typo tolerance) need pg_trgm.
     this.addSql(`create extension if not exists pg_trgm;`);
     // Login throttling and request rate limits when no Redis is configured (rate-limiter-flexible's layout).
     this.addSql(`create table "rate_limits" ("key" varchar(255) primary key, "points" integer not null default 0, "expire" bigint);`);
