@@ -11,7 +11,8 @@ import { BODY_LIMIT_BYTES } from '../rest-facade/body';
 import { createRestFacade } from '../rest-facade';
 import { bearerToken } from './auth/secrets';
 import type { Config } from './config';
-import { databaseServer, openDatabase, type Database, type QueryListener } from './db/orm';
+import { databaseServer } from './db/embedded-postgres';
+import { openDatabase, type Database, type QueryListener } from './db/orm';
 import type { GraphQLContext } from './graphql/context';
 import { createLoaders } from './graphql/loaders';
 import { buildAppSchema } from './graphql/schema';
@@ -38,6 +39,13 @@ export interface AppOptions {
   deliveryTiming?: DeliveryTiming;
   /** With Redis, whether this process also runs a delivery worker (default true, as `npm start` does). */
   inProcessWorker?: boolean;
+  /**
+   * Whether this process runs the background work: the relays, the reminder sweep and, with Redis, the
+   * in-process workers (default true). Of several API processes (WEB_CONCURRENCY) exactly one does.
+   */
+  background?: boolean;
+  /** Called after every commit that wrote outbox events (another API process passes it to the one relaying). */
+  onOutboxCommit?: () => void;
   /** "Now" for records and reminders (tests move it instead of sleeping). */
   clock?: () => Date;
 }
@@ -57,6 +65,8 @@ export interface RunningApp {
   relay: DueWorkRelay<ClaimedDelivery>;
   reminderRelay: DueWorkRelay<DueReminder>;
   logger: Logger;
+  /** Runs a relay round at once (a commit in another process wrote due work). */
+  nudgeRelays(): void;
   /** Starts serving HTTP; resolves to the port actually bound (PORT 0 picks a free one). */
   listen(port: number): Promise<number>;
   close(): Promise<void>;
@@ -74,6 +84,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const stores: LimiterStores = { redis, redisPrefix: config.redisPrefix, reads: db.reads };
   const clock = options.clock ?? (() => new Date());
   const services = createServices(db.orm, config, stores, logger, clock);
+  const background = options.background !== false;
+  if (options.onOutboxCommit) services.outbox.subscribe(options.onOutboxCommit);
   const apollo = await createGraphQLServer(await buildAppSchema(services), config, logger);
   const metrics = new Metrics(db.orm);
 
@@ -82,19 +94,18 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const deliveries = new DeliveryService(db.orm, config, options.deliveryTiming);
   const queue = config.redisUrl ? createDeliveryQueue(config.redisUrl, config.redisPrefix) : null;
   queue?.on('error', (error) => logger.warn({ err: error }, 'delivery queue error'));
-  const worker = config.redisUrl && options.inProcessWorker !== false ? startDeliveryWorker(deliveries, { url: config.redisUrl, prefix: config.redisPrefix }, logger) : null;
+  const workerRedis = config.redisUrl && background && options.inProcessWorker !== false ? { url: config.redisUrl, prefix: config.redisPrefix } : null;
+  const worker = workerRedis ? startDeliveryWorker(deliveries, workerRedis, logger) : null;
   const relay = outboxRelay(deliveries, queue ? queueHandoff(queue) : inProcessHandoff(deliveries), logger, {
     pollIntervalMs: RELAY_POLL_MS,
     maxInFlight: RELAY_MAX_IN_FLIGHT,
   });
   services.outbox.subscribe(() => relay.nudge());
-  relay.start();
 
   // Reminders: due rows fire here (embedded default), or go to BullMQ as delayed jobs a minute ahead (Redis).
   const reminderQueue = config.redisUrl ? createReminderQueue(config.redisUrl, config.redisPrefix) : null;
   reminderQueue?.on('error', (error) => logger.warn({ err: error }, 'reminder queue error'));
-  const reminderWorker =
-    config.redisUrl && options.inProcessWorker !== false ? startReminderWorker(services.reminders, { url: config.redisUrl, prefix: config.redisPrefix }, logger) : null;
+  const reminderWorker = workerRedis ? startReminderWorker(services.reminders, workerRedis, logger) : null;
   const reminderRelay = new DueWorkRelay(
     (limit) => services.reminders.claimDue(limit, reminderQueue ? REMINDER_LOOK_AHEAD_MS : 0),
     reminderQueue ? reminderQueueHandoff(reminderQueue, clock) : inProcessReminderHandoff(services.reminders),
@@ -102,11 +113,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     { pollIntervalMs: REMINDER_POLL_MS, maxInFlight: RELAY_MAX_IN_FLIGHT },
   );
   services.outbox.subscribe(() => reminderRelay.nudge());
-  reminderRelay.start();
   // Roll reminders forward now (payments that passed while stopped) and every few minutes.
   const sweep = () => services.reminders.sweep().catch((error: unknown) => logger.warn({ err: error }, 'reminder sweep failed'));
-  const sweeping = sweep();
-  const sweepTimer = setInterval(sweep, SWEEP_INTERVAL_MS).unref();
+  let sweeping: Promise<unknown> = Promise.resolve();
+  let sweepTimer: NodeJS.Timeout | undefined;
+  if (background) {
+    relay.start();
+    reminderRelay.start();
+    sweeping = sweep();
+    sweepTimer = setInterval(sweep, SWEEP_INTERVAL_MS).unref();
+  }
 
   const app = express();
   app.disable('x-powered-by');
@@ -159,7 +175,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   const limiter =
     config.rateLimitPerMinute > 0
-      ? requestLimiter(stores, { keyPrefix: 'requests', points: config.rateLimitPerMinute, durationSeconds: 60 })
+      ? requestLimiter(stores, { keyPrefix: 'requests', points: config.rateLimitPerMinute, durationSeconds: 60 }, { processes: config.webConcurrency })
       : null;
   app.use(createRestFacade({ services, config, requestLimiter: limiter }));
   app.use(unknownRoute);
@@ -174,6 +190,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     relay,
     reminderRelay,
     logger,
+    nudgeRelays() {
+      relay.nudge();
+      reminderRelay.nudge();
+    },
     listen(port) {
       return new Promise((resolve, reject) => {
         server = app.listen(port, () => resolve((server!.address() as AddressInfo).port));

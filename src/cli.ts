@@ -5,7 +5,8 @@ import { AuthService } from './auth/auth.service';
 import { LoginThrottle } from './auth/login-throttle';
 import { ConfigError, loadConfig } from './config';
 import { importRates, type RatesFile } from './currency/rates.service';
-import { databaseServer, openDatabase } from './db/orm';
+import { databaseServer } from './db/embedded-postgres';
+import { openDatabase } from './db/orm';
 import { AppError } from './errors';
 import { createLogger } from './logger';
 

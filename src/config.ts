@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 /** Every setting of the service, read from the environment once at start-up. */
@@ -7,7 +8,9 @@ export interface Config {
   /** Unset: the embedded PostgreSQL server under dataDir. */
   databaseUrl: string | null;
   dataDir: string;
-  /** Connections to DATABASE_URL kept at most. */
+  /** API processes sharing the port (node:cluster); 1 runs everything in one process. */
+  webConcurrency: number;
+  /** Connections to the database kept at most, per process. */
   databasePoolSize: number;
   /** Unset: deliveries are relayed in-process from the database. */
   redisUrl: string | null;
@@ -95,6 +98,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
     dataDir: path.resolve(read('DATA_DIR') ?? './data'),
     databasePoolSize: integer('DATABASE_POOL_SIZE', 10, 1, 200),
+    webConcurrency: integer('WEB_CONCURRENCY', availableParallelism(), 1, 64),
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
     redisPrefix,
     tokenTtlDays: integer('TOKEN_TTL_DAYS', 30, 1, 3650),

@@ -1,21 +1,43 @@
 import 'reflect-metadata';
-import { createApp } from './app';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, type Config } from './config';
 import { EmbeddedDatabaseError } from './db/embedded-postgres';
+import { createLogger } from './logger';
+import { apiProcessOfCluster, superviseApiProcesses, tellSupervisor } from './ops/cluster';
 
+/**
+ * `npm start`: one API process (WEB_CONCURRENCY=1), or a light supervisor with WEB_CONCURRENCY API processes
+ * sharing the port. The app's code is loaded only in API processes, so the supervisor stays small.
+ */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const app = await createApp(config);
+  const member = apiProcessOfCluster();
+  if (member) {
+    await runApiProcess({ ...config, databaseUrl: await member.databaseUrl }, member.background, true);
+  } else if (config.webConcurrency > 1) {
+    await superviseApiProcesses(config, createLogger(config));
+  } else {
+    await runApiProcess(config, true, false);
+  }
+}
+
+async function runApiProcess(config: Config, background: boolean, supervised: boolean): Promise<void> {
+  const { createApp } = await import('./app.js');
+  const app = await createApp(config, { background, ...(supervised ? { onOutboxCommit: () => tellSupervisor({ kind: 'outbox' }) } : {}) });
   const port = await app.listen(config.port);
-  app.logger.info(
-    { port, database: app.db.embedded ? `embedded (${config.dataDir})` : 'postgresql', queue: config.redisUrl ? 'redis' : 'in-process' },
-    `Subledger listening on http://localhost:${port}`,
-  );
+  if (supervised) {
+    process.on('message', (message: { kind?: string }) => message.kind === 'nudge' && app.nudgeRelays());
+    tellSupervisor({ kind: 'ready' });
+  } else {
+    app.logger.info(
+      { port, database: app.db.embedded ? `embedded (${config.dataDir})` : 'postgresql', queue: config.redisUrl ? 'redis' : 'in-process' },
+      `Subledger listening on http://localhost:${port}`,
+    );
+  }
   let stopping = false;
-  const stop = (signal: string) => {
+  const stop = (reason: string) => {
     if (stopping) return;
     stopping = true;
-    app.logger.info({ signal }, 'shutting down');
+    app.logger.info({ reason }, 'shutting down');
     app.close().then(
       () => process.exit(0),
       (error) => {
@@ -26,6 +48,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // The supervisor is gone (killed): nobody restarts or stops this process any more.
+  if (supervised) process.on('disconnect', () => stop('supervisor gone'));
 }
 
 main().catch((error) => {

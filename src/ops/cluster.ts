@@ -1,0 +1,138 @@
+import cluster, { type Worker } from 'node:cluster';
+import type { Config } from '../config';
+import { databaseServer, type EmbeddedPostgres } from '../db/embedded-postgres';
+import type { Logger } from '../logger';
+
+/** Messages between the supervising process and the API processes. */
+export type ToApiProcess = { kind: 'database'; url: string } | { kind: 'nudge' };
+export type FromApiProcess = { kind: 'ready' } | { kind: 'outbox' };
+
+/** The API process that runs the relays, the reminder sweep and the in-process queue workers. */
+export const BACKGROUND_ROLE = 'background';
+const ROLE_VARIABLE = 'SUBLEDGER_PROCESS_ROLE';
+/** A process that ran this long before crashing is restarted at once; one that crashed sooner, after a pause. */
+const STABLE_AFTER_MS = 10_000;
+const MAX_RESTART_DELAY_MS = 10_000;
+/** How long SIGTERM waits for the API processes to drain before it kills them. */
+const DRAIN_TIMEOUT_MS = 30_000;
+
+interface Slot {
+  role: string;
+  worker: Worker;
+  startedAt: number;
+  ready: boolean;
+  restarts: number;
+}
+
+/**
+ * WEB_CONCURRENCY API processes sharing the port through node:cluster. This process stays light: it starts the
+ * embedded PostgreSQL (while the API processes load their code), hands its URL to each, passes "events were
+ * committed" from any of them to the one that relays, restarts a process that crashed, and on SIGTERM drains
+ * them all before stopping the database.
+ */
+export async function superviseApiProcesses(config: Config, logger: Logger): Promise<void> {
+  const slots: Slot[] = [];
+  let stopping = false;
+  let databaseUrl: string | null = null;
+  let failed: (error: Error) => void = () => undefined;
+  const startupFailure = new Promise<never>((_, reject) => (failed = reject));
+  let allReady: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (allReady = resolve));
+  // Started at once: the API processes load their code meanwhile.
+  const database = databaseServer(config);
+
+  const send = (worker: Worker, message: ToApiProcess) => {
+    if (worker.isConnected()) worker.send(message);
+  };
+
+  const fork = (slot: Omit<Slot, 'worker' | 'startedAt' | 'ready'>): Slot => {
+    const worker = cluster.fork({ [ROLE_VARIABLE]: slot.role });
+    const started: Slot = { ...slot, worker, startedAt: Date.now(), ready: false };
+    worker.on('message', (message: FromApiProcess) => {
+      if (message.kind === 'ready') {
+        started.ready = true;
+        if (slots.every((candidate) => candidate.ready)) allReady();
+      }
+      if (message.kind === 'outbox') {
+        const relaying = slots.find((candidate) => candidate.role === BACKGROUND_ROLE);
+        if (relaying) send(relaying.worker, { kind: 'nudge' });
+      }
+    });
+    worker.on('online', () => databaseUrl && send(worker, { kind: 'database', url: databaseUrl }));
+    worker.on('exit', (code, signal) => {
+      if (stopping) return;
+      const index = slots.indexOf(started);
+      if (!started.ready && started.restarts === 0) {
+        failed(new Error(`an API process exited while starting (${signal ?? `code ${code}`}); see its output above`));
+        return;
+      }
+      const ranFor = Date.now() - started.startedAt;
+      const restarts = ranFor >= STABLE_AFTER_MS ? 0 : started.restarts + 1;
+      const delay = restarts === 0 ? 0 : Math.min(MAX_RESTART_DELAY_MS, 250 * 2 ** restarts);
+      logger.error({ pid: worker.process.pid, code, signal, role: started.role, restartInMs: delay }, 'API process exited; restarting it');
+      setTimeout(() => {
+        if (!stopping) slots[index] = fork({ role: started.role, restarts: Math.max(restarts, 1) });
+      }, delay);
+    });
+    return started;
+  };
+
+  /** Stops the API processes (SIGTERM: they drain), then the database. */
+  const drain = async () => {
+    stopping = true;
+    const exits = slots.map((slot) =>
+      slot.worker.isDead() ? Promise.resolve() : new Promise<void>((resolve) => slot.worker.once('exit', () => resolve())),
+    );
+    for (const slot of slots) slot.worker.process.kill('SIGTERM');
+    const killer = setTimeout(() => slots.forEach((slot) => slot.worker.process.kill('SIGKILL')), DRAIN_TIMEOUT_MS);
+    await Promise.all(exits);
+    clearTimeout(killer);
+    const started = await database.catch(() => null);
+    await started?.embedded?.stop();
+  };
+  const stop = async () => {
+    if (stopping) return;
+    logger.info('draining API processes');
+    await drain();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop());
+  process.on('SIGINT', () => void stop());
+
+  for (let index = 0; index < config.webConcurrency; index++) slots.push(fork({ role: index === 0 ? BACKGROUND_ROLE : 'http', restarts: 0 }));
+  let embedded: EmbeddedPostgres | undefined;
+  try {
+    const started = await Promise.race([database, startupFailure]);
+    embedded = started.embedded;
+    databaseUrl = started.url;
+    for (const slot of slots) send(slot.worker, { kind: 'database', url: started.url });
+    await Promise.race([ready, startupFailure]);
+  } catch (error) {
+    await drain();
+    throw error;
+  }
+  logger.info(
+    { port: config.port, processes: config.webConcurrency, database: embedded ? `embedded (${config.dataDir})` : 'postgresql', queue: config.redisUrl ? 'redis' : 'in-process' },
+    `Subledger listening on http://localhost:${config.port}`,
+  );
+}
+
+/** In an API process under the supervisor: its role and, once the supervisor has it, the database URL. */
+export function apiProcessOfCluster(): { background: boolean; databaseUrl: Promise<string> } | null {
+  if (!cluster.isWorker) return null;
+  return {
+    background: process.env[ROLE_VARIABLE] === BACKGROUND_ROLE,
+    databaseUrl: new Promise((resolve) => {
+      const listener = (message: ToApiProcess) => {
+        if (message.kind !== 'database') return;
+        process.off('message', listener);
+        resolve(message.url);
+      };
+      process.on('message', listener);
+    }),
+  };
+}
+
+export function tellSupervisor(message: FromApiProcess): void {
+  process.send?.(message);
+}

@@ -1,0 +1,187 @@
+import { request } from 'node:http';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Receiver } from '../support/receiver';
+import { childrenOf, isAlive, spawnService, startService, stopService, type ServiceProcess } from '../support/service-process';
+import { MINIMAL } from '../support/subscriptions';
+import { freePort, until } from '../support/wait';
+
+/**
+ * The runtime as users run it, each case a real `npm start` process: the embedded PostgreSQL under DATA_DIR
+ * (second start, SIGKILL, a PGlite folder, a normal user) and several API processes on one port.
+ */
+const folders: string[] = [];
+const running: ServiceProcess[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((service) => (service.child.exitCode === null ? stopService(service) : null)));
+});
+afterAll(() => folders.forEach((folder) => rmSync(folder, { recursive: true, force: true })));
+
+function dataFolder(): string {
+  const folder = mkdtempSync(path.join(tmpdir(), 'subledger-runtime-'));
+  folders.push(folder);
+  return folder;
+}
+
+async function start(env: NodeJS.ProcessEnv, options: { uid?: number; gid?: number } = {}) {
+  const service = await startService(env, await freePort(), options);
+  running.push(service);
+  return service;
+}
+
+async function signUp(url: string, email: string): Promise<string> {
+  const response = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: `mutation { signUp(input: {email: "${email}", password: "runtime password", name: "Runtime"}) { token } }` }),
+  });
+  const body = (await response.json()) as { data: { signUp: { token: string } } };
+  return body.data.signUp.token;
+}
+
+async function login(url: string, email: string): Promise<number> {
+  const form = new FormData();
+  form.set('email', email);
+  form.set('password', 'runtime password');
+  return (await fetch(`${url}/api/v1/auth/login`, { method: 'POST', body: form })).status;
+}
+
+/** One request on a connection of its own (a keep-alive connection would stay with one process). */
+function onNewConnection(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(url, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode!));
+    });
+    outgoing.on('error', reject);
+    outgoing.end(options.body);
+  });
+}
+
+/** The embedded server's process, from its lock file. */
+function postmasterPid(dataDir: string): number {
+  return Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+}
+
+describe('embedded PostgreSQL under DATA_DIR', () => {
+  it('refuses a second start on the same DATA_DIR, naming the running process, and leaves the first serving', async () => {
+    const dataDir = dataFolder();
+    const first = await start({ DATA_DIR: dataDir, WEB_CONCURRENCY: '1' });
+    const second = spawnService({ DATA_DIR: dataDir, WEB_CONCURRENCY: '1' }, await freePort());
+    expect(await second.exited).toBe(1);
+    expect(second.stderr()).toContain(`DATA_DIR ${dataDir} is in use by another Subledger (process ${first.child.pid}`);
+    expect(second.stderr()).toContain('dist/src/main.js');
+    expect((await fetch(`${first.url}/readyz`)).status).toBe(200);
+  });
+
+  it('starts again after SIGKILL, keeping what was written (orphaned server stopped, then a stale lock)', async () => {
+    const dataDir = dataFolder();
+    const first = await start({ DATA_DIR: dataDir, WEB_CONCURRENCY: '1' });
+    await signUp(first.url, 'killed@example.com');
+    const orphan = postmasterPid(dataDir);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    // The server outlives its owner: the next start must shut it down cleanly and take over.
+    expect(isAlive(orphan)).toBe(true);
+    const second = await start({ DATA_DIR: dataDir, WEB_CONCURRENCY: '1' });
+    expect(isAlive(orphan)).toBe(false);
+    expect(await login(second.url, 'killed@example.com')).toBe(201);
+    await signUp(second.url, 'crashed@example.com');
+
+    // Both killed at once (the OOM killer, a power cut): postmaster.pid names a process that is gone.
+    const server = postmasterPid(dataDir);
+    second.child.kill('SIGKILL');
+    process.kill(server, 'SIGKILL');
+    await second.exited;
+    await until(() => !isAlive(server), 'the killed server to go');
+    expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(true);
+    const third = await start({ DATA_DIR: dataDir, WEB_CONCURRENCY: '1' });
+    expect(await login(third.url, 'killed@example.com')).toBe(201);
+    expect(await login(third.url, 'crashed@example.com')).toBe(201);
+  });
+
+  it('refuses a DATA_DIR made by the PGlite version, saying what it is and what to do, and changes nothing', async () => {
+    const dataDir = dataFolder();
+    // The PGlite version kept its cluster in DATA_DIR itself.
+    writeFileSync(path.join(dataDir, 'PG_VERSION'), '18\n');
+    mkdirSync(path.join(dataDir, 'base'));
+    const service = spawnService({ DATA_DIR: dataDir }, await freePort());
+    expect(await service.exited).toBe(1);
+    expect(service.stderr()).toContain('PGlite');
+    expect(service.stderr()).toContain(`mv ${dataDir} ${dataDir}.pglite`);
+    expect(existsSync(path.join(dataDir, 'postgres'))).toBe(false);
+    expect(existsSync(path.join(dataDir, 'subledger.pid'))).toBe(false);
+  });
+
+  it('runs as a normal user (and as root, PostgreSQL as the postgres account)', async () => {
+    const dataDir = dataFolder();
+    // As root, the test also starts it as "nobody"; as a normal user, this run is that case already.
+    const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    if (asUser.uid !== undefined) chownSync(dataDir, asUser.uid, asUser.gid);
+    const service = await start({ DATA_DIR: dataDir, HOME: dataDir, WEB_CONCURRENCY: '1' }, asUser);
+    await signUp(service.url, 'normal@example.com');
+    const serverUid = Number(/Uid:\s+(\d+)/.exec(readFileSync(`/proc/${postmasterPid(dataDir)}/status`, 'utf8'))![1]);
+    expect(serverUid).toBe(asUser.uid ?? process.getuid?.());
+    expect(await stopService(service)).toBe(0);
+    expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+  });
+});
+
+describe('WEB_CONCURRENCY API processes on one port', () => {
+  it('serves from every process, restarts a crashed one, shares rate limits, delivers once, drains on SIGTERM', async () => {
+    const dataDir = dataFolder();
+    const receiver = new Receiver();
+    await receiver.start();
+    try {
+      const service = await start({ DATA_DIR: dataDir, WEB_CONCURRENCY: '2', RATE_LIMIT_PER_MINUTE: '60', WEBHOOK_ALLOW_PRIVATE: 'true' });
+      const supervisor = service.child.pid!;
+      const apiProcesses = () => childrenOf(supervisor).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('main.js'));
+      expect(apiProcesses()).toHaveLength(2);
+
+      // Writes land on both processes (a new connection each); every event is delivered exactly once, by the
+      // one process that relays, nudged by the other.
+      const token = await signUp(service.url, 'cluster@example.com');
+      const auth = { authorization: `Bearer ${token}` };
+      const endpoint = await fetch(`${service.url}/graphql`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: `mutation { createWebhookEndpoint(input: {url: "${receiver.url}", events: ["subscription.created"]}) { id } }` }),
+      });
+      expect(endpoint.status).toBe(200);
+      const form = new URLSearchParams(MINIMAL).toString();
+      for (let i = 0; i < 6; i++) {
+        const created = await onNewConnection(`${service.url}/api/v1/subscriptions`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+          body: form,
+        });
+        expect(created).toBe(200);
+      }
+      await receiver.waitFor(6);
+
+      // The per-token limit counts across both processes: of 60 a minute, the 6 creates above used 6.
+      const statuses: number[] = [];
+      for (let i = 0; i < 60; i++) statuses.push(await onNewConnection(`${service.url}/api/v1/subscriptions?length=1`, { headers: auth }));
+      expect(statuses.filter((status) => status === 429)).toHaveLength(6);
+      expect(statuses.filter((status) => status === 200)).toHaveLength(54);
+      // By now a second delivery of any event would have arrived too.
+      expect(receiver.received).toHaveLength(6);
+      expect(new Set(receiver.received.map((received) => received.headers['webhook-id'])).size).toBe(6);
+
+      // A crashed API process is replaced; the port keeps answering meanwhile.
+      const [victim] = apiProcesses();
+      process.kill(victim, 'SIGKILL');
+      await until(() => apiProcesses().length === 2 && !apiProcesses().includes(victim), 'a replacement process', 30_000);
+      await until(() => fetch(`${service.url}/readyz`).then((r) => r.ok, () => false), 'readiness');
+
+      const server = postmasterPid(dataDir);
+      const members = apiProcesses();
+      expect(await stopService(service)).toBe(0);
+      expect(members.filter(isAlive)).toEqual([]);
+      expect(isAlive(server)).toBe(false);
+    } finally {
+      await receiver.stop();
+    }
+  });
+});
