@@ -1,4 +1,4 @@
-import { Worker } from 'bullmq';
+import type { Worker } from 'bullmq';
 import { REMINDER_QUEUE } from '../src/alerts/reminder-queue';
 import type { DueReminder, ReminderService } from '../src/alerts/reminder.service';
 import type { Logger } from '../src/logger';
@@ -13,6 +13,7 @@ export function startDeliveryWorker(
   redis: { url: string; prefix: string },
   logger: Logger,
 ): Worker<ClaimedDelivery> {
+  const { Worker } = require('bullmq') as typeof import('bullmq');
   const worker = new Worker<ClaimedDelivery>(DELIVERY_QUEUE, (job) => deliveries.attempt(job.data), {
     connection: queueConnection(redis.url),
     prefix: redis.prefix,
@@ -25,6 +26,7 @@ export function startDeliveryWorker(
 
 /** Consumes the reminder queue: each (delayed) job fires one reminder, at most once. */
 export function startReminderWorker(reminders: ReminderService, redis: { url: string; prefix: string }, logger: Logger): Worker<DueReminder> {
+  const { Worker } = require('bullmq') as typeof import('bullmq');
   const worker = new Worker<DueReminder>(REMINDER_QUEUE, (job) => reminders.fire(job.data.reminderId), {
     connection: queueConnection(redis.url),
     prefix: redis.prefix,

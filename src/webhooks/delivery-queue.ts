@@ -1,4 +1,4 @@
-import { Queue, type ConnectionOptions } from 'bullmq';
+import type { ConnectionOptions, Queue } from 'bullmq';
 import type { ClaimedDelivery } from './delivery.service';
 import type { DeliveryHandoff } from './outbox-relay';
 
@@ -28,5 +28,7 @@ export function queueHandoff(queue: Queue<ClaimedDelivery>): DeliveryHandoff {
 }
 
 export function createDeliveryQueue(redisUrl: string, prefix: string): Queue<ClaimedDelivery> {
+  // bullmq and ioredis (11 MB per process) load only where Redis is configured.
+  const { Queue } = require('bullmq') as typeof import('bullmq');
   return new Queue<ClaimedDelivery>(DELIVERY_QUEUE, { connection: queueConnection(redisUrl), prefix });
 }

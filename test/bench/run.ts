@@ -33,7 +33,10 @@ interface Figure {
   p99: number;
   errors: number;
   serverCpuPercent?: number;
+  /** Peak RSS of the largest API process. */
   peakRssMb?: number;
+  /** Peak PSS of the server's whole process tree (supervisor, API processes, embedded PostgreSQL). */
+  peakPssMb?: number;
   loadGeneratorCpuPercent?: number;
   ceilingRequestsPerSecond?: number;
   ceilingP99?: number;
@@ -61,11 +64,19 @@ async function waitReady(url: string, started: number): Promise<number> {
 function startServer(env: Record<string, string>, port: number): ChildProcess {
   // BENCH_PROFILE=dir writes a CPU profile of the server (node --cpu-prof) into dir when it stops.
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  return spawn(process.execPath, [...profile, 'dist/src/main.js'], {
+  return spawn(process.execPath, [...profile, ...startArguments()], {
     cwd: root,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', PORT: String(port), ...env },
     stdio: ['ignore', 'ignore', openSync(path.join(tmpdir(), `subledger-bench-server-${port}.log`), 'w')],
   });
+}
+
+/** The node arguments of `npm start` (its V8 settings included), so the bench runs what users run. */
+function startArguments(): string[] {
+  const { scripts } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const [command, ...args] = scripts.start.split(/\s+/);
+  if (command !== 'node') throw new Error(`npm start runs ${command}, not node`);
+  return args;
 }
 
 async function load(
@@ -88,17 +99,25 @@ async function load(
 
 async function scenario(name: string, ours: () => ReturnType<typeof load>, ceiling?: () => ReturnType<typeof load>): Promise<void> {
   if (ONLY.length > 0 && !ONLY.some((word) => name.toLowerCase().includes(word))) return;
-  const serverCpu = cpuSecondsOf(serverPid);
+  const serverCpu = treeCpuSeconds(serverPid);
   scenarioPeakRss = 0;
+  scenarioPeakPss = 0;
   const benchCpu = process.cpuUsage();
   const measured = await ours();
   // CPU share of the server and of this process (the load generator) while ours ran: the load generator
   // must not be the limit.
   const elapsed = WARM_UP_S + DURATION_S;
-  const serverShare = Math.round(((cpuSecondsOf(serverPid) - serverCpu) / elapsed) * 100);
+  const serverShare = Math.round(((treeCpuSeconds(serverPid) - serverCpu) / elapsed) * 100);
   const used = process.cpuUsage(benchCpu);
   const benchShare = Math.round(((used.user + used.system) / 1e6 / elapsed) * 100);
-  const figure: Figure = { scenario: name, ...measured, serverCpuPercent: serverShare, loadGeneratorCpuPercent: benchShare, peakRssMb: Math.round(scenarioPeakRss) };
+  const figure: Figure = {
+    scenario: name,
+    ...measured,
+    serverCpuPercent: serverShare,
+    loadGeneratorCpuPercent: benchShare,
+    peakRssMb: Math.round(scenarioPeakRss),
+    peakPssMb: Math.round(scenarioPeakPss),
+  };
   if (ceiling) {
     const top = await ceiling();
     figure.ceilingRequestsPerSecond = top.requestsPerSecond;
@@ -107,33 +126,82 @@ async function scenario(name: string, ours: () => ReturnType<typeof load>, ceili
   }
   figures.push(figure);
   console.log(
-    `${name.padEnd(44)} ${String(Math.round(figure.requestsPerSecond)).padStart(7)} req/s  p50 ${figure.p50} ms  p99 ${figure.p99} ms  errors ${figure.errors}  cpu server ${serverShare}% load ${benchShare}%  rss ${figure.peakRssMb} MB` +
+    `${name.padEnd(44)} ${String(Math.round(figure.requestsPerSecond)).padStart(7)} req/s  p50 ${figure.p50} ms  p99 ${figure.p99} ms  errors ${figure.errors}  cpu server ${serverShare}% load ${benchShare}%  rss ${figure.peakRssMb} MB pss ${figure.peakPssMb} MB` +
       (figure.ratio !== undefined ? `  ceiling ${Math.round(figure.ceilingRequestsPerSecond!)} req/s p99 ${figure.ceilingP99} ms  ratio ${figure.ratio}` : ''),
   );
 }
 
 let serverPid = 0;
 let peakRss = 0;
-/** Peak server RSS since the current scenario began. */
+/** Peaks since the current scenario began: RSS of the largest API process, PSS of the whole tree. */
 let scenarioPeakRss = 0;
+let scenarioPeakPss = 0;
 
-/** CPU seconds (user + system) a process has used so far (Linux), 0 once it has gone. */
-function cpuSecondsOf(pid: number): number {
+function procField(pid: number, file: string, pattern: RegExp): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    const match = pattern.exec(readFileSync(`/proc/${pid}/${file}`, 'utf8'));
+    return match ? Number(match[1]) : 0;
   } catch {
     return 0;
   }
 }
 
-/** Resident memory of a process in MB (Linux), 0 once it has gone. */
-function rssOf(pid: number): number {
+/** A process and all its descendants (Linux). */
+function processTree(pid: number): number[] {
+  let children: number[] = [];
   try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) / 1024 : 0;
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
   } catch {
-    return 0;
+    return [];
+  }
+  return [pid, ...children.flatMap(processTree)];
+}
+
+/**
+ * CPU seconds (user + system) the process tree has used so far: each live member's own and, through
+ * cutime/cstime, that of its children that have exited (a backend that ends mid-measurement still counts).
+ */
+function treeCpuSeconds(pid: number): number {
+  let children: number[] = [];
+  let own = 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    own = (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return own;
+  }
+  return own + children.reduce((sum, child) => sum + treeCpuSeconds(child), 0);
+}
+
+/** Samples the server's tree: RSS of its largest Node process (an API process) and PSS of the whole, in MB. */
+function sampleMemory(pid: number): { apiRssMb: number; treePssMb: number } {
+  let apiRssMb = 0;
+  let treePssMb = 0;
+  for (const member of processTree(pid)) {
+    treePssMb += procField(member, 'smaps_rollup', /^Pss:\s+(\d+) kB/m) / 1024;
+    if (/main\.js/.test(safeRead(`/proc/${member}/cmdline`))) apiRssMb = Math.max(apiRssMb, procField(member, 'status', /VmRSS:\s+(\d+) kB/) / 1024);
+  }
+  return { apiRssMb, treePssMb };
+}
+
+/** Measures `pid`'s tree from now until the returned function is called. */
+function watch(pid: number): () => void {
+  serverPid = pid;
+  const timer = setInterval(() => {
+    const { apiRssMb, treePssMb } = sampleMemory(pid);
+    peakRss = Math.max(peakRss, apiRssMb);
+    scenarioPeakRss = Math.max(scenarioPeakRss, apiRssMb);
+    scenarioPeakPss = Math.max(scenarioPeakPss, treePssMb);
+  }, 200);
+  return () => clearInterval(timer);
+}
+
+function safeRead(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
   }
 }
 
@@ -145,51 +213,137 @@ async function main(): Promise<void> {
   const port = 3900 + Math.floor(Math.random() * 90);
   const base = `http://127.0.0.1:${port}`;
 
-  // Start-up on PostgreSQL (migrations on an empty database included) and on PGlite.
-  let started = Date.now();
-  const server = startServer({ DATABASE_URL: databaseUrl, REDIS_URL, REDIS_PREFIX: prefix, WEBHOOK_ALLOW_PRIVATE: 'true' }, port);
+  // Start-up on PostgreSQL, migrations on an empty database included. One API process unless stated.
+  const started = Date.now();
+  const server = startServer({ DATABASE_URL: databaseUrl, REDIS_URL, REDIS_PREFIX: prefix, WEBHOOK_ALLOW_PRIVATE: 'true', WEB_CONCURRENCY: '1' }, port);
   extras.startupPostgresMs = await waitReady(base, started);
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'subledger-bench-'));
-  started = Date.now();
-  const embedded = startServer({ DATA_DIR: dataDir }, port + 1);
-  extras.startupPgliteMs = await waitReady(`http://127.0.0.1:${port + 1}`, started);
-  embedded.kill('SIGTERM');
-  console.log(`start-up to /readyz: PostgreSQL ${extras.startupPostgresMs} ms, PGlite ${extras.startupPgliteMs} ms (fresh data, migrations included)`);
+  console.log(`start-up to /readyz on PostgreSQL: ${extras.startupPostgresMs} ms (fresh database, migrations included)`);
 
   try {
     await measure(base, databaseUrl, prefix, server);
   } finally {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
-    rmSync(dataDir, { recursive: true, force: true });
     await admin(`drop database if exists "${name}" with (force)`);
   }
-  writeFileSync(path.join(root, 'bench-results.json'), `${JSON.stringify({ at: new Date().toISOString(), durationSeconds: DURATION_S, connections: CONNECTIONS, figures, ...extras }, null, 2)}\n`);
+  if (ONLY.length === 0 || ONLY.includes('runtime')) await runtime(port + 1);
+  const verdicts = checkTargets();
+  writeFileSync(
+    path.join(root, 'bench-results.json'),
+    `${JSON.stringify({ at: new Date().toISOString(), durationSeconds: DURATION_S, connections: CONNECTIONS, figures, ...extras, targets: verdicts }, null, 2)}\n`,
+  );
   console.log('written bench-results.json');
+  if (verdicts.some((verdict) => verdict.missedByMoreThan10Percent)) process.exitCode = 1;
 }
 
-async function measure(base: string, databaseUrl: string, prefix: string, server: ChildProcess): Promise<void> {
+/** The user the bench acts as on a fresh server: signed up through the API, its records seeded. */
+async function benchUser(base: string, databaseUrl: string): Promise<{ token: string; id: number }> {
   const signUp = await fetch(`${base}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ query: 'mutation { signUp(input: {email: "bench@example.com", password: "bench password", name: "Bench"}) { token user { id } } }' }),
   });
   const { token, user } = ((await signUp.json()) as { data: { signUp: { token: string; user: { id: number } } } }).data.signUp;
-  const auth = { authorization: `Bearer ${token}` };
   const seeding = Date.now();
   await seed(databaseUrl, user.id);
   console.log(`seeded 1 user × 1,000 records and 1,000 users × 100 records in ${Date.now() - seeding} ms`);
+  return { token, id: user.id };
+}
+
+const LIST_PATH = '/api/v1/subscriptions?length=100&sort=payment_date:asc';
+const CREATE_FORM = new URLSearchParams({ brand_id: '12', type: '1', price: '9.99', price_type: 'USD', billing_type: '2', billing_frequency: '1', billing_cycle: '3', payment_date: '2026-06-01', status: '1', recurring: '1' }).toString();
+
+/**
+ * The runtime side by side, each on fresh data seeded the same way, list then create: DATABASE_URL with one
+ * API process, the embedded PostgreSQL with one, and the embedded default as `npm start` runs it
+ * (WEB_CONCURRENCY unset: one API process per core). No Redis in any, as on the embedded default.
+ */
+async function runtime(port: number): Promise<void> {
+  const base = `http://127.0.0.1:${port}`;
+  const setups: Array<{ label: string; env: Record<string, string>; embedded: boolean }> = [
+    { label: 'DATABASE_URL, 1 process', env: { WEB_CONCURRENCY: '1' }, embedded: false },
+    { label: 'embedded, 1 process', env: { WEB_CONCURRENCY: '1' }, embedded: true },
+    { label: 'embedded default, 2 processes', env: {}, embedded: true },
+  ];
+  for (const setup of setups) {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'subledger-bench-'));
+    const name = `subledger_bench_${randomBytes(4).toString('hex')}`;
+    if (!setup.embedded) await admin(`create database "${name}"`);
+    const externalUrl = Object.assign(new URL(SERVER_URL), { pathname: `/${name}` }).toString();
+    const started = Date.now();
+    const server = startServer({ ...setup.env, DATA_DIR: dataDir, ...(setup.embedded ? {} : { DATABASE_URL: externalUrl }) }, port);
+    const startupMs = await waitReady(base, started);
+    console.log(`${setup.label}: start-up to /readyz ${startupMs} ms (fresh data, migrations included)`);
+    if (setup.embedded && !setup.env.WEB_CONCURRENCY) extras.startupEmbeddedDefaultMs = startupMs;
+    const user = await benchUser(base, setup.embedded ? embeddedUrl(dataDir) : externalUrl);
+    const unwatch = watch(server.pid!);
+    try {
+      const auth = { authorization: `Bearer ${user.token}` };
+      await scenario(`runtime list: ${setup.label}`, () => load(`${base}${LIST_PATH}`, { headers: auth }));
+      await scenario(`runtime create: ${setup.label}`, () =>
+        load(`${base}/api/v1/subscriptions`, { method: 'POST', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' }, body: CREATE_FORM }),
+      );
+    } finally {
+      unwatch();
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server.once('exit', resolve));
+      rmSync(dataDir, { recursive: true, force: true });
+      if (!setup.embedded) await admin(`drop database if exists "${name}" with (force)`);
+    }
+  }
+}
+
+/** The URL of the embedded server a running Subledger started in dataDir (password and port from its files). */
+function embeddedUrl(dataDir: string): string {
+  const password = readFileSync(path.join(dataDir, 'postgres.password'), 'utf8').trim();
+  const port = readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[3];
+  return `postgresql://subledger:${encodeURIComponent(password)}@127.0.0.1:${port}/subledger`;
+}
+
+interface Verdict {
+  target: string;
+  value: number;
+  limit: number;
+  met: boolean;
+  missedByMoreThan10Percent: boolean;
+}
+
+/** Every target with its figure from this run; printed, written, and a miss by more than 10% fails the bench. */
+function checkTargets(): Verdict[] {
+  const figure = (name: string) => figures.find((candidate) => candidate.scenario === name);
+  const rate = (name: string) => figure(name)?.requestsPerSecond;
+  const verdicts: Verdict[] = [];
+  const check = (target: string, value: number | undefined, limit: number, direction: 'at least' | 'at most') => {
+    if (value === undefined || Number.isNaN(value)) return;
+    const met = direction === 'at least' ? value >= limit : value <= limit;
+    const missedByMoreThan10Percent = direction === 'at least' ? value < limit * 0.9 : value > limit * 1.1;
+    verdicts.push({ target: `${target} ${direction} ${limit}`, value: Math.round(value * 100) / 100, limit, met, missedByMoreThan10Percent });
+  };
+  const ratio = (a: string, b: string) => (rate(a) !== undefined && rate(b) !== undefined ? rate(a)! / rate(b)! : undefined);
+  for (const kind of ['list', 'create']) {
+    check(`embedded / DATABASE_URL ${kind} rate`, ratio(`runtime ${kind}: embedded, 1 process`, `runtime ${kind}: DATABASE_URL, 1 process`), 0.9, 'at least');
+    check(`2 processes / 1 process ${kind} rate`, ratio(`runtime ${kind}: embedded default, 2 processes`, `runtime ${kind}: embedded, 1 process`), 1.6, 'at least');
+  }
+  for (const name of ['runtime list: embedded, 1 process', 'runtime list: embedded default, 2 processes', 'REST list ?length=100 (sort payment_date)']) {
+    check(`API process RSS MB under "${name}"`, figure(name)?.peakRssMb, 150, 'at most');
+  }
+  check('embedded default whole PSS MB under its list load', figure('runtime list: embedded default, 2 processes')?.peakPssMb, 300, 'at most');
+  check('embedded default start-up ms (fresh data)', extras.startupEmbeddedDefaultMs, 3000, 'at most');
+  console.log('\ntargets:');
+  for (const verdict of verdicts) console.log(`  ${verdict.met ? 'met   ' : verdict.missedByMoreThan10Percent ? 'MISSED' : 'near  '} ${verdict.target}: ${verdict.value}`);
+  return verdicts;
+}
+
+async function measure(base: string, databaseUrl: string, prefix: string, server: ChildProcess): Promise<void> {
+  const user = await benchUser(base, databaseUrl);
+  const token = user.token;
+  const auth = { authorization: `Bearer ${token}` };
 
   const ceiling = await startCeiling(databaseUrl);
-  serverPid = server.pid!;
-  const rssTimer = setInterval(() => {
-    const rss = rssOf(server.pid!);
-    peakRss = Math.max(peakRss, rss);
-    scenarioPeakRss = Math.max(scenarioPeakRss, rss);
-  }, 200);
+  const unwatch = watch(server.pid!);
   try {
 
-  await scenario('REST list ?length=100 (sort payment_date)', () => load(`${base}/api/v1/subscriptions?length=100&sort=payment_date:asc`, { headers: auth }), () => load(`${ceiling.url}/list?user=${user.id}`));
+  await scenario('REST list ?length=100 (sort payment_date)', () => load(`${base}${LIST_PATH}`, { headers: auth }), () => load(`${ceiling.url}/list?user=${user.id}`));
   await scenario('REST list with q and filters', () => load(`${base}/api/v1/subscriptions?length=100&q=bench&filters=${encodeURIComponent('{"subscription":{"billing_cycle":["3","4"]}}')}`, { headers: auth }));
   await scenario('REST list p99 at 8 connections', () => load(`${base}/api/v1/subscriptions?length=100`, { headers: auth, connections: 8 }), () => load(`${ceiling.url}/list?user=${user.id}`, { connections: 8 }));
   await scenario('REST upcoming ?days=30', () => load(`${base}/api/v1/subscriptions/upcoming?days=30`, { headers: auth }), () => load(`${ceiling.url}/upcoming?user=${user.id}`));
@@ -203,16 +357,15 @@ async function measure(base: string, databaseUrl: string, prefix: string, server
     }), () => load(`${ceiling.url}/list?user=${user.id}`));
   await scenario('GraphQL spendingSummary', () =>
     load(`${base}/graphql`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: graphqlBody('{ spendingSummary(groupBy: CATEGORY) { monthlyTotal groups { key monthlyTotal } } }') }));
-  const form = new URLSearchParams({ brand_id: '12', type: '1', price: '9.99', price_type: 'USD', billing_type: '2', billing_frequency: '1', billing_cycle: '3', payment_date: '2026-06-01', status: '1', recurring: '1' }).toString();
   await scenario(
     'REST create (POST)',
-    () => load(`${base}/api/v1/subscriptions`, { method: 'POST', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' }, body: form }),
-    () => load(`${ceiling.url}/create?user=${user.id}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form }),
+    () => load(`${base}/api/v1/subscriptions`, { method: 'POST', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' }, body: CREATE_FORM }),
+    () => load(`${ceiling.url}/create?user=${user.id}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: CREATE_FORM }),
   );
   const [{ id: anyId }] = ((await (await fetch(`${base}/api/v1/subscriptions?length=1`, { headers: auth })).json()) as Array<{ id: number }>);
   await scenario('REST update (PUT)', () => load(`${base}/api/v1/subscriptions/${anyId}`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' }, body: 'price=10.50' }));
   } finally {
-    clearInterval(rssTimer);
+    unwatch();
   }
   extras.peakRssMb = Math.round(peakRss);
   console.log(`peak server RSS under load: ${extras.peakRssMb} MB`);

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config';
 
@@ -9,6 +10,7 @@ describe('loadConfig', () => {
       databaseUrl: null,
       dataDir: path.resolve('./data'),
       databasePoolSize: 10,
+      webConcurrency: availableParallelism(),
       redisUrl: null,
       redisPrefix: 'subledger',
       tokenTtlDays: 30,
@@ -29,6 +31,7 @@ describe('loadConfig', () => {
       BASE_URL: 'https://subs.example.com/',
       DATABASE_URL: 'postgresql://u@db:5432/subs',
       DATA_DIR: '/var/lib/subledger',
+      WEB_CONCURRENCY: '3',
       REDIS_URL: 'redis://cache:6379',
       TOKEN_TTL_DAYS: '7',
       ALLOW_SIGNUP: 'false',
@@ -43,6 +46,7 @@ describe('loadConfig', () => {
       baseUrl: 'https://subs.example.com',
       databaseUrl: 'postgresql://u@db:5432/subs',
       dataDir: '/var/lib/subledger',
+      webConcurrency: 3,
       redisUrl: 'redis://cache:6379',
       tokenTtlDays: 7,
       allowSignup: false,
@@ -57,13 +61,13 @@ describe('loadConfig', () => {
   it('names every bad variable at once', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', TOKEN_TTL_DAYS: '0', ALLOW_SIGNUP: 'maybe', LOG_LEVEL: 'loud', SERVICE_SHORT_NAME: 'Bad Name' });
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', WEB_CONCURRENCY: '0', TOKEN_TTL_DAYS: '0', ALLOW_SIGNUP: 'maybe', LOG_LEVEL: 'loud', SERVICE_SHORT_NAME: 'Bad Name' });
     } catch (caught) {
       error = caught;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems.join('\n');
-    for (const name of ['PORT', 'DATABASE_URL', 'TOKEN_TTL_DAYS', 'ALLOW_SIGNUP', 'LOG_LEVEL', 'SERVICE_SHORT_NAME']) {
+    for (const name of ['PORT', 'DATABASE_URL', 'WEB_CONCURRENCY', 'TOKEN_TTL_DAYS', 'ALLOW_SIGNUP', 'LOG_LEVEL', 'SERVICE_SHORT_NAME']) {
       expect(problems).toContain(name);
     }
   });
