@@ -5,7 +5,7 @@ import { AuthService } from './auth/auth.service';
 import { LoginThrottle } from './auth/login-throttle';
 import { ConfigError, loadConfig } from './config';
 import { importRates, type RatesFile } from './currency/rates.service';
-import { databaseServer } from './db/embedded-postgres';
+import { databaseServer, runningEmbeddedPostgres } from './db/embedded-postgres';
 import { openDatabase } from './db/orm';
 import { AppError } from './errors';
 import { createLogger } from './logger';
@@ -13,6 +13,7 @@ import { createLogger } from './logger';
 const USAGE = [
   'usage: npm run cli -- user:create --email E --password P --name N',
   '       npm run cli -- rates:import --file rates.json   ({"asOf": "YYYY-MM-DD", "rates": {"EUR": "0.92", …}} per US dollar)',
+  '       npm run -s cli -- db:url   (the database URL, e.g. for pg_dump; with the embedded default, Subledger must be running)',
 ].join('\n');
 
 /**
@@ -27,11 +28,20 @@ async function main(argv: string[]): Promise<number> {
   });
   const userCreate = command === 'user:create' && values.email && values.password && values.name;
   const ratesImport = command === 'rates:import' && values.file;
-  if (!userCreate && !ratesImport) {
+  if (!userCreate && !ratesImport && command !== 'db:url') {
     console.error(USAGE);
     return 2;
   }
   const config = loadConfig();
+  if (command === 'db:url') {
+    const url = config.databaseUrl ?? runningEmbeddedPostgres(config.dataDir);
+    if (!url) {
+      console.error(`no Subledger is running on DATA_DIR ${config.dataDir}: start it first (npm start)`);
+      return 1;
+    }
+    console.log(url);
+    return 0;
+  }
   const logger = createLogger({ logLevel: 'warn' });
   const server = await databaseServer(config, { attach: true });
   const db = await openDatabase(server.url, config, logger, { embedded: server.embedded });

@@ -103,7 +103,7 @@ export async function databaseServer(
  * The URL of the server a running Subledger owns for DATA_DIR, or null when none runs (the CLI then starts
  * one of its own). Lets `npm run cli` work beside `npm start`.
  */
-function runningEmbeddedPostgres(dataDir: string): string | null {
+export function runningEmbeddedPostgres(dataDir: string): string | null {
   const layout = layoutOf(dataDir);
   const owner = readPid(layout.ownerFile);
   const postmaster = readPostmaster(layout.pgdata);

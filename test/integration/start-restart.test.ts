@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { Client } from 'pg';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -76,6 +77,14 @@ it('starts within 30 s, keeps what was written across a restart, and takes users
     );
     expect(beside.stdout).toMatch(/^created user \d+ <beside@example.com>/);
     expect((await login(port, 'beside@example.com', 'while running')).status).toBe(201);
+    // The URL a backup tool connects with.
+    const url = spawnSync(process.execPath, ['dist/src/cli.js', 'db:url'], { cwd: root, env, encoding: 'utf8' });
+    expect(url.status).toBe(0);
+    const client = new Client({ connectionString: url.stdout.trim() });
+    await client.connect();
+    const { rows } = await client.query<{ email: string }>('select "email" from "users" order by "email"');
+    await client.end();
+    expect(rows.map((row) => row.email)).toEqual(['beside@example.com', 'cli@example.com', 'kept@example.com']);
     const cliLogin = await login(port, 'cli@example.com', 'from the shell');
     expect(cliLogin.status).toBe(201);
     const session = (await cliLogin.json()) as { user: { name: string }; token: string };
