@@ -28,7 +28,7 @@ const READY_TIMEOUT_MS = 60_000;
  * 32 MB of shared buffers instead of 128: a household's data fits many times over, and the operating system
  * caches the rest of the files anyway.
  */
-const SERVER_SETTINGS = ['listen_addresses=127.0.0.1', 'unix_socket_directories=', 'log_min_messages=warning', 'shared_buffers=32MB'];
+const SERVER_SETTINGS = ['listen_addresses=127.0.0.1', 'unix_socket_directories=', 'log_min_messages=warning'];
 
 interface Layout {
   dataDir: string;
@@ -119,7 +119,7 @@ function refusePgliteFolder(layout: Layout): void {
     `DATA_DIR ${layout.dataDir} holds the database of an earlier Subledger version (PGlite, PostgreSQL compiled to ` +
       `WebAssembly), which this version cannot open; nothing in it was changed. To start afresh, move it away ` +
       `(mv ${layout.dataDir} ${layout.dataDir}.pglite) or set DATA_DIR to another folder. To keep its data, run the ` +
-      `earlier version on it and copy the records over through the API, or see the README ("Upgrading from PGlite").`,
+      `earlier version on it and copy the records over through the API (README: "The embedded database").`,
   );
 }
 
@@ -211,7 +211,9 @@ async function startServer(layout: Layout, account: Account, url: string): Promi
   const child = spawn(
     postgres,
     ['-D', layout.pgdata, '-p', port, ...SERVER_SETTINGS.flatMap((setting) => ['-c', setting])],
-    { ...account, stdio: ['ignore', log, log], env: { ...process.env, LC_ALL: 'C' } },
+    // A process group of its own: Ctrl-C in a terminal reaches Subledger, which drains its requests and then
+    // stops the server, instead of stopping the server under them.
+    { ...account, stdio: ['ignore', log, log], env: { ...process.env, LC_ALL: 'C' }, detached: true },
   );
   fs.closeSync(log);
   const exited = new Promise<never>((_, reject) =>

@@ -1,3 +1,7 @@
+import { MIGRATIONS } from '../../src/db/migrations';
+import { openDatabase } from '../../src/db/orm';
+import { createLogger } from '../../src/logger';
+import { provisionDatabase } from '../support/database';
 import { sql, startTestApp, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;
@@ -77,4 +81,16 @@ it('returns dates and timestamps as strings, never Date objects', async () => {
   );
   expect(typeof row.created_at).toBe('string');
   expect(typeof row.as_of).toBe('string');
+});
+
+it('lets several processes start on one fresh database at once: one migrates, the others wait and find it done', async () => {
+  const database = await provisionDatabase();
+  try {
+    const opened = await Promise.all([1, 2, 3].map(() => openDatabase(database.url, { databasePoolSize: 2 }, createLogger({ logLevel: 'silent' }))));
+    const rows = await opened[0].orm.em.getConnection().execute<Array<{ name: string }>>('select "name" from "mikro_orm_migrations"');
+    expect(rows.map((row) => row.name).sort()).toEqual(MIGRATIONS.map((migration) => migration.name).sort());
+    await Promise.all(opened.map((db) => db.close()));
+  } finally {
+    await database.drop();
+  }
 });

@@ -9,7 +9,7 @@ describe('loadConfig', () => {
       baseUrl: 'http://localhost:3000',
       databaseUrl: null,
       dataDir: path.resolve('./data'),
-      databasePoolSize: 10,
+      databasePoolSize: 5,
       webConcurrency: availableParallelism(),
       redisUrl: null,
       redisPrefix: 'subledger',
