@@ -97,7 +97,7 @@ export function loadConfig(env: Env = process.env): Config {
     baseUrl: (url('BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
     dataDir: path.resolve(read('DATA_DIR') ?? './data'),
-    databasePoolSize: integer('DATABASE_POOL_SIZE', 5, 1, 200),
+    databasePoolSize: integer('DATABASE_POOL_SIZE', 4, 1, 200),
     webConcurrency: integer('WEB_CONCURRENCY', availableParallelism(), 1, 64),
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
     redisPrefix,

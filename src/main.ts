@@ -22,11 +22,11 @@ async function main(): Promise<void> {
 
 /**
  * By default V8 lets the old generation grow to several times what is live before collecting it, so an API
- * process holding ~60 MB of live objects under load sat at 280 MB RSS. Growth of 15% over the live size keeps
+ * process holding ~60 MB of live objects under load sat at 280 MB RSS. Growth of 10% over the live size keeps
  * it near 150 MB for a little more collector time, with no hard cap that a large answer could hit. (The young
- * generation, 2 × 8 MB instead of 2 × 16, can only be set on the command line: `npm start` does.)
+ * generation, 2 × 4 MB instead of 2 × 16, can only be set on the command line: `npm start` does.)
  */
-const HEAP_GROWING_FLAG = '--heap-growing-percent=15';
+const HEAP_GROWING_FLAG = '--heap-growing-percent=10';
 
 async function runApiProcess(config: Config, background: boolean, supervised: boolean): Promise<void> {
   setFlagsFromString(HEAP_GROWING_FLAG);

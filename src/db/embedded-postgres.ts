@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { Client } from 'pg';
 import type { Config } from '../config';
-import { binaries, createCluster, DATABASE, EmbeddedDatabaseError, OS_USER, serverAccount, SUPERUSER, type Account } from './postgres-cluster';
+import { binaries, createCluster, DATABASE, EmbeddedDatabaseError, OS_USER, serverAccount, SUPERUSER, type Account, type Binaries } from './postgres-cluster';
 
 export { EmbeddedDatabaseError };
 
@@ -28,7 +28,7 @@ const READY_TIMEOUT_MS = 60_000;
  * 32 MB of shared buffers instead of 128: a household's data fits many times over, and the operating system
  * caches the rest of the files anyway.
  */
-const SERVER_SETTINGS = ['listen_addresses=127.0.0.1', 'unix_socket_directories=', 'log_min_messages=warning'];
+const SERVER_SETTINGS = ['listen_addresses=127.0.0.1', 'unix_socket_directories=', 'log_min_messages=warning', 'shared_buffers=32MB'];
 
 interface Layout {
   dataDir: string;
@@ -61,13 +61,13 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
   let server: ChildProcess | null = null;
   try {
     const account = await serverAccount();
-    if (account.uid !== undefined) await grantAccess(layout, account);
+    const bins = account.uid !== undefined ? await reachableBinaries(layout, account) : await binaries();
     await stopOrphanedServer(layout);
-    if (!fs.existsSync(path.join(layout.pgdata, 'PG_VERSION'))) await initialise(layout, account);
+    if (!fs.existsSync(path.join(layout.pgdata, 'PG_VERSION'))) await initialise(layout, account, bins);
     const password = fs.readFileSync(layout.passwordFile, 'utf8').trim();
     const port = await freeLoopbackPort();
     const url = `postgresql://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
-    server = await startServer(layout, account, url);
+    server = await startServer(layout, account, url, bins);
     await ensureDatabase(url);
     const running = server;
     return {
@@ -168,41 +168,57 @@ async function stopOrphanedServer(layout: Layout): Promise<void> {
 
 /**
  * As root, the server's account must reach DATA_DIR and the binaries. DATA_DIR itself is made searchable
- * (what lies in it stays private: the password file is root's, the cluster the account's); a folder above
- * either that shuts the account out is named, since changing it is the user's call.
+ * (what lies in it stays private: the password file is root's, the cluster the account's); a folder above it
+ * that shuts the account out is named, since changing it is the user's call. Binaries it cannot reach (an
+ * installation under /root, say) are copied into DATA_DIR once, for it to run from there.
  */
-async function grantAccess(layout: Layout, account: Account): Promise<void> {
+async function reachableBinaries(layout: Layout, account: Account): Promise<Binaries> {
   const mode = fs.statSync(layout.dataDir).mode;
   if ((mode & 0o001) === 0) fs.chmodSync(layout.dataDir, (mode & 0o7777) | 0o001);
-  const { postgres } = await binaries();
-  for (const target of [layout.dataDir, postgres]) {
-    for (let folder = path.dirname(target); ; folder = path.dirname(folder)) {
-      const stat = fs.statSync(folder);
-      const searchable = stat.uid === account.uid ? stat.mode & 0o100 : stat.gid === account.gid ? stat.mode & 0o010 : stat.mode & 0o001;
-      if (!searchable) {
-        throw new EmbeddedDatabaseError(
-          `Running as root, Subledger runs PostgreSQL as the "${OS_USER}" account (PostgreSQL refuses root), which cannot ` +
-            `enter ${folder} on the way to ${target}. Allow it (chmod o+x ${folder}), put Subledger and DATA_DIR elsewhere, ` +
-            `or run Subledger as a normal user.`,
-        );
-      }
-      if (folder === path.dirname(folder)) break;
-    }
+  const closed = closedFolderOnTheWay(layout.dataDir, account);
+  if (closed) {
+    throw new EmbeddedDatabaseError(
+      `Running as root, Subledger runs PostgreSQL as the "${OS_USER}" account (PostgreSQL refuses root), which cannot ` +
+        `enter ${closed} on the way to ${layout.dataDir}. Allow it (chmod o+x ${closed}), put DATA_DIR elsewhere, ` +
+        `or run Subledger as a normal user.`,
+    );
+  }
+  const installed = await binaries();
+  if (!closedFolderOnTheWay(installed.postgres, account)) return installed;
+  const native = path.resolve(path.dirname(installed.postgres), '..');
+  const copy = path.join(layout.dataDir, 'postgres-binaries', installed.version);
+  const relocate = (file: string) => path.join(copy, path.relative(native, file));
+  if (!fs.existsSync(relocate(installed.postgres))) {
+    const scratch = `${copy}.copying-${process.pid}`;
+    // Relative links (the libraries' versioned names) stay relative, pointing inside the copy.
+    fs.cpSync(native, scratch, { recursive: true, verbatimSymlinks: true });
+    fs.chmodSync(path.dirname(copy), 0o755);
+    fs.renameSync(scratch, copy);
+  }
+  return { ...installed, postgres: relocate(installed.postgres), initdb: relocate(installed.initdb) };
+}
+
+/** The first folder above `target` that the account may not enter, or null. */
+function closedFolderOnTheWay(target: string, account: Account): string | null {
+  for (let folder = path.dirname(target); ; folder = path.dirname(folder)) {
+    const stat = fs.statSync(folder);
+    const searchable = stat.uid === account.uid ? stat.mode & 0o100 : stat.gid === account.gid ? stat.mode & 0o010 : stat.mode & 0o001;
+    if (!searchable) return folder;
+    if (folder === path.dirname(folder)) return null;
   }
 }
 
 /** A new cluster, made in a scratch folder renamed when complete: an interrupted start leaves nothing half-made. */
-async function initialise(layout: Layout, account: Account): Promise<void> {
+async function initialise(layout: Layout, account: Account, bins: Binaries): Promise<void> {
   const scratch = `${layout.pgdata}.initialising`;
   fs.rmSync(scratch, { recursive: true, force: true });
   fs.rmSync(layout.pgdata, { recursive: true, force: true });
-  const password = await createCluster(scratch, account);
+  const password = await createCluster(scratch, account, bins);
   fs.writeFileSync(layout.passwordFile, `${password}\n`, { mode: 0o600 });
   fs.renameSync(scratch, layout.pgdata);
 }
 
-async function startServer(layout: Layout, account: Account, url: string): Promise<ChildProcess> {
-  const { postgres } = await binaries();
+async function startServer(layout: Layout, account: Account, url: string, { postgres }: Binaries): Promise<ChildProcess> {
   const { port } = new URL(url);
   // The previous log is kept beside the new one for a look after a crash.
   if (fs.existsSync(layout.logFile)) fs.renameSync(layout.logFile, `${layout.logFile}.1`);

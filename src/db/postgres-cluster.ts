@@ -64,8 +64,7 @@ export async function binaries(): Promise<Binaries> {
  * Makes a cluster in `target` (which must not exist) owned by `account`, with the database `subledger`
  * where it comes from the template; resolves to the superuser's new password.
  */
-export async function createCluster(target: string, account: Account): Promise<string> {
-  const bins = await binaries();
+export async function createCluster(target: string, account: Account, bins: Binaries): Promise<string> {
   const password = randomBytes(24).toString('base64url');
   const template = templateFolder();
   if (readTemplateVersion(template) === bins.version) {

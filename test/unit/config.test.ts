@@ -9,7 +9,7 @@ describe('loadConfig', () => {
       baseUrl: 'http://localhost:3000',
       databaseUrl: null,
       dataDir: path.resolve('./data'),
-      databasePoolSize: 5,
+      databasePoolSize: 4,
       webConcurrency: availableParallelism(),
       redisUrl: null,
       redisPrefix: 'subledger',
