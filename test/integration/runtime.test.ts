@@ -175,9 +175,38 @@ describe('WEB_CONCURRENCY API processes on one port', () => {
       await until(() => apiProcesses().length === 2 && !apiProcesses().includes(victim), 'a replacement process', 30_000);
       await until(() => fetch(`${service.url}/readyz`).then((r) => r.ok, () => false), 'readiness');
 
+      // SIGTERM drains: a create whose body is still arriving when the port stops taking connections is
+      // answered and stored before anything stops.
       const server = postmasterPid(dataDir);
       const members = apiProcesses();
-      expect(await stopService(service)).toBe(0);
+      const body = Buffer.from(form);
+      // Another user: the first has used its minute's requests.
+      const drainer = { authorization: `Bearer ${await signUp(service.url, 'drain@example.com')}` };
+      let answer = '';
+      let sendBody: () => void = () => undefined;
+      let headersTaken: () => void = () => undefined;
+      const taken = new Promise<void>((resolve) => (headersTaken = resolve));
+      const inFlight = new Promise<number>((resolve, reject) => {
+        // "Expect: 100-continue": the 100 answer says an API process has the request; its body follows later.
+        const outgoing = request(
+          `${service.url}/api/v1/subscriptions`,
+          { method: 'POST', agent: false, headers: { ...drainer, 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(body.length), expect: '100-continue' } },
+          (response) => {
+            response.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
+            response.on('end', () => resolve(response.statusCode!));
+          },
+        );
+        outgoing.on('error', reject);
+        outgoing.on('continue', headersTaken);
+        sendBody = () => outgoing.end(body);
+      });
+      await taken;
+      service.child.kill('SIGTERM');
+      await until(() => onNewConnection(`${service.url}/healthz`).then(() => false, () => true), 'the port to stop taking connections');
+      sendBody();
+      expect(await inFlight).toBe(200);
+      expect(JSON.parse(answer)).toMatchObject({ status: true, subscription: { id: expect.any(Number) } });
+      expect(await service.exited).toBe(0);
       expect(members.filter(isAlive)).toEqual([]);
       expect(isAlive(server)).toBe(false);
     } finally {
