@@ -38,3 +38,12 @@ it('serves the default images that records point to', async () => {
   expect(response.status).toBe(200);
   expect(response.headers['content-type']).toMatch(/image\/svg\+xml/);
 });
+
+it('answers names of object properties under /static as unknown routes', async () => {
+  for (const name of ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty']) {
+    const response = await testApp.http.get(`/static/${name}`);
+    expect(response.status).toBe(404);
+    expect(response.headers['content-type']).toMatch(/application\/json/);
+    expect(response.body).toEqual({ status: false, message: `No route for GET /static/${name}` });
+  }
+});
