@@ -17,7 +17,7 @@ import type { GraphQLContext } from './graphql/context';
 import { createLoaders } from './graphql/loaders';
 import { buildAppSchema } from './graphql/schema';
 import { createGraphQLServer } from './graphql/server';
-import { createLogger, type Logger } from './logger';
+import { createLogger, redactPath, type Logger } from './logger';
 import { requestLimiter, type LimiterStores } from './ops/limiters';
 import { Metrics } from './ops/metrics';
 import { createRedis } from './ops/redis';
@@ -131,6 +131,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   app.use(
     pinoHttp({
       logger,
+      serializers: {
+        req: (req: { url: string }) => Object.assign(req, { url: redactPath(req.url) }),
+      },
       genReqId: (req, res) => {
         const incoming = req.headers['x-request-id'];
         const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();

@@ -1,5 +1,6 @@
 import { expectErrorBody } from '../support/shapes';
 import { countRows, createSubscription, expectRecordShape, MINIMAL } from '../support/subscriptions';
+import { createLogger } from '../../src/logger';
 import { graphql, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;
@@ -160,6 +161,29 @@ describe('POST /webhook/user/data/<token> (operation 25)', () => {
     const otherCreate = (await newToken(ann, 'CREATE')).token;
     const otherToken = await send(otherCreate, 'created', { ...MINIMAL, brand_id: 'Once Only' }, { 'idempotency-key': 'abc-123' });
     expect(otherToken.body.subscription.id).not.toBe(first.body.subscription.id);
+  });
+
+  it('keeps the token out of the request log', async () => {
+    const lines: string[] = [];
+    const logged = await startTestApp({}, { logger: createLogger({ logLevel: 'info' }, { write: (line: string) => void lines.push(line) }) });
+    try {
+      const user = await signUp(logged, 'Logged');
+      const token = (await graphql(logged, user.token, 'mutation { createInboundWebhookToken(kind: CREATE) { token } }')).body.data.createInboundWebhookToken.token;
+      const response = await logged.http
+        .post(`/webhook/user/data/${token}?note=1`)
+        .set('content-type', 'application/json')
+        .set('x-subledger-webhook-event', 'created')
+        .set('x-subledger-webhook-resource', 'subscription')
+        .set('x-subledger-webhook-topic', 'subscription.created')
+        .send(JSON.stringify(MINIMAL));
+      expect(response.status).toBe(200);
+      const entries = lines.map((line) => JSON.parse(line) as { req?: { url: string } }).filter((entry) => entry.req);
+      expect(entries.map((entry) => entry.req!.url)).toContain('/webhook/user/data/[redacted]?note=1');
+      expect(lines.join('\n')).not.toContain(token);
+      expect(lines.join('\n')).not.toContain(token.slice(5, 25));
+    } finally {
+      await logged.close();
+    }
   });
 
   it('honours SERVICE_SHORT_NAME in the header names', async () => {
