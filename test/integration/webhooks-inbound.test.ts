@@ -21,6 +21,21 @@ beforeAll(async () => {
 });
 afterAll(() => testApp.close());
 
+/** A CREATE token of a new user of `app`, and a created event posted with it (headers named with `prefix`). */
+async function createThroughNewToken(app: TestApp, prefix: string, query = '') {
+  const user = await signUp(app, 'Inbound');
+  const made = await graphql(app, user.token, 'mutation { createInboundWebhookToken(kind: CREATE) { token } }');
+  const token = made.body.data.createInboundWebhookToken.token as string;
+  const response = await app.http
+    .post(`/webhook/user/data/${token}${query}`)
+    .set('content-type', 'application/json')
+    .set(`x-${prefix}-webhook-event`, 'created')
+    .set(`x-${prefix}-webhook-resource`, 'subscription')
+    .set(`x-${prefix}-webhook-topic`, 'subscription.created')
+    .send(JSON.stringify(MINIMAL));
+  return { token, response };
+}
+
 function send(token: string, event: string, body: unknown, headers: Record<string, string> = {}) {
   const request = testApp.http
     .post(`/webhook/user/data/${token}`)
@@ -167,15 +182,7 @@ describe('POST /webhook/user/data/<token> (operation 25)', () => {
     const lines: string[] = [];
     const logged = await startTestApp({}, { logger: createLogger({ logLevel: 'info' }, { write: (line: string) => void lines.push(line) }) });
     try {
-      const user = await signUp(logged, 'Logged');
-      const token = (await graphql(logged, user.token, 'mutation { createInboundWebhookToken(kind: CREATE) { token } }')).body.data.createInboundWebhookToken.token;
-      const response = await logged.http
-        .post(`/webhook/user/data/${token}?note=1`)
-        .set('content-type', 'application/json')
-        .set('x-subledger-webhook-event', 'created')
-        .set('x-subledger-webhook-resource', 'subscription')
-        .set('x-subledger-webhook-topic', 'subscription.created')
-        .send(JSON.stringify(MINIMAL));
+      const { token, response } = await createThroughNewToken(logged, 'subledger', '?note=1');
       expect(response.status).toBe(200);
       const entries = lines.map((line) => JSON.parse(line) as { req?: { url: string } }).filter((entry) => entry.req);
       expect(entries.map((entry) => entry.req!.url)).toContain('/webhook/user/data/[redacted]?note=1');
@@ -189,16 +196,7 @@ describe('POST /webhook/user/data/<token> (operation 25)', () => {
   it('honours SERVICE_SHORT_NAME in the header names', async () => {
     const renamed = await startTestApp({ SERVICE_SHORT_NAME: 'svc' });
     try {
-      const user = await signUp(renamed, 'Renamed');
-      const token = (await graphql(renamed, user.token, 'mutation { createInboundWebhookToken(kind: CREATE) { token } }')).body.data.createInboundWebhookToken.token;
-      const response = await renamed.http
-        .post(`/webhook/user/data/${token}`)
-        .set('content-type', 'application/json')
-        .set('x-svc-webhook-event', 'created')
-        .set('x-svc-webhook-resource', 'subscription')
-        .set('x-svc-webhook-topic', 'subscription.created')
-        .send(JSON.stringify(MINIMAL));
-      expect(response.status).toBe(200);
+      expect((await createThroughNewToken(renamed, 'svc')).response.status).toBe(200);
     } finally {
       await renamed.close();
     }
