@@ -12,8 +12,6 @@ export interface Database {
   orm: MikroORM<PostgreSqlDriver>;
   /** Hot reads on the same pool as named prepared statements. */
   reads: DirectReads;
-  /** The URL connected to: DATABASE_URL, or the embedded server's. */
-  url: string;
   /** true when this process started the embedded server under DATA_DIR. */
   embedded: boolean;
   close(): Promise<void>;
@@ -75,7 +73,10 @@ export async function openDatabase(
   logger: Logger,
   options: { onQuery?: QueryListener; embedded?: EmbeddedPostgres } = {},
 ): Promise<Database> {
-  const orm = await MikroORM.init(ormOptions(url, config.databasePoolSize, options.onQuery));
+  const orm = await MikroORM.init(ormOptions(url, config.databasePoolSize, options.onQuery)).catch(async (error: unknown) => {
+    await options.embedded?.stop();
+    throw error;
+  });
   try {
     const knex = orm.em.getKnex();
     const lock = await knex.client.acquireConnection();
@@ -95,7 +96,6 @@ export async function openDatabase(
   return {
     orm,
     reads: new DirectReads(orm, { onQuery: options.onQuery }),
-    url,
     embedded: options.embedded !== undefined,
     async close() {
       await orm.close(true);
