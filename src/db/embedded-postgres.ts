@@ -66,9 +66,8 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
     if (!fs.existsSync(path.join(layout.pgdata, 'PG_VERSION'))) await initialise(layout, account, bins);
     const password = fs.readFileSync(layout.passwordFile, 'utf8').trim();
     const port = await freeLoopbackPort();
-    const url = `postgresql://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
+    const url = serverUrl(password, port);
     server = await startServer(layout, account, url, bins);
-    await ensureDatabase(url);
     const running = server;
     return {
       url,
@@ -101,15 +100,18 @@ export async function databaseServer(
 
 /**
  * The URL of the server a running Subledger owns for DATA_DIR, or null when none runs (the CLI then starts
- * one of its own). Lets `npm run cli` work beside `npm start`.
+ * one of its own). Lets `npm run cli` (and a backup, or the bench) work beside `npm start`.
  */
 export function runningEmbeddedPostgres(dataDir: string): string | null {
   const layout = layoutOf(dataDir);
   const owner = readPid(layout.ownerFile);
   const postmaster = readPostmaster(layout.pgdata);
   if (!owner || !isAlive(owner) || !postmaster || !isAlive(postmaster.pid)) return null;
-  const password = fs.readFileSync(layout.passwordFile, 'utf8').trim();
-  return `postgresql://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${postmaster.port}/${DATABASE}`;
+  return serverUrl(fs.readFileSync(layout.passwordFile, 'utf8').trim(), postmaster.port);
+}
+
+function serverUrl(password: string, port: number): string {
+  return `postgresql://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
 }
 
 /** The PGlite version kept its cluster in DATA_DIR itself (PostgreSQL 18 in WebAssembly, not readable here). */
@@ -240,7 +242,7 @@ async function startServer(layout: Layout, account: Account, url: string, { post
   exited.catch(() => undefined);
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
-    const client = new Client({ connectionString: maintenanceUrl(url), connectionTimeoutMillis: 1_000 });
+    const client = new Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
     client.on('error', () => undefined);
     const answer = await Promise.race([client.connect().then(() => 'up', () => 'down'), exited]);
     await client.end().catch(() => undefined);
@@ -251,22 +253,6 @@ async function startServer(layout: Layout, account: Account, url: string, { post
     }
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-}
-
-async function ensureDatabase(url: string): Promise<void> {
-  const client = new Client({ connectionString: maintenanceUrl(url) });
-  await client.connect();
-  try {
-    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [DATABASE]);
-    if (rowCount === 0) await client.query(`create database "${DATABASE}"`);
-  } finally {
-    await client.end();
-  }
-}
-
-/** The server's own `postgres` database, there before ours is created. */
-function maintenanceUrl(url: string): string {
-  return Object.assign(new URL(url), { pathname: '/postgres' }).toString();
 }
 
 function stopChild(child: ChildProcess): Promise<void> {

@@ -61,8 +61,8 @@ export async function binaries(): Promise<Binaries> {
 }
 
 /**
- * Makes a cluster in `target` (which must not exist) owned by `account`, with the database `subledger`
- * where it comes from the template; resolves to the superuser's new password.
+ * Makes a cluster in `target` (which must not exist) owned by `account`, with the database `subledger`;
+ * resolves to the superuser's new password.
  */
 export async function createCluster(target: string, account: Account, bins: Binaries): Promise<string> {
   const password = randomBytes(24).toString('base64url');
@@ -79,7 +79,7 @@ export async function createCluster(target: string, account: Account, bins: Bina
       fs.rmSync(target, { recursive: true, force: true });
     }
   }
-  await initdb(bins, target, account, password);
+  await initdbWithDatabase(bins, target, account, password);
   return password;
 }
 
@@ -92,15 +92,14 @@ export async function buildTemplate(): Promise<void> {
   const scratch = `${template}.building-${process.pid}`;
   fs.rmSync(scratch, { recursive: true, force: true });
   fs.mkdirSync(scratch, { recursive: true, mode: 0o755 });
-  const cluster = path.join(scratch, 'cluster');
-  await initdb(bins, cluster, account, randomBytes(24).toString('base64url'));
-  await execute(bins.postgres, ['--single', '-D', cluster, '-c', 'log_min_messages=warning', 'postgres'], account, `CREATE DATABASE ${DATABASE};\n`);
+  await initdbWithDatabase(bins, path.join(scratch, 'cluster'), account, randomBytes(24).toString('base64url'));
   fs.writeFileSync(path.join(scratch, 'version'), bins.version);
   fs.rmSync(template, { recursive: true, force: true });
   fs.renameSync(scratch, template);
 }
 
-async function initdb(bins: Binaries, target: string, account: Account, password: string): Promise<void> {
+/** initdb, then the database `subledger` made in single-user mode (no server listens meanwhile). */
+async function initdbWithDatabase(bins: Binaries, target: string, account: Account, password: string): Promise<void> {
   fs.mkdirSync(target, { mode: 0o700 });
   const passwordInput = path.join(path.dirname(target), `.password-${process.pid}`);
   fs.writeFileSync(passwordInput, `${password}\n`, { mode: 0o600 });
@@ -117,6 +116,7 @@ async function initdb(bins: Binaries, target: string, account: Account, password
   } finally {
     fs.rmSync(passwordInput, { force: true });
   }
+  await execute(bins.postgres, ['--single', '-D', target, '-c', 'log_min_messages=warning', 'postgres'], account, `CREATE DATABASE ${DATABASE};\n`);
 }
 
 /** node_modules/.cache/subledger-postgres of this installation. */

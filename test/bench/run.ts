@@ -12,6 +12,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { Queue, Worker } from 'bullmq';
 import { Client } from 'pg';
+import { runningEmbeddedPostgres } from '../../src/db/embedded-postgres';
 import { startCeiling } from './ceiling';
 import { seed } from './seed';
 
@@ -288,7 +289,7 @@ async function runtime(firstPort: number): Promise<void> {
       const startupMs = await waitReady(base, started);
       console.log(`${setup.label}: start-up to /readyz ${startupMs} ms (fresh data, migrations included)`);
       if (setup.embedded && !setup.env.WEB_CONCURRENCY) extras.startupEmbeddedDefaultMs = startupMs;
-      const user = await benchUser(base, database ? externalUrl : embeddedUrl(dataDir));
+      const user = await benchUser(base, database ? externalUrl : runningEmbeddedPostgres(dataDir)!);
       running[index].auth = { authorization: `Bearer ${user.token}` };
     }
     const kinds = {
@@ -335,13 +336,6 @@ function meanOfRounds(prefix: string, label: string): void {
   };
   figures.push(figure);
   console.log(`${figure.scenario.padEnd(44)} ${String(Math.round(figure.requestsPerSecond)).padStart(7)} req/s  (mean of ${rounds.length} rounds)`);
-}
-
-/** The URL of the embedded server a running Subledger started in dataDir (password and port from its files). */
-function embeddedUrl(dataDir: string): string {
-  const password = readFileSync(path.join(dataDir, 'postgres.password'), 'utf8').trim();
-  const port = readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[3];
-  return `postgresql://subledger:${encodeURIComponent(password)}@127.0.0.1:${port}/subledger`;
 }
 
 interface Verdict {
