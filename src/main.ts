@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { ConfigError, loadConfig, type Config } from './config';
 import { EmbeddedDatabaseError } from './db/embedded-postgres';
 import { createLogger } from './logger';
-import { apiProcessOfCluster, superviseApiProcesses, tellSupervisor } from './ops/cluster';
+import { apiProcessOfCluster, logListening, superviseApiProcesses, tellSupervisor } from './ops/cluster';
 
 /**
  * `npm start`: one API process (WEB_CONCURRENCY=1), or a light supervisor with WEB_CONCURRENCY API processes
@@ -37,10 +37,7 @@ async function runApiProcess(config: Config, background: boolean, supervised: bo
     process.on('message', (message: { kind?: string }) => message.kind === 'nudge' && app.nudgeRelays());
     tellSupervisor({ kind: 'ready' });
   } else {
-    app.logger.info(
-      { port, database: app.db.embedded ? `embedded (${config.dataDir})` : 'postgresql', queue: config.redisUrl ? 'redis' : 'in-process' },
-      `Subledger listening on http://localhost:${port}`,
-    );
+    logListening(app.logger, config, port);
   }
   let stopping = false;
   const stop = (reason: string) => {

@@ -12,8 +12,6 @@ export interface Database {
   orm: MikroORM<PostgreSqlDriver>;
   /** Hot reads on the same pool as named prepared statements. */
   reads: DirectReads;
-  /** true when this process started the embedded server under DATA_DIR. */
-  embedded: boolean;
   close(): Promise<void>;
 }
 
@@ -96,7 +94,6 @@ export async function openDatabase(
   return {
     orm,
     reads: new DirectReads(orm, { onQuery: options.onQuery }),
-    embedded: options.embedded !== undefined,
     async close() {
       await orm.close(true);
       await options.embedded?.stop();

@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from '../config';
-import { databaseServer, type EmbeddedPostgres } from '../db/embedded-postgres';
+import { databaseServer } from '../db/embedded-postgres';
 import type { Logger } from '../logger';
 
 /** Messages between the supervising process and the API processes. */
@@ -103,10 +103,8 @@ export async function superviseApiProcesses(config: Config, logger: Logger): Pro
   process.on('SIGINT', () => void stop());
 
   slots.push(fork({ role: BACKGROUND_ROLE, restarts: 0 }));
-  let embedded: EmbeddedPostgres | undefined;
   try {
     const started = await Promise.race([database, startupFailure]);
-    embedded = started.embedded;
     databaseUrl = started.url;
     for (const slot of slots) send(slot.worker, { kind: 'database', url: started.url });
     await Promise.race([ready, startupFailure]);
@@ -114,9 +112,19 @@ export async function superviseApiProcesses(config: Config, logger: Logger): Pro
     await drain();
     throw error;
   }
+  logListening(logger, config, config.port);
+}
+
+/** The start-up line, alike for one process and for the supervisor of several. */
+export function logListening(logger: Logger, config: Config, port: number): void {
   logger.info(
-    { port: config.port, processes: config.webConcurrency, database: embedded ? `embedded (${config.dataDir})` : 'postgresql', queue: config.redisUrl ? 'redis' : 'in-process' },
-    `Subledger listening on http://localhost:${config.port}`,
+    {
+      port,
+      processes: config.webConcurrency,
+      database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir})`,
+      queue: config.redisUrl ? 'redis' : 'in-process',
+    },
+    `Subledger listening on http://localhost:${port}`,
   );
 }
 
