@@ -72,7 +72,7 @@ export async function createCluster(target: string, account: Account, bins: Bina
       fs.cpSync(path.join(template, 'cluster'), target, { recursive: true });
       if (account.uid !== undefined) chownTree(target, account);
       // Single-user mode: the new password is set before the server ever listens.
-      await execute(bins.postgres, ['--single', '-D', target, '-c', 'log_min_messages=warning', 'postgres'], account, `ALTER ROLE ${SUPERUSER} PASSWORD '${password}';\n`);
+      await singleUser(bins, target, account, `ALTER ROLE ${SUPERUSER} PASSWORD '${password}';`);
       return password;
     } catch {
       // Another user's installation (the template is not readable here): initdb, as without one.
@@ -116,7 +116,12 @@ async function initdbWithDatabase(bins: Binaries, target: string, account: Accou
   } finally {
     fs.rmSync(passwordInput, { force: true });
   }
-  await execute(bins.postgres, ['--single', '-D', target, '-c', 'log_min_messages=warning', 'postgres'], account, `CREATE DATABASE ${DATABASE};\n`);
+  await singleUser(bins, target, account, `CREATE DATABASE ${DATABASE};`);
+}
+
+/** One statement in single-user mode: the cluster changes while no server listens. */
+function singleUser(bins: Binaries, cluster: string, account: Account, statement: string): Promise<void> {
+  return execute(bins.postgres, ['--single', '-D', cluster, '-c', 'log_min_messages=warning', 'postgres'], account, `${statement}\n`);
 }
 
 /** node_modules/.cache/subledger-postgres of this installation. */
