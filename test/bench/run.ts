@@ -13,6 +13,7 @@ import autocannon from 'autocannon';
 import { Queue, Worker } from 'bullmq';
 import { Client } from 'pg';
 import { runningEmbeddedPostgres } from '../../src/db/embedded-postgres';
+import { startArguments } from '../support/service-process';
 import { startCeiling } from './ceiling';
 import { seed } from './seed';
 
@@ -70,14 +71,6 @@ function startServer(env: Record<string, string>, port: number): ChildProcess {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', PORT: String(port), ...env },
     stdio: ['ignore', 'ignore', openSync(path.join(tmpdir(), `subledger-bench-server-${port}.log`), 'w')],
   });
-}
-
-/** The node arguments of `npm start` (its V8 settings included), so the bench runs what users run. */
-function startArguments(): string[] {
-  const { scripts } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const [command, ...args] = scripts.start.split(/\s+/);
-  if (command !== 'node') throw new Error(`npm start runs ${command}, not node`);
-  return args;
 }
 
 async function load(

@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
+import { startArguments } from '../support/service-process';
 
 const SERVER_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -37,7 +38,7 @@ async function main(): Promise<number> {
   const databaseUrl = Object.assign(new URL(SERVER_URL), { pathname: `/${name}` }).toString();
   const port = 3800 + Math.floor(Math.random() * 90);
   const base = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, ['dist/src/main.js'], {
+  const server = spawn(process.execPath, startArguments(), {
     cwd: root,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', PORT: String(port),
       DATABASE_URL: databaseUrl, REDIS_URL, REDIS_PREFIX: `soak-${randomBytes(3).toString('hex')}`, WEBHOOK_ALLOW_PRIVATE: 'true' },

@@ -1,10 +1,17 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { until } from './wait';
 
-/** The repository, whose dist/ `pretest` has built: the service is started as `npm start` starts it. */
-export const root = path.resolve(__dirname, '../..');
+/**
+ * The repository, whose dist/ `pretest` has built: the nearest folder with a package.json (this file runs
+ * from test/support under jest and from dist-bench/test/support in the bench).
+ */
+export const root = (() => {
+  let folder = __dirname;
+  while (!existsSync(path.join(folder, 'package.json'))) folder = path.dirname(folder);
+  return folder;
+})();
 
 export interface ServiceProcess {
   child: ChildProcess;
@@ -16,9 +23,17 @@ export interface ServiceProcess {
   exited: Promise<number | null>;
 }
 
-/** `node dist/src/main.js` with exactly this environment (plus PATH and HOME). */
+/** The node arguments of `npm start` (its V8 settings included), so tests and the bench run what users run. */
+export function startArguments(): string[] {
+  const { scripts } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const [command, ...args] = scripts.start.split(/\s+/);
+  if (command !== 'node') throw new Error(`npm start runs ${command}, not node`);
+  return args;
+}
+
+/** `npm start`'s process with exactly this environment (plus PATH and HOME). */
 export function spawnService(env: NodeJS.ProcessEnv, port: number, options: Pick<SpawnOptions, 'uid' | 'gid'> = {}): ServiceProcess {
-  const child = spawn(process.execPath, ['dist/src/main.js'], {
+  const child = spawn(process.execPath, startArguments(), {
     cwd: root,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
