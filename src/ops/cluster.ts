@@ -87,7 +87,10 @@ export async function superviseApiProcesses(config: Config, logger: Logger): Pro
       slot.worker.isDead() ? Promise.resolve() : new Promise<void>((resolve) => slot.worker.once('exit', () => resolve())),
     );
     for (const slot of slots) slot.worker.process.kill('SIGTERM');
-    const killer = setTimeout(() => slots.forEach((slot) => slot.worker.process.kill('SIGKILL')), DRAIN_TIMEOUT_MS);
+    const killer = setTimeout(() => {
+      logger.warn({ afterMs: DRAIN_TIMEOUT_MS }, 'API processes still draining; killing them');
+      slots.forEach((slot) => slot.worker.process.kill('SIGKILL'));
+    }, DRAIN_TIMEOUT_MS);
     await Promise.all(exits);
     clearTimeout(killer);
     const started = await database.catch(() => null);

@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -56,6 +57,18 @@ function onNewConnection(url: string, options: { method?: string; headers?: Reco
     });
     outgoing.on('error', reject);
     outgoing.end(options.body);
+  });
+}
+
+/** Whether a TCP connection to the port opens (closed at once). */
+function connectable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
   });
 }
 
@@ -202,7 +215,9 @@ describe('WEB_CONCURRENCY API processes on one port', () => {
       });
       await taken;
       service.child.kill('SIGTERM');
-      await until(() => onNewConnection(`${service.url}/healthz`).then(() => false, () => true), 'the port to stop taking connections');
+      // A TCP connect only (the supervisor's listening socket), never an HTTP request: one accepted while the
+      // API processes close could wait in the supervisor's queue until the drain timeout killed them.
+      await until(async () => !(await connectable(service.port)), 'the port to stop taking connections');
       sendBody();
       expect(await inFlight).toBe(200);
       expect(JSON.parse(answer)).toMatchObject({ status: true, subscription: { id: expect.any(Number) } });
