@@ -40,6 +40,13 @@ export class FormReader {
     return this.integer(name, { required: true }) ?? 0;
   }
 
+  /** A 0/1 code that JSON clients may send as a boolean, as the original accepts (true is 1, false 0). */
+  switch(name: string, options: { required?: boolean } = {}): number | undefined {
+    const value = this.body[name];
+    if (value === 'true' || value === 'false') return value === 'true' ? 1 : 0;
+    return this.integer(name, options);
+  }
+
   /** A non-negative decimal number, kept as its string. */
   decimal(name: string, options: { required?: boolean } = {}): string | undefined {
     const value = this.text(name, options)?.trim();

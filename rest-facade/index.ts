@@ -9,6 +9,7 @@ import { subscriptionRoutes } from './routes/subscriptions.routes';
 import { alertRoutes } from './routes/alerts.routes';
 import { catalogueRoutes } from './routes/catalogue.routes';
 import { settingsRoutes } from './routes/settings.routes';
+import { organizingRoutes } from './routes/organizing.routes';
 import { inboundWebhookRoutes } from './routes/inbound-webhook.routes';
 
 export interface RestFacadeDeps {
@@ -21,6 +22,11 @@ export interface RestFacadeDeps {
 /** Every REST path of the spec, translated to service calls and back into the documented shapes. */
 export function createRestFacade({ services, config, requestLimiter }: RestFacadeDeps): Router {
   const api = Router();
+  // The original routes PATCH like PUT on every path that has a PUT.
+  api.use((req, _res, next) => {
+    if (req.method === 'PATCH') req.method = 'PUT';
+    next();
+  });
   api.use(identifyCaller(services.auth));
   if (requestLimiter) api.use(rateLimit(requestLimiter, config.rateLimitPerMinute));
   api.use(loginRoute(services, config));
@@ -30,7 +36,8 @@ export function createRestFacade({ services, config, requestLimiter }: RestFacad
   api.use(subscriptionRoutes(services));
   api.use(alertRoutes(services));
   api.use(catalogueRoutes(services, config));
-  api.use(settingsRoutes(services));
+  api.use(settingsRoutes(services, config));
+  api.use(organizingRoutes(services));
 
   const root = Router();
   root.use('/api/v1', api);

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expressMiddleware } from '@as-integrations/express5';
+import cors from 'cors';
 import express, { type Express } from 'express';
 import type { Redis } from 'ioredis';
 import { pinoHttp } from 'pino-http';
@@ -114,7 +115,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   );
   services.outbox.subscribe(() => reminderRelay.nudge());
   // Roll reminders forward now (payments that passed while stopped) and every few minutes.
-  const sweep = () => services.reminders.sweep().catch((error: unknown) => logger.warn({ err: error }, 'reminder sweep failed'));
+  // Expiry first, so records that just expired lose their reminders in the same run.
+  const sweep = () =>
+    services.subscriptions
+      .expireDue()
+      .then(() => services.reminders.sweep())
+      .catch((error: unknown) => logger.warn({ err: error }, 'sweep failed'));
   let sweeping: Promise<unknown> = Promise.resolve();
   let sweepTimer: NodeJS.Timeout | undefined;
   if (background) {
@@ -160,6 +166,17 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
   app.use('/static', staticImages);
+  // Browser clients on other origins (the extension's pages, dashboards): tokens travel in headers, never
+  // cookies, so any origin may call unless CORS_ORIGINS narrows it.
+  app.use(
+    ['/api/v1', '/webhook', '/graphql'],
+    cors({
+      origin: config.corsOrigins ?? '*',
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After'],
+      maxAge: 600,
+    }),
+  );
 
   app.use(
     '/graphql',

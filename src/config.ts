@@ -16,7 +16,10 @@ export interface Config {
   redisUrl: string | null;
   /** Prefix of every Redis key (queues, rate limits), so several instances can share one Redis. */
   redisPrefix: string;
+  /** Days a token lives without use (each use pushes it on); 0: never expires. */
   tokenTtlDays: number;
+  /** Origins browsers may call from; null: any origin. */
+  corsOrigins: string[] | null;
   allowSignup: boolean;
   /** Requests per minute per token (per address before login); 0 turns the limit off. */
   rateLimitPerMinute: number;
@@ -101,7 +104,8 @@ export function loadConfig(env: Env = process.env): Config {
     webConcurrency: integer('WEB_CONCURRENCY', availableParallelism(), 1, 64),
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
     redisPrefix,
-    tokenTtlDays: integer('TOKEN_TTL_DAYS', 30, 1, 3650),
+    tokenTtlDays: integer('TOKEN_TTL_DAYS', 30, 0, 3650),
+    corsOrigins: corsOrigins(read('CORS_ORIGINS'), problems),
     allowSignup: boolean('ALLOW_SIGNUP', true),
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 1000, 0, 1_000_000),
     serviceShortName,
@@ -113,4 +117,22 @@ export function loadConfig(env: Env = process.env): Config {
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** CORS_ORIGINS: comma-separated origins (`https://host[:port]`), or `*` (the default) for any. */
+function corsOrigins(raw: string | undefined, problems: string[]): string[] | null {
+  if (raw === undefined || raw.trim() === '' || raw.trim() === '*') return null;
+  const origins = raw.split(',').map((origin) => origin.trim()).filter(Boolean);
+  for (const origin of origins) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = null;
+    }
+    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin.replace(/\/+$/, '')) {
+      problems.push(`CORS_ORIGINS must list origins such as https://app.example.com (got "${origin}")`);
+    }
+  }
+  return origins.map((origin) => origin.replace(/\/+$/, ''));
 }

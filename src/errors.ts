@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'FORBIDDEN'
   | 'NOT_FOUND'
   | 'CONFLICT'
+  | 'IN_USE'
   | 'RATE_LIMITED'
   | 'UNKNOWN_ROUTE'
   | 'PAYLOAD_TOO_LARGE'
@@ -25,6 +26,8 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   BAD_USER_INPUT: 400,
   NOT_FOUND: 400,
   CONFLICT: 400,
+  // The original answers 409 when a row that records use is deleted.
+  IN_USE: 409,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
   UNKNOWN_ROUTE: 404,

@@ -7,3 +7,15 @@ export function definedOnly<T extends object>(value: T): Partial<T> {
 export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
+
+/** One key of a list's order: `field[:asc|desc]` on the wire. */
+export interface SortKey<F extends string> {
+  field: F;
+  direction: 'asc' | 'desc';
+}
+
+/** A MikroORM order for sort keys over entity properties, with the id last so pages never overlap. */
+export function entityOrder<F extends string>(keys: SortKey<F>[], properties: Record<F, string>): Array<Record<string, 'asc' | 'desc'>> {
+  const order = keys.map((key) => ({ [properties[key.field]]: key.direction }));
+  return [...order, { id: keys[0]?.direction ?? 'asc' }];
+}

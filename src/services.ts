@@ -20,6 +20,7 @@ import { ProductCategory } from './catalogue/product-category.entity';
 import { Folder } from './organizing/folder.entity';
 import { OwnedNamesService } from './organizing/owned-names.service';
 import { PaymentMode } from './organizing/payment-mode.entity';
+import { validateFolder, validatePaymentMode } from './organizing/organizing.rules';
 import { Tag } from './organizing/tag.entity';
 
 /** The domain services, built once per process; the REST facade and GraphQL resolvers both call these. */
@@ -58,9 +59,9 @@ export function createServices(
     profile: new ProfileService(orm, reminders),
     auth: new AuthService(orm, stores.reads, config, new LoginThrottle(stores)),
     subscriptions: new SubscriptionService(orm, stores.reads, `${config.baseUrl}/static/default-product.svg`, outbox, reminders, clock),
-    folders: new OwnedNamesService(orm, Folder, { label: 'Folder' }),
+    folders: new OwnedNamesService(orm, Folder, { label: 'Folder', validate: validateFolder, singleDefault: true }),
     tags: new OwnedNamesService(orm, Tag, { label: 'Tag' }),
-    paymentModes: new OwnedNamesService(orm, PaymentMode, { label: 'Payment mode' }),
+    paymentModes: new OwnedNamesService(orm, PaymentMode, { label: 'Payment mode', validate: validatePaymentMode }),
     categories: new OwnedNamesService(orm, ProductCategory, { label: 'Category', includeGlobal: true }),
     alerts: new AlertService(orm, reminders),
     catalogue: new CatalogueService(orm),

@@ -1,7 +1,10 @@
 import type { User } from '../../src/auth/user.entity';
 import { toSqlSeconds } from '../../src/db/timestamps';
 
-/** The User resource exactly as the spec lists it (and nothing else: no hashes). */
+/** The original's plan names; a self-hosted server has the one plan every account is on. */
+const PLAN_NAMES: Record<number, string> = { 1: 'Free' };
+
+/** The User resource as the spec lists it, plus the original's plan_name (and nothing else: no hashes). */
 export function presentUser(user: User, baseUrl: string) {
   return {
     id: user.id,
@@ -21,5 +24,6 @@ export function presentUser(user: User, baseUrl: string) {
     created_by: user.createdBy ?? user.id,
     reset_at: toSqlSeconds(user.resetAt ?? null),
     status: user.status,
+    plan_name: PLAN_NAMES[user.planId] ?? null,
   };
 }

@@ -23,7 +23,7 @@ export function alertRoutes(services: Services): Router {
 
   router.get('/alerts', async (req, res) => {
     const form = new FormReader(req.query);
-    const query = readPagedQuery(form, ALERT_SORT_FIELDS, { field: 'created_at', direction: 'desc' });
+    const query = readPagedQuery(form, ALERT_SORT_FIELDS, [{ field: 'created_at', direction: 'desc' }]);
     form.done();
     const list = await alerts.list(callerOf(req), query);
     if (list.length === 0) throw AppError.noResults('alerts');

@@ -63,16 +63,30 @@ export function inboundWebhookRoutes(services: Services, config: Pick<Config, 's
     });
   });
 
-  async function handle(req: Request, token: InboundWebhookToken): Promise<Answer> {
+  /**
+   * The event, from the topic header as the original reads it (`subscription.<event>`), or from the event
+   * header when no topic is sent; headers that are sent must agree with each other.
+   */
+  function inboundEvent(req: Request): InboundEvent {
+    const topic = header(req, 'topic');
     const event = header(req, 'event');
     const resource = header(req, 'resource');
-    const topic = header(req, 'topic');
-    if (!event || !EVENTS.includes(event as InboundEvent)) {
-      throw AppError.field(`x-${config.serviceShortName}-webhook-event`, `The event must be one of ${EVENTS.join(', ')}.`);
+    const fromTopic = topic === undefined ? undefined : /^subscription\.([a-z]+)$/.exec(topic)?.[1];
+    const named = fromTopic ?? event;
+    if (topic !== undefined && fromTopic === undefined) {
+      throw AppError.field(`x-${config.serviceShortName}-webhook-topic`, `The topic must be subscription.<event> with an event among ${EVENTS.join(', ')}.`);
     }
-    if (resource !== 'subscription' || topic !== `subscription.${event}`) {
+    if (!named || !EVENTS.includes(named as InboundEvent)) {
+      throw AppError.field(`x-${config.serviceShortName}-webhook-${topic === undefined ? 'event' : 'topic'}`, `The event must be one of ${EVENTS.join(', ')}.`);
+    }
+    if ((event !== undefined && event !== named) || (resource !== undefined && resource !== 'subscription')) {
       throw AppError.badInput('The webhook headers disagree: resource must be "subscription" and topic "subscription.<event>"');
     }
+    return named as InboundEvent;
+  }
+
+  async function handle(req: Request, token: InboundWebhookToken): Promise<Answer> {
+    const event = inboundEvent(req);
     const needed = event === 'created' ? InboundTokenKind.CREATE : InboundTokenKind.MANAGE;
     if (token.kind !== needed) {
       throw new AppError('FORBIDDEN', event === 'created' ? 'This token can only manage records' : 'This token can only create records');
@@ -95,7 +109,7 @@ export function inboundWebhookRoutes(services: Services, config: Pick<Config, 's
     if (event === 'deleted') await subscriptions.remove(caller, id!);
     else if (event === 'refunded') await subscriptions.refund(caller, id!);
     else await subscriptions.cancel(caller, id!);
-    return { status: 200, body: { status: true, message: MESSAGES[event as InboundEvent] } };
+    return { status: 200, body: { status: true, message: MESSAGES[event] } };
   }
 
   return router;

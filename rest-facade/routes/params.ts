@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { AppError } from '../../src/errors';
 import type { FormReader } from '../form';
+import type { SortKey } from '../../src/objects';
 
 /** The `:id` of a path: anything but a positive 32-bit integer names nothing, so it is "not found". */
 export function pathId(req: Request, what: string): number {
@@ -19,28 +20,34 @@ export function listPaging(form: FormReader, defaultLength: number, maxLength: n
   return { start: Math.max(0, start), length: Math.min(Math.max(1, length), maxLength) };
 }
 
-/** `sort=<field>:<asc|desc>` on a whitelist of fields; anything else is a 400 naming `sort`. */
-export function readSort<F extends string>(
-  form: FormReader,
-  fields: readonly F[],
-  fallback: { field: F; direction: 'asc' | 'desc' },
-): { field: F; direction: 'asc' | 'desc' } {
-  const text = form.text('sort', { max: 50 });
-  if (text === undefined) return fallback;
-  const match = /^([a-z_]+):(asc|desc)$/i.exec(text.trim());
-  if (match && (fields as readonly string[]).includes(match[1])) {
-    return { field: match[1] as F, direction: match[2].toLowerCase() as 'asc' | 'desc' };
+const MAX_SORT_KEYS = 5;
+
+/**
+ * `sort=<field>[:asc|desc][,<field>[:asc|desc]…]` on a whitelist of fields, a bare field meaning asc;
+ * anything else is a 400 naming `sort`.
+ */
+export function readSort<F extends string>(form: FormReader, fields: readonly F[], fallback: SortKey<F>[]): SortKey<F>[] {
+  const text = form.text('sort', { max: 200 });
+  if (text === undefined || text.trim() === '') return fallback;
+  const keys: SortKey<F>[] = [];
+  for (const part of text.split(',')) {
+    const match = /^\s*([a-z_]+)\s*(?::\s*(asc|desc)\s*)?$/i.exec(part);
+    const field = match?.[1].toLowerCase();
+    if (!match || !(fields as readonly string[]).includes(field!) || keys.some((key) => key.field === field) || keys.length === MAX_SORT_KEYS) {
+      form.fail('sort', `The sort must be <field>[:asc|desc], comma-separated, with fields among ${fields.join(', ')}.`);
+      return fallback;
+    }
+    keys.push({ field: field as F, direction: (match[2]?.toLowerCase() ?? 'asc') as 'asc' | 'desc' });
   }
-  form.fail('sort', `The sort must be <field>:asc or <field>:desc with a field among ${fields.join(', ')}.`);
-  return fallback;
+  return keys;
 }
 
 /** q, start, length and sort of a list (operations 8, 15 and 21 share the format). */
 export function readPagedQuery<F extends string>(
   form: FormReader,
   sortFields: readonly F[],
-  defaultSort: { field: F; direction: 'asc' | 'desc' },
-  lengths: { default: number; max: number } = { default: 100, max: 1000 },
+  defaultSort: SortKey<F>[],
+  lengths: { default: number; max: number } = { default: 10, max: 1000 },
 ) {
   const { start, length } = listPaging(form, lengths.default, lengths.max);
   return { q: form.text('q', { max: 200 }), start, length, sort: readSort(form, sortFields, defaultSort) };

@@ -2,7 +2,8 @@ import { Router, type Request } from 'express';
 import { definedOnly } from '../../src/objects';
 import type { Services } from '../../src/services';
 import { validateSubscriptionInput, type SubscriptionInput, type SubscriptionPatch } from '../../src/subscriptions/subscription.input';
-import { DEFAULT_LENGTH, DEFAULT_SORT, MAX_LENGTH, SORT_COLUMNS, type ListQuery, type SortField } from '../../src/subscriptions/subscription.list';
+import { DEFAULT_LENGTH, DEFAULT_SORT, FILTER_COLUMNS, MAX_LENGTH, SORT_COLUMNS, type ListQuery, type SortField } from '../../src/subscriptions/subscription.list';
+import { isCalendarDate } from '../../src/subscriptions/payment-dates';
 import { AppError } from '../../src/errors';
 import { callerOf } from '../auth';
 import { parseBody } from '../body';
@@ -73,8 +74,8 @@ export function subscriptionRoutes(services: Services): Router {
       price: form.decimal('price', { required: true }) ?? '',
       currency: (form.text('price_type', { required: true, max: 3 }) ?? '').toUpperCase(),
       paymentDate: form.requiredText('payment_date', 10),
-      status: form.requiredInteger('status'),
-      recurring: form.requiredInteger('recurring'),
+      status: form.switch('status'),
+      recurring: form.switch('recurring') ?? 1,
       refundDate: form.text('refund_date', { max: 10 }),
     };
     form.done();
@@ -135,8 +136,8 @@ export function readCreateForm(form: FormReader): SubscriptionInput {
     billingFrequency: form.requiredInteger('billing_frequency'),
     billingCycle: form.requiredInteger('billing_cycle'),
     paymentDate: form.requiredText('payment_date', 10),
-    status: form.requiredInteger('status'),
-    recurring: form.requiredInteger('recurring'),
+    status: form.switch('status', { required: true }) ?? 0,
+    recurring: form.switch('recurring', { required: true }) ?? 0,
     ...definedOnly(readOptionalFields(form)),
   };
   form.merge(validateSubscriptionInput(input));
@@ -156,8 +157,8 @@ export function readPatchForm(form: FormReader): SubscriptionPatch {
     billingFrequency: form.integer('billing_frequency'),
     billingCycle: form.integer('billing_cycle'),
     paymentDate: form.text('payment_date', { max: 10 }),
-    status: form.integer('status'),
-    recurring: form.integer('recurring'),
+    status: form.switch('status'),
+    recurring: form.switch('recurring'),
     ...readOptionalFields(form),
   });
   form.merge(validateSubscriptionInput(patch));
@@ -174,9 +175,12 @@ function readListQuery(req: Request): ListQuery {
   return { ...paged, filters };
 }
 
-const FILTER_FIELDS = { folder_id: 'folderIds', type: 'types', billing_cycle: 'billingCycles', status: 'statuses' } as const;
+const FILTERS = new Map(Object.entries(FILTER_COLUMNS));
 
-/** `{"subscription": {"folder_id": ["3"], "type": ["1"], "billing_cycle": ["3"]}}`, or an empty string. */
+/**
+ * `{"subscription": {"folder_id": ["3"], "type": ["1"], "payment_date": "2026-06-01"}}`, or an empty string.
+ * Unknown keys are ignored, as the original does; a malformed value of a known one is a 400.
+ */
 function readFilters(form: FormReader, text: string | undefined): ListQuery['filters'] {
   const filters: ListQuery['filters'] = {};
   if (text === undefined || text.trim() === '') return filters;
@@ -191,17 +195,21 @@ function readFilters(form: FormReader, text: string | undefined): ListQuery['fil
     return form.fail('filters', 'The filters must look like {"subscription": {"folder_id": ["1"]}}.') ?? filters;
   }
   for (const [field, values] of Object.entries((fields ?? {}) as Record<string, unknown>)) {
-    const key = FILTER_FIELDS[field as keyof typeof FILTER_FIELDS];
-    if (!key) {
-      form.fail('filters', `Unknown filter ${field}; use ${Object.keys(FILTER_FIELDS).join(', ')}.`);
+    if (field === 'payment_date') {
+      const date = Array.isArray(values) ? values[0] : values;
+      if (date === null || date === undefined || date === '') continue;
+      if (typeof date !== 'string' || !isCalendarDate(date)) form.fail('filters', 'The payment_date filter takes a date (YYYY-MM-DD).');
+      else filters.paymentDate = date;
       continue;
     }
+    const filter = FILTERS.get(field);
+    if (!filter) continue;
     const list = Array.isArray(values) ? values : [values];
     if (!list.every((value) => /^\d{1,9}$/.test(String(value)))) {
       form.fail('filters', `The ${field} filter takes whole numbers.`);
       continue;
     }
-    filters[key] = list.map(Number);
+    filters[filter.key] = list.map(Number);
   }
   return filters;
 }

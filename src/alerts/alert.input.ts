@@ -1,14 +1,32 @@
 import type { FieldErrors } from '../errors';
 import { isTimeZone } from '../subscriptions/payment-dates';
 
-/** alert_condition: which date a reminder is counted back from. */
-export const ALERT_CONDITIONS = { 1: 'payment date', 2: 'refund date', 3: 'both' } as const;
-/** alert_type: the channel. */
-export const ALERT_CHANNELS = { 1: 'e-mail', 2: 'browser extension', 3: 'webhook', 4: 'every channel' } as const;
-/** alert_subs_type: the kinds of record it applies to. */
-export const ALERT_SUBJECTS = { 1: 'subscriptions', 2: 'lifetime', 3: 'all' } as const;
+/** alert_condition: which dates a reminder is counted back from (the original's codes). */
+export const ALERT_CONDITIONS = { 1: 'All', 2: 'Before Due Date', 3: 'Before Refund Date' } as const;
+/** alert_type: the channel; 1 to 3 are the original's, 4 (webhook) is ours, and 1 All includes it. */
+export const ALERT_CHANNELS = { 1: 'All', 2: 'Email', 3: 'Browser', 4: 'Webhook' } as const;
+/** alert_subs_type: the record type it is for (the record's `type`). */
+export const ALERT_SUBJECTS = { 1: 'Subscription', 2: 'Trial', 3: 'Lifetime' } as const;
 /** time_cycle: the unit of time_period (days when absent). */
 export const TIME_CYCLES = { 1: 'days', 2: 'weeks', 3: 'months' } as const;
+
+export type ReminderKind = 'payment' | 'refund';
+export type ReminderChannel = 'email' | 'browser' | 'webhook';
+
+/** The dates an alert_condition reminds of. */
+export function remindedKinds(alertCondition: number): ReminderKind[] {
+  if (alertCondition === 2) return ['payment'];
+  if (alertCondition === 3) return ['refund'];
+  return ['payment', 'refund'];
+}
+
+/** The channels an alert_type delivers through. */
+export function channelsOf(alertType: number): ReminderChannel[] {
+  if (alertType === 2) return ['email'];
+  if (alertType === 3) return ['browser'];
+  if (alertType === 4) return ['webhook'];
+  return ['email', 'browser', 'webhook'];
+}
 
 /** A reminder definition: time_period × time_cycle before the date, at `time` local in `timezone`. */
 export interface AlertInput {

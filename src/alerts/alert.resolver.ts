@@ -16,9 +16,9 @@ export class AlertView {
   @Field(() => Int, { description: '1 days, 2 weeks, 3 months' }) timeCycle!: number;
   @Field({ description: 'Local time, HH:MM:SS' }) time!: string;
   @Field({ description: 'IANA zone name' }) timezone!: string;
-  @Field(() => Int, { description: '1 payment date, 2 refund date, 3 both' }) condition!: number;
-  @Field(() => Int, { description: '1 e-mail, 2 browser extension, 3 webhook, 4 every channel' }) channel!: number;
-  @Field(() => Int, { description: '1 subscriptions, 2 lifetime, 3 all' }) subjects!: number;
+  @Field(() => Int, { description: '1 All (payment and refund dates), 2 before the due (payment) date, 3 before the refund date' }) condition!: number;
+  @Field(() => Int, { description: '1 All, 2 Email, 3 Browser (extension), 4 Webhook' }) channel!: number;
+  @Field(() => Int, { description: 'The record type it is for: 1 Subscription, 2 Trial, 3 Lifetime (the system default alert is for every type)' }) subjects!: number;
   @Field(() => String, { nullable: true }) contact!: string | null;
   @Field(() => DateTimeResolver) createdAt!: string;
   @Field(() => DateTimeResolver) updatedAt!: string;
@@ -44,9 +44,9 @@ export class AlertCreateInput extends AlertUpdateInput {
   @Field(() => Int, { defaultValue: 1 }) declare timeCycle: number;
   @Field() declare time: string;
   @Field(() => TimeZoneResolver) declare timezone: string;
-  @Field(() => Int, { defaultValue: 1 }) declare condition: number;
+  @Field(() => Int, { defaultValue: 2 }) declare condition: number;
   @Field(() => Int) declare channel: number;
-  @Field(() => Int, { defaultValue: 3 }) declare subjects: number;
+  @Field(() => Int, { defaultValue: 1 }) declare subjects: number;
 }
 
 export function toAlertView(alert: Alert): AlertView {
@@ -88,7 +88,7 @@ export class AlertResolver {
 
   @Query(() => [AlertView], { description: 'The system default alert and the caller\'s own.' })
   async alerts(@Ctx() context: GraphQLContext): Promise<AlertView[]> {
-    const list = await this.service.list(requireCaller(context), { start: 0, length: 1000, sort: { field: 'id', direction: 'asc' } });
+    const list = await this.service.list(requireCaller(context), { start: 0, length: 1000, sort: [{ field: 'id', direction: 'asc' }] });
     return list.map(toAlertView);
   }
 

@@ -1,26 +1,27 @@
-import type { MikroORM } from '@mikro-orm/core';
-import { definedOnly, escapeLike } from '../objects';
+import { LockMode, type MikroORM } from '@mikro-orm/core';
+import { definedOnly, entityOrder, escapeLike, type SortKey } from '../objects';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { ReminderService } from './reminder.service';
 import type { Caller } from '../auth/caller';
 import { AppError } from '../errors';
-import { DEFAULT_ALERT_ID } from '../subscriptions/subscription-links';
+import { DEFAULT_ALERT } from '../subscriptions/codes';
 import { Alert } from './alert.entity';
 import { normaliseTime, validateAlertInput, type AlertInput } from './alert.input';
 
-export const ALERT_SORT_FIELDS = ['id', 'alert_name', 'time_period', 'created_at', 'updated_at'] as const;
+export const ALERT_SORT_FIELDS = ['id', 'alert_name', 'is_default', 'time_period', 'created_at', 'updated_at'] as const;
 export type AlertSortField = (typeof ALERT_SORT_FIELDS)[number];
 
 export interface AlertListQuery {
   q?: string;
   start: number;
   length: number;
-  sort: { field: AlertSortField; direction: 'asc' | 'desc' };
+  sort: SortKey<AlertSortField>[];
 }
 
 const SORT_PROPERTIES: Record<AlertSortField, keyof Alert> = {
   id: 'id',
   alert_name: 'alertName',
+  is_default: 'isDefault',
   time_period: 'timePeriod',
   created_at: 'createdAt',
   updated_at: 'updatedAt',
@@ -38,7 +39,7 @@ export class AlertService {
     return this.orm.em.fork().find(
       Alert,
       { $or: [{ user: null }, { user: caller.userId }], ...(q ? { alertName: { $ilike: `%${escapeLike(q)}%` } } : {}) },
-      { orderBy: { [SORT_PROPERTIES[query.sort.field]]: query.sort.direction, id: query.sort.direction }, offset: query.start, limit: query.length },
+      { orderBy: entityOrder(query.sort, SORT_PROPERTIES), offset: query.start, limit: query.length },
     );
   }
 
@@ -91,19 +92,21 @@ export class AlertService {
     });
   }
 
-  /** Records that used the alert fall back to the default alert (the foreign key's ON DELETE SET DEFAULT). */
+  /**
+   * Refused while a record (deleted ones included: they can be restored) uses the alert, as the original
+   * does. The row is locked first, so a record linked meanwhile waits and then finds it gone.
+   */
   async remove(caller: Caller, id: number): Promise<void> {
     await this.orm.em.transactional(async (em) => {
-      const alert = await this.ownedForWrite(em, caller, id);
-      const users = await this.reminders.recordsUsingAlert(em, id);
+      const alert = await this.ownedForWrite(em, caller, id, true);
+      if ((await this.reminders.recordsUsingAlert(em, id)).length > 0) throw new AppError('IN_USE', 'This alert profile is currently being used.');
       await em.remove(alert).flush();
-      await this.reminders.reschedule(em, users);
     });
   }
 
-  private async ownedForWrite(em: EntityManager, caller: Caller, id: number): Promise<Alert> {
-    if (id === DEFAULT_ALERT_ID) throw new AppError('CONFLICT', 'The default alert cannot be changed or deleted');
-    const alert = await em.findOne(Alert, { id, user: caller.userId });
+  private async ownedForWrite(em: EntityManager, caller: Caller, id: number, lock = false): Promise<Alert> {
+    if (id === DEFAULT_ALERT) throw new AppError('CONFLICT', 'The default alert cannot be changed or deleted');
+    const alert = await em.findOne(Alert, { id, user: caller.userId }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
     if (!alert) throw AppError.notFound('Alert');
     return alert;
   }

@@ -1,9 +1,9 @@
 import { DateTime } from 'luxon';
 import { Status } from '../subscriptions/codes';
 import { addDays, addMonths, nextOnOrAfter, todayIn, type Schedule } from '../subscriptions/payment-dates';
+import { remindedKinds, type ReminderKind } from './alert.input';
 
-/** What a reminder is about: a payment date or the last day of the refund window. */
-export type ReminderKind = 'payment' | 'refund';
+export type { ReminderKind };
 
 export interface ReminderDefinition {
   id: number;
@@ -13,10 +13,10 @@ export interface ReminderDefinition {
   /** Local `HH:MM:SS` in `timezone`. */
   time: string;
   timezone: string;
-  /** 1 payment date, 2 refund date, 3 both. */
+  /** 1 payment and refund dates, 2 payment (due) date, 3 refund date. */
   alertCondition: number;
-  /** 1 subscriptions, 2 lifetime purchases, 3 all. */
-  alertSubsType: number;
+  /** The record type it is for: 1 Subscription, 2 Trial, 3 Lifetime; null for the system default (every type). */
+  alertSubsType: number | null;
 }
 
 export interface RemindedRecord {
@@ -39,8 +39,6 @@ export interface ReminderTarget {
   fireAt: Date;
 }
 
-const LIFETIME = 3;
-
 /** The local date `timePeriod × timeCycle` before `date` (months clamp at month end like payment dates). */
 export function localFireDate(date: string, definition: Pick<ReminderDefinition, 'timePeriod' | 'timeCycle'>): string {
   if (definition.timeCycle === 3) return addMonths(date, -definition.timePeriod);
@@ -56,9 +54,7 @@ export function instantOf(localDate: string, time: string, timezone: string): Da
 }
 
 function appliesTo(record: RemindedRecord, definition: ReminderDefinition): boolean {
-  if (definition.alertSubsType === 1) return record.type !== LIFETIME;
-  if (definition.alertSubsType === 2) return record.type === LIFETIME;
-  return true;
+  return definition.alertSubsType === null || definition.alertSubsType === record.type;
 }
 
 /**
@@ -75,10 +71,8 @@ export function reminderTargets(record: RemindedRecord, definitions: ReminderDef
   const targets: ReminderTarget[] = [];
   for (const definition of definitions) {
     if (!appliesTo(record, definition)) continue;
-    const dates: Array<[ReminderKind, string | null]> = [];
-    if (definition.alertCondition === 1 || definition.alertCondition === 3) dates.push(['payment', nextPayment]);
-    if (definition.alertCondition === 2 || definition.alertCondition === 3) dates.push(['refund', refund]);
-    for (const [kind, date] of dates) {
+    for (const kind of remindedKinds(definition.alertCondition)) {
+      const date = kind === 'payment' ? nextPayment : refund;
       if (date === null) continue;
       targets.push({ alertId: definition.id, kind, date, fireAt: instantOf(localFireDate(date, definition), definition.time, definition.timezone) });
     }

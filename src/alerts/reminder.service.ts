@@ -9,6 +9,7 @@ import { addDays } from '../subscriptions/payment-dates';
 import { recordSelect, toRecord, type SubscriptionRecord, type SubscriptionRow } from '../subscriptions/subscription.record';
 import { writeEvents, type OutboxSignal } from '../webhooks/outbox';
 import type { ReminderMailer } from './reminder-mail';
+import { channelsOf } from './alert.input';
 import { reminderTargets, type ReminderDefinition, type ReminderKind, type ReminderTarget } from './reminder-schedule';
 
 export interface ReminderRow {
@@ -26,10 +27,6 @@ export interface ReminderRow {
 /** Records rescheduled per transaction by a sweep. */
 const SWEEP_BATCH = 200;
 
-/** Channels of alert_type: 1 e-mail, 2 browser extension, 3 webhook, 4 every channel. */
-const EMAIL = 1;
-const WEBHOOK = 3;
-const EVERY = 4;
 
 export interface DueReminder {
   reminderId: number;
@@ -76,7 +73,7 @@ export class ReminderService {
     const records = await connection.execute<ScheduledRecordRow[]>(
       `select s."id", s."user_id", s."type", s."status", s."recurring", s."timezone", s."payment_date", s."billing_type",
               s."billing_cycle", s."billing_frequency", s."refund_days", s."deleted_at",
-              array(select s."alert_id" union select sa."alert_id" from "subscription_alerts" sa where sa."subscription_id" = s."id") as "alert_ids"
+              array(select s."alert_id" where s."alert_id" is not null union select sa."alert_id" from "subscription_alerts" sa where sa."subscription_id" = s."id") as "alert_ids"
          from "subscriptions" s where s."id" in (${subscriptionIds.map(() => '?').join(', ')})`,
       subscriptionIds,
       'all',
@@ -85,7 +82,7 @@ export class ReminderService {
     const alertIds = [...new Set(records.flatMap((record) => record.alert_ids))];
     const definitions = alertIds.length === 0 ? [] : await connection.execute<Array<ReminderDefinition & { id: number }>>(
       `select "id", "time_period" as "timePeriod", "time_cycle" as "timeCycle", "time", "timezone", "alert_condition" as "alertCondition",
-              "alert_subs_type" as "alertSubsType" from "alerts" where "id" in (${alertIds.map(() => '?').join(', ')})`,
+              case when "user_id" is null then null else "alert_subs_type" end as "alertSubsType" from "alerts" where "id" in (${alertIds.map(() => '?').join(', ')})`,
       alertIds,
       'all',
       tx,
@@ -186,7 +183,7 @@ export class ReminderService {
         tx,
       );
       const record = toRecord(row, this.clock());
-      if (alert.alert_type === WEBHOOK || alert.alert_type === EVERY) {
+      if (channelsOf(alert.alert_type).includes('webhook')) {
         await writeEvents(em, reminder.user_id, reminder.kind === 'payment' ? 'subscription.payment_due' : 'subscription.refund_due', [record], {
           reminder: { kind: reminder.kind, date: reminder.reminder_date, alert_id: reminder.alert_id },
         });
@@ -195,7 +192,7 @@ export class ReminderService {
     });
     if (!fired) return;
     this.outbox.notify();
-    if (this.mailer && (fired.alert.alert_type === EMAIL || fired.alert.alert_type === EVERY)) {
+    if (this.mailer && channelsOf(fired.alert.alert_type).includes('email')) {
       await this.mail(fired.alert.alert_contact ?? fired.alert.email, fired.record, fired.reminder.kind, fired.reminder.reminder_date);
     }
   }
@@ -225,14 +222,16 @@ export class ReminderService {
     );
     if (!alert) throw AppError.notFound('Alert');
     const channels: string[] = [];
+    const wanted = channelsOf(alert.alert_type);
     const [row] = await this.orm.em.getConnection().execute<SubscriptionRow[]>(recordSelect('where s."user_id" = ? and s."deleted_at" is null order by s."id" limit 1'), [caller.userId]);
-    if (alert.alert_type === EMAIL || alert.alert_type === EVERY) {
-      if (!this.mailer) throw new AppError('CONFLICT', 'E-mail reminders need SMTP_URL to be set on the server');
+    // E-mail alone cannot go without SMTP; "All" goes through the channels there are.
+    if (wanted.length === 1 && wanted[0] === 'email' && !this.mailer) throw new AppError('CONFLICT', 'E-mail reminders need SMTP_URL to be set on the server');
+    if (wanted.includes('email') && this.mailer) {
       const sample = row ? toRecord(row, this.clock()) : null;
       await this.mail(alert.alert_contact ?? alert.email, sample, 'payment', sample?.next_payment_date ?? sample?.payment_date ?? utcTimestamp(this.clock()).slice(0, 10));
       channels.push('email');
     }
-    if ((alert.alert_type === WEBHOOK || alert.alert_type === EVERY) && row) {
+    if (wanted.includes('webhook') && row) {
       const record = toRecord(row, this.clock());
       await this.orm.em.transactional((em) =>
         writeEvents(em, caller.userId, 'subscription.payment_due', [record], { reminder: { kind: 'payment', date: record.next_payment_date ?? record.payment_date, alert_id: alertId, test: true } }),
@@ -240,7 +239,7 @@ export class ReminderService {
       this.outbox.notify();
       channels.push('webhook');
     }
-    if (alert.alert_type === 2 || alert.alert_type === EVERY) channels.push('browser');
+    if (wanted.includes('browser')) channels.push('browser');
     return channels;
   }
 

@@ -19,8 +19,9 @@ export class AccessToken {
   @Property({ type: UtcTimestampType, defaultRaw: SQL_UTC_NOW, onCreate: () => utcTimestamp() })
   createdAt!: Opt<string>;
 
-  @Property({ type: UtcTimestampType })
-  expiresAt!: string;
+  /** Pushed on as the token is used; null: never expires (TOKEN_TTL_DAYS=0). */
+  @Property({ type: UtcTimestampType, nullable: true })
+  expiresAt?: string | null;
 
   @Property({ type: UtcTimestampType, nullable: true })
   revokedAt?: string | null;

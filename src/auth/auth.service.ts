@@ -51,12 +51,22 @@ export class AuthService {
   async authenticate(presented: string): Promise<Caller | null> {
     const parsed = parseAccessToken(presented);
     if (!parsed) return null;
-    const [row] = await this.reads.rows<{ user_id: number; secret_hash: string }>(
-      `select "user_id", "secret_hash" from "access_tokens"
-        where "id" = ? and "revoked_at" is null and "expires_at" > (now() at time zone 'utc')`,
-      [parsed.id],
+    const ttlDays = this.config.tokenTtlDays;
+    // Expiry slides: a use pushes it TOKEN_TTL_DAYS on, written at most once an hour per token.
+    const [row] = await this.reads.rows<{ user_id: number; secret_hash: string; renew: boolean }>(
+      `select "user_id", "secret_hash",
+              coalesce("expires_at" < (now() at time zone 'utc') + make_interval(days => ?::int) - interval '1 hour', true) as "renew"
+         from "access_tokens"
+        where "id" = ? and "revoked_at" is null and (?::int = 0 or "expires_at" is null or "expires_at" > (now() at time zone 'utc'))`,
+      [ttlDays, parsed.id, ttlDays],
     );
     if (!row || !matchesHash(parsed.secret, row.secret_hash)) return null;
+    if (ttlDays > 0 && row.renew) {
+      await this.orm.em.getConnection().execute(
+        `update "access_tokens" set "expires_at" = (now() at time zone 'utc') + make_interval(days => ?::int) where "id" = ?`,
+        [ttlDays, parsed.id],
+      );
+    }
     return { userId: row.user_id, tokenId: parsed.id };
   }
 
@@ -116,7 +126,7 @@ export class AuthService {
     const token = em.create(AccessToken, {
       user: userId,
       secretHash: sha256Hex(secret),
-      expiresAt: utcTimestamp(new Date(Date.now() + this.config.tokenTtlDays * DAY_MS)),
+      expiresAt: this.config.tokenTtlDays === 0 ? null : utcTimestamp(new Date(Date.now() + this.config.tokenTtlDays * DAY_MS)),
     });
     await em.flush();
     return formatAccessToken(token.id, secret);

@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/core';
-import { escapeLike } from '../objects';
+import { entityOrder, escapeLike, type SortKey } from '../objects';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Caller } from '../auth/caller';
 import { AppError } from '../errors';
@@ -11,17 +11,17 @@ export const MAX_SEARCH_RESULTS = 50;
 /** Trigram similarity from which a name counts as a close spelling of what was typed. */
 const CLOSE_SPELLING = 0.3;
 
-export const CATEGORY_SORT_FIELDS = ['id', 'name', 'created_at'] as const;
+export const CATEGORY_SORT_FIELDS = ['id', 'name', 'created_at', 'updated_at'] as const;
 export type CategorySortField = (typeof CATEGORY_SORT_FIELDS)[number];
 
 export interface CategoryListQuery {
   q?: string;
   start: number;
   length: number;
-  sort: { field: CategorySortField; direction: 'asc' | 'desc' };
+  sort: SortKey<CategorySortField>[];
 }
 
-const CATEGORY_SORT_PROPERTIES: Record<CategorySortField, keyof ProductCategory> = { id: 'id', name: 'name', created_at: 'createdAt' };
+const CATEGORY_SORT_PROPERTIES: Record<CategorySortField, keyof ProductCategory> = { id: 'id', name: 'name', created_at: 'createdAt', updated_at: 'updatedAt' };
 
 /** The global catalogue plus each user's private products, and the product categories. */
 export class CatalogueService {
@@ -79,7 +79,7 @@ export class CatalogueService {
     return this.orm.em.fork().find(
       ProductCategory,
       { $or: [{ user: null }, { user: caller.userId }], ...(q ? { name: { $ilike: `%${escapeLike(q)}%` } } : {}) },
-      { orderBy: { [CATEGORY_SORT_PROPERTIES[query.sort.field]]: query.sort.direction, id: query.sort.direction }, offset: query.start, limit: query.length },
+      { orderBy: entityOrder(query.sort, CATEGORY_SORT_PROPERTIES), offset: query.start, limit: query.length },
     );
   }
 }

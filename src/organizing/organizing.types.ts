@@ -6,8 +6,8 @@ import { toIsoMicros } from '../db/timestamps';
 import type { Folder } from './folder.entity';
 import type { PaymentMode } from './payment-mode.entity';
 import type { Tag } from './tag.entity';
+import { COLOR } from './organizing.rules';
 
-const COLOR = /^#[0-9A-Fa-f]{3}([0-9A-Fa-f]{3})?$/;
 
 @ObjectType('Folder')
 export class FolderView {

@@ -11,4 +11,15 @@ export class PaymentMode extends BaseEntity {
 
   @Property({ type: 'string', length: 100 })
   name!: string;
+
+  /** The original's payment_type: `PayPal`, `Credit Card` or `Others`. */
+  @Property({ type: 'string', length: 20, nullable: true })
+  paymentType?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  description?: string | null;
+
+  /** A card's expiry date. */
+  @Property({ type: 'date', nullable: true })
+  expiry?: string | null;
 }

@@ -1,17 +1,28 @@
-/** The integer codes of a subscription record and their labels (DESIGN "Names and codes"). */
+/** The integer codes of a subscription record and their labels: the original's (config/table.php). */
 
-export const TYPE_LABELS = { 1: 'Subscription', 2: 'Trial', 3: 'Lifetime', 4: 'Revenue' } as const;
-export const RECURRING_LABELS = { 0: 'One-time', 1: 'Recurring' } as const;
+export const TYPE_LABELS = { 1: 'Subscription', 2: 'Trial', 3: 'Lifetime' } as const;
+export const RECURRING_LABELS = { 0: 'Once', 1: 'Recurring' } as const;
 export const BILLING_TYPE_LABELS = { 1: 'Days', 2: 'Date' } as const;
 export const CYCLE_LABELS = { 1: 'Daily', 2: 'Weekly', 3: 'Monthly', 4: 'Yearly' } as const;
-export const STATUS_LABELS = { 0: 'Draft', 1: 'Active', 2: 'Cancelled', 3: 'Refunded' } as const;
-export const SUB_ADDON_LABELS = { 0: 'Subscription', 1: 'Add-on' } as const;
+export const STATUS_LABELS = { 0: 'Draft', 1: 'Active', 2: 'Cancel', 3: 'Refund', 4: 'Expired' } as const;
+export const SUB_ADDON_LABELS = { 0: 'Subscription', 1: 'Addon' } as const;
+/** The catalogue's product types (product_type_name, and product_type.name in webhook bodies). */
+export const PRODUCT_TYPE_LABELS = { 1: 'SaaS', 2: 'WordPress', 3: 'Desktop app' } as const;
+/** The original labels the even ratings; 0 is "unset". */
+export const MAX_RATING = 10;
 
 export const enum Status {
   Draft = 0,
   Active = 1,
   Cancelled = 2,
   Refunded = 3,
+  Expired = 4,
+}
+
+export const enum RecordType {
+  Subscription = 1,
+  Trial = 2,
+  Lifetime = 3,
 }
 
 export const enum BillingType {
@@ -25,6 +36,10 @@ export const enum Cycle {
   Monthly = 3,
   Yearly = 4,
 }
+
+/** alert_id 0: the record has no alert (no reminders); 1: the system default alert. */
+export const NO_ALERT = 0;
+export const DEFAULT_ALERT = 1;
 
 export function label(labels: Record<number, string>, code: number | null | undefined): string | null {
   return code === null || code === undefined ? null : (labels[code] ?? null);

@@ -7,19 +7,19 @@ import { AppError, type FieldErrors } from '../errors';
 import { Folder } from '../organizing/folder.entity';
 import { PaymentMode } from '../organizing/payment-mode.entity';
 import { Tag } from '../organizing/tag.entity';
+import { NO_ALERT } from './codes';
 import type { SubscriptionPatch } from './subscription.input';
 
 /** The category of records whose product has none (DESIGN: free-text products get category 1). */
 export const DEFAULT_CATEGORY_ID = 1;
-/** The system default alert, seeded by migrations. */
-export const DEFAULT_ALERT_ID = 1;
 
 /** Rows a record may link, resolved for the caller: their own (or global) rows only, else a field error. */
 export interface ResolvedLinks {
   product?: Product;
   folderId?: number | null;
   categoryId?: number | null;
-  alertId?: number;
+  /** null: no alert. */
+  alertId?: number | null;
   paymentModeId?: number | null;
   tags?: Tag[];
 }
@@ -56,7 +56,8 @@ export async function resolveLinks(em: EntityManager, userId: number, input: Sub
     else fail('category_id', 'The selected category_id does not exist.');
   }
   if (input.alertId !== undefined) {
-    if (await em.count(Alert, { id: input.alertId, $or: [{ user: null }, { user: userId }] })) links.alertId = input.alertId;
+    if (input.alertId === null || input.alertId === NO_ALERT) links.alertId = null;
+    else if (await em.count(Alert, { id: input.alertId, $or: [{ user: null }, { user: userId }] })) links.alertId = input.alertId;
     else fail('alert_id', 'The selected alert_id does not exist.');
   }
   if (input.paymentModeId !== undefined) {

@@ -39,8 +39,9 @@ export class Subscription extends BaseEntity {
   @ManyToOne(() => ProductCategory, { mapToPk: true, nullable: true, deleteRule: 'set null' })
   category?: number | null;
 
-  @ManyToOne(() => Alert, { mapToPk: true, default: 1, deleteRule: 'set default' })
-  alert: Opt<number> = 1;
+  /** null: no alert (alert_id 0 on the wire). */
+  @ManyToOne(() => Alert, { mapToPk: true, nullable: true, default: 1, deleteRule: 'set default' })
+  alert: Opt<number> | null = 1;
 
   @ManyToOne(() => PaymentMode, { mapToPk: true, nullable: true, deleteRule: 'set null' })
   paymentMode?: number | null;

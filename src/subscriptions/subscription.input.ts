@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import type { FieldErrors } from '../errors';
-import { BILLING_TYPE_LABELS, codesOf, CYCLE_LABELS, RECURRING_LABELS, STATUS_LABELS, TYPE_LABELS } from './codes';
+import { BILLING_TYPE_LABELS, codesOf, CYCLE_LABELS, MAX_RATING, RECURRING_LABELS, STATUS_LABELS, TYPE_LABELS } from './codes';
 import { isCalendarDate, isTimeZone } from './payment-dates';
 
 /** What a record is made or changed from, whichever way it arrives (REST form, GraphQL, inbound webhook). */
@@ -20,7 +20,8 @@ export interface SubscriptionInput {
   recurring: number;
   /** 0 or null: no folder. */
   folderId?: number | null;
-  alertId?: number;
+  /** 0 or null: no alert. */
+  alertId?: number | null;
   categoryId?: number | null;
   paymentModeId?: number | null;
   description?: string | null;
@@ -91,7 +92,7 @@ export function validateSubscriptionInput(input: SubscriptionPatch): FieldErrors
   date('payment_date', input.paymentDate);
   code('status', input.status, STATUS_LABELS);
   code('recurring', input.recurring, RECURRING_LABELS);
-  range('rating', input.rating, 0, 5);
+  range('rating', input.rating, 0, MAX_RATING);
   amount('ltdval_price', input.ltdvalPrice);
   code('ltdval_cycle', input.ltdvalCycle, CYCLE_LABELS);
   range('ltdval_frequency', input.ltdvalFrequency, 1, 365);

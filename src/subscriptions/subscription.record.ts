@@ -83,7 +83,7 @@ export interface SubscriptionRecord extends SubscriptionRow {
  */
 export function recordSelect(filter: string, order = ''): string {
   return `
-select s."id", s."user_id", s."folder_id", s."product_id", s."category_id", s."alert_id", s."payment_mode_id", s."sub_id",
+select s."id", s."user_id", s."folder_id", s."product_id", s."category_id", coalesce(s."alert_id", 0) as "alert_id", s."payment_mode_id", s."sub_id",
        s."platform_id", s."type", s."image", s."favicon", s."product_name", s."brandname", s."product_type", s."description",
        s."price", s."price_type", s."recurring", s."payment_date", s."expiry_date", s."contract_expiry", s."homepage",
        s."pay_gateway_id", s."note", s."company_name", s."discount_voucher", s."alert_type", s."url", s."billing_frequency",

@@ -56,7 +56,7 @@ export class SubscriptionResolver {
     if (first < 1 || first > MAX_LENGTH) throw AppError.field('first', `The first must be from 1 to ${MAX_LENGTH}.`);
     const start = after ? decodeCursor(after) + 1 : 0;
     const caller = requireCaller(context);
-    const query = { q: search, start, length: first, sort: orderBy ? { field: orderBy.field, direction: orderBy.direction } : DEFAULT_SORT, filters: filter ?? {} };
+    const query = { q: search, start, length: first, sort: orderBy ? [{ field: orderBy.field, direction: orderBy.direction }] : DEFAULT_SORT, filters: filter ?? {} };
     const [records, total] = await Promise.all([this.service.list(caller, query), this.service.count(caller, query)]);
     const edges = records.map((node, index) => ({ cursor: encodeCursor(start + index), node: asRecordView(node) }));
     return {

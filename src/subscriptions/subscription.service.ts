@@ -7,9 +7,9 @@ import type { Product } from '../catalogue/product.entity';
 import type { DirectReads } from '../db/direct-reads';
 import { utcTimestamp } from '../db/timestamps';
 import { AppError } from '../errors';
-import { Status } from './codes';
+import { DEFAULT_ALERT, Status } from './codes';
 import { addDays, addMonths, epochDay, isCalendarDate, occurrencesBetween, todayIn } from './payment-dates';
-import { DEFAULT_ALERT_ID, DEFAULT_CATEGORY_ID, resolveLinks, type ResolvedLinks } from './subscription-links';
+import { DEFAULT_CATEGORY_ID, resolveLinks, type ResolvedLinks } from './subscription-links';
 import { Subscription } from './subscription.entity';
 import type { ReminderService } from '../alerts/reminder.service';
 import { writeEvents, type OutboxSignal } from '../webhooks/outbox';
@@ -25,7 +25,8 @@ export interface AddonInput {
   price: string;
   currency: string;
   paymentDate: string;
-  status: number;
+  /** The main record's status when omitted. */
+  status?: number;
   recurring: number;
   /** The last day a refund is possible; stored as refund_days from paymentDate. */
   refundDate?: string | null;
@@ -64,7 +65,7 @@ export class SubscriptionService {
         ...this.productFields(product),
         folder: links.folderId ?? null,
         category: links.categoryId !== undefined ? links.categoryId : (product.category ?? DEFAULT_CATEGORY_ID),
-        alert: links.alertId ?? DEFAULT_ALERT_ID,
+        alert: links.alertId === undefined ? DEFAULT_ALERT : links.alertId,
         paymentMode: links.paymentModeId ?? null,
         type: input.type,
         pricingType: input.type,
@@ -257,16 +258,16 @@ export class SubscriptionService {
     });
   }
 
-  /** → Refunded, unless already refunded or past its refund date; with the record's add-ons. */
+  /**
+   * Active or Cancelled → Refunded, whatever the date (the user records a refund the vendor granted;
+   * refund_date is information), with the record's add-ons.
+   */
   async refund(caller: Caller, id: number): Promise<void> {
     await this.change(async (em) => {
       const record = await this.owned(em, caller, id);
       if (record.status === Status.Refunded) throw new AppError('CONFLICT', 'The subscription is already refunded');
-      if (record.refundDays !== null && record.refundDays !== undefined) {
-        const refundDate = addDays(record.paymentDate, record.refundDays);
-        if (todayIn(record.timezone, this.clock()) > refundDate) {
-          throw new AppError('CONFLICT', `The refund period ended on ${refundDate}`);
-        }
+      if (record.status !== Status.Active && record.status !== Status.Cancelled) {
+        throw new AppError('CONFLICT', 'Only an active or cancelled subscription can be refunded');
       }
       record.status = Status.Refunded;
       const addons = await this.addonIds(em, record.id, { status: { $ne: Status.Refunded }, deletedAt: null });
@@ -320,7 +321,7 @@ export class SubscriptionService {
         priceType: input.currency,
         currencyCode: input.currency,
         paymentDate: input.paymentDate,
-        status: input.status,
+        status: input.status ?? main.status,
         recurring: input.recurring,
         refundDays: input.refundDate ? epochDay(input.refundDate) - epochDay(input.paymentDate) : null,
       });
@@ -376,6 +377,38 @@ export class SubscriptionService {
     const now = this.clock();
     await writeEvents(em, caller.userId, topic, rows.map((row) => toRecord(row, now)));
     await this.reminders.reschedule(em, ids);
+  }
+
+  /**
+   * The sweep's part: Active records whose expiry_date has passed in their own zone become Expired (4), each
+   * with its subscription.updated event and its reminders cancelled, in one transaction per owner. The status
+   * is re-checked in the update, so a record changed meanwhile is left alone.
+   */
+  async expireDue(limit = 1000): Promise<number> {
+    const due = await this.orm.em.getConnection().execute<{ id: number; user_id: number }[]>(
+      `select "id", "user_id" from "subscriptions"
+        where "status" = ${Status.Active} and "deleted_at" is null and "expiry_date" is not null
+          and "expiry_date" < (cast(? as timestamptz) at time zone "timezone")::date
+        order by "user_id", "id" limit ?`,
+      [this.clock().toISOString(), limit],
+    );
+    const owners = new Map<number, typeof due>();
+    for (const row of due) owners.set(row.user_id, [...(owners.get(row.user_id) ?? []), row]);
+    let expired = 0;
+    for (const [userId, rows] of owners) {
+      await this.change(async (em) => {
+        const changed = await em.getConnection().execute<{ id: number }[]>(
+          `update "subscriptions" set "status" = ${Status.Expired}, "updated_at" = ? where "id" = any(?::int[]) and "status" = ${Status.Active} returning "id"`,
+          [utcTimestamp(this.clock()), `{${rows.map((row) => row.id).join(',')}}`],
+          'all',
+          em.getTransactionContext(),
+        );
+        if (changed.length === 0) return;
+        expired += changed.length;
+        await this.emit(em, { userId, tokenId: null }, 'subscription.updated', changed.map((row) => row.id));
+      });
+    }
+    return expired;
   }
 
   private async addonIds(em: EntityManager, mainId: number, where: Record<string, unknown>): Promise<number[]> {

@@ -17,25 +17,25 @@ export class SubscriptionRecordView {
   @Field(() => String, { nullable: true }) homepage!: string | null;
   @Field(() => String, { nullable: true }) description!: string | null;
   @Field(() => String, { nullable: true }) note!: string | null;
-  @Field(() => Int, { description: '1 Subscription, 2 Trial, 3 Lifetime, 4 Revenue' }) type!: number;
+  @Field(() => Int, { description: '1 Subscription, 2 Trial, 3 Lifetime' }) type!: number;
   @Field({ description: 'Decimal string, in currency' }) price!: string;
   @Field(() => CurrencyResolver, { name: 'currency' }) price_type!: string;
-  @Field(() => Int, { description: '0 one-time, 1 recurring' }) recurring!: number;
+  @Field(() => Int, { description: '0 Once, 1 Recurring' }) recurring!: number;
   @Field(() => LocalDateResolver, { name: 'paymentDate', description: 'The anchor every payment date is computed from' }) payment_date!: string;
   @Field(() => LocalDateResolver, { name: 'nextPaymentDate', nullable: true }) next_payment_date!: string | null;
   @Field(() => LocalDateResolver, { name: 'lastPaymentDate' }) payment_date_upd!: string;
   @Field(() => Int, { name: 'billingType', description: '1 fixed days, 2 calendar date' }) billing_type!: number;
   @Field(() => Int, { name: 'billingCycle', description: '1 daily, 2 weekly, 3 monthly, 4 yearly' }) billing_cycle!: number;
   @Field(() => Int, { name: 'billingFrequency' }) billing_frequency!: number;
-  @Field(() => Int, { description: '0 Draft, 1 Active, 2 Cancelled, 3 Refunded' }) status!: number;
+  @Field(() => Int, { description: '0 Draft, 1 Active, 2 Cancel, 3 Refund, 4 Expired' }) status!: number;
   @Field(() => Int, { name: 'refundDays', nullable: true }) refund_days!: number | null;
   @Field(() => LocalDateResolver, { name: 'refundDate', nullable: true }) refund_date!: string | null;
   // Output zones are plain strings: the TimeZone scalar revalidated every value (an eighth of a page's CPU).
   @Field({ description: 'IANA zone name' }) timezone!: string;
   @Field({ name: 'baseValue', description: 'The price in baseCurrency, decimal string' }) base_value!: string;
   @Field(() => CurrencyResolver, { name: 'baseCurrency' }) base_currency!: string;
-  @Field(() => Int) rating!: number;
-  @Field(() => Int, { name: 'alertId' }) alert_id!: number;
+  @Field(() => Int, { description: '0 (unset) to 10' }) rating!: number;
+  @Field(() => Int, { name: 'alertId', description: '1 the system default alert, 0 no alert' }) alert_id!: number;
   @Field(() => Int, { name: 'mainRecordId', nullable: true, description: 'Set on add-ons' }) sub_id!: number | null;
   @Field(() => DateTimeResolver, { name: 'createdAt' }) created_at!: string;
   // Read model fields the resolver uses for the nested objects.
@@ -114,6 +114,13 @@ export class SubscriptionFilter {
   @Field(() => [Int], { nullable: true }) types?: number[];
   @Field(() => [Int], { nullable: true }) billingCycles?: number[];
   @Field(() => [Int], { nullable: true }) statuses?: number[];
+  @Field(() => [Int], { nullable: true }) recurring?: number[];
+  @Field(() => [Int], { nullable: true }) ratings?: number[];
+  @Field(() => [Int], { nullable: true }) tagIds?: number[];
+  @Field(() => [Int], { nullable: true }) paymentModeIds?: number[];
+  @Field(() => [Int], { nullable: true, description: '0 for records with no alert' }) alertIds?: number[];
+  @Field(() => [Int], { nullable: true }) categoryIds?: number[];
+  @Field(() => LocalDateResolver, { nullable: true, description: 'Records whose payment date (the anchor) is this day' }) paymentDate?: string;
 }
 
 /** Fields a record is changed by; every one optional on update. */
@@ -137,14 +144,14 @@ export class SubscriptionUpdateInput {
   @Field(() => Int, { nullable: true }) status?: number;
   @Field(() => Int, { nullable: true }) recurring?: number;
   @Field(() => Int, { nullable: true, description: '0 or null: no folder' }) folderId?: number | null;
-  @Field(() => Int, { nullable: true }) alertId?: number;
+  @Field(() => Int, { nullable: true, description: '0: no alert (no reminders)' }) alertId?: number;
   @Field(() => Int, { nullable: true }) categoryId?: number | null;
   @Field(() => Int, { nullable: true }) paymentModeId?: number | null;
   @Field(() => String, { nullable: true }) description?: string | null;
   @Field(() => String, { nullable: true }) note?: string | null;
   @Field(() => String, { nullable: true }) discountVoucher?: string | null;
   @Field(() => [String], { nullable: true, description: 'Tag ids or names (names are created)' }) tags?: string[];
-  @Field(() => Int, { nullable: true }) @IsOptional() @Min(0) @Max(5) rating?: number;
+  @Field(() => Int, { nullable: true }) @IsOptional() @Min(0) @Max(10) rating?: number;
   @Field(() => Int, { nullable: true }) refundDays?: number | null;
   @Field(() => TimeZoneResolver, { nullable: true }) timezone?: string;
 }
@@ -168,7 +175,7 @@ export class AddonCreateInput {
   @Field(() => String) @Matches(DECIMAL) price!: string;
   @Field(() => CurrencyResolver) currency!: string;
   @Field(() => LocalDateResolver) paymentDate!: string;
-  @Field(() => Int, { defaultValue: 1 }) status!: number;
+  @Field(() => Int, { nullable: true, description: "The main record's status when omitted" }) status?: number;
   @Field(() => Int, { defaultValue: 1 }) recurring!: number;
   @Field(() => LocalDateResolver, { nullable: true }) refundDate?: string | null;
 }

@@ -1,3 +1,4 @@
+import { USER_AGENT } from '../version';
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
@@ -97,6 +98,7 @@ export class DeliveryService {
         target.url,
         {
           'content-type': 'application/json',
+          'user-agent': USER_AGENT,
           [`${prefix}-id`]: String(endpointId),
           [`${prefix}-event`]: target.topic,
           [`${prefix}-source`]: this.config.baseUrl,

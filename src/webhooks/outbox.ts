@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { label, TYPE_LABELS } from '../subscriptions/codes';
+import { label, PRODUCT_TYPE_LABELS } from '../subscriptions/codes';
 import { presentSubscription } from '../subscriptions/record-shape';
 import type { SubscriptionRecord } from '../subscriptions/subscription.record';
 import { SUBSCRIPTION_TOPICS, type SubscriptionTopic } from './topics';
@@ -29,7 +29,7 @@ export function newEventId(): string {
 export function eventPayload(record: SubscriptionRecord, tags: Array<{ id: number; name: string }>): Record<string, unknown> {
   return {
     ...presentSubscription(record),
-    product_type: record.product_type === null ? null : { id: record.product_type, name: label(TYPE_LABELS, record.product_type) },
+    product_type: record.product_type === null ? null : { id: record.product_type, name: label(PRODUCT_TYPE_LABELS, record.product_type) },
     tags,
     folder:
       record.folder_id === null

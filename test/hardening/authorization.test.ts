@@ -133,6 +133,10 @@ const REST_CASES: Record<string, () => Promise<void>> = {
   'GET /api/v1/products/categories/:id': () => refusedRest('A\'s category', () => testApp.http.get(`/api/v1/products/categories/${ids.category}`).set(asB())),
   'GET /api/v1/settings/extension': () => ownDataOnly('settings', () => testApp.http.get('/api/v1/settings/extension').set(asB())),
   'PUT /api/v1/settings/extension': () => ownDataOnly('update settings', () => testApp.http.put('/api/v1/settings/extension').set(asB()).type('form').send({ notify_before: '2' })),
+  'GET /api/v1/products': () => ownDataOnly('catalogue list', () => testApp.http.get('/api/v1/products?length=50&start=0').set(asB())),
+  ...ownedResourceCases('/api/v1/folders', 'folder'),
+  ...ownedResourceCases('/api/v1/tags', 'tag'),
+  ...ownedResourceCases('/api/v1/payments/methods', 'paymentMode'),
   'POST /webhook/user/data/:token': async () => {
     for (const event of ['updated', 'deleted', 'refunded', 'canceled']) {
       const body = event === 'updated' ? { id: String(ids.subscription), ...MINIMAL } : { id: String(ids.subscription) };
@@ -142,6 +146,17 @@ const REST_CASES: Record<string, () => Promise<void>> = {
     }
   },
 };
+
+/** The original's folder, tag and payment-method routes: B lists and creates its own, never reaches A's. */
+function ownedResourceCases(path: string, key: 'folder' | 'tag' | 'paymentMode'): Record<string, () => Promise<void>> {
+  return {
+    [`GET ${path}`]: () => ownDataOnly(`list ${path}`, () => testApp.http.get(`${path}?q=${MARK}`).set(asB())),
+    [`POST ${path}`]: () => ownDataOnly(`create ${path}`, () => testApp.http.post(path).set(asB()).field('name', `B's ${key}`).field('payment_type', 'Others')),
+    [`GET ${path}/:id`]: () => refusedRest(`get ${path}`, () => testApp.http.get(`${path}/${ids[key]}`).set(asB())),
+    [`PUT ${path}/:id`]: () => refusedRest(`update ${path}`, () => testApp.http.put(`${path}/${ids[key]}`).set(asB()).type('form').send({ name: 'mine now' })),
+    [`DELETE ${path}/:id`]: () => refusedRest(`delete ${path}`, () => testApp.http.delete(`${path}/${ids[key]}`).set(asB())),
+  };
+}
 
 type GraphQLCase = { refused?: string[]; ownOnly?: string[]; asMissing?: string[] };
 

@@ -139,16 +139,19 @@ describe('PUT and DELETE /api/v1/alerts/{id} (operations 17 and 18)', () => {
     expect((await testApp.http.get(`/api/v1/alerts/${created.id}`).set(auth(ann.token))).body).toEqual(read);
   });
 
-  it('deletes, moving the records that used the alert to the default alert', async () => {
+  it('deletes an unused alert; one that records use (deleted records too) is a 409, as the original', async () => {
     const created = (await createAlert(ann.token)).body;
     const record = await createSubscription(testApp, ann.token, { alert_id: String(created.id) });
     expect(record.alert_id).toBe(created.id);
+    await testApp.http.delete(`/api/v1/subscriptions/${record.id}`).set(auth(ann.token)).expect(200);
+    const refused = await testApp.http.delete(`/api/v1/alerts/${created.id}`).set(auth(ann.token));
+    expect(refused.status).toBe(409);
+    expectErrorBody(refused.body);
+    await testApp.app.db.orm.em.getConnection().execute('delete from "subscriptions" where "id" = ?', [record.id]);
     const response = await testApp.http.delete(`/api/v1/alerts/${created.id}`).set(auth(ann.token));
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ status: true, message: expect.any(String) });
     expect((await testApp.http.get(`/api/v1/alerts/${created.id}`).set(auth(ann.token))).status).toBe(400);
-    const [after] = (await testApp.http.get(`/api/v1/subscriptions/${record.id}`).set(auth(ann.token))).body;
-    expect(after.alert_id).toBe(1);
   });
 
   it('never changes or deletes the system default alert', async () => {
@@ -186,7 +189,7 @@ describe('GraphQL alerts', () => {
   it('creates, lists, updates and deletes the caller\'s alerts', async () => {
     const user = await signUp(testApp, 'Graph');
     const created = await graphql(testApp, user.token, 'mutation { createAlert(input: {name: "Month before", timePeriod: 1, timeCycle: 3, time: "09:00", timezone: "America/New_York", channel: 2}) { id name timePeriod timeCycle time timezone condition channel subjects isSystem } }');
-    expect(created.body.data.createAlert).toMatchObject({ name: 'Month before', timePeriod: 1, timeCycle: 3, time: '09:00:00', timezone: 'America/New_York', condition: 1, channel: 2, subjects: 3, isSystem: false });
+    expect(created.body.data.createAlert).toMatchObject({ name: 'Month before', timePeriod: 1, timeCycle: 3, time: '09:00:00', timezone: 'America/New_York', condition: 2, channel: 2, subjects: 1, isSystem: false });
     const id = created.body.data.createAlert.id;
     const list = await graphql(testApp, user.token, '{ alerts { id isSystem } }');
     expect(list.body.data.alerts).toEqual([{ id: 1, isSystem: true }, { id, isSystem: false }]);

@@ -59,21 +59,25 @@ describe('GET /api/v1/products/search (operation 19)', () => {
     expect((await names('Dropbx Plus'))[0]).toBe('Dropbox Plus');
   });
 
-  it('answers at most 50 products of the documented shape', async () => {
+  it('answers 10 products of the documented shape, as the original, and at most 50 a page', async () => {
     const response = await search('premium');
     expect(response.status).toBe(200);
-    expect(response.body.length).toBeLessThanOrEqual(50);
-    expect(response.body.length).toBeGreaterThan(20);
+    expect(response.body).toHaveLength(10);
     for (const product of response.body) expectProductShape(product, false);
+    const page = await testApp.http.get('/api/v1/products/search').query({ q: 'premium', length: '50' }).set(auth(ann.token));
+    expect(page.body.length).toBeGreaterThan(20);
+    expect(page.body.length).toBeLessThanOrEqual(50);
+    expect(page.body.slice(0, 10)).toEqual(response.body);
+    expectErrorBody((await testApp.http.get('/api/v1/products/search').query({ q: 'premium', length: '51' }).set(auth(ann.token))).body, ['length']);
   });
 
-  it('answers 400 when nothing matches or q is missing', async () => {
+  it('answers 400 when nothing matches; without q it pages through the catalogue', async () => {
     const none = await search('qqqqqqqqqq');
     expect(none.status).toBe(400);
     expectErrorBody(none.body);
     const missing = await testApp.http.get('/api/v1/products/search').set(auth(ann.token));
-    expect(missing.status).toBe(400);
-    expectErrorBody(missing.body, ['q']);
+    expect(missing.status).toBe(200);
+    expect(missing.body).toHaveLength(10);
   });
 
   it('finds a private product for its owner only', async () => {
@@ -108,7 +112,8 @@ describe('product categories (operations 21 and 22)', () => {
     const user = await signUp(testApp, 'Cat');
     const mine = (await graphql(testApp, user.token, 'mutation { createProductCategory(input: {name: "Zz Hobbies"}) { id } }')).body.data.createProductCategory;
     const list = async (query: Record<string, string>) => testApp.http.get('/api/v1/products/categories').query(query).set(auth(user.token));
-    const all = await list({});
+    expect((await list({})).body).toHaveLength(10);
+    const all = await list({ length: '100' });
     expect(all.status).toBe(200);
     expect(all.body.length).toBeGreaterThanOrEqual(16);
     for (const category of all.body) {
@@ -155,7 +160,14 @@ describe('GraphQL catalogue', () => {
 describe('extension settings (operations 23 and 24)', () => {
   it('starts at the defaults, takes valid changes, and refuses bad ones without changing anything', async () => {
     const user = await signUp(testApp, 'Ext');
-    const read = async (token = user.token) => (await testApp.http.get('/api/v1/settings/extension').set(auth(token))).body;
+    const read = async (token = user.token) => {
+      const body = (await testApp.http.get('/api/v1/settings/extension').set(auth(token))).body;
+      // Both names of the one setting, and the original's user object beside them.
+      expect(body.extension.notify_before_days).toBe(body.extension.notify_before);
+      expect(body.user.id).toBe(token === user.token ? user.id : other.id);
+      return { extension: { auto_detect_subscriptions: body.extension.auto_detect_subscriptions, browser_notifications: body.extension.browser_notifications, notify_before: body.extension.notify_before } };
+    };
+    let other = user;
     expect(await read()).toEqual({ extension: { auto_detect_subscriptions: 0, browser_notifications: 0, notify_before: 3 } });
     const put = (fields: Record<string, string>) => testApp.http.put('/api/v1/settings/extension').set(auth(user.token)).type('form').send(fields);
     const ok = await put({ auto_detect_subscriptions: '1', browser_notifications: '1', notify_before: '10' });
@@ -171,7 +183,7 @@ describe('extension settings (operations 23 and 24)', () => {
     expect(await read()).toEqual({ extension: { auto_detect_subscriptions: 1, browser_notifications: 1, notify_before: 10 } });
     expect((await put({})).status).toBe(400);
 
-    const other = await signUp(testApp, 'Other ext');
+    other = await signUp(testApp, 'Other ext');
     expect(await read(other.token)).toEqual({ extension: { auto_detect_subscriptions: 0, browser_notifications: 0, notify_before: 3 } });
 
     const viaGraphql = await graphql(testApp, user.token, 'mutation { updateExtensionSettings(input: {browserNotifications: false, notifyBefore: 0}) { autoDetectSubscriptions browserNotifications notifyBefore } }');

@@ -44,9 +44,9 @@ const iso = (text: string) => new Date(text).toISOString();
 describe('scheduling', () => {
   it('keeps one reminder per definition of a record: days, weeks and months before, each in its own zone', async () => {
     const user = await signUp(testApp, 'Many');
-    const days = await alert(testApp, user, 'timePeriod: 3, timeCycle: 1, time: "09:00", timezone: "UTC", channel: 2');
-    const weeks = await alert(testApp, user, 'timePeriod: 1, timeCycle: 2, time: "18:00", timezone: "Europe/Berlin", channel: 2');
-    const months = await alert(testApp, user, 'timePeriod: 1, timeCycle: 3, time: "08:00", timezone: "America/New_York", channel: 2');
+    const days = await alert(testApp, user, 'timePeriod: 3, timeCycle: 1, time: "09:00", timezone: "UTC", channel: 3');
+    const weeks = await alert(testApp, user, 'timePeriod: 1, timeCycle: 2, time: "18:00", timezone: "Europe/Berlin", channel: 3');
+    const months = await alert(testApp, user, 'timePeriod: 1, timeCycle: 3, time: "08:00", timezone: "America/New_York", channel: 3');
     const record = await createSubscription(testApp, user.token, { payment_date: '2026-05-31', alert_id: String(days) });
     const set = await gql(testApp, user.token, `mutation { setSubscriptionAlerts(id: ${record.id}, alertIds: [${days}, ${weeks}, ${months}]) { alertId alerts { id } } }`);
     expect(set.setSubscriptionAlerts).toEqual({ alertId: days, alerts: [{ id: days }, { id: weeks }, { id: months }] });
@@ -61,7 +61,7 @@ describe('scheduling', () => {
 
   it('reminds of the refund date', async () => {
     const user = await signUp(testApp, 'Refund');
-    const refund = await alert(testApp, user, 'timePeriod: 2, time: "10:00", timezone: "UTC", condition: 2, channel: 2');
+    const refund = await alert(testApp, user, 'timePeriod: 2, time: "10:00", timezone: "UTC", condition: 3, channel: 3');
     const record = await createSubscription(testApp, user.token, { payment_date: '2026-03-25', refund_days: '14', alert_id: String(refund) });
     expect(await schedule(testApp, user)).toEqual([
       { subscriptionId: record.id, alertId: refund, kind: 'refund', date: '2026-04-08', fireAt: iso('2026-04-06T10:00:00Z'), status: 'SCHEDULED' },
@@ -70,8 +70,8 @@ describe('scheduling', () => {
 
   it('keeps 09:00 local across daylight-saving switches in Europe/Berlin and America/New_York', async () => {
     const user = await signUp(testApp, 'Dst');
-    const berlin = await alert(testApp, user, 'timePeriod: 1, time: "09:00", timezone: "Europe/Berlin", channel: 2');
-    const newYork = await alert(testApp, user, 'timePeriod: 1, time: "09:00", timezone: "America/New_York", channel: 2');
+    const berlin = await alert(testApp, user, 'timePeriod: 1, time: "09:00", timezone: "Europe/Berlin", channel: 3');
+    const newYork = await alert(testApp, user, 'timePeriod: 1, time: "09:00", timezone: "America/New_York", channel: 3');
     // Payments the day after the spring switch (Berlin 2026-03-29) and in winter time before it.
     const after = await createSubscription(testApp, user.token, { payment_date: '2026-03-30', alert_id: String(berlin) });
     const before = await createSubscription(testApp, user.token, { payment_date: '2026-03-28', billing_cycle: '4', alert_id: String(berlin) });
@@ -87,7 +87,7 @@ describe('scheduling', () => {
 
   it('moves the reminder when an edit moves the payment date, and drops it for cancelled, refunded or deleted records', async () => {
     const user = await signUp(testApp, 'Edits');
-    const id = await alert(testApp, user, 'timePeriod: 1, time: "09:00", timezone: "UTC", channel: 2');
+    const id = await alert(testApp, user, 'timePeriod: 1, time: "09:00", timezone: "UTC", channel: 3');
     const auth = { authorization: `Bearer ${user.token}` };
     const record = await createSubscription(testApp, user.token, { payment_date: '2026-04-10', alert_id: String(id), refund_days: '3650' });
     await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set(auth).type('form').send({ payment_date: '2026-04-20' });
@@ -110,7 +110,7 @@ describe('scheduling', () => {
 
   it('moves records that follow the user\'s timezone when it changes, and reschedules them', async () => {
     const user = await signUp(testApp, 'Traveller');
-    const id = await alert(testApp, user, 'timePeriod: 0, time: "09:00", timezone: "UTC", channel: 2');
+    const id = await alert(testApp, user, 'timePeriod: 0, time: "09:00", timezone: "UTC", channel: 3');
     // 2026-03-20 12:00 UTC is already 2026-03-21 in Kiritimati (UTC+14): a payment due "today" there has passed here.
     const followed = await createSubscription(testApp, user.token, { payment_date: '2026-03-20', alert_id: String(id) });
     const pinned = await createSubscription(testApp, user.token, { payment_date: '2026-03-20', alert_id: String(id), timezone: 'America/New_York' });
@@ -125,13 +125,58 @@ describe('scheduling', () => {
   });
 });
 
+describe('the original\'s alert codes, sent through REST', () => {
+  async function restAlert(user: SignedUpUser, fields: Record<string, string>): Promise<number> {
+    const request = testApp.http.post('/api/v1/alerts').set('authorization', `Bearer ${user.token}`);
+    const all = { alert_name: 'coded', time_period: '1', time: '09:00', timezone: 'UTC', alert_condition: '2', alert_type: '2', alert_subs_type: '1', ...fields };
+    for (const [name, value] of Object.entries(all)) request.field(name, value);
+    return (await request).body.id;
+  }
+
+  it('alert_condition 1 All reminds of payment and refund dates, 2 of the due date, 3 of the refund date', async () => {
+    const user = await signUp(testApp, 'Conditions');
+    const kinds: Record<string, string[]> = {};
+    for (const condition of ['1', '2', '3']) {
+      const id = await restAlert(user, { alert_condition: condition });
+      const record = await createSubscription(testApp, user.token, { payment_date: '2026-04-01', refund_days: '10', alert_id: String(id) });
+      kinds[condition] = (await schedule(testApp, user)).filter((reminder) => reminder.subscriptionId === record.id).map((reminder) => reminder.kind).sort();
+    }
+    expect(kinds).toEqual({ 1: ['payment', 'refund'], 2: ['payment'], 3: ['refund'] });
+  });
+
+  it('alert_subs_type names the record type; alert_type 1 All and 4 Webhook emit the event, 2 Email and 3 Browser do not', async () => {
+    const user = await signUp(testApp, 'Channels');
+    const trialOnly = await restAlert(user, { alert_subs_type: '2' });
+    const subscription = await createSubscription(testApp, user.token, { payment_date: '2026-04-01', alert_id: String(trialOnly) });
+    const trial = await createSubscription(testApp, user.token, { type: '2', payment_date: '2026-04-01', alert_id: String(trialOnly) });
+    const scheduled = (await schedule(testApp, user)).map((reminder) => reminder.subscriptionId);
+    expect(scheduled).toContain(trial.id);
+    expect(scheduled).not.toContain(subscription.id);
+
+    const records: Record<string, number> = {};
+    for (const channel of ['1', '2', '3', '4']) {
+      const id = await restAlert(user, { alert_type: channel, alert_condition: '2' });
+      records[channel] = (await createSubscription(testApp, user.token, { payment_date: '2026-04-01', alert_id: String(id) })).id as number;
+    }
+    now = new Date('2026-03-31T09:00:00Z');
+    testApp.app.reminderRelay.nudge();
+    const sent = async () => (await schedule(testApp, user)).filter((reminder) => Object.values(records).includes(reminder.subscriptionId) && reminder.status === 'SENT').length;
+    await until(async () => (await sent()) === 4, 'four reminders fired');
+    const events = await testApp.app.db.orm.em.getConnection().execute<{ subscription_id: number }[]>(
+      `select "subscription_id" from "webhook_events" where "topic" = 'subscription.payment_due' and "user_id" = ?`,
+      [user.id],
+    );
+    expect(events.map((event) => event.subscription_id).sort()).toEqual([records['1'], records['4']].sort());
+  });
+});
+
 describe('firing', () => {
   it('sends subscription.payment_due to an endpoint that asks for it, signed, once, when the clock reaches it', async () => {
     const user = await signUp(testApp, 'Hook');
     const { createWebhookEndpoint: endpoint } = await gql(testApp, user.token, 'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id secret } }', {
       input: { url: receiver.url, events: ['subscription.payment_due'] },
     });
-    const id = await alert(testApp, user, 'timePeriod: 2, time: "09:00", timezone: "Europe/Berlin", channel: 3');
+    const id = await alert(testApp, user, 'timePeriod: 2, time: "09:00", timezone: "Europe/Berlin", channel: 4');
     const record = await createSubscription(testApp, user.token, { payment_date: '2026-04-01', alert_id: String(id) });
     now = new Date('2026-03-30T06:59:00Z');
     testApp.app.reminderRelay.nudge();
@@ -161,7 +206,7 @@ describe('firing', () => {
       const first = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' }, { clock }, database);
       const user = await signUp(first, 'Restart');
       await gql(first, user.token, 'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }', { input: { url: receiver.url, events: ['subscription.payment_due'] } });
-      const id = await alert(first, user, 'timePeriod: 1, time: "09:00", timezone: "UTC", channel: 3');
+      const id = await alert(first, user, 'timePeriod: 1, time: "09:00", timezone: "UTC", channel: 4');
       await createSubscription(first, user.token, { payment_date: '2026-04-05', alert_id: String(id) });
       await first.close();
 
@@ -180,7 +225,7 @@ describe('firing', () => {
 
   it('lists fired reminders for the browser extension until their date passes', async () => {
     const user = await signUp(testApp, 'Browser');
-    const id = await alert(testApp, user, 'timePeriod: 1, time: "09:00", timezone: "UTC", channel: 2');
+    const id = await alert(testApp, user, 'timePeriod: 1, time: "09:00", timezone: "UTC", channel: 3');
     const record = await createSubscription(testApp, user.token, { payment_date: '2026-03-25', alert_id: String(id) });
     expect((await gql(testApp, user.token, '{ dueReminders { id } }')).dueReminders).toEqual([]);
     now = new Date('2026-03-24T09:00:01Z');
@@ -221,7 +266,7 @@ describe('e-mail', () => {
 
   it('mails a plain-text and HTML reminder naming the product, amount, currency and date', async () => {
     const user = await signUp(mailed, 'Mailed');
-    const id = await alert(mailed, user, 'timePeriod: 2, time: "08:00", timezone: "UTC", channel: 1, contact: "reminders@example.com"');
+    const id = await alert(mailed, user, 'timePeriod: 2, time: "08:00", timezone: "UTC", channel: 2, contact: "reminders@example.com"');
     await createSubscription(mailed, user.token, { payment_date: '2026-03-26', alert_id: String(id), price: '12.34', price_type: 'EUR' });
     now = new Date('2026-03-24T08:00:00Z');
     mailed.app.reminderRelay.nudge();

@@ -1,5 +1,6 @@
 import { MIGRATIONS } from '../../src/db/migrations';
-import { openDatabase } from '../../src/db/orm';
+import { MikroORM } from '@mikro-orm/core';
+import { openDatabase, ormOptions } from '../../src/db/orm';
 import { createLogger } from '../../src/logger';
 import { provisionDatabase } from '../support/database';
 import { sql, startTestApp, type TestApp } from '../support/test-app';
@@ -19,7 +20,38 @@ it('records every committed migration', async () => {
     'Migration20261122140000_inbound_idempotency',
     'Migration20261122150000_reminders',
     'Migration20261122160000_list_order_index',
+    'Migration20261123100000_original_codes',
   ]);
+});
+
+it('maps existing alerts and records to the original\'s codes, keeping what they meant', async () => {
+  const database = await provisionDatabase();
+  const orm = await MikroORM.init(ormOptions(database.url, 2));
+  try {
+    await orm.getMigrator().up({ to: 'Migration20261122160000_list_order_index' });
+    const run = (text: string, params: unknown[] = []) => orm.em.getConnection().execute(text, params);
+    await run(`insert into "users" ("email", "password_hash", "name", "first_name", "last_name") values ('old@example.com', 'x', 'Old', 'Old', '')`);
+    const [{ id: userId }] = await run(`select "id" from "users"`);
+    // Old codes: condition 1 payment, 2 refund, 3 both; type 1 e-mail, 2 browser, 3 webhook, 4 every; subjects 1 subscriptions, 2 lifetime, 3 all.
+    for (const [name, condition, type, subjects] of [['payment by mail', 1, 1, 1], ['refund in browser', 2, 2, 2], ['both by webhook', 3, 3, 3], ['every channel', 1, 4, 3]] as const) {
+      await run(`insert into "alerts" ("user_id", "alert_name", "time_period", "time", "alert_condition", "alert_type", "timezone", "alert_subs_type") values (?, ?, 1, '09:00', ?, ?, 'UTC', ?)`, [userId, name, condition, type, subjects]);
+    }
+    await run(`insert into "subscriptions" ("user_id", "product_id", "type", "pricing_type", "image", "product_name", "price", "price_type", "recurring", "payment_date", "billing_frequency", "billing_cycle", "billing_type", "status", "timezone", "created_by")
+               values (?, 1, 4, 4, '', 'Revenue', 1, 'USD', 1, '2026-01-01', 1, 3, 2, 1, 'UTC', ?)`, [userId, userId]);
+    await orm.getMigrator().up();
+    const alerts = await run(`select "alert_name", "alert_condition", "alert_type", "alert_subs_type" from "alerts" order by "id"`);
+    expect(alerts).toEqual([
+      { alert_name: 'Default alert', alert_condition: 2, alert_type: 1, alert_subs_type: 1 },
+      { alert_name: 'payment by mail', alert_condition: 2, alert_type: 2, alert_subs_type: 1 },
+      { alert_name: 'refund in browser', alert_condition: 3, alert_type: 3, alert_subs_type: 3 },
+      { alert_name: 'both by webhook', alert_condition: 1, alert_type: 4, alert_subs_type: 1 },
+      { alert_name: 'every channel', alert_condition: 2, alert_type: 1, alert_subs_type: 1 },
+    ]);
+    expect(await run(`select "type", "pricing_type" from "subscriptions"`)).toEqual([{ type: 1, pricing_type: 1 }]);
+  } finally {
+    await orm.close(true);
+    await database.drop();
+  }
 });
 
 it('seeds the system default alert as id 1, owned by no one', async () => {

@@ -118,10 +118,28 @@ describe('POST /webhook/user/data/<token> (operation 25)', () => {
     expectErrorBody(response.body);
   });
 
+  it('reads the event from the topic alone, as the original does', async () => {
+    const record = await createSubscription(testApp, ann.token);
+    const post = (token: string, headers: Record<string, string>, body: unknown) =>
+      testApp.http.post(`/webhook/user/data/${token}`).set('content-type', 'application/json').set(headers).send(JSON.stringify(body));
+    const created = await post(createToken, { 'x-subledger-webhook-topic': 'subscription.created' }, MINIMAL);
+    expect(created.status).toBe(200);
+    expectRecordShape(created.body.subscription);
+    const cancelled = await post(manageToken, { 'x-subledger-webhook-topic': 'subscription.canceled' }, { id: String(record.id) });
+    expect(cancelled.status).toBe(200);
+    expect((await read(record.id)).status).toBe(2);
+    const eventOnly = await post(createToken, { 'x-subledger-webhook-event': 'created' }, MINIMAL);
+    expect(eventOnly.status).toBe(200);
+    const disagree = await post(createToken, { 'x-subledger-webhook-topic': 'subscription.created', 'x-subledger-webhook-event': 'deleted' }, MINIMAL);
+    expect(disagree.status).toBe(400);
+  });
+
   it('answers 400 for an unknown event or a missing event header', async () => {
     const unknown = await send(createToken, 'exploded', MINIMAL);
     expect(unknown.status).toBe(400);
-    expectErrorBody(unknown.body, ['x-subledger-webhook-event']);
+    expectErrorBody(unknown.body, ['x-subledger-webhook-topic']);
+    const unknownEvent = await testApp.http.post(`/webhook/user/data/${createToken}`).set('content-type', 'application/json').set('x-subledger-webhook-event', 'exploded').send('{}');
+    expectErrorBody(unknownEvent.body, ['x-subledger-webhook-event']);
     const missing = await testApp.http.post(`/webhook/user/data/${createToken}`).set('content-type', 'application/json').send('{}');
     expect(missing.status).toBe(400);
   });

@@ -31,6 +31,7 @@ function expectSigned(request: ReceivedRequest, endpoint: { id: number; secret: 
   expect(request.headers['x-subledger-webhook-id']).toBe(String(endpoint.id));
   expect(request.headers['x-subledger-webhook-event']).toBe(topic);
   expect(request.headers['x-subledger-webhook-source']).toBe(testApp.config.baseUrl);
+  expect(request.headers['user-agent']).toMatch(/^Subledger\/\d+\.\d+\.\d+$/);
   const id = String(request.headers['webhook-id']);
   expect(id).toMatch(/^evt_[0-9a-f]{32}$/);
   const timestamp = Number(request.headers['webhook-timestamp']);
@@ -101,7 +102,7 @@ it('delivers every topic from REST, GraphQL and the inbound webhook once, signed
     product_name: 'Netflix Standard',
     price: 15.49,
     base_value: '15.49',
-    product_type: { id: 1, name: 'Subscription' },
+    product_type: { id: 1, name: 'SaaS' },
     tags: [{ id: expect.any(Number), name: 'news' }, { id: expect.any(Number), name: 'tv' }],
     folder: { id: createFolder.id, name: 'Media', color: '#101010', is_default: 0 },
     product: { id: 1, product_name: 'Netflix Standard', brandname: 'Netflix', category_id: 2, product_type: 1, description: expect.any(String) },

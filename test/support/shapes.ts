@@ -7,7 +7,7 @@ export function expectUserShape(user: Record<string, unknown>, expected: { id: n
   expect(Object.keys(user).sort()).toEqual(
     [
       'id', 'role_id', 'plan_id', 'name', 'first_name', 'last_name', 'country', 'email', 'email_verified_at',
-      'description', 'image', 'created_at', 'updated_at', 'created_by', 'reset_at', 'status',
+      'description', 'image', 'created_at', 'updated_at', 'created_by', 'reset_at', 'status', 'plan_name',
     ].sort(),
   );
   expect(user.id).toBe(expected.id);
@@ -17,6 +17,7 @@ export function expectUserShape(user: Record<string, unknown>, expected: { id: n
   expect(user.country).toMatch(/^[A-Z]{2}$/);
   for (const field of ['email_verified_at', 'created_at', 'updated_at']) expect(user[field]).toMatch(SQL_TIMESTAMP);
   expect(user.reset_at).toBeNull();
+  expect(user.plan_name).toBe('Free');
   expect(user.description).toBeNull();
   expect(() => new URL(String(user.image))).not.toThrow();
 }

@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       redisUrl: null,
       redisPrefix: 'subledger',
       tokenTtlDays: 30,
+      corsOrigins: null,
       allowSignup: true,
       rateLimitPerMinute: 1000,
       serviceShortName: 'subledger',
@@ -33,7 +34,8 @@ describe('loadConfig', () => {
       DATA_DIR: '/var/lib/subledger',
       WEB_CONCURRENCY: '3',
       REDIS_URL: 'redis://cache:6379',
-      TOKEN_TTL_DAYS: '7',
+      TOKEN_TTL_DAYS: '0',
+      CORS_ORIGINS: 'https://a.example.com, http://localhost:5173',
       ALLOW_SIGNUP: 'false',
       RATE_LIMIT_PER_MINUTE: '0',
       SERVICE_SHORT_NAME: 'svc',
@@ -48,7 +50,8 @@ describe('loadConfig', () => {
       dataDir: '/var/lib/subledger',
       webConcurrency: 3,
       redisUrl: 'redis://cache:6379',
-      tokenTtlDays: 7,
+      tokenTtlDays: 0,
+      corsOrigins: ['https://a.example.com', 'http://localhost:5173'],
       allowSignup: false,
       rateLimitPerMinute: 0,
       serviceShortName: 'svc',
@@ -61,13 +64,13 @@ describe('loadConfig', () => {
   it('names every bad variable at once', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', WEB_CONCURRENCY: '0', TOKEN_TTL_DAYS: '0', ALLOW_SIGNUP: 'maybe', LOG_LEVEL: 'loud', SERVICE_SHORT_NAME: 'Bad Name' });
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', WEB_CONCURRENCY: '0', TOKEN_TTL_DAYS: '-1', CORS_ORIGINS: 'https://a.example.com/path', ALLOW_SIGNUP: 'maybe', LOG_LEVEL: 'loud', SERVICE_SHORT_NAME: 'Bad Name' });
     } catch (caught) {
       error = caught;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems.join('\n');
-    for (const name of ['PORT', 'DATABASE_URL', 'WEB_CONCURRENCY', 'TOKEN_TTL_DAYS', 'ALLOW_SIGNUP', 'LOG_LEVEL', 'SERVICE_SHORT_NAME']) {
+    for (const name of ['PORT', 'DATABASE_URL', 'WEB_CONCURRENCY', 'TOKEN_TTL_DAYS', 'CORS_ORIGINS', 'ALLOW_SIGNUP', 'LOG_LEVEL', 'SERVICE_SHORT_NAME']) {
       expect(problems).toContain(name);
     }
   });

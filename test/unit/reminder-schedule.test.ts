@@ -10,7 +10,7 @@ const record = (fields: Partial<RemindedRecord> = {}): RemindedRecord => ({
   ...fields,
 });
 const definition = (fields: Partial<ReminderDefinition> = {}): ReminderDefinition => ({
-  id: 7, timePeriod: 3, timeCycle: 1, time: '09:00:00', timezone: 'UTC', alertCondition: 1, alertSubsType: 3, ...fields,
+  id: 7, timePeriod: 3, timeCycle: 1, time: '09:00:00', timezone: 'UTC', alertCondition: 2, alertSubsType: 1, ...fields,
 });
 
 describe('fire times', () => {
@@ -47,11 +47,12 @@ describe('reminderTargets', () => {
     ]);
   });
 
-  it('reminds of the refund date, or both', () => {
+  it('reminds of the due date (2), the refund date (3), or both (1 All), as the original codes them', () => {
     const withRefund = record({ refundDate: '2026-02-20' });
-    expect(reminderTargets(withRefund, [definition({ alertCondition: 2 })], now)).toEqual([{ alertId: 7, kind: 'refund', date: '2026-02-20', fireAt: new Date('2026-02-17T09:00:00Z') }]);
-    expect(reminderTargets(withRefund, [definition({ alertCondition: 3 })], now).map((t) => t.kind)).toEqual(['payment', 'refund']);
-    expect(reminderTargets(record({ refundDate: '2026-01-20' }), [definition({ alertCondition: 2 })], now)).toEqual([]);
+    expect(reminderTargets(withRefund, [definition({ alertCondition: 2 })], now).map((t) => t.kind)).toEqual(['payment']);
+    expect(reminderTargets(withRefund, [definition({ alertCondition: 3 })], now)).toEqual([{ alertId: 7, kind: 'refund', date: '2026-02-20', fireAt: new Date('2026-02-17T09:00:00Z') }]);
+    expect(reminderTargets(withRefund, [definition({ alertCondition: 1 })], now).map((t) => t.kind)).toEqual(['payment', 'refund']);
+    expect(reminderTargets(record({ refundDate: '2026-01-20' }), [definition({ alertCondition: 3 })], now)).toEqual([]);
   });
 
   it('keeps a passed fire time while its date is ahead (a missed reminder still fires)', () => {
@@ -59,12 +60,15 @@ describe('reminderTargets', () => {
     expect(target).toEqual({ alertId: 7, kind: 'payment', date: '2026-02-15', fireAt: new Date('2026-01-26T09:00:00Z') });
   });
 
-  it('reminds no record that is not Active, and only the kinds of record a definition names', () => {
-    for (const status of [0, 2, 3]) expect(reminderTargets(record({ status }), [definition()], now)).toEqual([]);
+  it('reminds no record that is not Active, and only the record type a definition names (1-3)', () => {
+    for (const status of [0, 2, 3, 4]) expect(reminderTargets(record({ status }), [definition()], now)).toEqual([]);
     expect(reminderTargets(record({ type: 3 }), [definition({ alertSubsType: 1 })], now)).toEqual([]);
     expect(reminderTargets(record(), [definition({ alertSubsType: 2 })], now)).toEqual([]);
+    expect(reminderTargets(record({ type: 2 }), [definition({ alertSubsType: 2 })], now)).toHaveLength(1);
     const lifetime = record({ type: 3, recurring: 0, schedule: { anchor: '2026-03-01', billingType: 2, billingCycle: 3, billingFrequency: 1 } });
-    expect(reminderTargets(lifetime, [definition({ alertSubsType: 2 })], now).map((t) => t.date)).toEqual(['2026-03-01']);
+    expect(reminderTargets(lifetime, [definition({ alertSubsType: 3 })], now).map((t) => t.date)).toEqual(['2026-03-01']);
+    // The system default alert (no owner, alertSubsType null) is for every type.
+    for (const type of [1, 2, 3]) expect(reminderTargets(record({ type }), [definition({ alertSubsType: null })], now)).toHaveLength(1);
   });
 
   it('moves on to the next payment once a payment date has passed', () => {
