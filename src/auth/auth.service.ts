@@ -7,6 +7,7 @@ import { AppError, type FieldErrors } from '../errors';
 import { AccessToken } from './access-token.entity';
 import type { Caller } from './caller';
 import type { LoginThrottle } from './login-throttle';
+import { normaliseEmail } from './email';
 import { hashPassword, PASSWORD_MIN_LENGTH, verifyPassword } from './password';
 import { formatAccessToken, matchesHash, parseAccessToken, randomSecret, sha256Hex } from './secrets';
 import { User } from './user.entity';
@@ -34,16 +35,17 @@ export class AuthService {
   ) {}
 
   /** Checks e-mail and password; the same UNAUTHENTICATED answer for an unknown e-mail and a wrong password. */
-  async login(email: string, password: string, address: string): Promise<Session> {
-    await this.throttle.assertAllowed(email, address);
+  async login(presentedEmail: string, password: string, address: string): Promise<Session> {
+    const email = normaliseEmail(presentedEmail);
+    const failures = await this.throttle.claimAttempt(email, address);
     const em = this.orm.em.fork();
-    const user = await em.findOne(User, { email: email.trim().toLowerCase() }, { populate: ['passwordHash'] });
+    const user = await em.findOne(User, { email }, { populate: ['passwordHash'] });
     const valid = await verifyPassword(user?.passwordHash ?? null, password);
     if (!user || !valid || user.status !== 1) {
-      await this.throttle.recordFailure(email, address);
+      await this.throttle.failed(failures);
       throw AppError.unauthenticated('Invalid credentials');
     }
-    await this.throttle.recordSuccess(email);
+    await this.throttle.succeeded(email, address);
     return { user, token: await this.issueToken(user.id) };
   }
 
@@ -93,7 +95,7 @@ export class AuthService {
 
   /** Creates an account (sign-up and the CLI). */
   async createUser(input: NewUser): Promise<User> {
-    const email = input.email.trim().toLowerCase();
+    const email = normaliseEmail(input.email);
     const name = input.name.trim();
     const problems: FieldErrors = {};
     if (!EMAIL_PATTERN.test(email) || email.length > 320) problems.email = ['The email must be a valid e-mail address.'];

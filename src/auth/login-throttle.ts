@@ -1,6 +1,6 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { AppError } from '../errors';
-import { retryAfterSeconds, sharedLimiter, type LimiterStores } from '../ops/limiters';
+import { consume, retryAfterSeconds, sharedLimiter, type LimiterStores } from '../ops/limiters';
 
 /** Failed logins allowed per minute for one e-mail before the next attempt is refused with 429. */
 export const LOGIN_FAILURES_PER_EMAIL = 29;
@@ -21,36 +21,31 @@ export class LoginThrottle {
     this.byAddress = sharedLimiter(stores, { keyPrefix: 'login-ip', points: LOGIN_FAILURES_PER_ADDRESS, durationSeconds: 60 });
   }
 
-  /** Throws RATE_LIMITED when either key has used its failures. */
-  async assertAllowed(email: string, address: string): Promise<void> {
-    const [emailState, addressState] = await Promise.all([
-      this.byEmail.get(email.toLowerCase()),
-      this.byAddress.get(address),
-    ]);
-    const exhausted = [
-      { state: emailState, limit: LOGIN_FAILURES_PER_EMAIL },
-      { state: addressState, limit: LOGIN_FAILURES_PER_ADDRESS },
-    ].filter(({ state, limit }) => state !== null && state.consumedPoints >= limit);
-    if (exhausted.length > 0) {
-      const wait = Math.max(...exhausted.map(({ state }) => retryAfterSeconds(state!)));
+  /**
+   * Claims one attempt for the e-mail (normalised by the caller) and the address before the password is
+   * checked: the counters go up atomically in the shared store, so concurrent guesses cannot all pass a
+   * check made before any of them counted. Throws RATE_LIMITED once either has used its failures.
+   */
+  async claimAttempt(email: string, address: string): Promise<number> {
+    const [byEmail, byAddress] = await Promise.all([consume(this.byEmail, email), consume(this.byAddress, address)]);
+    const refused = [byEmail, byAddress].filter((outcome) => !outcome.allowed);
+    if (refused.length > 0) {
+      const wait = Math.max(...refused.map((outcome) => retryAfterSeconds(outcome.result)));
       throw new AppError('RATE_LIMITED', 'Too many failed login attempts, try again later', undefined, wait);
     }
+    return Math.max(byEmail.result.consumedPoints, byAddress.result.consumedPoints);
   }
 
-  /** Counts a failure and slows the answer once failures pile up. */
-  async recordFailure(email: string, address: string): Promise<void> {
-    const results = await Promise.all([
-      this.byEmail.penalty(email.toLowerCase(), 1),
-      this.byAddress.penalty(address, 1),
-    ]);
-    const failures = Math.max(...results.map((r) => r.consumedPoints));
+  /** The claimed attempt failed: the answer is slowed once failures pile up. */
+  async failed(failures: number): Promise<void> {
     if (failures > SLOWDOWN_AFTER) {
       const delay = Math.min(SLOWDOWN_MAX_MS, (failures - SLOWDOWN_AFTER) * SLOWDOWN_STEP_MS);
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }
 
-  async recordSuccess(email: string): Promise<void> {
-    await this.byEmail.delete(email.toLowerCase());
+  /** The claimed attempt succeeded: it was no failure, and the e-mail's failures are forgiven. */
+  async succeeded(email: string, address: string): Promise<void> {
+    await Promise.all([this.byEmail.delete(email), this.byAddress.reward(address, 1)]);
   }
 }

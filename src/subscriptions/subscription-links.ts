@@ -73,7 +73,7 @@ export async function resolveLinks(em: EntityManager, userId: number, input: Sub
         if (tag) tags.push(tag);
         else fail('tags', `The tag ${value} does not exist.`);
       } else {
-        tags.push((await em.findOne(Tag, { user: userId, name: value })) ?? em.create(Tag, { user: userId, name: value }));
+        tags.push(await namedTag(em, userId, value));
       }
     }
     links.tags = tags;
@@ -82,19 +82,27 @@ export async function resolveLinks(em: EntityManager, userId: number, input: Sub
   return links;
 }
 
+/**
+ * Find-or-create in one statement that concurrent requests cannot both win: the insert yields to a row
+ * another transaction made meanwhile (waiting for it to commit), and the read then finds that row.
+ */
+async function findOrInsert(em: EntityManager, insert: string, params: unknown[]): Promise<void> {
+  await em.getConnection().execute(insert, params, 'run', em.getTransactionContext());
+}
+
 /** A free-text product: the caller's private product of that name, made on first use. */
 async function privateProduct(em: EntityManager, userId: number, name: string): Promise<Product> {
-  const existing = await em.findOne(Product, { owner: userId, productName: name });
-  if (existing) return existing;
-  const product = em.create(Product, {
-    owner: userId,
-    category: DEFAULT_CATEGORY_ID,
-    productName: name,
-    brandname: name,
-    image: '',
-    favicon: '',
-  });
-  // Records link products by id, so the new row is written now (inside the caller's transaction).
-  await em.flush();
-  return product;
+  await findOrInsert(
+    em,
+    `insert into "products" ("owner_id", "category_id", "product_name", "brandname", "image", "favicon") values (?, ?, ?, ?, '', '')
+     on conflict ("owner_id", "product_name") where "owner_id" is not null do nothing`,
+    [userId, DEFAULT_CATEGORY_ID, name, name],
+  );
+  return em.findOneOrFail(Product, { owner: userId, productName: name });
+}
+
+/** A tag named in a record's tags: the caller's tag of that name, made on first use. */
+async function namedTag(em: EntityManager, userId: number, name: string): Promise<Tag> {
+  await findOrInsert(em, `insert into "tags" ("user_id", "name") values (?, ?) on conflict ("user_id", "name") do nothing`, [userId, name]);
+  return em.findOneOrFail(Tag, { user: userId, name });
 }

@@ -1,4 +1,4 @@
-import type { MikroORM } from '@mikro-orm/core';
+import { LockMode, type MikroORM } from '@mikro-orm/core';
 import { definedOnly } from '../objects';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Caller } from '../auth/caller';
@@ -236,7 +236,7 @@ export class SubscriptionService {
   /** Brings back a deleted record with the add-ons deleted along with it. */
   async restore(caller: Caller, id: number): Promise<SubscriptionRecord> {
     await this.change(async (em) => {
-      const record = await em.findOne(Subscription, { id, user: caller.userId, deletedAt: { $ne: null } });
+      const record = await em.findOne(Subscription, { id, user: caller.userId, deletedAt: { $ne: null } }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!record) throw AppError.notFound('Deleted subscription');
       const addons = await this.addonIds(em, record.id, { deletedAt: record.deletedAt });
       await em.nativeUpdate(Subscription, { id: { $in: addons } }, { deletedAt: null });
@@ -421,8 +421,12 @@ export class SubscriptionService {
   }
 
   /** The caller's live record, for a write; another user's id is "not found". */
+  /**
+   * The caller's live record, locked for the rest of the transaction: concurrent writes to one record take
+   * turns, and the second sees what the first did (a second cancel finds it cancelled, not Active).
+   */
   private async owned(em: EntityManager, caller: Caller, id: number): Promise<Subscription> {
-    const record = await em.findOne(Subscription, { id, user: caller.userId, deletedAt: null });
+    const record = await em.findOne(Subscription, { id, user: caller.userId, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!record) throw AppError.notFound('Subscription');
     return record;
   }

@@ -48,3 +48,30 @@ it('keeps the count in the shared store (Redis when configured, else the databas
     expect(rows[0].points).toBeGreaterThanOrEqual(29);
   }
 });
+
+it('counts every spelling of one address as one e-mail: spaces, case and Unicode normal form', async () => {
+  const user = await signUp(testApp);
+  const padded = `  ${user.email.toUpperCase()} `;
+  expect((await login(padded, user.password)).status).toBe(201);
+  for (let attempt = 1; attempt <= LOGIN_FAILURES_PER_EMAIL; attempt++) {
+    const spelling = attempt % 2 === 0 ? user.email : ` ${user.email.toUpperCase()}`;
+    expect((await login(spelling, `wrong ${attempt}`)).status).toBe(401);
+  }
+  for (const spelling of [user.email, padded, `${user.email}\t`]) expect((await login(spelling, user.password)).status).toBe(429);
+});
+
+it('claims each attempt atomically: of 40 concurrent wrong passwords, exactly 29 are tried', async () => {
+  // An app of its own, so this address's failures from the cases above do not count here.
+  const fresh = await startTestApp();
+  try {
+    const user = await signUp(fresh);
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, index) => fresh.http.post('/api/v1/auth/login').field('email', user.email).field('password', `wrong ${index}`)),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(LOGIN_FAILURES_PER_EMAIL);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(40 - LOGIN_FAILURES_PER_EMAIL);
+  } finally {
+    await fresh.close();
+  }
+});

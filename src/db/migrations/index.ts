@@ -5,6 +5,7 @@ import { Migration20261122140000_inbound_idempotency } from './Migration20261122
 import { Migration20261122150000_reminders } from './Migration20261122150000_reminders';
 import { Migration20261122160000_list_order_index } from './Migration20261122160000_list_order_index';
 import { Migration20261123100000_original_codes } from './Migration20261123100000_original_codes';
+import { Migration20261123110000_find_or_create_keys } from './Migration20261123110000_find_or_create_keys';
 
 /** Committed migrations, oldest first. The migrator runs them on start. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -14,4 +15,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122150000_reminders', class: Migration20261122150000_reminders },
   { name: 'Migration20261122160000_list_order_index', class: Migration20261122160000_list_order_index },
   { name: 'Migration20261123100000_original_codes', class: Migration20261123100000_original_codes },
+  { name: 'Migration20261123110000_find_or_create_keys', class: Migration20261123110000_find_or_create_keys },
 ];
