@@ -85,16 +85,18 @@ export function normalise(raw: unknown): FormBody {
 
 /**
  * Parses a write's body by its content type: multipart (POST as the spec sends it), URL-encoded (PUT), or
- * JSON. No body is an empty form; any other content type is refused with 415.
+ * JSON. No body is an empty form; a body without a content type, or of any other type, is refused with 415.
  */
 export const parseBody: RequestHandler = (req: Request, res: Response, next: NextFunction) => {
   const length = Number(req.headers['content-length'] ?? 0);
   if (length > BODY_LIMIT_BYTES) return next(new AppError('PAYLOAD_TOO_LARGE', 'Request body too large'));
   const type = req.headers['content-type'] ?? '';
-  if (!req.readable || (length === 0 && !req.headers['transfer-encoding']) || type === '') {
+  if (!req.readable || (length === 0 && !req.headers['transfer-encoding'])) {
     req.body = emptyForm();
     return next();
   }
+  // A body without a content type cannot be read; taking it as empty would answer "updated" for nothing.
+  if (type === '') return next(new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send a Content-Type: multipart/form-data, application/x-www-form-urlencoded or application/json'));
   if (type.startsWith('multipart/form-data')) {
     parseMultipart(req).then((body) => {
       req.body = body;

@@ -1,3 +1,4 @@
+import { characterCount } from '../src/objects';
 import { AppError, type FieldErrors } from '../src/errors';
 import type { FormBody } from './body';
 
@@ -20,7 +21,7 @@ export class FormReader {
       return undefined;
     }
     if (typeof value !== 'string') return this.fail(name, `The ${name} field must be sent once.`);
-    if (options.max !== undefined && value.length > options.max) return this.fail(name, `The ${name} field must be at most ${options.max} characters.`);
+    if (options.max !== undefined && characterCount(value) > options.max) return this.fail(name, `The ${name} field must be at most ${options.max} characters.`);
     if (value.includes('\u0000')) return this.fail(name, `The ${name} field must not contain NUL characters.`);
     return value;
   }
@@ -61,6 +62,7 @@ export class FormReader {
     if (value === undefined || value === '') return undefined;
     const values = Array.isArray(value) ? value : [value];
     if (values.some((item) => typeof item !== 'string')) return this.fail(name, `The ${name} field must be a list of strings.`);
+    if (values.some((item) => item.includes('\u0000'))) return this.fail(name, `The ${name} field must not contain NUL characters.`);
     return values as string[];
   }
 

@@ -136,6 +136,8 @@ function validationFieldErrors(error: unknown): FieldErrors | null {
 function isLostDatabase(error: unknown): boolean {
   if (error instanceof ConnectionException) return true;
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  // 08P01 is a protocol violation (a NUL in a statement's text), not a lost connection: sending it again fails again.
+  if (code === '08P01') return false;
   if (typeof code === 'string' && (/^(08|57P)/.test(code) || code === 'ECONNRESET' || code === 'ECONNREFUSED')) return true;
   return typeof message === 'string' && /Connection terminated|terminating connection|Client has encountered a connection error/i.test(message);
 }

@@ -19,3 +19,16 @@ export function entityOrder<F extends string>(keys: SortKey<F>[], properties: Re
   const order = keys.map((key) => ({ [properties[key.field]]: key.direction }));
   return [...order, { id: keys[0]?.direction ?? 'asc' }];
 }
+
+/** Characters (code points) in a text, as people and PostgreSQL's varchar count them, not UTF-16 units. */
+export function characterCount(text: string): number {
+  let count = 0;
+  for (const _character of text) count++;
+  return count;
+}
+
+/** Whether the trimmed text has from `min` to `max` characters. */
+export function hasLength(text: string, min: number, max: number): boolean {
+  const count = characterCount(text.trim());
+  return count >= min && count <= max;
+}

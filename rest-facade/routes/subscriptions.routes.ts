@@ -100,7 +100,8 @@ export function subscriptionRoutes(services: Services): Router {
 function readProduct(form: FormReader, required: boolean): SubscriptionInput['product'] | undefined {
   const value = form.text('brand_id', { required, max: 200 })?.trim();
   if (value === undefined || value === '') return undefined;
-  return /^\d{1,9}$/.test(value) ? { id: Number(value) } : { name: value };
+  // Digits always name a product id (one past the id range names no product); anything else is a name.
+  return /^\d+$/.test(value) ? { id: /^\d{1,10}$/.test(value) ? Number(value) : 0 } : { name: value };
 }
 
 /** Fields of operation 4 besides the required ten. */
@@ -147,7 +148,12 @@ export function readCreateForm(form: FormReader): SubscriptionInput {
 
 /** Operation 11: every field optional; currency_code (or price_type) sets the price's currency. */
 export function readPatchForm(form: FormReader): SubscriptionPatch {
-  const currency = form.text('currency_code', { max: 3 }) ?? form.text('price_type', { max: 3 });
+  const [currencyCode, priceType] = [form.text('currency_code', { max: 3 }), form.text('price_type', { max: 3 })];
+  if (currencyCode !== undefined && priceType !== undefined && currencyCode.toUpperCase() !== priceType.toUpperCase()) {
+    form.fail('currency_code', 'The currency_code and price_type name one currency; send one, or the same in both.');
+    form.fail('price_type', 'The currency_code and price_type name one currency; send one, or the same in both.');
+  }
+  const currency = currencyCode ?? priceType;
   const patch: SubscriptionPatch = definedOnly({
     product: readProduct(form, false),
     type: form.integer('type'),

@@ -1,3 +1,4 @@
+import { hasLength } from '../objects';
 import type { FieldErrors } from '../errors';
 import { isTimeZone } from '../subscriptions/payment-dates';
 
@@ -56,7 +57,7 @@ export function validateAlertInput(input: Partial<AlertInput>): FieldErrors {
   const code = (field: string, value: number | null | undefined, codes: Record<number, string>) => {
     if (value !== undefined && value !== null && !(value in codes)) fail(field, `The ${field} must be one of ${Object.keys(codes).join(', ')}.`);
   };
-  if (input.alertName !== undefined && (input.alertName.trim().length === 0 || input.alertName.length > 200)) {
+  if (input.alertName !== undefined && !hasLength(input.alertName, 1, 200)) {
     fail('alert_name', 'The alert_name must be from 1 to 200 characters.');
   }
   if (input.timePeriod !== undefined && (!Number.isInteger(input.timePeriod) || input.timePeriod < 0 || input.timePeriod > MAX_TIME_PERIOD)) {

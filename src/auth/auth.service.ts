@@ -1,3 +1,4 @@
+import { hasLength } from '../objects';
 import type { DirectReads } from '../db/direct-reads';
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
@@ -102,7 +103,7 @@ export class AuthService {
     if (input.password.length < PASSWORD_MIN_LENGTH || input.password.length > 1024) {
       problems.password = [`The password must be from ${PASSWORD_MIN_LENGTH} to 1024 characters.`];
     }
-    if (name.length === 0 || name.length > 200) problems.name = ['The name must be from 1 to 200 characters.'];
+    if (!hasLength(name, 1, 200)) problems.name = ['The name must be from 1 to 200 characters.'];
     if (Object.keys(problems).length > 0) throw AppError.badInput('The given data was invalid', problems);
 
     const em = this.orm.em.fork();

@@ -7,6 +7,7 @@ import type { Config } from '../config';
 import { AppError, asAppError, toGraphQLExtensions } from '../errors';
 import type { Logger } from '../logger';
 import type { GraphQLContext } from './context';
+import { inputGuards } from './input-guards';
 
 /** Limits on what one GraphQL document may ask for. */
 export const GRAPHQL_LIMITS = { maxDepth: 10, maxCost: 20000, maxAliases: 15, maxTokens: 2000, maxDirectives: 20 } as const;
@@ -20,16 +21,18 @@ export async function createGraphQLServer(
     maxDepth: { n: GRAPHQL_LIMITS.maxDepth },
     costLimit: { maxCost: GRAPHQL_LIMITS.maxCost },
     maxAliases: { n: GRAPHQL_LIMITS.maxAliases },
-    maxTokens: { n: GRAPHQL_LIMITS.maxTokens },
+    // The token limit is graphql-js's own parse option (below): armor's failed as a 500.
+    maxTokens: { enabled: false },
     maxDirectives: { n: GRAPHQL_LIMITS.maxDirectives },
     blockFieldSuggestion: { enabled: true },
   }).protect();
   const server = new ApolloServer<GraphQLContext>({
     schema,
     ...protection,
+    parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
     introspection: config.nodeEnv !== 'production',
     // Nothing reads cache hints; the plugin wrapped every field's resolver to compute them.
-    plugins: [...(protection.plugins ?? []), ApolloServerPluginCacheControlDisabled()],
+    plugins: [...(protection.plugins ?? []), ApolloServerPluginCacheControlDisabled(), inputGuards],
     // The process's own shutdown (src/main.ts) stops Apollo; its signal handlers would race that.
     stopOnTerminationSignals: false,
     formatError: (formatted, error) => formatError(formatted, error, logger),

@@ -1,5 +1,5 @@
 import type { EntityClass, MikroORM } from '@mikro-orm/core';
-import { definedOnly, entityOrder, escapeLike, type SortKey } from '../objects';
+import { definedOnly, entityOrder, escapeLike, hasLength, type SortKey } from '../objects';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Caller } from '../auth/caller';
 import { AppError, type FieldErrors } from '../errors';
@@ -108,7 +108,7 @@ export class OwnedNamesService<E extends OwnedNamed> {
 
   private checkName(name: string): string {
     const trimmed = name.trim();
-    if (trimmed.length === 0 || trimmed.length > 100) throw AppError.field('name', 'The name must be from 1 to 100 characters.');
+    if (!hasLength(trimmed, 1, 100)) throw AppError.field('name', 'The name must be from 1 to 100 characters.');
     return trimmed;
   }
 

@@ -1,3 +1,4 @@
+import { hasLength } from '../objects';
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { ReminderService } from '../alerts/reminder.service';
@@ -32,7 +33,7 @@ export class ProfileService {
         problems.baseCurrency = [`The currency ${change.baseCurrency} is not in the exchange-rate table.`];
       }
       if (change.timezone !== undefined && !isTimeZone(change.timezone)) problems.timezone = ['The timezone must be an IANA zone name.'];
-      if (change.name !== undefined && (change.name.trim().length === 0 || change.name.length > 200)) problems.name = ['The name must be from 1 to 200 characters.'];
+      if (change.name !== undefined && !hasLength(change.name, 1, 200)) problems.name = ['The name must be from 1 to 200 characters.'];
       if (Object.keys(problems).length > 0) throw AppError.badInput('The given data was invalid', problems);
       if (change.name !== undefined) user.name = change.name.trim();
       if (change.baseCurrency !== undefined) user.baseCurrency = change.baseCurrency;

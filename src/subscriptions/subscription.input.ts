@@ -1,3 +1,4 @@
+import { characterCount, hasLength } from '../objects';
 import Decimal from 'decimal.js';
 import type { FieldErrors } from '../errors';
 import { BILLING_TYPE_LABELS, codesOf, CYCLE_LABELS, MAX_RATING, RECURRING_LABELS, STATUS_LABELS, TYPE_LABELS } from './codes';
@@ -43,6 +44,8 @@ export interface SubscriptionInput {
 export type SubscriptionPatch = Partial<SubscriptionInput>;
 
 const MAX_AMOUNT = new Decimal('999999999999.99');
+/** The largest id a row can have (PostgreSQL integer). */
+const MAX_ID = 2_147_483_647;
 
 /**
  * The rules every record obeys, checked on what is given (a patch checks its own fields only). Ownership
@@ -76,12 +79,15 @@ export function validateSubscriptionInput(input: SubscriptionPatch): FieldErrors
     if (value !== undefined && value !== null && !isCalendarDate(value)) fail(field, `The ${field} must be a calendar date (YYYY-MM-DD).`);
   };
   const text = (field: string, value: string | null | undefined, max: number) => {
-    if (value !== undefined && value !== null && value.length > max) fail(field, `The ${field} must be at most ${max} characters.`);
+    if (value !== undefined && value !== null && characterCount(value) > max) fail(field, `The ${field} must be at most ${max} characters.`);
   };
 
+  if (input.product && 'id' in input.product && !(Number.isInteger(input.product.id) && input.product.id >= 1 && input.product.id <= MAX_ID)) {
+    fail('brand_id', 'The selected brand_id does not exist.');
+  }
   if (input.product && 'name' in input.product) {
     const name = input.product.name.trim();
-    if (name.length === 0 || name.length > 200) fail('brand_id', 'The brand_id must be a product id or a product name of 1 to 200 characters.');
+    if (!hasLength(name, 1, 200)) fail('brand_id', 'The brand_id must be a product id or a product name of 1 to 200 characters.');
   }
   code('type', input.type, TYPE_LABELS);
   amount('price', input.price);
@@ -106,7 +112,7 @@ export function validateSubscriptionInput(input: SubscriptionPatch): FieldErrors
   if (input.timezone !== undefined && !isTimeZone(input.timezone)) fail('timezone', 'The timezone must be an IANA zone name.');
   if (input.tags !== undefined) {
     if (input.tags.length > 50) fail('tags', 'At most 50 tags.');
-    if (input.tags.some((tag) => tag.trim().length === 0 || tag.length > 100)) fail('tags', 'Each tag must be 1 to 100 characters.');
+    if (input.tags.some((tag) => !hasLength(tag, 1, 100))) fail('tags', 'Each tag must be 1 to 100 characters.');
   }
   return errors;
 }

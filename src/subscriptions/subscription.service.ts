@@ -153,6 +153,8 @@ export class SubscriptionService {
   }
 
   async update(caller: Caller, id: number, patch: SubscriptionPatch): Promise<SubscriptionRecord> {
+    // An update without fields would answer "updated" and emit an event for no change.
+    if (Object.keys(definedOnly(patch)).length === 0) throw AppError.badInput('Nothing to change: send at least one field');
     assertValid(patch);
     await this.change(async (em) => {
       const record = await this.owned(em, caller, id);

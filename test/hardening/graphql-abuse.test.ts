@@ -46,6 +46,10 @@ it('refuses documents with more tokens than the limit', async () => {
   const fields = Array.from({ length: GRAPHQL_LIMITS.maxTokens }, () => 'id').join(' ');
   const response = await post(testApp, { query: `{ me { ${fields} } }` });
   expect(JSON.stringify(response.body.errors)).toMatch(/token/i);
+  // A refused document is the client's fault: 400, like the other limits, never 500.
+  expect(response.status).toBe(400);
+  const aliases = Array.from({ length: 800 }, (_, index) => `a${index}: __typename`).join(' ');
+  expect((await post(testApp, { query: `{ ${aliases} }` })).status).toBe(400);
 });
 
 it('gives no field suggestions, in development or production', async () => {

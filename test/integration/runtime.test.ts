@@ -150,6 +150,8 @@ describe('WEB_CONCURRENCY API processes on one port', () => {
       const service = await start({ DATA_DIR: dataDir, WEB_CONCURRENCY: '2', RATE_LIMIT_PER_MINUTE: '60', WEBHOOK_ALLOW_PRIVATE: 'true' });
       const supervisor = service.child.pid!;
       const apiProcesses = () => childrenOf(supervisor).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('main.js'));
+      // The second API process is forked once the first listens: ready may be answered before it exists.
+      await until(() => apiProcesses().length === 2, 'two API processes');
       expect(apiProcesses()).toHaveLength(2);
 
       // Writes land on both processes (a new connection each); every event is delivered exactly once, by the

@@ -1,0 +1,94 @@
+import { expectErrorBody } from '../support/shapes';
+import { createSubscription, MINIMAL, postSubscription } from '../support/subscriptions';
+import { graphql, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+
+// Inputs a careless client or an attacker sends: each is refused with a 4xx naming the field, stores
+// nothing, and emits nothing.
+
+let testApp: TestApp;
+let user: SignedUpUser;
+const auth = () => ({ authorization: `Bearer ${user.token}`, accept: 'application/json' });
+
+beforeAll(async () => {
+  testApp = await startTestApp();
+  user = await signUp(testApp, 'Careless');
+});
+afterAll(() => testApp.close());
+
+const events = async (id: unknown) => sql(testApp, `select "topic" from "webhook_events" where "subscription_id" = ? and "topic" = 'subscription.updated'`, [id]);
+
+describe('a NUL character', () => {
+  it('in a GraphQL variable or literal is a 400 BAD_USER_INPUT naming the field, not "connection lost"', async () => {
+    const viaVariable = await graphql(testApp, user.token, 'mutation($input: NameInput!) { createTag(input: $input) { id } }', { input: { name: 'a\u0000b' } });
+    expect(viaVariable.status).toBe(400);
+    expect(viaVariable.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { name: [expect.any(String)] } });
+    const viaLiteral = await graphql(testApp, user.token, '{ subscriptions(search: "x\\u0000y") { totalCount } }');
+    expect(viaLiteral.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { search: [expect.any(String)] } });
+    const viaSignUp = await graphql(testApp, null, 'mutation { signUp(input: {email: "nul@example.com", password: "long enough password", name: "x\\u0000"}) { token } }');
+    expect(viaSignUp.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { name: [expect.any(String)] } });
+    // The EmailAddress scalar refuses it before anything runs.
+    const badEmail = await graphql(testApp, null, 'mutation { signUp(input: {email: "n\\u0000l@example.com", password: "long enough password", name: "x"}) { token } }');
+    expect(badEmail.status).toBe(400);
+    expect(await sql(testApp, `select 1 from "tags" where "name" like 'a%b'`)).toEqual([]);
+  });
+
+  it('in REST tags[] (form or JSON) is a 400 naming tags', async () => {
+    const form = await postSubscription(testApp, user.token, { ...MINIMAL, 'tags[]': ['ok', 'b\u0000d'] });
+    expect(form.status).toBe(400);
+    expectErrorBody(form.body, ['tags']);
+    const json = await testApp.http.post('/api/v1/subscriptions').set(auth()).send({ ...MINIMAL, tags: ['b\u0000d'] });
+    expect(json.status).toBe(400);
+    expectErrorBody(json.body, ['tags']);
+  });
+});
+
+describe('writes that would change nothing', () => {
+  it('a PUT with a body but no Content-Type is a 415, with no event', async () => {
+    const record = await createSubscription(testApp, user.token);
+    const response = await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set(auth()).set('content-type', '').send(Buffer.from('price=1.00'));
+    expect(response.status).toBe(415);
+    expectErrorBody(response.body);
+    expect(await events(record.id)).toEqual([]);
+  });
+
+  it('a PUT with no fields is a 400, with no event', async () => {
+    const record = await createSubscription(testApp, user.token);
+    const response = await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set(auth()).type('form').send({ id: String(record.id) });
+    expect(response.status).toBe(400);
+    expectErrorBody(response.body);
+    expect(await events(record.id)).toEqual([]);
+  });
+});
+
+describe('one rule, whatever the size or spelling', () => {
+  it('any all-digit brand_id names a product id: one past the id range is "does not exist", never a new product', async () => {
+    for (const brand of ['999999999', '1234567890', '99999999999999999999']) {
+      const response = await postSubscription(testApp, user.token, { ...MINIMAL, brand_id: brand });
+      expect([brand, response.status]).toEqual([brand, 400]);
+      expectErrorBody(response.body, ['brand_id']);
+    }
+    expect(await sql(testApp, `select 1 from "products" where "owner_id" = ?`, [user.id])).toEqual([]);
+  });
+
+  it('counts characters, not UTF-16 units: 60 emoji make a valid 60-character name', async () => {
+    const name = '🎧'.repeat(60);
+    const created = await postSubscription(testApp, user.token, { ...MINIMAL, brand_id: name, 'tags[]': ['🎵'.repeat(100)] });
+    expect(created.status).toBe(200);
+    expect(created.body.subscription.product_name).toBe(name);
+    const tooLong = await postSubscription(testApp, user.token, { ...MINIMAL, brand_id: '🎧'.repeat(201) });
+    expectErrorBody(tooLong.body, ['brand_id']);
+    const folder = await graphql(testApp, user.token, `mutation { createFolder(input: {name: "${'📁'.repeat(100)}"}) { name } }`);
+    expect(folder.body.data.createFolder.name).toBe('📁'.repeat(100));
+  });
+
+  it('refuses currency_code and price_type that disagree, naming both, on form and JSON', async () => {
+    const record = await createSubscription(testApp, user.token);
+    const form = await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set(auth()).type('form').send({ currency_code: 'EUR', price_type: 'GBP' });
+    expect(form.status).toBe(400);
+    expectErrorBody(form.body, ['currency_code', 'price_type']);
+    const json = await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set(auth()).send({ currency_code: 'EUR', price_type: 'GBP' });
+    expectErrorBody(json.body, ['currency_code', 'price_type']);
+    expect((await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set(auth()).type('form').send({ currency_code: 'eur', price_type: 'EUR' })).status).toBe(200);
+    expect((await testApp.http.get(`/api/v1/subscriptions/${record.id}`).set(auth())).body[0].price_type).toBe('EUR');
+  });
+});
