@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'NOT_FOUND'
   | 'CONFLICT'
   | 'IN_USE'
+  | 'IDEMPOTENCY_KEY_REUSED'
   | 'RATE_LIMITED'
   | 'UNKNOWN_ROUTE'
   | 'PAYLOAD_TOO_LARGE'
@@ -28,6 +29,8 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   CONFLICT: 400,
   // The original answers 409 when a row that records use is deleted.
   IN_USE: 409,
+  // An Idempotency-Key sent again with another request: the request is well-formed but cannot be processed.
+  IDEMPOTENCY_KEY_REUSED: 422,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
   UNKNOWN_ROUTE: 404,

@@ -8,6 +8,8 @@ import { BODY_LIMIT_BYTES, normalise } from '../body';
 import { fromParserError } from '../http-errors';
 import { FormReader } from '../form';
 import { readCreateForm, readPatchForm } from './subscriptions.routes';
+import stableStringify from 'safe-stable-stringify';
+import { sha256Hex } from '../../src/auth/secrets';
 
 const EVENTS = ['created', 'updated', 'deleted', 'refunded', 'canceled'] as const;
 type InboundEvent = (typeof EVENTS)[number];
@@ -42,24 +44,24 @@ export function inboundWebhookRoutes(services: Services, config: Pick<Config, 's
     }
     const key = req.header('idempotency-key')?.trim();
     if (key !== undefined && (key.length === 0 || key.length > 200)) return next(AppError.field('Idempotency-Key', 'The Idempotency-Key must be 1 to 200 characters.'));
-    if (key) {
-      const stored = await services.inboundTokens.storedAnswer(token.id, key);
-      if (stored) return void res.status(stored.status).json(stored.body);
-    }
-    json(req, res, async (parseError?: unknown) => {
-      let answer: Answer;
-      try {
-        if (parseError) throw parseError;
-        answer = await handle(req, token);
-      } catch (error) {
-        const appError = fromParserError(error) ?? asAppError(error);
-        // Unexpected failures go to the error handler (logged, 500) and are not remembered for the key.
-        if (appError.code === 'INTERNAL_SERVER_ERROR') return next(error);
-        answer = { status: appError.httpStatus, body: toErrorBody(appError) };
-      }
-      // The answer is kept, so the same key gets the same answer and changes nothing.
-      if (key) await services.inboundTokens.storeAnswer(token.id, key, answer);
-      res.status(answer.status).json(answer.body);
+    json(req, res, (parseError?: unknown) => {
+      // A request's answer: its outcome, or its refusal; a server failure (5xx) is thrown, never an answer.
+      const answered = async (): Promise<Answer> => {
+        try {
+          if (parseError) throw parseError;
+          return await handle(req, token);
+        } catch (error) {
+          const appError = fromParserError(error) ?? asAppError(error);
+          if (appError.httpStatus >= 500) throw error;
+          return { status: appError.httpStatus, body: toErrorBody(appError) };
+        }
+      };
+      // With a key, the request runs once: the same key answers as the first did and changes nothing.
+      const fingerprint = () => sha256Hex(`${header(req, 'topic') ?? ''}\n${header(req, 'event') ?? ''}\n${stableStringify(req.body) ?? ''}`);
+      (key ? services.inboundTokens.once(token.id, key, fingerprint(), answered) : answered()).then(
+        (answer) => void res.status(answer.status).json(answer.body),
+        next,
+      );
     });
   });
 

@@ -1,4 +1,4 @@
-import { LockMode, type MikroORM } from '@mikro-orm/core';
+import { LockMode, TransactionContext, type MikroORM } from '@mikro-orm/core';
 import { definedOnly } from '../objects';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Caller } from '../auth/caller';
@@ -418,13 +418,18 @@ export class SubscriptionService {
     return addons.map((addon) => addon.id);
   }
 
+  /**
+   * Records by a where clause: through the hot path's prepared statements, or, inside a caller's transaction
+   * (an inbound webhook claiming its Idempotency-Key), on that transaction, which alone sees its own writes.
+   */
   private rows(where: string, params: unknown[]): Promise<SubscriptionRow[]> {
+    const em = TransactionContext.getEntityManager();
+    if (em?.isInTransaction()) return em.getConnection().execute<SubscriptionRow[]>(recordSelect(where), params, 'all', em.getTransactionContext());
     return this.reads.rows<SubscriptionRow>(recordSelect(where), params);
   }
 
-  /** The caller's live record, for a write; another user's id is "not found". */
   /**
-   * The caller's live record, locked for the rest of the transaction: concurrent writes to one record take
+   * The caller's live record (another user's id is "not found"), locked for the rest of the transaction: concurrent writes to one record take
    * turns, and the second sees what the first did (a second cancel finds it cancelled, not Active).
    */
   private async owned(em: EntityManager, caller: Caller, id: number): Promise<Subscription> {

@@ -51,27 +51,59 @@ export class InboundTokenService {
     return token;
   }
 
-  async storedAnswer(tokenId: number, key: string): Promise<StoredAnswer | null> {
-    const [row] = await this.orm.em.getConnection().execute<{ status_code: number; body: unknown }[]>(
-      `select "status_code", "body" from "inbound_idempotency_keys"
-        where "token_id" = ? and "key" = ? and "created_at" > (now() at time zone 'utc') - make_interval(hours => ?)`,
-      [tokenId, key, IDEMPOTENCY_KEEP_HOURS],
-    );
-    return row ? { status: row.status_code, body: row.body } : null;
-  }
-
-  async storeAnswer(tokenId: number, key: string, answer: StoredAnswer): Promise<void> {
-    const connection = this.orm.em.getConnection();
-    await connection.execute(
-      `insert into "inbound_idempotency_keys" ("token_id", "key", "status_code", "body") values (?, ?, ?, ?)
-       on conflict ("token_id", "key") do update set "status_code" = excluded."status_code", "body" = excluded."body", "created_at" = excluded."created_at"`,
-      [tokenId, key, answer.status, JSON.stringify(answer.body)],
-      'run',
-    );
-    await connection.execute(
-      `delete from "inbound_idempotency_keys" where "created_at" < (now() at time zone 'utc') - make_interval(hours => ?)`,
-      [IDEMPOTENCY_KEEP_HOURS * 2],
-      'run',
-    );
+  /**
+   * Runs an inbound request once per (token, Idempotency-Key), in one transaction with its key: the key is
+   * claimed first (a concurrent request with the same key waits for this one to commit, then gets its
+   * answer), the work's writes join the transaction, and the answer is stored with them. A key used before
+   * for another request (other event or body: `fingerprint`) is refused. When the work throws (a 5xx),
+   * everything rolls back, key included, so the request may be sent again.
+   */
+  async once(tokenId: number, key: string, fingerprint: string, work: () => Promise<StoredAnswer>): Promise<StoredAnswer> {
+    return this.orm.em.transactional(async (em) => {
+      const connection = em.getConnection();
+      const tx = em.getTransactionContext();
+      // A key older than the keeping time is free again.
+      await connection.execute(
+        `delete from "inbound_idempotency_keys" where "token_id" = ? and "key" = ? and "created_at" < (now() at time zone 'utc') - make_interval(hours => ?)`,
+        [tokenId, key, IDEMPOTENCY_KEEP_HOURS],
+        'run',
+        tx,
+      );
+      const claimed = await connection.execute<unknown[]>(
+        `insert into "inbound_idempotency_keys" ("token_id", "key", "fingerprint", "status_code", "body") values (?, ?, ?, 0, 'null')
+         on conflict ("token_id", "key") do nothing returning "key"`,
+        [tokenId, key, fingerprint],
+        'all',
+        tx,
+      );
+      if (claimed.length === 0) {
+        const [stored] = await connection.execute<{ status_code: number; body: unknown; fingerprint: string }[]>(
+          `select "status_code", "body", "fingerprint" from "inbound_idempotency_keys" where "token_id" = ? and "key" = ?`,
+          [tokenId, key],
+          'all',
+          tx,
+        );
+        if (stored.fingerprint !== fingerprint) {
+          throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for another request', {
+            'Idempotency-Key': ['The Idempotency-Key was used for another request (another event or body); use a new key.'],
+          });
+        }
+        return { status: stored.status_code, body: stored.body };
+      }
+      const answer = await work();
+      await connection.execute(
+        `update "inbound_idempotency_keys" set "status_code" = ?, "body" = ? where "token_id" = ? and "key" = ?`,
+        [answer.status, JSON.stringify(answer.body), tokenId, key],
+        'run',
+        tx,
+      );
+      await connection.execute(
+        `delete from "inbound_idempotency_keys" where "created_at" < (now() at time zone 'utc') - make_interval(hours => ?)`,
+        [IDEMPOTENCY_KEEP_HOURS * 2],
+        'run',
+        tx,
+      );
+      return answer;
+    });
   }
 }

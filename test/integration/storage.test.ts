@@ -22,6 +22,7 @@ it('records every committed migration', async () => {
     'Migration20261122160000_list_order_index',
     'Migration20261123100000_original_codes',
     'Migration20261123110000_find_or_create_keys',
+    'Migration20261123120000_idempotency_fingerprint',
   ]);
 });
 

@@ -187,13 +187,37 @@ describe('POST /webhook/user/data/<token> (operation 25)', () => {
     expect(again.body).toEqual(first.body);
     expect(await countRows(testApp, 'subscriptions')).toBe(before + 1);
     const failedFirst = await send(createToken, 'created', { ...MINIMAL, price: 'x' }, { 'idempotency-key': 'bad-1' });
-    const failedAgain = await send(createToken, 'created', MINIMAL, { 'idempotency-key': 'bad-1' });
-    expect(failedAgain.status).toBe(failedFirst.status);
+    const failedAgain = await send(createToken, 'created', { ...MINIMAL, price: 'x' }, { 'idempotency-key': 'bad-1' });
+    expect(failedFirst.status).toBe(400);
     expect(failedAgain.body).toEqual(failedFirst.body);
     // Another token's key space is its own.
     const otherCreate = (await newToken(ann, 'CREATE')).token;
     const otherToken = await send(otherCreate, 'created', { ...MINIMAL, brand_id: 'Once Only' }, { 'idempotency-key': 'abc-123' });
     expect(otherToken.body.subscription.id).not.toBe(first.body.subscription.id);
+  });
+
+  it('refuses a key reused for another request with 422, doing nothing', async () => {
+    const record = await createSubscription(testApp, ann.token);
+    const updated = await send(manageToken, 'updated', { id: String(record.id), price: '3.00' }, { 'idempotency-key': 'reused-1' });
+    expect(updated.status).toBe(200);
+    const deleted = await send(manageToken, 'deleted', { id: String(record.id) }, { 'idempotency-key': 'reused-1' });
+    expect(deleted.status).toBe(422);
+    expectErrorBody(deleted.body, ['Idempotency-Key']);
+    const otherBody = await send(manageToken, 'updated', { id: String(record.id), price: '4.00' }, { 'idempotency-key': 'reused-1' });
+    expect(otherBody.status).toBe(422);
+    expect(await read(record.id)).toMatchObject({ id: record.id, price: 3 });
+    // The same request again still answers as the first time.
+    expect((await send(manageToken, 'updated', { id: String(record.id), price: '3.00' }, { 'idempotency-key': 'reused-1' })).body).toEqual(updated.body);
+  });
+
+  it('runs concurrent requests with one key once: one record, every answer the same', async () => {
+    const before = await countRows(testApp, 'subscriptions');
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => send(createToken, 'created', { ...MINIMAL, brand_id: 'Concurrent Once' }, { 'idempotency-key': 'together-1' })),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
+    expect(new Set(answers.map((answer) => answer.body.subscription.id)).size).toBe(1);
+    expect(await countRows(testApp, 'subscriptions')).toBe(before + 1);
   });
 
   it('keeps the token out of the request log', async () => {

@@ -6,6 +6,7 @@ import { Migration20261122150000_reminders } from './Migration20261122150000_rem
 import { Migration20261122160000_list_order_index } from './Migration20261122160000_list_order_index';
 import { Migration20261123100000_original_codes } from './Migration20261123100000_original_codes';
 import { Migration20261123110000_find_or_create_keys } from './Migration20261123110000_find_or_create_keys';
+import { Migration20261123120000_idempotency_fingerprint } from './Migration20261123120000_idempotency_fingerprint';
 
 /** Committed migrations, oldest first. The migrator runs them on start. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -16,4 +17,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122160000_list_order_index', class: Migration20261122160000_list_order_index },
   { name: 'Migration20261123100000_original_codes', class: Migration20261123100000_original_codes },
   { name: 'Migration20261123110000_find_or_create_keys', class: Migration20261123110000_find_or_create_keys },
+  { name: 'Migration20261123120000_idempotency_fingerprint', class: Migration20261123120000_idempotency_fingerprint },
 ];
