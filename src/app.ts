@@ -10,7 +10,10 @@ import { pinoHttp } from 'pino-http';
 import { answerClientError, errorHandler, unknownRoute } from '../rest-facade/http-errors';
 import { BODY_LIMIT_BYTES } from '../rest-facade/body';
 import { createRestFacade } from '../rest-facade';
-import { bearerToken } from './auth/secrets';
+import { bearerToken, matchesHash, sha256Hex } from './auth/secrets';
+import { AppError } from './errors';
+import { identifyCaller } from '../rest-facade/auth';
+import { rateLimit } from '../rest-facade/rate-limit';
 import type { Config } from './config';
 import { databaseServer } from './db/embedded-postgres';
 import { openDatabase, type Database, type QueryListener } from './db/orm';
@@ -162,7 +165,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const ready = database === 'ok' && queue !== 'unreachable';
     res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', database, queue });
   });
-  app.get('/metrics', async (_req, res) => {
+  app.get('/metrics', async (req, res) => {
+    if (config.metricsToken !== null && !matchesHash(bearerToken(req.headers.authorization) ?? '', sha256Hex(config.metricsToken))) {
+      throw AppError.unauthenticated('/metrics needs METRICS_TOKEN as a Bearer token');
+    }
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
   app.use('/static', staticImages);
@@ -178,25 +184,26 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }),
   );
 
-  app.use(
-    '/graphql',
-    express.json({ limit: BODY_LIMIT_BYTES }),
-    expressMiddleware(apollo, {
-      context: async ({ req }): Promise<GraphQLContext> => {
-        const token = bearerToken(req.headers.authorization);
-        return {
-          caller: token ? await services.auth.authenticate(token) : null,
-          address: req.ip ?? 'unknown',
-          loaders: createLoaders(db.orm),
-        };
-      },
-    }),
-  );
-
   const limiter =
     config.rateLimitPerMinute > 0
       ? requestLimiter(stores, { keyPrefix: 'requests', points: config.rateLimitPerMinute, durationSeconds: 60 }, { processes: config.webConcurrency })
       : null;
+  app.use(
+    '/graphql',
+    // The same per-token (per-address before login) request limit as /api/v1: a GraphQL request may cost an
+    // argon2 hash (one signUp or login at most), and an unlimited endpoint made guessing free.
+    identifyCaller(services.auth),
+    ...(limiter ? [rateLimit(limiter, config.rateLimitPerMinute)] : []),
+    express.json({ limit: BODY_LIMIT_BYTES }),
+    expressMiddleware(apollo, {
+      context: async ({ req }): Promise<GraphQLContext> => ({
+        caller: req.caller ?? null,
+        address: req.ip ?? 'unknown',
+        loaders: createLoaders(db.orm),
+      }),
+    }),
+  );
+
   app.use(createRestFacade({ services, config, requestLimiter: limiter }));
   app.use(unknownRoute);
   app.use(errorHandler);

@@ -18,6 +18,8 @@ export interface Config {
   redisPrefix: string;
   /** Days a token lives without use (each use pushes it on); 0: never expires. */
   tokenTtlDays: number;
+  /** Bearer token /metrics asks for; null: /metrics is open (keep it off the public network). */
+  metricsToken: string | null;
   /** Origins browsers may call from; null: any origin. */
   corsOrigins: string[] | null;
   allowSignup: boolean;
@@ -106,6 +108,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisPrefix,
     tokenTtlDays: integer('TOKEN_TTL_DAYS', 30, 0, 3650),
     corsOrigins: corsOrigins(read('CORS_ORIGINS'), problems),
+    metricsToken: read('METRICS_TOKEN') ?? null,
     allowSignup: boolean('ALLOW_SIGNUP', true),
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 1000, 0, 1_000_000),
     serviceShortName,

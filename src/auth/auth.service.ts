@@ -108,7 +108,9 @@ export class AuthService {
 
     const em = this.orm.em.fork();
     if ((await em.count(User, { email })) > 0) {
-      throw new AppError('CONFLICT', 'An account with this e-mail exists', { email: ['The email has already been taken.'] });
+      // A generic refusal, not "taken": sign-up should not confirm who has an account (login answers an unknown
+      // e-mail and a wrong password alike).
+      throw new AppError('BAD_USER_INPUT', 'Sign-up was refused', { email: ['This e-mail address cannot be used to sign up.'] });
     }
     const [firstName, ...rest] = name.split(/\s+/);
     const user = em.create(User, {

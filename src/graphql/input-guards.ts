@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, Kind, visit, type DocumentNode } from 'graphql';
+import { GraphQLError, Kind, visit, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
 
 /** The name of the first input field (a variable's path, or a literal's argument or field) holding a NUL. */
 function nulIn(value: unknown, name: string): string | null {
@@ -31,14 +31,37 @@ function nulInDocument(document: DocumentNode): string | null {
   return found;
 }
 
+/** Mutations that hash a password with argon2 (tens of milliseconds of CPU each): at most one per request. */
+const PASSWORD_HASHING = new Set(['signUp', 'login']);
+
+/** The root fields a selection set asks for, through fragments, aliases included. */
+function rootFieldNames(selectionSet: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>, seen = new Set<string>()): string[] {
+  return selectionSet.selections.flatMap((selection) => {
+    if (selection.kind === Kind.FIELD) return [selection.name.value];
+    if (selection.kind === Kind.INLINE_FRAGMENT) return rootFieldNames(selection.selectionSet, fragments, seen);
+    const fragment = fragments.get(selection.name.value);
+    if (!fragment || seen.has(fragment.name.value)) return [];
+    seen.add(fragment.name.value);
+    return rootFieldNames(fragment.selectionSet, fragments, seen);
+  });
+}
+
 /**
  * PostgreSQL stores no NUL in text, and the driver's failure looked like a lost connection ("try again",
- * forever): a NUL in any string input is refused up front, naming the field, with HTTP 400.
+ * forever): a NUL in any string input is refused up front, naming the field, with HTTP 400. A request
+ * may run one signUp or login: aliases made fifteen argon2 hashes fit in one request under one rate-limit point.
  */
 export const inputGuards: ApolloServerPlugin = {
   async requestDidStart() {
     return {
-      async didResolveOperation({ request, document }) {
+      async didResolveOperation({ request, document, operation }) {
+        if (operation?.operation === 'mutation') {
+          const fragments = new Map(document.definitions.filter((node) => node.kind === Kind.FRAGMENT_DEFINITION).map((node) => [node.name.value, node]));
+          const hashing = rootFieldNames(operation.selectionSet, fragments).filter((name) => PASSWORD_HASHING.has(name)).length;
+          if (hashing > 1) {
+            throw new GraphQLError('A request may run one signUp or login.', { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+          }
+        }
         const field = nulIn(request.variables ?? {}, 'variables') ?? (document.definitions.some((node) => node.kind === Kind.OPERATION_DEFINITION) ? nulInDocument(document) : null);
         if (field) {
           throw new GraphQLError(`The ${field} must not contain NUL characters.`, {

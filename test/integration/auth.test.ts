@@ -155,13 +155,41 @@ describe('every /api/v1 path of the spec but login', () => {
 });
 
 describe('GraphQL accounts', () => {
-  it('signUp refuses a taken e-mail with CONFLICT and a short password with BAD_USER_INPUT', async () => {
+  it('signUp refuses a taken e-mail without saying it is taken, and a short password with BAD_USER_INPUT', async () => {
     const mutation = 'mutation($input: SignUpInput!) { signUp(input: $input) { token } }';
-    const taken = await testApp.http.post('/graphql').send({ query: mutation, variables: { input: { email: ann.email, password: 'long enough', name: 'X' } } });
-    expect(taken.body.errors[0].extensions.code).toBe('CONFLICT');
+    const taken = await testApp.http.post('/graphql').send({ query: mutation, variables: { input: { email: ann.email.toUpperCase(), password: 'long enough', name: 'X' } } });
+    expect(taken.body.errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT', errors: { email: [expect.any(String)] } });
+    expect(JSON.stringify(taken.body)).not.toMatch(/taken|exists|already/i);
     const short = await testApp.http.post('/graphql').send({ query: mutation, variables: { input: { email: 'short@example.com', password: 'short', name: 'X' } } });
     expect(short.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(short.body.errors[0].extensions.errors.password).toEqual(expect.any(Array));
+  });
+
+  it('runs at most one signUp or login per request, however aliased or hidden in fragments', async () => {
+    const twoLogins = await testApp.http.post('/graphql').send({ query: `mutation { a: login(email: "${ann.email}", password: "x1") { token } b: login(email: "${ann.email}", password: "x2") { token } }` });
+    expect(twoLogins.status).toBe(400);
+    expect(twoLogins.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(twoLogins.body.data).toBeUndefined();
+    const viaFragment = await testApp.http.post('/graphql').send({
+      query: `mutation { ...one login(email: "${ann.email}", password: "x3") { token } } fragment one on Mutation { signUp(input: {email: "f@example.com", password: "long enough", name: "F"}) { token } }`,
+    });
+    expect(viaFragment.status).toBe(400);
+    const one = await testApp.http.post('/graphql').send({ query: `mutation { login(email: "${ann.email}", password: "${ann.password}") { token } }` });
+    expect(one.body.data.login.token).toEqual(expect.any(String));
+  });
+
+  it('limits /graphql requests like /api/v1, per token and per address', async () => {
+    const limited = await startTestApp({ RATE_LIMIT_PER_MINUTE: '3' });
+    try {
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt < 5; attempt++) statuses.push((await limited.http.post('/graphql').send({ query: '{ __typename }' })).status);
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+      const refused = await limited.http.post('/graphql').send({ query: '{ __typename }' });
+      expect(refused.headers['retry-after']).toEqual(expect.any(String));
+      expect(refused.body.status).toBe(false);
+    } finally {
+      await limited.close();
+    }
   });
 
   it('me answers the caller and UNAUTHENTICATED without a token', async () => {

@@ -23,6 +23,19 @@ it('/readyz checks the database and the queue', async () => {
   });
 });
 
+it('/metrics asks for METRICS_TOKEN as a Bearer token when it is set', async () => {
+  const guarded = await startTestApp({ METRICS_TOKEN: 'metrics-secret' });
+  try {
+    expect((await guarded.http.get('/metrics')).status).toBe(401);
+    expect((await guarded.http.get('/metrics').set('authorization', 'Bearer wrong')).status).toBe(401);
+    const allowed = await guarded.http.get('/metrics').set('authorization', 'Bearer metrics-secret');
+    expect(allowed.status).toBe(200);
+    expect(allowed.text).toContain('http_request_duration_seconds');
+  } finally {
+    await guarded.close();
+  }
+});
+
 it('/metrics exposes request durations by route and status, and the delivery queue', async () => {
   await testApp.http.get('/api/v1/auth/token');
   const response = await testApp.http.get('/metrics');
