@@ -12,7 +12,13 @@ import { AppError } from '../errors';
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6') {
+    const ipv6 = parsed as ipaddr.IPv6;
+    if (ipv6.isIPv4MappedAddress()) parsed = ipv6.toIPv4Address();
+    // IPv4-compatible addresses (::a.b.c.d, deprecated by RFC 4291) embed an IPv4 address in ::/96, which
+    // ipaddr.js files under unicast; other embeddings (6to4, NAT64, Teredo) have ranges of their own.
+    else if (ipv6.parts.slice(0, 6).every((part) => part === 0)) return false;
+  }
   return parsed.range() === 'unicast';
 }
 
@@ -27,7 +33,8 @@ export function checkEndpointUrl(text: string, allowPrivate: boolean): URL {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw AppError.field('url', 'The url must use http or https.');
   if (url.username || url.password) throw AppError.field('url', 'The url must not carry credentials.');
   if (text.length > 2000) throw AppError.field('url', 'The url must be at most 2000 characters.');
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // `localhost.` is `localhost`: a name's trailing dot (the DNS root) changes nothing it resolves to.
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '').toLowerCase();
   if (!allowPrivate && ipaddr.isValid(host) && !isPublicAddress(host)) {
     throw AppError.field('url', 'The url must not point to a loopback, private, link-local or other internal address.');
   }

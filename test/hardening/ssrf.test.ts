@@ -27,6 +27,9 @@ describe('SSRF guard', () => {
     'http://[fc00::1]/', 'http://[::ffff:127.0.0.1]/', 'http://[::ffff:169.254.169.254]/', 'http://2130706433/', 'http://0x7f000001/',
     'http://0x7f.1/', 'http://017700000001/', 'http://127.1/', 'http://0/', 'ftp://example.com/hook', 'http://user:pass@example.com/hook',
     'file:///etc/passwd', 'not a url',
+    // IPv4-compatible IPv6 (deprecated) and the other embeddings of an IPv4 address; a trailing root dot.
+    'http://[::127.0.0.1]/', 'http://[::7f00:1]/', 'http://[::a9fe:a9fe]/', 'http://[64:ff9b::7f00:1]/', 'http://[2002:7f00:1::]/',
+    'http://[2001::1]/', 'http://localhost./hook', 'http://LOCALHOST../hook', 'http://sub.localhost./hook',
   ];
   it.each(refused)('refuses %s when the endpoint is saved', async (url) => {
     const user = await signUp(guarded, 'Guarded');
