@@ -49,6 +49,20 @@ function digits(text: string, from: number, to: number): number {
   return value;
 }
 
+/** The last date the service stores or computes (PostgreSQL's date goes further, ISO's four-digit year does not). */
+export const LAST_DATE = '9999-12-31';
+
+/** Whether the date `days` after `text` (a calendar date) is still on or before LAST_DATE. */
+export function staysInRange(text: string, days: number): boolean {
+  return epochDay(text) + days <= epochDay(LAST_DATE);
+}
+
+/** The last day of the date's month. */
+export function endOfMonth(text: string): string {
+  const { year, month } = mustParse(text);
+  return formatDate({ year, month, day: daysInMonth(year, month) });
+}
+
 export function isCalendarDate(text: string): boolean {
   return parseDate(text) !== null;
 }

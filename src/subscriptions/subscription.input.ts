@@ -2,7 +2,7 @@ import { characterCount, hasLength } from '../objects';
 import Decimal from 'decimal.js';
 import type { FieldErrors } from '../errors';
 import { BILLING_TYPE_LABELS, codesOf, CYCLE_LABELS, MAX_RATING, RECURRING_LABELS, STATUS_LABELS, TYPE_LABELS } from './codes';
-import { isCalendarDate, isTimeZone } from './payment-dates';
+import { isCalendarDate, isTimeZone, LAST_DATE, staysInRange } from './payment-dates';
 
 /** What a record is made or changed from, whichever way it arrives (REST form, GraphQL, inbound webhook). */
 export interface SubscriptionInput {
@@ -44,8 +44,16 @@ export interface SubscriptionInput {
 export type SubscriptionPatch = Partial<SubscriptionInput>;
 
 const MAX_AMOUNT = new Decimal('999999999999.99');
+/** The longest refund window, in days. */
+export const MAX_REFUND_DAYS = 3650;
 /** The largest id a row can have (PostgreSQL integer). */
 const MAX_ID = 2_147_483_647;
+
+/** The last refund day (payment_date + refund_days) must be a date the service can store: 9999-12-31 at most. */
+export function validateRefundWindow(paymentDate: string, refundDays: number | null | undefined): FieldErrors {
+  if (refundDays === null || refundDays === undefined || !isCalendarDate(paymentDate) || staysInRange(paymentDate, refundDays)) return {};
+  return { refund_days: [`The refund date (payment_date + refund_days) must be on or before ${LAST_DATE}.`] };
+}
 
 /**
  * The rules every record obeys, checked on what is given (a patch checks its own fields only). Ownership
@@ -102,9 +110,10 @@ export function validateSubscriptionInput(input: SubscriptionPatch): FieldErrors
   amount('ltdval_price', input.ltdvalPrice);
   code('ltdval_cycle', input.ltdvalCycle, CYCLE_LABELS);
   range('ltdval_frequency', input.ltdvalFrequency, 1, 365);
-  range('refund_days', input.refundDays, 0, 3650);
+  range('refund_days', input.refundDays, 0, MAX_REFUND_DAYS);
   date('expiry_date', input.expiryDate);
   date('contract_expiry', input.contractExpiry);
+  if (input.paymentDate !== undefined && !errors.refund_days) Object.assign(errors, validateRefundWindow(input.paymentDate, input.refundDays));
   text('description', input.description, 5000);
   text('note', input.note, 5000);
   text('discount_voucher', input.discountVoucher, 200);

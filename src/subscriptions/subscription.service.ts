@@ -8,14 +8,14 @@ import type { DirectReads } from '../db/direct-reads';
 import { utcTimestamp } from '../db/timestamps';
 import { AppError } from '../errors';
 import { DEFAULT_ALERT, Status } from './codes';
-import { addDays, addMonths, epochDay, isCalendarDate, occurrencesBetween, todayIn } from './payment-dates';
+import { addDays, endOfMonth, epochDay, isCalendarDate, occurrencesBetween, todayIn } from './payment-dates';
 import { DEFAULT_CATEGORY_ID, resolveLinks, type ResolvedLinks } from './subscription-links';
 import { Subscription } from './subscription.entity';
 import type { ReminderService } from '../alerts/reminder.service';
 import { writeEvents, type OutboxSignal } from '../webhooks/outbox';
 import type { SubscriptionTopic } from '../webhooks/topics';
 import { summarizeSpending, type SpendingGrouping, type SpendingSummary } from './spending';
-import { validateSubscriptionInput, type SubscriptionInput, type SubscriptionPatch } from './subscription.input';
+import { MAX_REFUND_DAYS, validateRefundWindow, validateSubscriptionInput, type SubscriptionInput, type SubscriptionPatch } from './subscription.input';
 import { listQuerySql, type ListQuery } from './subscription.list';
 import { recordSelect, scheduleOf, todayCache, toRecord, type SubscriptionRecord, type SubscriptionRow } from './subscription.record';
 
@@ -187,6 +187,9 @@ export class SubscriptionService {
         timezone: patch.timezone,
       };
       Object.assign(record, definedOnly(fields));
+      // A patch may move either end of the refund window: the stored record is checked as it now stands.
+      const window = validateRefundWindow(record.paymentDate, record.refundDays);
+      if (Object.keys(window).length > 0) throw AppError.badInput('The given data was invalid', window);
       await this.emit(em, caller, 'subscription.updated', [record.id]);
     });
     return this.get(caller, id);
@@ -288,8 +291,9 @@ export class SubscriptionService {
       recurring: input.recurring,
     });
     if (input.refundDate !== undefined && input.refundDate !== null && !errors.payment_date) {
-      const days = epochDay(input.refundDate) - epochDay(input.paymentDate);
+      const days = isCalendarDate(input.refundDate) ? epochDay(input.refundDate) - epochDay(input.paymentDate) : Number.NaN;
       if (Number.isNaN(days) || days < 0) (errors.refund_date ??= []).push('The refund_date must be a calendar date on or after the payment_date.');
+      else if (days > MAX_REFUND_DAYS) (errors.refund_date ??= []).push(`The refund_date must be at most ${MAX_REFUND_DAYS} days after the payment_date.`);
     }
     if (Object.keys(errors).length > 0) throw AppError.badInput('The given data was invalid', errors);
     const id = await this.change(async (em) => {
@@ -351,7 +355,7 @@ export class SubscriptionService {
       const user = await this.orm.em.fork().findOneOrFail(User, caller.userId);
       const today = todayIn(user.timezone, this.clock());
       from ??= `${today.slice(0, 8)}01`;
-      to ??= isCalendarDate(from) ? addDays(addMonths(`${from.slice(0, 8)}01`, 1), -1) : from;
+      to ??= isCalendarDate(from) ? endOfMonth(from) : from;
     }
     const errors: Record<string, string[]> = {};
     if (!isCalendarDate(from)) errors.start = ['The start must be a calendar date (YYYY-MM-DD).'];

@@ -92,3 +92,37 @@ describe('one rule, whatever the size or spelling', () => {
     expect((await testApp.http.get(`/api/v1/subscriptions/${record.id}`).set(auth())).body[0].price_type).toBe('EUR');
   });
 });
+
+describe('dates stay within 0001-01-01..9999-12-31, derived ones included', () => {
+  it('refuses a refund window that would end after 9999-12-31, on create and on update', async () => {
+    const created = await postSubscription(testApp, user.token, { ...MINIMAL, payment_date: '9999-12-31', refund_days: '3650' });
+    expect(created.status).toBe(400);
+    expectErrorBody(created.body, ['refund_days']);
+    const record = await createSubscription(testApp, user.token, { payment_date: '9999-12-20' });
+    const updated = await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set(auth()).type('form').send({ refund_days: '30' });
+    expect(updated.status).toBe(400);
+    expectErrorBody(updated.body, ['refund_days']);
+    expect((await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set(auth()).type('form').send({ refund_days: '11' })).status).toBe(200);
+    expect((await testApp.http.get(`/api/v1/subscriptions/${record.id}`).set(auth())).body[0].refund_date).toBe('9999-12-31');
+  });
+
+  it('caps an add-on\'s refund_date like refund_days', async () => {
+    const main = await createSubscription(testApp, user.token);
+    const response = await testApp.http.post(`/api/v1/subscriptions/${main.id}/addon`).set(auth()).field('type', '3').field('price', '1').field('price_type', 'USD').field('payment_date', '2026-01-01').field('refund_date', '2036-01-01');
+    expect(response.status).toBe(400);
+    expectErrorBody(response.body, ['refund_date']);
+  });
+
+  it('answers calendars and spending from the last month of 9999 without a server error', async () => {
+    const owner = await signUp(testApp, 'Far future');
+    await createSubscription(testApp, owner.token, { payment_date: '9999-12-20' });
+    const rest = await testApp.http.get('/api/v1/calendar').query({ start: '9999-12-15' }).set({ authorization: `Bearer ${owner.token}` });
+    expect(rest.status).toBe(200);
+    expect(rest.body.map((entry: { calendar_date: string }) => entry.calendar_date)).toEqual(['9999-12-20']);
+    const calendar = await graphql(testApp, owner.token, '{ calendar(from: "9999-12-15") { date } }');
+    expect(calendar.body.data.calendar).toEqual([{ date: '9999-12-20' }]);
+    const spending = await graphql(testApp, owner.token, '{ spendingSummary(from: "9999-12-15", groupBy: MONTH) { periodTotal groups { key } } }');
+    expect(spending.body.errors).toBeUndefined();
+    expect(spending.body.data.spendingSummary.groups).toEqual([{ key: '9999-12' }]);
+  });
+});
