@@ -1,6 +1,7 @@
 import busboy from 'busboy';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { AppError } from '../src/errors';
+import { parse as parseJsonText } from '@humanwhocodes/momoa';
+import { AppError, type FieldErrors } from '../src/errors';
 
 /** Largest request body accepted, in bytes. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -68,7 +69,30 @@ function parseMultipart(req: Request): Promise<FormBody> {
 }
 
 const urlencoded = express.urlencoded({ extended: false, limit: BODY_LIMIT_BYTES, parameterLimit: MAX_FIELDS });
-const json = express.json({ limit: BODY_LIMIT_BYTES });
+
+/**
+ * A field sent twice is refused on every encoding: forms keep both values (and the reader refuses them),
+ * but JSON.parse keeps the last silently, so a JSON body's top-level keys are checked on its text.
+ */
+export function refuseDuplicateKeys(_req: unknown, _res: unknown, raw: Buffer): void {
+  let document: ReturnType<typeof parseJsonText>;
+  try {
+    document = parseJsonText(raw.toString('utf8'));
+  } catch {
+    return; // Not JSON: the parser that follows says so.
+  }
+  if (document.body.type !== 'Object') return;
+  const seen = new Set<string>();
+  const twice: FieldErrors = {};
+  for (const { name } of document.body.members) {
+    const key = name.type === 'String' ? name.value : String(name.name);
+    if (seen.has(key)) twice[key] = [`The ${key} field must be sent once.`];
+    seen.add(key);
+  }
+  if (Object.keys(twice).length > 0) throw AppError.badInput('The given data was invalid', twice);
+}
+
+export const json = express.json({ limit: BODY_LIMIT_BYTES, verify: refuseDuplicateKeys });
 
 /** Normalises an urlencoded or JSON body to a FormBody (so `tags[]` reads the same from every encoding). */
 export function normalise(raw: unknown): FormBody {

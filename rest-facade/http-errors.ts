@@ -4,6 +4,8 @@ import { AppError, asAppError, toErrorBody } from '../src/errors';
 
 /** Errors raised by Express's own body parsers carry a 4xx `status`; they become the taxonomy's codes. */
 export function fromParserError(error: unknown): AppError | null {
+  // Our own refusal thrown inside a parser (the duplicate-key check) keeps its fields.
+  if (error instanceof AppError) return error;
   const status = (error as { status?: unknown; expose?: unknown } | null)?.status;
   if (typeof status !== 'number' || status < 400 || status > 499) return null;
   if (status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'Request body too large');

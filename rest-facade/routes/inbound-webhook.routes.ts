@@ -1,10 +1,10 @@
-import express, { Router, type Request } from 'express';
+import { Router, type Request } from 'express';
 import type { Config } from '../../src/config';
 import { AppError, asAppError, toErrorBody } from '../../src/errors';
 import type { Services } from '../../src/services';
 import { presentSubscription } from '../../src/subscriptions/record-shape';
 import { InboundTokenKind, type InboundWebhookToken } from '../../src/webhooks/inbound-token.entity';
-import { BODY_LIMIT_BYTES, normalise } from '../body';
+import { json, normalise } from '../body';
 import { fromParserError } from '../http-errors';
 import { FormReader } from '../form';
 import { readCreateForm, readPatchForm } from './subscriptions.routes';
@@ -33,7 +33,6 @@ interface Answer {
  */
 export function inboundWebhookRoutes(services: Services, config: Pick<Config, 'serviceShortName'>): Router {
   const router = Router();
-  const json = express.json({ limit: BODY_LIMIT_BYTES, strict: true });
   const header = (req: Request, name: string) => req.header(`x-${config.serviceShortName}-webhook-${name}`)?.trim();
 
   router.post('/webhook/user/data/:token', async (req, res, next) => {

@@ -126,3 +126,22 @@ describe('dates stay within 0001-01-01..9999-12-31, derived ones included', () =
     expect(spending.body.data.spendingSummary.groups).toEqual([{ key: '9999-12' }]);
   });
 });
+
+describe('a field sent twice', () => {
+  it('is refused on every encoding, JSON included, naming the field and changing nothing', async () => {
+    const record = await createSubscription(testApp, user.token);
+    const json = await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set(auth()).set('content-type', 'application/json').send('{"price": "1.00", "price": "2.00"}');
+    expect(json.status).toBe(400);
+    expectErrorBody(json.body, ['price']);
+    const form = await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set(auth()).type('form').send('price=1.00&price=2.00');
+    expect(form.status).toBe(400);
+    expectErrorBody(form.body, ['price']);
+    const token = (await graphql(testApp, user.token, 'mutation { createInboundWebhookToken(kind: MANAGE) { token } }')).body.data.createInboundWebhookToken.token;
+    const inbound = await testApp.http.post(`/webhook/user/data/${token}`).set('content-type', 'application/json').set('x-subledger-webhook-topic', 'subscription.updated')
+      .send(`{"id": "${record.id}", "price": "1.00", "price": "2.00"}`);
+    expect(inbound.status).toBe(400);
+    expectErrorBody(inbound.body, ['price']);
+    expect((await testApp.http.get(`/api/v1/subscriptions/${record.id}`).set(auth())).body[0].price).toBe(record.price);
+    expect(await events(record.id)).toEqual([]);
+  });
+});

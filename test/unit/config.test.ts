@@ -15,6 +15,7 @@ describe('loadConfig', () => {
       redisPrefix: 'subledger',
       tokenTtlDays: 30,
       corsOrigins: null,
+      metricsToken: null,
       allowSignup: true,
       rateLimitPerMinute: 1000,
       serviceShortName: 'subledger',
