@@ -120,7 +120,8 @@ export const parseBody: RequestHandler = (req: Request, res: Response, next: Nex
     return next();
   }
   // A body without a content type cannot be read; taking it as empty would answer "updated" for nothing.
-  if (type === '') return next(new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send a Content-Type: multipart/form-data, application/x-www-form-urlencoded or application/json'));
+  if (type === '')
+    return next(new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send a Content-Type: multipart/form-data, application/x-www-form-urlencoded or application/json'));
   if (type.startsWith('multipart/form-data')) {
     parseMultipart(req).then((body) => {
       req.body = body;

@@ -21,7 +21,8 @@ export class FormReader {
       return undefined;
     }
     if (typeof value !== 'string') return this.fail(name, `The ${name} field must be sent once.`);
-    if (options.max !== undefined && characterCount(value) > options.max) return this.fail(name, `The ${name} field must be at most ${options.max} characters.`);
+    if (options.max !== undefined && characterCount(value) > options.max)
+      return this.fail(name, `The ${name} field must be at most ${options.max} characters.`);
     if (value.includes('\u0000')) return this.fail(name, `The ${name} field must not contain NUL characters.`);
     return value;
   }

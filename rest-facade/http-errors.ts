@@ -35,5 +35,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: import('
   const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
   const [status, reason] = tooLarge ? [431, 'Request Header Fields Too Large'] : [400, 'Bad Request'];
   const body = JSON.stringify({ status: false, message: tooLarge ? 'Request headers too large (at most 16 KB)' : 'Malformed HTTP request' });
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }

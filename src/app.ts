@@ -158,8 +158,19 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   });
   app.get('/readyz', async (_req, res) => {
     const checks = await Promise.all([
-      db.orm.em.getConnection().execute('select 1').then(() => 'ok', () => 'unreachable'),
-      redis ? redis.ping().then(() => 'ok', () => 'unreachable') : Promise.resolve('in-process'),
+      db.orm.em
+        .getConnection()
+        .execute('select 1')
+        .then(
+          () => 'ok',
+          () => 'unreachable',
+        ),
+      redis
+        ? redis.ping().then(
+            () => 'ok',
+            () => 'unreachable',
+          )
+        : Promise.resolve('in-process'),
     ]);
     const [database, queue] = checks;
     const ready = database === 'ok' && queue !== 'unreachable';

@@ -125,9 +125,12 @@ export function loadConfig(env: Env = process.env): Config {
 /** CORS_ORIGINS: comma-separated origins (`https://host[:port]`), or `*` (the default) for any. */
 function corsOrigins(raw: string | undefined, problems: string[]): string[] | null {
   if (raw === undefined || raw.trim() === '' || raw.trim() === '*') return null;
-  const origins = raw.split(',').map((origin) => origin.trim()).filter(Boolean);
+  const origins = raw
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
   for (const origin of origins) {
-    let parsed: URL | null = null;
+    let parsed: URL | null;
     try {
       parsed = new URL(origin);
     } catch {

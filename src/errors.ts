@@ -100,9 +100,7 @@ export function asAppError(error: unknown): AppError {
 }
 
 export function toErrorBody(error: AppError): ErrorBody {
-  return error.fieldErrors
-    ? { status: false, message: error.message, errors: error.fieldErrors }
-    : { status: false, message: error.message };
+  return error.fieldErrors ? { status: false, message: error.message, errors: error.fieldErrors } : { status: false, message: error.message };
 }
 
 /** Extensions of a GraphQL error: the taxonomy code plus the field errors. */

@@ -14,15 +14,17 @@ import { startDeliveryWorker, startReminderWorker } from './queue-workers';
 async function main(): Promise<void> {
   const config = loadConfig();
   if (!config.redisUrl || !config.databaseUrl) {
-    throw new ConfigError([
-      'npm run worker needs REDIS_URL and DATABASE_URL; with the embedded database, npm start delivers in-process',
-    ]);
+    throw new ConfigError(['npm run worker needs REDIS_URL and DATABASE_URL; with the embedded database, npm start delivers in-process']);
   }
   const logger = createLogger(config);
   const db = await openDatabase(config.databaseUrl, config, logger);
   const redis = { url: config.redisUrl, prefix: config.redisPrefix };
   const worker = startDeliveryWorker(new DeliveryService(db.orm, config), redis, logger);
-  const reminderWorker = startReminderWorker(createServices(db.orm, config, { redis: null, redisPrefix: config.redisPrefix, reads: db.reads }, logger).reminders, redis, logger);
+  const reminderWorker = startReminderWorker(
+    createServices(db.orm, config, { redis: null, redisPrefix: config.redisPrefix, reads: db.reads }, logger).reminders,
+    redis,
+    logger,
+  );
 
   // Health for orchestrators: /healthz while the process runs, /readyz while the worker is connected.
   const health = createServer((req, res) => {

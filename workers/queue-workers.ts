@@ -8,11 +8,7 @@ import { DELIVERY_QUEUE, queueConnection } from '../src/webhooks/delivery-queue'
 export const DELIVERY_CONCURRENCY = 16;
 
 /** Consumes the delivery queue: each job is one attempt of one delivery. */
-export function startDeliveryWorker(
-  deliveries: DeliveryService,
-  redis: { url: string; prefix: string },
-  logger: Logger,
-): Worker<ClaimedDelivery> {
+export function startDeliveryWorker(deliveries: DeliveryService, redis: { url: string; prefix: string }, logger: Logger): Worker<ClaimedDelivery> {
   const { Worker } = require('bullmq') as typeof import('bullmq');
   const worker = new Worker<ClaimedDelivery>(DELIVERY_QUEUE, (job) => deliveries.attempt(job.data), {
     connection: queueConnection(redis.url),

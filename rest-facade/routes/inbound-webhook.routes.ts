@@ -42,7 +42,8 @@ export function inboundWebhookRoutes(services: Services, config: Pick<Config, 's
       return next(new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json'));
     }
     const key = req.header('idempotency-key')?.trim();
-    if (key !== undefined && (key.length === 0 || key.length > 200)) return next(AppError.field('Idempotency-Key', 'The Idempotency-Key must be 1 to 200 characters.'));
+    if (key !== undefined && (key.length === 0 || key.length > 200))
+      return next(AppError.field('Idempotency-Key', 'The Idempotency-Key must be 1 to 200 characters.'));
     json(req, res, (parseError?: unknown) => {
       // A request's answer: its outcome, or its refusal; a server failure (5xx) is thrown, never an answer.
       const answered = async (): Promise<Answer> => {

@@ -31,7 +31,14 @@ const FOLDERS: OwnedResource<Folder, 'id' | 'name' | 'is_default' | 'created_at'
   label: 'Folder',
   sort: { id: 'id', name: 'name', is_default: 'isDefault', created_at: 'createdAt' },
   read: (form) => ({ color: form.text('color', { max: 20 }), isDefault: form.integer('is_default') }),
-  present: (folder) => ({ id: folder.id, user_id: folder.user, name: folder.name, color: folder.color ?? null, is_default: folder.isDefault, ...timestamps(folder) }),
+  present: (folder) => ({
+    id: folder.id,
+    user_id: folder.user,
+    name: folder.name,
+    color: folder.color ?? null,
+    is_default: folder.isDefault,
+    ...timestamps(folder),
+  }),
 };
 
 const TAGS: OwnedResource<Tag, 'id' | 'name' | 'created_at' | 'updated_at'> = {
@@ -46,7 +53,11 @@ const PAYMENT_METHODS: OwnedResource<PaymentMode, 'id' | 'name' | 'description' 
   path: '/payments/methods',
   label: 'Payment method',
   sort: { id: 'id', name: 'name', description: 'description', expiry: 'expiry', created_at: 'createdAt', updated_at: 'updatedAt' },
-  read: (form) => ({ paymentType: form.text('payment_type', { max: 20 }), description: form.text('description', { max: 1000 }), expiry: form.text('expiry', { max: 10 }) }),
+  read: (form) => ({
+    paymentType: form.text('payment_type', { max: 20 }),
+    description: form.text('description', { max: 1000 }),
+    expiry: form.text('expiry', { max: 10 }),
+  }),
   present: (method) => ({
     id: method.id,
     user_id: method.user,

@@ -30,10 +30,10 @@ export function settingsRoutes(services: Services, config: Pick<Config, 'baseUrl
   router.put('/settings/extension', parseBody, async (req, res) => {
     const form = new FormReader(req.body);
     const change: ExtensionSettingsChange = definedOnly({
-        autoDetectSubscriptions: form.integer('auto_detect_subscriptions'),
-        browserNotifications: form.integer('browser_notifications'),
-        notifyBefore: form.integer('notify_before') ?? form.integer('notify_before_days'),
-      });
+      autoDetectSubscriptions: form.integer('auto_detect_subscriptions'),
+      browserNotifications: form.integer('browser_notifications'),
+      notifyBefore: form.integer('notify_before') ?? form.integer('notify_before_days'),
+    });
     form.merge(validateSettingsChange(change));
     form.done();
     await services.settings.update(callerOf(req), change);

@@ -2,7 +2,15 @@ import { Router, type Request } from 'express';
 import { definedOnly } from '../../src/objects';
 import type { Services } from '../../src/services';
 import { validateSubscriptionInput, type SubscriptionInput, type SubscriptionPatch } from '../../src/subscriptions/subscription.input';
-import { DEFAULT_LENGTH, DEFAULT_SORT, FILTER_COLUMNS, MAX_LENGTH, SORT_COLUMNS, type ListQuery, type SortField } from '../../src/subscriptions/subscription.list';
+import {
+  DEFAULT_LENGTH,
+  DEFAULT_SORT,
+  FILTER_COLUMNS,
+  MAX_LENGTH,
+  SORT_COLUMNS,
+  type ListQuery,
+  type SortField,
+} from '../../src/subscriptions/subscription.list';
 import { isCalendarDate } from '../../src/subscriptions/payment-dates';
 import { AppError } from '../../src/errors';
 import { callerOf } from '../auth';
@@ -197,7 +205,12 @@ function readFilters(form: FormReader, text: string | undefined): ListQuery['fil
     return form.fail('filters', 'The filters must be JSON.') ?? filters;
   }
   const fields = (parsed as { subscription?: unknown } | null)?.subscription;
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || (fields !== undefined && (typeof fields !== 'object' || fields === null || Array.isArray(fields)))) {
+  if (
+    typeof parsed !== 'object' ||
+    parsed === null ||
+    Array.isArray(parsed) ||
+    (fields !== undefined && (typeof fields !== 'object' || fields === null || Array.isArray(fields)))
+  ) {
     return form.fail('filters', 'The filters must look like {"subscription": {"folder_id": ["1"]}}.') ?? filters;
   }
   for (const [field, values] of Object.entries((fields ?? {}) as Record<string, unknown>)) {

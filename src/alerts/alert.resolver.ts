@@ -18,7 +18,8 @@ export class AlertView {
   @Field({ description: 'IANA zone name' }) timezone!: string;
   @Field(() => Int, { description: '1 All (payment and refund dates), 2 before the due (payment) date, 3 before the refund date' }) condition!: number;
   @Field(() => Int, { description: '1 All, 2 Email, 3 Browser (extension), 4 Webhook' }) channel!: number;
-  @Field(() => Int, { description: 'The record type it is for: 1 Subscription, 2 Trial, 3 Lifetime (the system default alert is for every type)' }) subjects!: number;
+  @Field(() => Int, { description: 'The record type it is for: 1 Subscription, 2 Trial, 3 Lifetime (the system default alert is for every type)' })
+  subjects!: number;
   @Field(() => String, { nullable: true }) contact!: string | null;
   @Field(() => DateTimeResolver) createdAt!: string;
   @Field(() => DateTimeResolver) updatedAt!: string;
@@ -70,23 +71,23 @@ export function toAlertView(alert: Alert): AlertView {
 /** GraphQL names → the domain's alert fields. */
 function toAlertInput(input: AlertUpdateInput) {
   return definedOnly({
-      alertName: input.name,
-      timePeriod: input.timePeriod,
-      timeCycle: input.timeCycle,
-      time: input.time,
-      timezone: input.timezone,
-      alertCondition: input.condition,
-      alertType: input.channel,
-      alertSubsType: input.subjects,
-      alertContact: input.contact,
-    });
+    alertName: input.name,
+    timePeriod: input.timePeriod,
+    timeCycle: input.timeCycle,
+    time: input.time,
+    timezone: input.timezone,
+    alertCondition: input.condition,
+    alertType: input.channel,
+    alertSubsType: input.subjects,
+    alertContact: input.contact,
+  });
 }
 
 @Resolver()
 export class AlertResolver {
   constructor(private readonly service: AlertService) {}
 
-  @Query(() => [AlertView], { description: 'The system default alert and the caller\'s own.' })
+  @Query(() => [AlertView], { description: "The system default alert and the caller's own." })
   async alerts(@Ctx() context: GraphQLContext): Promise<AlertView[]> {
     const list = await this.service.list(requireCaller(context), { start: 0, length: 1000, sort: [{ field: 'id', direction: 'asc' }] });
     return list.map(toAlertView);
@@ -103,7 +104,11 @@ export class AlertResolver {
   }
 
   @Mutation(() => AlertView)
-  async updateAlert(@Arg('id', () => Int) id: number, @Arg('input', () => AlertUpdateInput) input: AlertUpdateInput, @Ctx() context: GraphQLContext): Promise<AlertView> {
+  async updateAlert(
+    @Arg('id', () => Int) id: number,
+    @Arg('input', () => AlertUpdateInput) input: AlertUpdateInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<AlertView> {
     return toAlertView(await this.service.update(requireCaller(context), id, toAlertInput(input)));
   }
 

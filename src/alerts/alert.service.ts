@@ -36,11 +36,13 @@ export class AlertService {
 
   async list(caller: Caller, query: AlertListQuery): Promise<Alert[]> {
     const q = query.q?.trim();
-    return this.orm.em.fork().find(
-      Alert,
-      { $or: [{ user: null }, { user: caller.userId }], ...(q ? { alertName: { $ilike: `%${escapeLike(q)}%` } } : {}) },
-      { orderBy: entityOrder(query.sort, SORT_PROPERTIES), offset: query.start, limit: query.length },
-    );
+    return this.orm.em
+      .fork()
+      .find(
+        Alert,
+        { $or: [{ user: null }, { user: caller.userId }], ...(q ? { alertName: { $ilike: `%${escapeLike(q)}%` } } : {}) },
+        { orderBy: entityOrder(query.sort, SORT_PROPERTIES), offset: query.start, limit: query.length },
+      );
   }
 
   async get(caller: Caller, id: number): Promise<Alert> {
@@ -72,23 +74,23 @@ export class AlertService {
   async update(caller: Caller, id: number, input: Partial<AlertInput>): Promise<Alert> {
     assertValid(input);
     return this.orm.em.transactional(async (em) => {
-    const alert = await this.ownedForWrite(em, caller, id);
-    const changes: Partial<Alert> = {
-      alertName: input.alertName?.trim(),
-      timePeriod: input.timePeriod,
-      timeCycle: input.timeCycle,
-      time: input.time === undefined ? undefined : normaliseTime(input.time),
-      alertCondition: input.alertCondition,
-      alertContact: input.alertContact,
-      alertType: input.alertType,
-      timezone: input.timezone,
-      alertSubsType: input.alertSubsType,
-    };
-    Object.assign(alert, definedOnly(changes));
-    await em.flush();
-    // Its reminders move with the definition.
-    await this.reminders.reschedule(em, await this.reminders.recordsUsingAlert(em, id));
-    return alert;
+      const alert = await this.ownedForWrite(em, caller, id);
+      const changes: Partial<Alert> = {
+        alertName: input.alertName?.trim(),
+        timePeriod: input.timePeriod,
+        timeCycle: input.timeCycle,
+        time: input.time === undefined ? undefined : normaliseTime(input.time),
+        alertCondition: input.alertCondition,
+        alertContact: input.alertContact,
+        alertType: input.alertType,
+        timezone: input.timezone,
+        alertSubsType: input.alertSubsType,
+      };
+      Object.assign(alert, definedOnly(changes));
+      await em.flush();
+      // Its reminders move with the definition.
+      await this.reminders.reschedule(em, await this.reminders.recordsUsingAlert(em, id));
+      return alert;
     });
   }
 

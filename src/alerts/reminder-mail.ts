@@ -27,9 +27,10 @@ export class ReminderMailer {
   async send(message: ReminderMessage): Promise<void> {
     const what = message.kind === 'payment' ? `${message.amount} ${message.currency} is due` : 'the refund window closes';
     const subject = `${message.productName}: ${what} on ${message.date}`;
-    const text = message.kind === 'payment'
-      ? `Reminder: your ${message.productName} payment of ${message.amount} ${message.currency} is due on ${message.date}.`
-      : `Reminder: the refund window of your ${message.productName} purchase (${message.amount} ${message.currency}) closes on ${message.date}.`;
+    const text =
+      message.kind === 'payment'
+        ? `Reminder: your ${message.productName} payment of ${message.amount} ${message.currency} is due on ${message.date}.`
+        : `Reminder: the refund window of your ${message.productName} purchase (${message.amount} ${message.currency}) closes on ${message.date}.`;
     const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
     const html = `<p>${escape(text)}</p><p style="color:#666">Sent by Subledger.</p>`;
     await this.transport.sendMail({ from: this.from, to: message.to, subject, text, html });

@@ -49,7 +49,7 @@ export class ReminderResolver {
     return (await this.service.due(requireCaller(context))).map(toView);
   }
 
-  @Mutation(() => [String], { description: 'Sends a sample reminder through the alert\'s channels now; answers the channels used.' })
+  @Mutation(() => [String], { description: "Sends a sample reminder through the alert's channels now; answers the channels used." })
   async sendTestReminder(@Arg('alertId', () => Int) alertId: number, @Ctx() context: GraphQLContext): Promise<string[]> {
     return this.service.sendTest(requireCaller(context), alertId);
   }

@@ -27,7 +27,6 @@ export interface ReminderRow {
 /** Records rescheduled per transaction by a sweep. */
 const SWEEP_BATCH = 200;
 
-
 export interface DueReminder {
   reminderId: number;
   fireAt: Date;
@@ -80,27 +79,38 @@ export class ReminderService {
       tx,
     );
     const alertIds = [...new Set(records.flatMap((record) => record.alert_ids))];
-    const definitions = alertIds.length === 0 ? [] : await connection.execute<Array<ReminderDefinition & { id: number }>>(
-      `select "id", "time_period" as "timePeriod", "time_cycle" as "timeCycle", "time", "timezone", "alert_condition" as "alertCondition",
+    const definitions =
+      alertIds.length === 0
+        ? []
+        : await connection.execute<Array<ReminderDefinition & { id: number }>>(
+            `select "id", "time_period" as "timePeriod", "time_cycle" as "timeCycle", "time", "timezone", "alert_condition" as "alertCondition",
               case when "user_id" is null then null else "alert_subs_type" end as "alertSubsType" from "alerts" where "id" in (${alertIds.map(() => '?').join(', ')})`,
-      alertIds,
-      'all',
-      tx,
-    );
+            alertIds,
+            'all',
+            tx,
+          );
     const now = this.clock();
     for (const record of records) {
-      const owed: ReminderTarget[] = record.deleted_at !== null ? [] : reminderTargets(
-        {
-          type: record.type,
-          status: record.status,
-          recurring: record.recurring,
-          timezone: record.timezone,
-          schedule: { anchor: record.payment_date, billingType: record.billing_type, billingCycle: record.billing_cycle, billingFrequency: record.billing_frequency },
-          refundDate: record.refund_days === null ? null : addDays(record.payment_date, record.refund_days),
-        },
-        definitions.filter((definition) => record.alert_ids.includes(definition.id)),
-        now,
-      );
+      const owed: ReminderTarget[] =
+        record.deleted_at !== null
+          ? []
+          : reminderTargets(
+              {
+                type: record.type,
+                status: record.status,
+                recurring: record.recurring,
+                timezone: record.timezone,
+                schedule: {
+                  anchor: record.payment_date,
+                  billingType: record.billing_type,
+                  billingCycle: record.billing_cycle,
+                  billingFrequency: record.billing_frequency,
+                },
+                refundDate: record.refund_days === null ? null : addDays(record.payment_date, record.refund_days),
+              },
+              definitions.filter((definition) => record.alert_ids.includes(definition.id)),
+              now,
+            );
       const keys = owed.map((target) => `${target.alertId}|${target.kind}|${target.date}`);
       await connection.execute(
         `update "reminders" set "status" = 'CANCELLED'
@@ -124,12 +134,14 @@ export class ReminderService {
 
   /** The records that use an alert definition, as their first alert or another one. */
   async recordsUsingAlert(em: EntityManager, alertId: number): Promise<number[]> {
-    const rows = await em.getConnection().execute<{ id: number }[]>(
-      `select "id" from "subscriptions" where "alert_id" = ? union select "subscription_id" from "subscription_alerts" where "alert_id" = ?`,
-      [alertId, alertId],
-      'all',
-      em.getTransactionContext(),
-    );
+    const rows = await em
+      .getConnection()
+      .execute<{ id: number }[]>(
+        `select "id" from "subscriptions" where "alert_id" = ? union select "subscription_id" from "subscription_alerts" where "alert_id" = ?`,
+        [alertId, alertId],
+        'all',
+        em.getTransactionContext(),
+      );
     return rows.map((row) => row.id);
   }
 
@@ -147,7 +159,12 @@ export class ReminderService {
       [limit],
     );
     for (let start = 0; start < rows.length; start += SWEEP_BATCH) {
-      await this.orm.em.transactional((em) => this.reschedule(em, rows.slice(start, start + SWEEP_BATCH).map((row) => row.id)));
+      await this.orm.em.transactional((em) =>
+        this.reschedule(
+          em,
+          rows.slice(start, start + SWEEP_BATCH).map((row) => row.id),
+        ),
+      );
     }
     return rows.length;
   }
@@ -155,10 +172,12 @@ export class ReminderService {
   /** Reminders that have not fired and whose time comes within `lookAheadMs` (0: has come). */
   async claimDue(limit: number, lookAheadMs = 0): Promise<DueReminder[]> {
     if (limit <= 0) return [];
-    const rows = await this.orm.em.getConnection().execute<{ id: number; fire_at: string }[]>(
-      `select "id", "fire_at" from "reminders" where "status" = 'SCHEDULED' and "fire_at" <= ? order by "fire_at" limit ?`,
-      [utcTimestamp(new Date(this.clock().getTime() + lookAheadMs)), limit],
-    );
+    const rows = await this.orm.em
+      .getConnection()
+      .execute<{ id: number; fire_at: string }[]>(
+        `select "id", "fire_at" from "reminders" where "status" = 'SCHEDULED' and "fire_at" <= ? order by "fire_at" limit ?`,
+        [utcTimestamp(new Date(this.clock().getTime() + lookAheadMs)), limit],
+      );
     return rows.map((row) => ({ reminderId: row.id, fireAt: new Date(`${row.fire_at.replace(' ', 'T')}Z`) }));
   }
 
@@ -199,10 +218,12 @@ export class ReminderService {
 
   /** The caller's reminders fired within [from, to] or due then, in fire order. */
   async list(caller: Caller, from: Date, to: Date, statuses: Array<ReminderRow['status']>): Promise<ReminderRow[]> {
-    return this.orm.em.getConnection().execute<ReminderRow[]>(
-      `select * from "reminders" where "user_id" = ? and "fire_at" between ? and ? and "status" = any(?::text[]) order by "fire_at", "id"`,
-      [caller.userId, utcTimestamp(from), utcTimestamp(to), `{${statuses.join(',')}}`],
-    );
+    return this.orm.em
+      .getConnection()
+      .execute<ReminderRow[]>(
+        `select * from "reminders" where "user_id" = ? and "fire_at" between ? and ? and "status" = any(?::text[]) order by "fire_at", "id"`,
+        [caller.userId, utcTimestamp(from), utcTimestamp(to), `{${statuses.join(',')}}`],
+      );
   }
 
   /** Reminders that fired and whose date has not passed: what the browser extension shows. */
@@ -216,25 +237,36 @@ export class ReminderService {
 
   /** Sends a sample reminder through an alert's channels now (the caller's soonest record, or a made-up one). */
   async sendTest(caller: Caller, alertId: number): Promise<string[]> {
-    const [alert] = await this.orm.em.getConnection().execute<{ alert_type: number; alert_contact: string | null; email: string }[]>(
-      `select a."alert_type", a."alert_contact", u."email" from "alerts" a join "users" u on u."id" = ? where a."id" = ? and (a."user_id" is null or a."user_id" = ?)`,
-      [caller.userId, alertId, caller.userId],
-    );
+    const [alert] = await this.orm.em
+      .getConnection()
+      .execute<{ alert_type: number; alert_contact: string | null; email: string }[]>(
+        `select a."alert_type", a."alert_contact", u."email" from "alerts" a join "users" u on u."id" = ? where a."id" = ? and (a."user_id" is null or a."user_id" = ?)`,
+        [caller.userId, alertId, caller.userId],
+      );
     if (!alert) throw AppError.notFound('Alert');
     const channels: string[] = [];
     const wanted = channelsOf(alert.alert_type);
-    const [row] = await this.orm.em.getConnection().execute<SubscriptionRow[]>(recordSelect('where s."user_id" = ? and s."deleted_at" is null order by s."id" limit 1'), [caller.userId]);
+    const [row] = await this.orm.em
+      .getConnection()
+      .execute<SubscriptionRow[]>(recordSelect('where s."user_id" = ? and s."deleted_at" is null order by s."id" limit 1'), [caller.userId]);
     // E-mail alone cannot go without SMTP; "All" goes through the channels there are.
     if (wanted.length === 1 && wanted[0] === 'email' && !this.mailer) throw new AppError('CONFLICT', 'E-mail reminders need SMTP_URL to be set on the server');
     if (wanted.includes('email') && this.mailer) {
       const sample = row ? toRecord(row, this.clock()) : null;
-      await this.mail(alert.alert_contact ?? alert.email, sample, 'payment', sample?.next_payment_date ?? sample?.payment_date ?? utcTimestamp(this.clock()).slice(0, 10));
+      await this.mail(
+        alert.alert_contact ?? alert.email,
+        sample,
+        'payment',
+        sample?.next_payment_date ?? sample?.payment_date ?? utcTimestamp(this.clock()).slice(0, 10),
+      );
       channels.push('email');
     }
     if (wanted.includes('webhook') && row) {
       const record = toRecord(row, this.clock());
       await this.orm.em.transactional((em) =>
-        writeEvents(em, caller.userId, 'subscription.payment_due', [record], { reminder: { kind: 'payment', date: record.next_payment_date ?? record.payment_date, alert_id: alertId, test: true } }),
+        writeEvents(em, caller.userId, 'subscription.payment_due', [record], {
+          reminder: { kind: 'payment', date: record.next_payment_date ?? record.payment_date, alert_id: alertId, test: true },
+        }),
       );
       this.outbox.notify();
       channels.push('webhook');

@@ -65,10 +65,9 @@ export class AuthService {
     );
     if (!row || !matchesHash(parsed.secret, row.secret_hash)) return null;
     if (ttlDays > 0 && row.renew) {
-      await this.orm.em.getConnection().execute(
-        `update "access_tokens" set "expires_at" = (now() at time zone 'utc') + make_interval(days => ?::int) where "id" = ?`,
-        [ttlDays, parsed.id],
-      );
+      await this.orm.em
+        .getConnection()
+        .execute(`update "access_tokens" set "expires_at" = (now() at time zone 'utc') + make_interval(days => ?::int) where "id" = ?`, [ttlDays, parsed.id]);
     }
     return { userId: row.user_id, tokenId: parsed.id };
   }
@@ -76,9 +75,7 @@ export class AuthService {
   /** Revokes the token the caller presented; it gets 401 from then on. */
   async logout(caller: Caller): Promise<void> {
     if (caller.tokenId === null) return;
-    await this.orm.em
-      .fork()
-      .nativeUpdate(AccessToken, { id: caller.tokenId, user: caller.userId }, { revokedAt: utcTimestamp() });
+    await this.orm.em.fork().nativeUpdate(AccessToken, { id: caller.tokenId, user: caller.userId }, { revokedAt: utcTimestamp() });
   }
 
   async me(caller: Caller): Promise<User> {

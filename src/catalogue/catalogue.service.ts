@@ -50,7 +50,20 @@ export class CatalogueService {
        where p."tier" < 3 or p."score" >= ?
        order by p."tier", p."score" desc, lower(p."product_name"), p."id"
        limit ? offset ?`,
-      [q, `${like}%`, `% ${like}%`, `${like}%`, q, q, caller.userId, options.categoryId ?? null, options.categoryId ?? null, CLOSE_SPELLING, limit, options.offset ?? 0],
+      [
+        q,
+        `${like}%`,
+        `% ${like}%`,
+        `${like}%`,
+        q,
+        q,
+        caller.userId,
+        options.categoryId ?? null,
+        options.categoryId ?? null,
+        CLOSE_SPELLING,
+        limit,
+        options.offset ?? 0,
+      ],
     );
     if (rows.length === 0) return [];
     const products = await this.orm.em.fork().find(Product, { id: { $in: rows.map((row) => row.id) } });
@@ -66,20 +79,24 @@ export class CatalogueService {
 
   /** A page of products in name order (GraphQL browsing without a search text). */
   async browse(caller: Caller, options: { categoryId?: number; offset: number; limit: number }): Promise<Product[]> {
-    return this.orm.em.fork().find(
-      Product,
-      { $or: [{ owner: null }, { owner: caller.userId }], ...(options.categoryId ? { category: options.categoryId } : {}) },
-      { orderBy: { productName: 'asc', id: 'asc' }, offset: options.offset, limit: options.limit },
-    );
+    return this.orm.em
+      .fork()
+      .find(
+        Product,
+        { $or: [{ owner: null }, { owner: caller.userId }], ...(options.categoryId ? { category: options.categoryId } : {}) },
+        { orderBy: { productName: 'asc', id: 'asc' }, offset: options.offset, limit: options.limit },
+      );
   }
 
   /** Global categories and the caller's own. */
   async categories(caller: Caller, query: CategoryListQuery): Promise<ProductCategory[]> {
     const q = query.q?.trim();
-    return this.orm.em.fork().find(
-      ProductCategory,
-      { $or: [{ user: null }, { user: caller.userId }], ...(q ? { name: { $ilike: `%${escapeLike(q)}%` } } : {}) },
-      { orderBy: entityOrder(query.sort, CATEGORY_SORT_PROPERTIES), offset: query.start, limit: query.length },
-    );
+    return this.orm.em
+      .fork()
+      .find(
+        ProductCategory,
+        { $or: [{ user: null }, { user: caller.userId }], ...(q ? { name: { $ilike: `%${escapeLike(q)}%` } } : {}) },
+        { orderBy: entityOrder(query.sort, CATEGORY_SORT_PROPERTIES), offset: query.start, limit: query.length },
+      );
   }
 }

@@ -20,7 +20,7 @@ export async function importRates(orm: MikroORM<PostgreSqlDriver>, file: RatesFi
   const entries = Object.entries(file?.rates ?? {});
   if (entries.length === 0) problems.rates = ['rates must list at least one currency.'];
   for (const [currency, value] of entries) {
-    let rate: Decimal | null = null;
+    let rate: Decimal | null;
     try {
       rate = new Decimal(value);
     } catch {

@@ -161,7 +161,8 @@ async function stopOrphanedServer(layout: Layout): Promise<void> {
     process.kill(postmaster.pid, 'SIGINT');
     const deadline = Date.now() + READY_TIMEOUT_MS;
     while (isAlive(postmaster.pid)) {
-      if (Date.now() > deadline) throw new EmbeddedDatabaseError(`the PostgreSQL server left running in ${layout.pgdata} (process ${postmaster.pid}) did not stop`);
+      if (Date.now() > deadline)
+        throw new EmbeddedDatabaseError(`the PostgreSQL server left running in ${layout.pgdata} (process ${postmaster.pid}) did not stop`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
@@ -244,12 +245,20 @@ async function startServer(layout: Layout, account: Account, url: string, { post
   for (;;) {
     const client = new Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
     client.on('error', () => undefined);
-    const answer = await Promise.race([client.connect().then(() => 'up', () => 'down'), exited]);
+    const answer = await Promise.race([
+      client.connect().then(
+        () => 'up',
+        () => 'down',
+      ),
+      exited,
+    ]);
     await client.end().catch(() => undefined);
     if (answer === 'up') return child;
     if (Date.now() > deadline) {
       await stopChild(child);
-      throw new EmbeddedDatabaseError(`the embedded PostgreSQL server did not accept connections within ${READY_TIMEOUT_MS / 1000} s:\n${tail(layout.logFile)}`);
+      throw new EmbeddedDatabaseError(
+        `the embedded PostgreSQL server did not accept connections within ${READY_TIMEOUT_MS / 1000} s:\n${tail(layout.logFile)}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

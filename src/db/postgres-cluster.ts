@@ -56,7 +56,9 @@ export async function binaries(): Promise<Binaries> {
     const manifest = path.resolve(path.dirname(paths.postgres), '../../package.json');
     return { ...paths, version: (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version: string }).version };
   } catch {
-    throw new EmbeddedDatabaseError(`no PostgreSQL binaries for ${process.platform}-${process.arch} (package ${name}); set DATABASE_URL to a PostgreSQL server instead`);
+    throw new EmbeddedDatabaseError(
+      `no PostgreSQL binaries for ${process.platform}-${process.arch} (package ${name}); set DATABASE_URL to a PostgreSQL server instead`,
+    );
   }
 }
 

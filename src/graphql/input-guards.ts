@@ -62,7 +62,9 @@ export const inputGuards: ApolloServerPlugin = {
             throw new GraphQLError('A request may run one signUp or login.', { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
           }
         }
-        const field = nulIn(request.variables ?? {}, 'variables') ?? (document.definitions.some((node) => node.kind === Kind.OPERATION_DEFINITION) ? nulInDocument(document) : null);
+        const field =
+          nulIn(request.variables ?? {}, 'variables') ??
+          (document.definitions.some((node) => node.kind === Kind.OPERATION_DEFINITION) ? nulInDocument(document) : null);
         if (field) {
           throw new GraphQLError(`The ${field} must not contain NUL characters.`, {
             extensions: { code: 'BAD_USER_INPUT', errors: { [field]: [`The ${field} must not contain NUL characters.`] }, http: { status: 400 } },

@@ -26,7 +26,10 @@ export function createLoaders(orm: MikroORM<PostgreSqlDriver>): Loaders {
   // folders into the identity map was a tenth of a GraphQL page's CPU, and nothing here writes them back.
   const byId = <T extends { id: number }>(entity: new () => T) =>
     new DataLoader<number, T | null>(async (ids) => {
-      const rows = await em.createQueryBuilder(entity as never).where({ id: { $in: [...ids] } } as never).execute('all');
+      const rows = await em
+        .createQueryBuilder(entity as never)
+        .where({ id: { $in: [...ids] } } as never)
+        .execute('all');
       const map = new Map((rows as T[]).map((row) => [row.id, row]));
       return ids.map((id) => map.get(id) ?? null);
     });

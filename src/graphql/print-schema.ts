@@ -15,7 +15,7 @@ export async function printAppSchema(): Promise<string> {
 export const SCHEMA_FILE = path.resolve(process.cwd(), 'schema', 'schema.graphql');
 
 if (require.main === module) {
-  printAppSchema().then((sdl) => {
+  void printAppSchema().then((sdl) => {
     writeFileSync(SCHEMA_FILE, sdl);
     console.log(`written ${SCHEMA_FILE}`);
   });

@@ -1,5 +1,5 @@
 import type { GraphQLSchema } from 'graphql';
-import { buildSchema, type NonEmptyArray } from 'type-graphql';
+import { buildSchema, type ClassType, type NonEmptyArray } from 'type-graphql';
 import { AuthResolver } from '../auth/auth.resolver';
 import { SubscriptionResolver } from '../subscriptions/subscription.resolver';
 import { AlertResolver } from '../alerts/alert.resolver';
@@ -31,7 +31,7 @@ export async function buildAppSchema(services: Services): Promise<GraphQLSchema>
   const resolvers = createResolvers(services);
   const byClass = new Map<unknown, object>(resolvers.map((resolver) => [resolver.constructor, resolver]));
   return buildSchema({
-    resolvers: resolvers.map((resolver) => resolver.constructor) as NonEmptyArray<Function>,
+    resolvers: resolvers.map((resolver) => resolver.constructor) as unknown as NonEmptyArray<ClassType>,
     container: { get: (resolverClass) => byClass.get(resolverClass) },
     validate: { forbidUnknownValues: false },
   });

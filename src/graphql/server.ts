@@ -12,11 +12,7 @@ import { inputGuards } from './input-guards';
 /** Limits on what one GraphQL document may ask for. */
 export const GRAPHQL_LIMITS = { maxDepth: 10, maxCost: 20000, maxAliases: 15, maxTokens: 2000, maxDirectives: 20 } as const;
 
-export async function createGraphQLServer(
-  schema: GraphQLSchema,
-  config: Pick<Config, 'nodeEnv'>,
-  logger: Logger,
-): Promise<ApolloServer<GraphQLContext>> {
+export async function createGraphQLServer(schema: GraphQLSchema, config: Pick<Config, 'nodeEnv'>, logger: Logger): Promise<ApolloServer<GraphQLContext>> {
   const protection = new ApolloArmor({
     maxDepth: { n: GRAPHQL_LIMITS.maxDepth },
     costLimit: { maxCost: GRAPHQL_LIMITS.maxCost },

@@ -83,9 +83,7 @@ export async function superviseApiProcesses(config: Config, logger: Logger): Pro
   /** Stops the API processes (SIGTERM: they drain), then the database. */
   const drain = async () => {
     stopping = true;
-    const exits = slots.map((slot) =>
-      slot.worker.isDead() ? Promise.resolve() : new Promise<void>((resolve) => slot.worker.once('exit', () => resolve())),
-    );
+    const exits = slots.map((slot) => (slot.worker.isDead() ? Promise.resolve() : new Promise<void>((resolve) => slot.worker.once('exit', () => resolve()))));
     for (const slot of slots) slot.worker.process.kill('SIGTERM');
     const killer = setTimeout(() => {
       logger.warn({ afterMs: DRAIN_TIMEOUT_MS }, 'API processes still draining; killing them');

@@ -1,12 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { DirectReads } from '../db/direct-reads';
-import {
-  RateLimiterMemory,
-  RateLimiterPostgres,
-  RateLimiterRedis,
-  RateLimiterRes,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 export interface LimiterOptions {
   /** Namespace of the keys. */

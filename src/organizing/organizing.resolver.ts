@@ -48,11 +48,7 @@ function namedCrudResolver<TRow extends OwnedNamed, TView extends object>(shape:
     }
 
     @Mutation(() => shape.view, { name: `update${shape.singular}` })
-    async update(
-      @Arg('id', () => Int) id: number,
-      @Arg('input', () => shape.updateInput) input: object,
-      @Ctx() context: GraphQLContext,
-    ): Promise<TView> {
+    async update(@Arg('id', () => Int) id: number, @Arg('input', () => shape.updateInput) input: object, @Ctx() context: GraphQLContext): Promise<TView> {
       return shape.toView(await this.service.update(requireCaller(context), id, input as Partial<TRow>));
     }
 

@@ -21,7 +21,9 @@ export function validatePaymentMode(fields: Partial<PaymentMode>): FieldErrors {
   if (fields.paymentType !== undefined && fields.paymentType !== null && !(PAYMENT_TYPES as readonly string[]).includes(fields.paymentType)) {
     errors.payment_type = [`The payment_type must be one of ${PAYMENT_TYPES.join(', ')}.`];
   }
-  if (fields.description !== undefined && fields.description !== null && characterCount(fields.description) > 1000) errors.description = ['The description must be at most 1000 characters.'];
-  if (fields.expiry !== undefined && fields.expiry !== null && !isCalendarDate(fields.expiry)) errors.expiry = ['The expiry must be a calendar date (YYYY-MM-DD).'];
+  if (fields.description !== undefined && fields.description !== null && characterCount(fields.description) > 1000)
+    errors.description = ['The description must be at most 1000 characters.'];
+  if (fields.expiry !== undefined && fields.expiry !== null && !isCalendarDate(fields.expiry))
+    errors.expiry = ['The expiry must be a calendar date (YYYY-MM-DD).'];
   return errors;
 }

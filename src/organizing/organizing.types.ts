@@ -8,7 +8,6 @@ import type { PaymentMode } from './payment-mode.entity';
 import type { Tag } from './tag.entity';
 import { COLOR } from './organizing.rules';
 
-
 @ObjectType('Folder')
 export class FolderView {
   @Field(() => Int) id!: number;
@@ -54,7 +53,12 @@ export class NameInput {
   @Field() @Length(1, 100) name!: string;
 }
 
-export const toFolderView = (folder: Folder): FolderView => ({ id: folder.id, name: folder.name, color: folder.color ?? null, isDefault: folder.isDefault === 1 });
+export const toFolderView = (folder: Folder): FolderView => ({
+  id: folder.id,
+  name: folder.name,
+  color: folder.color ?? null,
+  isDefault: folder.isDefault === 1,
+});
 export const toTagView = (tag: Tag): TagView => ({ id: tag.id, name: tag.name });
 export const toPaymentModeView = (mode: PaymentMode): PaymentModeView => ({ id: mode.id, name: mode.name });
 export const toCategoryView = (category: ProductCategory): ProductCategoryView => ({

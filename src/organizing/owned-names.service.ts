@@ -103,7 +103,11 @@ export class OwnedNamesService<E extends OwnedNamed> {
 
   private async clearOtherDefault(em: EntityManager, caller: Caller, fields: Partial<E>, exceptId: number | null): Promise<void> {
     if (!this.options.singleDefault || (fields as { isDefault?: number }).isDefault !== 1) return;
-    await em.nativeUpdate(this.entity, { user: caller.userId, isDefault: 1, ...(exceptId ? { id: { $ne: exceptId } } : {}) } as never, { isDefault: 0 } as never);
+    await em.nativeUpdate(
+      this.entity,
+      { user: caller.userId, isDefault: 1, ...(exceptId ? { id: { $ne: exceptId } } : {}) } as never,
+      { isDefault: 0 } as never,
+    );
   }
 
   private checkName(name: string): string {

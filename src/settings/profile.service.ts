@@ -38,14 +38,19 @@ export class ProfileService {
       if (change.name !== undefined) user.name = change.name.trim();
       if (change.baseCurrency !== undefined) user.baseCurrency = change.baseCurrency;
       if (change.timezone !== undefined && change.timezone !== user.timezone) {
-        const moved = await em.getConnection().execute<{ id: number }[]>(
-          `update "subscriptions" set "timezone" = ? where "user_id" = ? and "timezone" = ? returning "id"`,
-          [change.timezone, caller.userId, user.timezone],
-          'all',
-          em.getTransactionContext(),
-        );
+        const moved = await em
+          .getConnection()
+          .execute<{ id: number }[]>(
+            `update "subscriptions" set "timezone" = ? where "user_id" = ? and "timezone" = ? returning "id"`,
+            [change.timezone, caller.userId, user.timezone],
+            'all',
+            em.getTransactionContext(),
+          );
         user.timezone = change.timezone;
-        await this.reminders.reschedule(em, moved.map((row) => row.id));
+        await this.reminders.reschedule(
+          em,
+          moved.map((row) => row.id),
+        );
       }
       return user;
     });

@@ -37,12 +37,15 @@ export class SettingsResolver {
   }
 
   @Mutation(() => ExtensionSettingsView)
-  async updateExtensionSettings(@Arg('input', () => ExtensionSettingsInput) input: ExtensionSettingsInput, @Ctx() context: GraphQLContext): Promise<ExtensionSettingsView> {
+  async updateExtensionSettings(
+    @Arg('input', () => ExtensionSettingsInput) input: ExtensionSettingsInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<ExtensionSettingsView> {
     const change = definedOnly({
-        autoDetectSubscriptions: flag(input.autoDetectSubscriptions),
-        browserNotifications: flag(input.browserNotifications),
-        notifyBefore: input.notifyBefore,
-      });
+      autoDetectSubscriptions: flag(input.autoDetectSubscriptions),
+      browserNotifications: flag(input.browserNotifications),
+      notifyBefore: input.notifyBefore,
+    });
     return toView(await this.settings.update(requireCaller(context), change));
   }
 }

@@ -15,7 +15,10 @@ export const MAX_NOTIFY_BEFORE = 365;
 
 export function validateSettingsChange(change: ExtensionSettingsChange): FieldErrors {
   const errors: FieldErrors = {};
-  for (const [field, value] of [['auto_detect_subscriptions', change.autoDetectSubscriptions], ['browser_notifications', change.browserNotifications]] as const) {
+  for (const [field, value] of [
+    ['auto_detect_subscriptions', change.autoDetectSubscriptions],
+    ['browser_notifications', change.browserNotifications],
+  ] as const) {
     if (value !== undefined && value !== 0 && value !== 1) errors[field] = [`The ${field} must be 0 or 1.`];
   }
   const days = change.notifyBefore;

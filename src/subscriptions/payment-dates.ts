@@ -126,7 +126,7 @@ export function addDays(text: string, days: number): string {
 function monthsAfter({ year, month, day }: CalendarDate, months: number): CalendarDate {
   const index = year * 12 + (month - 1) + months;
   const targetYear = Math.floor(index / 12);
-  const targetMonth = (index - targetYear * 12) + 1;
+  const targetMonth = index - targetYear * 12 + 1;
   return { year: targetYear, month: targetMonth, day: Math.min(day, daysInMonth(targetYear, targetMonth)) };
 }
 

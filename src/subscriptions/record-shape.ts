@@ -1,14 +1,6 @@
 import { toSqlSeconds } from '../db/timestamps';
 import { toMoneyString } from '../money/money';
-import {
-  BILLING_TYPE_LABELS,
-  CYCLE_LABELS,
-  label,
-  RECURRING_LABELS,
-  STATUS_LABELS,
-  SUB_ADDON_LABELS,
-  TYPE_LABELS,
-} from './codes';
+import { BILLING_TYPE_LABELS, CYCLE_LABELS, label, RECURRING_LABELS, STATUS_LABELS, SUB_ADDON_LABELS, TYPE_LABELS } from './codes';
 import type { SubscriptionRecord } from './subscription.record';
 
 /**

@@ -49,13 +49,7 @@ function groupOf(record: SubscriptionRecord, grouping: Exclude<SpendingGrouping,
  * What active records cost in the base currency: the average monthly (and yearly) cost of recurring ones,
  * and what falls due within [from, to]; per category, folder, price currency, or month of payment.
  */
-export function summarizeSpending(
-  records: SubscriptionRecord[],
-  baseCurrency: string,
-  from: string,
-  to: string,
-  grouping: SpendingGrouping,
-): SpendingSummary {
+export function summarizeSpending(records: SubscriptionRecord[], baseCurrency: string, from: string, to: string, grouping: SpendingGrouping): SpendingSummary {
   const groups = new Map<string, Accumulator>();
   const add = (key: string, label: string, monthly: Decimal, period: Decimal, count: number) => {
     const group = groups.get(key) ?? { label, count: 0, monthly: new Decimal(0), period: new Decimal(0) };
@@ -68,7 +62,8 @@ export function summarizeSpending(
   let periodTotal = new Decimal(0);
   for (const record of records) {
     if (record.status !== Status.Active) continue;
-    const monthly = record.recurring === 1 ? monthlyEquivalent(record.base_value, record.billing_type, record.billing_cycle, record.billing_frequency) : new Decimal(0);
+    const monthly =
+      record.recurring === 1 ? monthlyEquivalent(record.base_value, record.billing_type, record.billing_cycle, record.billing_frequency) : new Decimal(0);
     const payments = paymentsWithin(record, from, to);
     const period = new Decimal(record.base_value).times(payments.length);
     monthlyTotal = monthlyTotal.plus(monthly);

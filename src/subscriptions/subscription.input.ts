@@ -74,7 +74,7 @@ export function validateSubscriptionInput(input: SubscriptionPatch): FieldErrors
   };
   const amount = (field: string, value: string | null | undefined) => {
     if (value === undefined || value === null) return;
-    let parsed: Decimal | null = null;
+    let parsed: Decimal | null;
     try {
       parsed = /^\d+(\.\d+)?$/.test(value) ? new Decimal(value) : null;
     } catch {

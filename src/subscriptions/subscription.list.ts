@@ -86,8 +86,14 @@ export function listQuerySql(userId: number, query: ListQuery): { where: string;
       `s."category_id" in (select pc."id" from "product_categories" pc where lower(pc."name") like ?)`,
     ];
     params.push(pattern, pattern, pattern, pattern, pattern);
-    for (const [column, labels] of [['type', TYPE_LABELS], ['billing_cycle', CYCLE_LABELS], ['recurring', RECURRING_LABELS]] as const) {
-      const codes = Object.entries(labels).filter(([, text]) => text.toLowerCase().includes(q)).map(([code]) => Number(code));
+    for (const [column, labels] of [
+      ['type', TYPE_LABELS],
+      ['billing_cycle', CYCLE_LABELS],
+      ['recurring', RECURRING_LABELS],
+    ] as const) {
+      const codes = Object.entries(labels)
+        .filter(([, text]) => text.toLowerCase().includes(q))
+        .map(([code]) => Number(code));
       if (codes.length > 0) {
         matches.push(`s."${column}" = any(?::int[])`);
         params.push(intArray(codes));

@@ -149,5 +149,13 @@ export function toRecord(row: SubscriptionRow, now: Date | ((timezone: string) =
 /** The price in the user's base currency; as it stands when the currencies agree or a rate is missing. */
 function baseValue(row: SubscriptionRow): string {
   if (row.price_type === row.base_currency || !row.price_rate || !row.base_rate) return toMoneyString(row.price);
-  return convert(row.price, row.price_type, row.base_currency, new Map([[row.price_type, row.price_rate], [row.base_currency, row.base_rate]]));
+  return convert(
+    row.price,
+    row.price_type,
+    row.base_currency,
+    new Map([
+      [row.price_type, row.price_rate],
+      [row.base_currency, row.base_rate],
+    ]),
+  );
 }

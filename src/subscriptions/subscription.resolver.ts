@@ -7,7 +7,16 @@ import { LocalDateResolver } from 'graphql-scalars';
 import { AppError } from '../errors';
 import { requireCaller, type GraphQLContext } from '../graphql/context';
 import { decodeCursor, encodeCursor } from '../graphql/cursors';
-import { ProductCategoryView, FolderView, PaymentModeView, TagView, toCategoryView, toFolderView, toPaymentModeView, toTagView } from '../organizing/organizing.types';
+import {
+  ProductCategoryView,
+  FolderView,
+  PaymentModeView,
+  TagView,
+  toCategoryView,
+  toFolderView,
+  toPaymentModeView,
+  toTagView,
+} from '../organizing/organizing.types';
 import { ProductSummaryView, toProductSummary } from '../catalogue/product.types';
 import type { SubscriptionInput, SubscriptionPatch } from './subscription.input';
 import { DEFAULT_LENGTH, DEFAULT_SORT, MAX_LENGTH } from './subscription.list';
@@ -44,7 +53,7 @@ export class SubscriptionResolver {
     private readonly profile: ProfileService,
   ) {}
 
-  @Query(() => SubscriptionConnection, { description: 'The caller\'s records, a page at a time.' })
+  @Query(() => SubscriptionConnection, { description: "The caller's records, a page at a time." })
   async subscriptions(
     @Ctx() context: GraphQLContext,
     @Arg('filter', () => SubscriptionFilter, { nullable: true }) filter?: SubscriptionFilter,
@@ -56,7 +65,13 @@ export class SubscriptionResolver {
     if (first < 1 || first > MAX_LENGTH) throw AppError.field('first', `The first must be from 1 to ${MAX_LENGTH}.`);
     const start = after ? decodeCursor(after) + 1 : 0;
     const caller = requireCaller(context);
-    const query = { q: search, start, length: first, sort: orderBy ? [{ field: orderBy.field, direction: orderBy.direction }] : DEFAULT_SORT, filters: filter ?? {} };
+    const query = {
+      q: search,
+      start,
+      length: first,
+      sort: orderBy ? [{ field: orderBy.field, direction: orderBy.direction }] : DEFAULT_SORT,
+      filters: filter ?? {},
+    };
     const [records, total] = await Promise.all([this.service.list(caller, query), this.service.count(caller, query)]);
     const edges = records.map((node, index) => ({ cursor: encodeCursor(start + index), node: asRecordView(node) }));
     return {
@@ -97,7 +112,10 @@ export class SubscriptionResolver {
   }
 
   @Mutation(() => SubscriptionRecordView)
-  async createSubscription(@Arg('input', () => SubscriptionCreateInput) input: SubscriptionCreateInput, @Ctx() context: GraphQLContext): Promise<SubscriptionRecordView> {
+  async createSubscription(
+    @Arg('input', () => SubscriptionCreateInput) input: SubscriptionCreateInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<SubscriptionRecordView> {
     const patch = toPatch(input);
     if (!patch.product) throw AppError.field('productId', 'Give productId or productName.');
     return asRecordView(await this.service.create(requireCaller(context), patch as SubscriptionInput));
@@ -146,7 +164,7 @@ export class SubscriptionResolver {
     return asRecordView(await this.service.addAddon(requireCaller(context), subscriptionId, input));
   }
 
-  @Mutation(() => UserView, { description: 'Changes the caller\'s name, base currency or timezone.' })
+  @Mutation(() => UserView, { description: "Changes the caller's name, base currency or timezone." })
   async updateProfile(@Arg('input', () => ProfileInput) input: ProfileInput, @Ctx() context: GraphQLContext): Promise<UserView> {
     return toUserView(await this.profile.update(requireCaller(context), input));
   }
@@ -185,7 +203,7 @@ export class SubscriptionResolver {
     return (await context.loaders.alertsOfSubscription.load(record.id)).map(toAlertView);
   }
 
-  @Mutation(() => SubscriptionRecordView, { description: 'Sets the record\'s alert definitions (1 to 10; the first becomes alert_id).' })
+  @Mutation(() => SubscriptionRecordView, { description: "Sets the record's alert definitions (1 to 10; the first becomes alert_id)." })
   async setSubscriptionAlerts(
     @Arg('id', () => Int) id: number,
     @Arg('alertIds', () => [Int]) alertIds: number[],

@@ -141,7 +141,11 @@ export class SubscriptionService {
   async calendar(caller: Caller, from?: string, to?: string): Promise<CalendarEntry[]> {
     const now = this.clock();
     [from, to] = await this.dateRange(caller, from, to);
-    const rows = await this.rows(`where s."user_id" = ? and s."deleted_at" is null and s."status" = ? and s."payment_date" <= ?`, [caller.userId, Status.Active, to]);
+    const rows = await this.rows(`where s."user_id" = ? and s."deleted_at" is null and s."status" = ? and s."payment_date" <= ?`, [
+      caller.userId,
+      Status.Active,
+      to,
+    ]);
     const entries: CalendarEntry[] = [];
     const today = todayCache(now);
     for (const row of rows) {
@@ -208,7 +212,12 @@ export class SubscriptionService {
       const tx = em.getTransactionContext();
       await connection.execute('delete from "subscription_alerts" where "subscription_id" = ?', [id], 'run', tx);
       for (const [position, alertId] of unique.slice(1).entries()) {
-        await connection.execute('insert into "subscription_alerts" ("subscription_id", "alert_id", "position") values (?, ?, ?)', [id, alertId, position + 1], 'run', tx);
+        await connection.execute(
+          'insert into "subscription_alerts" ("subscription_id", "alert_id", "position") values (?, ?, ?)',
+          [id, alertId, position + 1],
+          'run',
+          tx,
+        );
       }
       await this.emit(em, caller, 'subscription.updated', [id]);
     });
@@ -379,9 +388,19 @@ export class SubscriptionService {
     await em.flush();
     const rows = await em
       .getConnection()
-      .execute<SubscriptionRow[]>(recordSelect(`where s."id" in (${ids.map(() => '?').join(', ')}) and s."user_id" = ?`, 'order by s."id"'), [...ids, caller.userId], 'all', em.getTransactionContext());
+      .execute<SubscriptionRow[]>(
+        recordSelect(`where s."id" in (${ids.map(() => '?').join(', ')}) and s."user_id" = ?`, 'order by s."id"'),
+        [...ids, caller.userId],
+        'all',
+        em.getTransactionContext(),
+      );
     const now = this.clock();
-    await writeEvents(em, caller.userId, topic, rows.map((row) => toRecord(row, now)));
+    await writeEvents(
+      em,
+      caller.userId,
+      topic,
+      rows.map((row) => toRecord(row, now)),
+    );
     await this.reminders.reschedule(em, ids);
   }
 
@@ -403,15 +422,22 @@ export class SubscriptionService {
     let expired = 0;
     for (const [userId, rows] of owners) {
       await this.change(async (em) => {
-        const changed = await em.getConnection().execute<{ id: number }[]>(
-          `update "subscriptions" set "status" = ${Status.Expired}, "updated_at" = ? where "id" = any(?::int[]) and "status" = ${Status.Active} returning "id"`,
-          [utcTimestamp(this.clock()), `{${rows.map((row) => row.id).join(',')}}`],
-          'all',
-          em.getTransactionContext(),
-        );
+        const changed = await em
+          .getConnection()
+          .execute<{ id: number }[]>(
+            `update "subscriptions" set "status" = ${Status.Expired}, "updated_at" = ? where "id" = any(?::int[]) and "status" = ${Status.Active} returning "id"`,
+            [utcTimestamp(this.clock()), `{${rows.map((row) => row.id).join(',')}}`],
+            'all',
+            em.getTransactionContext(),
+          );
         if (changed.length === 0) return;
         expired += changed.length;
-        await this.emit(em, { userId, tokenId: null }, 'subscription.updated', changed.map((row) => row.id));
+        await this.emit(
+          em,
+          { userId, tokenId: null },
+          'subscription.updated',
+          changed.map((row) => row.id),
+        );
       });
     }
     return expired;

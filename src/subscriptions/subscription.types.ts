@@ -192,7 +192,7 @@ export class SpendingGroupView {
   @Field({ description: 'Category or folder id ("0": none), currency code, or YYYY-MM' }) key!: string;
   @Field() label!: string;
   @Field(() => Int) count!: number;
-  @Field({ description: 'Average monthly cost of the group\'s active recurring records, in the base currency' }) monthlyTotal!: string;
+  @Field({ description: "Average monthly cost of the group's active recurring records, in the base currency" }) monthlyTotal!: string;
   @Field({ description: 'monthlyTotal × 12' }) yearlyTotal!: string;
   @Field({ description: 'What falls due within [from, to], in the base currency' }) periodTotal!: string;
 }
@@ -207,4 +207,3 @@ export class SpendingSummaryView {
   @Field() periodTotal!: string;
   @Field(() => [SpendingGroupView]) groups!: SpendingGroupView[];
 }
-

@@ -68,27 +68,23 @@ export class DeliveryService {
    */
   async attempt(claim: ClaimedDelivery): Promise<void> {
     // One statement claims the attempt and reads what to send.
-    const [taken] = await this.orm.em.getConnection().execute<
-      { event_id: string; endpoint_id: number; attempt_count: number; topic: string; payload: unknown; url: string; secret: string }[]
-    >(
-      `with "taken" as (
+    const [taken] = await this.orm.em
+      .getConnection()
+      .execute<{ event_id: string; endpoint_id: number; attempt_count: number; topic: string; payload: unknown; url: string; secret: string }[]>(
+        `with "taken" as (
          update "webhook_deliveries" set "attempt_count" = "attempt_count" + 1, "updated_at" = ${NOW}
           where "id" = ? and "status" = 'PENDING' and "attempt_count" = ?
           returning "event_id", "endpoint_id", "attempt_count")
        select t."event_id", t."endpoint_id", t."attempt_count", e."topic", e."payload", p."url", p."secret"
          from "taken" t join "webhook_events" e on e."id" = t."event_id" join "webhook_endpoints" p on p."id" = t."endpoint_id"`,
-      [claim.deliveryId, claim.attemptsMade],
-    );
+        [claim.deliveryId, claim.attemptsMade],
+      );
     if (!taken) return;
     const outcome = await this.post(taken.endpoint_id, taken.event_id, taken);
     await this.record(claim.deliveryId, taken.attempt_count, outcome);
   }
 
-  private async post(
-    endpointId: number,
-    eventId: string,
-    target: { topic: string; payload: unknown; url: string; secret: string },
-  ): Promise<AttemptOutcome> {
+  private async post(endpointId: number, eventId: string, target: { topic: string; payload: unknown; url: string; secret: string }): Promise<AttemptOutcome> {
     const body = JSON.stringify(target.payload);
     const timestamp = Math.floor(Date.now() / 1000);
     const prefix = `x-${this.config.serviceShortName}-webhook`;
@@ -133,8 +129,19 @@ export class DeliveryService {
               "next_attempt_at" = case when ? then ${NOW} + make_interval(secs => ?) else null end,
               "completed_at" = case when ? then null else ${NOW} end
         where "id" = ?`,
-      [deliveryId, attemptNumber, outcome.statusCode, outcome.durationMs, outcome.responseExcerpt, outcome.error,
-        status, retryIn !== null, (retryIn ?? 0) / 1000, status === 'PENDING', deliveryId],
+      [
+        deliveryId,
+        attemptNumber,
+        outcome.statusCode,
+        outcome.durationMs,
+        outcome.responseExcerpt,
+        outcome.error,
+        status,
+        retryIn !== null,
+        (retryIn ?? 0) / 1000,
+        status === 'PENDING',
+        deliveryId,
+      ],
       'run',
     );
   }

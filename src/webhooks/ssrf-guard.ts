@@ -34,7 +34,10 @@ export function checkEndpointUrl(text: string, allowPrivate: boolean): URL {
   if (url.username || url.password) throw AppError.field('url', 'The url must not carry credentials.');
   if (text.length > 2000) throw AppError.field('url', 'The url must be at most 2000 characters.');
   // `localhost.` is `localhost`: a name's trailing dot (the DNS root) changes nothing it resolves to.
-  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '').toLowerCase();
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.+$/, '')
+    .toLowerCase();
   if (!allowPrivate && ipaddr.isValid(host) && !isPublicAddress(host)) {
     throw AppError.field('url', 'The url must not point to a loopback, private, link-local or other internal address.');
   }

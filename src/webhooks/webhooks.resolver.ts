@@ -124,7 +124,10 @@ export class WebhooksResolver {
   }
 
   @Mutation(() => WebhookEndpointWithSecretView)
-  async createWebhookEndpoint(@Arg('input', () => WebhookEndpointInput) input: WebhookEndpointInput, @Ctx() context: GraphQLContext): Promise<WebhookEndpointWithSecretView> {
+  async createWebhookEndpoint(
+    @Arg('input', () => WebhookEndpointInput) input: WebhookEndpointInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<WebhookEndpointWithSecretView> {
     const { endpoint, secret } = await this.endpoints.create(requireCaller(context), input);
     return { ...toEndpointView(endpoint), secret };
   }

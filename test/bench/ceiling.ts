@@ -44,7 +44,9 @@ export async function startCeiling(databaseUrl: string): Promise<{ url: string; 
     const client = await pool.connect();
     try {
       await client.query('begin');
-      const { rows: [record] } = await client.query(
+      const {
+        rows: [record],
+      } = await client.query(
         `insert into "subscriptions" ("user_id", "created_by", "product_id", "product_name", "brandname", "product_type", "image", "favicon",
            "homepage", "url", "category_id", "alert_id", "type", "pricing_type", "price", "price_type", "currency_code", "billing_type",
            "billing_frequency", "billing_cycle", "payment_date", "status", "recurring", "timezone")
@@ -52,14 +54,30 @@ export async function startCeiling(databaseUrl: string): Promise<{ url: string; 
            p."category_id", 1, $3, $3, $4, $5, $5, $6, $7, $8, $9, $10, $11, u."timezone"
            from "products" p, "users" u where p."id" = $2 and u."id" = $1
          returning *`,
-        [userId, form.get('brand_id'), form.get('type'), form.get('price'), form.get('price_type'), form.get('billing_type'),
-          form.get('billing_frequency'), form.get('billing_cycle'), form.get('payment_date'), form.get('status'), form.get('recurring')],
+        [
+          userId,
+          form.get('brand_id'),
+          form.get('type'),
+          form.get('price'),
+          form.get('price_type'),
+          form.get('billing_type'),
+          form.get('billing_frequency'),
+          form.get('billing_cycle'),
+          form.get('payment_date'),
+          form.get('status'),
+          form.get('recurring'),
+        ],
       );
       const eventId = `evt_${randomUUID()}`;
-      await client.query(`insert into "webhook_events" ("id", "user_id", "topic", "subscription_id", "payload") values ($1, $2, 'subscription.created', $3, $4)`, [
-        eventId, userId, record.id, JSON.stringify(record)]);
-      await client.query(`insert into "webhook_deliveries" ("event_id", "endpoint_id", "next_attempt_at")
-        select $1, e."id", (now() at time zone 'utc') from "webhook_endpoints" e where e."user_id" = $2 and e."enabled"`, [eventId, userId]);
+      await client.query(
+        `insert into "webhook_events" ("id", "user_id", "topic", "subscription_id", "payload") values ($1, $2, 'subscription.created', $3, $4)`,
+        [eventId, userId, record.id, JSON.stringify(record)],
+      );
+      await client.query(
+        `insert into "webhook_deliveries" ("event_id", "endpoint_id", "next_attempt_at")
+        select $1, e."id", (now() at time zone 'utc') from "webhook_endpoints" e where e."user_id" = $2 and e."enabled"`,
+        [eventId, userId],
+      );
       await client.query('commit');
       return { status: true, message: 'Subscription created successfully', subscription: record };
     } catch (error) {

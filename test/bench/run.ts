@@ -25,7 +25,10 @@ const WARM_UP_S = 2;
 /** The rate of changes at which webhook commit→delivery latency is measured. */
 const SUSTAINED_CHANGES_PER_SECOND = 50;
 /** BENCH_ONLY=list,graphql runs just the scenarios whose names contain one of the words (for profiling). */
-const ONLY = (process.env.BENCH_ONLY ?? '').split(',').map((word) => word.trim().toLowerCase()).filter(Boolean);
+const ONLY = (process.env.BENCH_ONLY ?? '')
+  .split(',')
+  .map((word) => word.trim().toLowerCase())
+  .filter(Boolean);
 const root = path.resolve(__dirname, '../../..');
 
 interface Figure {
@@ -57,7 +60,13 @@ async function admin(sql: string): Promise<void> {
 
 async function waitReady(url: string, started: number): Promise<number> {
   for (;;) {
-    if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) return Date.now() - started;
+    if (
+      await fetch(`${url}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return Date.now() - started;
     if (Date.now() - started > 60_000) throw new Error(`${url} not ready in 60 s`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -73,18 +82,16 @@ function startServer(env: Record<string, string>, port: number): ChildProcess {
   });
 }
 
-async function load(
-  url: string,
-  options: { method?: 'GET' | 'POST' | 'PUT'; headers?: Record<string, string>; body?: string; connections?: number } = {},
-) {
-  const run = (duration: number) => autocannon({
-    url,
-    connections: options.connections ?? CONNECTIONS,
-    duration,
-    method: options.method ?? 'GET',
-    ...(options.headers ? { headers: options.headers } : {}),
-    ...(options.body ? { body: options.body } : {}),
-  });
+async function load(url: string, options: { method?: 'GET' | 'POST' | 'PUT'; headers?: Record<string, string>; body?: string; connections?: number } = {}) {
+  const run = (duration: number) =>
+    autocannon({
+      url,
+      connections: options.connections ?? CONNECTIONS,
+      duration,
+      method: options.method ?? 'GET',
+      ...(options.headers ? { headers: options.headers } : {}),
+      ...(options.body ? { body: options.body } : {}),
+    });
   // Steady state is compared: both sides first get WARM_UP_S of the same load, unmeasured (JIT, pools, caches).
   await run(WARM_UP_S);
   const result = await run(DURATION_S);
@@ -142,7 +149,7 @@ function procField(pid: number, file: string, pattern: RegExp): number {
 
 /** A process and all its descendants (Linux). */
 function processTree(pid: number): number[] {
-  let children: number[] = [];
+  let children: number[];
   try {
     children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
   } catch {
@@ -156,7 +163,7 @@ function processTree(pid: number): number[] {
  * cutime/cstime, that of its children that have exited (a backend that ends mid-measurement still counts).
  */
 function treeCpuSeconds(pid: number): number {
-  let children: number[] = [];
+  let children: number[];
   let own = 0;
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -235,7 +242,9 @@ async function benchUser(base: string, databaseUrl: string): Promise<{ token: st
   const signUp = await fetch(`${base}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query: 'mutation { signUp(input: {email: "bench@example.com", password: "bench password", name: "Bench"}) { token user { id } } }' }),
+    body: JSON.stringify({
+      query: 'mutation { signUp(input: {email: "bench@example.com", password: "bench password", name: "Bench"}) { token user { id } } }',
+    }),
   });
   const { token, user } = ((await signUp.json()) as { data: { signUp: { token: string; user: { id: number } } } }).data.signUp;
   const seeding = Date.now();
@@ -245,7 +254,18 @@ async function benchUser(base: string, databaseUrl: string): Promise<{ token: st
 }
 
 const LIST_PATH = '/api/v1/subscriptions?length=100&sort=payment_date:asc';
-const CREATE_FORM = new URLSearchParams({ brand_id: '12', type: '1', price: '9.99', price_type: 'USD', billing_type: '2', billing_frequency: '1', billing_cycle: '3', payment_date: '2026-06-01', status: '1', recurring: '1' }).toString();
+const CREATE_FORM = new URLSearchParams({
+  brand_id: '12',
+  type: '1',
+  price: '9.99',
+  price_type: 'USD',
+  billing_type: '2',
+  billing_frequency: '1',
+  billing_cycle: '3',
+  payment_date: '2026-06-01',
+  status: '1',
+  recurring: '1',
+}).toString();
 
 /** Rounds of each runtime scenario per setup, interleaved, so drift in the machine's speed hits all alike. */
 const RUNTIME_ROUNDS = 2;
@@ -288,7 +308,11 @@ async function runtime(firstPort: number): Promise<void> {
     const kinds = {
       list: (entry: (typeof running)[number]) => () => load(`${entry.base}${LIST_PATH}`, { headers: entry.auth }),
       create: (entry: (typeof running)[number]) => () =>
-        load(`${entry.base}/api/v1/subscriptions`, { method: 'POST', headers: { ...entry.auth, 'content-type': 'application/x-www-form-urlencoded' }, body: CREATE_FORM }),
+        load(`${entry.base}/api/v1/subscriptions`, {
+          method: 'POST',
+          headers: { ...entry.auth, 'content-type': 'application/x-www-form-urlencoded' },
+          body: CREATE_FORM,
+        }),
     };
     for (const [kind, run] of Object.entries(kinds)) {
       for (let round = 1; round <= RUNTIME_ROUNDS; round++) {
@@ -353,7 +377,12 @@ function checkTargets(): Verdict[] {
   const ratio = (a: string, b: string) => (rate(a) !== undefined && rate(b) !== undefined ? rate(a)! / rate(b)! : undefined);
   for (const kind of ['list', 'create']) {
     check(`embedded / DATABASE_URL ${kind} rate`, ratio(`runtime ${kind}: embedded, 1 process`, `runtime ${kind}: DATABASE_URL, 1 process`), 0.9, 'at least');
-    check(`2 processes / 1 process ${kind} rate`, ratio(`runtime ${kind}: embedded default, 2 processes`, `runtime ${kind}: embedded, 1 process`), 1.6, 'at least');
+    check(
+      `2 processes / 1 process ${kind} rate`,
+      ratio(`runtime ${kind}: embedded default, 2 processes`, `runtime ${kind}: embedded, 1 process`),
+      1.6,
+      'at least',
+    );
   }
   for (const name of ['runtime list: embedded, 1 process', 'runtime list alone: embedded default, 2 processes', 'REST list ?length=100 (sort payment_date)']) {
     check(`API process RSS MB under "${name}"`, figure(name)?.peakRssMb, 150, 'at most');
@@ -361,7 +390,8 @@ function checkTargets(): Verdict[] {
   check('embedded default whole PSS MB under its list load', figure('runtime list alone: embedded default, 2 processes')?.peakPssMb, 300, 'at most');
   check('embedded default start-up ms (fresh data)', extras.startupEmbeddedDefaultMs, 3000, 'at most');
   console.log('\ntargets:');
-  for (const verdict of verdicts) console.log(`  ${verdict.met ? 'met   ' : verdict.missedByMoreThan10Percent ? 'MISSED' : 'near  '} ${verdict.target}: ${verdict.value}`);
+  for (const verdict of verdicts)
+    console.log(`  ${verdict.met ? 'met   ' : verdict.missedByMoreThan10Percent ? 'MISSED' : 'near  '} ${verdict.target}: ${verdict.value}`);
   return verdicts;
 }
 
@@ -373,28 +403,64 @@ async function measure(base: string, databaseUrl: string, prefix: string, server
   const ceiling = await startCeiling(databaseUrl);
   const unwatch = watch(server.pid!);
   try {
-
-  await scenario('REST list ?length=100 (sort payment_date)', () => load(`${base}${LIST_PATH}`, { headers: auth }), () => load(`${ceiling.url}/list?user=${user.id}`));
-  await scenario('REST list with q and filters', () => load(`${base}/api/v1/subscriptions?length=100&q=bench&filters=${encodeURIComponent('{"subscription":{"billing_cycle":["3","4"]}}')}`, { headers: auth }));
-  await scenario('REST list p99 at 8 connections', () => load(`${base}/api/v1/subscriptions?length=100`, { headers: auth, connections: 8 }), () => load(`${ceiling.url}/list?user=${user.id}`, { connections: 8 }));
-  await scenario('REST upcoming ?days=30', () => load(`${base}/api/v1/subscriptions/upcoming?days=30`, { headers: auth }), () => load(`${ceiling.url}/upcoming?user=${user.id}`));
-  await scenario('REST calendar for a year', () => load(`${base}/api/v1/calendar?start=2026-01-01&end=2026-12-31`, { headers: auth }), () => load(`${ceiling.url}/calendar?user=${user.id}`));
-  const graphqlBody = (query: string) => JSON.stringify({ query });
-  await scenario('GraphQL subscriptions(first: 100), nested', () =>
-    load(`${base}/graphql`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: graphqlBody('{ subscriptions(first: 100) { totalCount edges { node { id productName brandName price currency baseValue paymentDate nextPaymentDate status billingCycle type timezone product { productName } folder { name } } } } }'),
-    }), () => load(`${ceiling.url}/list?user=${user.id}`));
-  await scenario('GraphQL spendingSummary', () =>
-    load(`${base}/graphql`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: graphqlBody('{ spendingSummary(groupBy: CATEGORY) { monthlyTotal groups { key monthlyTotal } } }') }));
-  await scenario(
-    'REST create (POST)',
-    () => load(`${base}/api/v1/subscriptions`, { method: 'POST', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' }, body: CREATE_FORM }),
-    () => load(`${ceiling.url}/create?user=${user.id}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: CREATE_FORM }),
-  );
-  const [{ id: anyId }] = ((await (await fetch(`${base}/api/v1/subscriptions?length=1`, { headers: auth })).json()) as Array<{ id: number }>);
-  await scenario('REST update (PUT)', () => load(`${base}/api/v1/subscriptions/${anyId}`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' }, body: 'price=10.50' }));
+    await scenario(
+      'REST list ?length=100 (sort payment_date)',
+      () => load(`${base}${LIST_PATH}`, { headers: auth }),
+      () => load(`${ceiling.url}/list?user=${user.id}`),
+    );
+    await scenario('REST list with q and filters', () =>
+      load(`${base}/api/v1/subscriptions?length=100&q=bench&filters=${encodeURIComponent('{"subscription":{"billing_cycle":["3","4"]}}')}`, { headers: auth }),
+    );
+    await scenario(
+      'REST list p99 at 8 connections',
+      () => load(`${base}/api/v1/subscriptions?length=100`, { headers: auth, connections: 8 }),
+      () => load(`${ceiling.url}/list?user=${user.id}`, { connections: 8 }),
+    );
+    await scenario(
+      'REST upcoming ?days=30',
+      () => load(`${base}/api/v1/subscriptions/upcoming?days=30`, { headers: auth }),
+      () => load(`${ceiling.url}/upcoming?user=${user.id}`),
+    );
+    await scenario(
+      'REST calendar for a year',
+      () => load(`${base}/api/v1/calendar?start=2026-01-01&end=2026-12-31`, { headers: auth }),
+      () => load(`${ceiling.url}/calendar?user=${user.id}`),
+    );
+    const graphqlBody = (query: string) => JSON.stringify({ query });
+    await scenario(
+      'GraphQL subscriptions(first: 100), nested',
+      () =>
+        load(`${base}/graphql`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: graphqlBody(
+            '{ subscriptions(first: 100) { totalCount edges { node { id productName brandName price currency baseValue paymentDate nextPaymentDate status billingCycle type timezone product { productName } folder { name } } } } }',
+          ),
+        }),
+      () => load(`${ceiling.url}/list?user=${user.id}`),
+    );
+    await scenario('GraphQL spendingSummary', () =>
+      load(`${base}/graphql`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: graphqlBody('{ spendingSummary(groupBy: CATEGORY) { monthlyTotal groups { key monthlyTotal } } }'),
+      }),
+    );
+    await scenario(
+      'REST create (POST)',
+      () =>
+        load(`${base}/api/v1/subscriptions`, { method: 'POST', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' }, body: CREATE_FORM }),
+      () =>
+        load(`${ceiling.url}/create?user=${user.id}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: CREATE_FORM }),
+    );
+    const [{ id: anyId }] = (await (await fetch(`${base}/api/v1/subscriptions?length=1`, { headers: auth })).json()) as Array<{ id: number }>;
+    await scenario('REST update (PUT)', () =>
+      load(`${base}/api/v1/subscriptions/${anyId}`, {
+        method: 'PUT',
+        headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'price=10.50',
+      }),
+    );
   } finally {
     unwatch();
   }
@@ -451,7 +517,10 @@ async function webhooks(base: string, token: string, databaseUrl: string, prefix
   }
   await Promise.all(changes);
   await new Promise((resolve) => setTimeout(resolve, 3_000));
-  const latencies = [...committedAt].filter(([note]) => arrivalsByNote.has(note)).map(([note, at]) => Math.max(0, arrivalsByNote.get(note)! - at)).sort((a, b) => a - b);
+  const latencies = [...committedAt]
+    .filter(([note]) => arrivalsByNote.has(note))
+    .map(([note, at]) => Math.max(0, arrivalsByNote.get(note)! - at))
+    .sort((a, b) => a - b);
   const delivered = latencies.length;
   extras.webhookChangesPerSecond = rate;
   extras.webhookP50Ms = latencies[Math.floor(delivered * 0.5)] ?? -1;

@@ -9,9 +9,14 @@ export async function seed(databaseUrl: string, mainUserId: number): Promise<voi
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    await client.query(`insert into "folders" ("user_id", "name", "color") select $1, 'Folder ' || n, '#' || lpad(to_hex(n * 40000), 6, '0') from generate_series(1, 10) n`, [mainUserId]);
+    await client.query(
+      `insert into "folders" ("user_id", "name", "color") select $1, 'Folder ' || n, '#' || lpad(to_hex(n * 40000), 6, '0') from generate_series(1, 10) n`,
+      [mainUserId],
+    );
     await client.query(`insert into "tags" ("user_id", "name") select $1, 'tag ' || n from generate_series(1, 20) n`, [mainUserId]);
-    await client.query(`insert into "users" ("email", "password_hash", "name") select 'bench' || n || '@example.com', 'x', 'Bench ' || n from generate_series(1, 1000) n`);
+    await client.query(
+      `insert into "users" ("email", "password_hash", "name") select 'bench' || n || '@example.com', 'x', 'Bench ' || n from generate_series(1, 1000) n`,
+    );
     const records = (userExpression: string, count: string, folders: string) => `
       insert into "subscriptions" ("user_id", "folder_id", "product_id", "category_id", "alert_id", "type", "image", "favicon", "product_name", "brandname",
         "product_type", "description", "price", "price_type", "currency_code", "recurring", "payment_date", "billing_frequency", "billing_cycle",
@@ -24,9 +29,18 @@ export async function seed(databaseUrl: string, mainUserId: number): Promise<voi
       from ${count}
       join (select row_number() over (order by "id") as "rn", * from "products" where "owner_id" is null) p on p."rn" = 1 + g.n % 400
       cross join lateral (select (array['USD','EUR','GBP','JPY','CAD','AUD','CHF','SEK'])[1 + g.n % 8] as code) c`;
-    await client.query(records(String(mainUserId), 'generate_series(1, 1000) as g(n)', `(select "id" from "folders" where "user_id" = ${mainUserId} order by "id" offset (g.n % 11) limit 1)`));
-    await client.query(`insert into "subscription_tags" ("subscription_id", "tag_id")
-      select s."id", t."id" from "subscriptions" s join lateral (select "id" from "tags" where "user_id" = $1 order by random() limit 2) t on true where s."user_id" = $1`, [mainUserId]);
+    await client.query(
+      records(
+        String(mainUserId),
+        'generate_series(1, 1000) as g(n)',
+        `(select "id" from "folders" where "user_id" = ${mainUserId} order by "id" offset (g.n % 11) limit 1)`,
+      ),
+    );
+    await client.query(
+      `insert into "subscription_tags" ("subscription_id", "tag_id")
+      select s."id", t."id" from "subscriptions" s join lateral (select "id" from "tags" where "user_id" = $1 order by random() limit 2) t on true where s."user_id" = $1`,
+      [mainUserId],
+    );
     await client.query(`${records('u."id"', `"users" u cross join generate_series(1, 100) as g(n)`, 'null')} where u."email" like 'bench%'`);
     // Vacuumed as well as analysed, so autovacuum does not start on the fresh rows in the middle of a measurement.
     await client.query('vacuum analyze');

@@ -22,7 +22,10 @@ let receiver: Receiver;
 let a: SignedUpUser;
 let b: SignedUpUser;
 const log = new AnswerLog();
-const ids = {} as Record<'subscription' | 'deleted' | 'addon' | 'alert' | 'folder' | 'tag' | 'paymentMode' | 'category' | 'product' | 'endpoint' | 'inboundToken' | 'delivery', number>;
+const ids = {} as Record<
+  'subscription' | 'deleted' | 'addon' | 'alert' | 'folder' | 'tag' | 'paymentMode' | 'category' | 'product' | 'endpoint' | 'inboundToken' | 'delivery',
+  number
+>;
 let bSubscription: number;
 let bManageToken: string;
 let before: Record<string, string[]>;
@@ -40,26 +43,55 @@ beforeAll(async () => {
   ids.tag = (await asA(`mutation { createTag(input: {name: "tag ${MARK}"}) { id } }`)).createTag.id;
   ids.paymentMode = (await asA(`mutation { createPaymentMode(input: {name: "card ${MARK}"}) { id } }`)).createPaymentMode.id;
   ids.category = (await asA(`mutation { createProductCategory(input: {name: "category ${MARK}"}) { id } }`)).createProductCategory.id;
-  const alert = await testApp.http.post('/api/v1/alerts').set('authorization', `Bearer ${a.token}`)
-    .field('alert_name', `alert ${MARK}`).field('time_period', '2').field('time', '09:00').field('timezone', 'UTC').field('alert_type', '1').field('alert_condition', '1').field('alert_subs_type', '3');
+  const alert = await testApp.http
+    .post('/api/v1/alerts')
+    .set('authorization', `Bearer ${a.token}`)
+    .field('alert_name', `alert ${MARK}`)
+    .field('time_period', '2')
+    .field('time', '09:00')
+    .field('timezone', 'UTC')
+    .field('alert_type', '1')
+    .field('alert_condition', '1')
+    .field('alert_subs_type', '3');
   expect(alert.status).toBe(200);
   ids.alert = alert.body.id;
   ids.endpoint = (await asA(`mutation { createWebhookEndpoint(input: {url: "${receiver.url}${MARK}"}) { id } }`)).createWebhookEndpoint.id;
   ids.inboundToken = (await asA('mutation { createInboundWebhookToken(kind: MANAGE) { id } }')).createInboundWebhookToken.id;
   const record = await createSubscription(testApp, a.token, {
-    brand_id: `product ${MARK}`, note: `note ${MARK}`, folder_id: String(ids.folder), 'tags[]': String(ids.tag), payment_mode_id: String(ids.paymentMode), category_id: String(ids.category), alert_id: String(ids.alert),
+    brand_id: `product ${MARK}`,
+    note: `note ${MARK}`,
+    folder_id: String(ids.folder),
+    'tags[]': String(ids.tag),
+    payment_mode_id: String(ids.paymentMode),
+    category_id: String(ids.category),
+    alert_id: String(ids.alert),
   });
   ids.subscription = record.id as number;
   ids.product = record.brand_id as number;
-  const addon = await testApp.http.post(`/api/v1/subscriptions/${ids.subscription}/addon`).set('authorization', `Bearer ${a.token}`)
-    .field('type', '3').field('price', '5.00').field('price_type', 'USD').field('payment_date', '2026-02-01').field('status', '1').field('recurring', '0');
+  const addon = await testApp.http
+    .post(`/api/v1/subscriptions/${ids.subscription}/addon`)
+    .set('authorization', `Bearer ${a.token}`)
+    .field('type', '3')
+    .field('price', '5.00')
+    .field('price_type', 'USD')
+    .field('payment_date', '2026-02-01')
+    .field('status', '1')
+    .field('recurring', '0');
   expect(addon.status).toBe(200);
   ids.addon = addon.body.subscription.id;
   ids.deleted = (await createSubscription(testApp, a.token, { note: `deleted ${MARK}` })).id as number;
   expect((await testApp.http.delete(`/api/v1/subscriptions/${ids.deleted}`).set('authorization', `Bearer ${a.token}`)).status).toBe(200);
   // Every event of A delivered, so nothing of A's changes in the background while B tries.
-  await until(async () => (await sql<{ n: string }>(testApp, `select count(*) as "n" from "webhook_deliveries" where "status" = 'PENDING'`))[0].n === '0', 'deliveries of A settled', 15_000);
-  [{ id: ids.delivery }] = await sql<{ id: number }>(testApp, `select d."id" from "webhook_deliveries" d join "webhook_endpoints" e on e."id" = d."endpoint_id" where e."user_id" = ? limit 1`, [a.id]);
+  await until(
+    async () => (await sql<{ n: string }>(testApp, `select count(*) as "n" from "webhook_deliveries" where "status" = 'PENDING'`))[0].n === '0',
+    'deliveries of A settled',
+    15_000,
+  );
+  [{ id: ids.delivery }] = await sql<{ id: number }>(
+    testApp,
+    `select d."id" from "webhook_deliveries" d join "webhook_endpoints" e on e."id" = d."endpoint_id" where e."user_id" = ? limit 1`,
+    [a.id],
+  );
 
   bSubscription = (await createSubscription(testApp, b.token)).id as number;
   const created = await graphqlData(testApp, b.token, 'mutation { createInboundWebhookToken(kind: MANAGE) { token } }');
@@ -91,7 +123,10 @@ async function ownDataOnly(label: string, request: () => PromiseLike<import('sup
 
 const REST_CASES: Record<string, () => Promise<void>> = {
   'POST /api/v1/auth/login': async () => {
-    const response = log.add('login as A with a wrong password', await testApp.http.post('/api/v1/auth/login').field('email', a.email).field('password', 'not the password'));
+    const response = log.add(
+      'login as A with a wrong password',
+      await testApp.http.post('/api/v1/auth/login').field('email', a.email).field('password', 'not the password'),
+    );
     expect(response.status).toBe(401);
     expect(response.text).not.toContain(MARK);
   },
@@ -102,37 +137,73 @@ const REST_CASES: Record<string, () => Promise<void>> = {
     await ownDataOnly('logout', () => testApp.http.get('/api/v1/auth/logout').set('authorization', `Bearer ${login.body.token}`));
   },
   'POST /api/v1/subscriptions': async () => {
-    for (const [field, value] of [['folder_id', ids.folder], ['alert_id', ids.alert], ['category_id', ids.category], ['payment_mode_id', ids.paymentMode], ['tags[]', ids.tag]] as const) {
+    for (const [field, value] of [
+      ['folder_id', ids.folder],
+      ['alert_id', ids.alert],
+      ['category_id', ids.category],
+      ['payment_mode_id', ids.paymentMode],
+      ['tags[]', ids.tag],
+    ] as const) {
       await refusedRest(`create linking A's ${field}`, () => postSubscription(testApp, b.token, { ...MINIMAL, [field]: String(value) }));
     }
   },
   'POST /api/v1/subscriptions/:id/refund': () => refusedRest('refund', () => testApp.http.post(`/api/v1/subscriptions/${ids.subscription}/refund`).set(asB())),
   'POST /api/v1/subscriptions/:id/cancel': () => refusedRest('cancel', () => testApp.http.post(`/api/v1/subscriptions/${ids.subscription}/cancel`).set(asB())),
   'POST /api/v1/subscriptions/:id/addon': () =>
-    refusedRest('addon', () => testApp.http.post(`/api/v1/subscriptions/${ids.subscription}/addon`).set(asB()).field('type', '3').field('price', '1.00').field('price_type', 'USD').field('payment_date', '2026-02-01').field('status', '1').field('recurring', '0')),
+    refusedRest('addon', () =>
+      testApp.http
+        .post(`/api/v1/subscriptions/${ids.subscription}/addon`)
+        .set(asB())
+        .field('type', '3')
+        .field('price', '1.00')
+        .field('price_type', 'USD')
+        .field('payment_date', '2026-02-01')
+        .field('status', '1')
+        .field('recurring', '0'),
+    ),
   'GET /api/v1/subscriptions': () => ownDataOnly('list', () => testApp.http.get(`/api/v1/subscriptions?q=${MARK}`).set(asB())),
   'GET /api/v1/subscriptions/:id': async () => {
-    for (const id of [ids.subscription, ids.addon, ids.deleted]) await refusedRest(`get ${id}`, () => testApp.http.get(`/api/v1/subscriptions/${id}`).set(asB()));
+    for (const id of [ids.subscription, ids.addon, ids.deleted])
+      await refusedRest(`get ${id}`, () => testApp.http.get(`/api/v1/subscriptions/${id}`).set(asB()));
   },
   'GET /api/v1/subscriptions/upcoming': () => ownDataOnly('upcoming', () => testApp.http.get('/api/v1/subscriptions/upcoming?days=366').set(asB())),
   'PUT /api/v1/subscriptions/:id': async () => {
-    await refusedRest('update A\'s', () => testApp.http.put(`/api/v1/subscriptions/${ids.subscription}`).set(asB()).type('form').send({ price: '1.00' }));
-    await refusedRest('move B\'s into A\'s folder', () => testApp.http.put(`/api/v1/subscriptions/${bSubscription}`).set(asB()).type('form').send({ folder_id: String(ids.folder) }));
+    await refusedRest("update A's", () => testApp.http.put(`/api/v1/subscriptions/${ids.subscription}`).set(asB()).type('form').send({ price: '1.00' }));
+    await refusedRest("move B's into A's folder", () =>
+      testApp.http
+        .put(`/api/v1/subscriptions/${bSubscription}`)
+        .set(asB())
+        .type('form')
+        .send({ folder_id: String(ids.folder) }),
+    );
   },
   'DELETE /api/v1/subscriptions/:id': () => refusedRest('delete', () => testApp.http.delete(`/api/v1/subscriptions/${ids.subscription}`).set(asB())),
   'GET /api/v1/calendar': () => ownDataOnly('calendar', () => testApp.http.get('/api/v1/calendar?start=2026-01-01&end=2026-12-31').set(asB())),
   'POST /api/v1/alerts': () =>
-    ownDataOnly('create alert', () => testApp.http.post('/api/v1/alerts').set(asB()).field('alert_name', 'b').field('time_period', '1').field('time', '09:00').field('timezone', 'UTC').field('alert_type', '1').field('alert_condition', '1').field('alert_subs_type', '3')),
+    ownDataOnly('create alert', () =>
+      testApp.http
+        .post('/api/v1/alerts')
+        .set(asB())
+        .field('alert_name', 'b')
+        .field('time_period', '1')
+        .field('time', '09:00')
+        .field('timezone', 'UTC')
+        .field('alert_type', '1')
+        .field('alert_condition', '1')
+        .field('alert_subs_type', '3'),
+    ),
   'GET /api/v1/alerts': () => ownDataOnly('alerts', () => testApp.http.get('/api/v1/alerts').set(asB())),
   'GET /api/v1/alerts/:id': () => refusedRest('get alert', () => testApp.http.get(`/api/v1/alerts/${ids.alert}`).set(asB())),
-  'PUT /api/v1/alerts/:id': () => refusedRest('update alert', () => testApp.http.put(`/api/v1/alerts/${ids.alert}`).set(asB()).type('form').send({ alert_name: 'mine now' })),
+  'PUT /api/v1/alerts/:id': () =>
+    refusedRest('update alert', () => testApp.http.put(`/api/v1/alerts/${ids.alert}`).set(asB()).type('form').send({ alert_name: 'mine now' })),
   'DELETE /api/v1/alerts/:id': () => refusedRest('delete alert', () => testApp.http.delete(`/api/v1/alerts/${ids.alert}`).set(asB())),
-  'GET /api/v1/products/search': () => ownDataOnly('search A\'s private product', () => testApp.http.get(`/api/v1/products/search?q=${MARK}`).set(asB())),
-  'GET /api/v1/products/:id': () => refusedRest('A\'s private product', () => testApp.http.get(`/api/v1/products/${ids.product}`).set(asB())),
+  'GET /api/v1/products/search': () => ownDataOnly("search A's private product", () => testApp.http.get(`/api/v1/products/search?q=${MARK}`).set(asB())),
+  'GET /api/v1/products/:id': () => refusedRest("A's private product", () => testApp.http.get(`/api/v1/products/${ids.product}`).set(asB())),
   'GET /api/v1/products/categories': () => ownDataOnly('categories', () => testApp.http.get('/api/v1/products/categories').set(asB())),
-  'GET /api/v1/products/categories/:id': () => refusedRest('A\'s category', () => testApp.http.get(`/api/v1/products/categories/${ids.category}`).set(asB())),
+  'GET /api/v1/products/categories/:id': () => refusedRest("A's category", () => testApp.http.get(`/api/v1/products/categories/${ids.category}`).set(asB())),
   'GET /api/v1/settings/extension': () => ownDataOnly('settings', () => testApp.http.get('/api/v1/settings/extension').set(asB())),
-  'PUT /api/v1/settings/extension': () => ownDataOnly('update settings', () => testApp.http.put('/api/v1/settings/extension').set(asB()).type('form').send({ notify_before: '2' })),
+  'PUT /api/v1/settings/extension': () =>
+    ownDataOnly('update settings', () => testApp.http.put('/api/v1/settings/extension').set(asB()).type('form').send({ notify_before: '2' })),
   'GET /api/v1/products': () => ownDataOnly('catalogue list', () => testApp.http.get('/api/v1/products?length=50&start=0').set(asB())),
   ...ownedResourceCases('/api/v1/folders', 'folder'),
   ...ownedResourceCases('/api/v1/tags', 'tag'),
@@ -141,8 +212,14 @@ const REST_CASES: Record<string, () => Promise<void>> = {
     for (const event of ['updated', 'deleted', 'refunded', 'canceled']) {
       const body = event === 'updated' ? { id: String(ids.subscription), ...MINIMAL } : { id: String(ids.subscription) };
       await refusedRest(`inbound ${event}`, () =>
-        testApp.http.post(`/webhook/user/data/${encodeURIComponent(bManageToken)}`).set('content-type', 'application/json')
-          .set('x-svc-webhook-event', event).set('x-svc-webhook-resource', 'subscription').set('x-svc-webhook-topic', `subscription.${event}`).send(body));
+        testApp.http
+          .post(`/webhook/user/data/${encodeURIComponent(bManageToken)}`)
+          .set('content-type', 'application/json')
+          .set('x-svc-webhook-event', event)
+          .set('x-svc-webhook-resource', 'subscription')
+          .set('x-svc-webhook-topic', `subscription.${event}`)
+          .send(body),
+      );
     }
   },
 };
@@ -168,7 +245,12 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
   me: { ownOnly: ['{ me { id email name } }'] },
   alerts: { ownOnly: ['{ alerts { id name } }'] },
   alert: { refused: ['{ alert(id: ALERT) { id } }'] },
-  subscriptions: { ownOnly: [`{ subscriptions(search: "${MARK}") { totalCount edges { node { id note } } } }`, '{ subscriptions { edges { node { id note folder { name } tags { name } product { productName } } } } }'] },
+  subscriptions: {
+    ownOnly: [
+      `{ subscriptions(search: "${MARK}") { totalCount edges { node { id note } } } }`,
+      '{ subscriptions { edges { node { id note folder { name } tags { name } product { productName } } } } }',
+    ],
+  },
   subscription: { refused: ['SUBSCRIPTION', 'ADDON', 'DELETED'].map((key) => `{ subscription(id: ${key}) { id } }`) },
   upcomingPayments: { ownOnly: ['{ upcomingPayments(days: 366) { id note } }'] },
   calendar: { ownOnly: ['{ calendar(from: "2026-01-01", to: "2026-12-31") { id subscription { note } } }'] },
@@ -180,7 +262,9 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
   extensionSettings: { ownOnly: ['{ extensionSettings { notifyBefore } }'] },
   webhookEndpoints: { ownOnly: ['{ webhookEndpoints { id url } }'] },
   inboundWebhookTokens: { ownOnly: ['{ inboundWebhookTokens { id kind } }'] },
-  webhookDeliveries: { ownOnly: ['{ webhookDeliveries { edges { node { id eventId } } } }', '{ webhookDeliveries(endpointId: ENDPOINT) { edges { node { id } } } }'] },
+  webhookDeliveries: {
+    ownOnly: ['{ webhookDeliveries { edges { node { id eventId } } } }', '{ webhookDeliveries(endpointId: ENDPOINT) { edges { node { id } } } }'],
+  },
   folders: { ownOnly: ['{ folders { id name } }'] },
   tags: { ownOnly: ['{ tags { id name } }'] },
   paymentModes: { ownOnly: ['{ paymentModes { id name } }'] },
@@ -198,7 +282,9 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
   },
   updateSubscription: {
     refused: ['mutation { updateSubscription(id: SUBSCRIPTION, input: {price: "1.00"}) { id } }'],
-    asMissing: ['folderId: FOLDER', 'alertId: ALERT', 'categoryId: CATEGORY', 'paymentModeId: PAYMENT_MODE', 'productId: PRODUCT'].map((link) => `mutation { updateSubscription(id: B_SUBSCRIPTION, input: {${link}}) { id } }`),
+    asMissing: ['folderId: FOLDER', 'alertId: ALERT', 'categoryId: CATEGORY', 'paymentModeId: PAYMENT_MODE', 'productId: PRODUCT'].map(
+      (link) => `mutation { updateSubscription(id: B_SUBSCRIPTION, input: {${link}}) { id } }`,
+    ),
   },
   deleteSubscription: { refused: ['mutation { deleteSubscription(id: SUBSCRIPTION) }'] },
   restoreSubscription: { refused: ['mutation { restoreSubscription(id: DELETED) { id } }'] },
@@ -206,7 +292,10 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
   refundSubscription: { refused: ['mutation { refundSubscription(id: SUBSCRIPTION) { id } }'] },
   addAddon: { refused: ['mutation { addAddon(subscriptionId: SUBSCRIPTION, input: {price: "1.00", currency: "USD", paymentDate: "2026-01-01"}) { id } }'] },
   updateProfile: { ownOnly: ['mutation { updateProfile(input: {name: "B again"}) { id name } }'] },
-  setSubscriptionAlerts: { refused: ['mutation { setSubscriptionAlerts(id: SUBSCRIPTION, alertIds: [1]) { id } }'], asMissing: ['mutation { setSubscriptionAlerts(id: B_SUBSCRIPTION, alertIds: [ALERT]) { id } }'] },
+  setSubscriptionAlerts: {
+    refused: ['mutation { setSubscriptionAlerts(id: SUBSCRIPTION, alertIds: [1]) { id } }'],
+    asMissing: ['mutation { setSubscriptionAlerts(id: B_SUBSCRIPTION, alertIds: [ALERT]) { id } }'],
+  },
   sendTestReminder: { refused: ['mutation { sendTestReminder(alertId: ALERT) }'] },
   updateExtensionSettings: { ownOnly: ['mutation { updateExtensionSettings(input: {notifyBefore: 3}) { notifyBefore } }'] },
   createWebhookEndpoint: { ownOnly: [] },
@@ -238,8 +327,20 @@ const PLACEHOLDER = /\b(B_SUBSCRIPTION|SUBSCRIPTION|ADDON|DELETED|ALERT|FOLDER|T
 /** The document with A's ids (and B's own record) in place of the placeholders. */
 function withIds(document: string): string {
   const values: Record<string, number | string> = {
-    B_SUBSCRIPTION: bSubscription, SUBSCRIPTION: ids.subscription, ADDON: ids.addon, DELETED: ids.deleted, ALERT: ids.alert, FOLDER: ids.folder, TAG: ids.tag,
-    PAYMENT_MODE: ids.paymentMode, CATEGORY: ids.category, PRODUCT: ids.product, ENDPOINT: ids.endpoint, INBOUND_TOKEN: ids.inboundToken, DELIVERY: ids.delivery, A_EMAIL: a.email,
+    B_SUBSCRIPTION: bSubscription,
+    SUBSCRIPTION: ids.subscription,
+    ADDON: ids.addon,
+    DELETED: ids.deleted,
+    ALERT: ids.alert,
+    FOLDER: ids.folder,
+    TAG: ids.tag,
+    PAYMENT_MODE: ids.paymentMode,
+    CATEGORY: ids.category,
+    PRODUCT: ids.product,
+    ENDPOINT: ids.endpoint,
+    INBOUND_TOKEN: ids.inboundToken,
+    DELIVERY: ids.delivery,
+    A_EMAIL: a.email,
   };
   return document.replace(PLACEHOLDER, (key) => String(values[key]));
 }
@@ -250,7 +351,15 @@ function withMissingIds(document: string): string {
 }
 
 /** Fields without documents only make B's own things; the create and update cases cover linking to A's. */
-const CREATES_OWN_ONLY = new Set(['logout', 'createWebhookEndpoint', 'createInboundWebhookToken', 'createFolder', 'createTag', 'createPaymentMode', 'createProductCategory']);
+const CREATES_OWN_ONLY = new Set([
+  'logout',
+  'createWebhookEndpoint',
+  'createInboundWebhookToken',
+  'createFolder',
+  'createTag',
+  'createPaymentMode',
+  'createProductCategory',
+]);
 
 describe('authorization matrix', () => {
   it('has a case for every REST route the app serves and for every table with user data', async () => {
@@ -269,11 +378,11 @@ describe('authorization matrix', () => {
     }
   });
 
-  it.each(Object.keys(REST_CASES))('REST %s: B cannot reach A\'s data', async (route) => {
+  it.each(Object.keys(REST_CASES))("REST %s: B cannot reach A's data", async (route) => {
     await REST_CASES[route]();
   });
 
-  it.each(Object.keys(GRAPHQL_CASES))('GraphQL %s: B cannot reach A\'s data', async (field) => {
+  it.each(Object.keys(GRAPHQL_CASES))("GraphQL %s: B cannot reach A's data", async (field) => {
     const { refused = [], ownOnly = [], asMissing = [] } = GRAPHQL_CASES[field];
     const ask = async (document: string) => {
       const response = await graphql(testApp, b.token, document);
@@ -295,7 +404,11 @@ describe('authorization matrix', () => {
       const foreign = await ask(withIds(document));
       const missing = await ask(withMissingIds(document));
       expect(foreign.body.errors?.length).toBeGreaterThan(0);
-      const answer = (response: typeof foreign) => ({ code: response.body.errors[0].extensions.code, message: response.body.errors[0].message, data: response.body.data?.[field] ?? null });
+      const answer = (response: typeof foreign) => ({
+        code: response.body.errors[0].extensions.code,
+        message: response.body.errors[0].message,
+        data: response.body.data?.[field] ?? null,
+      });
       expect([document, answer(foreign)]).toEqual([document, answer(missing)]);
     }
   });
@@ -303,7 +416,19 @@ describe('authorization matrix', () => {
   it('leaves every row of A byte for byte as it was', async () => {
     expect(await ownedRows(testApp, a.id)).toEqual(before);
     // The snapshot is not empty: it holds what A made.
-    for (const table of ['subscriptions', 'alerts', 'folders', 'tags', 'payment_modes', 'product_categories', 'products', 'webhook_endpoints', 'webhook_deliveries', 'inbound_webhook_tokens', 'subscription_tags']) {
+    for (const table of [
+      'subscriptions',
+      'alerts',
+      'folders',
+      'tags',
+      'payment_modes',
+      'product_categories',
+      'products',
+      'webhook_endpoints',
+      'webhook_deliveries',
+      'inbound_webhook_tokens',
+      'subscription_tags',
+    ]) {
       expect([table, before[table].length > 0]).toEqual([table, true]);
     }
   });
@@ -312,10 +437,13 @@ describe('authorization matrix', () => {
 describe('properties over every answer', () => {
   it('no answer carries a password hash, a token hash or a signing secret', async () => {
     // A's own reads too: nothing shows a secret after it was created.
-    for (const query of ['{ webhookEndpoints { id url } }', '{ inboundWebhookTokens { id } }', '{ me { id } }']) log.add(`A ${query}`, await graphql(testApp, a.token, query));
+    for (const query of ['{ webhookEndpoints { id url } }', '{ inboundWebhookTokens { id } }', '{ me { id } }'])
+      log.add(`A ${query}`, await graphql(testApp, a.token, query));
     log.add('A token', await testApp.http.get('/api/v1/auth/token').set('authorization', `Bearer ${a.token}`));
     const secrets = await storedSecrets(testApp);
-    expect(secrets.map((secret) => secret.kind)).toEqual(expect.arrayContaining(['password hash', 'access token hash', 'inbound token hash', 'webhook secret']));
+    expect(secrets.map((secret) => secret.kind)).toEqual(
+      expect.arrayContaining(['password hash', 'access token hash', 'inbound token hash', 'webhook secret']),
+    );
     expect(log.answers.length).toBeGreaterThan(80);
     for (const { label, text } of log.answers) {
       for (const secret of secrets) expect([label, secret.kind, text.includes(secret.value)]).toEqual([label, secret.kind, false]);
@@ -340,13 +468,25 @@ describe('properties over every answer', () => {
     expect(record.id).not.toBe(ids.subscription);
     expect([record.user_id, record.created_by]).toEqual([b.id, b.id]);
     expect(record.created_at).not.toMatch(/^2001/);
-    const updated = await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set(asB()).type('form').send({ user_id: String(a.id), created_by: String(a.id), created_at: '2001-01-01 00:00:00', note: 'changed' });
+    const updated = await testApp.http
+      .put(`/api/v1/subscriptions/${record.id}`)
+      .set(asB())
+      .type('form')
+      .send({ user_id: String(a.id), created_by: String(a.id), created_at: '2001-01-01 00:00:00', note: 'changed' });
     expect(updated.status).toBe(200);
-    const [row] = await sql<{ user_id: number; created_by: number; created_at: string; note: string }>(testApp, `select "user_id", "created_by", "created_at", "note" from "subscriptions" where "id" = ?`, [record.id]);
+    const [row] = await sql<{ user_id: number; created_by: number; created_at: string; note: string }>(
+      testApp,
+      `select "user_id", "created_by", "created_at", "note" from "subscriptions" where "id" = ?`,
+      [record.id],
+    );
     expect([row.user_id, row.created_by, row.note]).toEqual([b.id, b.id, 'changed']);
     expect(row.created_at).not.toMatch(/^2001/);
     // The id in the path wins: a different id in the body is refused.
-    const moved = await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set(asB()).type('form').send({ id: String(ids.subscription), note: 'x' });
+    const moved = await testApp.http
+      .put(`/api/v1/subscriptions/${record.id}`)
+      .set(asB())
+      .type('form')
+      .send({ id: String(ids.subscription), note: 'x' });
     expect(moved.status).toBe(400);
     expect(await ownedRows(testApp, a.id)).toEqual(before);
   });

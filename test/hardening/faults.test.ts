@@ -18,16 +18,21 @@ describe('PostgreSQL connection killed during a write', () => {
   let killing: Promise<unknown> | null = null;
 
   beforeAll(async () => {
-    testApp = await startTestApp({}, {
-      // The record's insert has run inside the write's transaction: kill every connection of the app now,
-      // while its event insert is held up by the trigger below.
-      onQuery: (statement) => {
-        if (armed && statement.includes('insert into "subscriptions"')) {
-          armed = false;
-          killing = admin.query(`select pg_terminate_backend("pid") from pg_stat_activity where "datname" = current_database() and "pid" <> pg_backend_pid()`);
-        }
+    testApp = await startTestApp(
+      {},
+      {
+        // The record's insert has run inside the write's transaction: kill every connection of the app now,
+        // while its event insert is held up by the trigger below.
+        onQuery: (statement) => {
+          if (armed && statement.includes('insert into "subscriptions"')) {
+            armed = false;
+            killing = admin.query(
+              `select pg_terminate_backend("pid") from pg_stat_activity where "datname" = current_database() and "pid" <> pg_backend_pid()`,
+            );
+          }
+        },
       },
-    });
+    );
     admin = new Client({ connectionString: testApp.database.url });
     await admin.connect();
     await admin.query(`create function "hold_event_insert"() returns trigger language plpgsql as $$ begin perform pg_sleep(1); return new; end $$`);
@@ -85,15 +90,27 @@ describe('webhook receiver down for a while', () => {
 
   it('fails the attempt while it is down and delivers on the next scheduled attempt, once', async () => {
     const user = await signUp(testApp, 'Receiver down');
-    await graphqlData(testApp, user.token, `mutation { createWebhookEndpoint(input: {url: "http://127.0.0.1:${port}/hook", events: ["subscription.created"]}) { id } }`);
+    await graphqlData(
+      testApp,
+      user.token,
+      `mutation { createWebhookEndpoint(input: {url: "http://127.0.0.1:${port}/hook", events: ["subscription.created"]}) { id } }`,
+    );
     await createSubscription(testApp, user.token);
     const delivery = async () =>
-      (await sql<{ id: number; status: string; attempt_count: number; event_id: string; next_attempt_at: string | null; failed_at: string | null }>(testApp,
-        `select d."id", d."status", d."attempt_count", d."event_id", d."next_attempt_at", (select max(a."created_at") from "webhook_delivery_attempts" a where a."delivery_id" = d."id") as "failed_at"
-           from "webhook_deliveries" d join "webhook_events" e on e."id" = d."event_id" where e."user_id" = ?`, [user.id]))[0];
+      (
+        await sql<{ id: number; status: string; attempt_count: number; event_id: string; next_attempt_at: string | null; failed_at: string | null }>(
+          testApp,
+          `select d."id", d."status", d."attempt_count", d."event_id", d."next_attempt_at", (select max(a."created_at") from "webhook_delivery_attempts" a where a."delivery_id" = d."id") as "failed_at"
+           from "webhook_deliveries" d join "webhook_events" e on e."id" = d."event_id" where e."user_id" = ?`,
+          [user.id],
+        )
+      )[0];
     // attempt_count counts the claim, before the POST; the attempt's row is written once the POST failed.
     await until(async () => Boolean((await delivery())?.failed_at), 'the first attempt, refused and recorded', 10_000);
-    const [attempt] = await sql<{ status_code: number | null; error: string | null }>(testApp, `select "status_code", "error" from "webhook_delivery_attempts"`);
+    const [attempt] = await sql<{ status_code: number | null; error: string | null }>(
+      testApp,
+      `select "status_code", "error" from "webhook_delivery_attempts"`,
+    );
     expect(attempt.status_code).toBeNull();
     expect(attempt.error).toMatch(/ECONNREFUSED|connect/i);
     const failed = await delivery();

@@ -22,8 +22,16 @@ beforeAll(async () => {
   testApp = await startTestApp({ RATE_LIMIT_PER_MINUTE: '0' });
   user = await signUp(testApp, 'Fuzzed');
   known.subscription = (await createSubscription(testApp, user.token)).id as number;
-  const alert = await testApp.http.post('/api/v1/alerts').set('authorization', `Bearer ${user.token}`)
-    .field('alert_name', 'fuzz').field('time_period', '2').field('time', '09:00').field('timezone', 'UTC').field('alert_type', '1').field('alert_condition', '1').field('alert_subs_type', '3');
+  const alert = await testApp.http
+    .post('/api/v1/alerts')
+    .set('authorization', `Bearer ${user.token}`)
+    .field('alert_name', 'fuzz')
+    .field('time_period', '2')
+    .field('time', '09:00')
+    .field('timezone', 'UTC')
+    .field('alert_type', '1')
+    .field('alert_condition', '1')
+    .field('alert_subs_type', '3');
   known.alert = alert.body.id;
   const create = await graphqlData(testApp, user.token, 'mutation { createInboundWebhookToken(kind: CREATE) { token } }');
   const manage = await graphqlData(testApp, user.token, 'mutation { createInboundWebhookToken(kind: MANAGE) { token } }');
@@ -38,9 +46,49 @@ const ordinary = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('', ' ', '\u0000', 'a\u0000b', '0', '-1', '1.5', '1e309', 'NaN', 'Infinity', '9'.repeat(40), '-9'.repeat(20), 'true', 'null', '[]', '{}', '{"a":'),
-  fc.constantFrom(`' or 1=1 --`, `1; drop table subscriptions; --`, `"); select pg_sleep(5); --`, '${7*7}', '<script>alert(1)</script>', '%00', '../../etc/passwd', '\\x00', '$ne', '{"$gt": ""}'),
-  fc.constantFrom('2025-02-30', '2025-13-01', '0000-00-00', '9999-99-99', '2025-1-1', '20250101', '2025-02-29', '1900-02-29', '2026-06-01T00:00:00Z', '+275760-09-13'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u0000',
+    'a\u0000b',
+    '0',
+    '-1',
+    '1.5',
+    '1e309',
+    'NaN',
+    'Infinity',
+    '9'.repeat(40),
+    '-9'.repeat(20),
+    'true',
+    'null',
+    '[]',
+    '{}',
+    '{"a":',
+  ),
+  fc.constantFrom(
+    `' or 1=1 --`,
+    `1; drop table subscriptions; --`,
+    `"); select pg_sleep(5); --`,
+    '${7*7}',
+    '<script>alert(1)</script>',
+    '%00',
+    '../../etc/passwd',
+    '\\x00',
+    '$ne',
+    '{"$gt": ""}',
+  ),
+  fc.constantFrom(
+    '2025-02-30',
+    '2025-13-01',
+    '0000-00-00',
+    '9999-99-99',
+    '2025-1-1',
+    '20250101',
+    '2025-02-29',
+    '1900-02-29',
+    '2026-06-01T00:00:00Z',
+    '+275760-09-13',
+  ),
   fc.constantFrom('USD', 'usd', 'XXX', 'EURO', '€', 'Europe/Berlin', 'Mars/Olympus', 'UTC', '24:00', '09:60', '09:00'),
   fc.integer({ min: -5, max: 100 }).map(String),
 );
@@ -56,7 +104,25 @@ interface Route {
   inbound?: boolean;
 }
 
-const SUBSCRIPTION_FIELDS = [...Object.keys(MINIMAL), 'folder_id', 'alert_id', 'category_id', 'payment_mode_id', 'tags[]', 'note', 'description', 'discount_voucher', 'refund_days', 'timezone', 'expiry_date', 'contract_expiry', 'ltdval_price', 'rating', 'id', 'user_id'];
+const SUBSCRIPTION_FIELDS = [
+  ...Object.keys(MINIMAL),
+  'folder_id',
+  'alert_id',
+  'category_id',
+  'payment_mode_id',
+  'tags[]',
+  'note',
+  'description',
+  'discount_voucher',
+  'refund_days',
+  'timezone',
+  'expiry_date',
+  'contract_expiry',
+  'ltdval_price',
+  'rating',
+  'id',
+  'user_id',
+];
 const ALERT_FIELDS = ['alert_name', 'time_period', 'time', 'timezone', 'alert_type', 'alert_condition', 'alert_subs_type', 'alert_contact', 'time_cycle'];
 
 const ROUTES: Route[] = [
@@ -65,7 +131,11 @@ const ROUTES: Route[] = [
   { method: 'POST', path: () => '/api/v1/subscriptions', fields: SUBSCRIPTION_FIELDS },
   { method: 'POST', path: (id) => `/api/v1/subscriptions/${id}/refund`, fields: [] },
   { method: 'POST', path: (id) => `/api/v1/subscriptions/${id}/cancel`, fields: [] },
-  { method: 'POST', path: (id) => `/api/v1/subscriptions/${id}/addon`, fields: ['type', 'price', 'price_type', 'payment_date', 'status', 'recurring', 'refund_date'] },
+  {
+    method: 'POST',
+    path: (id) => `/api/v1/subscriptions/${id}/addon`,
+    fields: ['type', 'price', 'price_type', 'payment_date', 'status', 'recurring', 'refund_date'],
+  },
   { method: 'GET', path: () => '/api/v1/subscriptions', fields: ['q', 'start', 'length', 'sort', 'filters'], query: true },
   { method: 'GET', path: (id) => `/api/v1/subscriptions/${id}`, fields: [], query: true },
   { method: 'GET', path: () => '/api/v1/subscriptions/upcoming', fields: ['days'], query: true },
@@ -90,26 +160,50 @@ const idArb = fc.oneof(
   fc.constantFrom('KNOWN', 'KNOWN', '0', '-1', '1.5', 'abc', '99999999999999999999', '2147483648', '%00', '%E2%82%AC', '1%20or%201=1', '..%2F..'),
   fc.nat({ max: 1_000_000 }).map(String),
 );
-const encodingArb = fc.constantFrom('multipart', 'multipart', 'urlencoded', 'urlencoded', 'json', 'broken-json', 'text', 'truncated-multipart', 'no-boundary', 'none');
+const encodingArb = fc.constantFrom(
+  'multipart',
+  'multipart',
+  'urlencoded',
+  'urlencoded',
+  'json',
+  'broken-json',
+  'text',
+  'truncated-multipart',
+  'no-boundary',
+  'none',
+);
 const authArb = fc.constantFrom('valid', 'valid', 'valid', 'valid', 'valid', 'valid', 'valid', 'none', 'garbage', 'basic', 'expired-shape');
 
 /** Field name → one or more values (a repeated field), over the route's own names and some strangers. */
 const fieldsArb = (names: string[]) =>
   fc.array(
-    fc.tuple(names.length ? fc.oneof(fc.constantFrom(...names), fc.constantFrom(...names), fc.string({ maxLength: 12 })) : fc.string({ maxLength: 12 }), fc.array(nasty, { minLength: 1, maxLength: 3 })),
+    fc.tuple(
+      names.length ? fc.oneof(fc.constantFrom(...names), fc.constantFrom(...names), fc.string({ maxLength: 12 })) : fc.string({ maxLength: 12 }),
+      fc.array(nasty, { minLength: 1, maxLength: 3 }),
+    ),
     { maxLength: 8 },
   );
 
-const requestArb = fc.record({
-  route: fc.constantFrom(...ROUTES),
-  id: idArb,
-  valid: fc.boolean(),
-  encoding: encodingArb,
-  auth: authArb,
-}).chain((base) => fc.record({ base: fc.constant(base), fields: fieldsArb(base.route.fields), inboundEvent: fc.constantFrom('created', 'updated', 'deleted', 'refunded', 'canceled', 'exploded', '') }));
+const requestArb = fc
+  .record({
+    route: fc.constantFrom(...ROUTES),
+    id: idArb,
+    valid: fc.boolean(),
+    encoding: encodingArb,
+    auth: authArb,
+  })
+  .chain((base) =>
+    fc.record({
+      base: fc.constant(base),
+      fields: fieldsArb(base.route.fields),
+      inboundEvent: fc.constantFrom('created', 'updated', 'deleted', 'refunded', 'canceled', 'exploded', ''),
+    }),
+  );
 
 function multipart(fields: Array<[string, string[]]>, boundary: string): string {
-  const parts = fields.flatMap(([name, values]) => values.map((value) => `--${boundary}\r\ncontent-disposition: form-data; name="${name.replace(/["\r\n]/g, '_')}"\r\n\r\n${value}\r\n`));
+  const parts = fields.flatMap(([name, values]) =>
+    values.map((value) => `--${boundary}\r\ncontent-disposition: form-data; name="${name.replace(/["\r\n]/g, '_')}"\r\n\r\n${value}\r\n`),
+  );
   return `${parts.join('')}--${boundary}--\r\n`;
 }
 
@@ -121,7 +215,11 @@ describe('fuzzing every REST route', () => {
       fc.asyncProperty(requestArb, async ({ base, fields, inboundEvent }) => {
         count++;
         const { route } = base;
-        const known_id = route.inbound ? (inboundEvent === 'created' ? tokens.create : tokens.manage) : String(route.path('x').includes('alerts') ? known.alert : known.subscription);
+        const known_id = route.inbound
+          ? inboundEvent === 'created'
+            ? tokens.create
+            : tokens.manage
+          : String(route.path('x').includes('alerts') ? known.alert : known.subscription);
         const id = base.id === 'KNOWN' ? known_id : base.id;
         let path = route.path(id);
         const headers: Record<string, string> = { accept: 'application/json' };
@@ -195,7 +293,10 @@ describe('fuzzing every REST route', () => {
         endOnFailure: true,
         // The counterexample can hold 70 KB strings: report the failing request's label, the seed and path only.
         reporter: (details) => {
-          if (details.failed) throw new Error(`fuzz failed at run ${details.numRuns} (seed ${details.seed}, path ${details.counterexamplePath}): ${String((details.errorInstance as Error)?.message ?? details.errorInstance).slice(0, 3000)}`);
+          if (details.failed)
+            throw new Error(
+              `fuzz failed at run ${details.numRuns} (seed ${details.seed}, path ${details.counterexamplePath}): ${String((details.errorInstance as Error)?.message ?? details.errorInstance).slice(0, 3000)}`,
+            );
         },
       },
     );

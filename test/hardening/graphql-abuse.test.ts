@@ -12,7 +12,11 @@ beforeAll(async () => {
 afterAll(() => Promise.all([testApp.close(), production.close()]));
 
 const post = (app: TestApp, body: unknown) =>
-  app.http.post('/graphql').set('content-type', 'application/json').set('authorization', `Bearer ${user.token}`).send(body as object);
+  app.http
+    .post('/graphql')
+    .set('content-type', 'application/json')
+    .set('authorization', `Bearer ${user.token}`)
+    .send(body as object);
 
 it('refuses more aliases than the limit', async () => {
   const aliases = Array.from({ length: GRAPHQL_LIMITS.maxAliases + 1 }, (_, i) => `a${i}: me { id }`).join(' ');
@@ -35,7 +39,8 @@ it('refuses documents deeper than the limit, and allows them at the limit', asyn
 });
 
 it('refuses documents over the cost limit before running them', async () => {
-  const page = 'subscriptions(first: 1000) { totalCount edges { cursor node { id note price currency paymentDate tags { id name } folder { id name color } product { id productName brandName } paymentMode { id name } alerts { id name } } } }';
+  const page =
+    'subscriptions(first: 1000) { totalCount edges { cursor node { id note price currency paymentDate tags { id name } folder { id name color } product { id productName brandName } paymentMode { id name } alerts { id name } } } }';
   const aliases = Array.from({ length: GRAPHQL_LIMITS.maxAliases }, (_, i) => `p${i}: ${page}`).join(' ');
   const response = await post(testApp, { query: `{ ${aliases} }` });
   expect(JSON.stringify(response.body.errors)).toMatch(/cost/i);

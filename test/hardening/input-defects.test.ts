@@ -15,7 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => testApp.close());
 
-const events = async (id: unknown) => sql(testApp, `select "topic" from "webhook_events" where "subscription_id" = ? and "topic" = 'subscription.updated'`, [id]);
+const events = async (id: unknown) =>
+  sql(testApp, `select "topic" from "webhook_events" where "subscription_id" = ? and "topic" = 'subscription.updated'`, [id]);
 
 describe('a NUL character', () => {
   it('in a GraphQL variable or literal is a 400 BAD_USER_INPUT naming the field, not "connection lost"', async () => {
@@ -24,10 +25,18 @@ describe('a NUL character', () => {
     expect(viaVariable.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { name: [expect.any(String)] } });
     const viaLiteral = await graphql(testApp, user.token, '{ subscriptions(search: "x\\u0000y") { totalCount } }');
     expect(viaLiteral.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { search: [expect.any(String)] } });
-    const viaSignUp = await graphql(testApp, null, 'mutation { signUp(input: {email: "nul@example.com", password: "long enough password", name: "x\\u0000"}) { token } }');
+    const viaSignUp = await graphql(
+      testApp,
+      null,
+      'mutation { signUp(input: {email: "nul@example.com", password: "long enough password", name: "x\\u0000"}) { token } }',
+    );
     expect(viaSignUp.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { name: [expect.any(String)] } });
     // The EmailAddress scalar refuses it before anything runs.
-    const badEmail = await graphql(testApp, null, 'mutation { signUp(input: {email: "n\\u0000l@example.com", password: "long enough password", name: "x"}) { token } }');
+    const badEmail = await graphql(
+      testApp,
+      null,
+      'mutation { signUp(input: {email: "n\\u0000l@example.com", password: "long enough password", name: "x"}) { token } }',
+    );
     expect(badEmail.status).toBe(400);
     expect(await sql(testApp, `select 1 from "tags" where "name" like 'a%b'`)).toEqual([]);
   });
@@ -36,7 +45,10 @@ describe('a NUL character', () => {
     const form = await postSubscription(testApp, user.token, { ...MINIMAL, 'tags[]': ['ok', 'b\u0000d'] });
     expect(form.status).toBe(400);
     expectErrorBody(form.body, ['tags']);
-    const json = await testApp.http.post('/api/v1/subscriptions').set(auth()).send({ ...MINIMAL, tags: ['b\u0000d'] });
+    const json = await testApp.http
+      .post('/api/v1/subscriptions')
+      .set(auth())
+      .send({ ...MINIMAL, tags: ['b\u0000d'] });
     expect(json.status).toBe(400);
     expectErrorBody(json.body, ['tags']);
   });
@@ -53,7 +65,11 @@ describe('writes that would change nothing', () => {
 
   it('a PUT with no fields is a 400, with no event', async () => {
     const record = await createSubscription(testApp, user.token);
-    const response = await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set(auth()).type('form').send({ id: String(record.id) });
+    const response = await testApp.http
+      .put(`/api/v1/subscriptions/${record.id}`)
+      .set(auth())
+      .type('form')
+      .send({ id: String(record.id) });
     expect(response.status).toBe(400);
     expectErrorBody(response.body);
     expect(await events(record.id)).toEqual([]);
@@ -88,7 +104,9 @@ describe('one rule, whatever the size or spelling', () => {
     expectErrorBody(form.body, ['currency_code', 'price_type']);
     const json = await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set(auth()).send({ currency_code: 'EUR', price_type: 'GBP' });
     expectErrorBody(json.body, ['currency_code', 'price_type']);
-    expect((await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set(auth()).type('form').send({ currency_code: 'eur', price_type: 'EUR' })).status).toBe(200);
+    expect(
+      (await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set(auth()).type('form').send({ currency_code: 'eur', price_type: 'EUR' })).status,
+    ).toBe(200);
     expect((await testApp.http.get(`/api/v1/subscriptions/${record.id}`).set(auth())).body[0].price_type).toBe('EUR');
   });
 });
@@ -106,9 +124,16 @@ describe('dates stay within 0001-01-01..9999-12-31, derived ones included', () =
     expect((await testApp.http.get(`/api/v1/subscriptions/${record.id}`).set(auth())).body[0].refund_date).toBe('9999-12-31');
   });
 
-  it('caps an add-on\'s refund_date like refund_days', async () => {
+  it("caps an add-on's refund_date like refund_days", async () => {
     const main = await createSubscription(testApp, user.token);
-    const response = await testApp.http.post(`/api/v1/subscriptions/${main.id}/addon`).set(auth()).field('type', '3').field('price', '1').field('price_type', 'USD').field('payment_date', '2026-01-01').field('refund_date', '2036-01-01');
+    const response = await testApp.http
+      .post(`/api/v1/subscriptions/${main.id}/addon`)
+      .set(auth())
+      .field('type', '3')
+      .field('price', '1')
+      .field('price_type', 'USD')
+      .field('payment_date', '2026-01-01')
+      .field('refund_date', '2036-01-01');
     expect(response.status).toBe(400);
     expectErrorBody(response.body, ['refund_date']);
   });
@@ -116,7 +141,10 @@ describe('dates stay within 0001-01-01..9999-12-31, derived ones included', () =
   it('answers calendars and spending from the last month of 9999 without a server error', async () => {
     const owner = await signUp(testApp, 'Far future');
     await createSubscription(testApp, owner.token, { payment_date: '9999-12-20' });
-    const rest = await testApp.http.get('/api/v1/calendar').query({ start: '9999-12-15' }).set({ authorization: `Bearer ${owner.token}` });
+    const rest = await testApp.http
+      .get('/api/v1/calendar')
+      .query({ start: '9999-12-15' })
+      .set({ authorization: `Bearer ${owner.token}` });
     expect(rest.status).toBe(200);
     expect(rest.body.map((entry: { calendar_date: string }) => entry.calendar_date)).toEqual(['9999-12-20']);
     const calendar = await graphql(testApp, owner.token, '{ calendar(from: "9999-12-15") { date } }');
@@ -130,14 +158,22 @@ describe('dates stay within 0001-01-01..9999-12-31, derived ones included', () =
 describe('a field sent twice', () => {
   it('is refused on every encoding, JSON included, naming the field and changing nothing', async () => {
     const record = await createSubscription(testApp, user.token);
-    const json = await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set(auth()).set('content-type', 'application/json').send('{"price": "1.00", "price": "2.00"}');
+    const json = await testApp.http
+      .put(`/api/v1/subscriptions/${record.id}`)
+      .set(auth())
+      .set('content-type', 'application/json')
+      .send('{"price": "1.00", "price": "2.00"}');
     expect(json.status).toBe(400);
     expectErrorBody(json.body, ['price']);
     const form = await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set(auth()).type('form').send('price=1.00&price=2.00');
     expect(form.status).toBe(400);
     expectErrorBody(form.body, ['price']);
-    const token = (await graphql(testApp, user.token, 'mutation { createInboundWebhookToken(kind: MANAGE) { token } }')).body.data.createInboundWebhookToken.token;
-    const inbound = await testApp.http.post(`/webhook/user/data/${token}`).set('content-type', 'application/json').set('x-subledger-webhook-topic', 'subscription.updated')
+    const token = (await graphql(testApp, user.token, 'mutation { createInboundWebhookToken(kind: MANAGE) { token } }')).body.data.createInboundWebhookToken
+      .token;
+    const inbound = await testApp.http
+      .post(`/webhook/user/data/${token}`)
+      .set('content-type', 'application/json')
+      .set('x-subledger-webhook-topic', 'subscription.updated')
       .send(`{"id": "${record.id}", "price": "1.00", "price": "2.00"}`);
     expect(inbound.status).toBe(400);
     expectErrorBody(inbound.body, ['price']);

@@ -34,11 +34,15 @@ function raw(text: string): Promise<{ status: number; contentType: string; body:
 describe('request size', () => {
   it('answers headers over 16 KB with 431 and a JSON error', async () => {
     const answer = await new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
-      const outgoing = request(`${testApp.baseUrl}/api/v1/auth/token`, { headers: { authorization: `Bearer ${user.token}`, 'x-padding': 'p'.repeat(20_000) } }, (response) => {
-        let body = '';
-        response.on('data', (chunk) => (body += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, type: String(response.headers['content-type']), body }));
-      });
+      const outgoing = request(
+        `${testApp.baseUrl}/api/v1/auth/token`,
+        { headers: { authorization: `Bearer ${user.token}`, 'x-padding': 'p'.repeat(20_000) } },
+        (response) => {
+          let body = '';
+          response.on('data', (chunk) => (body += chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, type: String(response.headers['content-type']), body }));
+        },
+      );
       outgoing.on('error', reject);
       outgoing.end();
     });
@@ -58,8 +62,16 @@ describe('request size', () => {
     const before = await rowCounts(testApp);
     const big = 'n'.repeat(1024 * 1024 + 1);
     const multipart = await postSubscription(testApp, user.token, { ...MINIMAL, note: big });
-    const form = await testApp.http.put('/api/v1/settings/extension').set('authorization', `Bearer ${user.token}`).type('form').send({ notify_before: '1', padding: big });
-    const graphql = await testApp.http.post('/graphql').set('authorization', `Bearer ${user.token}`).set('content-type', 'application/json').send({ query: `{ me { id } }`, variables: { padding: big } });
+    const form = await testApp.http
+      .put('/api/v1/settings/extension')
+      .set('authorization', `Bearer ${user.token}`)
+      .type('form')
+      .send({ notify_before: '1', padding: big });
+    const graphql = await testApp.http
+      .post('/graphql')
+      .set('authorization', `Bearer ${user.token}`)
+      .set('content-type', 'application/json')
+      .send({ query: `{ me { id } }`, variables: { padding: big } });
     for (const response of [multipart, form]) {
       expect(response.status).toBe(413);
       expectErrorBody(response.body);
@@ -84,7 +96,12 @@ describe('request rate', () => {
     try {
       const someone = await signUp(roomy, 'Throttled');
       const attempts = await Promise.all(
-        Array.from({ length: 24 }, (_, i) => roomy.http.post('/api/v1/auth/login').field('email', i % 2 ? someone.email : `nobody${i}@example.com`).field('password', 'not the password')),
+        Array.from({ length: 24 }, (_, i) =>
+          roomy.http
+            .post('/api/v1/auth/login')
+            .field('email', i % 2 ? someone.email : `nobody${i}@example.com`)
+            .field('password', 'not the password'),
+        ),
       );
       expect(attempts.map((response) => response.status)).toEqual(Array(24).fill(401));
       for (const response of attempts) expectErrorBody(response.body);

@@ -42,11 +42,17 @@ it.each(['cancel', 'refund'])('concurrent %ss of one record: one succeeds, one e
 it('concurrent deletes and cancels of one record: one delete, and a cancel only if it came first', async () => {
   const record = await createSubscription(testApp, user.token);
   const answers = await together((index) =>
-    index % 2 === 0 ? testApp.http.delete(`/api/v1/subscriptions/${record.id}`).set(auth()) : testApp.http.post(`/api/v1/subscriptions/${record.id}/cancel`).set(auth()),
+    index % 2 === 0
+      ? testApp.http.delete(`/api/v1/subscriptions/${record.id}`).set(auth())
+      : testApp.http.post(`/api/v1/subscriptions/${record.id}/cancel`).set(auth()),
   );
   const deletes = answers.filter((_, index) => index % 2 === 0);
   expect(deletes.filter((answer) => answer.status === 200)).toHaveLength(1);
-  const events = await sql<{ topic: string }>(testApp, `select "topic" from "webhook_events" where "subscription_id" = ? and "topic" <> 'subscription.created'`, [record.id]);
+  const events = await sql<{ topic: string }>(
+    testApp,
+    `select "topic" from "webhook_events" where "subscription_id" = ? and "topic" <> 'subscription.created'`,
+    [record.id],
+  );
   expect(events.filter((event) => event.topic === 'subscription.deleted')).toHaveLength(1);
   expect(events.filter((event) => event.topic === 'subscription.canceled').length).toBeLessThanOrEqual(1);
 });

@@ -40,8 +40,18 @@ async function main(): Promise<number> {
   const base = `http://127.0.0.1:${port}`;
   const server = spawn(process.execPath, startArguments(), {
     cwd: root,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', PORT: String(port),
-      DATABASE_URL: databaseUrl, REDIS_URL, REDIS_PREFIX: `soak-${randomBytes(3).toString('hex')}`, WEBHOOK_ALLOW_PRIVATE: 'true' },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '0',
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      REDIS_URL,
+      REDIS_PREFIX: `soak-${randomBytes(3).toString('hex')}`,
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const arrivals = new Map<string, number>();
@@ -53,18 +63,34 @@ async function main(): Promise<number> {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   try {
-    for (let started = Date.now(); !(await fetch(`${base}/readyz`).then((r) => r.ok, () => false)); await sleep(100)) {
+    for (
+      let started = Date.now();
+      !(await fetch(`${base}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      ));
+      await sleep(100)
+    ) {
       if (Date.now() - started > 60_000) throw new Error('server not ready in 60 s');
     }
     const graphql = async (token: string | null, query: string) =>
-      (await (await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify({ query }) })).json()) as { data: Record<string, any> };
-    const { token } = (await graphql(null, 'mutation { signUp(input: {email: "soak@example.com", password: "soak password", name: "Soak"}) { token } }')).data.signUp;
+      (await (
+        await fetch(`${base}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          body: JSON.stringify({ query }),
+        })
+      ).json()) as { data: Record<string, any> };
+    const { token } = (await graphql(null, 'mutation { signUp(input: {email: "soak@example.com", password: "soak password", name: "Soak"}) { token } }')).data
+      .signUp;
     await graphql(token, `mutation { createWebhookEndpoint(input: {url: "http://127.0.0.1:${(receiver.address() as AddressInfo).port}/"}) { id } }`);
     const auth = { authorization: `Bearer ${token}` };
     const form = 'brand_id=12&type=1&price=9.99&price_type=USD&billing_type=2&billing_frequency=1&billing_cycle=3&payment_date=2026-06-01&status=1&recurring=1';
     const ids: number[] = [];
     for (let i = 0; i < 50; i++) {
-      const created = (await (await fetch(`${base}/api/v1/subscriptions`, { method: 'POST', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' }, body: form })).json()) as { subscription: { id: number } };
+      const created = (await (
+        await fetch(`${base}/api/v1/subscriptions`, { method: 'POST', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' }, body: form })
+      ).json()) as { subscription: { id: number } };
       ids.push(created.subscription.id);
     }
 
@@ -92,7 +118,10 @@ async function main(): Promise<number> {
         // Each connection deletes the record it has just created, so the data stays the same size and RSS
         // growth means a leak, not more rows per read.
         {
-          method: 'POST', path: '/api/v1/subscriptions', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' }, body: form,
+          method: 'POST',
+          path: '/api/v1/subscriptions',
+          headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+          body: form,
           onResponse: (status, body, context) => {
             if (status !== 200) return;
             writes.created++;
@@ -104,7 +133,12 @@ async function main(): Promise<number> {
           setupRequest: (request, context) => ({ ...request, path: `/api/v1/subscriptions/${(context as { created?: number }).created ?? 0}` }),
           onResponse: (status) => void (status === 200 && writes.deleted++),
         },
-        { method: 'POST', path: '/graphql', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ subscriptions(first: 20) { totalCount edges { node { id price folder { name } } } } }' }) },
+        {
+          method: 'POST',
+          path: '/graphql',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ query: '{ subscriptions(first: 20) { totalCount edges { node { id price folder { name } } } } }' }),
+        },
       ],
     } as autocannon.Options);
     clearInterval(sampler);
@@ -119,7 +153,9 @@ async function main(): Promise<number> {
       if (rows[0].n === 0) break;
       await sleep(1000);
     }
-    const { rows: [db] } = await client.query(`select
+    const {
+      rows: [db],
+    } = await client.query(`select
         (select count(*)::int from "webhook_events" where "topic" = 'subscription.created') as "created",
         (select count(*)::int from "webhook_events" where "topic" = 'subscription.updated') as "updated",
         (select count(*)::int from "webhook_events" where "topic" = 'subscription.deleted') as "deleted",
@@ -132,11 +168,25 @@ async function main(): Promise<number> {
     const duplicated = [...arrivals.values()].filter((count) => count > 1).length;
     const growth = rssAfterWarmUp > 0 ? (rssAtEnd - rssAfterWarmUp) / rssAfterWarmUp : 0;
     const report = {
-      seconds: SECONDS, connections: CONNECTIONS, requests: result.requests.total, requestsPerSecond: result.requests.average,
-      errors: result.errors, non2xx: result.non2xx, timeouts: result.timeouts, p50Ms: result.latency.p50, p99Ms: result.latency.p99,
-      rssAfterWarmUpMb: Math.round(rssAfterWarmUp), rssAtEndMb: Math.round(rssAtEnd), peakRssMb: Math.round(peakRss), rssGrowthPercent: Math.round(growth * 100),
-      records: db.records, acknowledgedWrites: { created: writes.created + ids.length, updated: writes.updated, deleted: writes.deleted }, events: { created: db.created, updated: db.updated, deleted: db.deleted, all: db.events },
-      eventsNotDeliveredExactlyOnce: db.not_once, eventsNeverReceived: unreceived, eventsReceivedTwice: duplicated,
+      seconds: SECONDS,
+      connections: CONNECTIONS,
+      requests: result.requests.total,
+      requestsPerSecond: result.requests.average,
+      errors: result.errors,
+      non2xx: result.non2xx,
+      timeouts: result.timeouts,
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      rssAfterWarmUpMb: Math.round(rssAfterWarmUp),
+      rssAtEndMb: Math.round(rssAtEnd),
+      peakRssMb: Math.round(peakRss),
+      rssGrowthPercent: Math.round(growth * 100),
+      records: db.records,
+      acknowledgedWrites: { created: writes.created + ids.length, updated: writes.updated, deleted: writes.deleted },
+      events: { created: db.created, updated: db.updated, deleted: db.deleted, all: db.events },
+      eventsNotDeliveredExactlyOnce: db.not_once,
+      eventsNeverReceived: unreceived,
+      eventsReceivedTwice: duplicated,
     };
     console.log(JSON.stringify(report, null, 2));
     const problems = [
@@ -145,9 +195,12 @@ async function main(): Promise<number> {
       // Every record has its one created event. Writes still in flight when the load stopped committed without
       // their answer being counted, so events may exceed the acknowledged writes by at most one per connection.
       db.created !== db.records && 'created events do not match the records',
-      (db.created < report.acknowledgedWrites.created || db.created > report.acknowledgedWrites.created + CONNECTIONS) && 'created events do not match acknowledged creates',
-      (db.updated < report.acknowledgedWrites.updated || db.updated > report.acknowledgedWrites.updated + CONNECTIONS) && 'updated events do not match acknowledged updates',
-      (db.deleted < report.acknowledgedWrites.deleted || db.deleted > report.acknowledgedWrites.deleted + CONNECTIONS) && 'deleted events do not match acknowledged deletes',
+      (db.created < report.acknowledgedWrites.created || db.created > report.acknowledgedWrites.created + CONNECTIONS) &&
+        'created events do not match acknowledged creates',
+      (db.updated < report.acknowledgedWrites.updated || db.updated > report.acknowledgedWrites.updated + CONNECTIONS) &&
+        'updated events do not match acknowledged updates',
+      (db.deleted < report.acknowledgedWrites.deleted || db.deleted > report.acknowledgedWrites.deleted + CONNECTIONS) &&
+        'deleted events do not match acknowledged deletes',
       db.not_once > 0 && 'events without exactly one successful delivery',
       unreceived > 0 && 'events the receiver never got',
       duplicated > 0 && 'events received twice',
@@ -162,7 +215,10 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code), (error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

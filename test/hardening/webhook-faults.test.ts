@@ -14,12 +14,13 @@ import { freePort, until } from '../support/wait';
 const withServers = process.env.REDIS_URL ? describe : describe.skip;
 const root = path.resolve(__dirname, '../..');
 
-
 async function startRedis(port: number): Promise<ChildProcess> {
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   for (const deadline = Date.now() + 10_000; ; await new Promise((r) => setTimeout(r, 50))) {
     const up = await new Promise<boolean>((resolve) => {
-      const socket = createServer().listen(port, '127.0.0.1', () => socket.close(() => resolve(false))).on('error', () => resolve(true));
+      const socket = createServer()
+        .listen(port, '127.0.0.1', () => socket.close(() => resolve(false)))
+        .on('error', () => resolve(true));
     });
     if (up) return child;
     if (Date.now() > deadline) throw new Error('redis-server did not start');
@@ -33,7 +34,6 @@ function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): Promise<
     child.kill(signal);
   });
 }
-
 
 withServers('delivery under faults', () => {
   let receiver: Receiver;
@@ -52,7 +52,9 @@ withServers('delivery under faults', () => {
     );
     try {
       const user = await signUp(testApp, 'Outage');
-      await graphql(testApp, user.token, 'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }', { input: { url: receiver.url, events: [] } });
+      await graphql(testApp, user.token, 'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }', {
+        input: { url: receiver.url, events: [] },
+      });
       await stop(redis);
       for (let i = 0; i < 200; i++) {
         const response = await postSubscription(testApp, user.token, { ...MINIMAL, brand_id: `Outage ${i}` });
@@ -64,7 +66,9 @@ withServers('delivery under faults', () => {
       const ids = receiver.received.map((request) => String(request.headers['webhook-id']));
       expect(new Set(ids).size).toBe(200);
       expect(ids).toHaveLength(200);
-      const [pending] = await testApp.app.db.orm.em.getConnection().execute<{ n: string }[]>(`select count(*) as "n" from "webhook_deliveries" where "status" <> 'SUCCEEDED'`);
+      const [pending] = await testApp.app.db.orm.em
+        .getConnection()
+        .execute<{ n: string }[]>(`select count(*) as "n" from "webhook_deliveries" where "status" <> 'SUCCEEDED'`);
       expect(pending.n).toBe('0');
     } finally {
       await testApp.close();
@@ -86,24 +90,38 @@ withServers('delivery under faults', () => {
     const startWorker = async () => {
       const port = await freePort();
       const child = spawn(process.execPath, ['dist/workers/main.js'], { cwd: root, env: { ...workerEnv, PORT: String(port) }, stdio: 'ignore' });
-      await until(() => fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false), 'worker ready', 30_000);
+      await until(
+        () =>
+          fetch(`http://127.0.0.1:${port}/readyz`).then(
+            (r) => r.ok,
+            () => false,
+          ),
+        'worker ready',
+        30_000,
+      );
       return child;
     };
     let worker = await startWorker();
     try {
       receiver.delayMs = 5_000;
       const user = await signUp(testApp, 'Killed');
-      await graphql(testApp, user.token, 'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }', { input: { url: receiver.url, events: [] } });
+      await graphql(testApp, user.token, 'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }', {
+        input: { url: receiver.url, events: [] },
+      });
       const created = await postSubscription(testApp, user.token, MINIMAL);
       expect(created.status).toBe(200);
       await receiver.waitFor(1, 20_000);
       await stop(worker);
       receiver.delayMs = 0;
       worker = await startWorker();
-      await until(async () => {
-        const [row] = await testApp.app.db.orm.em.getConnection().execute<{ status: string }[]>('select "status" from "webhook_deliveries"');
-        return row?.status === 'SUCCEEDED';
-      }, 'the delivery to succeed', 60_000);
+      await until(
+        async () => {
+          const [row] = await testApp.app.db.orm.em.getConnection().execute<{ status: string }[]>('select "status" from "webhook_deliveries"');
+          return row?.status === 'SUCCEEDED';
+        },
+        'the delivery to succeed',
+        60_000,
+      );
       const ids = new Set(receiver.received.map((request) => request.headers['webhook-id']));
       expect(ids.size).toBe(1);
       expect(receiver.received.length).toBeGreaterThanOrEqual(2);

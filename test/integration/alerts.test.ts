@@ -6,7 +6,15 @@ let testApp: TestApp;
 let ann: SignedUpUser;
 const ISO_MICROS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const auth = (token: string) => ({ authorization: `Bearer ${token}`, accept: 'application/json' });
-const FIELDS = { alert_name: 'Week before', time_period: '7', time: '08:30', alert_condition: '1', alert_type: '1', timezone: 'Europe/Berlin', alert_subs_type: '3' };
+const FIELDS = {
+  alert_name: 'Week before',
+  time_period: '7',
+  time: '08:30',
+  alert_condition: '1',
+  alert_type: '1',
+  timezone: 'Europe/Berlin',
+  alert_subs_type: '3',
+};
 
 beforeAll(async () => {
   testApp = await startTestApp();
@@ -20,11 +28,27 @@ function createAlert(token: string, fields: Record<string, string> = FIELDS) {
   return request;
 }
 
-const READ_KEYS = ['id', 'user_id', 'is_default', 'alert_name', 'time_period', 'time_cycle', 'time', 'alert_condition', 'alert_contact', 'alert_type', 'timezone', 'alert_subs_type', 'created_at', 'updated_at'];
+const READ_KEYS = [
+  'id',
+  'user_id',
+  'is_default',
+  'alert_name',
+  'time_period',
+  'time_cycle',
+  'time',
+  'alert_condition',
+  'alert_contact',
+  'alert_type',
+  'timezone',
+  'alert_subs_type',
+  'created_at',
+  'updated_at',
+];
 
 function expectReadShape(alert: Record<string, unknown>): void {
   expect(Object.keys(alert).sort()).toEqual([...READ_KEYS].sort());
-  for (const field of ['id', 'user_id', 'is_default', 'time_period', 'alert_condition', 'alert_type', 'alert_subs_type']) expect([field, Number.isInteger(alert[field])]).toEqual([field, true]);
+  for (const field of ['id', 'user_id', 'is_default', 'time_period', 'alert_condition', 'alert_type', 'alert_subs_type'])
+    expect([field, Number.isInteger(alert[field])]).toEqual([field, true]);
   expect(alert.time).toMatch(/^\d{2}:\d{2}:\d{2}$/);
   expect(alert.created_at).toMatch(ISO_MICROS);
   expect(alert.updated_at).toMatch(ISO_MICROS);
@@ -60,7 +84,15 @@ describe('POST /api/v1/alerts (operation 14)', () => {
 
   it('names each bad or missing field and stores nothing', async () => {
     const before = await countRows(testApp, 'alerts');
-    const bad = await createAlert(ann.token, { ...FIELDS, time: '25:00', timezone: 'Mars/Olympus', alert_condition: '4', alert_type: '0', alert_subs_type: '9', time_period: 'soon' });
+    const bad = await createAlert(ann.token, {
+      ...FIELDS,
+      time: '25:00',
+      timezone: 'Mars/Olympus',
+      alert_condition: '4',
+      alert_type: '0',
+      alert_subs_type: '9',
+      time_period: 'soon',
+    });
     expect(bad.status).toBe(400);
     expectErrorBody(bad.body, ['time', 'timezone', 'alert_condition', 'alert_type', 'alert_subs_type', 'time_period']);
     const missing = await createAlert(ann.token, { alert_name: 'only a name' });
@@ -72,7 +104,16 @@ describe('POST /api/v1/alerts (operation 14)', () => {
   it('carries what a reminder needs: period with its unit, date, local time, zone, kinds of record, channel', async () => {
     const created = (await createAlert(ann.token, { ...FIELDS, time_cycle: '2', alert_contact: 'me@example.com', alert_condition: '3', alert_type: '3' })).body;
     const [row] = await testApp.app.db.orm.em.getConnection().execute<Record<string, unknown>[]>('select * from "alerts" where "id" = ?', [created.id]);
-    expect(row).toMatchObject({ time_period: 7, time_cycle: 2, time: '08:30:00', timezone: 'Europe/Berlin', alert_condition: 3, alert_type: 3, alert_subs_type: 3, alert_contact: 'me@example.com' });
+    expect(row).toMatchObject({
+      time_period: 7,
+      time_cycle: 2,
+      time: '08:30:00',
+      timezone: 'Europe/Berlin',
+      alert_condition: 3,
+      alert_type: 3,
+      alert_subs_type: 3,
+      alert_contact: 'me@example.com',
+    });
   });
 });
 
@@ -82,7 +123,14 @@ describe('reading alerts (operations 15 and 16)', () => {
     const response = await testApp.http.get(`/api/v1/alerts/${created.id}`).set(auth(ann.token));
     expect(response.status).toBe(200);
     expectReadShape(response.body);
-    expect(response.body).toMatchObject({ id: created.id, time_period: 7, time: '08:30:00', time_cycle: null, alert_condition: 1, created_at: created.created_at });
+    expect(response.body).toMatchObject({
+      id: created.id,
+      time_period: 7,
+      time: '08:30:00',
+      time_cycle: null,
+      alert_condition: 1,
+      created_at: created.created_at,
+    });
   });
 
   it('shows every user the system default alert', async () => {
@@ -129,7 +177,15 @@ describe('PUT and DELETE /api/v1/alerts/{id} (operations 17 and 18)', () => {
       .send({ ...FIELDS, alert_name: 'Two days before', time_period: '2', time: '19:05', alert_type: '2' });
     expect(response.status).toBe(200);
     expect(response.body).not.toHaveProperty('time_cycle');
-    expect(response.body).toMatchObject({ id: created.id, alert_name: 'Two days before', time_period: '2', time: '19:05', alert_type: '2', alert_condition: '1', alert_subs_type: '3' });
+    expect(response.body).toMatchObject({
+      id: created.id,
+      alert_name: 'Two days before',
+      time_period: '2',
+      time: '19:05',
+      alert_type: '2',
+      alert_condition: '1',
+      alert_subs_type: '3',
+    });
     expect(response.body.updated_at).toMatch(ISO_MICROS);
     const read = (await testApp.http.get(`/api/v1/alerts/${created.id}`).set(auth(ann.token))).body;
     expect(read).toMatchObject({ time_period: 2, time: '19:05:00', alert_type: 2 });
@@ -165,7 +221,7 @@ describe('PUT and DELETE /api/v1/alerts/{id} (operations 17 and 18)', () => {
 });
 
 describe('two users', () => {
-  it('B can neither read, list, change, delete nor link A\'s alert', async () => {
+  it("B can neither read, list, change, delete nor link A's alert", async () => {
     const a = await signUp(testApp, 'A');
     const b = await signUp(testApp, 'B');
     const alert = (await createAlert(a.token)).body;
@@ -174,9 +230,19 @@ describe('two users', () => {
     expect((await testApp.http.put(`/api/v1/alerts/${alert.id}`).set(asB).type('form').send({ alert_name: 'x' })).status).toBe(400);
     expect((await testApp.http.delete(`/api/v1/alerts/${alert.id}`).set(asB)).status).toBe(400);
     expect((await testApp.http.get('/api/v1/alerts').set(asB)).body.map((x: { id: number }) => x.id)).toEqual([1]);
-    const linked = await testApp.http.post('/api/v1/subscriptions').set(asB)
-      .field('brand_id', '1').field('type', '1').field('price', '1').field('price_type', 'USD').field('billing_type', '2')
-      .field('billing_frequency', '1').field('billing_cycle', '3').field('payment_date', '2026-01-01').field('status', '1').field('recurring', '1')
+    const linked = await testApp.http
+      .post('/api/v1/subscriptions')
+      .set(asB)
+      .field('brand_id', '1')
+      .field('type', '1')
+      .field('price', '1')
+      .field('price_type', 'USD')
+      .field('billing_type', '2')
+      .field('billing_frequency', '1')
+      .field('billing_cycle', '3')
+      .field('payment_date', '2026-01-01')
+      .field('status', '1')
+      .field('recurring', '1')
       .field('alert_id', String(alert.id));
     expect(linked.status).toBe(400);
     expectErrorBody(linked.body, ['alert_id']);
@@ -186,13 +252,30 @@ describe('two users', () => {
 });
 
 describe('GraphQL alerts', () => {
-  it('creates, lists, updates and deletes the caller\'s alerts', async () => {
+  it("creates, lists, updates and deletes the caller's alerts", async () => {
     const user = await signUp(testApp, 'Graph');
-    const created = await graphql(testApp, user.token, 'mutation { createAlert(input: {name: "Month before", timePeriod: 1, timeCycle: 3, time: "09:00", timezone: "America/New_York", channel: 2}) { id name timePeriod timeCycle time timezone condition channel subjects isSystem } }');
-    expect(created.body.data.createAlert).toMatchObject({ name: 'Month before', timePeriod: 1, timeCycle: 3, time: '09:00:00', timezone: 'America/New_York', condition: 2, channel: 2, subjects: 1, isSystem: false });
+    const created = await graphql(
+      testApp,
+      user.token,
+      'mutation { createAlert(input: {name: "Month before", timePeriod: 1, timeCycle: 3, time: "09:00", timezone: "America/New_York", channel: 2}) { id name timePeriod timeCycle time timezone condition channel subjects isSystem } }',
+    );
+    expect(created.body.data.createAlert).toMatchObject({
+      name: 'Month before',
+      timePeriod: 1,
+      timeCycle: 3,
+      time: '09:00:00',
+      timezone: 'America/New_York',
+      condition: 2,
+      channel: 2,
+      subjects: 1,
+      isSystem: false,
+    });
     const id = created.body.data.createAlert.id;
     const list = await graphql(testApp, user.token, '{ alerts { id isSystem } }');
-    expect(list.body.data.alerts).toEqual([{ id: 1, isSystem: true }, { id, isSystem: false }]);
+    expect(list.body.data.alerts).toEqual([
+      { id: 1, isSystem: true },
+      { id, isSystem: false },
+    ]);
     const updated = await graphql(testApp, user.token, `mutation { updateAlert(id: ${id}, input: {time: "18:45"}) { time } }`);
     expect(updated.body.data.updateAlert.time).toBe('18:45:00');
     const invalid = await graphql(testApp, user.token, `mutation { updateAlert(id: ${id}, input: {channel: 9}) { id } }`);

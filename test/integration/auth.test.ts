@@ -95,10 +95,9 @@ describe('GET /api/v1/auth/token (operation 2)', () => {
     const id = Number((body.token as string).split('|')[0]);
     const [row] = await testApp.app.db.orm.em
       .getConnection()
-      .execute<{ days: string }[]>(
-        `select round(extract(epoch from ("expires_at" - "created_at")) / 86400) as "days" from "access_tokens" where "id" = ?`,
-        [id],
-      );
+      .execute<{ days: string }[]>(`select round(extract(epoch from ("expires_at" - "created_at")) / 86400) as "days" from "access_tokens" where "id" = ?`, [
+        id,
+      ]);
     expect(Number(row.days)).toBe(testApp.config.tokenTtlDays);
   });
 });
@@ -157,16 +156,22 @@ describe('every /api/v1 path of the spec but login', () => {
 describe('GraphQL accounts', () => {
   it('signUp refuses a taken e-mail without saying it is taken, and a short password with BAD_USER_INPUT', async () => {
     const mutation = 'mutation($input: SignUpInput!) { signUp(input: $input) { token } }';
-    const taken = await testApp.http.post('/graphql').send({ query: mutation, variables: { input: { email: ann.email.toUpperCase(), password: 'long enough', name: 'X' } } });
+    const taken = await testApp.http
+      .post('/graphql')
+      .send({ query: mutation, variables: { input: { email: ann.email.toUpperCase(), password: 'long enough', name: 'X' } } });
     expect(taken.body.errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT', errors: { email: [expect.any(String)] } });
     expect(JSON.stringify(taken.body)).not.toMatch(/taken|exists|already/i);
-    const short = await testApp.http.post('/graphql').send({ query: mutation, variables: { input: { email: 'short@example.com', password: 'short', name: 'X' } } });
+    const short = await testApp.http
+      .post('/graphql')
+      .send({ query: mutation, variables: { input: { email: 'short@example.com', password: 'short', name: 'X' } } });
     expect(short.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(short.body.errors[0].extensions.errors.password).toEqual(expect.any(Array));
   });
 
   it('runs at most one signUp or login per request, however aliased or hidden in fragments', async () => {
-    const twoLogins = await testApp.http.post('/graphql').send({ query: `mutation { a: login(email: "${ann.email}", password: "x1") { token } b: login(email: "${ann.email}", password: "x2") { token } }` });
+    const twoLogins = await testApp.http
+      .post('/graphql')
+      .send({ query: `mutation { a: login(email: "${ann.email}", password: "x1") { token } b: login(email: "${ann.email}", password: "x2") { token } }` });
     expect(twoLogins.status).toBe(400);
     expect(twoLogins.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(twoLogins.body.data).toBeUndefined();

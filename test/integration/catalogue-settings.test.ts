@@ -18,18 +18,63 @@ const search = (q: string, token = ann.token) => testApp.http.get('/api/v1/produ
 const names = async (q: string) => (await search(q)).body.map((product: { product_name: string }) => product.product_name) as string[];
 
 const PRODUCT_KEYS = [
-  'id', 'admin_id', 'category_id', 'product_name', 'brandname', 'product_type', 'description', 'featured', 'rating', 'pop_factor',
-  'url', 'url_app', 'app_url', 'image', 'favicon', 'status', 'sub_ltd', 'launch_year', 'sub_platform', 'pricing_type', 'currency_code',
-  'price1_name', 'price1_value', 'price2_name', 'price2_value', 'price3_name', 'price3_value', 'refund_days', 'billing_frequency',
-  'billing_cycle', 'ltdval_price', 'ltdval_frequency', 'ltdval_cycle', 'created_at', 'created_by',
+  'id',
+  'admin_id',
+  'category_id',
+  'product_name',
+  'brandname',
+  'product_type',
+  'description',
+  'featured',
+  'rating',
+  'pop_factor',
+  'url',
+  'url_app',
+  'app_url',
+  'image',
+  'favicon',
+  'status',
+  'sub_ltd',
+  'launch_year',
+  'sub_platform',
+  'pricing_type',
+  'currency_code',
+  'price1_name',
+  'price1_value',
+  'price2_name',
+  'price2_value',
+  'price3_name',
+  'price3_value',
+  'refund_days',
+  'billing_frequency',
+  'billing_cycle',
+  'ltdval_price',
+  'ltdval_frequency',
+  'ltdval_cycle',
+  'created_at',
+  'created_by',
 ];
 
 function expectProductShape(product: Record<string, unknown>, withUpdatedAt: boolean): void {
   expect(Object.keys(product).sort()).toEqual([...PRODUCT_KEYS, ...(withUpdatedAt ? ['updated_at'] : [])].sort());
-  for (const field of ['id', 'admin_id', 'category_id', 'product_type', 'status', 'sub_ltd', 'sub_platform', 'pricing_type', 'refund_days', 'billing_frequency', 'billing_cycle', 'created_by']) {
+  for (const field of [
+    'id',
+    'admin_id',
+    'category_id',
+    'product_type',
+    'status',
+    'sub_ltd',
+    'sub_platform',
+    'pricing_type',
+    'refund_days',
+    'billing_frequency',
+    'billing_cycle',
+    'created_by',
+  ]) {
     expect([field, Number.isInteger(product[field])]).toEqual([field, true]);
   }
-  for (const field of ['product_name', 'brandname', 'description', 'image', 'favicon', 'currency_code']) expect([field, typeof product[field]]).toEqual([field, 'string']);
+  for (const field of ['product_name', 'brandname', 'description', 'image', 'favicon', 'currency_code'])
+    expect([field, typeof product[field]]).toEqual([field, 'string']);
   for (const field of ['featured', 'rating', 'pop_factor']) expect(product[field]).toBeNull();
   for (const field of ['price1_value', 'price2_value', 'price3_value', 'ltdval_price']) expect([field, MONEY_OR_NULL(product[field])]).toEqual([field, true]);
   expect(product.created_at).toMatch(SQL_TIMESTAMP);
@@ -97,7 +142,14 @@ describe('GET /api/v1/products/{id} (operation 20)', () => {
     const response = await testApp.http.get('/api/v1/products/1').set(auth(ann.token));
     expect(response.status).toBe(200);
     expectProductShape(response.body, true);
-    expect(response.body).toMatchObject({ id: 1, product_name: 'Netflix Standard', brandname: 'Netflix', price1_value: '15.49', currency_code: 'USD', billing_cycle: 3 });
+    expect(response.body).toMatchObject({
+      id: 1,
+      product_name: 'Netflix Standard',
+      brandname: 'Netflix',
+      price1_value: '15.49',
+      currency_code: 'USD',
+      billing_cycle: 3,
+    });
   });
 
   it('answers 400 for an unknown product', async () => {
@@ -142,12 +194,20 @@ describe('product categories (operations 21 and 22)', () => {
 
 describe('GraphQL catalogue', () => {
   it('pages products by search or by category, and reads one', async () => {
-    const found = await graphql(testApp, ann.token, '{ products(search: "spotify", first: 2) { edges { node { productName price currency isPrivate } } pageInfo { hasNextPage endCursor } } }');
+    const found = await graphql(
+      testApp,
+      ann.token,
+      '{ products(search: "spotify", first: 2) { edges { node { productName price currency isPrivate } } pageInfo { hasNextPage endCursor } } }',
+    );
     const page = found.body.data.products;
     expect(page.edges).toHaveLength(2);
     expect(page.edges[0].node).toMatchObject({ productName: expect.stringMatching(/^Spotify/), currency: 'USD', isPrivate: false });
     expect(page.pageInfo.hasNextPage).toBe(true);
-    const next = await graphql(testApp, ann.token, `{ products(search: "spotify", first: 2, after: "${page.pageInfo.endCursor}") { edges { node { productName } } } }`);
+    const next = await graphql(
+      testApp,
+      ann.token,
+      `{ products(search: "spotify", first: 2, after: "${page.pageInfo.endCursor}") { edges { node { productName } } } }`,
+    );
     expect(next.body.data.products.edges.map((e: { node: { productName: string } }) => e.node.productName)).not.toContain(page.edges[0].node.productName);
     const byCategory = await graphql(testApp, ann.token, '{ products(categoryId: 10, first: 50) { edges { node { categoryId } } } }');
     expect(byCategory.body.data.products.edges.length).toBeGreaterThan(10);
@@ -165,7 +225,13 @@ describe('extension settings (operations 23 and 24)', () => {
       // Both names of the one setting, and the original's user object beside them.
       expect(body.extension.notify_before_days).toBe(body.extension.notify_before);
       expect(body.user.id).toBe(token === user.token ? user.id : other.id);
-      return { extension: { auto_detect_subscriptions: body.extension.auto_detect_subscriptions, browser_notifications: body.extension.browser_notifications, notify_before: body.extension.notify_before } };
+      return {
+        extension: {
+          auto_detect_subscriptions: body.extension.auto_detect_subscriptions,
+          browser_notifications: body.extension.browser_notifications,
+          notify_before: body.extension.notify_before,
+        },
+      };
     };
     let other = user;
     expect(await read()).toEqual({ extension: { auto_detect_subscriptions: 0, browser_notifications: 0, notify_before: 3 } });
@@ -186,9 +252,15 @@ describe('extension settings (operations 23 and 24)', () => {
     other = await signUp(testApp, 'Other ext');
     expect(await read(other.token)).toEqual({ extension: { auto_detect_subscriptions: 0, browser_notifications: 0, notify_before: 3 } });
 
-    const viaGraphql = await graphql(testApp, user.token, 'mutation { updateExtensionSettings(input: {browserNotifications: false, notifyBefore: 0}) { autoDetectSubscriptions browserNotifications notifyBefore } }');
+    const viaGraphql = await graphql(
+      testApp,
+      user.token,
+      'mutation { updateExtensionSettings(input: {browserNotifications: false, notifyBefore: 0}) { autoDetectSubscriptions browserNotifications notifyBefore } }',
+    );
     expect(viaGraphql.body.data.updateExtensionSettings).toEqual({ autoDetectSubscriptions: true, browserNotifications: false, notifyBefore: 0 });
     expect((await graphql(testApp, user.token, '{ extensionSettings { notifyBefore } }')).body.data.extensionSettings.notifyBefore).toBe(0);
-    expect((await graphql(testApp, user.token, 'mutation { updateExtensionSettings(input: {notifyBefore: 999}) { notifyBefore } }')).body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(
+      (await graphql(testApp, user.token, 'mutation { updateExtensionSettings(input: {notifyBefore: 999}) { notifyBefore } }')).body.errors[0].extensions.code,
+    ).toBe('BAD_USER_INPUT');
   });
 });

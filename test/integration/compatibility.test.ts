@@ -25,7 +25,13 @@ describe('codes and labels are the original config/table.php', () => {
   it('labels status 2-4, recurring 0, add-ons and the catalogue product type', async () => {
     const main = await createSubscription(testApp, ann.token, { recurring: '0' });
     expect(main).toMatchObject({ recurring_value: 'Once', sub_addon_value: 'Subscription', status_value: 'Active' });
-    const addon = await testApp.http.post(`/api/v1/subscriptions/${main.id}/addon`).set(auth(ann.token)).field('type', '3').field('price', '2').field('price_type', 'USD').field('payment_date', '2026-02-01');
+    const addon = await testApp.http
+      .post(`/api/v1/subscriptions/${main.id}/addon`)
+      .set(auth(ann.token))
+      .field('type', '3')
+      .field('price', '2')
+      .field('price_type', 'USD')
+      .field('payment_date', '2026-02-01');
     expect(addon.status).toBe(200);
     expect(addon.body.subscription).toMatchObject({ sub_addon: 1, sub_addon_value: 'Addon', type_value: 'Lifetime', status: 1, recurring: 1 });
 
@@ -42,11 +48,38 @@ describe('codes and labels are the original config/table.php', () => {
   });
 
   it('offers type 1-3 only, rating 0-10, and alert_id 0 for no alert', async () => {
-    const four = await postSubscription(testApp, ann.token, { brand_id: '1', type: '4', price: '1', price_type: 'USD', billing_type: '2', billing_frequency: '1', billing_cycle: '3', payment_date: '2026-01-01', status: '1', recurring: '1' });
+    const four = await postSubscription(testApp, ann.token, {
+      brand_id: '1',
+      type: '4',
+      price: '1',
+      price_type: 'USD',
+      billing_type: '2',
+      billing_frequency: '1',
+      billing_cycle: '3',
+      payment_date: '2026-01-01',
+      status: '1',
+      recurring: '1',
+    });
     expect(four.status).toBe(400);
     expectErrorBody(four.body, ['type']);
     expect((await createSubscription(testApp, ann.token, { rating: '10' })).rating).toBe(10);
-    expect((await postSubscription(testApp, ann.token, { brand_id: '1', type: '1', price: '1', price_type: 'USD', billing_type: '2', billing_frequency: '1', billing_cycle: '3', payment_date: '2026-01-01', status: '1', recurring: '1', rating: '11' })).status).toBe(400);
+    expect(
+      (
+        await postSubscription(testApp, ann.token, {
+          brand_id: '1',
+          type: '1',
+          price: '1',
+          price_type: 'USD',
+          billing_type: '2',
+          billing_frequency: '1',
+          billing_cycle: '3',
+          payment_date: '2026-01-01',
+          status: '1',
+          recurring: '1',
+          rating: '11',
+        })
+      ).status,
+    ).toBe(400);
 
     const silent = await createSubscription(testApp, ann.token, { alert_id: '0', payment_date: '2030-01-01' });
     expect(silent.alert_id).toBe(0);
@@ -58,17 +91,31 @@ describe('codes and labels are the original config/table.php', () => {
   });
 
   it('accepts JSON booleans for status and recurring, as Laravel does', async () => {
-    const response = await testApp.http
-      .post('/api/v1/subscriptions')
-      .set(auth(ann.token))
-      .send({ brand_id: '1', type: '1', price: '5', price_type: 'USD', billing_type: '2', billing_frequency: '1', billing_cycle: '3', payment_date: '2026-03-01', status: true, recurring: false });
+    const response = await testApp.http.post('/api/v1/subscriptions').set(auth(ann.token)).send({
+      brand_id: '1',
+      type: '1',
+      price: '5',
+      price_type: 'USD',
+      billing_type: '2',
+      billing_frequency: '1',
+      billing_cycle: '3',
+      payment_date: '2026-03-01',
+      status: true,
+      recurring: false,
+    });
     expect(response.status).toBe(200);
     expect(response.body.subscription).toMatchObject({ status: 1, recurring: 0 });
   });
 
-  it('an add-on without status takes the main record\'s, and recurring 1', async () => {
+  it("an add-on without status takes the main record's, and recurring 1", async () => {
     const main = await createSubscription(testApp, ann.token, { status: '0' });
-    const addon = await testApp.http.post(`/api/v1/subscriptions/${main.id}/addon`).set(auth(ann.token)).field('type', '3').field('price', '2').field('price_type', 'USD').field('payment_date', '2026-02-01');
+    const addon = await testApp.http
+      .post(`/api/v1/subscriptions/${main.id}/addon`)
+      .set(auth(ann.token))
+      .field('type', '3')
+      .field('price', '2')
+      .field('price_type', 'USD')
+      .field('payment_date', '2026-02-01');
     expect(addon.body.subscription).toMatchObject({ status: 0, recurring: 1 });
   });
 });
@@ -99,7 +146,9 @@ describe('status 4 Expired', () => {
     expect(await status(gone.id)).toMatchObject({ status: 4, status_value: 'Expired', next_payment_date: null });
     expect((await status(later.id)).status).toBe(1);
     expect((await status(cancelled.id)).status).toBe(2);
-    const events = await sql<{ topic: string }>(testApp, `select "topic" from "webhook_events" where "subscription_id" = ? order by "created_at", "topic"`, [gone.id]);
+    const events = await sql<{ topic: string }>(testApp, `select "topic" from "webhook_events" where "subscription_id" = ? order by "created_at", "topic"`, [
+      gone.id,
+    ]);
     expect(events.map((event) => event.topic)).toEqual(['subscription.created', 'subscription.updated']);
     expect(await sql(testApp, `select 1 from "reminders" where "subscription_id" = ? and "status" = 'SCHEDULED'`, [gone.id])).toEqual([]);
     expect(await testApp.app.services.subscriptions.expireDue()).toBe(0);
@@ -174,7 +223,7 @@ describe('paging, sorting, filters and search (operation 8)', () => {
     expectErrorBody((await list({ sort: 'bogus' }, mine.token)).body, ['sort']);
   });
 
-  it('filters on the original\'s fields and ignores unknown keys (constructor included)', async () => {
+  it("filters on the original's fields and ignores unknown keys (constructor included)", async () => {
     const filter = (fields: Record<string, unknown>) => list({ length: '100', filters: JSON.stringify({ subscription: fields }) }, mine.token);
     const rated = await filter({ rating: ['2'] });
     expect(rated.body.length).toBeGreaterThan(0);
@@ -198,7 +247,13 @@ describe('paging, sorting, filters and search (operation 8)', () => {
   it('q matches price, currency, payment method, category and labels', async () => {
     const other = await signUp(testApp, 'Searcher');
     const method = await testApp.http.post('/api/v1/payments/methods').set(auth(other.token)).field('name', 'Revolut card').field('payment_type', 'Others');
-    const trial = await createSubscription(testApp, other.token, { type: '2', price: '12.34', price_type: 'EUR', billing_cycle: '4', payment_mode_id: String(method.body.id) });
+    const trial = await createSubscription(testApp, other.token, {
+      type: '2',
+      price: '12.34',
+      price_type: 'EUR',
+      billing_cycle: '4',
+      payment_mode_id: String(method.body.id),
+    });
     const plain = await createSubscription(testApp, other.token, { price: '1' });
     const search = async (q: string) => ids(await list({ q, length: '100' }, other.token));
     expect(await search('12.34')).toEqual([trial.id]);
@@ -207,7 +262,8 @@ describe('paging, sorting, filters and search (operation 8)', () => {
     expect(await search('trial')).toEqual([trial.id]);
     expect(await search('yearly')).toEqual([trial.id]);
     expect((await search('monthly')).sort()).toEqual([plain.id]);
-    const category = trial.category_id === null ? null : (await testApp.http.get(`/api/v1/products/categories/${trial.category_id}`).set(auth(other.token))).body.name;
+    const category =
+      trial.category_id === null ? null : (await testApp.http.get(`/api/v1/products/categories/${trial.category_id}`).set(auth(other.token))).body.name;
     if (category) expect(await search(String(category).toLowerCase())).toEqual(expect.arrayContaining([trial.id]));
   });
 
@@ -243,7 +299,16 @@ describe('calendar entries', () => {
 
 async function createAlert(fields: Record<string, string>, token = ann.token) {
   const request = testApp.http.post('/api/v1/alerts').set(auth(token));
-  const all = { alert_name: 'Week before', time_period: '7', time: '09:00', alert_condition: '2', alert_type: '2', timezone: 'UTC', alert_subs_type: '1', ...fields };
+  const all = {
+    alert_name: 'Week before',
+    time_period: '7',
+    time: '09:00',
+    alert_condition: '2',
+    alert_type: '2',
+    timezone: 'UTC',
+    alert_subs_type: '1',
+    ...fields,
+  };
   for (const [name, value] of Object.entries(all)) request.field(name, value);
   const response = await request;
   if (response.status !== 200) throw new Error(`alert create failed: ${JSON.stringify(response.body)}`);
@@ -264,11 +329,20 @@ describe('alerts', () => {
     expect((await testApp.http.delete(`/api/v1/alerts/${alert.id}`).set(auth(ann.token))).status).toBe(200);
   });
 
-  it('lists the system default alert with user_id 0, and refuses codes outside the original\'s', async () => {
+  it("lists the system default alert with user_id 0, and refuses codes outside the original's", async () => {
     const listed = await testApp.http.get('/api/v1/alerts').query({ length: '100' }).set(auth(bob.token));
     expect(listed.body.find((alert: { id: number }) => alert.id === 1)).toMatchObject({ user_id: 0, alert_condition: 2, alert_type: 1, alert_subs_type: 1 });
     const bad = testApp.http.post('/api/v1/alerts').set(auth(ann.token));
-    for (const [name, value] of Object.entries({ alert_name: 'x', time_period: '1', time: '09:00', alert_condition: '4', alert_type: '5', timezone: 'UTC', alert_subs_type: '4' })) bad.field(name, value);
+    for (const [name, value] of Object.entries({
+      alert_name: 'x',
+      time_period: '1',
+      time: '09:00',
+      alert_condition: '4',
+      alert_type: '5',
+      timezone: 'UTC',
+      alert_subs_type: '4',
+    }))
+      bad.field(name, value);
     expectErrorBody((await bad).body, ['alert_condition', 'alert_type', 'alert_subs_type']);
   });
 });
@@ -277,7 +351,12 @@ describe('extension settings, login and tokens', () => {
   it('answers notify_before_days beside notify_before and the user, and accepts either name', async () => {
     await testApp.http.put('/api/v1/settings/extension').set(auth(bob.token)).type('form').send({ notify_before_days: '6' }).expect(200);
     const response = await testApp.http.get('/api/v1/settings/extension').set(auth(bob.token));
-    expect(response.body.extension).toEqual({ auto_detect_subscriptions: expect.any(Number), browser_notifications: expect.any(Number), notify_before: 6, notify_before_days: 6 });
+    expect(response.body.extension).toEqual({
+      auto_detect_subscriptions: expect.any(Number),
+      browser_notifications: expect.any(Number),
+      notify_before: 6,
+      notify_before_days: 6,
+    });
     expect(response.body.user).toMatchObject({ id: bob.id, email: bob.email, plan_name: 'Free' });
     expect(response.body.user.password).toBeUndefined();
   });
@@ -289,16 +368,26 @@ describe('extension settings, login and tokens', () => {
     expect((await testApp.http.get('/api/v1/auth/token').set(auth(bob.token))).body.plan_name).toBe('Free');
   });
 
-  it('a use pushes the token\'s expiry on, at most once an hour', async () => {
+  it("a use pushes the token's expiry on, at most once an hour", async () => {
     const carol = await signUp(testApp, 'Carol');
     const [id] = carol.token.split('|');
     await sql(testApp, `update "access_tokens" set "expires_at" = (now() at time zone 'utc') + interval '2 days' where "id" = ?`, [id]);
     await testApp.http.get('/api/v1/auth/token').set(auth(carol.token)).expect(200);
-    const [renewed] = await sql<{ days: number }>(testApp, `select extract(day from "expires_at" - (now() at time zone 'utc'))::int as "days" from "access_tokens" where "id" = ?`, [id]);
+    const [renewed] = await sql<{ days: number }>(
+      testApp,
+      `select extract(day from "expires_at" - (now() at time zone 'utc'))::int as "days" from "access_tokens" where "id" = ?`,
+      [id],
+    );
     expect(renewed.days).toBe(29);
-    await sql(testApp, `update "access_tokens" set "expires_at" = (now() at time zone 'utc') + interval '30 days' - interval '30 minutes' where "id" = ?`, [id]);
+    await sql(testApp, `update "access_tokens" set "expires_at" = (now() at time zone 'utc') + interval '30 days' - interval '30 minutes' where "id" = ?`, [
+      id,
+    ]);
     await testApp.http.get('/api/v1/auth/token').set(auth(carol.token)).expect(200);
-    const [kept] = await sql<{ minutes: number }>(testApp, `select extract(epoch from (now() at time zone 'utc') + interval '30 days' - "expires_at")::int / 60 as "minutes" from "access_tokens" where "id" = ?`, [id]);
+    const [kept] = await sql<{ minutes: number }>(
+      testApp,
+      `select extract(epoch from (now() at time zone 'utc') + interval '30 days' - "expires_at")::int / 60 as "minutes" from "access_tokens" where "id" = ?`,
+      [id],
+    );
     expect(kept.minutes).toBeGreaterThanOrEqual(29);
     await sql(testApp, `update "access_tokens" set "expires_at" = (now() at time zone 'utc') - interval '1 minute' where "id" = ?`, [id]);
     expect((await testApp.http.get('/api/v1/auth/token').set(auth(carol.token))).status).toBe(401);
@@ -318,9 +407,13 @@ describe('extension settings, login and tokens', () => {
   });
 });
 
-describe('folders, tags and payment methods (the original\'s routes)', () => {
+describe("folders, tags and payment methods (the original's routes)", () => {
   const resources = [
-    { path: '/api/v1/folders', fields: { name: 'Work', color: '#aabbcc', is_default: '1' }, keys: ['id', 'user_id', 'name', 'color', 'is_default', 'created_at', 'updated_at'] },
+    {
+      path: '/api/v1/folders',
+      fields: { name: 'Work', color: '#aabbcc', is_default: '1' },
+      keys: ['id', 'user_id', 'name', 'color', 'is_default', 'created_at', 'updated_at'],
+    },
     { path: '/api/v1/tags', fields: { name: 'family' }, keys: ['id', 'user_id', 'name', 'created_at', 'updated_at'] },
     {
       path: '/api/v1/payments/methods',
@@ -329,7 +422,7 @@ describe('folders, tags and payment methods (the original\'s routes)', () => {
     },
   ];
 
-  it.each(resources)('$path: create, list, read, update (PUT and PATCH), delete; another user\'s id is not found', async ({ path, fields, keys }) => {
+  it.each(resources)("$path: create, list, read, update (PUT and PATCH), delete; another user's id is not found", async ({ path, fields, keys }) => {
     const owner = await signUp(testApp, 'Organizer');
     expect((await testApp.http.get(path).set(auth(owner.token))).status).toBe(400);
     const create = testApp.http.post(path).set(auth(owner.token));
@@ -341,7 +434,10 @@ describe('folders, tags and payment methods (the original\'s routes)', () => {
     expect(Number.isInteger(created.body.id)).toBe(true);
     expect(created.body.created_at).toMatch(ISO_MICROS);
 
-    const listed = await testApp.http.get(path).query({ q: fields.name.slice(0, 2), sort: 'name:desc' }).set(auth(owner.token));
+    const listed = await testApp.http
+      .get(path)
+      .query({ q: fields.name.slice(0, 2), sort: 'name:desc' })
+      .set(auth(owner.token));
     expect(listed.body).toEqual([created.body]);
     expect((await testApp.http.get(`${path}/${created.body.id}`).set(auth(owner.token))).body).toEqual(created.body);
 
@@ -372,7 +468,12 @@ describe('folders, tags and payment methods (the original\'s routes)', () => {
   it('refuses bad fields with their names, and keeps one default folder', async () => {
     const folder = await testApp.http.post('/api/v1/folders').set(auth(ann.token)).field('name', 'Bad').field('color', 'red');
     expectErrorBody(folder.body, ['color']);
-    const method = await testApp.http.post('/api/v1/payments/methods').set(auth(ann.token)).field('name', 'Bad').field('payment_type', 'Cash').field('expiry', '2028-02-30');
+    const method = await testApp.http
+      .post('/api/v1/payments/methods')
+      .set(auth(ann.token))
+      .field('name', 'Bad')
+      .field('payment_type', 'Cash')
+      .field('expiry', '2028-02-30');
     expectErrorBody(method.body, ['payment_type', 'expiry']);
     expectErrorBody((await testApp.http.post('/api/v1/tags').set(auth(ann.token))).body, ['name']);
 
@@ -385,17 +486,25 @@ describe('folders, tags and payment methods (the original\'s routes)', () => {
 });
 
 describe('GraphQL uses the same codes', () => {
-  it('alertId 0, rating 10, the original\'s filters, refund after the date and an add-on\'s default status', async () => {
+  it("alertId 0, rating 10, the original's filters, refund after the date and an add-on's default status", async () => {
     const user = await signUp(testApp, 'Graph codes');
     const create = async (fields: string) =>
-      (await graphql(testApp, user.token, `mutation { createSubscription(input: {productId: 1, type: 2, price: "3", currency: "USD", billingCycle: 3, ${fields}}) { id alertId rating status } }`)).body;
+      (
+        await graphql(
+          testApp,
+          user.token,
+          `mutation { createSubscription(input: {productId: 1, type: 2, price: "3", currency: "USD", billingCycle: 3, ${fields}}) { id alertId rating status } }`,
+        )
+      ).body;
     const silent = (await create('paymentDate: "2026-04-01", alertId: 0, rating: 10')).data.createSubscription;
     expect(silent).toMatchObject({ alertId: 0, rating: 10, status: 1 });
     const other = (await create('paymentDate: "2026-04-02", status: 0')).data.createSubscription;
     expect((await create('paymentDate: "2026-04-03", rating: 11')).errors[0].extensions.code).toBe('BAD_USER_INPUT');
 
     const filtered = async (filter: string) =>
-      (await graphql(testApp, user.token, `{ subscriptions(filter: ${filter}) { edges { node { id } } } }`)).body.data.subscriptions.edges.map((edge: { node: { id: number } }) => edge.node.id);
+      (await graphql(testApp, user.token, `{ subscriptions(filter: ${filter}) { edges { node { id } } } }`)).body.data.subscriptions.edges.map(
+        (edge: { node: { id: number } }) => edge.node.id,
+      );
     expect(await filtered('{alertIds: [0]}')).toEqual([silent.id]);
     expect(await filtered('{ratings: [10]}')).toEqual([silent.id]);
     expect(await filtered('{paymentDate: "2026-04-02"}')).toEqual([other.id]);
@@ -405,7 +514,11 @@ describe('GraphQL uses the same codes', () => {
 
     const refunded = await graphql(testApp, user.token, `mutation { refundSubscription(id: ${silent.id}) { status } }`);
     expect(refunded.body.data.refundSubscription.status).toBe(3);
-    const addon = await graphql(testApp, user.token, `mutation { addAddon(subscriptionId: ${other.id}, input: {price: "1", currency: "USD", paymentDate: "2026-05-01"}) { status recurring } }`);
+    const addon = await graphql(
+      testApp,
+      user.token,
+      `mutation { addAddon(subscriptionId: ${other.id}, input: {price: "1", currency: "USD", paymentDate: "2026-05-01"}) { status recurring } }`,
+    );
     expect(addon.body.data.addAddon).toEqual({ status: 0, recurring: 1 });
   });
 });

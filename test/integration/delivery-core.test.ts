@@ -25,16 +25,22 @@ beforeEach(async () => {
 afterEach(() => receiver.stop());
 afterAll(() => testApp.close());
 
-
 async function enqueue(topic = 'subscription.created', payload: Record<string, unknown> = { id: 7, product_name: 'Netflix' }) {
   const secret = newEndpointSecret();
-  const [endpoint] = await sql<{ id: number }>(testApp, 
-    `insert into "webhook_endpoints" ("user_id", "url", "secret") values (?, ?, ?) returning "id"`,
-    [user.id, receiver.url, secret],
-  );
+  const [endpoint] = await sql<{ id: number }>(testApp, `insert into "webhook_endpoints" ("user_id", "url", "secret") values (?, ?, ?) returning "id"`, [
+    user.id,
+    receiver.url,
+    secret,
+  ]);
   const eventId = `evt_${randomUUID().replace(/-/g, '')}`;
-  await sql(testApp, `insert into "webhook_events" ("id", "user_id", "topic", "payload") values (?, ?, ?, ?)`, [eventId, user.id, topic, JSON.stringify(payload)]);
-  const [delivery] = await sql<{ id: number }>(testApp, 
+  await sql(testApp, `insert into "webhook_events" ("id", "user_id", "topic", "payload") values (?, ?, ?, ?)`, [
+    eventId,
+    user.id,
+    topic,
+    JSON.stringify(payload),
+  ]);
+  const [delivery] = await sql<{ id: number }>(
+    testApp,
     `insert into "webhook_deliveries" ("event_id", "endpoint_id", "next_attempt_at") values (?, ?, (now() at time zone 'utc')) returning "id"`,
     [eventId, endpoint.id],
   );
@@ -43,16 +49,18 @@ async function enqueue(topic = 'subscription.created', payload: Record<string, u
 }
 
 const deliveryRow = async (id: number) =>
-  (await sql<{ status: string; attempt_count: number; seconds_to_next: string | null }>(testApp, 
-    `select "status", "attempt_count", extract(epoch from ("next_attempt_at" - (now() at time zone 'utc'))) as "seconds_to_next"
+  (
+    await sql<{ status: string; attempt_count: number; seconds_to_next: string | null }>(
+      testApp,
+      `select "status", "attempt_count", extract(epoch from ("next_attempt_at" - (now() at time zone 'utc'))) as "seconds_to_next"
        from "webhook_deliveries" where "id" = ?`,
-    [id],
-  ))[0];
+      [id],
+    )
+  )[0];
 
 /** Attempts recorded so far (an attempt is claimed before its POST and recorded after it). */
 const recordedAttempts = async (deliveryId: number) =>
   Number((await sql<{ n: string }>(testApp, `select count(*) as "n" from "webhook_delivery_attempts" where "delivery_id" = ?`, [deliveryId]))[0].n);
-
 
 it('POSTs the event with the spec headers and a Standard Webhooks signature that verifies', async () => {
   const { endpointId, eventId, deliveryId, secret, payload } = await enqueue();
@@ -98,7 +106,11 @@ it('retries a 500 after about 5 s with the same webhook-id', async () => {
   const requests = await receiver.waitFor(2);
   expect(requests[1].headers['webhook-id']).toBe(eventId);
   await until(async () => (await deliveryRow(deliveryId)).status === 'SUCCEEDED');
-  const attempts = await sql<{ status_code: number }>(testApp, `select "status_code" from "webhook_delivery_attempts" where "delivery_id" = ? order by "attempt_number"`, [deliveryId]);
+  const attempts = await sql<{ status_code: number }>(
+    testApp,
+    `select "status_code" from "webhook_delivery_attempts" where "delivery_id" = ? order by "attempt_number"`,
+    [deliveryId],
+  );
   expect(attempts.map((a) => a.status_code)).toEqual([500, 200]);
 });
 
@@ -110,7 +122,9 @@ it('does not follow redirects: a 302 is a failed attempt and the target gets not
     const { deliveryId } = await enqueue();
     await receiver.waitFor(1);
     await until(async () => (await recordedAttempts(deliveryId)) === 1);
-    const [attempt] = await sql<{ status_code: number }>(testApp, `select "status_code" from "webhook_delivery_attempts" where "delivery_id" = ?`, [deliveryId]);
+    const [attempt] = await sql<{ status_code: number }>(testApp, `select "status_code" from "webhook_delivery_attempts" where "delivery_id" = ?`, [
+      deliveryId,
+    ]);
     expect(attempt.status_code).toBe(302);
     expect((await deliveryRow(deliveryId)).status).toBe('PENDING');
     expect(elsewhere.received).toHaveLength(0);
@@ -147,7 +161,8 @@ it('records a network error and schedules a retry', async () => {
   await sql(testApp, `update "webhook_deliveries" set "status" = 'PENDING', "next_attempt_at" = (now() at time zone 'utc') where "id" = ?`, [deliveryId]);
   testApp.app.relay.nudge();
   await until(async () => (await recordedAttempts(deliveryId)) === 2);
-  const [attempt] = await sql<{ status_code: number | null; error: string }>(testApp, 
+  const [attempt] = await sql<{ status_code: number | null; error: string }>(
+    testApp,
     `select "status_code", "error" from "webhook_delivery_attempts" where "delivery_id" = ? and "attempt_number" = 2`,
     [deliveryId],
   );

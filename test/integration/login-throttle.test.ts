@@ -12,8 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => testApp.close());
 
-const login = (email: string, password: string) =>
-  testApp.http.post('/api/v1/auth/login').field('email', email).field('password', password);
+const login = (email: string, password: string) => testApp.http.post('/api/v1/auth/login').field('email', email).field('password', password);
 
 it('refuses the 30th failed login for one e-mail within a minute with 429 and Retry-After', async () => {
   expect(LOGIN_FAILURES_PER_EMAIL).toBe(29);

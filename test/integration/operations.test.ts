@@ -40,7 +40,9 @@ it('/metrics exposes request durations by route and status, and the delivery que
   await testApp.http.get('/api/v1/auth/token');
   const response = await testApp.http.get('/metrics');
   expect(response.status).toBe(200);
-  expect(response.text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/healthz",status="200"\}|http_request_duration_seconds_count\{[^}]*route="[^"]+"/);
+  expect(response.text).toMatch(
+    /http_request_duration_seconds_count\{method="GET",route="\/healthz",status="200"\}|http_request_duration_seconds_count\{[^}]*route="[^"]+"/,
+  );
   expect(response.text).toContain('status="401"');
   expect(response.text).toContain('webhook_deliveries{status="PENDING"} 0');
   expect(response.text).toContain('process_resident_memory_bytes');

@@ -11,7 +11,11 @@ beforeAll(async () => {
 afterAll(() => testApp.close());
 
 const rateOf = async (currency: string) =>
-  (await testApp.app.db.orm.em.getConnection().execute<{ per_usd: string; as_of: string }[]>('select "per_usd", "as_of" from "exchange_rates" where "currency" = ?', [currency]))[0];
+  (
+    await testApp.app.db.orm.em
+      .getConnection()
+      .execute<{ per_usd: string; as_of: string }[]>('select "per_usd", "as_of" from "exchange_rates" where "currency" = ?', [currency])
+  )[0];
 
 it('refreshes listed rates in one go, adds new currencies, and base_value follows', async () => {
   const user = await signUp(testApp, 'Rates');

@@ -34,10 +34,13 @@ async function alert(app: TestApp, user: SignedUpUser, fields: string): Promise<
 }
 
 async function schedule(app: TestApp, user: SignedUpUser) {
-  const { reminders } = await gql(app, user.token, '{ reminders(from: "2026-01-01T00:00:00Z", to: "2026-12-31T00:00:00Z") { subscriptionId alertId kind date fireAt status } }');
+  const { reminders } = await gql(
+    app,
+    user.token,
+    '{ reminders(from: "2026-01-01T00:00:00Z", to: "2026-12-31T00:00:00Z") { subscriptionId alertId kind date fireAt status } }',
+  );
   return reminders as Array<{ subscriptionId: number; alertId: number; kind: string; date: string; fireAt: string; status: string }>;
 }
-
 
 const iso = (text: string) => new Date(text).toISOString();
 
@@ -48,7 +51,11 @@ describe('scheduling', () => {
     const weeks = await alert(testApp, user, 'timePeriod: 1, timeCycle: 2, time: "18:00", timezone: "Europe/Berlin", channel: 3');
     const months = await alert(testApp, user, 'timePeriod: 1, timeCycle: 3, time: "08:00", timezone: "America/New_York", channel: 3');
     const record = await createSubscription(testApp, user.token, { payment_date: '2026-05-31', alert_id: String(days) });
-    const set = await gql(testApp, user.token, `mutation { setSubscriptionAlerts(id: ${record.id}, alertIds: [${days}, ${weeks}, ${months}]) { alertId alerts { id } } }`);
+    const set = await gql(
+      testApp,
+      user.token,
+      `mutation { setSubscriptionAlerts(id: ${record.id}, alertIds: [${days}, ${weeks}, ${months}]) { alertId alerts { id } } }`,
+    );
     expect(set.setSubscriptionAlerts).toEqual({ alertId: days, alerts: [{ id: days }, { id: weeks }, { id: months }] });
     const [rest] = (await testApp.http.get(`/api/v1/subscriptions/${record.id}`).set('authorization', `Bearer ${user.token}`)).body;
     expect(rest.alert_id).toBe(days);
@@ -91,31 +98,39 @@ describe('scheduling', () => {
     const auth = { authorization: `Bearer ${user.token}` };
     const record = await createSubscription(testApp, user.token, { payment_date: '2026-04-10', alert_id: String(id), refund_days: '3650' });
     await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set(auth).type('form').send({ payment_date: '2026-04-20' });
-    const rows = await testApp.app.db.orm.em.getConnection().execute<{ reminder_date: string; status: string }[]>(
-      'select "reminder_date", "status" from "reminders" where "subscription_id" = ? order by "id"',
-      [record.id],
-    );
+    const rows = await testApp.app.db.orm.em
+      .getConnection()
+      .execute<{ reminder_date: string; status: string }[]>('select "reminder_date", "status" from "reminders" where "subscription_id" = ? order by "id"', [
+        record.id,
+      ]);
     expect(rows).toEqual([
       { reminder_date: '2026-04-10', status: 'CANCELLED' },
       { reminder_date: '2026-04-20', status: 'SCHEDULED' },
     ]);
-    for (const [path, method] of [['cancel', 'post'], ['refund', 'post'], ['', 'delete']] as const) {
+    for (const [path, method] of [
+      ['cancel', 'post'],
+      ['refund', 'post'],
+      ['', 'delete'],
+    ] as const) {
       const other = await createSubscription(testApp, user.token, { payment_date: '2026-04-12', alert_id: String(id), refund_days: '3650' });
       const url = `/api/v1/subscriptions/${other.id}${path ? `/${path}` : ''}`;
       expect((await testApp.http[method](url).set(auth)).status).toBe(200);
-      const statuses = await testApp.app.db.orm.em.getConnection().execute<{ status: string }[]>('select "status" from "reminders" where "subscription_id" = ?', [other.id]);
+      const statuses = await testApp.app.db.orm.em
+        .getConnection()
+        .execute<{ status: string }[]>('select "status" from "reminders" where "subscription_id" = ?', [other.id]);
       expect(statuses.map((s) => s.status)).toEqual(['CANCELLED']);
     }
   });
 
-  it('moves records that follow the user\'s timezone when it changes, and reschedules them', async () => {
+  it("moves records that follow the user's timezone when it changes, and reschedules them", async () => {
     const user = await signUp(testApp, 'Traveller');
     const id = await alert(testApp, user, 'timePeriod: 0, time: "09:00", timezone: "UTC", channel: 3');
     // 2026-03-20 12:00 UTC is already 2026-03-21 in Kiritimati (UTC+14): a payment due "today" there has passed here.
     const followed = await createSubscription(testApp, user.token, { payment_date: '2026-03-20', alert_id: String(id) });
     const pinned = await createSubscription(testApp, user.token, { payment_date: '2026-03-20', alert_id: String(id), timezone: 'America/New_York' });
     await gql(testApp, user.token, 'mutation { updateProfile(input: {timezone: "Pacific/Kiritimati"}) { timezone } }');
-    const read = async (recordId: unknown) => (await testApp.http.get(`/api/v1/subscriptions/${recordId}`).set('authorization', `Bearer ${user.token}`)).body[0];
+    const read = async (recordId: unknown) =>
+      (await testApp.http.get(`/api/v1/subscriptions/${recordId}`).set('authorization', `Bearer ${user.token}`)).body[0];
     expect(await read(followed.id)).toMatchObject({ timezone: 'Pacific/Kiritimati', next_payment_date: '2026-04-20' });
     expect(await read(pinned.id)).toMatchObject({ timezone: 'America/New_York', next_payment_date: '2026-03-20' });
     const reminders = await schedule(testApp, user);
@@ -125,10 +140,19 @@ describe('scheduling', () => {
   });
 });
 
-describe('the original\'s alert codes, sent through REST', () => {
+describe("the original's alert codes, sent through REST", () => {
   async function restAlert(user: SignedUpUser, fields: Record<string, string>): Promise<number> {
     const request = testApp.http.post('/api/v1/alerts').set('authorization', `Bearer ${user.token}`);
-    const all = { alert_name: 'coded', time_period: '1', time: '09:00', timezone: 'UTC', alert_condition: '2', alert_type: '2', alert_subs_type: '1', ...fields };
+    const all = {
+      alert_name: 'coded',
+      time_period: '1',
+      time: '09:00',
+      timezone: 'UTC',
+      alert_condition: '2',
+      alert_type: '2',
+      alert_subs_type: '1',
+      ...fields,
+    };
     for (const [name, value] of Object.entries(all)) request.field(name, value);
     return (await request).body.id;
   }
@@ -139,7 +163,10 @@ describe('the original\'s alert codes, sent through REST', () => {
     for (const condition of ['1', '2', '3']) {
       const id = await restAlert(user, { alert_condition: condition });
       const record = await createSubscription(testApp, user.token, { payment_date: '2026-04-01', refund_days: '10', alert_id: String(id) });
-      kinds[condition] = (await schedule(testApp, user)).filter((reminder) => reminder.subscriptionId === record.id).map((reminder) => reminder.kind).sort();
+      kinds[condition] = (await schedule(testApp, user))
+        .filter((reminder) => reminder.subscriptionId === record.id)
+        .map((reminder) => reminder.kind)
+        .sort();
     }
     expect(kinds).toEqual({ 1: ['payment', 'refund'], 2: ['payment'], 3: ['refund'] });
   });
@@ -160,12 +187,14 @@ describe('the original\'s alert codes, sent through REST', () => {
     }
     now = new Date('2026-03-31T09:00:00Z');
     testApp.app.reminderRelay.nudge();
-    const sent = async () => (await schedule(testApp, user)).filter((reminder) => Object.values(records).includes(reminder.subscriptionId) && reminder.status === 'SENT').length;
+    const sent = async () =>
+      (await schedule(testApp, user)).filter((reminder) => Object.values(records).includes(reminder.subscriptionId) && reminder.status === 'SENT').length;
     await until(async () => (await sent()) === 4, 'four reminders fired');
-    const events = await testApp.app.db.orm.em.getConnection().execute<{ subscription_id: number }[]>(
-      `select "subscription_id" from "webhook_events" where "topic" = 'subscription.payment_due' and "user_id" = ?`,
-      [user.id],
-    );
+    const events = await testApp.app.db.orm.em
+      .getConnection()
+      .execute<{ subscription_id: number }[]>(`select "subscription_id" from "webhook_events" where "topic" = 'subscription.payment_due' and "user_id" = ?`, [
+        user.id,
+      ]);
     expect(events.map((event) => event.subscription_id).sort()).toEqual([records['1'], records['4']].sort());
   });
 });
@@ -173,9 +202,14 @@ describe('the original\'s alert codes, sent through REST', () => {
 describe('firing', () => {
   it('sends subscription.payment_due to an endpoint that asks for it, signed, once, when the clock reaches it', async () => {
     const user = await signUp(testApp, 'Hook');
-    const { createWebhookEndpoint: endpoint } = await gql(testApp, user.token, 'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id secret } }', {
-      input: { url: receiver.url, events: ['subscription.payment_due'] },
-    });
+    const { createWebhookEndpoint: endpoint } = await gql(
+      testApp,
+      user.token,
+      'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id secret } }',
+      {
+        input: { url: receiver.url, events: ['subscription.payment_due'] },
+      },
+    );
     const id = await alert(testApp, user, 'timePeriod: 2, time: "09:00", timezone: "Europe/Berlin", channel: 4');
     const record = await createSubscription(testApp, user.token, { payment_date: '2026-04-01', alert_id: String(id) });
     now = new Date('2026-03-30T06:59:00Z');
@@ -194,7 +228,11 @@ describe('firing', () => {
     expect(request.headers['x-subledger-webhook-event']).toBe('subscription.payment_due');
     const eventId = String(request.headers['webhook-id']);
     expect(request.headers['webhook-signature']).toBe(signWebhook(endpoint.secret, eventId, Number(request.headers['webhook-timestamp']), request.body));
-    expect(JSON.parse(request.body)).toMatchObject({ id: record.id, product_name: 'Netflix Standard', reminder: { kind: 'payment', date: '2026-04-01', alert_id: id } });
+    expect(JSON.parse(request.body)).toMatchObject({
+      id: record.id,
+      product_name: 'Netflix Standard',
+      reminder: { kind: 'payment', date: '2026-04-01', alert_id: id },
+    });
     testApp.app.reminderRelay.nudge();
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(receiver.received).toHaveLength(1);
@@ -205,7 +243,9 @@ describe('firing', () => {
     try {
       const first = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' }, { clock }, database);
       const user = await signUp(first, 'Restart');
-      await gql(first, user.token, 'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }', { input: { url: receiver.url, events: ['subscription.payment_due'] } });
+      await gql(first, user.token, 'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }', {
+        input: { url: receiver.url, events: ['subscription.payment_due'] },
+      });
       const id = await alert(first, user, 'timePeriod: 1, time: "09:00", timezone: "UTC", channel: 4');
       await createSubscription(first, user.token, { payment_date: '2026-04-05', alert_id: String(id) });
       await first.close();

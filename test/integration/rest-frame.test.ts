@@ -44,7 +44,10 @@ describe('error bodies', () => {
   });
 
   it('answers a body over 1 MB with 413 JSON', async () => {
-    const response = await testApp.http.post('/api/v1/auth/login').field('email', 'a@example.com').field('password', 'x'.repeat(1024 * 1024 + 10));
+    const response = await testApp.http
+      .post('/api/v1/auth/login')
+      .field('email', 'a@example.com')
+      .field('password', 'x'.repeat(1024 * 1024 + 10));
     expect(response.status).toBe(413);
     expectErrorBody(response.body);
   });

@@ -15,7 +15,12 @@ import { freePort, until } from '../support/wait';
 const folders: string[] = [];
 const running: ServiceProcess[] = [];
 afterEach(async () => {
-  await Promise.all(running.splice(0).map((service) => (service.child.exitCode === null ? stopService(service) : null)));
+  await Promise.all(
+    running
+      .splice(0)
+      .filter((service) => service.child.exitCode === null)
+      .map((service) => stopService(service)),
+  );
 });
 afterAll(() => folders.forEach((folder) => rmSync(folder, { recursive: true, force: true })));
 
@@ -189,7 +194,14 @@ describe('WEB_CONCURRENCY API processes on one port', () => {
       const [victim] = apiProcesses();
       process.kill(victim, 'SIGKILL');
       await until(() => apiProcesses().length === 2 && !apiProcesses().includes(victim), 'a replacement process', 30_000);
-      await until(() => fetch(`${service.url}/readyz`).then((r) => r.ok, () => false), 'readiness');
+      await until(
+        () =>
+          fetch(`${service.url}/readyz`).then(
+            (r) => r.ok,
+            () => false,
+          ),
+        'readiness',
+      );
 
       // SIGTERM drains: a create whose body is still arriving when the port stops taking connections is
       // answered and stored before anything stops.
@@ -206,7 +218,11 @@ describe('WEB_CONCURRENCY API processes on one port', () => {
         // "Expect: 100-continue": the 100 answer says an API process has the request; its body follows later.
         const outgoing = request(
           `${service.url}/api/v1/subscriptions`,
-          { method: 'POST', agent: false, headers: { ...drainer, 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(body.length), expect: '100-continue' } },
+          {
+            method: 'POST',
+            agent: false,
+            headers: { ...drainer, 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(body.length), expect: '100-continue' },
+          },
           (response) => {
             response.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
             response.on('end', () => resolve(response.statusCode!));

@@ -29,7 +29,6 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-
 const login = (port: number, email: string, password: string) => {
   const form = new FormData();
   form.set('email', email);
@@ -91,8 +90,24 @@ it('starts within 30 s, keeps what was written across a restart, and takes users
     expect(session.user.name).toBe('Cli User');
     // The imported rate is the one base_value uses: 10 EUR at 0.5 per dollar is 20 USD.
     const form = new FormData();
-    for (const [name, value] of Object.entries({ brand_id: '1', type: '1', price: '10', price_type: 'EUR', billing_type: '2', billing_frequency: '1', billing_cycle: '3', payment_date: '2026-01-01', status: '1', recurring: '1' })) form.set(name, value);
-    const created = await fetch(`http://127.0.0.1:${port}/api/v1/subscriptions`, { method: 'POST', body: form, headers: { authorization: `Bearer ${session.token}` } });
+    for (const [name, value] of Object.entries({
+      brand_id: '1',
+      type: '1',
+      price: '10',
+      price_type: 'EUR',
+      billing_type: '2',
+      billing_frequency: '1',
+      billing_cycle: '3',
+      payment_date: '2026-01-01',
+      status: '1',
+      recurring: '1',
+    }))
+      form.set(name, value);
+    const created = await fetch(`http://127.0.0.1:${port}/api/v1/subscriptions`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${session.token}` },
+    });
     expect(((await created.json()) as { subscription: { base_value: string } }).subscription.base_value).toBe('20.00');
   } finally {
     expect(await stopService(second)).toBe(0);

@@ -26,7 +26,7 @@ it('records every committed migration', async () => {
   ]);
 });
 
-it('maps existing alerts and records to the original\'s codes, keeping what they meant', async () => {
+it("maps existing alerts and records to the original's codes, keeping what they meant", async () => {
   const database = await provisionDatabase();
   const orm = await MikroORM.init(ormOptions(database.url, 2));
   try {
@@ -35,11 +35,22 @@ it('maps existing alerts and records to the original\'s codes, keeping what they
     await run(`insert into "users" ("email", "password_hash", "name", "first_name", "last_name") values ('old@example.com', 'x', 'Old', 'Old', '')`);
     const [{ id: userId }] = await run(`select "id" from "users"`);
     // Old codes: condition 1 payment, 2 refund, 3 both; type 1 e-mail, 2 browser, 3 webhook, 4 every; subjects 1 subscriptions, 2 lifetime, 3 all.
-    for (const [name, condition, type, subjects] of [['payment by mail', 1, 1, 1], ['refund in browser', 2, 2, 2], ['both by webhook', 3, 3, 3], ['every channel', 1, 4, 3]] as const) {
-      await run(`insert into "alerts" ("user_id", "alert_name", "time_period", "time", "alert_condition", "alert_type", "timezone", "alert_subs_type") values (?, ?, 1, '09:00', ?, ?, 'UTC', ?)`, [userId, name, condition, type, subjects]);
+    for (const [name, condition, type, subjects] of [
+      ['payment by mail', 1, 1, 1],
+      ['refund in browser', 2, 2, 2],
+      ['both by webhook', 3, 3, 3],
+      ['every channel', 1, 4, 3],
+    ] as const) {
+      await run(
+        `insert into "alerts" ("user_id", "alert_name", "time_period", "time", "alert_condition", "alert_type", "timezone", "alert_subs_type") values (?, ?, 1, '09:00', ?, ?, 'UTC', ?)`,
+        [userId, name, condition, type, subjects],
+      );
     }
-    await run(`insert into "subscriptions" ("user_id", "product_id", "type", "pricing_type", "image", "product_name", "price", "price_type", "recurring", "payment_date", "billing_frequency", "billing_cycle", "billing_type", "status", "timezone", "created_by")
-               values (?, 1, 4, 4, '', 'Revenue', 1, 'USD', 1, '2026-01-01', 1, 3, 2, 1, 'UTC', ?)`, [userId, userId]);
+    await run(
+      `insert into "subscriptions" ("user_id", "product_id", "type", "pricing_type", "image", "product_name", "price", "price_type", "recurring", "payment_date", "billing_frequency", "billing_cycle", "billing_type", "status", "timezone", "created_by")
+               values (?, 1, 4, 4, '', 'Revenue', 1, 'USD', 1, '2026-01-01', 1, 3, 2, 1, 'UTC', ?)`,
+      [userId, userId],
+    );
     await orm.getMigrator().up();
     const alerts = await run(`select "alert_name", "alert_condition", "alert_type", "alert_subs_type" from "alerts" order by "id"`);
     expect(alerts).toEqual([
@@ -93,7 +104,8 @@ it('seeds exchange rates for at least 30 currencies against USD, with their date
   expect(rates.length).toBeGreaterThanOrEqual(30);
   expect(rates.find((rate) => rate.currency === 'USD')?.per_usd).toBe('1.00000000');
   for (const rate of rates) expect(rate.as_of).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-  const missing = await sql<{ currency_code: string }>(testApp, 
+  const missing = await sql<{ currency_code: string }>(
+    testApp,
     'select distinct "currency_code" from "products" where "currency_code" not in (select "currency" from "exchange_rates")',
   );
   expect(missing).toEqual([]);
@@ -110,7 +122,8 @@ it('has the indexes the reads need (live records by owner + payment date + id, o
 });
 
 it('returns dates and timestamps as strings, never Date objects', async () => {
-  const [row] = await sql<{ created_at: unknown; as_of: unknown }>(testApp, 
+  const [row] = await sql<{ created_at: unknown; as_of: unknown }>(
+    testApp,
     'select a."created_at", r."as_of" from "alerts" a, "exchange_rates" r where a."id" = 1 limit 1',
   );
   expect(typeof row.created_at).toBe('string');

@@ -21,9 +21,12 @@ async function gqlError(token: string, query: string, variables?: Record<string,
 
 describe('REST and GraphQL run the same service', () => {
   it('reads through REST what GraphQL created, and the other way round', async () => {
-    const { createSubscription: created } = await gql(ann.token, `mutation {
+    const { createSubscription: created } = await gql(
+      ann.token,
+      `mutation {
       createSubscription(input: {productId: 3, type: 1, price: "7.25", currency: "EUR", billingCycle: 4, paymentDate: "2025-02-28", refundDays: 10, note: "via graphql"}) {
-        id productName price currency baseValue nextPaymentDate refundDate } }`);
+        id productName price currency baseValue nextPaymentDate refundDate } }`,
+    );
     const [viaRest] = (await testApp.http.get(`/api/v1/subscriptions/${created.id}`).set('authorization', `Bearer ${ann.token}`)).body;
     expect(viaRest).toMatchObject({
       id: created.id,
@@ -37,7 +40,10 @@ describe('REST and GraphQL run the same service', () => {
     });
 
     const restMade = await createSubscription(testApp, ann.token, { brand_id: '7', price: '3.10', payment_date: '2026-05-31' });
-    const { subscription } = await gql(ann.token, `{ subscription(id: ${restMade.id}) { productName price currency baseValue paymentDate nextPaymentDate lastPaymentDate status type isAddon } }`);
+    const { subscription } = await gql(
+      ann.token,
+      `{ subscription(id: ${restMade.id}) { productName price currency baseValue paymentDate nextPaymentDate lastPaymentDate status type isAddon } }`,
+    );
     expect(subscription).toEqual({
       productName: restMade.product_name,
       price: '3.10',
@@ -53,10 +59,16 @@ describe('REST and GraphQL run the same service', () => {
   });
 
   it('answers validation errors as BAD_USER_INPUT naming the fields, storing nothing', async () => {
-    const error = await gqlError(ann.token, 'mutation { createSubscription(input: {productId: 1, type: 9, price: "1", currency: "USD", billingCycle: 7, paymentDate: "2026-01-01"}) { id } }');
+    const error = await gqlError(
+      ann.token,
+      'mutation { createSubscription(input: {productId: 1, type: 9, price: "1", currency: "USD", billingCycle: 7, paymentDate: "2026-01-01"}) { id } }',
+    );
     expect(error.extensions.code).toBe('BAD_USER_INPUT');
     expect(Object.keys(error.extensions.errors!).sort()).toEqual(['billing_cycle', 'type']);
-    const both = await gqlError(ann.token, 'mutation { createSubscription(input: {productId: 1, productName: "x", type: 1, price: "1", currency: "USD", billingCycle: 3, paymentDate: "2026-01-01"}) { id } }');
+    const both = await gqlError(
+      ann.token,
+      'mutation { createSubscription(input: {productId: 1, productName: "x", type: 1, price: "1", currency: "USD", billingCycle: 3, paymentDate: "2026-01-01"}) { id } }',
+    );
     expect(both.extensions.code).toBe('BAD_USER_INPUT');
   });
 });
@@ -112,18 +124,29 @@ describe('subscriptions connection', () => {
     // count + one batch each for products, folders, categories, payment modes and tags
     expect(forHundred).toBeLessThanOrEqual(9);
     const { subscriptions } = await gql(owner.token, PAGE, { first: 3 });
-    expect(subscriptions.edges[0].node).toMatchObject({ paymentMode: { name: 'Amex' }, tags: [{ name: 't0' }], folder: null, category: { name: expect.any(String) } });
+    expect(subscriptions.edges[0].node).toMatchObject({
+      paymentMode: { name: 'Amex' },
+      tags: [{ name: 't0' }],
+      folder: null,
+      category: { name: expect.any(String) },
+    });
     expect(subscriptions.edges[1].node.folder).toEqual({ name: 'Home' });
   });
 
   it('answers the dashboard page the benchmark asks for: 100 records, 15 fields, nested product and folder', async () => {
-    const page = await gql(owner.token, `{ subscriptions(first: 100) { totalCount edges { node { id productName brandName price currency baseValue
-      paymentDate nextPaymentDate status billingCycle type timezone product { productName } folder { name } } } } }`);
+    const page = await gql(
+      owner.token,
+      `{ subscriptions(first: 100) { totalCount edges { node { id productName brandName price currency baseValue
+      paymentDate nextPaymentDate status billingCycle type timezone product { productName } folder { name } } } } }`,
+    );
     expect(page.subscriptions.edges).toHaveLength(100);
   });
 
   it('filters and searches', async () => {
-    const { subscriptions } = await gql(owner.token, '{ subscriptions(filter: {billingCycles: [4], folderIds: [0]}, search: "") { totalCount edges { node { billingCycle folder { id } } } } }');
+    const { subscriptions } = await gql(
+      owner.token,
+      '{ subscriptions(filter: {billingCycles: [4], folderIds: [0]}, search: "") { totalCount edges { node { billingCycle folder { id } } } } }',
+    );
     expect(subscriptions.totalCount).toBeGreaterThan(0);
     for (const edge of subscriptions.edges) expect(edge.node).toEqual({ billingCycle: 4, folder: null });
   });
@@ -135,7 +158,8 @@ describe('dashboard queries', () => {
     await createSubscription(testApp, user.token, { brand_id: 'Yearly thing', price: '120', billing_cycle: '4', payment_date: '2026-03-15' });
     await createSubscription(testApp, user.token, { brand_id: 'Monthly thing', price: '8.52', price_type: 'EUR', payment_date: '2026-01-10' });
     await createSubscription(testApp, user.token, { brand_id: 'Stopped thing', price: '99', status: '2' });
-    const query = '{ spendingSummary(groupBy: CURRENCY, from: "2026-01-01", to: "2026-12-31") { baseCurrency monthlyTotal yearlyTotal periodTotal groups { key count monthlyTotal periodTotal } } }';
+    const query =
+      '{ spendingSummary(groupBy: CURRENCY, from: "2026-01-01", to: "2026-12-31") { baseCurrency monthlyTotal yearlyTotal periodTotal groups { key count monthlyTotal periodTotal } } }';
     const { spendingSummary } = await gql(user.token, query);
     expect(spendingSummary).toEqual({
       baseCurrency: 'USD',
@@ -147,8 +171,17 @@ describe('dashboard queries', () => {
         { key: 'USD', count: 1, monthlyTotal: '10.00', periodTotal: '120.00' },
       ],
     });
-    const months = await gql(user.token, '{ spendingSummary(groupBy: MONTH, from: "2026-03-01", to: "2026-04-30") { periodTotal groups { key periodTotal count } } }');
-    expect(months.spendingSummary).toEqual({ periodTotal: '140.00', groups: [{ key: '2026-03', periodTotal: '130.00', count: 2 }, { key: '2026-04', periodTotal: '10.00', count: 1 }] });
+    const months = await gql(
+      user.token,
+      '{ spendingSummary(groupBy: MONTH, from: "2026-03-01", to: "2026-04-30") { periodTotal groups { key periodTotal count } } }',
+    );
+    expect(months.spendingSummary).toEqual({
+      periodTotal: '140.00',
+      groups: [
+        { key: '2026-03', periodTotal: '130.00', count: 2 },
+        { key: '2026-04', periodTotal: '10.00', count: 1 },
+      ],
+    });
 
     const profile = await gql(user.token, 'mutation { updateProfile(input: {baseCurrency: "EUR", timezone: "Europe/Berlin"}) { baseCurrency timezone } }');
     expect(profile.updateProfile).toEqual({ baseCurrency: 'EUR', timezone: 'Europe/Berlin' });
@@ -171,15 +204,18 @@ describe('dashboard queries', () => {
 });
 
 describe('folders, tags, payment modes and categories', () => {
-  it('are the caller\'s own: listed, changed and deleted by their owner only', async () => {
+  it("are the caller's own: listed, changed and deleted by their owner only", async () => {
     const a = await signUp(testApp, 'A');
     const b = await signUp(testApp, 'B');
-    const made = await gql(a.token, `mutation {
+    const made = await gql(
+      a.token,
+      `mutation {
       createFolder(input: {name: "Bills", color: "#abc"}) { id name color isDefault }
       createTag(input: {name: "shared"}) { id name }
       createPaymentMode(input: {name: "Debit"}) { id name }
       createProductCategory(input: {name: "Hobbies"}) { id name userId }
-    }`);
+    }`,
+    );
     expect(made.createFolder).toMatchObject({ name: 'Bills', color: '#abc', isDefault: false });
     expect(made.createProductCategory.userId).toBe(a.id);
 
@@ -190,7 +226,13 @@ describe('folders, tags, payment modes and categories', () => {
     expect(listed.productCategories.length).toBeGreaterThanOrEqual(15);
     expect(listed.productCategories.every((category: { userId: number | null }) => category.userId === null)).toBe(true);
 
-    for (const [kind, id] of [['Folder', made.createFolder.id], ['Tag', made.createTag.id], ['PaymentMode', made.createPaymentMode.id], ['ProductCategory', made.createProductCategory.id], ['ProductCategory', 1]] as const) {
+    for (const [kind, id] of [
+      ['Folder', made.createFolder.id],
+      ['Tag', made.createTag.id],
+      ['PaymentMode', made.createPaymentMode.id],
+      ['ProductCategory', made.createProductCategory.id],
+      ['ProductCategory', 1],
+    ] as const) {
       expect((await gqlError(b.token, `mutation { update${kind}(id: ${id}, input: {name: "taken over"}) { id } }`)).extensions.code).toBe('NOT_FOUND');
       expect((await gqlError(b.token, `mutation { delete${kind}(id: ${id}) }`)).extensions.code).toBe('NOT_FOUND');
     }
@@ -206,9 +248,18 @@ describe('folders, tags, payment modes and categories', () => {
     const refused = await testApp.http
       .post('/api/v1/subscriptions')
       .set('authorization', `Bearer ${b.token}`)
-      .field('brand_id', '1').field('type', '1').field('price', '1').field('price_type', 'USD').field('billing_type', '2')
-      .field('billing_frequency', '1').field('billing_cycle', '3').field('payment_date', '2026-01-01').field('status', '1').field('recurring', '1')
-      .field('category_id', String(made.createProductCategory.id)).field('tags[]', String(made.createTag.id));
+      .field('brand_id', '1')
+      .field('type', '1')
+      .field('price', '1')
+      .field('price_type', 'USD')
+      .field('billing_type', '2')
+      .field('billing_frequency', '1')
+      .field('billing_cycle', '3')
+      .field('payment_date', '2026-01-01')
+      .field('status', '1')
+      .field('recurring', '1')
+      .field('category_id', String(made.createProductCategory.id))
+      .field('tags[]', String(made.createTag.id));
     expect(refused.status).toBe(400);
     expectErrorBody(refused.body, ['category_id', 'tags']);
 

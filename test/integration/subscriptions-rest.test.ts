@@ -56,11 +56,16 @@ describe('POST /api/v1/subscriptions (operation 4)', () => {
       refund_date: null,
     });
     expect(record.next_payment_date >= today()).toBe(true);
-    expect(Number(record.next_payment_date.slice(8))).toBe(Math.min(31, new Date(Date.UTC(Number(record.next_payment_date.slice(0, 4)), Number(record.next_payment_date.slice(5, 7)), 0)).getUTCDate()));
+    expect(Number(record.next_payment_date.slice(8))).toBe(
+      Math.min(31, new Date(Date.UTC(Number(record.next_payment_date.slice(0, 4)), Number(record.next_payment_date.slice(5, 7)), 0)).getUTCDate()),
+    );
   });
 
-  it('creates from the full form, linking the caller\'s folder, payment mode, category, alert and tags', async () => {
-    const { createFolder } = await gql<{ createFolder: { id: number } }>(ann.token, 'mutation { createFolder(input: {name: "Media", color: "#123456"}) { id } }');
+  it("creates from the full form, linking the caller's folder, payment mode, category, alert and tags", async () => {
+    const { createFolder } = await gql<{ createFolder: { id: number } }>(
+      ann.token,
+      'mutation { createFolder(input: {name: "Media", color: "#123456"}) { id } }',
+    );
     const { createPaymentMode } = await gql<{ createPaymentMode: { id: number } }>(ann.token, 'mutation { createPaymentMode(input: {name: "Visa"}) { id } }');
     const response = await postSubscription(testApp, ann.token, {
       ...MINIMAL,
@@ -106,7 +111,7 @@ describe('POST /api/v1/subscriptions (operation 4)', () => {
     expect(subscription.tags.map((tag) => tag.name)).toEqual(['family', 'video']);
   });
 
-  it('makes a private product from a free-text brand_id, with DESIGN\'s defaults', async () => {
+  it("makes a private product from a free-text brand_id, with DESIGN's defaults", async () => {
     const record = await createSubscription(testApp, ann.token, { brand_id: 'Corner Gym', price: '30' });
     expect(record).toMatchObject({ product_name: 'Corner Gym', folder_id: 0, category_id: 1, alert_id: 1, brandname: null });
     expect(record.image).toBe(`${testApp.config.baseUrl}/static/default-product.svg`);
@@ -139,7 +144,12 @@ describe('POST /api/v1/subscriptions (operation 4)', () => {
     });
     expect(response.status).toBe(400);
     expectErrorBody(response.body, ['type', 'price', 'billing_type', 'billing_frequency', 'billing_cycle', 'payment_date', 'status', 'recurring']);
-    const unknownCurrency = await postSubscription(testApp, ann.token, { ...MINIMAL, brand_id: 'Another New Product', price_type: 'XYZ', 'tags[]': ['new-tag'] });
+    const unknownCurrency = await postSubscription(testApp, ann.token, {
+      ...MINIMAL,
+      brand_id: 'Another New Product',
+      price_type: 'XYZ',
+      'tags[]': ['new-tag'],
+    });
     expect(unknownCurrency.status).toBe(400);
     expectErrorBody(unknownCurrency.body, ['price_type']);
     expect(await Promise.all(['subscriptions', 'tags', 'products'].map((table) => countRows(testApp, table)))).toEqual(counts);
@@ -148,10 +158,20 @@ describe('POST /api/v1/subscriptions (operation 4)', () => {
   it('names missing required fields', async () => {
     const response = await postSubscription(testApp, ann.token, { brand_id: '1' });
     expect(response.status).toBe(400);
-    expectErrorBody(response.body, ['type', 'price', 'price_type', 'billing_type', 'billing_frequency', 'billing_cycle', 'payment_date', 'status', 'recurring']);
+    expectErrorBody(response.body, [
+      'type',
+      'price',
+      'price_type',
+      'billing_type',
+      'billing_frequency',
+      'billing_cycle',
+      'payment_date',
+      'status',
+      'recurring',
+    ]);
   });
 
-  it('refuses another user\'s folder and an unknown payment mode', async () => {
+  it("refuses another user's folder and an unknown payment mode", async () => {
     const bob = await signUp(testApp, 'Bob');
     const { createFolder } = await gql<{ createFolder: { id: number } }>(bob.token, 'mutation { createFolder(input: {name: "Bob\'s"}) { id } }');
     const response = await postSubscription(testApp, ann.token, { ...MINIMAL, folder_id: String(createFolder.id), payment_mode_id: '424242' });
@@ -182,20 +202,40 @@ describe('GET /api/v1/subscriptions (operation 8)', () => {
   let folderId: number;
   beforeAll(async () => {
     carol = await signUp(testApp, 'Carol');
-    folderId = (await gql<{ createFolder: { id: number } }>(carol.token, 'mutation { createFolder(input: {name: "Work", color: "#00ff00"}) { id } }')).createFolder.id;
-    await createSubscription(testApp, carol.token, { brand_id: 'Alpha Tool', price: '5', billing_cycle: '4', payment_date: '2026-03-01', folder_id: String(folderId) });
-    await createSubscription(testApp, carol.token, { brand_id: 'Beta Cloud', price: '20', billing_cycle: '3', payment_date: '2026-02-01', description: 'storage for photos' });
+    folderId = (await gql<{ createFolder: { id: number } }>(carol.token, 'mutation { createFolder(input: {name: "Work", color: "#00ff00"}) { id } }'))
+      .createFolder.id;
+    await createSubscription(testApp, carol.token, {
+      brand_id: 'Alpha Tool',
+      price: '5',
+      billing_cycle: '4',
+      payment_date: '2026-03-01',
+      folder_id: String(folderId),
+    });
+    await createSubscription(testApp, carol.token, {
+      brand_id: 'Beta Cloud',
+      price: '20',
+      billing_cycle: '3',
+      payment_date: '2026-02-01',
+      description: 'storage for photos',
+    });
     await createSubscription(testApp, carol.token, { brand_id: 'Gamma Lifetime', price: '99', type: '3', recurring: '0', payment_date: '2026-01-15' });
   });
   const list = (query: Record<string, string>) => testApp.http.get('/api/v1/subscriptions').query(query).set(auth(carol.token));
 
-  it('lists the caller\'s records with the list extras, sorted by payment_date by default', async () => {
+  it("lists the caller's records with the list extras, sorted by payment_date by default", async () => {
     const response = await list({});
     expect(response.status).toBe(200);
     expect(response.body.map((r: { product_name: string }) => r.product_name)).toEqual(['Gamma Lifetime', 'Beta Cloud', 'Alpha Tool']);
     for (const record of response.body) expectRecordShape(record, LIST_EXTRAS);
     const alpha = response.body.find((r: { product_name: string }) => r.product_name === 'Alpha Tool');
-    expect(alpha).toMatchObject({ folder_name: 'Work', folder_color: '#00ff00', product_category_name: 'Other', alert_name: 'Default alert', attachment_count: 0, payment_method_name: null });
+    expect(alpha).toMatchObject({
+      folder_name: 'Work',
+      folder_color: '#00ff00',
+      product_category_name: 'Other',
+      alert_name: 'Default alert',
+      attachment_count: 0,
+      payment_method_name: null,
+    });
   });
 
   it('searches name, brand, description and note with q', async () => {
@@ -271,17 +311,41 @@ describe('PUT /api/v1/subscriptions/{id} (operation 11)', () => {
       .put(`/api/v1/subscriptions/${created.id}`)
       .set(auth(ann.token))
       .type('form')
-      .send({ id: String(created.id), brand_id: '40', type: '1', price: '9.99', currency_code: 'GBP', billing_type: '2', billing_frequency: '1', billing_cycle: '4', payment_date: '2026-02-28', status: '1', recurring: '1' });
+      .send({
+        id: String(created.id),
+        brand_id: '40',
+        type: '1',
+        price: '9.99',
+        currency_code: 'GBP',
+        billing_type: '2',
+        billing_frequency: '1',
+        billing_cycle: '4',
+        payment_date: '2026-02-28',
+        status: '1',
+        recurring: '1',
+      });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ status: true, message: expect.any(String) });
     const [record] = (await testApp.http.get(`/api/v1/subscriptions/${created.id}`).set(auth(ann.token))).body;
-    expect(record).toMatchObject({ brand_id: 40, price: 9.99, price_type: 'GBP', currency_code: 'GBP', billing_cycle: 4, billing_cycle_value: 'Yearly', payment_date: '2026-02-28' });
+    expect(record).toMatchObject({
+      brand_id: 40,
+      price: 9.99,
+      price_type: 'GBP',
+      currency_code: 'GBP',
+      billing_cycle: 4,
+      billing_cycle_value: 'Yearly',
+      payment_date: '2026-02-28',
+    });
     expect(record.product_name).not.toBe('Netflix Standard');
   });
 
   it('refuses bad fields and a mismatched id, changing nothing', async () => {
     const created = await createSubscription(testApp, ann.token);
-    const bad = await testApp.http.put(`/api/v1/subscriptions/${created.id}`).set(auth(ann.token)).type('form').send({ price: 'free', billing_cycle: '9', payment_date: '2026-13-01' });
+    const bad = await testApp.http
+      .put(`/api/v1/subscriptions/${created.id}`)
+      .set(auth(ann.token))
+      .type('form')
+      .send({ price: 'free', billing_cycle: '9', payment_date: '2026-13-01' });
     expect(bad.status).toBe(400);
     expectErrorBody(bad.body, ['price', 'billing_cycle', 'payment_date']);
     const mismatch = await testApp.http.put(`/api/v1/subscriptions/${created.id}`).set(auth(ann.token)).type('form').send({ id: '1', price: '1' });
@@ -301,14 +365,26 @@ describe('PUT /api/v1/subscriptions/{id} (operation 11)', () => {
 describe('DELETE /api/v1/subscriptions/{id} (operation 12)', () => {
   it('soft-deletes the record and its add-ons; GraphQL restores them', async () => {
     const created = await createSubscription(testApp, ann.token);
-    const addon = (await testApp.http.post(`/api/v1/subscriptions/${created.id}/addon`).set(auth(ann.token)).field('type', '3').field('price', '2').field('price_type', 'USD').field('payment_date', '2026-02-01').field('status', '1').field('recurring', '1')).body.subscription;
+    const addon = (
+      await testApp.http
+        .post(`/api/v1/subscriptions/${created.id}/addon`)
+        .set(auth(ann.token))
+        .field('type', '3')
+        .field('price', '2')
+        .field('price_type', 'USD')
+        .field('payment_date', '2026-02-01')
+        .field('status', '1')
+        .field('recurring', '1')
+    ).body.subscription;
     const response = await testApp.http.delete(`/api/v1/subscriptions/${created.id}`).set(auth(ann.token));
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ status: true, message: expect.any(String) });
     expect((await testApp.http.get(`/api/v1/subscriptions/${created.id}`).set(auth(ann.token))).status).toBe(400);
     expect((await testApp.http.get(`/api/v1/subscriptions/${addon.id}`).set(auth(ann.token))).status).toBe(400);
     expect((await testApp.http.delete(`/api/v1/subscriptions/${created.id}`).set(auth(ann.token))).status).toBe(400);
-    const [row] = await testApp.app.db.orm.em.getConnection().execute<{ deleted_at: string | null }[]>('select "deleted_at" from "subscriptions" where "id" = ?', [created.id]);
+    const [row] = await testApp.app.db.orm.em
+      .getConnection()
+      .execute<{ deleted_at: string | null }[]>('select "deleted_at" from "subscriptions" where "id" = ?', [created.id]);
     expect(row.deleted_at).not.toBeNull();
 
     const restored = await gql<{ restoreSubscription: { id: number } }>(ann.token, `mutation { restoreSubscription(id: ${created.id}) { id } }`);
@@ -320,7 +396,17 @@ describe('DELETE /api/v1/subscriptions/{id} (operation 12)', () => {
 describe('POST /api/v1/subscriptions/{id}/cancel and /refund (operations 6 and 5)', () => {
   it('cancels an active record and its add-ons; a second cancel is a 400', async () => {
     const created = await createSubscription(testApp, ann.token);
-    const addon = (await testApp.http.post(`/api/v1/subscriptions/${created.id}/addon`).set(auth(ann.token)).field('type', '3').field('price', '2').field('price_type', 'USD').field('payment_date', '2026-02-01').field('status', '1').field('recurring', '1')).body.subscription;
+    const addon = (
+      await testApp.http
+        .post(`/api/v1/subscriptions/${created.id}/addon`)
+        .set(auth(ann.token))
+        .field('type', '3')
+        .field('price', '2')
+        .field('price_type', 'USD')
+        .field('payment_date', '2026-02-01')
+        .field('status', '1')
+        .field('recurring', '1')
+    ).body.subscription;
     const response = await testApp.http.post(`/api/v1/subscriptions/${created.id}/cancel`).set(auth(ann.token));
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ status: true, message: expect.any(String) });
@@ -335,7 +421,17 @@ describe('POST /api/v1/subscriptions/{id}/cancel and /refund (operations 6 and 5
 
   it('refunds within the refund window, with add-ons; refuses a second refund', async () => {
     const created = await createSubscription(testApp, ann.token, { payment_date: addDays(today(), -2), refund_days: '14' });
-    const addon = (await testApp.http.post(`/api/v1/subscriptions/${created.id}/addon`).set(auth(ann.token)).field('type', '3').field('price', '2').field('price_type', 'USD').field('payment_date', today()).field('status', '1').field('recurring', '1')).body.subscription;
+    const addon = (
+      await testApp.http
+        .post(`/api/v1/subscriptions/${created.id}/addon`)
+        .set(auth(ann.token))
+        .field('type', '3')
+        .field('price', '2')
+        .field('price_type', 'USD')
+        .field('payment_date', today())
+        .field('status', '1')
+        .field('recurring', '1')
+    ).body.subscription;
     const response = await testApp.http.post(`/api/v1/subscriptions/${created.id}/refund`).set(auth(ann.token));
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ status: true, message: expect.any(String) });
@@ -389,14 +485,35 @@ describe('POST /api/v1/subscriptions/{id}/addon (operation 7)', () => {
 
   it('refuses bad fields and a refund_date before the payment_date', async () => {
     const main = await createSubscription(testApp, ann.token);
-    const response = await testApp.http.post(`/api/v1/subscriptions/${main.id}/addon`).set(auth(ann.token)).field('type', '3').field('price', '1').field('price_type', 'USD').field('payment_date', '2026-03-10').field('status', '1').field('recurring', '1').field('refund_date', '2026-03-01');
+    const response = await testApp.http
+      .post(`/api/v1/subscriptions/${main.id}/addon`)
+      .set(auth(ann.token))
+      .field('type', '3')
+      .field('price', '1')
+      .field('price_type', 'USD')
+      .field('payment_date', '2026-03-10')
+      .field('status', '1')
+      .field('recurring', '1')
+      .field('refund_date', '2026-03-01');
     expect(response.status).toBe(400);
     expectErrorBody(response.body, ['refund_date']);
     const missing = await testApp.http.post(`/api/v1/subscriptions/${main.id}/addon`).set(auth(ann.token)).field('type', '3');
     expect(missing.status).toBe(400);
     expectErrorBody(missing.body, ['price', 'price_type', 'payment_date']);
     expect(Object.keys(missing.body.errors)).not.toContain('status');
-    expect((await testApp.http.post('/api/v1/subscriptions/999999/addon').set(auth(ann.token)).field('type', '3').field('price', '1').field('price_type', 'USD').field('payment_date', '2026-03-10').field('status', '1').field('recurring', '1')).status).toBe(400);
+    expect(
+      (
+        await testApp.http
+          .post('/api/v1/subscriptions/999999/addon')
+          .set(auth(ann.token))
+          .field('type', '3')
+          .field('price', '1')
+          .field('price_type', 'USD')
+          .field('payment_date', '2026-03-10')
+          .field('status', '1')
+          .field('recurring', '1')
+      ).status,
+    ).toBe(400);
   });
 });
 
@@ -437,7 +554,7 @@ describe('GET /api/v1/calendar (operation 13)', () => {
 });
 
 describe('two users', () => {
-  it('B can neither read, list, change, cancel, refund, add on to, nor delete A\'s records', async () => {
+  it("B can neither read, list, change, cancel, refund, add on to, nor delete A's records", async () => {
     const a = await signUp(testApp, 'A');
     const b = await signUp(testApp, 'B');
     const record = await createSubscription(testApp, a.token, { payment_date: addDays(today(), -1), refund_days: '30' });
@@ -449,7 +566,15 @@ describe('two users', () => {
       testApp.http.put(`/api/v1/subscriptions/${record.id}`).set(asB).type('form').send({ price: '0' }),
       testApp.http.post(`/api/v1/subscriptions/${record.id}/cancel`).set(asB),
       testApp.http.post(`/api/v1/subscriptions/${record.id}/refund`).set(asB),
-      testApp.http.post(`/api/v1/subscriptions/${record.id}/addon`).set(asB).field('type', '3').field('price', '1').field('price_type', 'USD').field('payment_date', '2026-01-01').field('status', '1').field('recurring', '1'),
+      testApp.http
+        .post(`/api/v1/subscriptions/${record.id}/addon`)
+        .set(asB)
+        .field('type', '3')
+        .field('price', '1')
+        .field('price_type', 'USD')
+        .field('payment_date', '2026-01-01')
+        .field('status', '1')
+        .field('recurring', '1'),
       testApp.http.delete(`/api/v1/subscriptions/${record.id}`).set(asB),
     ]);
     for (const answer of answers) {
@@ -468,7 +593,11 @@ describe('two users', () => {
     }
     const update = await graphql(testApp, b.token, `mutation { updateSubscription(id: ${record.id}, input: {price: "0"}) { id } }`);
     expect(update.body.errors[0].extensions.code).toBe('NOT_FOUND');
-    const addon = await graphql(testApp, b.token, `mutation { addAddon(subscriptionId: ${record.id}, input: {price: "1", currency: "USD", paymentDate: "2026-01-01"}) { id } }`);
+    const addon = await graphql(
+      testApp,
+      b.token,
+      `mutation { addAddon(subscriptionId: ${record.id}, input: {price: "1", currency: "USD", paymentDate: "2026-01-01"}) { id } }`,
+    );
     expect(addon.body.errors[0].extensions.code).toBe('NOT_FOUND');
     const { body } = await graphql(testApp, b.token, '{ subscriptions { totalCount edges { node { id } } } }');
     expect(body.data.subscriptions.edges.map((edge: { node: { id: number } }) => edge.node.id)).not.toContain(record.id);

@@ -53,7 +53,9 @@ describe('tokens', () => {
   it('are shown once, stored as SHA-256, listed and revocable', async () => {
     const made = await newToken(ann, 'MANAGE');
     expect(made).toMatchObject({ kind: 'MANAGE', token: expect.stringMatching(/^whin_[A-Za-z0-9_-]{40}$/) });
-    const rows = await testApp.app.db.orm.em.getConnection().execute<{ token_hash: string }[]>('select "token_hash" from "inbound_webhook_tokens" where "id" = ?', [made.id]);
+    const rows = await testApp.app.db.orm.em
+      .getConnection()
+      .execute<{ token_hash: string }[]>('select "token_hash" from "inbound_webhook_tokens" where "id" = ?', [made.id]);
     expect(rows[0].token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(rows[0].token_hash).not.toContain(made.token);
     const listed = await graphql(testApp, ann.token, '{ inboundWebhookTokens { id kind revokedAt } }');
@@ -138,7 +140,11 @@ describe('POST /webhook/user/data/<token> (operation 25)', () => {
     const unknown = await send(createToken, 'exploded', MINIMAL);
     expect(unknown.status).toBe(400);
     expectErrorBody(unknown.body, ['x-subledger-webhook-topic']);
-    const unknownEvent = await testApp.http.post(`/webhook/user/data/${createToken}`).set('content-type', 'application/json').set('x-subledger-webhook-event', 'exploded').send('{}');
+    const unknownEvent = await testApp.http
+      .post(`/webhook/user/data/${createToken}`)
+      .set('content-type', 'application/json')
+      .set('x-subledger-webhook-event', 'exploded')
+      .send('{}');
     expectErrorBody(unknownEvent.body, ['x-subledger-webhook-event']);
     const missing = await testApp.http.post(`/webhook/user/data/${createToken}`).set('content-type', 'application/json').send('{}');
     expect(missing.status).toBe(400);
@@ -166,7 +172,7 @@ describe('POST /webhook/user/data/<token> (operation 25)', () => {
     expect(text.status).toBe(415);
   });
 
-  it('answers 400 for an id that is not the owner\'s: B\'s MANAGE token cannot touch A\'s record', async () => {
+  it("answers 400 for an id that is not the owner's: B's MANAGE token cannot touch A's record", async () => {
     const record = await createSubscription(testApp, ann.token);
     const bob = await signUp(testApp, 'Bob');
     const bobManage = (await newToken(bob, 'MANAGE')).token;

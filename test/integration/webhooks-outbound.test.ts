@@ -20,9 +20,14 @@ afterAll(() => testApp.close());
 const gql = graphqlData;
 
 async function endpointFor(user: SignedUpUser, events: string[] = []) {
-  const { createWebhookEndpoint } = await gql(testApp, user.token, 'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id url events secret enabled } }', {
-    input: { url: receiver.url, events },
-  });
+  const { createWebhookEndpoint } = await gql(
+    testApp,
+    user.token,
+    'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id url events secret enabled } }',
+    {
+      input: { url: receiver.url, events },
+    },
+  );
   return createWebhookEndpoint as { id: number; url: string; events: string[]; secret: string; enabled: boolean };
 }
 
@@ -67,7 +72,8 @@ it('delivers every topic from REST, GraphQL and the inbound webhook once, signed
   await testApp.http.post(`/api/v1/subscriptions/${rest.id}/cancel`).set(auth);
   await testApp.http.delete(`/api/v1/subscriptions/${rest.id}`).set(auth);
   // GraphQL: created, updated, canceled, refunded, deleted
-  const graphqlCreate = 'mutation { createSubscription(input: {productId: 2, type: 1, price: "5", currency: "USD", billingCycle: 3, paymentDate: "2026-01-05", refundDays: 3650}) { id } }';
+  const graphqlCreate =
+    'mutation { createSubscription(input: {productId: 2, type: 1, price: "5", currency: "USD", billingCycle: 3, paymentDate: "2026-01-05", refundDays: 3650}) { id } }';
   const { createSubscription: viaGraphql } = await gql(testApp, user.token, graphqlCreate);
   await gql(testApp, user.token, `mutation { updateSubscription(id: ${viaGraphql.id}, input: {note: "changed"}) { id } }`);
   await gql(testApp, user.token, `mutation { cancelSubscription(id: ${viaGraphql.id}) { id } }`);
@@ -78,13 +84,23 @@ it('delivers every topic from REST, GraphQL and the inbound webhook once, signed
   expect(created.status).toBe(200);
   const manage = await inboundToken(user, 'MANAGE');
   const inboundId = String(created.body.subscription.id);
-  for (const [event, body] of [['updated', { id: inboundId, price: '1.50' }], ['canceled', { id: inboundId }], ['refunded', { id: inboundId }], ['deleted', { id: inboundId }]] as const) {
+  for (const [event, body] of [
+    ['updated', { id: inboundId, price: '1.50' }],
+    ['canceled', { id: inboundId }],
+    ['refunded', { id: inboundId }],
+    ['deleted', { id: inboundId }],
+  ] as const) {
     expect((await inbound(manage, event, body)).status).toBe(200);
   }
 
   const everyTopic = ['subscription.created', 'subscription.updated', 'subscription.canceled', 'subscription.refunded', 'subscription.deleted'];
   const expected = [
-    'subscription.created', 'subscription.updated', 'subscription.created', 'subscription.refunded', 'subscription.canceled', 'subscription.deleted',
+    'subscription.created',
+    'subscription.updated',
+    'subscription.created',
+    'subscription.refunded',
+    'subscription.canceled',
+    'subscription.deleted',
     ...everyTopic,
     ...everyTopic,
   ];
@@ -95,7 +111,9 @@ it('delivers every topic from REST, GraphQL and the inbound webhook once, signed
   expect([...topics].sort()).toEqual([...expected].sort());
   expect(new Set(requests.map((request) => request.headers['webhook-id'])).size).toBe(expected.length);
 
-  const firstCreated = requests.find((request) => request.headers['x-subledger-webhook-event'] === 'subscription.created' && JSON.parse(request.body).id === rest.id)!;
+  const firstCreated = requests.find(
+    (request) => request.headers['x-subledger-webhook-event'] === 'subscription.created' && JSON.parse(request.body).id === rest.id,
+  )!;
   const body = expectSigned(firstCreated, endpoint, 'subscription.created');
   expect(body).toMatchObject({
     id: rest.id,
@@ -103,14 +121,19 @@ it('delivers every topic from REST, GraphQL and the inbound webhook once, signed
     price: 15.49,
     base_value: '15.49',
     product_type: { id: 1, name: 'SaaS' },
-    tags: [{ id: expect.any(Number), name: 'news' }, { id: expect.any(Number), name: 'tv' }],
+    tags: [
+      { id: expect.any(Number), name: 'news' },
+      { id: expect.any(Number), name: 'tv' },
+    ],
     folder: { id: createFolder.id, name: 'Media', color: '#101010', is_default: 0 },
     product: { id: 1, product_name: 'Netflix Standard', brandname: 'Netflix', category_id: 2, product_type: 1, description: expect.any(String) },
     product_category: { id: 2, name: 'Video Streaming' },
     status: 1,
   });
   for (const request of requests) expectSigned(request, endpoint, String(request.headers['x-subledger-webhook-event']));
-  const updated = JSON.parse(requests.find((request) => request.headers['x-subledger-webhook-event'] === 'subscription.updated' && JSON.parse(request.body).id === rest.id)!.body);
+  const updated = JSON.parse(
+    requests.find((request) => request.headers['x-subledger-webhook-event'] === 'subscription.updated' && JSON.parse(request.body).id === rest.id)!.body,
+  );
   expect(updated.price).toBe(17);
 });
 
@@ -121,7 +144,11 @@ it('delivers only the topics an endpoint takes, and nothing to a disabled one; r
   await gql(testApp, user.token, `mutation { disableWebhookEndpoint(id: ${disabled.id}) { enabled } }`);
   const record = await createSubscription(testApp, user.token);
   const events = await countRows(testApp, 'webhook_events');
-  const refused = await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set({ authorization: `Bearer ${user.token}` }).type('form').send({ price: 'nope' });
+  const refused = await testApp.http
+    .put(`/api/v1/subscriptions/${record.id}`)
+    .set({ authorization: `Bearer ${user.token}` })
+    .type('form')
+    .send({ price: 'nope' });
   expect(refused.status).toBe(400);
   expect(await countRows(testApp, 'webhook_events')).toBe(events);
   await testApp.http.post(`/api/v1/subscriptions/${record.id}/cancel`).set({ authorization: `Bearer ${user.token}` });
@@ -138,11 +165,15 @@ it('times out a slow receiver, records it and schedules the retry', async () => 
   slow.delayMs = 2_000;
   await slow.start();
   try {
-    await gql(testApp, user.token, 'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }', { input: { url: slow.url, events: [] } });
+    await gql(testApp, user.token, 'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }', {
+      input: { url: slow.url, events: [] },
+    });
     await createSubscription(testApp, user.token);
     let delivery: any;
     for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-      delivery = (await gql(testApp, user.token, '{ webhookDeliveries(first: 5) { edges { node { status attemptCount nextAttemptAt attempts { statusCode error } } } } }')).webhookDeliveries.edges[0]?.node;
+      delivery = (
+        await gql(testApp, user.token, '{ webhookDeliveries(first: 5) { edges { node { status attemptCount nextAttemptAt attempts { statusCode error } } } } }')
+      ).webhookDeliveries.edges[0]?.node;
       if (delivery?.attempts.length) break;
     }
     expect(delivery).toMatchObject({ status: 'PENDING', attemptCount: 1, attempts: [{ statusCode: null, error: expect.stringMatching(/timed out/) }] });
@@ -165,7 +196,13 @@ it('lists deliveries with their attempts, filters them, and redelivers a failed 
     failed = (await gql(testApp, user.token, query, { status: 'FAILED' })).webhookDeliveries.edges;
   }
   expect(failed).toHaveLength(1);
-  expect(failed[0].node).toMatchObject({ topic: 'subscription.created', endpointId: endpoint.id, status: 'FAILED', attemptCount: 1, attempts: [{ attemptNumber: 1, statusCode: 410, responseExcerpt: 'received', error: null }] });
+  expect(failed[0].node).toMatchObject({
+    topic: 'subscription.created',
+    endpointId: endpoint.id,
+    status: 'FAILED',
+    attemptCount: 1,
+    attempts: [{ attemptNumber: 1, statusCode: 410, responseExcerpt: 'received', error: null }],
+  });
   expect((await gql(testApp, user.token, query, { endpointId: endpoint.id + 1000 })).webhookDeliveries.edges).toEqual([]);
 
   receiver.status = 200;
@@ -187,17 +224,31 @@ it('manages endpoints: the secret shows once, rotates, and signs with the new on
   expect(listed.body.errors[0].message).toMatch(/secret/);
   const { rotateWebhookEndpointSecret } = await gql(testApp, user.token, `mutation { rotateWebhookEndpointSecret(id: ${endpoint.id}) { secret } }`);
   expect(rotateWebhookEndpointSecret.secret).not.toBe(endpoint.secret);
-  const { updateWebhookEndpoint } = await gql(testApp, user.token, `mutation { updateWebhookEndpoint(id: ${endpoint.id}, input: {events: ["subscription.created"]}) { events } }`);
+  const { updateWebhookEndpoint } = await gql(
+    testApp,
+    user.token,
+    `mutation { updateWebhookEndpoint(id: ${endpoint.id}, input: {events: ["subscription.created"]}) { events } }`,
+  );
   expect(updateWebhookEndpoint.events).toEqual(['subscription.created']);
-  const badTopic = await graphql(testApp, user.token, `mutation { updateWebhookEndpoint(id: ${endpoint.id}, input: {events: ["subscription.exploded"]}) { id } }`);
+  const badTopic = await graphql(
+    testApp,
+    user.token,
+    `mutation { updateWebhookEndpoint(id: ${endpoint.id}, input: {events: ["subscription.exploded"]}) { id } }`,
+  );
   expect(badTopic.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
   await createSubscription(testApp, user.token);
   const [request] = await receiver.waitFor(1);
   expectSigned(request, { id: endpoint.id, secret: rotateWebhookEndpointSecret.secret }, 'subscription.created');
-  const rows = await testApp.app.db.orm.em.getConnection().execute<{ secret: string }[]>('select "secret" from "webhook_endpoints" where "id" = ?', [endpoint.id]);
+  const rows = await testApp.app.db.orm.em
+    .getConnection()
+    .execute<{ secret: string }[]>('select "secret" from "webhook_endpoints" where "id" = ?', [endpoint.id]);
   expect(rows[0].secret).toBe(rotateWebhookEndpointSecret.secret);
   const other = await signUp(testApp, 'Intruder');
-  for (const mutation of [`deleteWebhookEndpoint(id: ${endpoint.id})`, `disableWebhookEndpoint(id: ${endpoint.id}) { id }`, `rotateWebhookEndpointSecret(id: ${endpoint.id}) { secret }`]) {
+  for (const mutation of [
+    `deleteWebhookEndpoint(id: ${endpoint.id})`,
+    `disableWebhookEndpoint(id: ${endpoint.id}) { id }`,
+    `rotateWebhookEndpointSecret(id: ${endpoint.id}) { secret }`,
+  ]) {
     expect((await graphql(testApp, other.token, `mutation { ${mutation} }`)).body.errors[0].extensions.code).toBe('NOT_FOUND');
   }
   expect((await gql(testApp, user.token, `mutation { deleteWebhookEndpoint(id: ${endpoint.id}) }`)).deleteWebhookEndpoint).toBe(true);

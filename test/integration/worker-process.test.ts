@@ -12,7 +12,6 @@ import { freePort } from '../support/wait';
 const root = path.resolve(__dirname, '../..');
 const baseEnv = { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn' };
 
-
 it('refuses to run without a database server and Redis, saying why', () => {
   const result = spawnSync(process.execPath, ['dist/workers/main.js'], { cwd: root, env: baseEnv, encoding: 'utf8' });
   expect(result.status).toBe(1);
@@ -38,7 +37,12 @@ withServers('delivers queued attempts, answers health checks and drains on SIGTE
   const client = new Client({ connectionString: database.url });
   try {
     const deadline = Date.now() + 30_000;
-    while (!(await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false))) {
+    while (
+      !(await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    ) {
       if (Date.now() > deadline) throw new Error('worker not ready within 30 s');
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -49,8 +53,12 @@ withServers('delivers queued attempts, answers health checks and drains on SIGTE
       receiver.url,
       newEndpointSecret(),
     ]);
-    await client.query(`insert into "webhook_events" ("id", "user_id", "topic", "payload") values ('evt_worker', $1, 'subscription.created', '{"id":1}')`, [user.rows[0].id]);
-    const delivery = await client.query(`insert into "webhook_deliveries" ("event_id", "endpoint_id") values ('evt_worker', $1) returning "id"`, [endpoint.rows[0].id]);
+    await client.query(`insert into "webhook_events" ("id", "user_id", "topic", "payload") values ('evt_worker', $1, 'subscription.created', '{"id":1}')`, [
+      user.rows[0].id,
+    ]);
+    const delivery = await client.query(`insert into "webhook_deliveries" ("event_id", "endpoint_id") values ('evt_worker', $1) returning "id"`, [
+      endpoint.rows[0].id,
+    ]);
     await queue.add('attempt', { deliveryId: delivery.rows[0].id, attemptsMade: 0 });
 
     const [request] = await receiver.waitFor(1);

@@ -4,7 +4,6 @@ import path from 'node:path';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/db/embedded-postgres';
 
 declare global {
-  // eslint-disable-next-line no-var
   var embeddedPostgres: { server: EmbeddedPostgres; dataDir: string } | undefined;
 }
 

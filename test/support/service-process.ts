@@ -46,7 +46,11 @@ export function spawnService(env: NodeJS.ProcessEnv, port: number, options: Pick
 }
 
 /** Starts the service and waits for /readyz; fails with its stderr if it exits first. */
-export async function startService(env: NodeJS.ProcessEnv, port: number, options: Pick<SpawnOptions, 'uid' | 'gid'> = {}): Promise<ServiceProcess & { startedInMs: number }> {
+export async function startService(
+  env: NodeJS.ProcessEnv,
+  port: number,
+  options: Pick<SpawnOptions, 'uid' | 'gid'> = {},
+): Promise<ServiceProcess & { startedInMs: number }> {
   const began = Date.now();
   const service = spawnService(env, port, options);
   let exitCode: number | null | undefined;
@@ -54,7 +58,10 @@ export async function startService(env: NodeJS.ProcessEnv, port: number, options
   await until(
     async () => {
       if (exitCode !== undefined) throw new Error(`the service exited (${exitCode}) before it was ready:\n${service.stderr()}`);
-      return fetch(`${service.url}/readyz`).then((r) => r.ok, () => false);
+      return fetch(`${service.url}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      );
     },
     '/readyz',
     60_000,

@@ -6,8 +6,23 @@ export const SQL_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 export function expectUserShape(user: Record<string, unknown>, expected: { id: number; email: string }): void {
   expect(Object.keys(user).sort()).toEqual(
     [
-      'id', 'role_id', 'plan_id', 'name', 'first_name', 'last_name', 'country', 'email', 'email_verified_at',
-      'description', 'image', 'created_at', 'updated_at', 'created_by', 'reset_at', 'status', 'plan_name',
+      'id',
+      'role_id',
+      'plan_id',
+      'name',
+      'first_name',
+      'last_name',
+      'country',
+      'email',
+      'email_verified_at',
+      'description',
+      'image',
+      'created_at',
+      'updated_at',
+      'created_by',
+      'reset_at',
+      'status',
+      'plan_name',
     ].sort(),
   );
   expect(user.id).toBe(expected.id);

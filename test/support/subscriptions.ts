@@ -32,16 +32,89 @@ export async function createSubscription(testApp: TestApp, token: string, fields
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const MONEY = /^\d+\.\d{2}$/;
 
-const INTEGER = ['id', 'user_id', 'folder_id', 'brand_id', 'alert_id', 'type', 'recurring', 'pay_gateway_id', 'billing_frequency', 'billing_cycle', 'billing_type', 'status', 'rating', 'sub_addon', 'created_by'];
-const INTEGER_OR_NULL = ['category_id', 'platform_id', 'product_type', 'payment_mode_id', 'alert_type', 'ltdval_frequency', 'ltdval_cycle', 'pricing_type', 'refund_days', 'sub_id'];
-const STRING = ['image', 'product_name', 'price_type', 'timezone', 'base_currency', 'type_value', 'recurring_value', 'billing_cycle_value', 'billing_type_value', 'status_value', 'pricing_type_value', 'sub_addon_value'];
-const STRING_OR_NULL = ['favicon', 'brandname', 'description', 'homepage', 'note', 'company_name', 'discount_voucher', 'payment_mode', 'url', 'currency_code', 'ltdval_cycle_value'];
+const INTEGER = [
+  'id',
+  'user_id',
+  'folder_id',
+  'brand_id',
+  'alert_id',
+  'type',
+  'recurring',
+  'pay_gateway_id',
+  'billing_frequency',
+  'billing_cycle',
+  'billing_type',
+  'status',
+  'rating',
+  'sub_addon',
+  'created_by',
+];
+const INTEGER_OR_NULL = [
+  'category_id',
+  'platform_id',
+  'product_type',
+  'payment_mode_id',
+  'alert_type',
+  'ltdval_frequency',
+  'ltdval_cycle',
+  'pricing_type',
+  'refund_days',
+  'sub_id',
+];
+const STRING = [
+  'image',
+  'product_name',
+  'price_type',
+  'timezone',
+  'base_currency',
+  'type_value',
+  'recurring_value',
+  'billing_cycle_value',
+  'billing_type_value',
+  'status_value',
+  'pricing_type_value',
+  'sub_addon_value',
+];
+const STRING_OR_NULL = [
+  'favicon',
+  'brandname',
+  'description',
+  'homepage',
+  'note',
+  'company_name',
+  'discount_voucher',
+  'payment_mode',
+  'url',
+  'currency_code',
+  'ltdval_cycle_value',
+];
 const DATE_OR_NULL = ['next_payment_date', 'expiry_date', 'contract_expiry', 'refund_date'];
 export const RECORD_FIELDS = [
-  ...INTEGER, ...INTEGER_OR_NULL, ...STRING, ...STRING_OR_NULL, ...DATE_OR_NULL,
-  'price', 'payment_date', 'payment_date_upd', 'base_value', 'ltdval_price', 'include_notes', 'support_details', 'tags', 'created_at',
+  ...INTEGER,
+  ...INTEGER_OR_NULL,
+  ...STRING,
+  ...STRING_OR_NULL,
+  ...DATE_OR_NULL,
+  'price',
+  'payment_date',
+  'payment_date_upd',
+  'base_value',
+  'ltdval_price',
+  'include_notes',
+  'support_details',
+  'tags',
+  'created_at',
 ];
-export const LIST_EXTRAS = ['brand_name', 'product_type_name', 'product_category_name', 'folder_color', 'folder_name', 'payment_method_name', 'alert_name', 'attachment_count'];
+export const LIST_EXTRAS = [
+  'brand_name',
+  'product_type_name',
+  'product_category_name',
+  'folder_color',
+  'folder_name',
+  'payment_method_name',
+  'alert_name',
+  'attachment_count',
+];
 
 /** Every field of the Subscription record, present and of its documented type. */
 export function expectRecordShape(record: Record<string, unknown>, extras: string[] = []): void {

@@ -82,7 +82,12 @@ export function sql<T>(testApp: TestApp, query: string, params: unknown[] = []):
 }
 
 /** The data of a GraphQL answer; its errors, if any, fail the test. */
-export async function graphqlData<T = Record<string, any>>(testApp: TestApp, token: string | null, query: string, variables?: Record<string, unknown>): Promise<T> {
+export async function graphqlData<T = Record<string, any>>(
+  testApp: TestApp,
+  token: string | null,
+  query: string,
+  variables?: Record<string, unknown>,
+): Promise<T> {
   const response = await graphql(testApp, token, query, variables);
   if (response.body.errors) throw new Error(JSON.stringify(response.body.errors));
   return response.body.data as T;

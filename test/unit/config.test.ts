@@ -65,7 +65,16 @@ describe('loadConfig', () => {
   it('names every bad variable at once', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', WEB_CONCURRENCY: '0', TOKEN_TTL_DAYS: '-1', CORS_ORIGINS: 'https://a.example.com/path', ALLOW_SIGNUP: 'maybe', LOG_LEVEL: 'loud', SERVICE_SHORT_NAME: 'Bad Name' });
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        WEB_CONCURRENCY: '0',
+        TOKEN_TTL_DAYS: '-1',
+        CORS_ORIGINS: 'https://a.example.com/path',
+        ALLOW_SIGNUP: 'maybe',
+        LOG_LEVEL: 'loud',
+        SERVICE_SHORT_NAME: 'Bad Name',
+      });
     } catch (caught) {
       error = caught;
     }

@@ -89,7 +89,12 @@ describe('next and last payment dates', () => {
 
   it('lists every payment date of a range', () => {
     expect(occurrencesBetween(monthly('2024-01-31'), '2024-01-01', '2024-06-30')).toEqual([
-      '2024-01-31', '2024-02-29', '2024-03-31', '2024-04-30', '2024-05-31', '2024-06-30',
+      '2024-01-31',
+      '2024-02-29',
+      '2024-03-31',
+      '2024-04-30',
+      '2024-05-31',
+      '2024-06-30',
     ]);
     expect(occurrencesBetween(monthly('2024-01-31'), '2023-01-01', '2023-12-31')).toEqual([]);
   });

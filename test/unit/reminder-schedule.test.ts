@@ -10,7 +10,14 @@ const record = (fields: Partial<RemindedRecord> = {}): RemindedRecord => ({
   ...fields,
 });
 const definition = (fields: Partial<ReminderDefinition> = {}): ReminderDefinition => ({
-  id: 7, timePeriod: 3, timeCycle: 1, time: '09:00:00', timezone: 'UTC', alertCondition: 2, alertSubsType: 1, ...fields,
+  id: 7,
+  timePeriod: 3,
+  timeCycle: 1,
+  time: '09:00:00',
+  timezone: 'UTC',
+  alertCondition: 2,
+  alertSubsType: 1,
+  ...fields,
 });
 
 describe('fire times', () => {
@@ -40,7 +47,11 @@ describe('reminderTargets', () => {
   const now = new Date('2026-02-01T12:00:00Z');
 
   it('gives each definition its reminder of the next payment', () => {
-    const targets = reminderTargets(record(), [definition(), definition({ id: 8, timePeriod: 1, timeCycle: 2, time: '18:30:00', timezone: 'America/New_York' })], now);
+    const targets = reminderTargets(
+      record(),
+      [definition(), definition({ id: 8, timePeriod: 1, timeCycle: 2, time: '18:30:00', timezone: 'America/New_York' })],
+      now,
+    );
     expect(targets).toEqual([
       { alertId: 7, kind: 'payment', date: '2026-02-15', fireAt: new Date('2026-02-12T09:00:00Z') },
       { alertId: 8, kind: 'payment', date: '2026-02-15', fireAt: new Date('2026-02-08T23:30:00Z') },
@@ -50,7 +61,9 @@ describe('reminderTargets', () => {
   it('reminds of the due date (2), the refund date (3), or both (1 All), as the original codes them', () => {
     const withRefund = record({ refundDate: '2026-02-20' });
     expect(reminderTargets(withRefund, [definition({ alertCondition: 2 })], now).map((t) => t.kind)).toEqual(['payment']);
-    expect(reminderTargets(withRefund, [definition({ alertCondition: 3 })], now)).toEqual([{ alertId: 7, kind: 'refund', date: '2026-02-20', fireAt: new Date('2026-02-17T09:00:00Z') }]);
+    expect(reminderTargets(withRefund, [definition({ alertCondition: 3 })], now)).toEqual([
+      { alertId: 7, kind: 'refund', date: '2026-02-20', fireAt: new Date('2026-02-17T09:00:00Z') },
+    ]);
     expect(reminderTargets(withRefund, [definition({ alertCondition: 1 })], now).map((t) => t.kind)).toEqual(['payment', 'refund']);
     expect(reminderTargets(record({ refundDate: '2026-01-20' }), [definition({ alertCondition: 3 })], now)).toEqual([]);
   });

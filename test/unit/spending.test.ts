@@ -3,8 +3,20 @@ import type { SubscriptionRecord } from '../../src/subscriptions/subscription.re
 
 const record = (fields: Partial<SubscriptionRecord>): SubscriptionRecord =>
   ({
-    id: 1, status: 1, recurring: 1, billing_type: 2, billing_cycle: 3, billing_frequency: 1, payment_date: '2026-01-15',
-    base_value: '10.00', price_type: 'USD', category_id: 2, category_name: 'Video', folder_id: null, folder_name: null, ...fields,
+    id: 1,
+    status: 1,
+    recurring: 1,
+    billing_type: 2,
+    billing_cycle: 3,
+    billing_frequency: 1,
+    payment_date: '2026-01-15',
+    base_value: '10.00',
+    price_type: 'USD',
+    category_id: 2,
+    category_name: 'Video',
+    folder_id: null,
+    folder_name: null,
+    ...fields,
   }) as SubscriptionRecord;
 
 describe('summarizeSpending', () => {

@@ -2,8 +2,21 @@ import { toRecord, type SubscriptionRow } from '../../src/subscriptions/subscrip
 
 const row = (fields: Partial<SubscriptionRow>): SubscriptionRow =>
   ({
-    id: 1, recurring: 1, status: 1, billing_type: 2, billing_cycle: 1, billing_frequency: 1, payment_date: '2026-01-01',
-    refund_days: null, price: '10.00', price_type: 'USD', base_currency: 'USD', price_rate: '1', base_rate: '1', timezone: 'UTC', ...fields,
+    id: 1,
+    recurring: 1,
+    status: 1,
+    billing_type: 2,
+    billing_cycle: 1,
+    billing_frequency: 1,
+    payment_date: '2026-01-01',
+    refund_days: null,
+    price: '10.00',
+    price_type: 'USD',
+    base_currency: 'USD',
+    price_rate: '1',
+    base_rate: '1',
+    timezone: 'UTC',
+    ...fields,
   }) as SubscriptionRow;
 
 describe('toRecord', () => {

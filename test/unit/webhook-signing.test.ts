@@ -3,9 +3,9 @@ import { ATTEMPT_DELAYS_MS, delayBeforeNextAttempt, MAX_ATTEMPTS } from '../../s
 
 describe('webhook signatures', () => {
   it('match the Standard Webhooks reference vector', () => {
-    expect(
-      signWebhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}'),
-    ).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
+    expect(signWebhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}')).toBe(
+      'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+    );
   });
 
   it('come from secrets of whsec_ + base64 of 32 random bytes', () => {
@@ -17,7 +17,7 @@ describe('webhook signatures', () => {
 });
 
 describe('retry schedule', () => {
-  it('is DESIGN\'s: at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h', () => {
+  it("is DESIGN's: at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h", () => {
     expect(ATTEMPT_DELAYS_MS).toEqual([0, 5e3, 3e5, 18e5, 72e5, 18e6, 36e6, 36e6]);
     expect(MAX_ATTEMPTS).toBe(8);
   });
