@@ -138,6 +138,7 @@ const REST_CASES: Record<string, () => Promise<void>> = {
   },
   'POST /api/v1/subscriptions': async () => {
     for (const [field, value] of [
+      ['brand_id', ids.product],
       ['folder_id', ids.folder],
       ['alert_id', ids.alert],
       ['category_id', ids.category],
@@ -169,13 +170,22 @@ const REST_CASES: Record<string, () => Promise<void>> = {
   'GET /api/v1/subscriptions/upcoming': () => ownDataOnly('upcoming', () => testApp.http.get('/api/v1/subscriptions/upcoming?days=366').set(asB())),
   'PUT /api/v1/subscriptions/:id': async () => {
     await refusedRest("update A's", () => testApp.http.put(`/api/v1/subscriptions/${ids.subscription}`).set(asB()).type('form').send({ price: '1.00' }));
-    await refusedRest("move B's into A's folder", () =>
-      testApp.http
-        .put(`/api/v1/subscriptions/${bSubscription}`)
-        .set(asB())
-        .type('form')
-        .send({ folder_id: String(ids.folder) }),
-    );
+    for (const [field, value] of [
+      ['brand_id', ids.product],
+      ['folder_id', ids.folder],
+      ['alert_id', ids.alert],
+      ['category_id', ids.category],
+      ['payment_mode_id', ids.paymentMode],
+      ['tags[]', ids.tag],
+    ] as const) {
+      await refusedRest(`link B's record to A's ${field}`, () =>
+        testApp.http
+          .put(`/api/v1/subscriptions/${bSubscription}`)
+          .set(asB())
+          .type('form')
+          .send({ [field]: String(value) }),
+      );
+    }
   },
   'DELETE /api/v1/subscriptions/:id': () => refusedRest('delete', () => testApp.http.delete(`/api/v1/subscriptions/${ids.subscription}`).set(asB())),
   'GET /api/v1/calendar': () => ownDataOnly('calendar', () => testApp.http.get('/api/v1/calendar?start=2026-01-01&end=2026-12-31').set(asB())),
@@ -215,12 +225,19 @@ const REST_CASES: Record<string, () => Promise<void>> = {
         testApp.http
           .post(`/webhook/user/data/${encodeURIComponent(bManageToken)}`)
           .set('content-type', 'application/json')
-          .set('x-svc-webhook-event', event)
-          .set('x-svc-webhook-resource', 'subscription')
-          .set('x-svc-webhook-topic', `subscription.${event}`)
+          .set('x-subledger-webhook-event', event)
+          .set('x-subledger-webhook-resource', 'subscription')
+          .set('x-subledger-webhook-topic', `subscription.${event}`)
           .send(body),
       );
     }
+    // The same request on B's own record goes through: the refusals above were ownership, not the headers.
+    const own = await testApp.http
+      .post(`/webhook/user/data/${encodeURIComponent(bManageToken)}`)
+      .set('content-type', 'application/json')
+      .set('x-subledger-webhook-topic', 'subscription.updated')
+      .send({ id: String(bSubscription), price: '2.00' });
+    expect(own.status).toBe(200);
   },
 };
 
@@ -255,7 +272,7 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
   upcomingPayments: { ownOnly: ['{ upcomingPayments(days: 366) { id note } }'] },
   calendar: { ownOnly: ['{ calendar(from: "2026-01-01", to: "2026-12-31") { id subscription { note } } }'] },
   spendingSummary: { ownOnly: ['{ spendingSummary(groupBy: FOLDER) { monthlyTotal groups { key label monthlyTotal } } }'] },
-  reminders: { ownOnly: ['{ reminders(from: "2026-01-01T00:00:00Z", to: "2027-12-31T00:00:00Z") { id subscriptionId } }'] },
+  reminders: { ownOnly: ['{ reminders(from: "2026-01-01T00:00:00Z", to: "2026-12-31T00:00:00Z") { id subscriptionId alertId kind date } }'] },
   dueReminders: { ownOnly: ['{ dueReminders { id } }'] },
   products: { ownOnly: [`{ products(search: "${MARK}") { edges { node { id productName } } } }`] },
   product: { refused: ['{ product(id: PRODUCT) { id } }'] },
@@ -276,13 +293,13 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
   updateAlert: { refused: ['mutation { updateAlert(id: ALERT, input: {name: "mine"}) { id } }'] },
   deleteAlert: { refused: ['mutation { deleteAlert(id: ALERT) }'] },
   createSubscription: {
-    asMissing: ['folderId: FOLDER', 'alertId: ALERT', 'categoryId: CATEGORY', 'paymentModeId: PAYMENT_MODE', 'productId: PRODUCT'].map(
+    asMissing: ['folderId: FOLDER_ID', 'alertId: ALERT', 'categoryId: CATEGORY', 'paymentModeId: PAYMENT_MODE', 'productId: PRODUCT'].map(
       (link) => `mutation { createSubscription(input: {type: 1, price: "1.00", currency: "USD", billingCycle: 3, paymentDate: "2026-01-01", ${link}}) { id } }`,
     ),
   },
   updateSubscription: {
     refused: ['mutation { updateSubscription(id: SUBSCRIPTION, input: {price: "1.00"}) { id } }'],
-    asMissing: ['folderId: FOLDER', 'alertId: ALERT', 'categoryId: CATEGORY', 'paymentModeId: PAYMENT_MODE', 'productId: PRODUCT'].map(
+    asMissing: ['folderId: FOLDER_ID', 'alertId: ALERT', 'categoryId: CATEGORY', 'paymentModeId: PAYMENT_MODE', 'productId: PRODUCT'].map(
       (link) => `mutation { updateSubscription(id: B_SUBSCRIPTION, input: {${link}}) { id } }`,
     ),
   },
@@ -298,16 +315,16 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
   },
   sendTestReminder: { refused: ['mutation { sendTestReminder(alertId: ALERT) }'] },
   updateExtensionSettings: { ownOnly: ['mutation { updateExtensionSettings(input: {notifyBefore: 3}) { notifyBefore } }'] },
-  createWebhookEndpoint: { ownOnly: [] },
+  createWebhookEndpoint: { ownOnly: ['mutation { createWebhookEndpoint(input: {url: "https://example.com/b-hook"}) { id url events } }'] },
   updateWebhookEndpoint: { refused: ['mutation { updateWebhookEndpoint(id: ENDPOINT, input: {url: "https://example.com/hook"}) { id } }'] },
   enableWebhookEndpoint: { refused: ['mutation { enableWebhookEndpoint(id: ENDPOINT) { id } }'] },
   disableWebhookEndpoint: { refused: ['mutation { disableWebhookEndpoint(id: ENDPOINT) { id } }'] },
   rotateWebhookEndpointSecret: { refused: ['mutation { rotateWebhookEndpointSecret(id: ENDPOINT) { secret } }'] },
   deleteWebhookEndpoint: { refused: ['mutation { deleteWebhookEndpoint(id: ENDPOINT) }'] },
-  createInboundWebhookToken: { ownOnly: [] },
+  createInboundWebhookToken: { ownOnly: ['mutation { createInboundWebhookToken(kind: CREATE) { id kind } }'] },
   revokeInboundWebhookToken: { refused: ['mutation { revokeInboundWebhookToken(id: INBOUND_TOKEN) { id } }'] },
   redeliver: { refused: ['mutation { redeliver(deliveryId: DELIVERY) { id } }'] },
-  ...ownedNameCases('Folder', 'FOLDER'),
+  ...ownedNameCases('Folder', 'FOLDER_ID'),
   ...ownedNameCases('Tag', 'TAG'),
   ...ownedNameCases('PaymentMode', 'PAYMENT_MODE'),
   ...ownedNameCases('ProductCategory', 'CATEGORY'),
@@ -316,13 +333,14 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
 /** Folders, tags, payment modes and categories share one generic resolver, and so one set of cases. */
 function ownedNameCases(kind: string, placeholder: string): Record<string, GraphQLCase> {
   return {
-    [`create${kind}`]: { ownOnly: [] },
+    [`create${kind}`]: { ownOnly: [`mutation { create${kind}(input: {name: "B's ${kind}"}) { id name } }`] },
     [`update${kind}`]: { refused: [`mutation { update${kind}(id: ${placeholder}, input: {name: "mine"}) { id } }`] },
     [`delete${kind}`]: { refused: [`mutation { delete${kind}(id: ${placeholder}) }`] },
   };
 }
 
-const PLACEHOLDER = /\b(B_SUBSCRIPTION|SUBSCRIPTION|ADDON|DELETED|ALERT|FOLDER|TAG|PAYMENT_MODE|CATEGORY|PRODUCT|ENDPOINT|INBOUND_TOKEN|DELIVERY|A_EMAIL)\b/g;
+const PLACEHOLDER =
+  /\b(B_SUBSCRIPTION|SUBSCRIPTION|ADDON|DELETED|ALERT|FOLDER_ID|TAG|PAYMENT_MODE|CATEGORY|PRODUCT|ENDPOINT|INBOUND_TOKEN|DELIVERY|A_EMAIL)\b/g;
 
 /** The document with A's ids (and B's own record) in place of the placeholders. */
 function withIds(document: string): string {
@@ -332,7 +350,7 @@ function withIds(document: string): string {
     ADDON: ids.addon,
     DELETED: ids.deleted,
     ALERT: ids.alert,
-    FOLDER: ids.folder,
+    FOLDER_ID: ids.folder,
     TAG: ids.tag,
     PAYMENT_MODE: ids.paymentMode,
     CATEGORY: ids.category,
@@ -350,16 +368,8 @@ function withMissingIds(document: string): string {
   return withIds(document.replace(PLACEHOLDER, (key) => (key === 'B_SUBSCRIPTION' ? key : '2147480000')));
 }
 
-/** Fields without documents only make B's own things; the create and update cases cover linking to A's. */
-const CREATES_OWN_ONLY = new Set([
-  'logout',
-  'createWebhookEndpoint',
-  'createInboundWebhookToken',
-  'createFolder',
-  'createTag',
-  'createPaymentMode',
-  'createProductCategory',
-]);
+/** Fields without documents: GraphQL logout would end B's token for the other cases; its own test is below. */
+const WITHOUT_DOCUMENTS = new Set(['logout']);
 
 describe('authorization matrix', () => {
   it('has a case for every REST route the app serves and for every table with user data', async () => {
@@ -374,7 +384,7 @@ describe('authorization matrix', () => {
     expect(fields.filter((field) => !(field in GRAPHQL_CASES))).toEqual([]);
     expect(Object.keys(GRAPHQL_CASES).filter((field) => !fields.includes(field))).toEqual([]);
     for (const [field, { refused = [], ownOnly = [], asMissing = [] }] of Object.entries(GRAPHQL_CASES)) {
-      if (refused.length + ownOnly.length + asMissing.length === 0) expect([field, CREATES_OWN_ONLY.has(field)]).toEqual([field, true]);
+      if (refused.length + ownOnly.length + asMissing.length === 0) expect([field, WITHOUT_DOCUMENTS.has(field)]).toEqual([field, true]);
     }
   });
 
@@ -399,6 +409,8 @@ describe('authorization matrix', () => {
     for (const document of ownOnly) {
       const response = await ask(withIds(document));
       expect([document, response.status < 500]).toEqual([document, true]);
+      // What B may do answers B's own data: it ran, with no error to hide behind.
+      if (!/password|signUp/.test(document)) expect([document, response.body.errors]).toEqual([document, undefined]);
     }
     for (const document of asMissing) {
       const foreign = await ask(withIds(document));
@@ -458,6 +470,53 @@ describe('properties over every answer', () => {
     expect(listed.text).not.toContain(made.createWebhookEndpoint.secret);
     const bad = await graphql(testApp, b.token, '{ webhookEndpoints { secret } }');
     expect(bad.body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+  });
+
+  it('GraphQL logout ends only the token that asks', async () => {
+    const login = await testApp.http.post('/api/v1/auth/login').field('email', b.email).field('password', b.password);
+    const second = login.body.token as string;
+    expect((await graphqlData(testApp, second, 'mutation { logout }')).logout).toBe(true);
+    expect((await testApp.http.get('/api/v1/auth/token').set('authorization', `Bearer ${second}`)).status).toBe(401);
+    expect((await testApp.http.get('/api/v1/auth/token').set(asB())).status).toBe(200);
+    expect((await testApp.http.get('/api/v1/auth/token').set('authorization', `Bearer ${a.token}`)).status).toBe(200);
+  });
+
+  it('ignores owner and bookkeeping fields sent as JSON, on alerts and through the inbound webhook too', async () => {
+    const forged = { user_id: String(a.id), created_by: String(a.id), created_at: '2001-01-01 00:00:00', id: String(ids.subscription) };
+    const json = await testApp.http
+      .post('/api/v1/subscriptions')
+      .set(asB())
+      .send({ ...MINIMAL, ...forged });
+    expect(json.status).toBe(200);
+    expect([json.body.subscription.user_id, json.body.subscription.created_by]).toEqual([b.id, b.id]);
+    expect(json.body.subscription.id).not.toBe(ids.subscription);
+    const alert = await testApp.http
+      .post('/api/v1/alerts')
+      .set(asB())
+      .send({
+        alert_name: 'forged',
+        time_period: '1',
+        time: '09:00',
+        alert_condition: '2',
+        alert_type: '2',
+        timezone: 'UTC',
+        alert_subs_type: '1',
+        ...forged,
+        id: String(ids.alert),
+        is_default: '1',
+      });
+    expect(alert.status).toBe(200);
+    expect(alert.body.user_id).toBe(b.id);
+    expect(alert.body.id).not.toBe(ids.alert);
+    const createToken = (await graphqlData(testApp, b.token, 'mutation { createInboundWebhookToken(kind: CREATE) { token } }')).createInboundWebhookToken.token;
+    const inbound = await testApp.http
+      .post(`/webhook/user/data/${encodeURIComponent(createToken)}`)
+      .set('content-type', 'application/json')
+      .set('x-subledger-webhook-topic', 'subscription.created')
+      .send({ ...MINIMAL, ...forged });
+    expect(inbound.status).toBe(200);
+    expect([inbound.body.subscription.user_id, inbound.body.subscription.created_by]).toEqual([b.id, b.id]);
+    expect(await ownedRows(testApp, a.id)).toEqual(before);
   });
 
   it('ignores id, user_id, created_by and created_at sent with a create or an update', async () => {

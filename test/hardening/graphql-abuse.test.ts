@@ -57,6 +57,16 @@ it('refuses documents with more tokens than the limit', async () => {
   expect((await post(testApp, { query: `{ ${aliases} }` })).status).toBe(400);
 });
 
+it('refuses more directives than the limit, and allows them at the limit', async () => {
+  const document = (count: number) => `{ ${Array.from({ length: count }, (_, index) => `a${index}: __typename @include(if: true)`).join(' ')} }`;
+  const over = await post(testApp, { query: document(GRAPHQL_LIMITS.maxDirectives + 1) });
+  expect(over.status).toBe(400);
+  expect(over.body.errors.map((error: { message: string }) => error.message)).toEqual([expect.stringMatching(/directives limit/i)]);
+  const at = await post(testApp, { query: document(GRAPHQL_LIMITS.maxDirectives) });
+  expect(at.body.errors).toBeUndefined();
+  expect(Object.keys(at.body.data)).toHaveLength(GRAPHQL_LIMITS.maxDirectives);
+});
+
 it('gives no field suggestions, in development or production', async () => {
   for (const app of [testApp, production]) {
     const response = await post(app, { query: '{ mee { id } subscriptions { edgs { id } } }' });
