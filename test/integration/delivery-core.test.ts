@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { DELIVERY_QUEUE } from '../../src/webhooks/delivery-queue';
+import { DELIVERY_TIMEOUT_MS } from '../../src/webhooks/delivery.service';
 import { newEndpointSecret, signWebhook } from '../../src/webhooks/signature';
 import { Receiver } from '../support/receiver';
 import { signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
@@ -61,6 +62,21 @@ const deliveryRow = async (id: number) =>
 /** Attempts recorded so far (an attempt is claimed before its POST and recorded after it). */
 const recordedAttempts = async (deliveryId: number) =>
   Number((await sql<{ n: string }>(testApp, `select count(*) as "n" from "webhook_delivery_attempts" where "delivery_id" = ?`, [deliveryId]))[0].n);
+
+it('keeps the first 1 KB of an answer, and times out after 10 s by default', async () => {
+  expect(DELIVERY_TIMEOUT_MS).toBe(10_000);
+  receiver.answerBody = 'x'.repeat(5000);
+  try {
+    const { deliveryId } = await enqueue();
+    await until(async () => (await deliveryRow(deliveryId)).status === 'SUCCEEDED');
+    const [attempt] = await sql<{ response_excerpt: string }>(testApp, `select "response_excerpt" from "webhook_delivery_attempts" where "delivery_id" = ?`, [
+      deliveryId,
+    ]);
+    expect(attempt.response_excerpt).toBe('x'.repeat(1024));
+  } finally {
+    receiver.answerBody = 'received';
+  }
+});
 
 it('POSTs the event with the spec headers and a Standard Webhooks signature that verifies', async () => {
   const { endpointId, eventId, deliveryId, secret, payload } = await enqueue();

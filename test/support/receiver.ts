@@ -14,6 +14,8 @@ export class Receiver {
   script: number[] = [];
   /** Milliseconds to wait before answering (a slow receiver). */
   delayMs = 0;
+  /** The body of every answer. */
+  answerBody = 'received';
   /** When set, every answer is a 302 to this address. */
   redirectTo: string | null = null;
   private server: Server | null = null;
@@ -27,7 +29,7 @@ export class Receiver {
         this.received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
         const status = this.redirectTo ? 302 : (this.script.shift() ?? this.status);
         const headers = this.redirectTo ? { location: this.redirectTo } : {};
-        setTimeout(() => res.writeHead(status, { 'content-type': 'text/plain', ...headers }).end('received'), this.delayMs);
+        setTimeout(() => res.writeHead(status, { 'content-type': 'text/plain', ...headers }).end(this.answerBody), this.delayMs);
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
