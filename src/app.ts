@@ -24,7 +24,7 @@ import { createGraphQLServer } from './graphql/server';
 import { createLogger, redactPath, type Logger } from './logger';
 import { requestLimiter, type LimiterStores } from './ops/limiters';
 import { Metrics } from './ops/metrics';
-import { createRedis } from './ops/redis';
+import { createRedis, whenReady } from './ops/redis';
 import { staticImages } from './ops/static-images';
 import { createServices, type Services } from './services';
 import { startDeliveryWorker, startReminderWorker } from '../workers/queue-workers';
@@ -60,6 +60,8 @@ const RELAY_MAX_IN_FLIGHT = 32;
 /** Reminders fire within about this long of their time on the embedded default. */
 const REMINDER_POLL_MS = 1_000;
 const SWEEP_INTERVAL_MS = 300_000;
+/** How long start-up waits for Redis before counting in memory (a Redis outage must not stop the service). */
+const REDIS_READY_WAIT_MS = 5_000;
 
 export interface RunningApp {
   express: Express;
@@ -85,6 +87,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const db = await openDatabase(database.url, config, logger, { onQuery: options.onQuery, embedded: database.embedded });
   const redis: Redis | null = config.redisUrl ? createRedis(config.redisUrl) : null;
   redis?.on('error', (error) => logger.warn({ err: error }, 'redis connection error'));
+  if (redis) await whenReady(redis, REDIS_READY_WAIT_MS);
   const stores: LimiterStores = { redis, redisPrefix: config.redisPrefix, reads: db.reads };
   const clock = options.clock ?? (() => new Date());
   const services = createServices(db.orm, config, stores, logger, clock);

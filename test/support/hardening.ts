@@ -41,6 +41,28 @@ export async function tablesWithoutOwnership(testApp: TestApp): Promise<string[]
   return tables.map((row) => row.table_name).filter((table) => !shared.has(table) && !(table in OWNED_ROWS));
 }
 
+/** Columns a read or a refused request may touch: a token's last use and its sliding expiry. */
+const TOUCHED_ON_USE: Record<string, string[]> = { inbound_webhook_tokens: ['last_used_at'], access_tokens: ['expires_at'] };
+
+/**
+ * One digest of every row a user owns, in one statement: a refused request must leave every row as it was.
+ * A row's version (ctid, xmin) changes with any write to it, so the versions stand for the whole rows at a
+ * fraction of the cost of reading them; the tables whose rows a use touches are compared by content, less
+ * those columns.
+ */
+export async function ownedRowsDigest(testApp: TestApp, userId: number): Promise<string> {
+  const parts = Object.entries(OWNED_ROWS).map(([table, condition]) => {
+    const where = condition.replaceAll('?', String(Number(userId)));
+    const touched = TOUCHED_ON_USE[table];
+    const row = touched ? `(${touched.reduce((expression, column) => `${expression} - '${column}'`, 'to_jsonb(t)')})::text` : `t.ctid::text || t.xmin::text`;
+    // An order-free sum of row hashes: no sort, no string of every row.
+    return `(select count(*)::text || ':' || coalesce(sum(hashtext(${row})::bigint), 0)::text from "${table}" t where ${where})`;
+  });
+  // A named statement: planning its nineteen subqueries on every call cost more than running them.
+  const [digest] = await testApp.app.db.reads.rows<{ digest: string }>(`select ${parts.join(" || '|' || ")} as "digest"`, []);
+  return digest.digest;
+}
+
 /** Row counts of every table with user data (a refused request must leave them all as they were). */
 export async function rowCounts(testApp: TestApp): Promise<Record<string, number>> {
   const tables = Object.keys(OWNED_ROWS);
