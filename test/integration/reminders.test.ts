@@ -4,7 +4,7 @@ import { signWebhook } from '../../src/webhooks/signature';
 import { provisionDatabase, type TestDatabase } from '../support/database';
 import { Receiver } from '../support/receiver';
 import { createSubscription } from '../support/subscriptions';
-import { graphqlData, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { deliveriesSettled, graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
 import { until } from '../support/wait';
 
 /**
@@ -28,6 +28,16 @@ afterEach(() => receiver.stop());
 afterAll(() => testApp.close());
 
 const gql = graphqlData;
+
+/** subscription.payment_due events written for a record. */
+async function paymentDueEvents(app: TestApp, subscriptionId: number): Promise<number> {
+  const rows = await sql<{ n: string }>(
+    app,
+    `select count(*) as "n" from "webhook_events" where "topic" = 'subscription.payment_due' and "subscription_id" = ?`,
+    [subscriptionId],
+  );
+  return Number(rows[0].n);
+}
 
 async function alert(app: TestApp, user: SignedUpUser, fields: string): Promise<number> {
   return (await gql(app, user.token, `mutation { createAlert(input: {name: "a", ${fields}}) { id } }`)).createAlert.id;
@@ -213,13 +223,13 @@ describe('firing', () => {
     const id = await alert(testApp, user, 'timePeriod: 2, time: "09:00", timezone: "Europe/Berlin", channel: 4');
     const record = await createSubscription(testApp, user.token, { payment_date: '2026-04-01', alert_id: String(id) });
     now = new Date('2026-03-30T06:59:00Z');
-    testApp.app.reminderRelay.nudge();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // A minute before its time the reminder is not due (and so nothing can fire it).
+    expect(await testApp.app.services.reminders.claimDue(100)).toEqual([]);
     expect(receiver.received).toHaveLength(0);
     if (testApp.config.redisUrl) {
       // With Redis the reminder now waits in BullMQ as a delayed job.
       const queue = createReminderQueue(testApp.config.redisUrl, testApp.config.redisPrefix);
-      expect(await queue.getDelayedCount()).toBeGreaterThanOrEqual(1);
+      await until(async () => (await queue.getDelayedCount()) >= 1, 'the delayed job');
       await queue.close();
     }
     now = new Date('2026-03-30T07:00:00Z');
@@ -233,8 +243,11 @@ describe('firing', () => {
       product_name: 'Netflix Standard',
       reminder: { kind: 'payment', date: '2026-04-01', alert_id: id },
     });
+    // Fired once: the reminder is SENT (never due again), one event was written, one delivery made.
     testApp.app.reminderRelay.nudge();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await testApp.app.services.reminders.claimDue(100)).toEqual([]);
+    await deliveriesSettled(testApp);
+    expect(await paymentDueEvents(testApp, record.id as number)).toBe(1);
     expect(receiver.received).toHaveLength(1);
   });
 
@@ -247,7 +260,7 @@ describe('firing', () => {
         input: { url: receiver.url, events: ['subscription.payment_due'] },
       });
       const id = await alert(first, user, 'timePeriod: 1, time: "09:00", timezone: "UTC", channel: 4');
-      await createSubscription(first, user.token, { payment_date: '2026-04-05', alert_id: String(id) });
+      const record = await createSubscription(first, user.token, { payment_date: '2026-04-05', alert_id: String(id) });
       await first.close();
 
       now = new Date('2026-04-04T15:00:00Z'); // fire time 2026-04-04 09:00 passed while down; payment still ahead
@@ -255,7 +268,10 @@ describe('firing', () => {
       await receiver.waitFor(1);
       await second.close();
       const third = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' }, { clock }, database);
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // Nothing is due for the third process to fire, and the one event has its one delivery.
+      expect(await third.app.services.reminders.claimDue(100)).toEqual([]);
+      await deliveriesSettled(third);
+      expect(await paymentDueEvents(third, record.id as number)).toBe(1);
       await third.close();
       expect(receiver.received).toHaveLength(1);
     } finally {

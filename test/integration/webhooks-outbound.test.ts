@@ -1,7 +1,7 @@
 import { signWebhook } from '../../src/webhooks/signature';
 import { Receiver, type ReceivedRequest } from '../support/receiver';
 import { countRows, createSubscription, MINIMAL } from '../support/subscriptions';
-import { graphql, graphqlData, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { graphql, graphqlData, signUp, startTestApp, type SignedUpUser, type TestApp, deliveriesSettled } from '../support/test-app';
 
 /** Events from every channel, end to end to a real receiver on loopback (allowed here by WEBHOOK_ALLOW_PRIVATE). */
 let testApp: TestApp;
@@ -104,9 +104,10 @@ it('delivers every topic from REST, GraphQL and the inbound webhook once, signed
     ...everyTopic,
     ...everyTopic,
   ];
-  const requests = await receiver.waitFor(expected.length);
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  expect(receiver.received).toHaveLength(expected.length);
+  await receiver.waitFor(expected.length);
+  await deliveriesSettled(testApp);
+  const requests = receiver.received;
+  expect(requests).toHaveLength(expected.length);
   const topics = requests.map((request) => String(request.headers['x-subledger-webhook-event']));
   expect([...topics].sort()).toEqual([...expected].sort());
   expect(new Set(requests.map((request) => request.headers['webhook-id'])).size).toBe(expected.length);
@@ -153,7 +154,7 @@ it('delivers only the topics an endpoint takes, and nothing to a disabled one; r
   expect(await countRows(testApp, 'webhook_events')).toBe(events);
   await testApp.http.post(`/api/v1/subscriptions/${record.id}/cancel`).set({ authorization: `Bearer ${user.token}` });
   const [request] = await receiver.waitFor(1);
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await deliveriesSettled(testApp);
   expect(receiver.received).toHaveLength(1);
   expect(request.headers['x-subledger-webhook-id']).toBe(String(endpoint.id));
   expectSigned(request, endpoint, 'subscription.canceled');

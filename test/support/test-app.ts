@@ -3,6 +3,7 @@ import supertest from 'supertest';
 import { createApp, type AppOptions, type RunningApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { provisionDatabase, type TestDatabase } from './database';
+import { until } from './wait';
 
 export interface TestApp {
   app: RunningApp;
@@ -91,4 +92,16 @@ export async function graphqlData<T = Record<string, any>>(
   const response = await graphql(testApp, token, query, variables);
   if (response.body.errors) throw new Error(JSON.stringify(response.body.errors));
   return response.body.data as T;
+}
+
+/**
+ * Waits until no delivery is pending: every POST has been made and recorded, so counting what a receiver got
+ * is final (an attempt is recorded after its POST; a finished delivery gets no further attempt).
+ */
+export async function deliveriesSettled(testApp: TestApp, timeoutMs = 30_000): Promise<void> {
+  await until(
+    async () => (await sql<{ n: string }>(testApp, `select count(*) as "n" from "webhook_deliveries" where "status" = 'PENDING'`))[0].n === '0',
+    'every delivery to finish',
+    timeoutMs,
+  );
 }
