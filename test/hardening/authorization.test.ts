@@ -252,6 +252,23 @@ function ownedResourceCases(path: string, key: 'folder' | 'tag' | 'paymentMode')
   };
 }
 
+/** A's ids found in an answer under the names that point at A's rows (subscription, alert, endpoint, token). */
+function foreignIds(data: unknown): string[] {
+  const found: string[] = [];
+  const visit = (value: unknown, key: string) => {
+    if (Array.isArray(value)) return value.forEach((item) => visit(item, key));
+    if (value !== null && typeof value === 'object') return Object.entries(value).forEach(([name, item]) => visit(item, name));
+    const of: Record<string, number[]> = {
+      subscriptionId: [ids.subscription, ids.addon, ids.deleted],
+      alertId: [ids.alert],
+      endpointId: [ids.endpoint],
+    };
+    if (of[key]?.includes(value as number)) found.push(`${key} ${String(value)}`);
+  };
+  visit(data, '');
+  return found;
+}
+
 type GraphQLCase = { refused?: string[]; ownOnly?: string[]; asMissing?: string[] };
 
 /**
@@ -273,7 +290,7 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
   calendar: { ownOnly: ['{ calendar(from: "2026-01-01", to: "2026-12-31") { id subscription { note } } }'] },
   spendingSummary: { ownOnly: ['{ spendingSummary(groupBy: FOLDER) { monthlyTotal groups { key label monthlyTotal } } }'] },
   reminders: { ownOnly: ['{ reminders(from: "2026-01-01T00:00:00Z", to: "2026-12-31T00:00:00Z") { id subscriptionId alertId kind date } }'] },
-  dueReminders: { ownOnly: ['{ dueReminders { id } }'] },
+  dueReminders: { ownOnly: ['{ dueReminders { id subscriptionId alertId } }'] },
   products: { ownOnly: [`{ products(search: "${MARK}") { edges { node { id productName } } } }`] },
   product: { refused: ['{ product(id: PRODUCT) { id } }'] },
   extensionSettings: { ownOnly: ['{ extensionSettings { notifyBefore } }'] },
@@ -411,6 +428,8 @@ describe('authorization matrix', () => {
       expect([document, response.status < 500]).toEqual([document, true]);
       // What B may do answers B's own data: it ran, with no error to hide behind.
       if (!/password|signUp/.test(document)) expect([document, response.body.errors]).toEqual([document, undefined]);
+      // Answers made only of ids carry no text to spot a leak by: none of A's ids may be in them.
+      expect([document, foreignIds(response.body.data)]).toEqual([document, []]);
     }
     for (const document of asMissing) {
       const foreign = await ask(withIds(document));

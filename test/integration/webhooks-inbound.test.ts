@@ -216,6 +216,21 @@ describe('POST /webhook/user/data/<token> (operation 25)', () => {
     expect((await send(manageToken, 'updated', { id: String(record.id), price: '3.00' }, { 'idempotency-key': 'reused-1' })).body).toEqual(updated.body);
   });
 
+  it('keeps nothing for a key whose request failed on the server (5xx): it may be sent again', async () => {
+    const create = jest.spyOn(testApp.app.services.subscriptions, 'create').mockRejectedValueOnce(new Error('disk on fire'));
+    try {
+      const failed = await send(createToken, 'created', { ...MINIMAL, brand_id: 'Second Try' }, { 'idempotency-key': 'after-500' });
+      expect(failed.status).toBe(500);
+      const rows = await testApp.app.db.orm.em.getConnection().execute(`select 1 from "inbound_idempotency_keys" where "key" = 'after-500'`);
+      expect(rows).toEqual([]);
+      const again = await send(createToken, 'created', { ...MINIMAL, brand_id: 'Second Try' }, { 'idempotency-key': 'after-500' });
+      expect(again.status).toBe(200);
+      expect(again.body.subscription.product_name).toBe('Second Try');
+    } finally {
+      create.mockRestore();
+    }
+  });
+
   it('runs concurrent requests with one key once: one record, every answer the same', async () => {
     const before = await countRows(testApp, 'subscriptions');
     const answers = await Promise.all(
