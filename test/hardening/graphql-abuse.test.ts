@@ -35,7 +35,9 @@ it('refuses documents deeper than the limit, and runs the deepest the schema all
   expect(deep.body.errors.map((error: { message: string }) => error.message).join(' | ')).toMatch(/depth/i);
   expect(deep.body.data).toBeUndefined();
   // The schema has no cycle, so its deepest valid document (below) is far from the limit: it runs, unrefused.
-  const deepest = await post(testApp, { query: '{ subscriptions(first: 1) { edges { node { product { id } folder { id } } } } calendar { subscription { product { id } } } }' });
+  const deepest = await post(testApp, {
+    query: '{ subscriptions(first: 1) { edges { node { product { id } folder { id } } } } calendar { subscription { product { id } } } }',
+  });
   expect(deepest.body.errors).toBeUndefined();
   expect(deepest.body.data.subscriptions.edges).toEqual(expect.any(Array));
 });
