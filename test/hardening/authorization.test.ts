@@ -121,6 +121,17 @@ async function ownDataOnly(label: string, request: () => PromiseLike<import('sup
   expect(response.text).not.toContain(a.email);
 }
 
+/** The REST fields that link a record to another row, with A's row for each. */
+const aLinks = () =>
+  [
+    ['brand_id', ids.product],
+    ['folder_id', ids.folder],
+    ['alert_id', ids.alert],
+    ['category_id', ids.category],
+    ['payment_mode_id', ids.paymentMode],
+    ['tags[]', ids.tag],
+  ] as const;
+
 const REST_CASES: Record<string, () => Promise<void>> = {
   'POST /api/v1/auth/login': async () => {
     const response = log.add(
@@ -137,14 +148,7 @@ const REST_CASES: Record<string, () => Promise<void>> = {
     await ownDataOnly('logout', () => testApp.http.get('/api/v1/auth/logout').set('authorization', `Bearer ${login.body.token}`));
   },
   'POST /api/v1/subscriptions': async () => {
-    for (const [field, value] of [
-      ['brand_id', ids.product],
-      ['folder_id', ids.folder],
-      ['alert_id', ids.alert],
-      ['category_id', ids.category],
-      ['payment_mode_id', ids.paymentMode],
-      ['tags[]', ids.tag],
-    ] as const) {
+    for (const [field, value] of aLinks()) {
       await refusedRest(`create linking A's ${field}`, () => postSubscription(testApp, b.token, { ...MINIMAL, [field]: String(value) }));
     }
   },
@@ -170,14 +174,7 @@ const REST_CASES: Record<string, () => Promise<void>> = {
   'GET /api/v1/subscriptions/upcoming': () => ownDataOnly('upcoming', () => testApp.http.get('/api/v1/subscriptions/upcoming?days=366').set(asB())),
   'PUT /api/v1/subscriptions/:id': async () => {
     await refusedRest("update A's", () => testApp.http.put(`/api/v1/subscriptions/${ids.subscription}`).set(asB()).type('form').send({ price: '1.00' }));
-    for (const [field, value] of [
-      ['brand_id', ids.product],
-      ['folder_id', ids.folder],
-      ['alert_id', ids.alert],
-      ['category_id', ids.category],
-      ['payment_mode_id', ids.paymentMode],
-      ['tags[]', ids.tag],
-    ] as const) {
+    for (const [field, value] of aLinks()) {
       await refusedRest(`link B's record to A's ${field}`, () =>
         testApp.http
           .put(`/api/v1/subscriptions/${bSubscription}`)

@@ -1,5 +1,5 @@
 import { expectErrorBody } from '../support/shapes';
-import { createSubscription, postSubscription } from '../support/subscriptions';
+import { createSubscription, MINIMAL, postSubscription } from '../support/subscriptions';
 import { graphql, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
 
 // Where the spec is silent, a client of the original service (Laravel, config/table.php, routes/api.php,
@@ -48,38 +48,11 @@ describe('codes and labels are the original config/table.php', () => {
   });
 
   it('offers type 1-3 only, rating 0-10, and alert_id 0 for no alert', async () => {
-    const four = await postSubscription(testApp, ann.token, {
-      brand_id: '1',
-      type: '4',
-      price: '1',
-      price_type: 'USD',
-      billing_type: '2',
-      billing_frequency: '1',
-      billing_cycle: '3',
-      payment_date: '2026-01-01',
-      status: '1',
-      recurring: '1',
-    });
+    const four = await postSubscription(testApp, ann.token, { ...MINIMAL, type: '4' });
     expect(four.status).toBe(400);
     expectErrorBody(four.body, ['type']);
     expect((await createSubscription(testApp, ann.token, { rating: '10' })).rating).toBe(10);
-    expect(
-      (
-        await postSubscription(testApp, ann.token, {
-          brand_id: '1',
-          type: '1',
-          price: '1',
-          price_type: 'USD',
-          billing_type: '2',
-          billing_frequency: '1',
-          billing_cycle: '3',
-          payment_date: '2026-01-01',
-          status: '1',
-          recurring: '1',
-          rating: '11',
-        })
-      ).status,
-    ).toBe(400);
+    expect((await postSubscription(testApp, ann.token, { ...MINIMAL, rating: '11' })).status).toBe(400);
 
     const silent = await createSubscription(testApp, ann.token, { alert_id: '0', payment_date: '2030-01-01' });
     expect(silent.alert_id).toBe(0);

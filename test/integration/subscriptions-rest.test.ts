@@ -362,20 +362,24 @@ describe('PUT /api/v1/subscriptions/{id} (operation 11)', () => {
   });
 });
 
+/** An add-on of Ann's record, as operation 7 makes it. */
+async function addonOf(mainId: unknown) {
+  const response = await testApp.http
+    .post(`/api/v1/subscriptions/${mainId}/addon`)
+    .set(auth(ann.token))
+    .field('type', '3')
+    .field('price', '2')
+    .field('price_type', 'USD')
+    .field('payment_date', '2026-02-01')
+    .field('status', '1')
+    .field('recurring', '1');
+  return response.body.subscription;
+}
+
 describe('DELETE /api/v1/subscriptions/{id} (operation 12)', () => {
   it('soft-deletes the record and its add-ons; GraphQL restores them', async () => {
     const created = await createSubscription(testApp, ann.token);
-    const addon = (
-      await testApp.http
-        .post(`/api/v1/subscriptions/${created.id}/addon`)
-        .set(auth(ann.token))
-        .field('type', '3')
-        .field('price', '2')
-        .field('price_type', 'USD')
-        .field('payment_date', '2026-02-01')
-        .field('status', '1')
-        .field('recurring', '1')
-    ).body.subscription;
+    const addon = await addonOf(created.id);
     const response = await testApp.http.delete(`/api/v1/subscriptions/${created.id}`).set(auth(ann.token));
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ status: true, message: expect.any(String) });
@@ -396,17 +400,7 @@ describe('DELETE /api/v1/subscriptions/{id} (operation 12)', () => {
 describe('POST /api/v1/subscriptions/{id}/cancel and /refund (operations 6 and 5)', () => {
   it('cancels an active record and its add-ons; a second cancel is a 400', async () => {
     const created = await createSubscription(testApp, ann.token);
-    const addon = (
-      await testApp.http
-        .post(`/api/v1/subscriptions/${created.id}/addon`)
-        .set(auth(ann.token))
-        .field('type', '3')
-        .field('price', '2')
-        .field('price_type', 'USD')
-        .field('payment_date', '2026-02-01')
-        .field('status', '1')
-        .field('recurring', '1')
-    ).body.subscription;
+    const addon = await addonOf(created.id);
     const response = await testApp.http.post(`/api/v1/subscriptions/${created.id}/cancel`).set(auth(ann.token));
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ status: true, message: expect.any(String) });
