@@ -45,6 +45,9 @@ export function ormOptions(clientUrl: string, poolMax: number, onQuery?: QueryLi
     // Every statement and every schema diff runs against UTC; timestamps are UTC strings.
     forceUtcTimezone: true,
     allowGlobalContext: false,
+    // Migrations are the authority for the tables no entity maps (their statements live in repositories):
+    // the schema diff behind migration:create must neither drop nor recreate them.
+    schemaGenerator: { skipTables: ['reminders', 'subscription_alerts', 'inbound_idempotency_keys', 'rate_limits'] },
     migrations: {
       migrationsList: MIGRATIONS,
       transactional: true,
