@@ -14,11 +14,22 @@ export async function sendJsonArray<T>(res: Response, items: readonly T[], prese
   for (let i = 0; i < items.length; i++) {
     chunk += (i === 0 ? '' : ',') + JSON.stringify(present(items[i]));
     if (chunk.length >= CHUNK_BYTES) {
-      if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+      if (!res.write(chunk)) await drainedOrClosed(res);
       // The client went away: nothing more to send.
       if (res.destroyed) return;
       chunk = '';
     }
   }
   res.end(`${chunk}]`);
+}
+
+/** Waits for the socket to drain or close, leaving no listener behind (one chunk after another added them). */
+async function drainedOrClosed(res: Response): Promise<void> {
+  const done = new AbortController();
+  const settle = (event: string) => once(res, event, { signal: done.signal }).catch(() => undefined);
+  try {
+    await Promise.race([settle('drain'), settle('close')]);
+  } finally {
+    done.abort();
+  }
 }
