@@ -179,11 +179,6 @@ function firstIndexFrom(stepper: Stepper, target: number): number {
   return n;
 }
 
-/** The index of the first occurrence on or after `date` (0 when the anchor is not before it). */
-export function firstIndexOnOrAfter(schedule: Schedule, date: string): number {
-  return firstIndexFrom(stepperOf(schedule), epochDay(date));
-}
-
 /** The first payment date on or after `today`. */
 export function nextOnOrAfter(schedule: Schedule, today: string): string {
   const stepper = stepperOf(schedule);

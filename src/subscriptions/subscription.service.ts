@@ -224,17 +224,6 @@ export class SubscriptionService {
     return unique;
   }
 
-  /** The record's alert definitions in order (alert_id first). */
-  async alertIdsOf(caller: Caller, id: number): Promise<number[]> {
-    const rows = await this.orm.em.getConnection().execute<{ alert_id: number }[]>(
-      `select s."alert_id", 0 as "position" from "subscriptions" s where s."id" = ? and s."user_id" = ?
-       union all select sa."alert_id", sa."position" from "subscription_alerts" sa join "subscriptions" s on s."id" = sa."subscription_id"
-        where sa."subscription_id" = ? and s."user_id" = ? order by "position"`,
-      [id, caller.userId, id, caller.userId],
-    );
-    return rows.map((row) => row.alert_id);
-  }
-
   /** Soft delete: the record and its add-ons disappear from every read and can be restored. */
   async remove(caller: Caller, id: number): Promise<void> {
     await this.change(async (em) => {

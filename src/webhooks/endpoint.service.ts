@@ -71,7 +71,7 @@ export class WebhookEndpointService {
   }
 }
 
-/** Topic names an endpoint takes; an empty list means every topic. */
+/** Topic names an endpoint takes; an empty list means the five change topics (reminder topics must be listed). */
 function checkTopics(events: string[]): string[] {
   const unknown = events.filter((event) => !ALL_TOPICS.includes(event));
   if (unknown.length > 0) throw AppError.field('events', `Unknown topics: ${unknown.join(', ')}; use ${ALL_TOPICS.join(', ')}.`);
