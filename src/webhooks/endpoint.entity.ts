@@ -12,7 +12,7 @@ export class WebhookEndpoint extends BaseEntity {
   @Property({ type: 'text' })
   url!: string;
 
-  /** Topics this endpoint receives; empty means all. */
+  /** Topics this endpoint receives; empty means the five change topics (reminder topics must be listed). */
   @Property({ type: 'array', columnType: 'text[]', default: '{}' })
   events: Opt<string[]> = [];
 

@@ -19,7 +19,7 @@ registerEnumType(DeliveryStatus, { name: 'DeliveryStatus' });
 class WebhookEndpointView {
   @Field(() => Int) id!: number;
   @Field() url!: string;
-  @Field(() => [String], { description: 'Topics delivered; empty means all' }) events!: string[];
+  @Field(() => [String], { description: 'Topics delivered; empty means the five change topics (payment_due and refund_due must be listed)' }) events!: string[];
   @Field() enabled!: boolean;
   @Field(() => DateTimeResolver) createdAt!: string;
 }
