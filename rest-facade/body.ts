@@ -1,7 +1,7 @@
 import busboy from 'busboy';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { parse as parseJsonText } from '@humanwhocodes/momoa';
-import { AppError, type FieldErrors } from '../src/errors';
+import { AppError, type FieldErrors, refuseFieldErrors } from '../src/errors';
 
 /** Largest request body accepted, in bytes. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -89,7 +89,7 @@ export function refuseDuplicateKeys(_req: unknown, _res: unknown, raw: Buffer): 
     if (seen.has(key)) twice[key] = [`The ${key} field must be sent once.`];
     seen.add(key);
   }
-  if (Object.keys(twice).length > 0) throw AppError.badInput('The given data was invalid', twice);
+  refuseFieldErrors(twice);
 }
 
 export const json = express.json({ limit: BODY_LIMIT_BYTES, verify: refuseDuplicateKeys });

@@ -1,5 +1,5 @@
 import { characterCount } from '../src/objects';
-import { AppError, type FieldErrors } from '../src/errors';
+import { type FieldErrors, refuseFieldErrors } from '../src/errors';
 import type { FormBody } from './body';
 
 type Source = Record<string, unknown>;
@@ -79,6 +79,6 @@ export class FormReader {
   }
 
   done(): void {
-    if (Object.keys(this.problems).length > 0) throw AppError.badInput('The given data was invalid', this.problems);
+    refuseFieldErrors(this.problems);
   }
 }

@@ -79,6 +79,11 @@ export class AppError extends Error {
   }
 }
 
+/** Refuses input with the field errors found on it, all at once; nothing when there are none. */
+export function refuseFieldErrors(errors: FieldErrors, message = 'The given data was invalid'): void {
+  if (Object.keys(errors).length > 0) throw AppError.badInput(message, errors);
+}
+
 /** The JSON body of every REST error. */
 export interface ErrorBody {
   status: false;

@@ -3,7 +3,7 @@ import { definedOnly, entityOrder, escapeLike, type SortKey } from '../objects';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { ReminderService } from './reminder.service';
 import type { Caller } from '../auth/caller';
-import { AppError } from '../errors';
+import { AppError, refuseFieldErrors } from '../errors';
 import { DEFAULT_ALERT } from '../subscriptions/codes';
 import { Alert } from './alert.entity';
 import { normaliseTime, validateAlertInput, type AlertInput } from './alert.input';
@@ -115,6 +115,5 @@ export class AlertService {
 }
 
 function assertValid(input: Partial<AlertInput>): void {
-  const errors = validateAlertInput(input);
-  if (Object.keys(errors).length > 0) throw AppError.badInput('The given data was invalid', errors);
+  refuseFieldErrors(validateAlertInput(input));
 }

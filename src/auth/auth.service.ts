@@ -4,7 +4,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
 import { utcTimestamp } from '../db/timestamps';
-import { AppError, type FieldErrors } from '../errors';
+import { AppError, type FieldErrors, refuseFieldErrors } from '../errors';
 import { AccessToken } from './access-token.entity';
 import type { Caller } from './caller';
 import type { LoginThrottle } from './login-throttle';
@@ -101,7 +101,7 @@ export class AuthService {
       problems.password = [`The password must be from ${PASSWORD_MIN_LENGTH} to 1024 characters.`];
     }
     if (!hasLength(name, 1, 200)) problems.name = ['The name must be from 1 to 200 characters.'];
-    if (Object.keys(problems).length > 0) throw AppError.badInput('The given data was invalid', problems);
+    refuseFieldErrors(problems);
 
     const em = this.orm.em.fork();
     if ((await em.count(User, { email })) > 0) {

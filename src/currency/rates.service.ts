@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import Decimal from 'decimal.js';
-import { AppError, type FieldErrors } from '../errors';
+import { type FieldErrors, refuseFieldErrors } from '../errors';
 import { isCalendarDate } from '../subscriptions/payment-dates';
 
 /** A rates file: units of each currency per US dollar, as of a date. USD is always 1. */
@@ -30,7 +30,7 @@ export async function importRates(orm: MikroORM<PostgreSqlDriver>, file: RatesFi
     else if (!rate || !rate.isFinite() || rate.lte(0)) (problems.rates ??= []).push(`${currency} needs a rate above 0.`);
     else if (currency === 'USD' && !rate.eq(1)) (problems.rates ??= []).push('USD is 1 by definition.');
   }
-  if (Object.keys(problems).length > 0) throw AppError.badInput('The rates file is invalid', problems);
+  refuseFieldErrors(problems, 'The rates file is invalid');
   await orm.em.transactional(async (em) => {
     for (const [currency, value] of entries) {
       await em.getConnection().execute(

@@ -2,7 +2,7 @@ import type { EntityClass, MikroORM } from '@mikro-orm/core';
 import { definedOnly, entityOrder, escapeLike, hasLength, type SortKey } from '../objects';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Caller } from '../auth/caller';
-import { AppError, type FieldErrors } from '../errors';
+import { AppError, type FieldErrors, refuseFieldErrors } from '../errors';
 
 /** A row a user names and owns: a folder, tag, payment mode, or their own product category. */
 export interface OwnedNamed {
@@ -97,8 +97,7 @@ export class OwnedNamesService<E extends OwnedNamed> {
   }
 
   private checkRules(fields: Partial<E>): void {
-    const errors = this.options.validate?.(fields) ?? {};
-    if (Object.keys(errors).length > 0) throw AppError.badInput('The given data was invalid', errors);
+    refuseFieldErrors(this.options.validate?.(fields) ?? {});
   }
 
   private async clearOtherDefault(em: EntityManager, caller: Caller, fields: Partial<E>, exceptId: number | null): Promise<void> {

@@ -5,7 +5,7 @@ import type { ReminderService } from '../alerts/reminder.service';
 import type { Caller } from '../auth/caller';
 import { User } from '../auth/user.entity';
 import { ExchangeRate } from '../currency/exchange-rate.entity';
-import { AppError, type FieldErrors } from '../errors';
+import { type FieldErrors, refuseFieldErrors } from '../errors';
 import { isTimeZone } from '../subscriptions/payment-dates';
 
 export interface ProfileChange {
@@ -34,7 +34,7 @@ export class ProfileService {
       }
       if (change.timezone !== undefined && !isTimeZone(change.timezone)) problems.timezone = ['The timezone must be an IANA zone name.'];
       if (change.name !== undefined && !hasLength(change.name, 1, 200)) problems.name = ['The name must be from 1 to 200 characters.'];
-      if (Object.keys(problems).length > 0) throw AppError.badInput('The given data was invalid', problems);
+      refuseFieldErrors(problems);
       if (change.name !== undefined) user.name = change.name.trim();
       if (change.baseCurrency !== undefined) user.baseCurrency = change.baseCurrency;
       if (change.timezone !== undefined && change.timezone !== user.timezone) {

@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import { definedOnly } from '../objects';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Caller } from '../auth/caller';
-import { AppError, type FieldErrors } from '../errors';
+import { type FieldErrors, refuseFieldErrors } from '../errors';
 import { ExtensionSettings } from './extension-settings.entity';
 
 export interface ExtensionSettingsChange {
@@ -39,7 +39,7 @@ export class SettingsService {
 
   async update(caller: Caller, change: ExtensionSettingsChange): Promise<ExtensionSettings> {
     const errors = validateSettingsChange(change);
-    if (Object.keys(errors).length > 0) throw AppError.badInput('The given data was invalid', errors);
+    refuseFieldErrors(errors);
     const em = this.orm.em.fork();
     const settings = await this.load(em, caller);
     em.assign(settings, definedOnly(change));

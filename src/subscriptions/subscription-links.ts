@@ -3,7 +3,7 @@ import { Alert } from '../alerts/alert.entity';
 import { Product } from '../catalogue/product.entity';
 import { ProductCategory } from '../catalogue/product-category.entity';
 import { ExchangeRate } from '../currency/exchange-rate.entity';
-import { AppError, type FieldErrors } from '../errors';
+import { type FieldErrors, refuseFieldErrors } from '../errors';
 import { Folder } from '../organizing/folder.entity';
 import { PaymentMode } from '../organizing/payment-mode.entity';
 import { Tag } from '../organizing/tag.entity';
@@ -78,7 +78,7 @@ export async function resolveLinks(em: EntityManager, userId: number, input: Sub
     }
     links.tags = tags;
   }
-  if (Object.keys(errors).length > 0) throw AppError.badInput('The given data was invalid', errors);
+  refuseFieldErrors(errors);
   return links;
 }
 

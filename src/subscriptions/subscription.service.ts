@@ -6,7 +6,7 @@ import { User } from '../auth/user.entity';
 import type { Product } from '../catalogue/product.entity';
 import type { DirectReads } from '../db/direct-reads';
 import { utcTimestamp } from '../db/timestamps';
-import { AppError } from '../errors';
+import { AppError, refuseFieldErrors } from '../errors';
 import { DEFAULT_ALERT, Status } from './codes';
 import { addDays, endOfMonth, epochDay, isCalendarDate, occurrencesBetween, todayIn } from './payment-dates';
 import { DEFAULT_CATEGORY_ID, resolveLinks, type ResolvedLinks } from './subscription-links';
@@ -192,8 +192,7 @@ export class SubscriptionService {
       };
       Object.assign(record, definedOnly(fields));
       // A patch may move either end of the refund window: the stored record is checked as it now stands.
-      const window = validateRefundWindow(record.paymentDate, record.refundDays);
-      if (Object.keys(window).length > 0) throw AppError.badInput('The given data was invalid', window);
+      refuseFieldErrors(validateRefundWindow(record.paymentDate, record.refundDays));
       await this.emit(em, caller, 'subscription.updated', [record.id]);
     });
     return this.get(caller, id);
@@ -293,7 +292,7 @@ export class SubscriptionService {
       if (Number.isNaN(days) || days < 0) (errors.refund_date ??= []).push('The refund_date must be a calendar date on or after the payment_date.');
       else if (days > MAX_REFUND_DAYS) (errors.refund_date ??= []).push(`The refund_date must be at most ${MAX_REFUND_DAYS} days after the payment_date.`);
     }
-    if (Object.keys(errors).length > 0) throw AppError.badInput('The given data was invalid', errors);
+    refuseFieldErrors(errors);
     const id = await this.change(async (em) => {
       const main = await this.owned(em, caller, mainId);
       if (main.subAddon === 1) throw new AppError('CONFLICT', 'An add-on cannot have add-ons');
@@ -407,7 +406,11 @@ export class SubscriptionService {
       [this.clock().toISOString(), limit],
     );
     const owners = new Map<number, typeof due>();
-    for (const row of due) owners.set(row.user_id, [...(owners.get(row.user_id) ?? []), row]);
+    for (const row of due) {
+      const rows = owners.get(row.user_id);
+      if (rows) rows.push(row);
+      else owners.set(row.user_id, [row]);
+    }
     let expired = 0;
     for (const [userId, rows] of owners) {
       await this.change(async (em) => {
@@ -473,8 +476,7 @@ export class SubscriptionService {
 }
 
 function assertValid(input: SubscriptionPatch): void {
-  const errors = validateSubscriptionInput(input);
-  if (Object.keys(errors).length > 0) throw AppError.badInput('The given data was invalid', errors);
+  refuseFieldErrors(validateSubscriptionInput(input));
 }
 
 function applyLinks(record: Subscription, links: ResolvedLinks): void {
