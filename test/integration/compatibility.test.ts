@@ -1,5 +1,5 @@
 import { expectErrorBody } from '../support/shapes';
-import { createSubscription, MINIMAL, postSubscription } from '../support/subscriptions';
+import { createSubscription, MINIMAL, postAddon, postSubscription } from '../support/subscriptions';
 import { graphql, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
 
 // Where the spec is silent, a client of the original service (Laravel, config/table.php, routes/api.php,
@@ -25,13 +25,7 @@ describe('codes and labels are the original config/table.php', () => {
   it('labels status 2-4, recurring 0, add-ons and the catalogue product type', async () => {
     const main = await createSubscription(testApp, ann.token, { recurring: '0' });
     expect(main).toMatchObject({ recurring_value: 'Once', sub_addon_value: 'Subscription', status_value: 'Active' });
-    const addon = await testApp.http
-      .post(`/api/v1/subscriptions/${main.id}/addon`)
-      .set(auth(ann.token))
-      .field('type', '3')
-      .field('price', '2')
-      .field('price_type', 'USD')
-      .field('payment_date', '2026-02-01');
+    const addon = await postAddon(testApp, ann.token, main.id);
     expect(addon.status).toBe(200);
     expect(addon.body.subscription).toMatchObject({ sub_addon: 1, sub_addon_value: 'Addon', type_value: 'Lifetime', status: 1, recurring: 1 });
 
@@ -82,13 +76,7 @@ describe('codes and labels are the original config/table.php', () => {
 
   it("an add-on without status takes the main record's, and recurring 1", async () => {
     const main = await createSubscription(testApp, ann.token, { status: '0' });
-    const addon = await testApp.http
-      .post(`/api/v1/subscriptions/${main.id}/addon`)
-      .set(auth(ann.token))
-      .field('type', '3')
-      .field('price', '2')
-      .field('price_type', 'USD')
-      .field('payment_date', '2026-02-01');
+    const addon = await postAddon(testApp, ann.token, main.id);
     expect(addon.body.subscription).toMatchObject({ status: 0, recurring: 1 });
   });
 });

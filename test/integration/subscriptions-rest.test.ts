@@ -1,6 +1,6 @@
 import { todayIn, addDays } from '../../src/subscriptions/payment-dates';
 import { expectErrorBody } from '../support/shapes';
-import { countRows, createSubscription, expectRecordShape, LIST_EXTRAS, MINIMAL, postSubscription } from '../support/subscriptions';
+import { countRows, createSubscription, expectRecordShape, LIST_EXTRAS, MINIMAL, postSubscription, postAddon } from '../support/subscriptions';
 import { graphql, graphqlData, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;
@@ -364,16 +364,7 @@ describe('PUT /api/v1/subscriptions/{id} (operation 11)', () => {
 
 /** An add-on of Ann's record, as operation 7 makes it. */
 async function addonOf(mainId: unknown) {
-  const response = await testApp.http
-    .post(`/api/v1/subscriptions/${mainId}/addon`)
-    .set(auth(ann.token))
-    .field('type', '3')
-    .field('price', '2')
-    .field('price_type', 'USD')
-    .field('payment_date', '2026-02-01')
-    .field('status', '1')
-    .field('recurring', '1');
-  return response.body.subscription;
+  return (await postAddon(testApp, ann.token, mainId, { status: '1', recurring: '1' })).body.subscription;
 }
 
 describe('DELETE /api/v1/subscriptions/{id} (operation 12)', () => {

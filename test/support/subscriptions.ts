@@ -23,6 +23,19 @@ export function postSubscription(testApp: TestApp, token: string, fields: Record
   return request;
 }
 
+/** The fields operation 7 needs (status and recurring may be left out). */
+export const ADDON_MINIMAL = { type: '3', price: '2', price_type: 'USD', payment_date: '2026-02-01' };
+
+/** POST /api/v1/subscriptions/{id}/addon as a client does: a multipart form. */
+export function postAddon(testApp: TestApp, token: string, mainId: unknown, fields: Record<string, string> = {}) {
+  const request = testApp.http
+    .post(`/api/v1/subscriptions/${String(mainId)}/addon`)
+    .set('authorization', `Bearer ${token}`)
+    .set('accept', 'application/json');
+  for (const [name, value] of Object.entries({ ...ADDON_MINIMAL, ...fields })) request.field(name, value);
+  return request;
+}
+
 export async function createSubscription(testApp: TestApp, token: string, fields: Record<string, string | string[]> = {}) {
   const response = await postSubscription(testApp, token, { ...MINIMAL, ...fields });
   if (response.status !== 200) throw new Error(`create failed: ${response.status} ${JSON.stringify(response.body)}`);
