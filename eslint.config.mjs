@@ -21,7 +21,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**', 'src/cli.ts', 'src/graphql/print-schema.ts', 'src/db/build-postgres-template.ts', 'src/db/create-migration.ts'],
+    files: ['test/**', 'src/cli.ts', 'src/runtime/print-schema.ts', 'src/platform/db/build-postgres-template.ts', 'src/db/create-migration.ts'],
     // Tests read loosely typed HTTP answers.
     rules: { 'no-console': 'off', '@typescript-eslint/no-explicit-any': 'off' },
   },

@@ -1,8 +1,8 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AuthService } from '../src/auth/auth.service';
-import type { Caller } from '../src/auth/caller';
+import type { Caller } from '../src/platform/caller';
 import { bearerToken } from '../src/auth/secrets';
-import { AppError } from '../src/errors';
+import { AppError } from '../src/platform/errors';
 
 declare module 'express-serve-static-core' {
   interface Request {

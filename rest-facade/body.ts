@@ -1,7 +1,7 @@
 import busboy from 'busboy';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { parse as parseJsonText } from '@humanwhocodes/momoa';
-import { AppError, type FieldErrors, refuseFieldErrors } from '../src/errors';
+import { AppError, type FieldErrors, refuseFieldErrors } from '../src/platform/errors';
 
 /** Largest request body accepted, in bytes. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;

@@ -1,5 +1,5 @@
-import { characterCount } from '../src/objects';
-import { type FieldErrors, refuseFieldErrors } from '../src/errors';
+import { characterCount } from '../src/platform/objects';
+import { type FieldErrors, refuseFieldErrors } from '../src/platform/errors';
 import type { FormBody } from './body';
 
 type Source = Record<string, unknown>;

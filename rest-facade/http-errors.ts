@@ -1,6 +1,6 @@
 import type {} from 'pino-http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { AppError, asAppError, toErrorBody } from '../src/errors';
+import { AppError, asAppError, toErrorBody } from '../src/platform/errors';
 
 /** Errors raised by Express's own body parsers carry a 4xx `status`; they become the taxonomy's codes. */
 export function fromParserError(error: unknown): AppError | null {

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Config } from '../src/config';
-import type { Services } from '../src/services';
+import type { Config } from '../src/platform/config';
+import type { Services } from '../src/runtime/services';
 import { identifyCaller, requireCaller } from './auth';
 import { rateLimit } from './rate-limit';
 import { authRoutes, loginRoute } from './routes/auth.routes';

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { AppError } from '../src/errors';
-import { consume, retryAfterSeconds } from '../src/ops/limiters';
+import { AppError } from '../src/platform/errors';
+import { consume, retryAfterSeconds } from '../src/platform/ops/limiters';
 
 /** Limits requests per token (per address before login), with X-RateLimit headers on every answer. */
 export function rateLimit(limiter: RateLimiterAbstract, perMinute: number): RequestHandler {

@@ -1,14 +1,11 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { AuthService } from './auth/auth.service';
-import { LoginThrottle } from './auth/login-throttle';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig } from './platform/config';
 import { importRates, type RatesFile } from './currency/rates.service';
-import { databaseServer, runningEmbeddedPostgres } from './db/embedded-postgres';
-import { openDatabase } from './db/orm';
-import { AppError } from './errors';
-import { createLogger } from './logger';
+import { runningEmbeddedPostgres } from './platform/db/embedded-postgres';
+import { AppError } from './platform/errors';
+import { createRuntime } from './runtime/runtime';
 
 const USAGE = [
   'usage: npm run cli -- user:create --email E --password P --name N',
@@ -42,18 +39,14 @@ async function main(argv: string[]): Promise<number> {
     console.log(url);
     return 0;
   }
-  const logger = createLogger({ logLevel: 'warn' });
-  const server = await databaseServer(config, { attach: true });
-  const db = await openDatabase(server.url, config, logger, { embedded: server.embedded });
+  const runtime = await createRuntime(config, 'cli');
   try {
     if (ratesImport) {
-      const count = await importRates(db.orm, JSON.parse(readFileSync(values.file!, 'utf8')) as RatesFile);
+      const count = await importRates(runtime.db.orm, JSON.parse(readFileSync(values.file!, 'utf8')) as RatesFile);
       console.log(`imported ${count} exchange rates`);
       return 0;
     }
-    const stores = { redis: null, redisPrefix: config.redisPrefix, reads: db.reads };
-    const auth = new AuthService(db.orm, db.reads, config, new LoginThrottle(stores));
-    const user = await auth.createUser({ email: values.email!, password: values.password!, name: values.name! });
+    const user = await runtime.services.auth.createUser({ email: values.email!, password: values.password!, name: values.name! });
     console.log(`created user ${user.id} <${user.email}>`);
     return 0;
   } catch (error) {
@@ -61,7 +54,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(error.message, error.fieldErrors ?? '');
     return 1;
   } finally {
-    await db.close();
+    await runtime.close();
   }
 }
 

@@ -1,8 +1,8 @@
 import { setFlagsFromString } from 'node:v8';
-import { ConfigError, loadConfig, type Config } from './config';
-import { EmbeddedDatabaseError } from './db/embedded-postgres';
-import { createLogger } from './logger';
-import { apiProcessOfCluster, logListening, superviseApiProcesses, tellSupervisor } from './ops/cluster';
+import { ConfigError, loadConfig, type Config } from './platform/config';
+import { EmbeddedDatabaseError } from './platform/db/embedded-postgres';
+import { createLogger } from './platform/logger';
+import { apiProcessOfCluster, logListening, superviseApiProcesses, tellSupervisor } from './platform/ops/cluster';
 
 /**
  * `npm start`: one API process (WEB_CONCURRENCY=1), or a light supervisor with WEB_CONCURRENCY API processes

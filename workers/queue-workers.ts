@@ -1,9 +1,10 @@
 import type { Worker } from 'bullmq';
-import { REMINDER_QUEUE } from '../src/alerts/reminder-queue';
-import type { DueReminder, ReminderService } from '../src/alerts/reminder.service';
-import type { Logger } from '../src/logger';
+import { REMINDER_QUEUE } from '../src/reminders/reminder-queue';
+import type { DueReminder, ReminderService } from '../src/reminders/reminder.service';
+import type { Logger } from '../src/platform/logger';
 import type { ClaimedDelivery, DeliveryService } from '../src/webhooks/delivery.service';
-import { DELIVERY_QUEUE, queueConnection } from '../src/webhooks/delivery-queue';
+import { queueConnection } from '../src/platform/queues';
+import { DELIVERY_QUEUE } from '../src/webhooks/delivery-queue';
 
 export const DELIVERY_CONCURRENCY = 16;
 

@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import type { Config } from '../../src/config';
-import type { Services } from '../../src/services';
+import type { Config } from '../../src/platform/config';
+import type { Services } from '../../src/runtime/services';
 import { callerOf } from '../auth';
 import { parseBody } from '../body';
 import { FormReader } from '../form';

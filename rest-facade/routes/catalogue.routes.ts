@@ -1,8 +1,8 @@
 import { Router, type RequestHandler } from 'express';
 import { CATEGORY_SORT_FIELDS, MAX_SEARCH_RESULTS } from '../../src/catalogue/catalogue.service';
-import type { Config } from '../../src/config';
-import { AppError } from '../../src/errors';
-import type { Services } from '../../src/services';
+import type { Config } from '../../src/platform/config';
+import { AppError } from '../../src/platform/errors';
+import type { Services } from '../../src/runtime/services';
 import { callerOf } from '../auth';
 import { FormReader } from '../form';
 import { presentCategory, presentProduct, presentProductDetail } from '../presenters/catalogue.presenter';

@@ -1,7 +1,7 @@
 import { Router, type Request } from 'express';
-import type { Config } from '../../src/config';
-import { AppError, asAppError, toErrorBody } from '../../src/errors';
-import type { Services } from '../../src/services';
+import type { Config } from '../../src/platform/config';
+import { AppError, asAppError, toErrorBody } from '../../src/platform/errors';
+import type { Services } from '../../src/runtime/services';
 import { presentSubscription } from '../../src/subscriptions/record-shape';
 import { InboundTokenKind, type InboundWebhookToken } from '../../src/webhooks/inbound-token.entity';
 import { json, normalise } from '../body';

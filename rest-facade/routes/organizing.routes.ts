@@ -1,12 +1,12 @@
 import { Router } from 'express';
-import { toIsoMicros } from '../../src/db/timestamps';
-import { AppError } from '../../src/errors';
-import { definedOnly } from '../../src/objects';
+import { toIsoMicros } from '../../src/platform/db/timestamps';
+import { AppError } from '../../src/platform/errors';
+import { definedOnly } from '../../src/platform/objects';
 import type { Folder } from '../../src/organizing/folder.entity';
 import type { OwnedNamed, OwnedNamesService } from '../../src/organizing/owned-names.service';
 import type { PaymentMode } from '../../src/organizing/payment-mode.entity';
 import type { Tag } from '../../src/organizing/tag.entity';
-import type { Services } from '../../src/services';
+import type { Services } from '../../src/runtime/services';
 import { callerOf } from '../auth';
 import { parseBody } from '../body';
 import { FormReader } from '../form';

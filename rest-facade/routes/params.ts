@@ -1,7 +1,7 @@
 import type { Request } from 'express';
-import { AppError } from '../../src/errors';
+import { AppError } from '../../src/platform/errors';
 import type { FormReader } from '../form';
-import type { SortKey } from '../../src/objects';
+import type { SortKey } from '../../src/platform/objects';
 
 /** The `:id` of a path: anything but a positive 32-bit integer names nothing, so it is "not found". */
 export function pathId(req: Request, what: string): number {

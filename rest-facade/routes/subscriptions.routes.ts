@@ -1,6 +1,6 @@
 import { Router, type Request } from 'express';
-import { definedOnly } from '../../src/objects';
-import type { Services } from '../../src/services';
+import { definedOnly } from '../../src/platform/objects';
+import type { Services } from '../../src/runtime/services';
 import { validateSubscriptionInput, type SubscriptionInput, type SubscriptionPatch } from '../../src/subscriptions/subscription.input';
 import {
   DEFAULT_LENGTH,
@@ -11,8 +11,8 @@ import {
   type ListQuery,
   type SortField,
 } from '../../src/subscriptions/subscription.list';
-import { isCalendarDate } from '../../src/subscriptions/payment-dates';
-import { AppError } from '../../src/errors';
+import { isCalendarDate } from '../../src/platform/dates';
+import { AppError } from '../../src/platform/errors';
 import { callerOf } from '../auth';
 import { parseBody } from '../body';
 import { FormReader } from '../form';

@@ -1,6 +1,6 @@
 import { Entity, Index, ManyToOne, Property, type Opt } from '@mikro-orm/core';
 import { User } from '../auth/user.entity';
-import { BaseEntity } from '../db/base.entity';
+import { BaseEntity } from '../platform/db/base.entity';
 
 /**
  * A reminder definition: how long before (time_period × time_cycle) which date (alert_condition), at what

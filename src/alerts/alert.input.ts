@@ -1,6 +1,10 @@
-import { hasLength } from '../objects';
-import type { FieldErrors } from '../errors';
-import { isTimeZone } from '../subscriptions/payment-dates';
+import { hasLength } from '../platform/objects';
+import type { FieldErrors } from '../platform/errors';
+import { isTimeZone } from '../platform/dates';
+
+/** alert_id 0: the record has no alert (no reminders); 1: the system default alert. */
+export const NO_ALERT = 0;
+export const DEFAULT_ALERT = 1;
 
 /** alert_condition: which dates a reminder is counted back from (the original's codes). */
 export const ALERT_CONDITIONS = { 1: 'All', 2: 'Before Due Date', 3: 'Before Refund Date' } as const;

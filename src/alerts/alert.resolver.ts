@@ -1,9 +1,9 @@
 import { IsOptional, Length, Matches } from 'class-validator';
-import { definedOnly } from '../objects';
+import { definedOnly } from '../platform/objects';
 import { DateTimeResolver, TimeZoneResolver } from 'graphql-scalars';
 import { Arg, Ctx, Field, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { toIsoMicros } from '../db/timestamps';
-import { requireCaller, type GraphQLContext } from '../graphql/context';
+import { toIsoMicros } from '../platform/db/timestamps';
+import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
 import type { Alert } from './alert.entity';
 import type { AlertService } from './alert.service';
 

@@ -1,10 +1,10 @@
 import { LockMode, type MikroORM } from '@mikro-orm/core';
-import { definedOnly, entityOrder, escapeLike, type SortKey } from '../objects';
+import { definedOnly, entityOrder, escapeLike, type SortKey } from '../platform/objects';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
-import type { ReminderService } from './reminder.service';
-import type { Caller } from '../auth/caller';
-import { AppError, refuseFieldErrors } from '../errors';
-import { DEFAULT_ALERT } from '../subscriptions/codes';
+import type { ReminderScheduling } from '../platform/reminder-scheduling';
+import type { Caller } from '../platform/caller';
+import { AppError, refuseFieldErrors } from '../platform/errors';
+import { DEFAULT_ALERT } from './alert.input';
 import { Alert } from './alert.entity';
 import { normaliseTime, validateAlertInput, type AlertInput } from './alert.input';
 
@@ -31,7 +31,7 @@ const SORT_PROPERTIES: Record<AlertSortField, keyof Alert> = {
 export class AlertService {
   constructor(
     private readonly orm: MikroORM<PostgreSqlDriver>,
-    private readonly reminders: ReminderService,
+    private readonly reminders: ReminderScheduling,
   ) {}
 
   async list(caller: Caller, query: AlertListQuery): Promise<Alert[]> {

@@ -1,6 +1,6 @@
 import { Entity, Index, ManyToOne, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
-import { UtcTimestampType } from '../db/timestamp.type';
-import { SQL_UTC_NOW, utcTimestamp } from '../db/timestamps';
+import { UtcTimestampType } from '../platform/db/timestamp.type';
+import { SQL_UTC_NOW, utcTimestamp } from '../platform/db/timestamps';
 import { User } from './user.entity';
 
 /** A login session. The client holds `<id>|<secret>`; only the SHA-256 of the secret is stored. */

@@ -1,5 +1,5 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import { requireCaller, type GraphQLContext } from '../graphql/context';
+import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
 import type { AuthService, Session } from './auth.service';
 import { AuthPayload, SignUpInput, toUserView, UserView } from './auth.types';
 

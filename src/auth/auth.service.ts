@@ -1,12 +1,12 @@
-import { hasLength } from '../objects';
-import type { DirectReads } from '../db/direct-reads';
+import { hasLength } from '../platform/objects';
+import type { DirectReads } from '../platform/db/direct-reads';
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import type { Config } from '../config';
-import { utcTimestamp } from '../db/timestamps';
-import { AppError, type FieldErrors, refuseFieldErrors } from '../errors';
+import type { Config } from '../platform/config';
+import { utcTimestamp } from '../platform/db/timestamps';
+import { AppError, type FieldErrors, refuseFieldErrors } from '../platform/errors';
 import { AccessToken } from './access-token.entity';
-import type { Caller } from './caller';
+import type { Caller } from '../platform/caller';
 import type { LoginThrottle } from './login-throttle';
 import { normaliseEmail } from './email';
 import { hashPassword, PASSWORD_MIN_LENGTH, verifyPassword } from './password';

@@ -1,7 +1,7 @@
 import { IsEmail, IsString, Length, MaxLength } from 'class-validator';
 import { CurrencyResolver, DateTimeResolver, EmailAddressResolver } from 'graphql-scalars';
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
-import { toIsoMicros } from '../db/timestamps';
+import { toIsoMicros } from '../platform/db/timestamps';
 import type { User } from './user.entity';
 
 @ObjectType('User', { description: 'An account. Money totals are given in baseCurrency; "today" is decided in timezone.' })

@@ -1,6 +1,6 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { AppError } from '../errors';
-import { consume, retryAfterSeconds, sharedLimiter, type LimiterStores } from '../ops/limiters';
+import { AppError } from '../platform/errors';
+import { consume, retryAfterSeconds, sharedLimiter, type LimiterStores } from '../platform/ops/limiters';
 
 /** Failed logins allowed per minute for one e-mail before the next attempt is refused with 429. */
 export const LOGIN_FAILURES_PER_EMAIL = 29;

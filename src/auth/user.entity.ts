@@ -1,6 +1,6 @@
 import { Entity, Property, Unique, type Opt } from '@mikro-orm/core';
-import { UtcTimestampType } from '../db/timestamp.type';
-import { BaseEntity } from '../db/base.entity';
+import { UtcTimestampType } from '../platform/db/timestamp.type';
+import { BaseEntity } from '../platform/db/base.entity';
 
 @Entity({ tableName: 'users' })
 export class User extends BaseEntity {

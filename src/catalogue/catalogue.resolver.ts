@@ -1,22 +1,13 @@
-import { Arg, Ctx, Field, Int, ObjectType, Query, Resolver } from 'type-graphql';
-import { AppError } from '../errors';
-import { decodeCursor, encodeCursor } from '../graphql/cursors';
-import { requireCaller, type GraphQLContext } from '../graphql/context';
-import { PageInfo } from '../subscriptions/subscription.types';
+import { Arg, Ctx, Int, ObjectType, Query, Resolver } from 'type-graphql';
+import { AppError } from '../platform/errors';
+import { decodeCursor } from '../platform/graphql/cursors';
+import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
+import { Connection, pageOf } from '../platform/graphql/connection';
 import { MAX_SEARCH_RESULTS, type CatalogueService } from './catalogue.service';
 import { ProductSummaryView, toProductSummary } from './product.types';
 
-@ObjectType('ProductEdge')
-class ProductEdge {
-  @Field() cursor!: string;
-  @Field(() => ProductSummaryView) node!: ProductSummaryView;
-}
-
 @ObjectType('ProductConnection')
-class ProductConnection {
-  @Field(() => [ProductEdge]) edges!: ProductEdge[];
-  @Field(() => PageInfo) pageInfo!: PageInfo;
-}
+class ProductConnection extends Connection('Product', ProductSummaryView) {}
 
 @Resolver()
 export class CatalogueResolver {
@@ -36,8 +27,7 @@ export class CatalogueResolver {
     // One more than asked tells whether a next page exists.
     const page = { categoryId: categoryId ?? undefined, offset, limit: first + 1 };
     const found = search?.trim() ? await this.catalogue.search(caller, search, page) : await this.catalogue.browse(caller, page);
-    const edges = found.slice(0, first).map((product, index) => ({ cursor: encodeCursor(offset + index), node: toProductSummary(product) }));
-    return { edges, pageInfo: { hasNextPage: found.length > first, endCursor: edges.at(-1)?.cursor ?? null } };
+    return pageOf(found, first, offset, toProductSummary);
   }
 
   @Query(() => ProductSummaryView)

@@ -1,8 +1,8 @@
 import type { MikroORM } from '@mikro-orm/core';
-import { entityOrder, escapeLike, type SortKey } from '../objects';
+import { entityOrder, escapeLike, type SortKey } from '../platform/objects';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import type { Caller } from '../auth/caller';
-import { AppError } from '../errors';
+import type { Caller } from '../platform/caller';
+import { AppError } from '../platform/errors';
 import { Product } from './product.entity';
 import { ProductCategory } from './product-category.entity';
 

@@ -1,6 +1,6 @@
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/core';
 import { User } from '../auth/user.entity';
-import { BaseEntity } from '../db/base.entity';
+import { BaseEntity } from '../platform/db/base.entity';
 
 /** A product category: global (no user) or a user's own. */
 @Entity({ tableName: 'product_categories' })

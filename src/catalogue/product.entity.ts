@@ -1,6 +1,6 @@
 import { Entity, Index, Unique, ManyToOne, Property, type Opt } from '@mikro-orm/core';
 import { User } from '../auth/user.entity';
-import { BaseEntity } from '../db/base.entity';
+import { BaseEntity } from '../platform/db/base.entity';
 import { ProductCategory } from './product-category.entity';
 
 /** A catalogue product: global (owner null) or private to the user who typed its name. */

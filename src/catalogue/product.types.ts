@@ -1,6 +1,6 @@
 import { CurrencyResolver } from 'graphql-scalars';
 import { Field, Int, ObjectType } from 'type-graphql';
-import { toMoneyString } from '../money/money';
+import { toMoneyString } from '../platform/money';
 import type { Product } from './product.entity';
 
 @ObjectType('Product', { description: 'A catalogue product, or a private one you named yourself.' })

@@ -1,8 +1,8 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import Decimal from 'decimal.js';
-import { type FieldErrors, refuseFieldErrors } from '../errors';
-import { isCalendarDate } from '../subscriptions/payment-dates';
+import { type FieldErrors, refuseFieldErrors } from '../platform/errors';
+import { isCalendarDate } from '../platform/dates';
 
 /** A rates file: units of each currency per US dollar, as of a date. USD is always 1. */
 export interface RatesFile {

@@ -14,7 +14,7 @@ import { WebhookDelivery } from '../webhooks/delivery.entity';
 import { WebhookEndpoint } from '../webhooks/endpoint.entity';
 import { WebhookEvent } from '../webhooks/event.entity';
 import { InboundWebhookToken } from '../webhooks/inbound-token.entity';
-import { BaseEntity } from './base.entity';
+import { BaseEntity } from '../platform/db/base.entity';
 
 /** Every entity, listed explicitly: no folder scanning, so the same list works compiled and under jest. */
 export const ENTITIES = [

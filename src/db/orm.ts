@@ -1,10 +1,10 @@
 import { MikroORM, type Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import type { Config } from '../config';
-import type { Logger } from '../logger';
-import { DirectReads } from './direct-reads';
-import type { EmbeddedPostgres } from './embedded-postgres';
+import type { Config } from '../platform/config';
+import type { Logger } from '../platform/logger';
+import { DirectReads } from '../platform/db/direct-reads';
+import type { EmbeddedPostgres } from '../platform/db/embedded-postgres';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 

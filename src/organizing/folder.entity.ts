@@ -1,6 +1,6 @@
 import { Entity, ManyToOne, Property, Unique, type Opt } from '@mikro-orm/core';
 import { User } from '../auth/user.entity';
-import { BaseEntity } from '../db/base.entity';
+import { BaseEntity } from '../platform/db/base.entity';
 
 @Entity({ tableName: 'folders' })
 @Unique({ properties: ['user', 'name'] })

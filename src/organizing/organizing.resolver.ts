@@ -1,6 +1,6 @@
 import { Arg, ClassType, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { ProductCategory } from '../catalogue/product-category.entity';
-import { requireCaller, type GraphQLContext } from '../graphql/context';
+import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
 import { Folder } from './folder.entity';
 import {
   FolderInput,

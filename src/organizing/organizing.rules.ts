@@ -1,6 +1,6 @@
-import { characterCount } from '../objects';
-import type { FieldErrors } from '../errors';
-import { isCalendarDate } from '../subscriptions/payment-dates';
+import { characterCount } from '../platform/objects';
+import type { FieldErrors } from '../platform/errors';
+import { isCalendarDate } from '../platform/dates';
 import type { Folder } from './folder.entity';
 import type { PaymentMode } from './payment-mode.entity';
 

@@ -2,7 +2,7 @@ import { IsOptional, Length, Matches } from 'class-validator';
 import { DateTimeResolver } from 'graphql-scalars';
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import type { ProductCategory } from '../catalogue/product-category.entity';
-import { toIsoMicros } from '../db/timestamps';
+import { toIsoMicros } from '../platform/db/timestamps';
 import type { Folder } from './folder.entity';
 import type { PaymentMode } from './payment-mode.entity';
 import type { Tag } from './tag.entity';

@@ -1,8 +1,8 @@
 import type { EntityClass, MikroORM } from '@mikro-orm/core';
-import { definedOnly, entityOrder, escapeLike, hasLength, type SortKey } from '../objects';
+import { definedOnly, entityOrder, escapeLike, hasLength, type SortKey } from '../platform/objects';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
-import type { Caller } from '../auth/caller';
-import { AppError, type FieldErrors, refuseFieldErrors } from '../errors';
+import type { Caller } from '../platform/caller';
+import { AppError, type FieldErrors, refuseFieldErrors } from '../platform/errors';
 
 /** A row a user names and owns: a folder, tag, payment mode, or their own product category. */
 export interface OwnedNamed {

@@ -1,6 +1,6 @@
 import { Entity, ManyToOne, Property, Unique } from '@mikro-orm/core';
 import { User } from '../auth/user.entity';
-import { BaseEntity } from '../db/base.entity';
+import { BaseEntity } from '../platform/db/base.entity';
 
 /** How a user pays (a card, PayPal, a bank account…). */
 @Entity({ tableName: 'payment_modes' })

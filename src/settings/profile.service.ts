@@ -1,12 +1,12 @@
-import { hasLength } from '../objects';
+import { hasLength } from '../platform/objects';
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import type { ReminderService } from '../alerts/reminder.service';
-import type { Caller } from '../auth/caller';
+import type { ReminderScheduling } from '../platform/reminder-scheduling';
+import type { Caller } from '../platform/caller';
 import { User } from '../auth/user.entity';
 import { ExchangeRate } from '../currency/exchange-rate.entity';
-import { type FieldErrors, refuseFieldErrors } from '../errors';
-import { isTimeZone } from '../subscriptions/payment-dates';
+import { type FieldErrors, refuseFieldErrors } from '../platform/errors';
+import { isTimeZone } from '../platform/dates';
 
 export interface ProfileChange {
   name?: string;
@@ -18,7 +18,7 @@ export interface ProfileChange {
 export class ProfileService {
   constructor(
     private readonly orm: MikroORM<PostgreSqlDriver>,
-    private readonly reminders: ReminderService,
+    private readonly reminders: ReminderScheduling,
   ) {}
 
   /**

@@ -1,7 +1,7 @@
 import { IsOptional, Max, Min } from 'class-validator';
-import { definedOnly } from '../objects';
+import { definedOnly } from '../platform/objects';
 import { Arg, Ctx, Field, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { requireCaller, type GraphQLContext } from '../graphql/context';
+import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
 import type { ExtensionSettings } from './extension-settings.entity';
 import { MAX_NOTIFY_BEFORE, type SettingsService } from './settings.service';
 

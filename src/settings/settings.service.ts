@@ -1,8 +1,8 @@
 import type { MikroORM } from '@mikro-orm/core';
-import { definedOnly } from '../objects';
+import { definedOnly } from '../platform/objects';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
-import type { Caller } from '../auth/caller';
-import { type FieldErrors, refuseFieldErrors } from '../errors';
+import type { Caller } from '../platform/caller';
+import { type FieldErrors, refuseFieldErrors } from '../platform/errors';
 import { ExtensionSettings } from './extension-settings.entity';
 
 export interface ExtensionSettingsChange {

@@ -37,10 +37,6 @@ export const enum Cycle {
   Yearly = 4,
 }
 
-/** alert_id 0: the record has no alert (no reminders); 1: the system default alert. */
-export const NO_ALERT = 0;
-export const DEFAULT_ALERT = 1;
-
 export function label(labels: Record<number, string>, code: number | null | undefined): string | null {
   return code === null || code === undefined ? null : (labels[code] ?? null);
 }

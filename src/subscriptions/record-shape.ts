@@ -1,5 +1,5 @@
-import { toSqlSeconds } from '../db/timestamps';
-import { toMoneyString } from '../money/money';
+import { toSqlSeconds } from '../platform/db/timestamps';
+import { toMoneyString } from '../platform/money';
 import { BILLING_TYPE_LABELS, CYCLE_LABELS, label, RECURRING_LABELS, STATUS_LABELS, SUB_ADDON_LABELS, TYPE_LABELS } from './codes';
 import type { SubscriptionRecord } from './subscription.record';
 

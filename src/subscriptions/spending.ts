@@ -1,8 +1,28 @@
 import Decimal from 'decimal.js';
-import { monthlyEquivalent } from '../money/money';
-import { Status } from './codes';
+import { BillingType, Cycle, Status } from './codes';
 import { occurrencesBetween } from './payment-dates';
 import { scheduleOf, type SubscriptionRecord } from './subscription.record';
+
+/** Payments per month of one cycle unit: a calendar month is 1/12 of a year of 365.2425 days. */
+const PER_MONTH: Record<number, Decimal> = {
+  [Cycle.Daily]: new Decimal('365.2425').dividedBy(12),
+  [Cycle.Weekly]: new Decimal('365.2425').dividedBy(12).dividedBy(7),
+  [Cycle.Monthly]: new Decimal(1),
+  [Cycle.Yearly]: new Decimal(1).dividedBy(12),
+};
+
+/** Fixed-day billing (billing_type 1) counts a month as 30 days and a year as 365. */
+const PER_MONTH_FIXED: Record<number, Decimal> = {
+  ...PER_MONTH,
+  [Cycle.Monthly]: new Decimal('365.2425').dividedBy(12).dividedBy(30),
+  [Cycle.Yearly]: new Decimal('365.2425').dividedBy(12).dividedBy(365),
+};
+
+/** What a recurring price costs per month on average (unrounded), for totals. */
+export function monthlyEquivalent(price: string, billingType: number, billingCycle: number, billingFrequency: number): Decimal {
+  const perMonth = (billingType === BillingType.FixedDays ? PER_MONTH_FIXED : PER_MONTH)[billingCycle];
+  return new Decimal(price).times(perMonth).dividedBy(billingFrequency);
+}
 
 export type SpendingGrouping = 'CATEGORY' | 'FOLDER' | 'CURRENCY' | 'MONTH';
 

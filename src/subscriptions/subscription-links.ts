@@ -3,11 +3,11 @@ import { Alert } from '../alerts/alert.entity';
 import { Product } from '../catalogue/product.entity';
 import { ProductCategory } from '../catalogue/product-category.entity';
 import { ExchangeRate } from '../currency/exchange-rate.entity';
-import { type FieldErrors, refuseFieldErrors } from '../errors';
+import { type FieldErrors, refuseFieldErrors } from '../platform/errors';
 import { Folder } from '../organizing/folder.entity';
 import { PaymentMode } from '../organizing/payment-mode.entity';
 import { Tag } from '../organizing/tag.entity';
-import { NO_ALERT } from './codes';
+import { NO_ALERT } from '../alerts/alert.input';
 import type { SubscriptionPatch } from './subscription.input';
 
 /** The category of records whose product has none (DESIGN: free-text products get category 1). */

@@ -1,10 +1,10 @@
 import { Collection, Entity, Index, ManyToMany, ManyToOne, Property, type Opt } from '@mikro-orm/core';
-import { UtcTimestampType } from '../db/timestamp.type';
+import { UtcTimestampType } from '../platform/db/timestamp.type';
 import { Alert } from '../alerts/alert.entity';
 import { User } from '../auth/user.entity';
 import { Product } from '../catalogue/product.entity';
 import { ProductCategory } from '../catalogue/product-category.entity';
-import { BaseEntity } from '../db/base.entity';
+import { BaseEntity } from '../platform/db/base.entity';
 import { Folder } from '../organizing/folder.entity';
 import { PaymentMode } from '../organizing/payment-mode.entity';
 import { Tag } from '../organizing/tag.entity';

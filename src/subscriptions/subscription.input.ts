@@ -1,8 +1,8 @@
-import { characterCount, hasLength } from '../objects';
+import { characterCount, hasLength } from '../platform/objects';
 import Decimal from 'decimal.js';
-import type { FieldErrors } from '../errors';
+import type { FieldErrors } from '../platform/errors';
 import { BILLING_TYPE_LABELS, codesOf, CYCLE_LABELS, MAX_RATING, RECURRING_LABELS, STATUS_LABELS, TYPE_LABELS } from './codes';
-import { isCalendarDate, isTimeZone, LAST_DATE, staysInRange } from './payment-dates';
+import { isCalendarDate, isTimeZone, LAST_DATE, staysInRange } from '../platform/dates';
 
 /** What a record is made or changed from, whichever way it arrives (REST form, GraphQL, inbound webhook). */
 export interface SubscriptionInput {

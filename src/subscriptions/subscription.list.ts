@@ -1,4 +1,4 @@
-import { escapeLike, type SortKey } from '../objects';
+import { escapeLike, type SortKey } from '../platform/objects';
 import { CYCLE_LABELS, RECURRING_LABELS, TYPE_LABELS } from './codes';
 
 /** Paging, search, filters and order of the record list (REST operation 8, GraphQL subscriptions). */

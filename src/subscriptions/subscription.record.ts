@@ -1,6 +1,7 @@
-import { convert, toMoneyString } from '../money/money';
+import { convert, toMoneyString } from '../platform/money';
 import { Status } from './codes';
-import { addDays, lastOnOrBefore, nextOnOrAfter, todayIn, type Schedule } from './payment-dates';
+import { addDays, todayIn } from '../platform/dates';
+import { lastOnOrBefore, nextOnOrAfter, type Schedule } from './payment-dates';
 
 /** One subscription row as the read query returns it: stored columns plus joined names and rates. */
 export interface SubscriptionRow extends Partial<Pick<SubscriptionRecord, 'next_payment_date' | 'payment_date_upd' | 'refund_date' | 'base_value'>> {

@@ -1,12 +1,12 @@
+import { pageOf } from '../platform/graphql/connection';
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { definedOnly } from '../objects';
-import { toUserView, UserView } from '../auth/auth.types';
+import { definedOnly } from '../platform/objects';
 import { AlertView, toAlertView } from '../alerts/alert.resolver';
-import type { ProfileService } from '../settings/profile.service';
+import type { Loaders } from './subscription.loaders';
 import { LocalDateResolver } from 'graphql-scalars';
-import { AppError } from '../errors';
-import { requireCaller, type GraphQLContext } from '../graphql/context';
-import { decodeCursor, encodeCursor } from '../graphql/cursors';
+import { AppError } from '../platform/errors';
+import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
+import { decodeCursor } from '../platform/graphql/cursors';
 import {
   ProductCategoryView,
   FolderView,
@@ -24,7 +24,6 @@ import type { SubscriptionService } from './subscription.service';
 import {
   AddonCreateInput,
   CalendarEntryView,
-  ProfileInput,
   SpendingGroupBy,
   SpendingSummaryView,
   SubscriptionConnection,
@@ -48,10 +47,16 @@ function toPatch(input: SubscriptionUpdateInput): SubscriptionPatch {
 
 @Resolver(() => SubscriptionRecordView)
 export class SubscriptionResolver {
-  constructor(
-    private readonly service: SubscriptionService,
-    private readonly profile: ProfileService,
-  ) {}
+  /** Loaders live for one request (their caches must not outlive the caller's view of the data). */
+  private readonly loaders = new WeakMap<GraphQLContext, Loaders>();
+
+  constructor(private readonly service: SubscriptionService) {}
+
+  private loadersOf(context: GraphQLContext): Loaders {
+    let loaders = this.loaders.get(context);
+    if (!loaders) this.loaders.set(context, (loaders = this.service.relatedLoaders()));
+    return loaders;
+  }
 
   @Query(() => SubscriptionConnection, { description: "The caller's records, a page at a time." })
   async subscriptions(
@@ -72,13 +77,9 @@ export class SubscriptionResolver {
       sort: orderBy ? [{ field: orderBy.field, direction: orderBy.direction }] : DEFAULT_SORT,
       filters: filter ?? {},
     };
-    const [records, total] = await Promise.all([this.service.list(caller, query), this.service.count(caller, query)]);
-    const edges = records.map((node, index) => ({ cursor: encodeCursor(start + index), node: asRecordView(node) }));
-    return {
-      edges,
-      totalCount: total,
-      pageInfo: { hasNextPage: start + records.length < total, endCursor: edges.at(-1)?.cursor ?? null },
-    };
+    // One more than asked tells whether a next page exists.
+    const [records, total] = await Promise.all([this.service.list(caller, { ...query, length: first + 1 }), this.service.count(caller, query)]);
+    return { ...pageOf(records, first, start, asRecordView), totalCount: total };
   }
 
   @Query(() => SubscriptionRecordView)
@@ -164,11 +165,6 @@ export class SubscriptionResolver {
     return asRecordView(await this.service.addAddon(requireCaller(context), subscriptionId, input));
   }
 
-  @Mutation(() => UserView, { description: "Changes the caller's name, base currency or timezone." })
-  async updateProfile(@Arg('input', () => ProfileInput) input: ProfileInput, @Ctx() context: GraphQLContext): Promise<UserView> {
-    return toUserView(await this.profile.update(requireCaller(context), input));
-  }
-
   @FieldResolver(() => Boolean)
   isAddon(@Root() record: SubscriptionRecordView): boolean {
     return record.sub_addon === 1;
@@ -176,31 +172,31 @@ export class SubscriptionResolver {
 
   @FieldResolver(() => ProductSummaryView, { nullable: true })
   async product(@Root() record: SubscriptionRecordView, @Ctx() context: GraphQLContext): Promise<ProductSummaryView | null> {
-    const product = await context.loaders.products.load(record.product_id);
+    const product = await this.loadersOf(context).products.load(record.product_id);
     return product ? toProductSummary(product) : null;
   }
 
   @FieldResolver(() => FolderView, { nullable: true })
   async folder(@Root() record: SubscriptionRecordView, @Ctx() context: GraphQLContext): Promise<FolderView | null> {
-    const folder = record.folder_id ? await context.loaders.folders.load(record.folder_id) : null;
+    const folder = record.folder_id ? await this.loadersOf(context).folders.load(record.folder_id) : null;
     return folder ? toFolderView(folder) : null;
   }
 
   @FieldResolver(() => ProductCategoryView, { nullable: true })
   async category(@Root() record: SubscriptionRecordView, @Ctx() context: GraphQLContext): Promise<ProductCategoryView | null> {
-    const category = record.category_id ? await context.loaders.categories.load(record.category_id) : null;
+    const category = record.category_id ? await this.loadersOf(context).categories.load(record.category_id) : null;
     return category ? toCategoryView(category) : null;
   }
 
   @FieldResolver(() => PaymentModeView, { nullable: true })
   async paymentMode(@Root() record: SubscriptionRecordView, @Ctx() context: GraphQLContext): Promise<PaymentModeView | null> {
-    const mode = record.payment_mode_id ? await context.loaders.paymentModes.load(record.payment_mode_id) : null;
+    const mode = record.payment_mode_id ? await this.loadersOf(context).paymentModes.load(record.payment_mode_id) : null;
     return mode ? toPaymentModeView(mode) : null;
   }
 
   @FieldResolver(() => [AlertView], { description: 'Its alert definitions; the first is the REST alert_id.' })
   async alerts(@Root() record: SubscriptionRecordView, @Ctx() context: GraphQLContext): Promise<AlertView[]> {
-    return (await context.loaders.alertsOfSubscription.load(record.id)).map(toAlertView);
+    return (await this.loadersOf(context).alertsOfSubscription.load(record.id)).map(toAlertView);
   }
 
   @Mutation(() => SubscriptionRecordView, { description: "Sets the record's alert definitions (1 to 10; the first becomes alert_id)." })
@@ -216,6 +212,6 @@ export class SubscriptionResolver {
 
   @FieldResolver(() => [TagView])
   async tags(@Root() record: SubscriptionRecordView, @Ctx() context: GraphQLContext): Promise<TagView[]> {
-    return (await context.loaders.tagsOfSubscription.load(record.id)).map(toTagView);
+    return (await this.loadersOf(context).tagsOfSubscription.load(record.id)).map(toTagView);
   }
 }

@@ -1,18 +1,22 @@
+import { createLoaders, type Loaders } from './subscription.loaders';
 import { LockMode, TransactionContext, type MikroORM } from '@mikro-orm/core';
-import { definedOnly } from '../objects';
+import { definedOnly } from '../platform/objects';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
-import type { Caller } from '../auth/caller';
+import type { Caller } from '../platform/caller';
 import { User } from '../auth/user.entity';
 import type { Product } from '../catalogue/product.entity';
-import type { DirectReads } from '../db/direct-reads';
-import { utcTimestamp } from '../db/timestamps';
-import { AppError, refuseFieldErrors } from '../errors';
-import { DEFAULT_ALERT, Status } from './codes';
-import { addDays, endOfMonth, epochDay, isCalendarDate, occurrencesBetween, todayIn } from './payment-dates';
+import type { DirectReads } from '../platform/db/direct-reads';
+import { utcTimestamp } from '../platform/db/timestamps';
+import { AppError, refuseFieldErrors } from '../platform/errors';
+import { DEFAULT_ALERT } from '../alerts/alert.input';
+import { Status } from './codes';
+import { addDays, endOfMonth, epochDay, isCalendarDate, todayIn } from '../platform/dates';
+import { occurrencesBetween } from './payment-dates';
 import { DEFAULT_CATEGORY_ID, resolveLinks, type ResolvedLinks } from './subscription-links';
 import { Subscription } from './subscription.entity';
-import type { ReminderService } from '../alerts/reminder.service';
-import { writeEvents, type OutboxSignal } from '../webhooks/outbox';
+import type { ReminderScheduling } from '../platform/reminder-scheduling';
+import type { OutboxSignal } from '../webhooks/outbox';
+import { writeRecordEvents } from './subscription.events';
 import type { SubscriptionTopic } from '../webhooks/topics';
 import { summarizeSpending, type SpendingGrouping, type SpendingSummary } from './spending';
 import { MAX_REFUND_DAYS, validateRefundWindow, validateSubscriptionInput, type SubscriptionInput, type SubscriptionPatch } from './subscription.input';
@@ -49,9 +53,14 @@ export class SubscriptionService {
     private readonly reads: DirectReads,
     private readonly defaultImage: string,
     private readonly outbox: OutboxSignal,
-    private readonly reminders: ReminderService,
+    private readonly reminders: ReminderScheduling,
     private readonly clock: () => Date = () => new Date(),
   ) {}
+
+  /** Batch loaders for the rows nested under a page of records (one request's worth). */
+  relatedLoaders(): Loaders {
+    return createLoaders(this.orm);
+  }
 
   async create(caller: Caller, input: SubscriptionInput): Promise<SubscriptionRecord> {
     assertValid(input);
@@ -383,7 +392,7 @@ export class SubscriptionService {
         em.getTransactionContext(),
       );
     const now = this.clock();
-    await writeEvents(
+    await writeRecordEvents(
       em,
       caller.userId,
       topic,

@@ -1,3 +1,4 @@
+import { Connection } from '../platform/graphql/connection';
 import type { SubscriptionRecord } from './subscription.record';
 import { IsOptional, Length, Matches, Max, Min } from 'class-validator';
 import { CurrencyResolver, DateTimeResolver, LocalDateResolver, TimeZoneResolver } from 'graphql-scalars';
@@ -54,22 +55,8 @@ export function asRecordView(record: SubscriptionRecord): SubscriptionRecordView
   return Object.assign(new SubscriptionRecordView(), record);
 }
 
-@ObjectType('PageInfo')
-export class PageInfo {
-  @Field() hasNextPage!: boolean;
-  @Field(() => String, { nullable: true }) endCursor!: string | null;
-}
-
-@ObjectType('SubscriptionEdge')
-export class SubscriptionEdge {
-  @Field() cursor!: string;
-  @Field(() => SubscriptionRecordView) node!: SubscriptionRecordView;
-}
-
 @ObjectType('SubscriptionConnection')
-export class SubscriptionConnection {
-  @Field(() => [SubscriptionEdge]) edges!: SubscriptionEdge[];
-  @Field(() => PageInfo) pageInfo!: PageInfo;
+export class SubscriptionConnection extends Connection('Subscription', SubscriptionRecordView) {
   @Field(() => Int) totalCount!: number;
 }
 
@@ -178,13 +165,6 @@ export class AddonCreateInput {
   @Field(() => Int, { nullable: true, description: "The main record's status when omitted" }) status?: number;
   @Field(() => Int, { defaultValue: 1 }) recurring!: number;
   @Field(() => LocalDateResolver, { nullable: true }) refundDate?: string | null;
-}
-
-@InputType()
-export class ProfileInput {
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(1, 200) name?: string;
-  @Field(() => CurrencyResolver, { nullable: true }) baseCurrency?: string;
-  @Field(() => TimeZoneResolver, { nullable: true }) timezone?: string;
 }
 
 @ObjectType('SpendingGroup')

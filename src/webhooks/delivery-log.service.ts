@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import type { Caller } from '../auth/caller';
-import { AppError } from '../errors';
+import type { Caller } from '../platform/caller';
+import { AppError } from '../platform/errors';
 import type { OutboxSignal } from './outbox';
 import { MAX_ATTEMPTS } from './retry-schedule';
 

@@ -1,13 +1,12 @@
-import type { ConnectionOptions, Queue } from 'bullmq';
-import type { ClaimedDelivery } from './delivery.service';
-import type { DeliveryHandoff } from './outbox-relay';
+import type { Queue } from 'bullmq';
+import type { Logger } from '../platform/logger';
+import { createQueue } from '../platform/queues';
+import { DueWorkRelay, type Handoff, type RelayOptions } from '../platform/relay';
+import type { ClaimedDelivery, DeliveryService } from './delivery.service';
+
+export type DeliveryHandoff = Handoff<ClaimedDelivery>;
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';
-
-/** BullMQ connections block on Redis commands, so they must retry without limit (ioredis option). */
-export function queueConnection(redisUrl: string): ConnectionOptions {
-  return { url: redisUrl, maxRetriesPerRequest: null } as ConnectionOptions;
-}
 
 /** One job per attempt: the id names delivery and attempt, so a repeated hand-off adds nothing. */
 export function jobIdOf(claim: ClaimedDelivery): string {
@@ -28,7 +27,17 @@ export function queueHandoff(queue: Queue<ClaimedDelivery>): DeliveryHandoff {
 }
 
 export function createDeliveryQueue(redisUrl: string, prefix: string): Queue<ClaimedDelivery> {
-  // bullmq and ioredis (11 MB per process) load only where Redis is configured.
-  const { Queue } = require('bullmq') as typeof import('bullmq');
-  return new Queue<ClaimedDelivery>(DELIVERY_QUEUE, { connection: queueConnection(redisUrl), prefix });
+  return createQueue<ClaimedDelivery>(DELIVERY_QUEUE, redisUrl, prefix);
+}
+
+/** The outbox relay: due deliveries. */
+export function outboxRelay(deliveries: DeliveryService, handoff: DeliveryHandoff, logger: Logger, options: RelayOptions): DueWorkRelay<ClaimedDelivery> {
+  return new DueWorkRelay((limit) => deliveries.claimDue(limit), handoff, logger, options);
+}
+
+/** The embedded default: attempt each claimed delivery in this process. */
+export function inProcessHandoff(deliveries: DeliveryService): DeliveryHandoff {
+  return async (claims) => {
+    await Promise.all(claims.map((claim) => deliveries.attempt(claim)));
+  };
 }

@@ -1,6 +1,6 @@
 import { Entity, Enum, Index, ManyToOne, Property, Unique, type Opt } from '@mikro-orm/core';
-import { UtcTimestampType } from '../db/timestamp.type';
-import { BaseEntity } from '../db/base.entity';
+import { UtcTimestampType } from '../platform/db/timestamp.type';
+import { BaseEntity } from '../platform/db/base.entity';
 import { WebhookEndpoint } from './endpoint.entity';
 import { WebhookEvent } from './event.entity';
 

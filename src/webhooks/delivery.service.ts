@@ -1,7 +1,7 @@
-import { USER_AGENT } from '../version';
+import { USER_AGENT } from '../platform/version';
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { delayBeforeNextAttempt } from './retry-schedule';
 import { postOnce } from './http-post';
 import { signWebhook } from './signature';

@@ -1,6 +1,6 @@
 import { Entity, Index, ManyToOne, Property, type Opt } from '@mikro-orm/core';
 import { User } from '../auth/user.entity';
-import { BaseEntity } from '../db/base.entity';
+import { BaseEntity } from '../platform/db/base.entity';
 
 /** A customer endpoint that outbound events are delivered to. The secret signs deliveries (shown once). */
 @Entity({ tableName: 'webhook_endpoints' })

@@ -1,8 +1,8 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import type { Caller } from '../auth/caller';
-import type { Config } from '../config';
-import { AppError } from '../errors';
+import type { Caller } from '../platform/caller';
+import type { Config } from '../platform/config';
+import { AppError } from '../platform/errors';
 import { WebhookEndpoint } from './endpoint.entity';
 import { newEndpointSecret } from './signature';
 import { checkEndpointUrl } from './ssrf-guard';

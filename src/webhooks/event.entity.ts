@@ -1,7 +1,7 @@
 import { Entity, Index, ManyToOne, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
-import { UtcTimestampType } from '../db/timestamp.type';
+import { UtcTimestampType } from '../platform/db/timestamp.type';
 import { User } from '../auth/user.entity';
-import { SQL_UTC_NOW, utcTimestamp } from '../db/timestamps';
+import { SQL_UTC_NOW, utcTimestamp } from '../platform/db/timestamps';
 
 /** An outbox event, written in the same transaction as the change it describes. */
 @Entity({ tableName: 'webhook_events' })

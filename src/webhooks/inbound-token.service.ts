@@ -1,9 +1,9 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import type { Caller } from '../auth/caller';
+import type { Caller } from '../platform/caller';
 import { randomSecret, sha256Hex } from '../auth/secrets';
-import { utcTimestamp } from '../db/timestamps';
-import { AppError } from '../errors';
+import { utcTimestamp } from '../platform/db/timestamps';
+import { AppError } from '../platform/errors';
 import { InboundTokenKind, InboundWebhookToken } from './inbound-token.entity';
 
 /** Idempotency keys are answered from storage for at least this long (and dropped a day after that). */

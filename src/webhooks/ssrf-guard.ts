@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { AppError } from '../errors';
+import { AppError } from '../platform/errors';
 
 /**
  * Outbound webhooks must not reach the server's own network: loopback, private, link-local (cloud metadata

@@ -1,10 +1,10 @@
 import { DateTimeResolver } from 'graphql-scalars';
 import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Query, registerEnumType, Resolver } from 'type-graphql';
-import { toIsoMicros } from '../db/timestamps';
-import { AppError } from '../errors';
-import { requireCaller, type GraphQLContext } from '../graphql/context';
-import { decodeCursor, encodeCursor } from '../graphql/cursors';
-import { PageInfo } from '../subscriptions/subscription.types';
+import { toIsoMicros } from '../platform/db/timestamps';
+import { AppError } from '../platform/errors';
+import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
+import { decodeCursor } from '../platform/graphql/cursors';
+import { Connection, pageOf } from '../platform/graphql/connection';
 import type { DeliveryLogService, DeliveryRow } from './delivery-log.service';
 import { DeliveryStatus } from './delivery.entity';
 import type { WebhookEndpoint } from './endpoint.entity';
@@ -82,17 +82,8 @@ class DeliveryView {
   @Field(() => [DeliveryAttemptView]) attempts!: DeliveryAttemptView[];
 }
 
-@ObjectType('WebhookDeliveryEdge')
-class DeliveryEdge {
-  @Field() cursor!: string;
-  @Field(() => DeliveryView) node!: DeliveryView;
-}
-
 @ObjectType('WebhookDeliveryConnection')
-class DeliveryConnection {
-  @Field(() => [DeliveryEdge]) edges!: DeliveryEdge[];
-  @Field(() => PageInfo) pageInfo!: PageInfo;
-}
+class DeliveryConnection extends Connection('WebhookDelivery', DeliveryView) {}
 
 const toEndpointView = (endpoint: WebhookEndpoint): WebhookEndpointView => ({
   id: endpoint.id,
@@ -190,10 +181,8 @@ export class WebhooksResolver {
     if (first < 1 || first > 200) throw AppError.field('first', 'The first must be from 1 to 200.');
     const offset = after ? decodeCursor(after) + 1 : 0;
     const rows = await this.log.list(requireCaller(context), { offset, limit: first + 1, endpointId: endpointId ?? undefined, status: status ?? undefined });
-    const page = rows.slice(0, first);
-    const attempts = await this.log.attempts(page.map((row) => row.id));
-    const edges = page.map((row, index) => ({ cursor: encodeCursor(offset + index), node: this.toDeliveryView(row, attempts) }));
-    return { edges, pageInfo: { hasNextPage: rows.length > first, endCursor: edges.at(-1)?.cursor ?? null } };
+    const attempts = await this.log.attempts(rows.slice(0, first).map((row) => row.id));
+    return pageOf(rows, first, offset, (row) => this.toDeliveryView(row, attempts));
   }
 
   @Mutation(() => DeliveryView, { description: 'Attempts a finished delivery once more, now.' })

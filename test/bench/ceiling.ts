@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool, types } from 'pg';
-import { nextOnOrAfter, occurrencesBetween, todayIn } from '../../src/subscriptions/payment-dates';
+import { todayIn } from '../../src/platform/dates';
+import { nextOnOrAfter, occurrencesBetween } from '../../src/subscriptions/payment-dates';
 
 /**
  * The ceiling: the same reads with nothing in between: node:http, pg with indexed SQL, dates kept as strings

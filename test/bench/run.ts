@@ -12,7 +12,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { Queue, Worker } from 'bullmq';
 import { Client } from 'pg';
-import { runningEmbeddedPostgres } from '../../src/db/embedded-postgres';
+import { runningEmbeddedPostgres } from '../../src/platform/db/embedded-postgres';
 import { startArguments } from '../support/service-process';
 import { startCeiling } from './ceiling';
 import { seed } from './seed';

@@ -1,4 +1,4 @@
-import { GRAPHQL_LIMITS } from '../../src/graphql/server';
+import { GRAPHQL_LIMITS } from '../../src/platform/graphql/server';
 import { signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;

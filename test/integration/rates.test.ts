@@ -1,5 +1,5 @@
 import { importRates } from '../../src/currency/rates.service';
-import { AppError } from '../../src/errors';
+import { AppError } from '../../src/platform/errors';
 import { createSubscription } from '../support/subscriptions';
 import { signUp, startTestApp, type TestApp } from '../support/test-app';
 

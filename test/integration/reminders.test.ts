@@ -1,5 +1,5 @@
 import { SMTPServer } from 'smtp-server';
-import { createReminderQueue } from '../../src/alerts/reminder-queue';
+import { createReminderQueue } from '../../src/reminders/reminder-queue';
 import { signWebhook } from '../../src/webhooks/signature';
 import { provisionDatabase, type TestDatabase } from '../support/database';
 import { Receiver } from '../support/receiver';

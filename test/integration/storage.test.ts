@@ -1,7 +1,7 @@
 import { MIGRATIONS } from '../../src/db/migrations';
 import { MikroORM } from '@mikro-orm/core';
 import { openDatabase, ormOptions } from '../../src/db/orm';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/platform/logger';
 import { provisionDatabase } from '../support/database';
 import { sql, startTestApp, type TestApp } from '../support/test-app';
 

@@ -1,4 +1,4 @@
-import { todayIn, addDays } from '../../src/subscriptions/payment-dates';
+import { todayIn, addDays } from '../../src/platform/dates';
 import { expectErrorBody } from '../support/shapes';
 import { countRows, createSubscription, expectRecordShape, LIST_EXTRAS, MINIMAL, postSubscription, postAddon } from '../support/subscriptions';
 import { graphql, graphqlData, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';

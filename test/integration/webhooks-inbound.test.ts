@@ -1,6 +1,6 @@
 import { expectErrorBody } from '../support/shapes';
 import { countRows, createSubscription, expectRecordShape, MINIMAL } from '../support/subscriptions';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/platform/logger';
 import { graphql, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/db/embedded-postgres';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/platform/db/embedded-postgres';
 
 declare global {
   var embeddedPostgres: { server: EmbeddedPostgres; dataDir: string } | undefined;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import supertest from 'supertest';
 import { createApp, type AppOptions, type RunningApp } from '../../src/app';
-import { loadConfig, type Config } from '../../src/config';
+import { loadConfig, type Config } from '../../src/platform/config';
 import { provisionDatabase, type TestDatabase } from './database';
 import { until } from './wait';
 

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../src/config';
+import { ConfigError, loadConfig } from '../../src/platform/config';
 
 describe('loadConfig', () => {
   it('gives every setting a working default with nothing set', () => {

@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
 import fc from 'fast-check';
-import { convert, monthlyEquivalent, toMoneyString } from '../../src/money/money';
+import { monthlyEquivalent } from '../../src/subscriptions/spending';
+import { convert, toMoneyString } from '../../src/platform/money';
 
 const rates = new Map([
   ['USD', '1'],

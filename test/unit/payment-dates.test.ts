@@ -1,19 +1,6 @@
 import fc from 'fast-check';
-import {
-  addDays,
-  addMonths,
-  fromEpochDay,
-  epochDay,
-  isCalendarDate,
-  isTimeZone,
-  lastOnOrBefore,
-  nextOnOrAfter,
-  occurrence,
-  occurrencesBetween,
-  parseDate,
-  todayIn,
-  type Schedule,
-} from '../../src/subscriptions/payment-dates';
+import { addDays, addMonths, fromEpochDay, epochDay, isCalendarDate, isTimeZone, parseDate, todayIn } from '../../src/platform/dates';
+import { lastOnOrBefore, nextOnOrAfter, occurrence, occurrencesBetween, type Schedule } from '../../src/subscriptions/payment-dates';
 
 const monthly = (anchor: string, frequency = 1): Schedule => ({ anchor, billingType: 2, billingCycle: 3, billingFrequency: frequency });
 const yearly = (anchor: string): Schedule => ({ anchor, billingType: 2, billingCycle: 4, billingFrequency: 1 });

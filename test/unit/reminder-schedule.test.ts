@@ -1,4 +1,4 @@
-import { instantOf, localFireDate, reminderTargets, type ReminderDefinition, type RemindedRecord } from '../../src/alerts/reminder-schedule';
+import { instantOf, localFireDate, reminderTargets, type ReminderDefinition, type RemindedRecord } from '../../src/reminders/reminder-schedule';
 
 const record = (fields: Partial<RemindedRecord> = {}): RemindedRecord => ({
   type: 1,

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { printSchema } from 'graphql';
-import type { Services } from '../services';
+import type { Services } from './services';
 import { buildAppSchema } from './schema';
 
 /** The committed schema/schema.graphql: the SDL the resolvers produce (a test fails when the two differ). */

@@ -1,8 +1,8 @@
 import { DateTimeResolver, LocalDateResolver } from 'graphql-scalars';
 import { Arg, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { toIsoMicros } from '../db/timestamps';
-import { AppError } from '../errors';
-import { requireCaller, type GraphQLContext } from '../graphql/context';
+import { toIsoMicros } from '../platform/db/timestamps';
+import { AppError } from '../platform/errors';
+import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
 import type { ReminderRow, ReminderService } from './reminder.service';
 
 @ObjectType('Reminder', { description: 'One reminder of a payment or refund date, from one alert definition.' })

@@ -1,9 +1,7 @@
-import type { Logger } from '../logger';
-import type { ClaimedDelivery, DeliveryService } from './delivery.service';
+import type { Logger } from './logger';
 
 /** Where claimed work goes: done here (embedded default) or handed to BullMQ (with Redis). */
 export type Handoff<T> = (claims: T[]) => Promise<void>;
-export type DeliveryHandoff = Handoff<ClaimedDelivery>;
 
 export interface RelayOptions {
   pollIntervalMs: number;
@@ -88,16 +86,4 @@ export class DueWorkRelay<T> {
       this.logger.warn({ err: error }, 'relay round failed');
     }
   }
-}
-
-/** The outbox relay: due deliveries. */
-export function outboxRelay(deliveries: DeliveryService, handoff: DeliveryHandoff, logger: Logger, options: RelayOptions): DueWorkRelay<ClaimedDelivery> {
-  return new DueWorkRelay((limit) => deliveries.claimDue(limit), handoff, logger, options);
-}
-
-/** The embedded default: attempt each claimed delivery in this process. */
-export function inProcessHandoff(deliveries: DeliveryService): DeliveryHandoff {
-  return async (claims) => {
-    await Promise.all(claims.map((claim) => deliveries.attempt(claim)));
-  };
 }

@@ -1,5 +1,4 @@
 import Decimal from 'decimal.js';
-import { BillingType, Cycle } from '../subscriptions/codes';
 
 /** Money is decimal (decimal.js), never float arithmetic; amounts travel as strings. */
 
@@ -34,25 +33,4 @@ const MONEY_TEXT = /^-?\d+\.\d\d$/;
 /** Two-decimal string of a stored numeric. */
 export function toMoneyString(amount: string): string {
   return MONEY_TEXT.test(amount) ? amount : new Decimal(amount).toFixed(2, Decimal.ROUND_HALF_UP);
-}
-
-/** Payments per month of one cycle unit: a calendar month is 1/12 of a year of 365.2425 days. */
-const PER_MONTH: Record<number, Decimal> = {
-  [Cycle.Daily]: new Decimal('365.2425').dividedBy(12),
-  [Cycle.Weekly]: new Decimal('365.2425').dividedBy(12).dividedBy(7),
-  [Cycle.Monthly]: new Decimal(1),
-  [Cycle.Yearly]: new Decimal(1).dividedBy(12),
-};
-
-/** Fixed-day billing (billing_type 1) counts a month as 30 days and a year as 365. */
-const PER_MONTH_FIXED: Record<number, Decimal> = {
-  ...PER_MONTH,
-  [Cycle.Monthly]: new Decimal('365.2425').dividedBy(12).dividedBy(30),
-  [Cycle.Yearly]: new Decimal('365.2425').dividedBy(12).dividedBy(365),
-};
-
-/** What a recurring price costs per month on average (unrounded), for totals. */
-export function monthlyEquivalent(price: string, billingType: number, billingCycle: number, billingFrequency: number): Decimal {
-  const perMonth = (billingType === BillingType.FixedDays ? PER_MONTH_FIXED : PER_MONTH)[billingCycle];
-  return new Decimal(price).times(perMonth).dividedBy(billingFrequency);
 }

@@ -1,15 +1,16 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
-import type { Caller } from '../auth/caller';
-import { utcTimestamp } from '../db/timestamps';
-import { AppError } from '../errors';
-import type { Logger } from '../logger';
-import { toMoneyString } from '../money/money';
-import { addDays } from '../subscriptions/payment-dates';
+import type { Caller } from '../platform/caller';
+import { utcTimestamp } from '../platform/db/timestamps';
+import { AppError } from '../platform/errors';
+import type { Logger } from '../platform/logger';
+import { toMoneyString } from '../platform/money';
+import { addDays } from '../platform/dates';
 import { recordSelect, toRecord, type SubscriptionRecord, type SubscriptionRow } from '../subscriptions/subscription.record';
-import { writeEvents, type OutboxSignal } from '../webhooks/outbox';
+import type { OutboxSignal } from '../webhooks/outbox';
+import { writeRecordEvents } from '../subscriptions/subscription.events';
 import type { ReminderMailer } from './reminder-mail';
-import { channelsOf } from './alert.input';
+import { channelsOf } from '../alerts/alert.input';
 import { reminderTargets, type ReminderDefinition, type ReminderKind, type ReminderTarget } from './reminder-schedule';
 
 export interface ReminderRow {
@@ -203,7 +204,7 @@ export class ReminderService {
       );
       const record = toRecord(row, this.clock());
       if (channelsOf(alert.alert_type).includes('webhook')) {
-        await writeEvents(em, reminder.user_id, reminder.kind === 'payment' ? 'subscription.payment_due' : 'subscription.refund_due', [record], {
+        await writeRecordEvents(em, reminder.user_id, reminder.kind === 'payment' ? 'subscription.payment_due' : 'subscription.refund_due', [record], {
           reminder: { kind: reminder.kind, date: reminder.reminder_date, alert_id: reminder.alert_id },
         });
       }
@@ -264,7 +265,7 @@ export class ReminderService {
     if (wanted.includes('webhook') && row) {
       const record = toRecord(row, this.clock());
       await this.orm.em.transactional((em) =>
-        writeEvents(em, caller.userId, 'subscription.payment_due', [record], {
+        writeRecordEvents(em, caller.userId, 'subscription.payment_due', [record], {
           reminder: { kind: 'payment', date: record.next_payment_date ?? record.payment_date, alert_id: alertId, test: true },
         }),
       );

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** Subledger's version, from its package.json (two folders up from src/ and from dist/src/). */
+/** Subledger's version, from its package.json (two folders up from src/platform/, three from dist/src/platform/). */
 function readVersion(): string {
-  for (const folder of [path.resolve(__dirname, '..'), path.resolve(__dirname, '../..')]) {
+  for (const folder of [path.resolve(__dirname, '../..'), path.resolve(__dirname, '../../..')]) {
     try {
       const manifest = JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) as { name?: string; version?: string };
       if (manifest.name === 'subledger' && manifest.version) return manifest.version;

@@ -1,7 +1,8 @@
 import { DateTime } from 'luxon';
 import { Status } from '../subscriptions/codes';
-import { addDays, addMonths, nextOnOrAfter, todayIn, type Schedule } from '../subscriptions/payment-dates';
-import { remindedKinds, type ReminderKind } from './alert.input';
+import { addDays, addMonths, todayIn } from '../platform/dates';
+import { nextOnOrAfter, type Schedule } from '../subscriptions/payment-dates';
+import { remindedKinds, type ReminderKind } from '../alerts/alert.input';
 
 export type { ReminderKind };
 

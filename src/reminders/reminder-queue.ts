@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
-import { queueConnection } from '../webhooks/delivery-queue';
-import type { Handoff } from '../webhooks/outbox-relay';
+import { createQueue } from '../platform/queues';
+import type { Handoff } from '../platform/relay';
 import type { DueReminder, ReminderService } from './reminder.service';
 
 export const REMINDER_QUEUE = 'reminders';
@@ -8,8 +8,7 @@ export const REMINDER_QUEUE = 'reminders';
 export const REMINDER_LOOK_AHEAD_MS = 60_000;
 
 export function createReminderQueue(redisUrl: string, prefix: string): Queue<DueReminder> {
-  const { Queue } = require('bullmq') as typeof import('bullmq');
-  return new Queue<DueReminder>(REMINDER_QUEUE, { connection: queueConnection(redisUrl), prefix });
+  return createQueue<DueReminder>(REMINDER_QUEUE, redisUrl, prefix);
 }
 
 /**

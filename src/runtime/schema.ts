@@ -3,18 +3,20 @@ import { buildSchema, type ClassType, type NonEmptyArray } from 'type-graphql';
 import { AuthResolver } from '../auth/auth.resolver';
 import { SubscriptionResolver } from '../subscriptions/subscription.resolver';
 import { AlertResolver } from '../alerts/alert.resolver';
-import { ReminderResolver } from '../alerts/reminder.resolver';
+import { ReminderResolver } from '../reminders/reminder.resolver';
 import { CatalogueResolver } from '../catalogue/catalogue.resolver';
+import { ProfileResolver } from '../settings/profile.resolver';
 import { SettingsResolver } from '../settings/settings.resolver';
 import { WebhooksResolver } from '../webhooks/webhooks.resolver';
 import { FolderResolver, PaymentModeResolver, ProductCategoryResolver, TagResolver } from '../organizing/organizing.resolver';
-import type { Services } from '../services';
+import type { Services } from './services';
 
 /** One instance of every resolver, built on the services. */
 function createResolvers(services: Services): NonEmptyArray<object> {
   return [
     new AuthResolver(services.auth),
-    new SubscriptionResolver(services.subscriptions, services.profile),
+    new SubscriptionResolver(services.subscriptions),
+    new ProfileResolver(services.profile),
     new AlertResolver(services.alerts),
     new ReminderResolver(services.reminders),
     new CatalogueResolver(services.catalogue),

@@ -1,0 +1,156 @@
+import type { Redis } from 'ioredis';
+import type { Worker } from 'bullmq';
+import { ConfigError, type Config } from '../platform/config';
+import { databaseServer } from '../platform/db/embedded-postgres';
+import { createLogger, type Logger } from '../platform/logger';
+import type { LimiterStores } from '../platform/ops/limiters';
+import { createRedis, whenReady } from '../platform/ops/redis';
+import { DueWorkRelay } from '../platform/relay';
+import { createReminderQueue, inProcessReminderHandoff, REMINDER_LOOK_AHEAD_MS, reminderQueueHandoff } from '../reminders/reminder-queue';
+import type { DueReminder } from '../reminders/reminder.service';
+import { createDeliveryQueue, inProcessHandoff, outboxRelay, queueHandoff } from '../webhooks/delivery-queue';
+import { DeliveryService, type ClaimedDelivery, type DeliveryTiming } from '../webhooks/delivery.service';
+import { startDeliveryWorker, startReminderWorker } from '../../workers/queue-workers';
+import { openDatabase, type Database, type QueryListener } from '../db/orm';
+import { createServices, type Services } from './services';
+
+/**
+ * What a process is for: `api` serves HTTP and (unless told otherwise) runs the background work; `worker` is
+ * `npm run worker`, queue consumers only; `cli` runs one administration command.
+ */
+export type Role = 'api' | 'worker' | 'cli';
+
+export interface RuntimeOptions {
+  logger?: Logger;
+  /** Sees every SQL statement (tests count statements per request). */
+  onQuery?: QueryListener;
+  /** Delivery timeout and claim lease (tests shorten them). */
+  deliveryTiming?: DeliveryTiming;
+  /** api with Redis: whether this process also runs the queue workers (default true, as `npm start` does). */
+  inProcessWorker?: boolean;
+  /**
+   * api: whether this process runs the background work: the relays, the reminder sweep and, with Redis, the
+   * in-process workers (default true). Of several API processes (WEB_CONCURRENCY) exactly one does.
+   */
+  background?: boolean;
+  /** Called after every commit that wrote outbox events (another API process passes it to the one relaying). */
+  onOutboxCommit?: () => void;
+  /** "Now" for records and reminders (tests move it instead of sleeping). */
+  clock?: () => Date;
+}
+
+export interface Runtime {
+  config: Config;
+  logger: Logger;
+  db: Database;
+  /** The shared Redis of rate limits and throttles (api with REDIS_URL), else null. */
+  redis: Redis | null;
+  stores: LimiterStores;
+  services: Services;
+  deliveries: DeliveryService;
+  /** The queue consumers this process runs (worker, and api with Redis and background work). */
+  workers: Array<Worker<ClaimedDelivery> | Worker<DueReminder>>;
+  close(): Promise<void>;
+}
+
+export interface ApiRuntime extends Runtime {
+  relay: DueWorkRelay<ClaimedDelivery>;
+  reminderRelay: DueWorkRelay<DueReminder>;
+  /** Runs a relay round at once (a commit in another process wrote due work). */
+  nudgeRelays(): void;
+}
+
+/** How often the relay looks for due deliveries when nothing nudged it. */
+const RELAY_POLL_MS = 250;
+const RELAY_MAX_IN_FLIGHT = 32;
+/** Reminders fire within about this long of their time on the embedded default. */
+const REMINDER_POLL_MS = 1_000;
+const SWEEP_INTERVAL_MS = 300_000;
+/** How long start-up waits for Redis before counting in memory (a Redis outage must not stop the service). */
+const REDIS_READY_WAIT_MS = 5_000;
+
+/** The one composition of a Subledger process: database, Redis, services and background work by role. */
+export async function createRuntime(config: Config, role: 'api', options?: RuntimeOptions): Promise<ApiRuntime>;
+export async function createRuntime(config: Config, role: 'worker' | 'cli', options?: RuntimeOptions): Promise<Runtime>;
+export async function createRuntime(config: Config, role: Role, options: RuntimeOptions = {}): Promise<Runtime | ApiRuntime> {
+  if (role === 'worker' && (!config.redisUrl || !config.databaseUrl)) {
+    throw new ConfigError(['npm run worker needs REDIS_URL and DATABASE_URL; with the embedded database, npm start delivers in-process']);
+  }
+  const logger = options.logger ?? createLogger(role === 'cli' ? { logLevel: 'warn' } : config);
+  // The CLI uses the server of a Subledger running on DATA_DIR, or starts one for the command.
+  const database = await databaseServer(config, { attach: role === 'cli' });
+  const db = await openDatabase(database.url, config, logger, { onQuery: options.onQuery, embedded: database.embedded });
+  const redis: Redis | null = role === 'api' && config.redisUrl ? createRedis(config.redisUrl) : null;
+  redis?.on('error', (error) => logger.warn({ err: error }, 'redis connection error'));
+  if (redis) await whenReady(redis, REDIS_READY_WAIT_MS);
+  const stores: LimiterStores = { redis, redisPrefix: config.redisPrefix, reads: db.reads };
+  const clock = options.clock ?? (() => new Date());
+  const services = createServices(db.orm, config, stores, logger, clock);
+  if (options.onOutboxCommit) services.outbox.subscribe(options.onOutboxCommit);
+  const deliveries = new DeliveryService(db.orm, config, options.deliveryTiming);
+
+  const background = role === 'api' && options.background !== false;
+  const queueRedis = config.redisUrl ? { url: config.redisUrl, prefix: config.redisPrefix } : null;
+  const runsWorkers = queueRedis && (role === 'worker' || (background && options.inProcessWorker !== false));
+  const workers = runsWorkers ? [startDeliveryWorker(deliveries, queueRedis, logger), startReminderWorker(services.reminders, queueRedis, logger)] : [];
+  const closeBase = async () => {
+    await Promise.all(workers.map((worker) => worker.close()));
+    redis?.disconnect();
+    await db.close();
+  };
+  const base: Runtime = { config, logger, db, redis, stores, services, deliveries, workers, close: closeBase };
+  if (role !== 'api') return base;
+
+  // Outbound deliveries: the relay moves due rows of the outbox; with Redis through BullMQ to workers (here
+  // and in `npm run worker`), without it straight to the delivery function here.
+  const queue = queueRedis ? createDeliveryQueue(queueRedis.url, queueRedis.prefix) : null;
+  queue?.on('error', (error) => logger.warn({ err: error }, 'delivery queue error'));
+  const relayOptions = { pollIntervalMs: RELAY_POLL_MS, maxInFlight: RELAY_MAX_IN_FLIGHT };
+  const relay = outboxRelay(deliveries, queue ? queueHandoff(queue) : inProcessHandoff(deliveries), logger, relayOptions);
+  services.outbox.subscribe(() => relay.nudge());
+
+  // Reminders: due rows fire here (embedded default), or go to BullMQ as delayed jobs a minute ahead (Redis).
+  const reminderQueue = queueRedis ? createReminderQueue(queueRedis.url, queueRedis.prefix) : null;
+  reminderQueue?.on('error', (error) => logger.warn({ err: error }, 'reminder queue error'));
+  const reminderRelay = new DueWorkRelay(
+    (limit) => services.reminders.claimDue(limit, reminderQueue ? REMINDER_LOOK_AHEAD_MS : 0),
+    reminderQueue ? reminderQueueHandoff(reminderQueue, clock) : inProcessReminderHandoff(services.reminders),
+    logger,
+    { ...relayOptions, pollIntervalMs: REMINDER_POLL_MS },
+  );
+  services.outbox.subscribe(() => reminderRelay.nudge());
+
+  // Roll reminders forward now (payments that passed while stopped) and every few minutes.
+  // Expiry first, so records that just expired lose their reminders in the same run.
+  const sweep = () =>
+    services.subscriptions
+      .expireDue()
+      .then(() => services.reminders.sweep())
+      .catch((error: unknown) => logger.warn({ err: error }, 'sweep failed'));
+  let sweeping: Promise<unknown> = Promise.resolve();
+  let sweepTimer: NodeJS.Timeout | undefined;
+  if (background) {
+    relay.start();
+    reminderRelay.start();
+    sweeping = sweep();
+    sweepTimer = setInterval(sweep, SWEEP_INTERVAL_MS).unref();
+  }
+  return {
+    ...base,
+    relay,
+    reminderRelay,
+    nudgeRelays() {
+      relay.nudge();
+      reminderRelay.nudge();
+    },
+    async close() {
+      clearInterval(sweepTimer);
+      await sweeping;
+      await Promise.all([relay.stop(), reminderRelay.stop()]);
+      await Promise.all(workers.map((worker) => worker.close()));
+      await Promise.all([queue?.close(), reminderQueue?.close()]);
+      redis?.disconnect();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { writeEvents } from '../webhooks/outbox';
+import type { SubscriptionTopic } from '../webhooks/topics';
+import { label, PRODUCT_TYPE_LABELS } from './codes';
+import { presentSubscription } from './record-shape';
+import type { SubscriptionRecord } from './subscription.record';
+
+/**
+ * A delivery body as the spec's Events section shows it: the record with `product_type` as an object,
+ * `tags` as an array, and the nested `folder`, `product` and `product_category`.
+ */
+export function eventPayload(record: SubscriptionRecord, tags: Array<{ id: number; name: string }>): Record<string, unknown> {
+  return {
+    ...presentSubscription(record),
+    product_type: record.product_type === null ? null : { id: record.product_type, name: label(PRODUCT_TYPE_LABELS, record.product_type) },
+    tags,
+    folder:
+      record.folder_id === null
+        ? null
+        : { id: record.folder_id, name: record.folder_name, color: record.folder_color, is_default: record.folder_is_default ?? 0 },
+    product: {
+      id: record.product_id,
+      product_name: record.product_product_name,
+      brandname: record.product_brandname,
+      category_id: record.product_category_id,
+      product_type: record.product_product_type,
+      description: record.product_description,
+    },
+    product_category: record.category_id === null ? null : { id: record.category_id, name: record.category_name },
+  };
+}
+
+/** Events about records, written in the transaction of the change (the delivery body carries their tags). */
+export async function writeRecordEvents(
+  em: EntityManager,
+  userId: number,
+  topic: SubscriptionTopic,
+  records: SubscriptionRecord[],
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  if (records.length === 0) return;
+  const ids = records.map((record) => record.id);
+  const tagRows = await em.getConnection().execute<{ subscription_id: number; id: number; name: string }[]>(
+    `select st."subscription_id", t."id", t."name" from "subscription_tags" st join "tags" t on t."id" = st."tag_id"
+      where st."subscription_id" in (${ids.map(() => '?').join(', ')}) order by t."name"`,
+    ids,
+    'all',
+    em.getTransactionContext(),
+  );
+  const events = records.map((record) => {
+    const tags = tagRows.filter((row) => row.subscription_id === record.id).map(({ id, name }) => ({ id, name }));
+    return { subscriptionId: record.id, payload: { ...eventPayload(record, tags), ...extra } };
+  });
+  await writeEvents(em, userId, topic, events);
+}
