@@ -1,6 +1,41 @@
 import type {} from 'pino-http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { AppError, asAppError, toErrorBody } from '../src/platform/errors';
+import { AppError, asAppError, type ErrorCode, type FieldErrors } from '../src/platform/errors';
+
+// The spec answers 400 for a refused operation and for an unknown (or foreign) id alike.
+const HTTP_STATUS: Record<ErrorCode, number> = {
+  BAD_USER_INPUT: 400,
+  NOT_FOUND: 400,
+  CONFLICT: 400,
+  // The original answers 409 when a row that records use is deleted.
+  IN_USE: 409,
+  // An Idempotency-Key sent again with another request: the request is well-formed but cannot be processed.
+  IDEMPOTENCY_KEY_REUSED: 422,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  UNKNOWN_ROUTE: 404,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL_SERVER_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+};
+
+/** The HTTP status of an error of the taxonomy. */
+export function httpStatusOf(error: AppError): number {
+  return HTTP_STATUS[error.code];
+}
+
+/** The JSON body of every REST error. */
+export interface ErrorBody {
+  status: false;
+  message: string;
+  errors?: FieldErrors;
+}
+
+export function toErrorBody(error: AppError): ErrorBody {
+  return error.fieldErrors ? { status: false, message: error.message, errors: error.fieldErrors } : { status: false, message: error.message };
+}
 
 /** Errors raised by Express's own body parsers carry a 4xx `status`; they become the taxonomy's codes. */
 export function fromParserError(error: unknown): AppError | null {
@@ -19,7 +54,7 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   if (appError.code === 'INTERNAL_SERVER_ERROR') req.log?.error({ err: error }, 'unexpected error');
   if (appError.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(appError.retryAfterSeconds));
   if (res.headersSent) return;
-  res.status(appError.httpStatus).json(toErrorBody(appError));
+  res.status(httpStatusOf(appError)).json(toErrorBody(appError));
 };
 
 export const unknownRoute: RequestHandler = (req, _res, next) => {

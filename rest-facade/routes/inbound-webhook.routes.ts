@@ -1,6 +1,7 @@
 import { Router, type Request } from 'express';
 import type { Config } from '../../src/platform/config';
-import { AppError, asAppError, toErrorBody } from '../../src/platform/errors';
+import { AppError, asAppError } from '../../src/platform/errors';
+import { httpStatusOf, toErrorBody } from '../http-errors';
 import type { Services } from '../../src/runtime/services';
 import { presentSubscription } from '../../src/subscriptions/record-shape';
 import { InboundTokenKind, type InboundWebhookToken } from '../../src/webhooks/inbound-token.entity';
@@ -52,8 +53,8 @@ export function inboundWebhookRoutes(services: Services, config: Pick<Config, 's
           return await handle(req, token);
         } catch (error) {
           const appError = fromParserError(error) ?? asAppError(error);
-          if (appError.httpStatus >= 500) throw error;
-          return { status: appError.httpStatus, body: toErrorBody(appError) };
+          if (httpStatusOf(appError) >= 500) throw error;
+          return { status: httpStatusOf(appError), body: toErrorBody(appError) };
         }
       };
       // With a key, the request runs once: the same key answers as the first did and changes nothing.

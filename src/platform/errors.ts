@@ -2,8 +2,8 @@ import { ConnectionException, ForeignKeyConstraintViolationException, UniqueCons
 import { GraphQLError } from 'graphql';
 
 /**
- * The one error taxonomy of the service. Services throw AppError; the REST facade and GraphQL map the code
- * here, in one place, to an HTTP status and a GraphQL extension code.
+ * The one error taxonomy of the service. Services throw AppError; the REST facade maps each code to an HTTP
+ * status (rest-facade/http-errors.ts) and GraphQL to an extension code (below), each in one place.
  */
 export type ErrorCode =
   | 'BAD_USER_INPUT'
@@ -22,25 +22,6 @@ export type ErrorCode =
 
 export type FieldErrors = Record<string, string[]>;
 
-// The spec answers 400 for a refused operation and for an unknown (or foreign) id alike.
-const HTTP_STATUS: Record<ErrorCode, number> = {
-  BAD_USER_INPUT: 400,
-  NOT_FOUND: 400,
-  CONFLICT: 400,
-  // The original answers 409 when a row that records use is deleted.
-  IN_USE: 409,
-  // An Idempotency-Key sent again with another request: the request is well-formed but cannot be processed.
-  IDEMPOTENCY_KEY_REUSED: 422,
-  UNAUTHENTICATED: 401,
-  FORBIDDEN: 403,
-  UNKNOWN_ROUTE: 404,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  RATE_LIMITED: 429,
-  INTERNAL_SERVER_ERROR: 500,
-  SERVICE_UNAVAILABLE: 503,
-};
-
 export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
@@ -51,10 +32,6 @@ export class AppError extends Error {
   ) {
     super(message);
     this.name = 'AppError';
-  }
-
-  get httpStatus(): number {
-    return HTTP_STATUS[this.code];
   }
 
   static badInput(message: string, fieldErrors?: FieldErrors): AppError {
@@ -84,13 +61,6 @@ export function refuseFieldErrors(errors: FieldErrors, message = 'The given data
   if (Object.keys(errors).length > 0) throw AppError.badInput(message, errors);
 }
 
-/** The JSON body of every REST error. */
-export interface ErrorBody {
-  status: false;
-  message: string;
-  errors?: FieldErrors;
-}
-
 /** Anything thrown, as an AppError; unknown errors become a bare 500 without their details. */
 export function asAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
@@ -102,10 +72,6 @@ export function asAppError(error: unknown): AppError {
   if (validation) return AppError.badInput('The given data was invalid', validation);
   if (isLostDatabase(error)) return new AppError('SERVICE_UNAVAILABLE', 'The database connection was lost; nothing was stored. Try again.');
   return new AppError('INTERNAL_SERVER_ERROR', 'Internal server error');
-}
-
-export function toErrorBody(error: AppError): ErrorBody {
-  return error.fieldErrors ? { status: false, message: error.message, errors: error.fieldErrors } : { status: false, message: error.message };
 }
 
 /** Extensions of a GraphQL error: the taxonomy code plus the field errors. */
