@@ -2,15 +2,7 @@ import { Router, type Request } from 'express';
 import { definedOnly } from '../../src/platform/objects';
 import type { Services } from '../../src/runtime/services';
 import { validateSubscriptionInput, type SubscriptionInput, type SubscriptionPatch } from '../../src/subscriptions/subscription.input';
-import {
-  DEFAULT_LENGTH,
-  DEFAULT_SORT,
-  FILTER_COLUMNS,
-  MAX_LENGTH,
-  SORT_COLUMNS,
-  type ListQuery,
-  type SortField,
-} from '../../src/subscriptions/subscription.list';
+import { DEFAULT_LENGTH, DEFAULT_SORT, FILTER_KEYS, MAX_LENGTH, SORT_FIELDS, type ListQuery } from '../../src/subscriptions/subscription.list';
 import { isCalendarDate } from '../../src/platform/dates';
 import { AppError } from '../../src/platform/errors';
 import { callerOf } from '../auth';
@@ -183,13 +175,13 @@ export function readPatchForm(form: FormReader): SubscriptionPatch {
 /** q, start, length, sort and filters of operation 8; a malformed value is a 400 naming it. */
 function readListQuery(req: Request): ListQuery {
   const form = new FormReader(req.query);
-  const paged = readPagedQuery(form, Object.keys(SORT_COLUMNS) as SortField[], DEFAULT_SORT, { default: DEFAULT_LENGTH, max: MAX_LENGTH });
+  const paged = readPagedQuery(form, [...SORT_FIELDS], DEFAULT_SORT, { default: DEFAULT_LENGTH, max: MAX_LENGTH });
   const filters = readFilters(form, form.text('filters', { max: 2000 }));
   form.done();
   return { ...paged, filters };
 }
 
-const FILTERS = new Map(Object.entries(FILTER_COLUMNS));
+const FILTERS = new Map(Object.entries(FILTER_KEYS));
 
 /**
  * `{"subscription": {"folder_id": ["3"], "type": ["1"], "payment_date": "2026-06-01"}}`, or an empty string.
@@ -228,7 +220,7 @@ function readFilters(form: FormReader, text: string | undefined): ListQuery['fil
       form.fail('filters', `The ${field} filter takes whole numbers.`);
       continue;
     }
-    filters[filter.key] = list.map(Number);
+    filters[filter] = list.map(Number);
   }
   return filters;
 }

@@ -3,22 +3,9 @@ import { Status } from '../subscriptions/codes';
 import { addDays, addMonths, todayIn } from '../platform/dates';
 import { nextOnOrAfter, type Schedule } from '../subscriptions/payment-dates';
 import { remindedKinds, type ReminderKind } from '../alerts/alert.input';
+import type { ReminderDefinition } from '../alerts/alert.repository';
 
-export type { ReminderKind };
-
-export interface ReminderDefinition {
-  id: number;
-  timePeriod: number;
-  /** 1 days, 2 weeks, 3 months; null means days. */
-  timeCycle: number | null;
-  /** Local `HH:MM:SS` in `timezone`. */
-  time: string;
-  timezone: string;
-  /** 1 payment and refund dates, 2 payment (due) date, 3 refund date. */
-  alertCondition: number;
-  /** The record type it is for: 1 Subscription, 2 Trial, 3 Lifetime; null for the system default (every type). */
-  alertSubsType: number | null;
-}
+export type { ReminderDefinition, ReminderKind };
 
 export interface RemindedRecord {
   type: number;

@@ -3,7 +3,8 @@ import { Arg, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from 'typ
 import { toIsoMicros } from '../platform/db/timestamps';
 import { AppError } from '../platform/errors';
 import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
-import type { ReminderRow, ReminderService } from './reminder.service';
+import type { ReminderRow } from './reminder.repository';
+import type { ReminderService } from './reminder.service';
 
 @ObjectType('Reminder', { description: 'One reminder of a payment or refund date, from one alert definition.' })
 class ReminderView {

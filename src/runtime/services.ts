@@ -6,7 +6,9 @@ import type { Config } from '../platform/config';
 import type { LimiterStores } from '../platform/ops/limiters';
 import type { Logger } from '../platform/logger';
 import { ReminderMailer } from '../reminders/reminder-mail';
+import { ReminderRepository } from '../reminders/reminder.repository';
 import { ReminderService } from '../reminders/reminder.service';
+import { SubscriptionRepository } from '../subscriptions/subscription.repository';
 import { ProfileService } from '../settings/profile.service';
 import { AlertService } from '../alerts/alert.service';
 import { CatalogueService } from '../catalogue/catalogue.service';
@@ -52,13 +54,14 @@ export function createServices(
 ): Services {
   const outbox = new OutboxSignal();
   const mailer = config.smtpUrl ? new ReminderMailer(config.smtpUrl, config.smtpFrom) : null;
-  const reminders = new ReminderService(orm, outbox, mailer, logger, clock);
+  const subscriptions = new SubscriptionRepository(orm, stores.reads);
+  const reminders = new ReminderService(orm, new ReminderRepository(orm), subscriptions, outbox, mailer, logger, clock);
   return {
     outbox,
     reminders,
     profile: new ProfileService(orm, reminders),
     auth: new AuthService(orm, stores.reads, config, new LoginThrottle(stores)),
-    subscriptions: new SubscriptionService(orm, stores.reads, `${config.baseUrl}/static/default-product.svg`, outbox, reminders, clock),
+    subscriptions: new SubscriptionService(orm, subscriptions, `${config.baseUrl}/static/default-product.svg`, outbox, reminders, clock),
     folders: new OwnedNamesService(orm, Folder, { label: 'Folder', validate: validateFolder, singleDefault: true }),
     tags: new OwnedNamesService(orm, Tag, { label: 'Tag' }),
     paymentModes: new OwnedNamesService(orm, PaymentMode, { label: 'Payment mode', validate: validatePaymentMode }),

@@ -4,6 +4,7 @@ import type { SubscriptionTopic } from '../webhooks/topics';
 import { label, PRODUCT_TYPE_LABELS } from './codes';
 import { presentSubscription } from './record-shape';
 import type { SubscriptionRecord } from './subscription.record';
+import type { TagOfRecord } from './subscription.repository';
 
 /**
  * A delivery body as the spec's Events section shows it: the record with `product_type` as an object,
@@ -36,20 +37,12 @@ export async function writeRecordEvents(
   userId: number,
   topic: SubscriptionTopic,
   records: SubscriptionRecord[],
+  tags: TagOfRecord[],
   extra: Record<string, unknown> = {},
 ): Promise<void> {
-  if (records.length === 0) return;
-  const ids = records.map((record) => record.id);
-  const tagRows = await em.getConnection().execute<{ subscription_id: number; id: number; name: string }[]>(
-    `select st."subscription_id", t."id", t."name" from "subscription_tags" st join "tags" t on t."id" = st."tag_id"
-      where st."subscription_id" in (${ids.map(() => '?').join(', ')}) order by t."name"`,
-    ids,
-    'all',
-    em.getTransactionContext(),
-  );
   const events = records.map((record) => {
-    const tags = tagRows.filter((row) => row.subscription_id === record.id).map(({ id, name }) => ({ id, name }));
-    return { subscriptionId: record.id, payload: { ...eventPayload(record, tags), ...extra } };
+    const own = tags.filter((row) => row.subscription_id === record.id).map(({ id, name }) => ({ id, name }));
+    return { subscriptionId: record.id, payload: { ...eventPayload(record, own), ...extra } };
   });
   await writeEvents(em, userId, topic, events);
 }

@@ -7,6 +7,7 @@ import { ProductCategory } from '../catalogue/product-category.entity';
 import { Folder } from '../organizing/folder.entity';
 import { PaymentMode } from '../organizing/payment-mode.entity';
 import { Tag } from '../organizing/tag.entity';
+import type { SubscriptionRepository } from './subscription.repository';
 
 /** Batches the rows nested under a page of records: one statement per kind, whatever the page size. */
 export interface Loaders {
@@ -20,7 +21,7 @@ export interface Loaders {
 }
 
 /** Loaders live for one request (their caches must not outlive the caller's view of the data). */
-export function createLoaders(orm: MikroORM<PostgreSqlDriver>): Loaders {
+export function createLoaders(orm: MikroORM<PostgreSqlDriver>, subscriptions: SubscriptionRepository): Loaders {
   const em = orm.em.fork();
   // Plain rows under the entities' property names, not managed entities: hydrating a page's products and
   // folders into the identity map was a tenth of a GraphQL page's CPU, and nothing here writes them back.
@@ -39,21 +40,11 @@ export function createLoaders(orm: MikroORM<PostgreSqlDriver>): Loaders {
     categories: byId(ProductCategory),
     paymentModes: byId(PaymentMode),
     tagsOfSubscription: new DataLoader<number, Tag[]>(async (ids) => {
-      const rows = await em.getConnection().execute<{ subscription_id: number; id: number; name: string }[]>(
-        `select st."subscription_id", t."id", t."name" from "subscription_tags" st join "tags" t on t."id" = st."tag_id"
-          where st."subscription_id" in (${ids.map(() => '?').join(', ')}) order by t."name"`,
-        [...ids],
-      );
+      const rows = await subscriptions.tagsOf(em, ids);
       return ids.map((id) => rows.filter((row) => row.subscription_id === id).map((row) => ({ id: row.id, name: row.name }) as Tag));
     }),
     alertsOfSubscription: new DataLoader<number, Alert[]>(async (ids) => {
-      const marks = ids.map(() => '?').join(', ');
-      const links = await em.getConnection().execute<{ subscription_id: number; alert_id: number }[]>(
-        `select "id" as "subscription_id", "alert_id", 0 as "position" from "subscriptions" where "id" in (${marks})
-         union all select "subscription_id", "alert_id", "position" from "subscription_alerts" where "subscription_id" in (${marks})
-         order by "subscription_id", "position"`,
-        [...ids, ...ids],
-      );
+      const links = await subscriptions.alertLinks(em, ids);
       const alerts = await em.find(Alert, { id: { $in: [...new Set(links.map((link) => link.alert_id))] } });
       const byId = new Map(alerts.map((alert) => [alert.id, alert]));
       return ids.map((id) => links.filter((link) => link.subscription_id === id).map((link) => byId.get(link.alert_id)!));

@@ -76,39 +76,6 @@ export interface SubscriptionRecord extends SubscriptionRow {
   base_value: string;
 }
 
-/**
- * The one read query of subscription records, with everything the documented shapes need in one statement:
- * folder, payment mode, alert, category and product names, and the two exchange rates for base_value.
- * `filter` (where, order, limit on the subscriptions table alone) runs first, so the names are joined onto the
- * page only, not onto every row of the user; `order` sorts the joined page the same way.
- */
-export function recordSelect(filter: string, order = ''): string {
-  return `
-select s."id", s."user_id", s."folder_id", s."product_id", s."category_id", coalesce(s."alert_id", 0) as "alert_id", s."payment_mode_id", s."sub_id",
-       s."platform_id", s."type", s."image", s."favicon", s."product_name", s."brandname", s."product_type", s."description",
-       s."price", s."price_type", s."recurring", s."payment_date", s."expiry_date", s."contract_expiry", s."homepage",
-       s."pay_gateway_id", s."note", s."company_name", s."discount_voucher", s."alert_type", s."url", s."billing_frequency",
-       s."billing_cycle", s."billing_type", s."ltdval_price", s."ltdval_frequency", s."ltdval_cycle", s."status",
-       s."pricing_type", s."timezone", s."currency_code", s."refund_days", s."rating", s."sub_addon", s."created_at",
-       s."updated_at", s."created_by", s."deleted_at",
-       u."base_currency", rp."per_usd" as "price_rate", rb."per_usd" as "base_rate",
-       f."name" as "folder_name", f."color" as "folder_color", pm."name" as "payment_mode_name", a."alert_name",
-       pc."name" as "category_name", p."brandname" as "product_brandname", f."is_default" as "folder_is_default",
-       p."product_name" as "product_product_name", p."category_id" as "product_category_id", p."product_type" as "product_product_type",
-       p."description" as "product_description",
-       null as "next_payment_date", null as "payment_date_upd", null as "refund_date", null as "base_value"
-  from (select * from "subscriptions" s ${filter}) s
-  join "users" u on u."id" = s."user_id"
-  left join "exchange_rates" rp on rp."currency" = s."price_type"
-  left join "exchange_rates" rb on rb."currency" = u."base_currency"
-  left join "folders" f on f."id" = s."folder_id"
-  left join "payment_modes" pm on pm."id" = s."payment_mode_id"
-  left join "alerts" a on a."id" = s."alert_id"
-  left join "product_categories" pc on pc."id" = s."category_id"
-  left join "products" p on p."id" = s."product_id"
-  ${order}`;
-}
-
 export function scheduleOf(row: Pick<SubscriptionRow, 'payment_date' | 'billing_type' | 'billing_cycle' | 'billing_frequency'>): Schedule {
   return { anchor: row.payment_date, billingType: row.billing_type, billingCycle: row.billing_cycle, billingFrequency: row.billing_frequency };
 }

@@ -1,11 +1,10 @@
 import { createLoaders, type Loaders } from './subscription.loaders';
-import { LockMode, TransactionContext, type MikroORM } from '@mikro-orm/core';
+import type { MikroORM } from '@mikro-orm/core';
 import { definedOnly } from '../platform/objects';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Caller } from '../platform/caller';
 import { User } from '../auth/user.entity';
 import type { Product } from '../catalogue/product.entity';
-import type { DirectReads } from '../platform/db/direct-reads';
 import { utcTimestamp } from '../platform/db/timestamps';
 import { AppError, refuseFieldErrors } from '../platform/errors';
 import { DEFAULT_ALERT } from '../alerts/alert.input';
@@ -20,8 +19,9 @@ import { writeRecordEvents } from './subscription.events';
 import type { SubscriptionTopic } from '../webhooks/topics';
 import { summarizeSpending, type SpendingGrouping, type SpendingSummary } from './spending';
 import { MAX_REFUND_DAYS, validateRefundWindow, validateSubscriptionInput, type SubscriptionInput, type SubscriptionPatch } from './subscription.input';
-import { listQuerySql, type ListQuery } from './subscription.list';
-import { recordSelect, scheduleOf, todayCache, toRecord, type SubscriptionRecord, type SubscriptionRow } from './subscription.record';
+import type { ListQuery } from './subscription.list';
+import type { SubscriptionRepository } from './subscription.repository';
+import { scheduleOf, todayCache, toRecord, type SubscriptionRecord } from './subscription.record';
 
 /** An add-on: a record under a main record, taking its product, folder, category, alert and billing. */
 export interface AddonInput {
@@ -50,7 +50,7 @@ export const DEFAULT_UPCOMING_DAYS = 7;
 export class SubscriptionService {
   constructor(
     private readonly orm: MikroORM<PostgreSqlDriver>,
-    private readonly reads: DirectReads,
+    private readonly repository: SubscriptionRepository,
     private readonly defaultImage: string,
     private readonly outbox: OutboxSignal,
     private readonly reminders: ReminderScheduling,
@@ -59,7 +59,7 @@ export class SubscriptionService {
 
   /** Batch loaders for the rows nested under a page of records (one request's worth). */
   relatedLoaders(): Loaders {
-    return createLoaders(this.orm);
+    return createLoaders(this.orm, this.repository);
   }
 
   async create(caller: Caller, input: SubscriptionInput): Promise<SubscriptionRecord> {
@@ -109,24 +109,21 @@ export class SubscriptionService {
   }
 
   async get(caller: Caller, id: number): Promise<SubscriptionRecord> {
-    const [row] = await this.rows(`where s."id" = ? and s."user_id" = ? and s."deleted_at" is null`, [id, caller.userId]);
+    const row = await this.repository.live(caller.userId, id);
     if (!row) throw AppError.notFound('Subscription');
     return toRecord(row, this.clock());
   }
 
   /** A page of the caller's records. */
   async list(caller: Caller, query: ListQuery): Promise<SubscriptionRecord[]> {
-    const { where, order, params } = listQuerySql(caller.userId, query);
-    const rows = await this.reads.rows<SubscriptionRow>(recordSelect(`${where} ${order} limit ? offset ?`, order), [...params, query.length, query.start]);
+    const rows = await this.repository.page(caller.userId, query);
     const today = todayCache(this.clock());
     return rows.map((row) => toRecord(row, today));
   }
 
   /** How many of the caller's records a list's search and filters match. */
   async count(caller: Caller, query: ListQuery): Promise<number> {
-    const { where, params } = listQuerySql(caller.userId, query);
-    const [row] = await this.reads.rows<{ n: string }>(`select count(*) as "n" from "subscriptions" s ${where}`, params);
-    return Number(row.n);
+    return this.repository.count(caller.userId, query);
   }
 
   /** Active records whose next payment falls within the next `days` days, soonest first. */
@@ -136,7 +133,7 @@ export class SubscriptionService {
     }
     const now = this.clock();
     const today = todayCache(now);
-    const rows = await this.rows(`where s."user_id" = ? and s."deleted_at" is null and s."status" = ? and s."recurring" = 1`, [caller.userId, Status.Active]);
+    const rows = await this.repository.active(caller.userId, { recurringOnly: true });
     return rows
       .map((row) => toRecord(row, today))
       .filter((record) => record.next_payment_date !== null && record.next_payment_date <= addDays(today(record.timezone), days))
@@ -150,11 +147,7 @@ export class SubscriptionService {
   async calendar(caller: Caller, from?: string, to?: string): Promise<CalendarEntry[]> {
     const now = this.clock();
     [from, to] = await this.dateRange(caller, from, to);
-    const rows = await this.rows(`where s."user_id" = ? and s."deleted_at" is null and s."status" = ? and s."payment_date" <= ?`, [
-      caller.userId,
-      Status.Active,
-      to,
-    ]);
+    const rows = await this.repository.active(caller.userId, { anchoredBy: to });
     const entries: CalendarEntry[] = [];
     const today = todayCache(now);
     for (const row of rows) {
@@ -216,17 +209,7 @@ export class SubscriptionService {
       for (const alertId of unique) await resolveLinks(em, caller.userId, { alertId });
       record.alert = unique[0];
       await em.flush();
-      const connection = em.getConnection();
-      const tx = em.getTransactionContext();
-      await connection.execute('delete from "subscription_alerts" where "subscription_id" = ?', [id], 'run', tx);
-      for (const [position, alertId] of unique.slice(1).entries()) {
-        await connection.execute(
-          'insert into "subscription_alerts" ("subscription_id", "alert_id", "position") values (?, ?, ?)',
-          [id, alertId, position + 1],
-          'run',
-          tx,
-        );
-      }
+      await this.repository.replaceExtraAlerts(em, id, unique.slice(1));
       await this.emit(em, caller, 'subscription.updated', [id]);
     });
     return unique;
@@ -237,8 +220,8 @@ export class SubscriptionService {
     await this.change(async (em) => {
       const record = await this.owned(em, caller, id);
       const deletedAt = utcTimestamp(this.clock());
-      const addons = await this.addonIds(em, record.id, { deletedAt: null });
-      await em.nativeUpdate(Subscription, { id: { $in: addons } }, { deletedAt });
+      const addons = await this.repository.addonIds(em, record.id, { deletedAt: null });
+      await this.repository.updateMany(em, addons, { deletedAt });
       record.deletedAt = deletedAt;
       await this.emit(em, caller, 'subscription.deleted', [record.id, ...addons]);
     });
@@ -247,10 +230,10 @@ export class SubscriptionService {
   /** Brings back a deleted record with the add-ons deleted along with it. */
   async restore(caller: Caller, id: number): Promise<SubscriptionRecord> {
     await this.change(async (em) => {
-      const record = await em.findOne(Subscription, { id, user: caller.userId, deletedAt: { $ne: null } }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const record = await this.repository.lockDeleted(em, caller.userId, id);
       if (!record) throw AppError.notFound('Deleted subscription');
-      const addons = await this.addonIds(em, record.id, { deletedAt: record.deletedAt });
-      await em.nativeUpdate(Subscription, { id: { $in: addons } }, { deletedAt: null });
+      const addons = await this.repository.addonIds(em, record.id, { deletedAt: record.deletedAt });
+      await this.repository.updateMany(em, addons, { deletedAt: null });
       record.deletedAt = null;
       await this.emit(em, caller, 'subscription.updated', [record.id, ...addons]);
     });
@@ -263,8 +246,8 @@ export class SubscriptionService {
       const record = await this.owned(em, caller, id);
       if (record.status !== Status.Active) throw new AppError('CONFLICT', 'Only an active subscription can be cancelled');
       record.status = Status.Cancelled;
-      const addons = await this.addonIds(em, record.id, { status: Status.Active, deletedAt: null });
-      await em.nativeUpdate(Subscription, { id: { $in: addons } }, { status: Status.Cancelled });
+      const addons = await this.repository.addonIds(em, record.id, { status: Status.Active, deletedAt: null });
+      await this.repository.updateMany(em, addons, { status: Status.Cancelled });
       await this.emit(em, caller, 'subscription.canceled', [record.id, ...addons]);
     });
   }
@@ -281,8 +264,8 @@ export class SubscriptionService {
         throw new AppError('CONFLICT', 'Only an active or cancelled subscription can be refunded');
       }
       record.status = Status.Refunded;
-      const addons = await this.addonIds(em, record.id, { status: { $ne: Status.Refunded }, deletedAt: null });
-      await em.nativeUpdate(Subscription, { id: { $in: addons } }, { status: Status.Refunded });
+      const addons = await this.repository.addonIds(em, record.id, { status: { $ne: Status.Refunded }, deletedAt: null });
+      await this.repository.updateMany(em, addons, { status: Status.Refunded });
       await this.emit(em, caller, 'subscription.refunded', [record.id, ...addons]);
     });
   }
@@ -348,9 +331,7 @@ export class SubscriptionService {
   async spending(caller: Caller, grouping: SpendingGrouping, from?: string, to?: string): Promise<SpendingSummary> {
     [from, to] = await this.dateRange(caller, from, to);
     const now = this.clock();
-    const records = (await this.rows(`where s."user_id" = ? and s."deleted_at" is null and s."status" = ?`, [caller.userId, Status.Active])).map((row) =>
-      toRecord(row, now),
-    );
+    const records = (await this.repository.active(caller.userId)).map((row) => toRecord(row, now));
     const { baseCurrency } = await this.orm.em.fork().findOneOrFail(User, caller.userId);
     return summarizeSpending(records, baseCurrency, from, to, grouping);
   }
@@ -383,21 +364,10 @@ export class SubscriptionService {
   /** Writes the topic's event for each record as it now stands, and its reminders, inside the write's transaction. */
   private async emit(em: EntityManager, caller: Caller, topic: SubscriptionTopic, ids: number[]): Promise<void> {
     await em.flush();
-    const rows = await em
-      .getConnection()
-      .execute<SubscriptionRow[]>(
-        recordSelect(`where s."id" in (${ids.map(() => '?').join(', ')}) and s."user_id" = ?`, 'order by s."id"'),
-        [...ids, caller.userId],
-        'all',
-        em.getTransactionContext(),
-      );
+    const rows = await this.repository.byIds(em, caller.userId, ids);
     const now = this.clock();
-    await writeRecordEvents(
-      em,
-      caller.userId,
-      topic,
-      rows.map((row) => toRecord(row, now)),
-    );
+    const records = rows.map((row) => toRecord(row, now));
+    await writeRecordEvents(em, caller.userId, topic, records, await this.repository.tagsOf(em, ids));
     await this.reminders.reschedule(em, ids);
   }
 
@@ -407,13 +377,7 @@ export class SubscriptionService {
    * is re-checked in the update, so a record changed meanwhile is left alone.
    */
   async expireDue(limit = 1000): Promise<number> {
-    const due = await this.orm.em.getConnection().execute<{ id: number; user_id: number }[]>(
-      `select "id", "user_id" from "subscriptions"
-        where "status" = ${Status.Active} and "deleted_at" is null and "expiry_date" is not null
-          and "expiry_date" < (cast(? as timestamptz) at time zone "timezone")::date
-        order by "user_id", "id" limit ?`,
-      [this.clock().toISOString(), limit],
-    );
+    const due = await this.repository.dueForExpiry(this.clock(), limit);
     const owners = new Map<number, typeof due>();
     for (const row of due) {
       const rows = owners.get(row.user_id);
@@ -423,40 +387,17 @@ export class SubscriptionService {
     let expired = 0;
     for (const [userId, rows] of owners) {
       await this.change(async (em) => {
-        const changed = await em
-          .getConnection()
-          .execute<{ id: number }[]>(
-            `update "subscriptions" set "status" = ${Status.Expired}, "updated_at" = ? where "id" = any(?::int[]) and "status" = ${Status.Active} returning "id"`,
-            [utcTimestamp(this.clock()), `{${rows.map((row) => row.id).join(',')}}`],
-            'all',
-            em.getTransactionContext(),
-          );
+        const changed = await this.repository.expire(
+          em,
+          rows.map((row) => row.id),
+          utcTimestamp(this.clock()),
+        );
         if (changed.length === 0) return;
         expired += changed.length;
-        await this.emit(
-          em,
-          { userId, tokenId: null },
-          'subscription.updated',
-          changed.map((row) => row.id),
-        );
+        await this.emit(em, { userId, tokenId: null }, 'subscription.updated', changed);
       });
     }
     return expired;
-  }
-
-  private async addonIds(em: EntityManager, mainId: number, where: Record<string, unknown>): Promise<number[]> {
-    const addons = await em.find(Subscription, { mainRecord: mainId, ...where }, { fields: ['id'] });
-    return addons.map((addon) => addon.id);
-  }
-
-  /**
-   * Records by a where clause: through the hot path's prepared statements, or, inside a caller's transaction
-   * (an inbound webhook claiming its Idempotency-Key), on that transaction, which alone sees its own writes.
-   */
-  private rows(where: string, params: unknown[]): Promise<SubscriptionRow[]> {
-    const em = TransactionContext.getEntityManager();
-    if (em?.isInTransaction()) return em.getConnection().execute<SubscriptionRow[]>(recordSelect(where), params, 'all', em.getTransactionContext());
-    return this.reads.rows<SubscriptionRow>(recordSelect(where), params);
   }
 
   /**
@@ -464,7 +405,7 @@ export class SubscriptionService {
    * turns, and the second sees what the first did (a second cancel finds it cancelled, not Active).
    */
   private async owned(em: EntityManager, caller: Caller, id: number): Promise<Subscription> {
-    const record = await em.findOne(Subscription, { id, user: caller.userId, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const record = await this.repository.lockLive(em, caller.userId, id);
     if (!record) throw AppError.notFound('Subscription');
     return record;
   }

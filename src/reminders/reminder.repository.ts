@@ -1,0 +1,93 @@
+import type { MikroORM } from '@mikro-orm/core';
+import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { rowsOf, run } from '../platform/db/statements';
+import { utcTimestamp } from '../platform/db/timestamps';
+import type { ReminderKind, ReminderTarget } from './reminder-schedule';
+
+export interface ReminderRow {
+  id: number;
+  user_id: number;
+  subscription_id: number;
+  alert_id: number;
+  kind: ReminderKind;
+  reminder_date: string;
+  fire_at: string;
+  status: 'SCHEDULED' | 'SENT' | 'CANCELLED';
+  sent_at: string | null;
+}
+
+/** The one door to the reminders table. */
+export class ReminderRepository {
+  constructor(private readonly orm: MikroORM<PostgreSqlDriver>) {}
+
+  /** The record's scheduled reminders become exactly `owed`: others are cancelled, owed ones made or moved (a sent one stays sent). */
+  async keepOnly(em: EntityManager, record: { id: number; user_id: number }, owed: ReminderTarget[]): Promise<void> {
+    const keys = owed.map((target) => `${target.alertId}|${target.kind}|${target.date}`);
+    await run(
+      em,
+      `update "reminders" set "status" = 'CANCELLED'
+        where "subscription_id" = ? and "status" = 'SCHEDULED' and not ("alert_id" || '|' || "kind" || '|' || "reminder_date"::text = any(?::text[]))`,
+      [record.id, `{${keys.map((key) => `"${key}"`).join(',')}}`],
+    );
+    for (const target of owed) {
+      await run(
+        em,
+        `insert into "reminders" ("user_id", "subscription_id", "alert_id", "kind", "reminder_date", "fire_at") values (?, ?, ?, ?, ?, ?)
+         on conflict ("subscription_id", "alert_id", "kind", "reminder_date") do update
+           set "fire_at" = excluded."fire_at", "status" = 'SCHEDULED' where "reminders"."status" <> 'SENT'`,
+        [record.user_id, record.id, target.alertId, target.kind, target.date, utcTimestamp(target.fireAt)],
+      );
+    }
+  }
+
+  /** Live Active records with no scheduled reminder (the last one fired, or the record predates its reminders). */
+  async recordsToRollForward(limit: number): Promise<number[]> {
+    const rows = await rowsOf<{ id: number }>(
+      this.orm.em.fork(),
+      `select s."id" from "subscriptions" s
+        where s."deleted_at" is null and s."status" = 1
+          and not exists (select 1 from "reminders" r where r."subscription_id" = s."id" and r."status" = 'SCHEDULED')
+        order by s."id" limit ?`,
+      [limit],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** Scheduled reminders whose time is at or before `until`, soonest first. */
+  scheduledUntil(until: Date, limit: number): Promise<Array<{ id: number; fire_at: string }>> {
+    return rowsOf(this.orm.em.fork(), `select "id", "fire_at" from "reminders" where "status" = 'SCHEDULED' and "fire_at" <= ? order by "fire_at" limit ?`, [
+      utcTimestamp(until),
+      limit,
+    ]);
+  }
+
+  /** Marks the reminder sent if it is still scheduled and due at `now`; null when it was not (fired already, or cancelled). */
+  async markSent(em: EntityManager, reminderId: number, now: Date): Promise<ReminderRow | null> {
+    const sentAt = utcTimestamp(now);
+    const [reminder] = await rowsOf<ReminderRow>(
+      em,
+      `update "reminders" set "status" = 'SENT', "sent_at" = ? where "id" = ? and "status" = 'SCHEDULED' and "fire_at" <= ? returning *`,
+      [sentAt, reminderId, sentAt],
+    );
+    return reminder ?? null;
+  }
+
+  /** The user's reminders firing within [from, to] in these statuses, in fire order. */
+  firingBetween(userId: number, from: Date, to: Date, statuses: Array<ReminderRow['status']>): Promise<ReminderRow[]> {
+    return rowsOf<ReminderRow>(
+      this.orm.em.fork(),
+      `select * from "reminders" where "user_id" = ? and "fire_at" between ? and ? and "status" = any(?::text[]) order by "fire_at", "id"`,
+      [userId, utcTimestamp(from), utcTimestamp(to), `{${statuses.join(',')}}`],
+    );
+  }
+
+  /** The user's sent reminders of live records dated `today` or later. */
+  sentFrom(userId: number, today: string): Promise<ReminderRow[]> {
+    return rowsOf<ReminderRow>(
+      this.orm.em.fork(),
+      `select r.* from "reminders" r join "subscriptions" s on s."id" = r."subscription_id"
+        where r."user_id" = ? and r."status" = 'SENT' and r."reminder_date" >= ? and s."deleted_at" is null order by r."reminder_date", r."id"`,
+      [userId, today],
+    );
+  }
+}

@@ -1,0 +1,189 @@
+import { LockMode, TransactionContext, type MikroORM } from '@mikro-orm/core';
+import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
+import type { DirectReads } from '../platform/db/direct-reads';
+import { intArray, rowsOf, run } from '../platform/db/statements';
+import { Status } from './codes';
+import { Subscription } from './subscription.entity';
+import type { ListQuery } from './subscription.list';
+import type { SubscriptionRow } from './subscription.record';
+import { listQuerySql, recordSelect } from './subscription.sql';
+
+export interface TagOfRecord {
+  subscription_id: number;
+  id: number;
+  name: string;
+}
+
+/** The fields of a record that its reminders are computed from, with every alert it uses. */
+export interface SchedulingRow {
+  id: number;
+  user_id: number;
+  type: number;
+  status: number;
+  recurring: number;
+  timezone: string;
+  payment_date: string;
+  billing_type: number;
+  billing_cycle: number;
+  billing_frequency: number;
+  refund_days: number | null;
+  deleted_at: string | null;
+  alert_ids: number[];
+}
+
+/**
+ * The one door to the subscriptions table and its link tables (subscription_tags, subscription_alerts):
+ * every statement on them is here. Reads outside a transaction go through named prepared statements.
+ */
+export class SubscriptionRepository {
+  constructor(
+    private readonly orm: MikroORM<PostgreSqlDriver>,
+    private readonly reads: DirectReads,
+  ) {}
+
+  /** Records by a where clause on `s`: on the transaction of the current unit of work (an inbound webhook's), else prepared on the pool. */
+  private records(where: string, params: unknown[], em?: EntityManager): Promise<SubscriptionRow[]> {
+    const current = em ?? TransactionContext.getEntityManager();
+    if (current?.isInTransaction()) return rowsOf<SubscriptionRow>(current as EntityManager, recordSelect(where), params);
+    return this.reads.rows<SubscriptionRow>(recordSelect(where), params);
+  }
+
+  async live(userId: number, id: number): Promise<SubscriptionRow | null> {
+    const [row] = await this.records(`where s."id" = ? and s."user_id" = ? and s."deleted_at" is null`, [id, userId]);
+    return row ?? null;
+  }
+
+  /** The user's first live record, by id. */
+  async firstLive(userId: number): Promise<SubscriptionRow | null> {
+    const [row] = await this.records(`where s."user_id" = ? and s."deleted_at" is null order by s."id" limit 1`, [userId]);
+    return row ?? null;
+  }
+
+  /** A record whatever its state, on the transaction. */
+  async anyById(em: EntityManager, id: number): Promise<SubscriptionRow | null> {
+    const [row] = await this.records(`where s."id" = ?`, [id], em);
+    return row ?? null;
+  }
+
+  /** The user's records of these ids as they stand inside the transaction, by id. */
+  byIds(em: EntityManager, userId: number, ids: number[]): Promise<SubscriptionRow[]> {
+    return rowsOf<SubscriptionRow>(em, recordSelect(`where s."id" = any(?::int[]) and s."user_id" = ?`, 'order by s."id"'), [intArray(ids), userId]);
+  }
+
+  page(userId: number, query: ListQuery): Promise<SubscriptionRow[]> {
+    const { where, order, params } = listQuerySql(userId, query);
+    return this.reads.rows<SubscriptionRow>(recordSelect(`${where} ${order} limit ? offset ?`, order), [...params, query.length, query.start]);
+  }
+
+  async count(userId: number, query: ListQuery): Promise<number> {
+    const { where, params } = listQuerySql(userId, query);
+    const [row] = await this.reads.rows<{ n: string }>(`select count(*) as "n" from "subscriptions" s ${where}`, params);
+    return Number(row.n);
+  }
+
+  /** The user's live Active records; `recurringOnly` and `anchoredBy` (payment_date on or before) narrow them. */
+  active(userId: number, options: { recurringOnly?: boolean; anchoredBy?: string } = {}): Promise<SubscriptionRow[]> {
+    const conditions = [`s."user_id" = ?`, `s."deleted_at" is null`, `s."status" = ${Status.Active}`];
+    const params: unknown[] = [userId];
+    if (options.recurringOnly) conditions.push(`s."recurring" = 1`);
+    if (options.anchoredBy !== undefined) {
+      conditions.push(`s."payment_date" <= ?`);
+      params.push(options.anchoredBy);
+    }
+    return this.records(`where ${conditions.join(' and ')}`, params);
+  }
+
+  /**
+   * The caller's live record as an entity, locked for the rest of the transaction: concurrent writes to one
+   * record take turns, and the second sees what the first did.
+   */
+  lockLive(em: EntityManager, userId: number, id: number): Promise<Subscription | null> {
+    return em.findOne(Subscription, { id, user: userId, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  }
+
+  lockDeleted(em: EntityManager, userId: number, id: number): Promise<Subscription | null> {
+    return em.findOne(Subscription, { id, user: userId, deletedAt: { $ne: null } }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  }
+
+  async addonIds(em: EntityManager, mainId: number, where: Record<string, unknown>): Promise<number[]> {
+    const addons = await em.find(Subscription, { mainRecord: mainId, ...where }, { fields: ['id'] });
+    return addons.map((addon) => addon.id);
+  }
+
+  async updateMany(em: EntityManager, ids: number[], fields: Partial<Pick<Subscription, 'status' | 'deletedAt'>>): Promise<void> {
+    if (ids.length > 0) await em.nativeUpdate(Subscription, { id: { $in: ids } }, fields);
+  }
+
+  /** The alerts beside alert_id, in order (position 1 on). */
+  async replaceExtraAlerts(em: EntityManager, id: number, alertIds: number[]): Promise<void> {
+    await run(em, 'delete from "subscription_alerts" where "subscription_id" = ?', [id]);
+    for (const [position, alertId] of alertIds.entries()) {
+      await run(em, 'insert into "subscription_alerts" ("subscription_id", "alert_id", "position") values (?, ?, ?)', [id, alertId, position + 1]);
+    }
+  }
+
+  /** Each record's alerts in order: alert_id first, then the others by position. */
+  alertLinks(em: EntityManager, ids: readonly number[]): Promise<Array<{ subscription_id: number; alert_id: number }>> {
+    return rowsOf(
+      em,
+      `select "id" as "subscription_id", "alert_id", 0 as "position" from "subscriptions" where "id" = any(?::int[]) and "alert_id" is not null
+       union all select "subscription_id", "alert_id", "position" from "subscription_alerts" where "subscription_id" = any(?::int[])
+       order by "subscription_id", "position"`,
+      [intArray(ids), intArray(ids)],
+    );
+  }
+
+  /** The records that use an alert definition, as their first alert or another one. */
+  async usingAlert(em: EntityManager, alertId: number): Promise<number[]> {
+    const rows = await rowsOf<{ id: number }>(
+      em,
+      `select "id" from "subscriptions" where "alert_id" = ? union select "subscription_id" from "subscription_alerts" where "alert_id" = ?`,
+      [alertId, alertId],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** The tags of these records, by name. */
+  tagsOf(em: EntityManager, ids: readonly number[]): Promise<TagOfRecord[]> {
+    return rowsOf<TagOfRecord>(
+      em,
+      `select st."subscription_id", t."id", t."name" from "subscription_tags" st join "tags" t on t."id" = st."tag_id"
+        where st."subscription_id" = any(?::int[]) order by t."name"`,
+      [intArray(ids)],
+    );
+  }
+
+  /** What reminders are computed from, for these records. */
+  schedulingRows(em: EntityManager, ids: number[]): Promise<SchedulingRow[]> {
+    return rowsOf<SchedulingRow>(
+      em,
+      `select s."id", s."user_id", s."type", s."status", s."recurring", s."timezone", s."payment_date", s."billing_type",
+              s."billing_cycle", s."billing_frequency", s."refund_days", s."deleted_at",
+              array(select s."alert_id" where s."alert_id" is not null union select sa."alert_id" from "subscription_alerts" sa where sa."subscription_id" = s."id") as "alert_ids"
+         from "subscriptions" s where s."id" = any(?::int[])`,
+      [intArray(ids)],
+    );
+  }
+
+  /** Active records whose expiry_date has passed in their own zone at `now`, by owner. */
+  dueForExpiry(now: Date, limit: number): Promise<Array<{ id: number; user_id: number }>> {
+    return rowsOf(
+      this.orm.em.fork(),
+      `select "id", "user_id" from "subscriptions"
+        where "status" = ${Status.Active} and "deleted_at" is null and "expiry_date" is not null
+          and "expiry_date" < (cast(? as timestamptz) at time zone "timezone")::date
+        order by "user_id", "id" limit ?`,
+      [now.toISOString(), limit],
+    );
+  }
+
+  /** Expires those of the records still Active (the status is checked again: a record changed meanwhile is left alone). */
+  async expire(em: EntityManager, ids: number[], updatedAt: string): Promise<number[]> {
+    const rows = await rowsOf<{ id: number }>(
+      em,
+      `update "subscriptions" set "status" = ${Status.Expired}, "updated_at" = ? where "id" = any(?::int[]) and "status" = ${Status.Active} returning "id"`,
+      [updatedAt, intArray(ids)],
+    );
+    return rows.map((row) => row.id);
+  }
+}

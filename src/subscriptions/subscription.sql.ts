@@ -1,0 +1,134 @@
+import { escapeLike } from '../platform/objects';
+import { intArray } from '../platform/db/statements';
+import { CYCLE_LABELS, RECURRING_LABELS, TYPE_LABELS } from './codes';
+import type { ListQuery, SortField } from './subscription.list';
+
+/** The SQL of the subscriptions repository: the record read and the list's where and order. */
+
+/**
+ * The one read query of subscription records, with everything the documented shapes need in one statement:
+ * folder, payment mode, alert, category and product names, and the two exchange rates for base_value.
+ * `filter` (where, order, limit on the subscriptions table alone) runs first, so the names are joined onto the
+ * page only, not onto every row of the user; `order` sorts the joined page the same way.
+ */
+export function recordSelect(filter: string, order = ''): string {
+  return `
+select s."id", s."user_id", s."folder_id", s."product_id", s."category_id", coalesce(s."alert_id", 0) as "alert_id", s."payment_mode_id", s."sub_id",
+       s."platform_id", s."type", s."image", s."favicon", s."product_name", s."brandname", s."product_type", s."description",
+       s."price", s."price_type", s."recurring", s."payment_date", s."expiry_date", s."contract_expiry", s."homepage",
+       s."pay_gateway_id", s."note", s."company_name", s."discount_voucher", s."alert_type", s."url", s."billing_frequency",
+       s."billing_cycle", s."billing_type", s."ltdval_price", s."ltdval_frequency", s."ltdval_cycle", s."status",
+       s."pricing_type", s."timezone", s."currency_code", s."refund_days", s."rating", s."sub_addon", s."created_at",
+       s."updated_at", s."created_by", s."deleted_at",
+       u."base_currency", rp."per_usd" as "price_rate", rb."per_usd" as "base_rate",
+       f."name" as "folder_name", f."color" as "folder_color", pm."name" as "payment_mode_name", a."alert_name",
+       pc."name" as "category_name", p."brandname" as "product_brandname", f."is_default" as "folder_is_default",
+       p."product_name" as "product_product_name", p."category_id" as "product_category_id", p."product_type" as "product_product_type",
+       p."description" as "product_description",
+       null as "next_payment_date", null as "payment_date_upd", null as "refund_date", null as "base_value"
+  from (select * from "subscriptions" s ${filter}) s
+  join "users" u on u."id" = s."user_id"
+  left join "exchange_rates" rp on rp."currency" = s."price_type"
+  left join "exchange_rates" rb on rb."currency" = u."base_currency"
+  left join "folders" f on f."id" = s."folder_id"
+  left join "payment_modes" pm on pm."id" = s."payment_mode_id"
+  left join "alerts" a on a."id" = s."alert_id"
+  left join "product_categories" pc on pc."id" = s."category_id"
+  left join "products" p on p."id" = s."product_id"
+  ${order}`;
+}
+
+/** The columns the list's filters test (folders, with their "no folder" 0, and tags are written out below). */
+const FILTER_COLUMNS: Array<[Exclude<keyof ListQuery['filters'], 'paymentDate' | 'folderIds' | 'tagIds'>, string]> = [
+  ['types', 's."type"'],
+  ['billingCycles', 's."billing_cycle"'],
+  ['statuses', 's."status"'],
+  ['recurring', 's."recurring"'],
+  ['ratings', 's."rating"'],
+  ['paymentModeIds', 's."payment_mode_id"'],
+  ['alertIds', 'coalesce(s."alert_id", 0)'],
+  ['categoryIds', 's."category_id"'],
+];
+
+const SORT_COLUMNS: Record<SortField, string> = {
+  id: 's."id"',
+  product_name: 'lower(s."product_name")',
+  description: 'lower(s."description")',
+  brandname: 'lower(s."brandname")',
+  price: 's."price"',
+  payment_date: 's."payment_date"',
+  created_at: 's."created_at"',
+  updated_at: 's."updated_at"',
+  status: 's."status"',
+  type: 's."type"',
+  billing_cycle: 's."billing_cycle"',
+  rating: 's."rating"',
+};
+
+/** The searched text: the same expression the trigram index covers, so `like` uses the index. */
+const SEARCH_EXPRESSION = `lower(coalesce(s."product_name", '') || ' ' || coalesce(s."brandname", '') || ' ' || coalesce(s."description", '') || ' ' || coalesce(s."note", ''))`;
+
+/**
+ * The where part of the list's statement, the order (applied to the page and to the joined rows) and paging.
+ * Lists of values are one array parameter each, so the statement texts (prepared by name) stay few.
+ */
+export function listQuerySql(userId: number, query: ListQuery): { where: string; order: string; params: unknown[] } {
+  const conditions = ['s."user_id" = ?', 's."deleted_at" is null'];
+  const params: unknown[] = [userId];
+  const q = query.q?.trim().toLowerCase();
+  if (q) {
+    const pattern = `%${escapeLike(q)}%`;
+    // As the original: the texts, the price and currency, the payment method and category names, and the
+    // labels of type, billing cycle and recurring ("trial", "monthly", "once").
+    const matches = [
+      `${SEARCH_EXPRESSION} like ?`,
+      `s."price"::text like ?`,
+      `lower(s."price_type") like ?`,
+      `s."payment_mode_id" in (select pm."id" from "payment_modes" pm where pm."user_id" = s."user_id" and lower(pm."name") like ?)`,
+      `s."category_id" in (select pc."id" from "product_categories" pc where lower(pc."name") like ?)`,
+    ];
+    params.push(pattern, pattern, pattern, pattern, pattern);
+    for (const [column, labels] of [
+      ['type', TYPE_LABELS],
+      ['billing_cycle', CYCLE_LABELS],
+      ['recurring', RECURRING_LABELS],
+    ] as const) {
+      const codes = Object.entries(labels)
+        .filter(([, text]) => text.toLowerCase().includes(q))
+        .map(([code]) => Number(code));
+      if (codes.length > 0) {
+        matches.push(`s."${column}" = any(?::int[])`);
+        params.push(intArray(codes));
+      }
+    }
+    conditions.push(`(${matches.join(' or ')})`);
+  }
+  const { folderIds, tagIds, paymentDate } = query.filters;
+  if (folderIds?.length) {
+    const ids = folderIds.filter((id) => id !== 0);
+    const parts = [];
+    if (ids.length) {
+      parts.push(`s."folder_id" = any(?::int[])`);
+      params.push(intArray(ids));
+    }
+    if (folderIds.includes(0)) parts.push('s."folder_id" is null');
+    conditions.push(`(${parts.join(' or ')})`);
+  }
+  for (const [key, column] of FILTER_COLUMNS) {
+    const values = query.filters[key];
+    if (!values?.length) continue;
+    conditions.push(`${column} = any(?::int[])`);
+    params.push(intArray(values));
+  }
+  if (tagIds?.length) {
+    conditions.push(`exists (select 1 from "subscription_tags" st where st."subscription_id" = s."id" and st."tag_id" = any(?::int[]))`);
+    params.push(intArray(tagIds));
+  }
+  if (paymentDate) {
+    conditions.push(`s."payment_date" = ?::date`);
+    params.push(paymentDate);
+  }
+  const keys = query.sort.map((key) => `${SORT_COLUMNS[key.field]} ${key.direction} nulls last`);
+  const order = `order by ${[...keys, `s."id" ${query.sort[0]?.direction ?? 'asc'}`].join(', ')}`;
+  return { where: `where ${conditions.join(' and ')}`, order, params };
+}
