@@ -38,7 +38,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const runtime = await createRuntime(config, 'api', options);
   const { db, redis, stores, services, logger } = runtime;
   const apollo = await createGraphQLServer(await buildAppSchema(services), config, logger);
-  const metrics = new Metrics(db.orm);
+  const metrics = new Metrics(() => services.deliveryLog.countsByStatus());
 
   const app = express();
   app.disable('x-powered-by');
@@ -65,13 +65,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   });
   app.get('/readyz', async (_req, res) => {
     const checks = await Promise.all([
-      db.orm.em
-        .getConnection()
-        .execute('select 1')
-        .then(
-          () => 'ok',
-          () => 'unreachable',
-        ),
+      db.ping().then(
+        () => 'ok',
+        () => 'unreachable',
+      ),
       redis
         ? redis.ping().then(
             () => 'ok',

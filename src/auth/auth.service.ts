@@ -1,5 +1,5 @@
 import { hasLength } from '../platform/objects';
-import type { DirectReads } from '../platform/db/direct-reads';
+import type { AccessTokenRepository } from './access-token.repository';
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Config } from '../platform/config';
@@ -30,7 +30,7 @@ const DAY_MS = 86_400_000;
 export class AuthService {
   constructor(
     private readonly orm: MikroORM<PostgreSqlDriver>,
-    private readonly reads: DirectReads,
+    private readonly tokens: AccessTokenRepository,
     private readonly config: Pick<Config, 'tokenTtlDays' | 'allowSignup'>,
     private readonly throttle: LoginThrottle,
   ) {}
@@ -56,19 +56,9 @@ export class AuthService {
     if (!parsed) return null;
     const ttlDays = this.config.tokenTtlDays;
     // Expiry slides: a use pushes it TOKEN_TTL_DAYS on, written at most once an hour per token.
-    const [row] = await this.reads.rows<{ user_id: number; secret_hash: string; renew: boolean }>(
-      `select "user_id", "secret_hash",
-              coalesce("expires_at" < (now() at time zone 'utc') + make_interval(days => ?::int) - interval '1 hour', true) as "renew"
-         from "access_tokens"
-        where "id" = ? and "revoked_at" is null and (?::int = 0 or "expires_at" is null or "expires_at" > (now() at time zone 'utc'))`,
-      [ttlDays, parsed.id, ttlDays],
-    );
+    const row = await this.tokens.live(parsed.id, ttlDays);
     if (!row || !matchesHash(parsed.secret, row.secret_hash)) return null;
-    if (ttlDays > 0 && row.renew) {
-      await this.orm.em
-        .getConnection()
-        .execute(`update "access_tokens" set "expires_at" = (now() at time zone 'utc') + make_interval(days => ?::int) where "id" = ?`, [ttlDays, parsed.id]);
-    }
+    if (ttlDays > 0 && row.renew) await this.tokens.slide(parsed.id, ttlDays);
     return { userId: row.user_id, tokenId: parsed.id };
   }
 

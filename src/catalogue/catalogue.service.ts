@@ -4,12 +4,11 @@ import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Caller } from '../platform/caller';
 import { AppError } from '../platform/errors';
 import { Product } from './product.entity';
+import { productRepository } from './product.repository';
 import { ProductCategory } from './product-category.entity';
 
 /** Search answers at most this many products. */
 export const MAX_SEARCH_RESULTS = 50;
-/** Trigram similarity from which a name counts as a close spelling of what was typed. */
-const CLOSE_SPELLING = 0.3;
 
 export const CATEGORY_SORT_FIELDS = ['id', 'name', 'created_at', 'updated_at'] as const;
 export type CategorySortField = (typeof CATEGORY_SORT_FIELDS)[number];
@@ -35,40 +34,11 @@ export class CatalogueService {
     const q = text.trim().toLowerCase();
     if (q.length === 0) return [];
     const limit = Math.min(options.limit ?? MAX_SEARCH_RESULTS, MAX_SEARCH_RESULTS);
-    const like = escapeLike(q);
-    const rows = await this.orm.em.getConnection().execute<{ id: number }[]>(
-      `select p."id" from (
-         select p."id", p."product_name",
-                case when lower(p."product_name") = ? then 0
-                     when lower(p."product_name") like ? then 1
-                     when lower(p."product_name") like ? or lower(p."brandname") like ? then 2
-                     else 3 end as "tier",
-                greatest(similarity(lower(p."product_name"), ?), word_similarity(?, lower(p."product_name"))) as "score"
-           from "products" p
-          where (p."owner_id" is null or p."owner_id" = ?) and (? :: int is null or p."category_id" = ?)
-       ) p
-       where p."tier" < 3 or p."score" >= ?
-       order by p."tier", p."score" desc, lower(p."product_name"), p."id"
-       limit ? offset ?`,
-      [
-        q,
-        `${like}%`,
-        `% ${like}%`,
-        `${like}%`,
-        q,
-        q,
-        caller.userId,
-        options.categoryId ?? null,
-        options.categoryId ?? null,
-        CLOSE_SPELLING,
-        limit,
-        options.offset ?? 0,
-      ],
-    );
-    if (rows.length === 0) return [];
-    const products = await this.orm.em.fork().find(Product, { id: { $in: rows.map((row) => row.id) } });
+    const ids = await productRepository.searchIds(this.orm.em.fork(), caller.userId, q, { categoryId: options.categoryId, limit, offset: options.offset ?? 0 });
+    if (ids.length === 0) return [];
+    const products = await this.orm.em.fork().find(Product, { id: { $in: ids } });
     const byId = new Map(products.map((product) => [product.id, product]));
-    return rows.map((row) => byId.get(row.id)!);
+    return ids.map((id) => byId.get(id)!);
   }
 
   async product(caller: Caller, id: number): Promise<Product> {

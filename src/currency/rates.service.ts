@@ -3,6 +3,7 @@ import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import Decimal from 'decimal.js';
 import { type FieldErrors, refuseFieldErrors } from '../platform/errors';
 import { isCalendarDate } from '../platform/dates';
+import { exchangeRateRepository } from './exchange-rate.repository';
 
 /** A rates file: units of each currency per US dollar, as of a date. USD is always 1. */
 export interface RatesFile {
@@ -33,13 +34,7 @@ export async function importRates(orm: MikroORM<PostgreSqlDriver>, file: RatesFi
   refuseFieldErrors(problems, 'The rates file is invalid');
   await orm.em.transactional(async (em) => {
     for (const [currency, value] of entries) {
-      await em.getConnection().execute(
-        `insert into "exchange_rates" ("currency", "per_usd", "as_of") values (?, ?, ?)
-         on conflict ("currency") do update set "per_usd" = excluded."per_usd", "as_of" = excluded."as_of"`,
-        [currency, new Decimal(value).toFixed(8), file.asOf],
-        'run',
-        em.getTransactionContext(),
-      );
+      await exchangeRateRepository.upsert(em, currency, new Decimal(value).toFixed(8), file.asOf);
     }
   });
   return entries.length;

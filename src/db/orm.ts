@@ -12,6 +12,8 @@ export interface Database {
   orm: MikroORM<PostgreSqlDriver>;
   /** Hot reads on the same pool as named prepared statements. */
   reads: DirectReads;
+  /** Resolves when the database answers a trivial statement (readiness). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -97,6 +99,9 @@ export async function openDatabase(
   return {
     orm,
     reads: new DirectReads(orm, { onQuery: options.onQuery }),
+    async ping() {
+      await orm.em.getConnection().execute('select 1');
+    },
     async close() {
       await orm.close(true);
       await options.embedded?.stop();

@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { AccessTokenRepository } from '../auth/access-token.repository';
 import { AuthService } from '../auth/auth.service';
 import { LoginThrottle } from '../auth/login-throttle';
 import type { Config } from '../platform/config';
@@ -59,8 +60,8 @@ export function createServices(
   return {
     outbox,
     reminders,
-    profile: new ProfileService(orm, reminders),
-    auth: new AuthService(orm, stores.reads, config, new LoginThrottle(stores)),
+    profile: new ProfileService(orm, subscriptions, reminders),
+    auth: new AuthService(orm, new AccessTokenRepository(orm, stores.reads), config, new LoginThrottle(stores)),
     subscriptions: new SubscriptionService(orm, subscriptions, `${config.baseUrl}/static/default-product.svg`, outbox, reminders, clock),
     folders: new OwnedNamesService(orm, Folder, { label: 'Folder', validate: validateFolder, singleDefault: true }),
     tags: new OwnedNamesService(orm, Tag, { label: 'Tag' }),

@@ -2,6 +2,7 @@ import { hasLength } from '../platform/objects';
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { ReminderScheduling } from '../platform/reminder-scheduling';
+import type { SubscriptionRepository } from '../subscriptions/subscription.repository';
 import type { Caller } from '../platform/caller';
 import { User } from '../auth/user.entity';
 import { ExchangeRate } from '../currency/exchange-rate.entity';
@@ -18,6 +19,7 @@ export interface ProfileChange {
 export class ProfileService {
   constructor(
     private readonly orm: MikroORM<PostgreSqlDriver>,
+    private readonly subscriptions: SubscriptionRepository,
     private readonly reminders: ReminderScheduling,
   ) {}
 
@@ -38,19 +40,9 @@ export class ProfileService {
       if (change.name !== undefined) user.name = change.name.trim();
       if (change.baseCurrency !== undefined) user.baseCurrency = change.baseCurrency;
       if (change.timezone !== undefined && change.timezone !== user.timezone) {
-        const moved = await em
-          .getConnection()
-          .execute<{ id: number }[]>(
-            `update "subscriptions" set "timezone" = ? where "user_id" = ? and "timezone" = ? returning "id"`,
-            [change.timezone, caller.userId, user.timezone],
-            'all',
-            em.getTransactionContext(),
-          );
+        const moved = await this.subscriptions.moveZone(em, caller.userId, user.timezone, change.timezone);
         user.timezone = change.timezone;
-        await this.reminders.reschedule(
-          em,
-          moved.map((row) => row.id),
-        );
+        await this.reminders.reschedule(em, moved);
       }
       return user;
     });

@@ -4,6 +4,7 @@ import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Caller } from '../platform/caller';
 import { type FieldErrors, refuseFieldErrors } from '../platform/errors';
 import { ExtensionSettings } from './extension-settings.entity';
+import { extensionSettingsRepository } from './extension-settings.repository';
 
 export interface ExtensionSettingsChange {
   autoDetectSubscriptions?: number;
@@ -49,7 +50,7 @@ export class SettingsService {
 
   private async load(em: EntityManager, caller: Caller): Promise<ExtensionSettings> {
     // Two first reads at once must not both insert: the row is made with ON CONFLICT DO NOTHING.
-    await em.getConnection().execute('insert into "extension_settings" ("user_id") values (?) on conflict do nothing', [caller.userId], 'run');
+    await extensionSettingsRepository.ensure(em, caller.userId);
     return em.findOneOrFail(ExtensionSettings, { user: caller.userId });
   }
 }

@@ -1,12 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Alert } from '../alerts/alert.entity';
 import { Product } from '../catalogue/product.entity';
+import { productRepository } from '../catalogue/product.repository';
 import { ProductCategory } from '../catalogue/product-category.entity';
 import { ExchangeRate } from '../currency/exchange-rate.entity';
 import { type FieldErrors, refuseFieldErrors } from '../platform/errors';
 import { Folder } from '../organizing/folder.entity';
 import { PaymentMode } from '../organizing/payment-mode.entity';
 import { Tag } from '../organizing/tag.entity';
+import { tagRepository } from '../organizing/tag.repository';
 import { NO_ALERT } from '../alerts/alert.input';
 import type { SubscriptionPatch } from './subscription.input';
 
@@ -82,27 +84,14 @@ export async function resolveLinks(em: EntityManager, userId: number, input: Sub
   return links;
 }
 
-/**
- * Find-or-create in one statement that concurrent requests cannot both win: the insert yields to a row
- * another transaction made meanwhile (waiting for it to commit), and the read then finds that row.
- */
-async function findOrInsert(em: EntityManager, insert: string, params: unknown[]): Promise<void> {
-  await em.getConnection().execute(insert, params, 'run', em.getTransactionContext());
-}
-
 /** A free-text product: the caller's private product of that name, made on first use. */
 async function privateProduct(em: EntityManager, userId: number, name: string): Promise<Product> {
-  await findOrInsert(
-    em,
-    `insert into "products" ("owner_id", "category_id", "product_name", "brandname", "image", "favicon") values (?, ?, ?, ?, '', '')
-     on conflict ("owner_id", "product_name") where "owner_id" is not null do nothing`,
-    [userId, DEFAULT_CATEGORY_ID, name, name],
-  );
+  await productRepository.ensurePrivate(em, userId, name, DEFAULT_CATEGORY_ID);
   return em.findOneOrFail(Product, { owner: userId, productName: name });
 }
 
 /** A tag named in a record's tags: the caller's tag of that name, made on first use. */
 async function namedTag(em: EntityManager, userId: number, name: string): Promise<Tag> {
-  await findOrInsert(em, `insert into "tags" ("user_id", "name") values (?, ?) on conflict ("user_id", "name") do nothing`, [userId, name]);
+  await tagRepository.ensure(em, userId, name);
   return em.findOneOrFail(Tag, { user: userId, name });
 }

@@ -186,4 +186,14 @@ export class SubscriptionRepository {
     );
     return rows.map((row) => row.id);
   }
+
+  /** The user's records that follow the user's zone `from` (none of their own) move to `to`; their ids. */
+  async moveZone(em: EntityManager, userId: number, from: string, to: string): Promise<number[]> {
+    const rows = await rowsOf<{ id: number }>(em, `update "subscriptions" set "timezone" = ? where "user_id" = ? and "timezone" = ? returning "id"`, [
+      to,
+      userId,
+      from,
+    ]);
+    return rows.map((row) => row.id);
+  }
 }

@@ -2,6 +2,7 @@ import { USER_AGENT } from '../platform/version';
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Config } from '../platform/config';
+import { deliveryRepository } from './delivery.repository';
 import { delayBeforeNextAttempt } from './retry-schedule';
 import { postOnce } from './http-post';
 import { signWebhook } from './signature';
@@ -28,7 +29,6 @@ export interface DeliveryTiming {
 }
 /** How long a claimed delivery is left alone before another relay may take it again (a dead worker's). */
 const CLAIM_LEASE_MS = 60_000;
-const NOW = `(now() at time zone 'utc')`;
 
 /**
  * The one delivery function of both queue modes: one attempt of one delivery, recorded in the database,
@@ -50,15 +50,7 @@ export class DeliveryService {
   /** Takes up to `limit` due deliveries for this relay (rows another relay holds are skipped). */
   async claimDue(limit: number): Promise<ClaimedDelivery[]> {
     if (limit <= 0) return [];
-    const rows = await this.orm.em.getConnection().execute<{ id: number; attempt_count: number }[]>(
-      `update "webhook_deliveries" set "next_attempt_at" = ${NOW} + make_interval(secs => ?)
-        where "id" in (
-          select "id" from "webhook_deliveries"
-           where "status" = 'PENDING' and "next_attempt_at" <= ${NOW}
-           order by "next_attempt_at" limit ? for update skip locked)
-        returning "id", "attempt_count"`,
-      [this.leaseMs / 1000, limit],
-    );
+    const rows = await deliveryRepository.claimDue(this.orm.em.fork(), this.leaseMs / 1000, limit);
     return rows.map((row) => ({ deliveryId: row.id, attemptsMade: row.attempt_count }));
   }
 
@@ -68,17 +60,7 @@ export class DeliveryService {
    */
   async attempt(claim: ClaimedDelivery): Promise<void> {
     // One statement claims the attempt and reads what to send.
-    const [taken] = await this.orm.em
-      .getConnection()
-      .execute<{ event_id: string; endpoint_id: number; attempt_count: number; topic: string; payload: unknown; url: string; secret: string }[]>(
-        `with "taken" as (
-         update "webhook_deliveries" set "attempt_count" = "attempt_count" + 1, "updated_at" = ${NOW}
-          where "id" = ? and "status" = 'PENDING' and "attempt_count" = ?
-          returning "event_id", "endpoint_id", "attempt_count")
-       select t."event_id", t."endpoint_id", t."attempt_count", e."topic", e."payload", p."url", p."secret"
-         from "taken" t join "webhook_events" e on e."id" = t."event_id" join "webhook_endpoints" p on p."id" = t."endpoint_id"`,
-        [claim.deliveryId, claim.attemptsMade],
-      );
+    const taken = await deliveryRepository.takeAttempt(this.orm.em.fork(), claim.deliveryId, claim.attemptsMade);
     if (!taken) return;
     const outcome = await this.post(taken.endpoint_id, taken.event_id, taken);
     await this.record(claim.deliveryId, taken.attempt_count, outcome);
@@ -119,30 +101,17 @@ export class DeliveryService {
     // 410 Gone: the receiver asks us to stop.
     const retryIn = succeeded || outcome.statusCode === 410 ? null : delayBeforeNextAttempt(attemptNumber);
     const status = succeeded ? 'SUCCEEDED' : retryIn === null ? 'FAILED' : 'PENDING';
-    // One statement, so the attempt's row and the delivery's new state commit together.
-    await this.orm.em.getConnection().execute(
-      `with "attempt" as (
-         insert into "webhook_delivery_attempts" ("delivery_id", "attempt_number", "status_code", "duration_ms", "response_excerpt", "error")
-         values (?, ?, ?, ?, ?, ?))
-       update "webhook_deliveries"
-          set "status" = ?, "updated_at" = ${NOW},
-              "next_attempt_at" = case when ? then ${NOW} + make_interval(secs => ?) else null end,
-              "completed_at" = case when ? then null else ${NOW} end
-        where "id" = ?`,
-      [
-        deliveryId,
-        attemptNumber,
-        outcome.statusCode,
-        outcome.durationMs,
-        outcome.responseExcerpt,
-        outcome.error,
-        status,
-        retryIn !== null,
-        (retryIn ?? 0) / 1000,
-        status === 'PENDING',
-        deliveryId,
-      ],
-      'run',
+    await deliveryRepository.recordAttempt(
+      this.orm.em.fork(),
+      {
+        delivery_id: deliveryId,
+        attempt_number: attemptNumber,
+        status_code: outcome.statusCode,
+        duration_ms: outcome.durationMs,
+        response_excerpt: outcome.responseExcerpt,
+        error: outcome.error,
+      },
+      { status, retryInMs: retryIn },
     );
   }
 }

@@ -5,6 +5,7 @@ import { randomSecret, sha256Hex } from '../auth/secrets';
 import { utcTimestamp } from '../platform/db/timestamps';
 import { AppError } from '../platform/errors';
 import { InboundTokenKind, InboundWebhookToken } from './inbound-token.entity';
+import { idempotencyKeyRepository } from './idempotency-key.repository';
 
 /** Idempotency keys are answered from storage for at least this long (and dropped a day after that). */
 export const IDEMPOTENCY_KEEP_HOURS = 48;
@@ -60,29 +61,10 @@ export class InboundTokenService {
    */
   async once(tokenId: number, key: string, fingerprint: string, work: () => Promise<StoredAnswer>): Promise<StoredAnswer> {
     return this.orm.em.transactional(async (em) => {
-      const connection = em.getConnection();
-      const tx = em.getTransactionContext();
       // A key older than the keeping time is free again.
-      await connection.execute(
-        `delete from "inbound_idempotency_keys" where "token_id" = ? and "key" = ? and "created_at" < (now() at time zone 'utc') - make_interval(hours => ?)`,
-        [tokenId, key, IDEMPOTENCY_KEEP_HOURS],
-        'run',
-        tx,
-      );
-      const claimed = await connection.execute<unknown[]>(
-        `insert into "inbound_idempotency_keys" ("token_id", "key", "fingerprint", "status_code", "body") values (?, ?, ?, 0, 'null')
-         on conflict ("token_id", "key") do nothing returning "key"`,
-        [tokenId, key, fingerprint],
-        'all',
-        tx,
-      );
-      if (claimed.length === 0) {
-        const [stored] = await connection.execute<{ status_code: number; body: unknown; fingerprint: string }[]>(
-          `select "status_code", "body", "fingerprint" from "inbound_idempotency_keys" where "token_id" = ? and "key" = ?`,
-          [tokenId, key],
-          'all',
-          tx,
-        );
+      await idempotencyKeyRepository.expire(em, tokenId, key, IDEMPOTENCY_KEEP_HOURS);
+      if (!(await idempotencyKeyRepository.claim(em, tokenId, key, fingerprint))) {
+        const stored = await idempotencyKeyRepository.stored(em, tokenId, key);
         if (stored.fingerprint !== fingerprint) {
           throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for another request', {
             'Idempotency-Key': ['The Idempotency-Key was used for another request (another event or body); use a new key.'],
@@ -91,18 +73,8 @@ export class InboundTokenService {
         return { status: stored.status_code, body: stored.body };
       }
       const answer = await work();
-      await connection.execute(
-        `update "inbound_idempotency_keys" set "status_code" = ?, "body" = ? where "token_id" = ? and "key" = ?`,
-        [answer.status, JSON.stringify(answer.body), tokenId, key],
-        'run',
-        tx,
-      );
-      await connection.execute(
-        `delete from "inbound_idempotency_keys" where "created_at" < (now() at time zone 'utc') - make_interval(hours => ?)`,
-        [IDEMPOTENCY_KEEP_HOURS * 2],
-        'run',
-        tx,
-      );
+      await idempotencyKeyRepository.storeAnswer(em, tokenId, key, answer);
+      await idempotencyKeyRepository.dropOlderThan(em, IDEMPOTENCY_KEEP_HOURS * 2);
       return answer;
     });
   }

@@ -1,14 +1,13 @@
 import type { RequestHandler } from 'express';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { MikroORM } from '@mikro-orm/core';
-import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 
 /** Prometheus metrics of one app instance (its own registry, so several instances can share a process). */
 export class Metrics {
   readonly registry = new Registry();
   private readonly requestDuration: Histogram<'method' | 'route' | 'status'>;
 
-  constructor(orm: MikroORM<PostgreSqlDriver>) {
+  /** `deliveryCounts`: outbound webhook deliveries per status, from the delivery log. */
+  constructor(deliveryCounts: () => Promise<Record<string, number>>) {
     collectDefaultMetrics({ register: this.registry });
     this.requestDuration = new Histogram({
       name: 'http_request_duration_seconds',
@@ -24,13 +23,9 @@ export class Metrics {
       labelNames: ['status'],
       registers: [this.registry],
       async collect() {
-        const rows = await orm.em
-          .getConnection()
-          .execute<{ status: string; count: string }[]>('select "status", count(*) as "count" from "webhook_deliveries" group by "status"');
+        const counts = await deliveryCounts();
         this.reset();
-        for (const status of ['PENDING', 'SUCCEEDED', 'FAILED']) {
-          this.set({ status }, Number(rows.find((row) => row.status === status)?.count ?? 0));
-        }
+        for (const status of ['PENDING', 'SUCCEEDED', 'FAILED']) this.set({ status }, counts[status] ?? 0);
       },
     });
   }

@@ -1,0 +1,45 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { rowsOf, run } from '../platform/db/statements';
+import { escapeLike } from '../platform/objects';
+
+/** Trigram similarity from which a name counts as a close spelling of what was typed. */
+const CLOSE_SPELLING = 0.3;
+
+/** Statements on the products table beyond the unit of work's: the ranked search and the private find-or-create. */
+export const productRepository = {
+  /** Ids of the products the user sees that match `q` (lower case), best first: exact, prefix, word prefix, close spelling. */
+  async searchIds(em: EntityManager, userId: number, q: string, page: { categoryId?: number; limit: number; offset: number }): Promise<number[]> {
+    const like = escapeLike(q);
+    const rows = await rowsOf<{ id: number }>(
+      em,
+      `select p."id" from (
+         select p."id", p."product_name",
+                case when lower(p."product_name") = ? then 0
+                     when lower(p."product_name") like ? then 1
+                     when lower(p."product_name") like ? or lower(p."brandname") like ? then 2
+                     else 3 end as "tier",
+                greatest(similarity(lower(p."product_name"), ?), word_similarity(?, lower(p."product_name"))) as "score"
+           from "products" p
+          where (p."owner_id" is null or p."owner_id" = ?) and (? :: int is null or p."category_id" = ?)
+       ) p
+       where p."tier" < 3 or p."score" >= ?
+       order by p."tier", p."score" desc, lower(p."product_name"), p."id"
+       limit ? offset ?`,
+      [q, `${like}%`, `% ${like}%`, `${like}%`, q, q, userId, page.categoryId ?? null, page.categoryId ?? null, CLOSE_SPELLING, page.limit, page.offset],
+    );
+    return rows.map((row) => row.id);
+  },
+
+  /**
+   * Makes the user's private product of that name unless it exists, in one statement that concurrent requests
+   * cannot both win: the insert yields to a row another transaction made meanwhile (waiting for its commit).
+   */
+  async ensurePrivate(em: EntityManager, userId: number, name: string, categoryId: number): Promise<void> {
+    await run(
+      em,
+      `insert into "products" ("owner_id", "category_id", "product_name", "brandname", "image", "favicon") values (?, ?, ?, ?, '', '')
+       on conflict ("owner_id", "product_name") where "owner_id" is not null do nothing`,
+      [userId, categoryId, name, name],
+    );
+  },
+};
