@@ -72,11 +72,11 @@ export function subscriptionRoutes(services: Services): Router {
     const input = {
       type: form.requiredInteger('type'),
       price: form.decimal('price', { required: true }) ?? '',
-      currency: (form.text('price_type', { required: true, max: 3 }) ?? '').toUpperCase(),
-      paymentDate: form.requiredText('payment_date', 10),
+      currency: (form.text('price_type', { required: true }) ?? '').toUpperCase(),
+      paymentDate: form.text('payment_date', { required: true }) ?? '',
       status: form.switch('status'),
       recurring: form.switch('recurring') ?? 1,
-      refundDate: form.text('refund_date', { max: 10 }),
+      refundDate: form.text('refund_date'),
     };
     form.done();
     const record = await subscriptions.addAddon(callerOf(req), mainId, input);
@@ -85,8 +85,8 @@ export function subscriptionRoutes(services: Services): Router {
 
   router.get('/calendar', async (req, res) => {
     const form = new FormReader(req.query);
-    const start = form.text('start', { max: 10 });
-    const end = form.text('end', { max: 10 });
+    const start = form.text('start');
+    const end = form.text('end');
     form.done();
     const entries = await subscriptions.calendar(callerOf(req), start, end);
     if (entries.length === 0) throw AppError.noResults('payments');
@@ -98,7 +98,7 @@ export function subscriptionRoutes(services: Services): Router {
 
 /** brand_id: an integer names a catalogue product; anything else is a product name. */
 function readProduct(form: FormReader, required: boolean): SubscriptionInput['product'] | undefined {
-  const value = form.text('brand_id', { required, max: 200 })?.trim();
+  const value = form.text('brand_id', { required })?.trim();
   if (value === undefined || value === '') return undefined;
   // Digits always name a product id (one past the id range names no product); anything else is a name.
   return /^\d+$/.test(value) ? { id: /^\d{1,10}$/.test(value) ? Number(value) : 0 } : { name: value };
@@ -111,19 +111,19 @@ function readOptionalFields(form: FormReader): SubscriptionPatch {
     alertId: form.integer('alert_id'),
     categoryId: form.integer('category_id'),
     paymentModeId: form.integer('payment_mode_id'),
-    description: form.text('description', { max: 5000 }),
-    discountVoucher: form.text('discount_voucher', { max: 200 }),
-    note: form.text('note', { max: 5000 }),
-    companyName: form.text('company_name', { max: 200 }),
+    description: form.text('description'),
+    discountVoucher: form.text('discount_voucher'),
+    note: form.text('note'),
+    companyName: form.text('company_name'),
     tags: form.list('tags'),
     rating: form.integer('rating'),
     ltdvalPrice: form.decimal('ltdval_price'),
     ltdvalCycle: form.integer('ltdval_cycle'),
     ltdvalFrequency: form.integer('ltdval_frequency'),
     refundDays: form.integer('refund_days'),
-    expiryDate: form.text('expiry_date', { max: 10 }),
-    contractExpiry: form.text('contract_expiry', { max: 10 }),
-    timezone: form.text('timezone', { max: 64 }),
+    expiryDate: form.text('expiry_date'),
+    contractExpiry: form.text('contract_expiry'),
+    timezone: form.text('timezone'),
   };
 }
 
@@ -132,11 +132,11 @@ export function readCreateForm(form: FormReader): SubscriptionInput {
     product: readProduct(form, true) ?? { name: '' },
     type: form.requiredInteger('type'),
     price: form.decimal('price', { required: true }) ?? '',
-    currency: (form.text('price_type', { required: true, max: 3 }) ?? '').toUpperCase(),
+    currency: (form.text('price_type', { required: true }) ?? '').toUpperCase(),
     billingType: form.requiredInteger('billing_type'),
     billingFrequency: form.requiredInteger('billing_frequency'),
     billingCycle: form.requiredInteger('billing_cycle'),
-    paymentDate: form.requiredText('payment_date', 10),
+    paymentDate: form.text('payment_date', { required: true }) ?? '',
     status: form.switch('status', { required: true }) ?? 0,
     recurring: form.switch('recurring', { required: true }) ?? 0,
     ...definedOnly(readOptionalFields(form)),
@@ -148,7 +148,7 @@ export function readCreateForm(form: FormReader): SubscriptionInput {
 
 /** Operation 11: every field optional; currency_code (or price_type) sets the price's currency. */
 export function readPatchForm(form: FormReader): SubscriptionPatch {
-  const [currencyCode, priceType] = [form.text('currency_code', { max: 3 }), form.text('price_type', { max: 3 })];
+  const [currencyCode, priceType] = [form.text('currency_code'), form.text('price_type')];
   if (currencyCode !== undefined && priceType !== undefined && currencyCode.toUpperCase() !== priceType.toUpperCase()) {
     form.fail('currency_code', 'The currency_code and price_type name one currency; send one, or the same in both.');
     form.fail('price_type', 'The currency_code and price_type name one currency; send one, or the same in both.');
@@ -162,7 +162,7 @@ export function readPatchForm(form: FormReader): SubscriptionPatch {
     billingType: form.integer('billing_type'),
     billingFrequency: form.integer('billing_frequency'),
     billingCycle: form.integer('billing_cycle'),
-    paymentDate: form.text('payment_date', { max: 10 }),
+    paymentDate: form.text('payment_date'),
     status: form.switch('status'),
     recurring: form.switch('recurring'),
     ...readOptionalFields(form),

@@ -1,4 +1,3 @@
-import { IsOptional, Length, Matches } from 'class-validator';
 import { definedOnly } from '../platform/objects';
 import { DateTimeResolver, TimeZoneResolver } from 'graphql-scalars';
 import { Arg, Ctx, Field, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
@@ -27,10 +26,10 @@ export class AlertView {
 
 @InputType()
 export class AlertUpdateInput {
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(1, 200) name?: string;
+  @Field(() => String, { nullable: true }) name?: string;
   @Field(() => Int, { nullable: true }) timePeriod?: number;
   @Field(() => Int, { nullable: true }) timeCycle?: number;
-  @Field(() => String, { nullable: true }) @IsOptional() @Matches(/^\d{2}:\d{2}(:\d{2})?$/) time?: string;
+  @Field(() => String, { nullable: true }) time?: string;
   @Field(() => TimeZoneResolver, { nullable: true }) timezone?: string;
   @Field(() => Int, { nullable: true }) condition?: number;
   @Field(() => Int, { nullable: true }) channel?: number;

@@ -1,4 +1,3 @@
-import { IsEmail, IsString, Length, MaxLength } from 'class-validator';
 import { CurrencyResolver, DateTimeResolver, EmailAddressResolver } from 'graphql-scalars';
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { toIsoMicros } from '../platform/db/timestamps';
@@ -37,18 +36,12 @@ export class AuthPayload {
 @InputType()
 export class SignUpInput {
   @Field(() => EmailAddressResolver)
-  @IsEmail()
-  @MaxLength(320)
   email!: string;
 
   @Field()
-  @IsString()
-  @Length(8, 1024)
   password!: string;
 
   @Field()
-  @IsString()
-  @Length(1, 200)
   name!: string;
 }
 

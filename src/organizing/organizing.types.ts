@@ -1,4 +1,3 @@
-import { IsOptional, Length, Matches } from 'class-validator';
 import { DateTimeResolver } from 'graphql-scalars';
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import type { ProductCategory } from '../catalogue/product-category.entity';
@@ -6,7 +5,6 @@ import { toIsoMicros } from '../platform/db/timestamps';
 import type { Folder } from './folder.entity';
 import type { PaymentMode } from './payment-mode.entity';
 import type { Tag } from './tag.entity';
-import { COLOR } from './organizing.rules';
 
 @ObjectType('Folder')
 export class FolderView {
@@ -38,19 +36,19 @@ export class ProductCategoryView {
 
 @InputType()
 export class FolderInput {
-  @Field() @Length(1, 100) name!: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @Matches(COLOR) color?: string | null;
+  @Field() name!: string;
+  @Field(() => String, { nullable: true }) color?: string | null;
 }
 
 @InputType()
 export class FolderUpdateInput {
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(1, 100) name?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @Matches(COLOR) color?: string | null;
+  @Field(() => String, { nullable: true }) name?: string;
+  @Field(() => String, { nullable: true }) color?: string | null;
 }
 
 @InputType({ description: 'The name of a tag, payment mode or category.' })
 export class NameInput {
-  @Field() @Length(1, 100) name!: string;
+  @Field() name!: string;
 }
 
 export const toFolderView = (folder: Folder): FolderView => ({

@@ -68,8 +68,6 @@ export function asAppError(error: unknown): AppError {
   // Races past a service's own checks end at the database's constraints.
   if (error instanceof UniqueConstraintViolationException) return new AppError('CONFLICT', 'That already exists');
   if (error instanceof ForeignKeyConstraintViolationException) return AppError.badInput('A referenced record does not exist');
-  const validation = validationFieldErrors(error);
-  if (validation) return AppError.badInput('The given data was invalid', validation);
   if (isLostDatabase(error)) return new AppError('SERVICE_UNAVAILABLE', 'The database connection was lost; nothing was stored. Try again.');
   return new AppError('INTERNAL_SERVER_ERROR', 'Internal server error');
 }
@@ -77,28 +75,6 @@ export function asAppError(error: unknown): AppError {
 /** Extensions of a GraphQL error: the taxonomy code plus the field errors. */
 export function toGraphQLExtensions(error: AppError): Record<string, unknown> {
   return error.fieldErrors ? { code: error.code, errors: error.fieldErrors } : { code: error.code };
-}
-
-interface ClassValidatorError {
-  property: string;
-  constraints?: Record<string, string>;
-  children?: ClassValidatorError[];
-}
-
-/** class-validator errors, as type-graphql's ArgumentValidationError carries them, as field errors. */
-function validationFieldErrors(error: unknown): FieldErrors | null {
-  const list = (error as { extensions?: { validationErrors?: ClassValidatorError[] } } | null)?.extensions?.validationErrors;
-  if (!Array.isArray(list)) return null;
-  const result: FieldErrors = {};
-  const visit = (items: ClassValidatorError[], prefix: string) => {
-    for (const item of items) {
-      const name = prefix + item.property;
-      if (item.constraints) result[name] = Object.values(item.constraints);
-      if (item.children?.length) visit(item.children, `${name}.`);
-    }
-  };
-  visit(list, '');
-  return result;
 }
 
 /**

@@ -35,6 +35,7 @@ export async function buildAppSchema(services: Services): Promise<GraphQLSchema>
   return buildSchema({
     resolvers: resolvers.map((resolver) => resolver.constructor) as unknown as NonEmptyArray<ClassType>,
     container: { get: (resolverClass) => byClass.get(resolverClass) },
-    validate: { forbidUnknownValues: false },
+    // Input rules live in the domain alone (one rule layer), so both transports refuse alike.
+    validate: false,
   });
 }

@@ -1,4 +1,3 @@
-import { IsOptional, Length } from 'class-validator';
 import { CurrencyResolver, TimeZoneResolver } from 'graphql-scalars';
 import { Arg, Ctx, Field, InputType, Mutation, Resolver } from 'type-graphql';
 import { toUserView, UserView } from '../auth/auth.types';
@@ -7,7 +6,7 @@ import type { ProfileService } from './profile.service';
 
 @InputType()
 export class ProfileInput {
-  @Field(() => String, { nullable: true }) @IsOptional() @Length(1, 200) name?: string;
+  @Field(() => String, { nullable: true }) name?: string;
   @Field(() => CurrencyResolver, { nullable: true }) baseCurrency?: string;
   @Field(() => TimeZoneResolver, { nullable: true }) timezone?: string;
 }

@@ -1,9 +1,8 @@
-import { IsOptional, Max, Min } from 'class-validator';
 import { definedOnly } from '../platform/objects';
 import { Arg, Ctx, Field, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
 import type { ExtensionSettings } from './extension-settings.entity';
-import { MAX_NOTIFY_BEFORE, type SettingsService } from './settings.service';
+import type { SettingsService } from './settings.service';
 
 @ObjectType('ExtensionSettings')
 class ExtensionSettingsView {
@@ -16,7 +15,7 @@ class ExtensionSettingsView {
 class ExtensionSettingsInput {
   @Field(() => Boolean, { nullable: true }) autoDetectSubscriptions?: boolean;
   @Field(() => Boolean, { nullable: true }) browserNotifications?: boolean;
-  @Field(() => Int, { nullable: true }) @IsOptional() @Min(0) @Max(MAX_NOTIFY_BEFORE) notifyBefore?: number;
+  @Field(() => Int, { nullable: true }) notifyBefore?: number;
 }
 
 const toView = (settings: ExtensionSettings): ExtensionSettingsView => ({

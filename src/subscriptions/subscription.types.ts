@@ -1,10 +1,7 @@
 import { Connection } from '../platform/graphql/connection';
 import type { SubscriptionRecord } from './subscription.record';
-import { IsOptional, Length, Matches, Max, Min } from 'class-validator';
 import { CurrencyResolver, DateTimeResolver, LocalDateResolver, TimeZoneResolver } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-
-const DECIMAL = /^\d{1,12}(\.\d{1,2})?$/;
 
 /** A record as GraphQL shows it; property names are the read model's, field names camelCase. */
 @ObjectType('SubscriptionRecord', { description: 'A subscription, lifetime purchase or add-on.' })
@@ -37,6 +34,13 @@ export class SubscriptionRecordView {
   @Field(() => CurrencyResolver, { name: 'baseCurrency' }) base_currency!: string;
   @Field(() => Int, { description: '0 (unset) to 10' }) rating!: number;
   @Field(() => Int, { name: 'alertId', description: '1 the system default alert, 0 no alert' }) alert_id!: number;
+  @Field(() => String, { name: 'discountVoucher', nullable: true }) discount_voucher!: string | null;
+  @Field(() => String, { name: 'companyName', nullable: true }) company_name!: string | null;
+  @Field(() => String, { name: 'ltdvalPrice', nullable: true, description: 'Lifetime value: a decimal string' }) ltdval_price!: string | null;
+  @Field(() => Int, { name: 'ltdvalCycle', nullable: true }) ltdval_cycle!: number | null;
+  @Field(() => Int, { name: 'ltdvalFrequency', nullable: true }) ltdval_frequency!: number | null;
+  @Field(() => LocalDateResolver, { name: 'expiryDate', nullable: true }) expiry_date!: string | null;
+  @Field(() => LocalDateResolver, { name: 'contractExpiry', nullable: true }) contract_expiry!: string | null;
   @Field(() => Int, { name: 'mainRecordId', nullable: true, description: 'Set on add-ons' }) sub_id!: number | null;
   @Field(() => DateTimeResolver, { name: 'createdAt' }) created_at!: string;
   // Read model fields the resolver uses for the nested objects.
@@ -115,13 +119,9 @@ export class SubscriptionFilter {
 export class SubscriptionUpdateInput {
   @Field(() => Int, { nullable: true, description: 'A catalogue product (or your own private product)' }) productId?: number;
   @Field(() => String, { nullable: true, description: 'A product name: makes (or reuses) your private product' })
-  @IsOptional()
-  @Length(1, 200)
   productName?: string;
   @Field(() => Int, { nullable: true }) type?: number;
   @Field(() => String, { nullable: true, description: 'Decimal string, at least 0, two decimals at most' })
-  @IsOptional()
-  @Matches(DECIMAL)
   price?: string;
   @Field(() => CurrencyResolver, { nullable: true }) currency?: string;
   @Field(() => Int, { nullable: true }) billingType?: number;
@@ -137,16 +137,22 @@ export class SubscriptionUpdateInput {
   @Field(() => String, { nullable: true }) description?: string | null;
   @Field(() => String, { nullable: true }) note?: string | null;
   @Field(() => String, { nullable: true }) discountVoucher?: string | null;
+  @Field(() => String, { nullable: true }) companyName?: string | null;
   @Field(() => [String], { nullable: true, description: 'Tag ids or names (names are created)' }) tags?: string[];
-  @Field(() => Int, { nullable: true }) @IsOptional() @Min(0) @Max(10) rating?: number;
+  @Field(() => Int, { nullable: true }) rating?: number;
   @Field(() => Int, { nullable: true }) refundDays?: number | null;
+  @Field(() => String, { nullable: true, description: 'Lifetime value: a decimal string' }) ltdvalPrice?: string | null;
+  @Field(() => Int, { nullable: true }) ltdvalCycle?: number | null;
+  @Field(() => Int, { nullable: true }) ltdvalFrequency?: number | null;
+  @Field(() => LocalDateResolver, { nullable: true, description: 'Past this date an Active record becomes Expired' }) expiryDate?: string | null;
+  @Field(() => LocalDateResolver, { nullable: true }) contractExpiry?: string | null;
   @Field(() => TimeZoneResolver, { nullable: true }) timezone?: string;
 }
 
 @InputType()
 export class SubscriptionCreateInput extends SubscriptionUpdateInput {
   @Field(() => Int) declare type: number;
-  @Field(() => String) @Matches(DECIMAL) declare price: string;
+  @Field(() => String) declare price: string;
   @Field(() => CurrencyResolver) declare currency: string;
   @Field(() => Int, { defaultValue: 2 }) declare billingType: number;
   @Field(() => Int, { defaultValue: 1 }) declare billingFrequency: number;
@@ -159,7 +165,7 @@ export class SubscriptionCreateInput extends SubscriptionUpdateInput {
 @InputType()
 export class AddonCreateInput {
   @Field(() => Int, { defaultValue: 3 }) type!: number;
-  @Field(() => String) @Matches(DECIMAL) price!: string;
+  @Field(() => String) price!: string;
   @Field(() => CurrencyResolver) currency!: string;
   @Field(() => LocalDateResolver) paymentDate!: string;
   @Field(() => Int, { nullable: true, description: "The main record's status when omitted" }) status?: number;
