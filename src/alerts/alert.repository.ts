@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { intArray, rowsOf } from '../platform/db/statements';
+import { globalOrOwnSql } from '../platform/caller';
 
 /** What an alert definition says about when its reminders fire. */
 export interface ReminderDefinition {
@@ -40,7 +41,7 @@ export const alertRepository = {
   async contact(em: EntityManager, alertId: number, userId: number): Promise<AlertContact | null> {
     const [row] = await rowsOf<AlertContact>(
       em,
-      `select a."alert_type", a."alert_contact", u."email" from "alerts" a join "users" u on u."id" = ? where a."id" = ? and (a."user_id" is null or a."user_id" = ?)`,
+      `select a."alert_type", a."alert_contact", u."email" from "alerts" a join "users" u on u."id" = ? where a."id" = ? and ${globalOrOwnSql('a."user_id"')}`,
       [userId, alertId, userId],
     );
     return row ?? null;

@@ -2,7 +2,7 @@ import { LockMode, type MikroORM } from '@mikro-orm/core';
 import { definedOnly, entityOrder, escapeLike, type SortKey } from '../platform/objects';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { ReminderScheduling } from '../platform/reminder-scheduling';
-import type { Caller } from '../platform/caller';
+import { type Caller, globalOrOwn } from '../platform/caller';
 import { AppError, refuseFieldErrors } from '../platform/errors';
 import { DEFAULT_ALERT } from './alert.input';
 import { Alert } from './alert.entity';
@@ -40,13 +40,13 @@ export class AlertService {
       .fork()
       .find(
         Alert,
-        { $or: [{ user: null }, { user: caller.userId }], ...(q ? { alertName: { $ilike: `%${escapeLike(q)}%` } } : {}) },
+        { ...globalOrOwn(caller.userId), ...(q ? { alertName: { $ilike: `%${escapeLike(q)}%` } } : {}) },
         { orderBy: entityOrder(query.sort, SORT_PROPERTIES), offset: query.start, limit: query.length },
       );
   }
 
   async get(caller: Caller, id: number): Promise<Alert> {
-    const alert = await this.orm.em.fork().findOne(Alert, { id, $or: [{ user: null }, { user: caller.userId }] });
+    const alert = await this.orm.em.fork().findOne(Alert, { id, ...globalOrOwn(caller.userId) });
     if (!alert) throw AppError.notFound('Alert');
     return alert;
   }

@@ -1,4 +1,3 @@
-import { hasLength } from '../platform/objects';
 import type { AccessTokenRepository } from './access-token.repository';
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
@@ -12,6 +11,7 @@ import { normaliseEmail } from './email';
 import { hashPassword, PASSWORD_MIN_LENGTH, verifyPassword } from './password';
 import { formatAccessToken, matchesHash, parseAccessToken, randomSecret, sha256Hex } from './secrets';
 import { User } from './user.entity';
+import { personNameProblem } from './person-name';
 
 export interface NewUser {
   email: string;
@@ -90,7 +90,8 @@ export class AuthService {
     if (input.password.length < PASSWORD_MIN_LENGTH || input.password.length > 1024) {
       problems.password = [`The password must be from ${PASSWORD_MIN_LENGTH} to 1024 characters.`];
     }
-    if (!hasLength(name, 1, 200)) problems.name = ['The name must be from 1 to 200 characters.'];
+    const nameProblem = personNameProblem(name);
+    if (nameProblem) problems.name = [nameProblem];
     refuseFieldErrors(problems);
 
     const em = this.orm.em.fork();

@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/core';
 import { entityOrder, escapeLike, type SortKey } from '../platform/objects';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import type { Caller } from '../platform/caller';
+import { type Caller, globalOrOwn } from '../platform/caller';
 import { AppError } from '../platform/errors';
 import { Product } from './product.entity';
 import { productRepository } from './product.repository';
@@ -42,7 +42,7 @@ export class CatalogueService {
   }
 
   async product(caller: Caller, id: number): Promise<Product> {
-    const product = await this.orm.em.fork().findOne(Product, { id, $or: [{ owner: null }, { owner: caller.userId }] });
+    const product = await this.orm.em.fork().findOne(Product, { id, ...globalOrOwn(caller.userId, 'owner') });
     if (!product) throw AppError.notFound('Product');
     return product;
   }
@@ -53,7 +53,7 @@ export class CatalogueService {
       .fork()
       .find(
         Product,
-        { $or: [{ owner: null }, { owner: caller.userId }], ...(options.categoryId ? { category: options.categoryId } : {}) },
+        { ...globalOrOwn(caller.userId, 'owner'), ...(options.categoryId ? { category: options.categoryId } : {}) },
         { orderBy: { productName: 'asc', id: 'asc' }, offset: options.offset, limit: options.limit },
       );
   }
@@ -65,7 +65,7 @@ export class CatalogueService {
       .fork()
       .find(
         ProductCategory,
-        { $or: [{ user: null }, { user: caller.userId }], ...(q ? { name: { $ilike: `%${escapeLike(q)}%` } } : {}) },
+        { ...globalOrOwn(caller.userId), ...(q ? { name: { $ilike: `%${escapeLike(q)}%` } } : {}) },
         { orderBy: entityOrder(query.sort, CATEGORY_SORT_PROPERTIES), offset: query.start, limit: query.length },
       );
   }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rowsOf, run } from '../platform/db/statements';
 import { escapeLike } from '../platform/objects';
+import { globalOrOwnSql } from '../platform/caller';
 
 /** Trigram similarity from which a name counts as a close spelling of what was typed. */
 const CLOSE_SPELLING = 0.3;
@@ -20,7 +21,7 @@ export const productRepository = {
                      else 3 end as "tier",
                 greatest(similarity(lower(p."product_name"), ?), word_similarity(?, lower(p."product_name"))) as "score"
            from "products" p
-          where (p."owner_id" is null or p."owner_id" = ?) and (? :: int is null or p."category_id" = ?)
+          where ${globalOrOwnSql('p."owner_id"')} and (? :: int is null or p."category_id" = ?)
        ) p
        where p."tier" < 3 or p."score" >= ?
        order by p."tier", p."score" desc, lower(p."product_name"), p."id"

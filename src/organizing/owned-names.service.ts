@@ -1,7 +1,7 @@
 import type { EntityClass, MikroORM } from '@mikro-orm/core';
 import { definedOnly, entityOrder, escapeLike, hasLength, type SortKey } from '../platform/objects';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
-import type { Caller } from '../platform/caller';
+import { type Caller, globalOrOwn } from '../platform/caller';
 import { AppError, type FieldErrors, refuseFieldErrors } from '../platform/errors';
 
 /** A row a user names and owns: a folder, tag, payment mode, or their own product category. */
@@ -93,7 +93,7 @@ export class OwnedNamesService<E extends OwnedNamed> {
   }
 
   private visibleTo(caller: Caller): Record<string, unknown> {
-    return this.options.includeGlobal ? { $or: [{ user: null }, { user: caller.userId }] } : { user: caller.userId };
+    return this.options.includeGlobal ? globalOrOwn(caller.userId) : { user: caller.userId };
   }
 
   private checkRules(fields: Partial<E>): void {

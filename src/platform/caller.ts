@@ -4,3 +4,16 @@ export interface Caller {
   /** null when the caller acts through something other than an access token (an inbound webhook token). */
   tokenId: number | null;
 }
+
+/**
+ * The one visibility rule of tables that mix global rows (no owner: the catalogue, the default alert and
+ * categories) with users' own: a user sees the global ones and theirs, never another user's.
+ */
+export function globalOrOwn(userId: number, ownerProperty: 'user' | 'owner' = 'user'): { $or: Array<Record<string, number | null>> } {
+  return { $or: [{ [ownerProperty]: null }, { [ownerProperty]: userId }] };
+}
+
+/** globalOrOwn in SQL over an owner column; its one `?` takes the user's id. */
+export function globalOrOwnSql(ownerColumn: string): string {
+  return `(${ownerColumn} is null or ${ownerColumn} = ?)`;
+}

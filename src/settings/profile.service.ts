@@ -1,11 +1,11 @@
-import { hasLength } from '../platform/objects';
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { ReminderScheduling } from '../platform/reminder-scheduling';
 import type { SubscriptionRepository } from '../subscriptions/subscription.repository';
 import type { Caller } from '../platform/caller';
 import { User } from '../auth/user.entity';
-import { ExchangeRate } from '../currency/exchange-rate.entity';
+import { unknownCurrencyProblem } from '../currency/known-currency';
+import { personNameProblem } from '../auth/person-name';
 import { type FieldErrors, refuseFieldErrors } from '../platform/errors';
 import { isTimeZone } from '../platform/dates';
 
@@ -31,11 +31,11 @@ export class ProfileService {
     return this.orm.em.transactional(async (em) => {
       const user = await em.findOneOrFail(User, caller.userId);
       const problems: FieldErrors = {};
-      if (change.baseCurrency !== undefined && !(await em.findOne(ExchangeRate, { currency: change.baseCurrency }))) {
-        problems.baseCurrency = [`The currency ${change.baseCurrency} is not in the exchange-rate table.`];
-      }
+      const currencyProblem = change.baseCurrency === undefined ? null : await unknownCurrencyProblem(em, change.baseCurrency);
+      if (currencyProblem) problems.baseCurrency = [currencyProblem];
       if (change.timezone !== undefined && !isTimeZone(change.timezone)) problems.timezone = ['The timezone must be an IANA zone name.'];
-      if (change.name !== undefined && !hasLength(change.name, 1, 200)) problems.name = ['The name must be from 1 to 200 characters.'];
+      const nameProblem = change.name === undefined ? null : personNameProblem(change.name);
+      if (nameProblem) problems.name = [nameProblem];
       refuseFieldErrors(problems);
       if (change.name !== undefined) user.name = change.name.trim();
       if (change.baseCurrency !== undefined) user.baseCurrency = change.baseCurrency;

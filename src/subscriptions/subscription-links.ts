@@ -3,7 +3,7 @@ import { Alert } from '../alerts/alert.entity';
 import { Product } from '../catalogue/product.entity';
 import { productRepository } from '../catalogue/product.repository';
 import { ProductCategory } from '../catalogue/product-category.entity';
-import { ExchangeRate } from '../currency/exchange-rate.entity';
+import { unknownCurrencyProblem } from '../currency/known-currency';
 import { type FieldErrors, refuseFieldErrors } from '../platform/errors';
 import { Folder } from '../organizing/folder.entity';
 import { PaymentMode } from '../organizing/payment-mode.entity';
@@ -11,6 +11,7 @@ import { Tag } from '../organizing/tag.entity';
 import { tagRepository } from '../organizing/tag.repository';
 import { NO_ALERT } from '../alerts/alert.input';
 import type { SubscriptionPatch } from './subscription.input';
+import { globalOrOwn } from '../platform/caller';
 
 /** The category of records whose product has none (DESIGN: free-text products get category 1). */
 export const DEFAULT_CATEGORY_ID = 1;
@@ -35,12 +36,11 @@ export async function resolveLinks(em: EntityManager, userId: number, input: Sub
   const fail = (field: string, message: string) => (errors[field] ??= []).push(message);
   const links: ResolvedLinks = {};
 
-  if (input.currency !== undefined && !(await em.findOne(ExchangeRate, { currency: input.currency }))) {
-    fail('price_type', `The currency ${input.currency} is not in the exchange-rate table.`);
-  }
+  const currencyProblem = input.currency === undefined ? null : await unknownCurrencyProblem(em, input.currency);
+  if (currencyProblem) fail('price_type', currencyProblem);
   if (input.product !== undefined) {
     if ('id' in input.product) {
-      const product = await em.findOne(Product, { id: input.product.id, $or: [{ owner: null }, { owner: userId }] });
+      const product = await em.findOne(Product, { id: input.product.id, ...globalOrOwn(userId, 'owner') });
       if (product) links.product = product;
       else fail('brand_id', 'The selected brand_id does not exist.');
     } else {
@@ -54,12 +54,12 @@ export async function resolveLinks(em: EntityManager, userId: number, input: Sub
   }
   if (input.categoryId !== undefined) {
     if (input.categoryId === null) links.categoryId = null;
-    else if (await em.count(ProductCategory, { id: input.categoryId, $or: [{ user: null }, { user: userId }] })) links.categoryId = input.categoryId;
+    else if (await em.count(ProductCategory, { id: input.categoryId, ...globalOrOwn(userId) })) links.categoryId = input.categoryId;
     else fail('category_id', 'The selected category_id does not exist.');
   }
   if (input.alertId !== undefined) {
     if (input.alertId === null || input.alertId === NO_ALERT) links.alertId = null;
-    else if (await em.count(Alert, { id: input.alertId, $or: [{ user: null }, { user: userId }] })) links.alertId = input.alertId;
+    else if (await em.count(Alert, { id: input.alertId, ...globalOrOwn(userId) })) links.alertId = input.alertId;
     else fail('alert_id', 'The selected alert_id does not exist.');
   }
   if (input.paymentModeId !== undefined) {
