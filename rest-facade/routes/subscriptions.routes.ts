@@ -1,6 +1,7 @@
 import { Router, type Request } from 'express';
 import { definedOnly } from '../../src/platform/objects';
 import type { Services } from '../../src/runtime/services';
+import { RECORD_FIELDS, REQUIRED_ON_CREATE, type RecordField, type ValueField } from '../../src/subscriptions/subscription.fields';
 import { validateSubscriptionInput, type SubscriptionInput, type SubscriptionPatch } from '../../src/subscriptions/subscription.input';
 import { DEFAULT_LENGTH, DEFAULT_SORT, FILTER_KEYS, MAX_LENGTH, SORT_FIELDS, type ListQuery } from '../../src/subscriptions/subscription.list';
 import { isCalendarDate } from '../../src/platform/dates';
@@ -104,43 +105,49 @@ function readProduct(form: FormReader, required: boolean): SubscriptionInput['pr
   return /^\d+$/.test(value) ? { id: /^\d{1,10}$/.test(value) ? Number(value) : 0 } : { name: value };
 }
 
-/** Fields of operation 4 besides the required ten. */
-function readOptionalFields(form: FormReader): SubscriptionPatch {
+/** The links of operation 4 (ids of the caller's rows) and its tags. */
+function readLinks(form: FormReader): SubscriptionPatch {
   return {
     folderId: form.integer('folder_id'),
     alertId: form.integer('alert_id'),
     categoryId: form.integer('category_id'),
     paymentModeId: form.integer('payment_mode_id'),
-    description: form.text('description'),
-    discountVoucher: form.text('discount_voucher'),
-    note: form.text('note'),
-    companyName: form.text('company_name'),
     tags: form.list('tags'),
-    rating: form.integer('rating'),
-    ltdvalPrice: form.decimal('ltdval_price'),
-    ltdvalCycle: form.integer('ltdval_cycle'),
-    ltdvalFrequency: form.integer('ltdval_frequency'),
-    refundDays: form.integer('refund_days'),
-    expiryDate: form.text('expiry_date'),
-    contractExpiry: form.text('contract_expiry'),
-    timezone: form.text('timezone'),
   };
 }
 
+/** One value field of the field table, read by its kind (syntax only: the domain checks the rules). */
+function readValue(form: FormReader, field: RecordField, required: boolean): unknown {
+  const options = { required };
+  switch (field.rule.kind) {
+    case 'code':
+      return field.rule.switch ? form.switch(field.rest, options) : form.integer(field.rest, options);
+    case 'integer':
+      return form.integer(field.rest, options);
+    case 'money':
+      return form.decimal(field.rest, options);
+    case 'currency':
+      return form.text(field.rest, options)?.toUpperCase();
+    default:
+      return form.text(field.rest, options);
+  }
+}
+
+/** The value fields of the field table, but those `skip` names. */
+function readValues(form: FormReader, requiredOnCreate: boolean, skip: ValueField[] = []): SubscriptionPatch {
+  const values: Record<string, unknown> = {};
+  for (const field of RECORD_FIELDS) {
+    if (!skip.includes(field.name)) values[field.name] = readValue(form, field, requiredOnCreate && REQUIRED_ON_CREATE.has(field.name));
+  }
+  return values as SubscriptionPatch;
+}
+
 export function readCreateForm(form: FormReader): SubscriptionInput {
-  const input: SubscriptionInput = {
+  const input = {
     product: readProduct(form, true) ?? { name: '' },
-    type: form.requiredInteger('type'),
-    price: form.decimal('price', { required: true }) ?? '',
-    currency: (form.text('price_type', { required: true }) ?? '').toUpperCase(),
-    billingType: form.requiredInteger('billing_type'),
-    billingFrequency: form.requiredInteger('billing_frequency'),
-    billingCycle: form.requiredInteger('billing_cycle'),
-    paymentDate: form.text('payment_date', { required: true }) ?? '',
-    status: form.switch('status', { required: true }) ?? 0,
-    recurring: form.switch('recurring', { required: true }) ?? 0,
-    ...definedOnly(readOptionalFields(form)),
-  };
+    ...definedOnly(readValues(form, true)),
+    ...definedOnly(readLinks(form)),
+  } as SubscriptionInput;
   form.merge(validateSubscriptionInput(input));
   form.done();
   return input;
@@ -153,19 +160,11 @@ export function readPatchForm(form: FormReader): SubscriptionPatch {
     form.fail('currency_code', 'The currency_code and price_type name one currency; send one, or the same in both.');
     form.fail('price_type', 'The currency_code and price_type name one currency; send one, or the same in both.');
   }
-  const currency = currencyCode ?? priceType;
   const patch: SubscriptionPatch = definedOnly({
     product: readProduct(form, false),
-    type: form.integer('type'),
-    price: form.decimal('price'),
-    currency: currency?.toUpperCase(),
-    billingType: form.integer('billing_type'),
-    billingFrequency: form.integer('billing_frequency'),
-    billingCycle: form.integer('billing_cycle'),
-    paymentDate: form.text('payment_date'),
-    status: form.switch('status'),
-    recurring: form.switch('recurring'),
-    ...readOptionalFields(form),
+    currency: (currencyCode ?? priceType)?.toUpperCase(),
+    ...readValues(form, false, ['currency']),
+    ...readLinks(form),
   });
   form.merge(validateSubscriptionInput(patch));
   form.done();

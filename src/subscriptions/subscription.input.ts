@@ -1,7 +1,10 @@
 import { characterCount, hasLength } from '../platform/objects';
 import Decimal from 'decimal.js';
 import type { FieldErrors } from '../platform/errors';
-import { BILLING_TYPE_LABELS, codesOf, CYCLE_LABELS, MAX_RATING, RECURRING_LABELS, STATUS_LABELS, TYPE_LABELS } from './codes';
+import { codesOf } from './codes';
+import { MAX_REFUND_DAYS, RECORD_FIELDS, type FieldRule } from './subscription.fields';
+
+export { MAX_REFUND_DAYS };
 import { isCalendarDate, isTimeZone, LAST_DATE, staysInRange } from '../platform/dates';
 
 /** What a record is made or changed from, whichever way it arrives (REST form, GraphQL, inbound webhook). */
@@ -44,8 +47,6 @@ export interface SubscriptionInput {
 export type SubscriptionPatch = Partial<SubscriptionInput>;
 
 const MAX_AMOUNT = new Decimal('999999999999.99');
-/** The longest refund window, in days. */
-export const MAX_REFUND_DAYS = 3650;
 /** The largest id a row can have (PostgreSQL integer). */
 const MAX_ID = 2_147_483_647;
 
@@ -62,34 +63,12 @@ export function validateRefundWindow(paymentDate: string, refundDays: number | n
 export function validateSubscriptionInput(input: SubscriptionPatch): FieldErrors {
   const errors: FieldErrors = {};
   const fail = (field: string, message: string) => (errors[field] ??= []).push(message);
-  const code = (field: string, value: number | null | undefined, labels: Record<number, string>) => {
-    if (value !== undefined && value !== null && !codesOf(labels).includes(value)) {
-      fail(field, `The ${field} must be one of ${codesOf(labels).join(', ')}.`);
-    }
-  };
-  const range = (field: string, value: number | null | undefined, min: number, max: number) => {
-    if (value !== undefined && value !== null && (!Number.isInteger(value) || value < min || value > max)) {
-      fail(field, `The ${field} must be a whole number from ${min} to ${max}.`);
-    }
-  };
-  const amount = (field: string, value: string | null | undefined) => {
-    if (value === undefined || value === null) return;
-    let parsed: Decimal | null;
-    try {
-      parsed = /^\d+(\.\d+)?$/.test(value) ? new Decimal(value) : null;
-    } catch {
-      parsed = null;
-    }
-    if (!parsed || parsed.isNegative() || parsed.greaterThan(MAX_AMOUNT)) fail(field, `The ${field} must be a number of at least 0.`);
-    else if (parsed.decimalPlaces() > 2) fail(field, `The ${field} may have at most 2 decimals.`);
-  };
-  const date = (field: string, value: string | null | undefined) => {
-    if (value !== undefined && value !== null && !isCalendarDate(value)) fail(field, `The ${field} must be a calendar date (YYYY-MM-DD).`);
-  };
-  const text = (field: string, value: string | null | undefined, max: number) => {
-    if (value !== undefined && value !== null && characterCount(value) > max) fail(field, `The ${field} must be at most ${max} characters.`);
-  };
-
+  for (const field of RECORD_FIELDS) {
+    const value = input[field.name];
+    if (value === undefined || value === null) continue;
+    const problem = ruleProblem(field.rest, field.rule, value);
+    if (problem) fail(field.rest, problem);
+  }
   if (input.product && 'id' in input.product && !(Number.isInteger(input.product.id) && input.product.id >= 1 && input.product.id <= MAX_ID)) {
     fail('brand_id', 'The selected brand_id does not exist.');
   }
@@ -97,31 +76,43 @@ export function validateSubscriptionInput(input: SubscriptionPatch): FieldErrors
     const name = input.product.name.trim();
     if (!hasLength(name, 1, 200)) fail('brand_id', 'The brand_id must be a product id or a product name of 1 to 200 characters.');
   }
-  code('type', input.type, TYPE_LABELS);
-  amount('price', input.price);
-  if (input.currency !== undefined && !/^[A-Z]{3}$/.test(input.currency)) fail('price_type', 'The price_type must be a 3-letter currency code.');
-  code('billing_type', input.billingType, BILLING_TYPE_LABELS);
-  range('billing_frequency', input.billingFrequency, 1, 365);
-  code('billing_cycle', input.billingCycle, CYCLE_LABELS);
-  date('payment_date', input.paymentDate);
-  code('status', input.status, STATUS_LABELS);
-  code('recurring', input.recurring, RECURRING_LABELS);
-  range('rating', input.rating, 0, MAX_RATING);
-  amount('ltdval_price', input.ltdvalPrice);
-  code('ltdval_cycle', input.ltdvalCycle, CYCLE_LABELS);
-  range('ltdval_frequency', input.ltdvalFrequency, 1, 365);
-  range('refund_days', input.refundDays, 0, MAX_REFUND_DAYS);
-  date('expiry_date', input.expiryDate);
-  date('contract_expiry', input.contractExpiry);
   if (input.paymentDate !== undefined && !errors.refund_days) Object.assign(errors, validateRefundWindow(input.paymentDate, input.refundDays));
-  text('description', input.description, 5000);
-  text('note', input.note, 5000);
-  text('discount_voucher', input.discountVoucher, 200);
-  text('company_name', input.companyName, 200);
-  if (input.timezone !== undefined && !isTimeZone(input.timezone)) fail('timezone', 'The timezone must be an IANA zone name.');
   if (input.tags !== undefined) {
     if (input.tags.length > 50) fail('tags', 'At most 50 tags.');
     if (input.tags.some((tag) => !hasLength(tag, 1, 100))) fail('tags', 'Each tag must be 1 to 100 characters.');
   }
   return errors;
+}
+
+/** What is wrong with a given value of a field of this rule, or null. */
+function ruleProblem(field: string, rule: FieldRule, value: string | number): string | null {
+  switch (rule.kind) {
+    case 'code':
+      return codesOf(rule.labels).includes(value as number) ? null : `The ${field} must be one of ${codesOf(rule.labels).join(', ')}.`;
+    case 'integer':
+      return Number.isInteger(value) && (value as number) >= rule.min && (value as number) <= rule.max
+        ? null
+        : `The ${field} must be a whole number from ${rule.min} to ${rule.max}.`;
+    case 'money':
+      return moneyProblem(field, String(value));
+    case 'date':
+      return isCalendarDate(String(value)) ? null : `The ${field} must be a calendar date (YYYY-MM-DD).`;
+    case 'text':
+      return characterCount(String(value)) <= rule.max ? null : `The ${field} must be at most ${rule.max} characters.`;
+    case 'currency':
+      return /^[A-Z]{3}$/.test(String(value)) ? null : `The ${field} must be a 3-letter currency code.`;
+    case 'zone':
+      return isTimeZone(String(value)) ? null : `The ${field} must be an IANA zone name.`;
+  }
+}
+
+function moneyProblem(field: string, value: string): string | null {
+  let parsed: Decimal | null;
+  try {
+    parsed = /^\d+(\.\d+)?$/.test(value) ? new Decimal(value) : null;
+  } catch {
+    parsed = null;
+  }
+  if (!parsed || parsed.isNegative() || parsed.greaterThan(MAX_AMOUNT)) return `The ${field} must be a number of at least 0.`;
+  return parsed.decimalPlaces() > 2 ? `The ${field} may have at most 2 decimals.` : null;
 }

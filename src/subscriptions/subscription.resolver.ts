@@ -38,7 +38,7 @@ import {
 /** GraphQL input → the domain input: one of productId or productName names the product. */
 function toPatch(input: SubscriptionUpdateInput): SubscriptionPatch {
   const { productId, productName, ...rest } = input;
-  if (productId !== undefined && productName !== undefined) throw AppError.field('productId', 'Give productId or productName, not both.');
+  if (productId !== undefined && productName !== undefined) throw AppError.field('brand_id', 'Give productId or productName, not both.');
   const patch: SubscriptionPatch = definedOnly(rest);
   if (productId !== undefined) patch.product = { id: productId };
   if (productName !== undefined) patch.product = { name: productName };
@@ -118,7 +118,7 @@ export class SubscriptionResolver {
     @Ctx() context: GraphQLContext,
   ): Promise<SubscriptionRecordView> {
     const patch = toPatch(input);
-    if (!patch.product) throw AppError.field('productId', 'Give productId or productName.');
+    if (!patch.product) throw AppError.field('brand_id', 'Give productId or productName.');
     return asRecordView(await this.service.create(requireCaller(context), patch as SubscriptionInput));
   }
 

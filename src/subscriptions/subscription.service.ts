@@ -1,5 +1,5 @@
 import { createLoaders, type Loaders } from './subscription.loaders';
-import type { MikroORM } from '@mikro-orm/core';
+import type { MikroORM, RequiredEntityData } from '@mikro-orm/core';
 import { definedOnly } from '../platform/objects';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Caller } from '../platform/caller';
@@ -21,6 +21,7 @@ import { summarizeSpending, type SpendingGrouping, type SpendingSummary } from '
 import { MAX_REFUND_DAYS, validateRefundWindow, validateSubscriptionInput, type SubscriptionInput, type SubscriptionPatch } from './subscription.input';
 import type { ListQuery } from './subscription.list';
 import type { SubscriptionRepository } from './subscription.repository';
+import { entityFields } from './subscription.fields';
 import { scheduleOf, todayCache, toRecord, type SubscriptionRecord } from './subscription.record';
 
 /** An add-on: a record under a main record, taking its product, folder, category, alert and billing. */
@@ -76,30 +77,10 @@ export class SubscriptionService {
         category: links.categoryId !== undefined ? links.categoryId : (product.category ?? DEFAULT_CATEGORY_ID),
         alert: links.alertId === undefined ? DEFAULT_ALERT : links.alertId,
         paymentMode: links.paymentModeId ?? null,
-        type: input.type,
-        pricingType: input.type,
-        price: input.price,
-        priceType: input.currency,
-        currencyCode: input.currency,
-        billingType: input.billingType,
-        billingFrequency: input.billingFrequency,
-        billingCycle: input.billingCycle,
-        paymentDate: input.paymentDate,
-        status: input.status,
-        recurring: input.recurring,
-        description: input.description ?? null,
-        discountVoucher: input.discountVoucher ?? null,
-        note: input.note ?? null,
-        companyName: input.companyName ?? null,
-        rating: input.rating ?? 0,
-        ltdvalPrice: input.ltdvalPrice ?? null,
-        ltdvalCycle: input.ltdvalCycle ?? null,
-        ltdvalFrequency: input.ltdvalFrequency ?? null,
-        refundDays: input.refundDays ?? null,
-        expiryDate: input.expiryDate ?? null,
-        contractExpiry: input.contractExpiry ?? null,
+        rating: 0,
+        ...entityFields(input),
         timezone: input.timezone ?? user.timezone,
-      });
+      } as RequiredEntityData<Subscription>);
       if (links.tags) record.tags.set(links.tags);
       await em.flush();
       await this.emit(em, caller, 'subscription.created', [record.id]);
@@ -167,32 +148,7 @@ export class SubscriptionService {
       const links = await resolveLinks(em, caller.userId, patch);
       if (links.product) Object.assign(record, this.productFields(links.product), { category: links.product.category ?? DEFAULT_CATEGORY_ID });
       applyLinks(record, links);
-      const fields: Partial<Subscription> = {
-        type: patch.type,
-        pricingType: patch.type,
-        price: patch.price,
-        priceType: patch.currency,
-        currencyCode: patch.currency,
-        billingType: patch.billingType,
-        billingFrequency: patch.billingFrequency,
-        billingCycle: patch.billingCycle,
-        paymentDate: patch.paymentDate,
-        status: patch.status,
-        recurring: patch.recurring,
-        description: patch.description,
-        discountVoucher: patch.discountVoucher,
-        note: patch.note,
-        companyName: patch.companyName,
-        rating: patch.rating,
-        ltdvalPrice: patch.ltdvalPrice,
-        ltdvalCycle: patch.ltdvalCycle,
-        ltdvalFrequency: patch.ltdvalFrequency,
-        refundDays: patch.refundDays,
-        expiryDate: patch.expiryDate,
-        contractExpiry: patch.contractExpiry,
-        timezone: patch.timezone,
-      };
-      Object.assign(record, definedOnly(fields));
+      Object.assign(record, entityFields(patch));
       // A patch may move either end of the refund window: the stored record is checked as it now stands.
       refuseFieldErrors(validateRefundWindow(record.paymentDate, record.refundDays));
       await this.emit(em, caller, 'subscription.updated', [record.id]);

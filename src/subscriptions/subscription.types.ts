@@ -1,5 +1,7 @@
 import { Connection } from '../platform/graphql/connection';
 import type { SubscriptionRecord } from './subscription.record';
+import { RECORD_FIELDS, REQUIRED_ON_CREATE, type FieldRule, type ValueField } from './subscription.fields';
+import type { SubscriptionInput } from './subscription.input';
 import { CurrencyResolver, DateTimeResolver, LocalDateResolver, TimeZoneResolver } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 
@@ -114,52 +116,49 @@ export class SubscriptionFilter {
   @Field(() => LocalDateResolver, { nullable: true, description: 'Records whose payment date (the anchor) is this day' }) paymentDate?: string;
 }
 
-/** Fields a record is changed by; every one optional on update. */
+/** Fields a record is changed by; every one optional on update. The value fields come from the field table, below. */
+/** Typed as the field table's value fields; their GraphQL fields are decorated from RECORD_FIELDS below. */
+const ValueFields = class {} as new () => Partial<Pick<SubscriptionInput, ValueField>>;
+
 @InputType()
-export class SubscriptionUpdateInput {
+export class SubscriptionUpdateInput extends ValueFields {
   @Field(() => Int, { nullable: true, description: 'A catalogue product (or your own private product)' }) productId?: number;
   @Field(() => String, { nullable: true, description: 'A product name: makes (or reuses) your private product' })
   productName?: string;
-  @Field(() => Int, { nullable: true }) type?: number;
-  @Field(() => String, { nullable: true, description: 'Decimal string, at least 0, two decimals at most' })
-  price?: string;
-  @Field(() => CurrencyResolver, { nullable: true }) currency?: string;
-  @Field(() => Int, { nullable: true }) billingType?: number;
-  @Field(() => Int, { nullable: true }) billingFrequency?: number;
-  @Field(() => Int, { nullable: true }) billingCycle?: number;
-  @Field(() => LocalDateResolver, { nullable: true }) paymentDate?: string;
-  @Field(() => Int, { nullable: true }) status?: number;
-  @Field(() => Int, { nullable: true }) recurring?: number;
   @Field(() => Int, { nullable: true, description: '0 or null: no folder' }) folderId?: number | null;
   @Field(() => Int, { nullable: true, description: '0: no alert (no reminders)' }) alertId?: number;
   @Field(() => Int, { nullable: true }) categoryId?: number | null;
   @Field(() => Int, { nullable: true }) paymentModeId?: number | null;
-  @Field(() => String, { nullable: true }) description?: string | null;
-  @Field(() => String, { nullable: true }) note?: string | null;
-  @Field(() => String, { nullable: true }) discountVoucher?: string | null;
-  @Field(() => String, { nullable: true }) companyName?: string | null;
   @Field(() => [String], { nullable: true, description: 'Tag ids or names (names are created)' }) tags?: string[];
-  @Field(() => Int, { nullable: true }) rating?: number;
-  @Field(() => Int, { nullable: true }) refundDays?: number | null;
-  @Field(() => String, { nullable: true, description: 'Lifetime value: a decimal string' }) ltdvalPrice?: string | null;
-  @Field(() => Int, { nullable: true }) ltdvalCycle?: number | null;
-  @Field(() => Int, { nullable: true }) ltdvalFrequency?: number | null;
-  @Field(() => LocalDateResolver, { nullable: true, description: 'Past this date an Active record becomes Expired' }) expiryDate?: string | null;
-  @Field(() => LocalDateResolver, { nullable: true }) contractExpiry?: string | null;
-  @Field(() => TimeZoneResolver, { nullable: true }) timezone?: string;
+}
+/** Creating requires the fields REST requires (some with defaults here), decorated below. */
+@InputType()
+export class SubscriptionCreateInput extends SubscriptionUpdateInput {}
+
+/** GraphQL's type of a field of the field table. */
+function graphqlTypeOf(rule: FieldRule) {
+  switch (rule.kind) {
+    case 'code':
+    case 'integer':
+      return Int;
+    case 'date':
+      return LocalDateResolver;
+    case 'currency':
+      return CurrencyResolver;
+    case 'zone':
+      return TimeZoneResolver;
+    default:
+      return String;
+  }
 }
 
-@InputType()
-export class SubscriptionCreateInput extends SubscriptionUpdateInput {
-  @Field(() => Int) declare type: number;
-  @Field(() => String) declare price: string;
-  @Field(() => CurrencyResolver) declare currency: string;
-  @Field(() => Int, { defaultValue: 2 }) declare billingType: number;
-  @Field(() => Int, { defaultValue: 1 }) declare billingFrequency: number;
-  @Field(() => Int) declare billingCycle: number;
-  @Field(() => LocalDateResolver) declare paymentDate: string;
-  @Field(() => Int, { defaultValue: 1 }) declare status: number;
-  @Field(() => Int, { defaultValue: 1 }) declare recurring: number;
+for (const field of RECORD_FIELDS) {
+  const type = () => graphqlTypeOf(field.rule);
+  Field(type, { nullable: true, description: field.description })(SubscriptionUpdateInput.prototype, field.name);
+  if (REQUIRED_ON_CREATE.has(field.name)) {
+    const defaults = field.graphqlDefault === undefined ? {} : { defaultValue: field.graphqlDefault };
+    Field(type, { description: field.description, ...defaults })(SubscriptionCreateInput.prototype, field.name);
+  }
 }
 
 @InputType()

@@ -1,0 +1,7 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ExchangeRate } from './exchange-rate.entity';
+
+/** The one "currency is known" rule: a currency is usable when the exchange-rate table has it. Null when it does. */
+export async function unknownCurrencyProblem(em: EntityManager, currency: string): Promise<string | null> {
+  return (await em.findOne(ExchangeRate, { currency })) ? null : `The currency ${currency} is not in the exchange-rate table.`;
+}
