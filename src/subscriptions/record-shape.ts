@@ -40,7 +40,8 @@ export function presentSubscription(record: SubscriptionRecord) {
     payment_mode_id: record.payment_mode_id,
     include_notes: null,
     alert_type: record.alert_type,
-    url: record.url,
+    // The original's duplicate columns, emitted from the ones kept.
+    url: record.homepage,
     support_details: null,
     tags: null,
     billing_frequency: record.billing_frequency,
@@ -50,9 +51,9 @@ export function presentSubscription(record: SubscriptionRecord) {
     ltdval_frequency: record.ltdval_frequency,
     ltdval_cycle: record.ltdval_cycle,
     status: record.status,
-    pricing_type: record.pricing_type,
+    pricing_type: record.type,
     timezone: record.timezone,
-    currency_code: record.currency_code,
+    currency_code: record.price_type,
     refund_days: record.refund_days,
     refund_date: record.refund_date,
     base_value: record.base_value,
@@ -68,7 +69,7 @@ export function presentSubscription(record: SubscriptionRecord) {
     billing_type_value: label(BILLING_TYPE_LABELS, record.billing_type),
     ltdval_cycle_value: label(CYCLE_LABELS, record.ltdval_cycle),
     status_value: label(STATUS_LABELS, record.status),
-    pricing_type_value: label(TYPE_LABELS, record.pricing_type),
+    pricing_type_value: label(TYPE_LABELS, record.type),
     sub_addon_value: label(SUB_ADDON_LABELS, record.sub_addon),
   };
 }

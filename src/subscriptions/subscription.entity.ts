@@ -118,9 +118,6 @@ export class Subscription extends BaseEntity {
   @Property({ type: 'smallint', nullable: true })
   alertType?: number | null;
 
-  @Property({ type: 'text', nullable: true })
-  url?: string | null;
-
   @Property({ type: 'integer' })
   billingFrequency!: number;
 
@@ -142,14 +139,8 @@ export class Subscription extends BaseEntity {
   @Property({ type: 'smallint' })
   status!: number;
 
-  @Property({ type: 'smallint', nullable: true })
-  pricingType?: number | null;
-
   @Property({ type: 'string', length: 64 })
   timezone!: string;
-
-  @Property({ type: 'string', length: 3, nullable: true })
-  currencyCode?: string | null;
 
   @Property({ type: 'integer', nullable: true })
   refundDays?: number | null;

@@ -83,14 +83,9 @@ export const REQUIRED_ON_CREATE: ReadonlySet<ValueField> = new Set([
   'recurring',
 ]);
 
-/**
- * The entity properties an input sets, from the field table: each given field, and the duplicate columns
- * the original keeps with the same value (pricing_type is type, currency_code is price_type).
- */
+/** The entity properties an input sets, from the field table. */
 export function entityFields(input: Partial<SubscriptionInput>): Partial<Subscription> {
   const fields: Record<string, unknown> = {};
   for (const field of RECORD_FIELDS) if (input[field.name] !== undefined) fields[field.property] = input[field.name];
-  if (input.type !== undefined) fields.pricingType = input.type;
-  if (input.currency !== undefined) fields.currencyCode = input.currency;
   return fields as Partial<Subscription>;
 }

@@ -33,7 +33,6 @@ export interface SubscriptionRow extends Partial<Pick<SubscriptionRecord, 'next_
   company_name: string | null;
   discount_voucher: string | null;
   alert_type: number | null;
-  url: string | null;
   billing_frequency: number;
   billing_cycle: number;
   billing_type: number;
@@ -41,9 +40,7 @@ export interface SubscriptionRow extends Partial<Pick<SubscriptionRecord, 'next_
   ltdval_frequency: number | null;
   ltdval_cycle: number | null;
   status: number;
-  pricing_type: number | null;
   timezone: string;
-  currency_code: string | null;
   refund_days: number | null;
   rating: number;
   sub_addon: number;

@@ -255,7 +255,6 @@ export class SubscriptionService {
         image: main.image,
         favicon: main.favicon,
         homepage: main.homepage,
-        url: main.url,
         folder: main.folder,
         category: main.category,
         alert: main.alert,
@@ -267,10 +266,8 @@ export class SubscriptionService {
         mainRecord: main.id,
         subAddon: 1,
         type: input.type,
-        pricingType: input.type,
         price: input.price,
         priceType: input.currency,
-        currencyCode: input.currency,
         paymentDate: input.paymentDate,
         status: input.status ?? main.status,
         recurring: input.recurring,
@@ -376,7 +373,6 @@ export class SubscriptionService {
       image: product.image || this.defaultImage,
       favicon: product.favicon || this.defaultImage,
       homepage: product.url ?? null,
-      url: product.url ?? null,
     };
   }
 }

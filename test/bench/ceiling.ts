@@ -49,10 +49,10 @@ export async function startCeiling(databaseUrl: string): Promise<{ url: string; 
         rows: [record],
       } = await client.query(
         `insert into "subscriptions" ("user_id", "created_by", "product_id", "product_name", "brandname", "product_type", "image", "favicon",
-           "homepage", "url", "category_id", "alert_id", "type", "pricing_type", "price", "price_type", "currency_code", "billing_type",
+           "homepage", "category_id", "alert_id", "type", "price", "price_type", "billing_type",
            "billing_frequency", "billing_cycle", "payment_date", "status", "recurring", "timezone")
-         select $1, $1, p."id", p."product_name", p."brandname", p."product_type", coalesce(p."image", ''), p."favicon", p."url", p."url",
-           p."category_id", 1, $3, $3, $4, $5, $5, $6, $7, $8, $9, $10, $11, u."timezone"
+         select $1, $1, p."id", p."product_name", p."brandname", p."product_type", coalesce(p."image", ''), p."favicon", p."url",
+           p."category_id", 1, $3, $4, $5, $6, $7, $8, $9, $10, $11, u."timezone"
            from "products" p, "users" u where p."id" = $2 and u."id" = $1
          returning *`,
         [

@@ -19,13 +19,13 @@ export async function seed(databaseUrl: string, mainUserId: number): Promise<voi
     );
     const records = (userExpression: string, count: string, folders: string) => `
       insert into "subscriptions" ("user_id", "folder_id", "product_id", "category_id", "alert_id", "type", "image", "favicon", "product_name", "brandname",
-        "product_type", "description", "price", "price_type", "currency_code", "recurring", "payment_date", "billing_frequency", "billing_cycle",
-        "billing_type", "status", "pricing_type", "timezone", "refund_days", "created_by", "homepage", "url")
+        "product_type", "description", "price", "price_type", "recurring", "payment_date", "billing_frequency", "billing_cycle",
+        "billing_type", "status", "timezone", "refund_days", "created_by", "homepage")
       select ${userExpression}, ${folders}, p."id", p."category_id", 1, 1, p."image", p."favicon", p."product_name", p."brandname", 1,
-        'Bench record ' || g.n, round((random() * 60)::numeric + 1, 2), c.code, c.code, case when g.n % 10 = 0 then 0 else 1 end,
+        'Bench record ' || g.n, round((random() * 60)::numeric + 1, 2), c.code, case when g.n % 10 = 0 then 0 else 1 end,
         date '2025-01-01' + (g.n % 700), 1 + (g.n % 3),
-        case when g.n % 50 = 0 then 1 when g.n % 10 = 1 then 2 when g.n % 3 = 0 then 4 else 3 end, 1 + (g.n % 2), case when g.n % 17 = 0 then 2 else 1 end, 1, 'UTC',
-        case when g.n % 3 = 0 then 14 else null end, ${userExpression}, p."url", p."url"
+        case when g.n % 50 = 0 then 1 when g.n % 10 = 1 then 2 when g.n % 3 = 0 then 4 else 3 end, 1 + (g.n % 2), case when g.n % 17 = 0 then 2 else 1 end, 'UTC',
+        case when g.n % 3 = 0 then 14 else null end, ${userExpression}, p."url"
       from ${count}
       join (select row_number() over (order by "id") as "rn", * from "products" where "owner_id" is null) p on p."rn" = 1 + g.n % 400
       cross join lateral (select (array['USD','EUR','GBP','JPY','CAD','AUD','CHF','SEK'])[1 + g.n % 8] as code) c`;

@@ -23,7 +23,15 @@ it('records every committed migration', async () => {
     'Migration20261123100000_original_codes',
     'Migration20261123110000_find_or_create_keys',
     'Migration20261123120000_idempotency_fingerprint',
+    'Migration20261123130000_drop_duplicate_columns',
   ]);
+});
+
+it("keeps no duplicate of a record's columns (the answers emit pricing_type, currency_code and url from type, price_type and homepage)", async () => {
+  const columns = await sql<{ column_name: string }>(testApp, `select "column_name" from information_schema.columns where "table_name" = 'subscriptions'`);
+  const names = columns.map((column) => column.column_name);
+  expect(names).toEqual(expect.arrayContaining(['type', 'price_type', 'homepage']));
+  expect(names.filter((name) => ['pricing_type', 'currency_code', 'url'].includes(name))).toEqual([]);
 });
 
 it("maps existing alerts and records to the original's codes, keeping what they meant", async () => {
@@ -60,7 +68,8 @@ it("maps existing alerts and records to the original's codes, keeping what they 
       { alert_name: 'both by webhook', alert_condition: 1, alert_type: 4, alert_subs_type: 1 },
       { alert_name: 'every channel', alert_condition: 2, alert_type: 1, alert_subs_type: 1 },
     ]);
-    expect(await run(`select "type", "pricing_type" from "subscriptions"`)).toEqual([{ type: 1, pricing_type: 1 }]);
+    // pricing_type (mapped with type) is dropped by a later migration as a duplicate of type.
+    expect(await run(`select "type" from "subscriptions"`)).toEqual([{ type: 1 }]);
   } finally {
     await orm.close(true);
     await database.drop();

@@ -7,6 +7,7 @@ import { Migration20261122160000_list_order_index } from './Migration20261122160
 import { Migration20261123100000_original_codes } from './Migration20261123100000_original_codes';
 import { Migration20261123110000_find_or_create_keys } from './Migration20261123110000_find_or_create_keys';
 import { Migration20261123120000_idempotency_fingerprint } from './Migration20261123120000_idempotency_fingerprint';
+import { Migration20261123130000_drop_duplicate_columns } from './Migration20261123130000_drop_duplicate_columns';
 
 /** Committed migrations, oldest first. The migrator runs them on start. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261123100000_original_codes', class: Migration20261123100000_original_codes },
   { name: 'Migration20261123110000_find_or_create_keys', class: Migration20261123110000_find_or_create_keys },
   { name: 'Migration20261123120000_idempotency_fingerprint', class: Migration20261123120000_idempotency_fingerprint },
+  { name: 'Migration20261123130000_drop_duplicate_columns', class: Migration20261123130000_drop_duplicate_columns },
 ];
