@@ -1,9 +1,42 @@
 import { escapeLike } from '../platform/objects';
 import { intArray } from '../platform/db/statements';
 import { CYCLE_LABELS, RECURRING_LABELS, TYPE_LABELS } from './codes';
+import { RECORD_FIELDS } from './subscription.fields';
 import type { ListQuery, SortField } from './subscription.list';
 
 /** The SQL of the subscriptions repository: the record read and the list's where and order. */
+
+/** A record's stored columns that are not value fields of the field table (links, product copies, bookkeeping). */
+const OTHER_COLUMNS = [
+  'id',
+  'user_id',
+  'folder_id',
+  'product_id',
+  'category_id',
+  'payment_mode_id',
+  'sub_id',
+  'platform_id',
+  'image',
+  'favicon',
+  'product_name',
+  'brandname',
+  'product_type',
+  'homepage',
+  'pay_gateway_id',
+  'alert_type',
+  'sub_addon',
+  'created_at',
+  'updated_at',
+  'created_by',
+  'deleted_at',
+];
+
+/** The record's own columns: the field table's (a value field's REST name is its column) and the others. */
+const RECORD_COLUMNS = [
+  ...[...OTHER_COLUMNS, ...RECORD_FIELDS.map((field) => field.rest)].map((column) => `s."${column}"`),
+  // alert_id 0 means "no alert" on the wire; the column holds null.
+  'coalesce(s."alert_id", 0) as "alert_id"',
+].join(', ');
 
 /**
  * The one read query of subscription records, with everything the documented shapes need in one statement:
@@ -13,13 +46,7 @@ import type { ListQuery, SortField } from './subscription.list';
  */
 export function recordSelect(filter: string, order = ''): string {
   return `
-select s."id", s."user_id", s."folder_id", s."product_id", s."category_id", coalesce(s."alert_id", 0) as "alert_id", s."payment_mode_id", s."sub_id",
-       s."platform_id", s."type", s."image", s."favicon", s."product_name", s."brandname", s."product_type", s."description",
-       s."price", s."price_type", s."recurring", s."payment_date", s."expiry_date", s."contract_expiry", s."homepage",
-       s."pay_gateway_id", s."note", s."company_name", s."discount_voucher", s."alert_type", s."billing_frequency",
-       s."billing_cycle", s."billing_type", s."ltdval_price", s."ltdval_frequency", s."ltdval_cycle", s."status",
-       s."timezone", s."refund_days", s."rating", s."sub_addon", s."created_at",
-       s."updated_at", s."created_by", s."deleted_at",
+select ${RECORD_COLUMNS},
        u."base_currency", rp."per_usd" as "price_rate", rb."per_usd" as "base_rate",
        f."name" as "folder_name", f."color" as "folder_color", pm."name" as "payment_mode_name", a."alert_name",
        pc."name" as "category_name", p."brandname" as "product_brandname", f."is_default" as "folder_is_default",
