@@ -1,5 +1,5 @@
 import type { Alert } from '../../src/alerts/alert.entity';
-import { toIsoMicros } from '../../src/platform/db/timestamps';
+import { toIsoMicros } from '../../src/platform/wire-formats';
 
 /** An Alert definition as reads give it: integers, `time` as HH:MM:SS, ISO timestamps with microseconds. */
 export function presentAlert(alert: Alert) {

@@ -1,6 +1,6 @@
 import type { Product } from '../../src/catalogue/product.entity';
 import type { ProductCategory } from '../../src/catalogue/product-category.entity';
-import { toIsoMicros, toSqlSeconds } from '../../src/platform/db/timestamps';
+import { toIsoMicros, toSqlSeconds } from '../../src/platform/wire-formats';
 import { toMoneyString } from '../../src/platform/money';
 
 const money = (value: string | null | undefined) => (value === null || value === undefined ? null : toMoneyString(value));

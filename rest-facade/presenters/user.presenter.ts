@@ -1,5 +1,5 @@
 import type { User } from '../../src/auth/user.entity';
-import { toSqlSeconds } from '../../src/platform/db/timestamps';
+import { toSqlSeconds } from '../../src/platform/wire-formats';
 
 /** The original's plan names; a self-hosted server has the one plan every account is on. */
 const PLAN_NAMES: Record<number, string> = { 1: 'Free' };

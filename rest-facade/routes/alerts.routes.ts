@@ -51,15 +51,15 @@ export function alertRoutes(services: Services): Router {
 /** The seven fields of operation 14 (all required on create, each optional on update) and time_cycle. */
 function readAlertForm(form: FormReader, required: boolean): Partial<AlertInput> {
   const input: Partial<AlertInput> = definedOnly({
-    alertName: form.text('alert_name', { required, max: 200 }),
+    alertName: form.text('alert_name', { required }),
     timePeriod: form.integer('time_period', { required }),
     timeCycle: form.integer('time_cycle'),
-    time: form.text('time', { required, max: 8 }),
+    time: form.text('time', { required }),
     alertCondition: form.integer('alert_condition', { required }),
     alertType: form.integer('alert_type', { required }),
-    timezone: form.text('timezone', { required, max: 64 }),
+    timezone: form.text('timezone', { required }),
     alertSubsType: form.integer('alert_subs_type', { required }),
-    alertContact: form.text('alert_contact', { max: 320 }),
+    alertContact: form.text('alert_contact'),
   });
   form.merge(validateAlertInput(input));
   form.done();

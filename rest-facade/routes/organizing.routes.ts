@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { toIsoMicros } from '../../src/platform/db/timestamps';
+import { toIsoMicros } from '../../src/platform/wire-formats';
 import { AppError } from '../../src/platform/errors';
 import { definedOnly } from '../../src/platform/objects';
 import type { Folder } from '../../src/organizing/folder.entity';
@@ -30,7 +30,7 @@ const FOLDERS: OwnedResource<Folder, 'id' | 'name' | 'is_default' | 'created_at'
   path: '/folders',
   label: 'Folder',
   sort: { id: 'id', name: 'name', is_default: 'isDefault', created_at: 'createdAt' },
-  read: (form) => ({ color: form.text('color', { max: 20 }), isDefault: form.integer('is_default') }),
+  read: (form) => ({ color: form.text('color'), isDefault: form.integer('is_default') }),
   present: (folder) => ({
     id: folder.id,
     user_id: folder.user,
@@ -54,9 +54,9 @@ const PAYMENT_METHODS: OwnedResource<PaymentMode, 'id' | 'name' | 'description' 
   label: 'Payment method',
   sort: { id: 'id', name: 'name', description: 'description', expiry: 'expiry', created_at: 'createdAt', updated_at: 'updatedAt' },
   read: (form) => ({
-    paymentType: form.text('payment_type', { max: 20 }),
-    description: form.text('description', { max: 1000 }),
-    expiry: form.text('expiry', { max: 10 }),
+    paymentType: form.text('payment_type'),
+    description: form.text('description'),
+    expiry: form.text('expiry'),
   }),
   present: (method) => ({
     id: method.id,
@@ -95,7 +95,7 @@ function mount<E extends Timestamped, F extends string>(router: Router, service:
 
   router.post(path, parseBody, async (req, res) => {
     const form = new FormReader(req.body);
-    const fields = { name: form.requiredText('name', 100), ...definedOnly(resource.read(form)) };
+    const fields = { name: form.text('name', { required: true }) ?? '', ...definedOnly(resource.read(form)) };
     form.done();
     res.status(201).json(resource.present(await service.create(callerOf(req), fields as { name: string } & Partial<E>)));
   });
@@ -107,7 +107,7 @@ function mount<E extends Timestamped, F extends string>(router: Router, service:
   router.put(`${path}/:id`, parseBody, async (req, res) => {
     const id = pathId(req, label);
     const form = new FormReader(req.body);
-    const fields = definedOnly({ name: form.text('name', { max: 100 }), ...resource.read(form) });
+    const fields = definedOnly({ name: form.text('name'), ...resource.read(form) });
     form.done();
     res.json(resource.present(await service.update(callerOf(req), id, fields as Partial<E>)));
   });

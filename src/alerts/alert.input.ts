@@ -73,7 +73,11 @@ export function validateAlertInput(input: Partial<AlertInput>): FieldErrors {
   code('alert_type', input.alertType, ALERT_CHANNELS);
   code('alert_subs_type', input.alertSubsType, ALERT_SUBJECTS);
   if (input.timezone !== undefined && !isTimeZone(input.timezone)) fail('timezone', 'The timezone must be an IANA zone name.');
-  if (input.alertContact !== undefined && input.alertContact !== null && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(input.alertContact)) {
+  if (
+    input.alertContact !== undefined &&
+    input.alertContact !== null &&
+    (input.alertContact.length > 320 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(input.alertContact))
+  ) {
     fail('alert_contact', 'The alert_contact must be an e-mail address.');
   }
   return errors;

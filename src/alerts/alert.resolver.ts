@@ -1,7 +1,7 @@
 import { definedOnly } from '../platform/objects';
 import { DateTimeResolver, TimeZoneResolver } from 'graphql-scalars';
 import { Arg, Ctx, Field, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { toIsoMicros } from '../platform/db/timestamps';
+import { toIsoMicros } from '../platform/wire-formats';
 import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
 import type { Alert } from './alert.entity';
 import type { AlertService } from './alert.service';

@@ -1,7 +1,7 @@
 import { DateTimeResolver } from 'graphql-scalars';
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import type { ProductCategory } from '../catalogue/product-category.entity';
-import { toIsoMicros } from '../platform/db/timestamps';
+import { toIsoMicros } from '../platform/wire-formats';
 import type { Folder } from './folder.entity';
 import type { PaymentMode } from './payment-mode.entity';
 import type { Tag } from './tag.entity';

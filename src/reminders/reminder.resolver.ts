@@ -1,6 +1,6 @@
 import { DateTimeResolver, LocalDateResolver } from 'graphql-scalars';
 import { Arg, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { toIsoMicros } from '../platform/db/timestamps';
+import { toIsoMicros } from '../platform/wire-formats';
 import { AppError } from '../platform/errors';
 import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
 import type { ReminderRow } from './reminder.repository';

@@ -1,6 +1,6 @@
 import { DateTimeResolver } from 'graphql-scalars';
 import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Query, registerEnumType, Resolver } from 'type-graphql';
-import { toIsoMicros } from '../platform/db/timestamps';
+import { toIsoMicros } from '../platform/wire-formats';
 import { AppError } from '../platform/errors';
 import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
 import { decodeCursor } from '../platform/graphql/cursors';

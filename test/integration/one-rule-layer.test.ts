@@ -152,3 +152,38 @@ describe('one rule layer', () => {
     expect(error.extensions.errors).toEqual(restAnswer.body.errors);
   });
 });
+
+describe('one rule layer beyond records', () => {
+  const ALERT = { alert_name: 'Before payment', time_period: '3', time: '09:00', alert_condition: '2', alert_type: '2', timezone: 'UTC', alert_subs_type: '1' };
+  const ALERT_INPUT = { name: 'Before payment', timePeriod: 3, time: '09:00', timezone: 'UTC', condition: 2, channel: 2, subjects: 1 };
+  const post = (path: string, fields: Record<string, string>) => {
+    const request = testApp.http.post(path).set('authorization', `Bearer ${ann.token}`);
+    for (const [name, value] of Object.entries(fields)) request.field(name, value);
+    return request;
+  };
+  const graphqlErrors = async (document: string, input: Record<string, unknown>) =>
+    ((await graphql(testApp, ann.token, document, { input })).body.errors as Array<{ extensions: { errors: Record<string, string[]> } }>)[0].extensions.errors;
+
+  it.each([
+    { rest: { alert_name: 'a'.repeat(201) }, graphql: { name: 'a'.repeat(201) }, field: 'alert_name' },
+    { rest: { time: '25:00' }, graphql: { time: '25:00' }, field: 'time' },
+    { rest: { alert_contact: `${'c'.repeat(320)}@example.com` }, graphql: { contact: `${'c'.repeat(320)}@example.com` }, field: 'alert_contact' },
+  ])('refuses an alert with a bad $field alike', async ({ rest, graphql: change, field }) => {
+    const answer = await post('/api/v1/alerts', { ...ALERT, ...rest });
+    expect(answer.status).toBe(400);
+    expect(Object.keys(answer.body.errors)).toEqual([field]);
+    expect(await graphqlErrors('mutation ($input: AlertCreateInput!) { createAlert(input: $input) { id } }', { ...ALERT_INPUT, ...change })).toEqual(
+      answer.body.errors,
+    );
+  });
+
+  it.each([
+    { rest: { name: 'n'.repeat(101) }, graphql: { name: 'n'.repeat(101) }, field: 'name' },
+    { rest: { name: 'Home', color: 'red' }, graphql: { name: 'Home', color: 'red' }, field: 'color' },
+  ])('refuses a folder with a bad $field alike', async ({ rest, graphql: input, field }) => {
+    const answer = await post('/api/v1/folders', rest);
+    expect(answer.status).toBe(400);
+    expect(Object.keys(answer.body.errors)).toEqual([field]);
+    expect(await graphqlErrors('mutation ($input: FolderInput!) { createFolder(input: $input) { id } }', input)).toEqual(answer.body.errors);
+  });
+});

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { bearerToken, formatAccessToken, matchesHash, parseAccessToken, randomSecret, sha256Hex } from '../../src/auth/secrets';
-import { toIsoMicros, toSqlSeconds, utcTimestamp } from '../../src/platform/db/timestamps';
+import { toIsoMicros, toSqlSeconds } from '../../src/platform/wire-formats';
+import { utcTimestamp } from '../../src/platform/db/timestamps';
 
 describe('access tokens', () => {
   it('parse what they format, for any id and secret', () => {
