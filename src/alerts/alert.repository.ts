@@ -1,5 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { intArray, rowsOf } from '../platform/db/statements';
+import { intArray, rowsOf, type StatementTarget } from '../platform/db/statements';
 import { globalOrOwnSql } from '../platform/caller';
 
 /** What an alert definition says about when its reminders fire. */
@@ -27,7 +26,7 @@ export interface AlertContact {
 /** Statements on the alerts table that the unit of work does not write. */
 export const alertRepository = {
   /** The timing of these definitions; a global one (the system default) reminds every record type. */
-  definitions(em: EntityManager, ids: number[]): Promise<ReminderDefinition[]> {
+  definitions(em: StatementTarget, ids: number[]): Promise<ReminderDefinition[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return rowsOf<ReminderDefinition>(
       em,
@@ -38,7 +37,7 @@ export const alertRepository = {
   },
 
   /** The alert's channels and addresses, if the user may use it (theirs, or global). */
-  async contact(em: EntityManager, alertId: number, userId: number): Promise<AlertContact | null> {
+  async contact(em: StatementTarget, alertId: number, userId: number): Promise<AlertContact | null> {
     const [row] = await rowsOf<AlertContact>(
       em,
       `select a."alert_type", a."alert_contact", u."email" from "alerts" a join "users" u on u."id" = ? where a."id" = ? and ${globalOrOwnSql('a."user_id"')}`,

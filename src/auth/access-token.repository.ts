@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { DirectReads } from '../platform/db/direct-reads';
-import { run } from '../platform/db/statements';
+import { pooled, run } from '../platform/db/statements';
 
 export interface LiveToken {
   user_id: number;
@@ -31,7 +31,7 @@ export class AccessTokenRepository {
 
   /** Pushes the token's expiry to `ttlDays` from now. */
   async slide(id: number, ttlDays: number): Promise<void> {
-    await run(this.orm.em.fork(), `update "access_tokens" set "expires_at" = (now() at time zone 'utc') + make_interval(days => ?::int) where "id" = ?`, [
+    await run(pooled(this.orm), `update "access_tokens" set "expires_at" = (now() at time zone 'utc') + make_interval(days => ?::int) where "id" = ?`, [
       ttlDays,
       id,
     ]);

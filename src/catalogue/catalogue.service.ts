@@ -5,6 +5,7 @@ import { type Caller, globalOrOwn } from '../platform/caller';
 import { AppError } from '../platform/errors';
 import { Product } from './product.entity';
 import { productRepository } from './product.repository';
+import { pooled } from '../platform/db/statements';
 import { ProductCategory } from './product-category.entity';
 
 /** Search answers at most this many products. */
@@ -34,7 +35,7 @@ export class CatalogueService {
     const q = text.trim().toLowerCase();
     if (q.length === 0) return [];
     const limit = Math.min(options.limit ?? MAX_SEARCH_RESULTS, MAX_SEARCH_RESULTS);
-    const ids = await productRepository.searchIds(this.orm.em.fork(), caller.userId, q, { categoryId: options.categoryId, limit, offset: options.offset ?? 0 });
+    const ids = await productRepository.searchIds(pooled(this.orm), caller.userId, q, { categoryId: options.categoryId, limit, offset: options.offset ?? 0 });
     if (ids.length === 0) return [];
     const products = await this.orm.em.fork().find(Product, { id: { $in: ids } });
     const byId = new Map(products.map((product) => [product.id, product]));

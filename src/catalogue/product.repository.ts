@@ -1,5 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { rowsOf, run } from '../platform/db/statements';
+import { rowsOf, run, type StatementTarget } from '../platform/db/statements';
 import { escapeLike } from '../platform/objects';
 import { globalOrOwnSql } from '../platform/caller';
 
@@ -9,7 +8,7 @@ const CLOSE_SPELLING = 0.3;
 /** Statements on the products table beyond the unit of work's: the ranked search and the private find-or-create. */
 export const productRepository = {
   /** Ids of the products the user sees that match `q` (lower case), best first: exact, prefix, word prefix, close spelling. */
-  async searchIds(em: EntityManager, userId: number, q: string, page: { categoryId?: number; limit: number; offset: number }): Promise<number[]> {
+  async searchIds(em: StatementTarget, userId: number, q: string, page: { categoryId?: number; limit: number; offset: number }): Promise<number[]> {
     const like = escapeLike(q);
     const rows = await rowsOf<{ id: number }>(
       em,
@@ -35,7 +34,7 @@ export const productRepository = {
    * Makes the user's private product of that name unless it exists, in one statement that concurrent requests
    * cannot both win: the insert yields to a row another transaction made meanwhile (waiting for its commit).
    */
-  async ensurePrivate(em: EntityManager, userId: number, name: string, categoryId: number): Promise<void> {
+  async ensurePrivate(em: StatementTarget, userId: number, name: string, categoryId: number): Promise<void> {
     await run(
       em,
       `insert into "products" ("owner_id", "category_id", "product_name", "brandname", "image", "favicon") values (?, ?, ?, ?, '', '')

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { rowsOf, run } from '../platform/db/statements';
+import { pooled, rowsOf, run } from '../platform/db/statements';
 import { utcTimestamp } from '../platform/db/timestamps';
 import type { ReminderKind, ReminderTarget } from './reminder-schedule';
 
@@ -43,7 +43,7 @@ export class ReminderRepository {
   /** Live Active records with no scheduled reminder (the last one fired, or the record predates its reminders). */
   async recordsToRollForward(limit: number): Promise<number[]> {
     const rows = await rowsOf<{ id: number }>(
-      this.orm.em.fork(),
+      pooled(this.orm),
       `select s."id" from "subscriptions" s
         where s."deleted_at" is null and s."status" = 1
           and not exists (select 1 from "reminders" r where r."subscription_id" = s."id" and r."status" = 'SCHEDULED')
@@ -55,7 +55,7 @@ export class ReminderRepository {
 
   /** Scheduled reminders whose time is at or before `until`, soonest first. */
   scheduledUntil(until: Date, limit: number): Promise<Array<{ id: number; fire_at: string }>> {
-    return rowsOf(this.orm.em.fork(), `select "id", "fire_at" from "reminders" where "status" = 'SCHEDULED' and "fire_at" <= ? order by "fire_at" limit ?`, [
+    return rowsOf(pooled(this.orm), `select "id", "fire_at" from "reminders" where "status" = 'SCHEDULED' and "fire_at" <= ? order by "fire_at" limit ?`, [
       utcTimestamp(until),
       limit,
     ]);
@@ -75,7 +75,7 @@ export class ReminderRepository {
   /** The user's reminders firing within [from, to] in these statuses, in fire order. */
   firingBetween(userId: number, from: Date, to: Date, statuses: Array<ReminderRow['status']>): Promise<ReminderRow[]> {
     return rowsOf<ReminderRow>(
-      this.orm.em.fork(),
+      pooled(this.orm),
       `select * from "reminders" where "user_id" = ? and "fire_at" between ? and ? and "status" = any(?::text[]) order by "fire_at", "id"`,
       [userId, utcTimestamp(from), utcTimestamp(to), `{${statuses.join(',')}}`],
     );
@@ -84,7 +84,7 @@ export class ReminderRepository {
   /** The user's sent reminders of live records dated `today` or later. */
   sentFrom(userId: number, today: string): Promise<ReminderRow[]> {
     return rowsOf<ReminderRow>(
-      this.orm.em.fork(),
+      pooled(this.orm),
       `select r.* from "reminders" r join "subscriptions" s on s."id" = r."subscription_id"
         where r."user_id" = ? and r."status" = 'SENT' and r."reminder_date" >= ? and s."deleted_at" is null order by r."reminder_date", r."id"`,
       [userId, today],

@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Caller } from '../platform/caller';
+import { pooled } from '../platform/db/statements';
 import { utcTimestamp } from '../platform/db/timestamps';
 import { AppError } from '../platform/errors';
 import type { Logger } from '../platform/logger';
@@ -108,7 +109,7 @@ export class ReminderService {
       const record = toRecord(row, this.clock());
       if (channelsOf(alert.alert_type).includes('webhook')) {
         const topic = reminder.kind === 'payment' ? 'subscription.payment_due' : 'subscription.refund_due';
-        await writeRecordEvents(em, reminder.user_id, topic, [record], await this.subscriptions.tagsOf(em, [record.id]), {
+        await writeRecordEvents(em, this.subscriptions, reminder.user_id, topic, [record], {
           reminder: { kind: reminder.kind, date: reminder.reminder_date, alert_id: reminder.alert_id },
         });
       }
@@ -133,7 +134,7 @@ export class ReminderService {
 
   /** Sends a sample reminder through an alert's channels now (the caller's soonest record, or a made-up one). */
   async sendTest(caller: Caller, alertId: number): Promise<string[]> {
-    const alert = await alertRepository.contact(this.orm.em.fork(), alertId, caller.userId);
+    const alert = await alertRepository.contact(pooled(this.orm), alertId, caller.userId);
     if (!alert) throw AppError.notFound('Alert');
     const channels: string[] = [];
     const wanted = channelsOf(alert.alert_type);
@@ -152,8 +153,8 @@ export class ReminderService {
     }
     if (wanted.includes('webhook') && row) {
       const record = toRecord(row, this.clock());
-      await this.orm.em.transactional(async (em) =>
-        writeRecordEvents(em, caller.userId, 'subscription.payment_due', [record], await this.subscriptions.tagsOf(em, [record.id]), {
+      await this.orm.em.transactional((em) =>
+        writeRecordEvents(em, this.subscriptions, caller.userId, 'subscription.payment_due', [record], {
           reminder: { kind: 'payment', date: record.next_payment_date ?? record.payment_date, alert_id: alertId, test: true },
         }),
       );

@@ -147,10 +147,9 @@ export async function createRuntime(config: Config, role: Role, options: Runtime
       clearInterval(sweepTimer);
       await sweeping;
       await Promise.all([relay.stop(), reminderRelay.stop()]);
-      await Promise.all(workers.map((worker) => worker.close()));
+      // Nothing adds jobs once the relays have stopped; then the workers, Redis and the database close as in every role.
       await Promise.all([queue?.close(), reminderQueue?.close()]);
-      redis?.disconnect();
-      await db.close();
+      await closeBase();
     },
   };
 }

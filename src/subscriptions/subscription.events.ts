@@ -4,7 +4,7 @@ import type { SubscriptionTopic } from '../webhooks/topics';
 import { label, PRODUCT_TYPE_LABELS } from './codes';
 import { presentSubscription } from './record-shape';
 import type { SubscriptionRecord } from './subscription.record';
-import type { TagOfRecord } from './subscription.repository';
+import type { SubscriptionRepository } from './subscription.repository';
 
 /**
  * A delivery body as the spec's Events section shows it: the record with `product_type` as an object,
@@ -34,12 +34,17 @@ export function eventPayload(record: SubscriptionRecord, tags: Array<{ id: numbe
 /** Events about records, written in the transaction of the change (the delivery body carries their tags). */
 export async function writeRecordEvents(
   em: EntityManager,
+  subscriptions: Pick<SubscriptionRepository, 'tagsOf'>,
   userId: number,
   topic: SubscriptionTopic,
   records: SubscriptionRecord[],
-  tags: TagOfRecord[],
   extra: Record<string, unknown> = {},
 ): Promise<void> {
+  if (records.length === 0) return;
+  const tags = await subscriptions.tagsOf(
+    em,
+    records.map((record) => record.id),
+  );
   const events = records.map((record) => {
     const own = tags.filter((row) => row.subscription_id === record.id).map(({ id, name }) => ({ id, name }));
     return { subscriptionId: record.id, payload: { ...eventPayload(record, own), ...extra } };

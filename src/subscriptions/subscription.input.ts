@@ -2,9 +2,7 @@ import { characterCount, hasLength } from '../platform/objects';
 import Decimal from 'decimal.js';
 import type { FieldErrors } from '../platform/errors';
 import { codesOf } from './codes';
-import { MAX_REFUND_DAYS, RECORD_FIELDS, type FieldRule } from './subscription.fields';
-
-export { MAX_REFUND_DAYS };
+import { RECORD_FIELDS, type FieldRule } from './subscription.fields';
 import { isCalendarDate, isTimeZone, LAST_DATE, staysInRange } from '../platform/dates';
 
 /** What a record is made or changed from, whichever way it arrives (REST form, GraphQL, inbound webhook). */

@@ -1,7 +1,7 @@
 import { LockMode, TransactionContext, type MikroORM } from '@mikro-orm/core';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { DirectReads } from '../platform/db/direct-reads';
-import { intArray, rowsOf, run } from '../platform/db/statements';
+import { intArray, pooled, rowsOf, run } from '../platform/db/statements';
 import { Status } from './codes';
 import { Subscription } from './subscription.entity';
 import type { ListQuery } from './subscription.list';
@@ -168,7 +168,7 @@ export class SubscriptionRepository {
   /** Active records whose expiry_date has passed in their own zone at `now`, by owner. */
   dueForExpiry(now: Date, limit: number): Promise<Array<{ id: number; user_id: number }>> {
     return rowsOf(
-      this.orm.em.fork(),
+      pooled(this.orm),
       `select "id", "user_id" from "subscriptions"
         where "status" = ${Status.Active} and "deleted_at" is null and "expiry_date" is not null
           and "expiry_date" < (cast(? as timestamptz) at time zone "timezone")::date

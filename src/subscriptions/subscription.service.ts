@@ -18,10 +18,10 @@ import type { OutboxSignal } from '../webhooks/outbox';
 import { writeRecordEvents } from './subscription.events';
 import type { SubscriptionTopic } from '../webhooks/topics';
 import { summarizeSpending, type SpendingGrouping, type SpendingSummary } from './spending';
-import { MAX_REFUND_DAYS, validateRefundWindow, validateSubscriptionInput, type SubscriptionInput, type SubscriptionPatch } from './subscription.input';
+import { validateRefundWindow, validateSubscriptionInput, type SubscriptionInput, type SubscriptionPatch } from './subscription.input';
 import type { ListQuery } from './subscription.list';
 import type { SubscriptionRepository } from './subscription.repository';
-import { entityFields } from './subscription.fields';
+import { entityFields, MAX_REFUND_DAYS } from './subscription.fields';
 import { scheduleOf, todayCache, toRecord, type SubscriptionRecord } from './subscription.record';
 
 /** An add-on: a record under a main record, taking its product, folder, category, alert and billing. */
@@ -320,7 +320,7 @@ export class SubscriptionService {
     const rows = await this.repository.byIds(em, caller.userId, ids);
     const now = this.clock();
     const records = rows.map((row) => toRecord(row, now));
-    await writeRecordEvents(em, caller.userId, topic, records, await this.repository.tagsOf(em, ids));
+    await writeRecordEvents(em, this.repository, caller.userId, topic, records);
     await this.reminders.reschedule(em, ids);
   }
 

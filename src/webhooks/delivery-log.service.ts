@@ -4,6 +4,7 @@ import type { Caller } from '../platform/caller';
 import { AppError } from '../platform/errors';
 import type { OutboxSignal } from './outbox';
 import { MAX_ATTEMPTS } from './retry-schedule';
+import { pooled } from '../platform/db/statements';
 import { deliveryRepository, type AttemptRow, type DeliveryRow } from './delivery.repository';
 
 export type { AttemptRow, DeliveryRow };
@@ -16,16 +17,16 @@ export class DeliveryLogService {
   ) {}
 
   list(caller: Caller, query: { offset: number; limit: number; endpointId?: number; status?: string }): Promise<DeliveryRow[]> {
-    return deliveryRepository.list(this.orm.em.fork(), caller.userId, query);
+    return deliveryRepository.list(pooled(this.orm), caller.userId, query);
   }
 
   attempts(deliveryIds: readonly number[]): Promise<AttemptRow[]> {
-    return deliveryRepository.attempts(this.orm.em.fork(), deliveryIds);
+    return deliveryRepository.attempts(pooled(this.orm), deliveryIds);
   }
 
   /** Deliveries per status, for the metrics. */
   countsByStatus(): Promise<Record<string, number>> {
-    return deliveryRepository.countsByStatus(this.orm.em.fork());
+    return deliveryRepository.countsByStatus(pooled(this.orm));
   }
 
   /**
@@ -33,7 +34,7 @@ export class DeliveryLogService {
    * attempt numbering; if that attempt fails too and none is left on the schedule, it is failed again.
    */
   async redeliver(caller: Caller, deliveryId: number): Promise<DeliveryRow> {
-    const em = this.orm.em.fork();
+    const em = pooled(this.orm);
     if (!(await deliveryRepository.owned(em, caller.userId, deliveryId))) throw AppError.notFound('Delivery');
     if (!(await deliveryRepository.reopen(em, deliveryId, MAX_ATTEMPTS - 1))) throw new AppError('CONFLICT', 'The delivery is still pending');
     this.outbox.notify();

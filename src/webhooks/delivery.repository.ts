@@ -1,5 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { intArray, rowsOf, run } from '../platform/db/statements';
+import { intArray, rowsOf, run, type StatementTarget } from '../platform/db/statements';
 import { SUBSCRIPTION_TOPICS, type SubscriptionTopic } from './topics';
 
 export interface DeliveryRow {
@@ -45,7 +44,7 @@ select d."id", d."event_id", e."topic", d."endpoint_id", d."status", d."attempt_
 export const deliveryRepository = {
   /** An event and one delivery per enabled endpoint of the owner that takes its topic (an empty list: every subscription topic). */
   async insertEvent(
-    em: EntityManager,
+    em: StatementTarget,
     event: { id: string; userId: number; topic: SubscriptionTopic; subscriptionId: number; payload: string },
   ): Promise<void> {
     await run(em, `insert into "webhook_events" ("id", "user_id", "topic", "subscription_id", "payload") values (?, ?, ?, ?, ?)`, [
@@ -66,7 +65,7 @@ export const deliveryRepository = {
   },
 
   /** Leases up to `limit` due pending deliveries for `leaseSeconds` (rows another relay holds are skipped). */
-  claimDue(em: EntityManager, leaseSeconds: number, limit: number): Promise<Array<{ id: number; attempt_count: number }>> {
+  claimDue(em: StatementTarget, leaseSeconds: number, limit: number): Promise<Array<{ id: number; attempt_count: number }>> {
     return rowsOf(
       em,
       `update "webhook_deliveries" set "next_attempt_at" = ${NOW} + make_interval(secs => ?)
@@ -80,7 +79,7 @@ export const deliveryRepository = {
   },
 
   /** Takes attempt `attemptsMade + 1` of a pending delivery and reads what to send; null when another took it. */
-  async takeAttempt(em: EntityManager, deliveryId: number, attemptsMade: number): Promise<TakenAttempt | null> {
+  async takeAttempt(em: StatementTarget, deliveryId: number, attemptsMade: number): Promise<TakenAttempt | null> {
     const [taken] = await rowsOf<TakenAttempt>(
       em,
       `with "taken" as (
@@ -96,7 +95,7 @@ export const deliveryRepository = {
 
   /** The attempt's row and the delivery's new state, in one statement so they commit together. */
   async recordAttempt(
-    em: EntityManager,
+    em: StatementTarget,
     attempt: Omit<AttemptRow, 'created_at'>,
     next: { status: 'SUCCEEDED' | 'FAILED' | 'PENDING'; retryInMs: number | null },
   ): Promise<void> {
@@ -127,7 +126,7 @@ export const deliveryRepository = {
   },
 
   /** The user's deliveries, newest first, optionally of one endpoint or in one status. */
-  list(em: EntityManager, userId: number, query: { offset: number; limit: number; endpointId?: number; status?: string }): Promise<DeliveryRow[]> {
+  list(em: StatementTarget, userId: number, query: { offset: number; limit: number; endpointId?: number; status?: string }): Promise<DeliveryRow[]> {
     return rowsOf<DeliveryRow>(
       em,
       `${DELIVERY_SELECT}
@@ -137,12 +136,12 @@ export const deliveryRepository = {
     );
   },
 
-  async owned(em: EntityManager, userId: number, deliveryId: number): Promise<DeliveryRow | null> {
+  async owned(em: StatementTarget, userId: number, deliveryId: number): Promise<DeliveryRow | null> {
     const [row] = await rowsOf<DeliveryRow>(em, `${DELIVERY_SELECT} where d."id" = ? and e."user_id" = ?`, [deliveryId, userId]);
     return row ?? null;
   },
 
-  attempts(em: EntityManager, deliveryIds: readonly number[]): Promise<AttemptRow[]> {
+  attempts(em: StatementTarget, deliveryIds: readonly number[]): Promise<AttemptRow[]> {
     if (deliveryIds.length === 0) return Promise.resolve([]);
     return rowsOf<AttemptRow>(
       em,
@@ -153,7 +152,7 @@ export const deliveryRepository = {
   },
 
   /** A finished delivery becomes pending now, with at most `attemptCount` attempts counted; false when it is still pending. */
-  async reopen(em: EntityManager, deliveryId: number, attemptCount: number): Promise<boolean> {
+  async reopen(em: StatementTarget, deliveryId: number, attemptCount: number): Promise<boolean> {
     const rows = await rowsOf(
       em,
       `update "webhook_deliveries" set "status" = 'PENDING', "completed_at" = null, "next_attempt_at" = ${NOW},
@@ -165,7 +164,7 @@ export const deliveryRepository = {
   },
 
   /** Deliveries per status (PENDING is the queue depth). */
-  async countsByStatus(em: EntityManager): Promise<Record<string, number>> {
+  async countsByStatus(em: StatementTarget): Promise<Record<string, number>> {
     const rows = await rowsOf<{ status: string; count: string }>(em, 'select "status", count(*) as "count" from "webhook_deliveries" group by "status"', []);
     return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
   },

@@ -2,6 +2,7 @@ import { USER_AGENT } from '../platform/version';
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Config } from '../platform/config';
+import { pooled } from '../platform/db/statements';
 import { deliveryRepository } from './delivery.repository';
 import { delayBeforeNextAttempt } from './retry-schedule';
 import { postOnce } from './http-post';
@@ -50,7 +51,7 @@ export class DeliveryService {
   /** Takes up to `limit` due deliveries for this relay (rows another relay holds are skipped). */
   async claimDue(limit: number): Promise<ClaimedDelivery[]> {
     if (limit <= 0) return [];
-    const rows = await deliveryRepository.claimDue(this.orm.em.fork(), this.leaseMs / 1000, limit);
+    const rows = await deliveryRepository.claimDue(pooled(this.orm), this.leaseMs / 1000, limit);
     return rows.map((row) => ({ deliveryId: row.id, attemptsMade: row.attempt_count }));
   }
 
@@ -60,7 +61,7 @@ export class DeliveryService {
    */
   async attempt(claim: ClaimedDelivery): Promise<void> {
     // One statement claims the attempt and reads what to send.
-    const taken = await deliveryRepository.takeAttempt(this.orm.em.fork(), claim.deliveryId, claim.attemptsMade);
+    const taken = await deliveryRepository.takeAttempt(pooled(this.orm), claim.deliveryId, claim.attemptsMade);
     if (!taken) return;
     const outcome = await this.post(taken.endpoint_id, taken.event_id, taken);
     await this.record(claim.deliveryId, taken.attempt_count, outcome);
@@ -102,7 +103,7 @@ export class DeliveryService {
     const retryIn = succeeded || outcome.statusCode === 410 ? null : delayBeforeNextAttempt(attemptNumber);
     const status = succeeded ? 'SUCCEEDED' : retryIn === null ? 'FAILED' : 'PENDING';
     await deliveryRepository.recordAttempt(
-      this.orm.em.fork(),
+      pooled(this.orm),
       {
         delivery_id: deliveryId,
         attempt_number: attemptNumber,
