@@ -37,7 +37,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 export async function createApp(config: Config, options: AppOptions = {}): Promise<RunningApp> {
   const runtime = await createRuntime(config, 'api', options);
   const { db, redis, stores, services, logger } = runtime;
-  const apollo = await createGraphQLServer(await buildAppSchema(services), config, logger);
+  const apollo = await createGraphQLServer(await buildAppSchema(services), config, logger, options.graphqlExecution);
   const metrics = new Metrics(() => services.deliveryLog.countsByStatus());
 
   const app = express();

@@ -1,4 +1,5 @@
-import { DateTimeResolver, LocalDateResolver } from 'graphql-scalars';
+import { DateTimeResolver } from 'graphql-scalars';
+import { LocalDateScalar } from '../platform/graphql/scalars';
 import { Arg, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { toIsoMicros } from '../platform/wire-formats';
 import { AppError } from '../platform/errors';
@@ -12,7 +13,7 @@ class ReminderView {
   @Field(() => Int) subscriptionId!: number;
   @Field(() => Int) alertId!: number;
   @Field({ description: 'payment or refund' }) kind!: string;
-  @Field(() => LocalDateResolver, { description: 'The date reminded of' }) date!: string;
+  @Field(() => LocalDateScalar, { description: 'The date reminded of' }) date!: string;
   @Field(() => DateTimeResolver) fireAt!: string;
   @Field({ description: 'SCHEDULED, SENT or CANCELLED' }) status!: string;
   @Field(() => DateTimeResolver, { nullable: true }) sentAt!: string | null;

@@ -30,7 +30,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: Ap
     DATABASE_URL: database.url,
     DATABASE_POOL_SIZE: String(database.poolSize),
   });
-  const app = await createApp(config, options);
+  // Every GraphQL query of the tests runs through both executors, and any difference fails it.
+  const app = await createApp(config, { graphqlExecution: 'compare', ...options });
   const port = await app.listen(0);
   const baseUrl = `http://127.0.0.1:${port}`;
   return {

@@ -8,11 +8,17 @@ import { AppError, asAppError, toGraphQLExtensions } from '../errors';
 import type { Logger } from '../logger';
 import type { GraphQLContext } from './context';
 import { inputGuards } from './input-guards';
+import { executorGateway, type GraphQLExecution } from './jit-executor';
 
 /** Limits on what one GraphQL document may ask for. */
 export const GRAPHQL_LIMITS = { maxDepth: 10, maxCost: 20000, maxAliases: 15, maxTokens: 2000, maxDirectives: 20 } as const;
 
-export async function createGraphQLServer(schema: GraphQLSchema, config: Pick<Config, 'nodeEnv'>, logger: Logger): Promise<ApolloServer<GraphQLContext>> {
+export async function createGraphQLServer(
+  schema: GraphQLSchema,
+  config: Pick<Config, 'nodeEnv'>,
+  logger: Logger,
+  execution: GraphQLExecution = 'jit',
+): Promise<ApolloServer<GraphQLContext>> {
   const protection = new ApolloArmor({
     maxDepth: { n: GRAPHQL_LIMITS.maxDepth },
     costLimit: { maxCost: GRAPHQL_LIMITS.maxCost },
@@ -23,7 +29,8 @@ export async function createGraphQLServer(schema: GraphQLSchema, config: Pick<Co
     blockFieldSuggestion: { enabled: true },
   }).protect();
   const server = new ApolloServer<GraphQLContext>({
-    schema,
+    // Apollo parses and validates; the gateway hook executes (compiled documents, see jit-executor.ts).
+    gateway: executorGateway(schema, execution),
     ...protection,
     parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
     introspection: config.nodeEnv !== 'production',

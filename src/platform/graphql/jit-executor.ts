@@ -1,0 +1,132 @@
+import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
+import {
+  astFromValue,
+  execute,
+  getVariableValues,
+  GraphQLError,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  typeFromAST,
+  valueFromASTUntyped,
+  type ExecutionResult,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  type VariableDefinitionNode,
+} from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { LRUCache } from 'lru-cache';
+import { isDeepStrictEqual } from 'node:util';
+
+/**
+ * How documents are executed: `jit` compiles each document once (graphql-jit) and runs the compiled code;
+ * `graphql-js` is the reference executor; `compare` (tests) runs every query through both and fails on any
+ * difference, so the whole GraphQL test suite checks that the two agree.
+ */
+export type GraphQLExecution = 'jit' | 'graphql-js' | 'compare';
+
+/** Compiled documents kept, by Apollo's hash of the document text and the operation name. */
+const COMPILED_DOCUMENTS = 500;
+
+type Compiled = CompiledQuery | ExecutionResult;
+
+/**
+ * An Apollo Server gateway (its documented hook for a custom executor) serving one fixed schema. Apollo still
+ * parses and validates every document (graphql-armor's rules included) before the executor runs.
+ */
+export function executorGateway(schema: GraphQLSchema, execution: GraphQLExecution): GatewayInterface {
+  const compiled = new LRUCache<string, Compiled>({ max: COMPILED_DOCUMENTS });
+  const reference: GatewayExecutor = async ({ document, request, operationName, context }) =>
+    execute({ schema, document, variableValues: request.variables, operationName, contextValue: context });
+
+  const jit: GatewayExecutor = async (requestContext) => {
+    const { document, request, operationName, queryHash, operation, context } = requestContext;
+    const variables = withInputDefaults(schema, operation.variableDefinitions ?? [], request.variables ?? {});
+    const key = `${queryHash}:${operationName ?? ''}`;
+    let query = compiled.get(key);
+    if (!query) compiled.set(key, (query = compileQuery(schema, document, operationName ?? undefined)));
+    if (!isCompiledQuery(query)) return query;
+    const result = await query.query(undefined, context, variables);
+    if (result.data === undefined && result.errors) {
+      // Variables graphql-jit refused: graphql-js's own errors carry the variable's node, which Apollo needs
+      // to answer BAD_USER_INPUT, and its wording.
+      const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {});
+      if (coerced.errors) return { errors: coerced.errors };
+    }
+    return result.errors ? { ...result, errors: result.errors.map(asGraphQLError) } : result;
+  };
+
+  const compare: GatewayExecutor = async (requestContext) => {
+    if (requestContext.operation.operation !== 'query') return jit(requestContext);
+    // A difference an executor makes shows every time; data changed by a concurrent write between the two
+    // runs does not, so the pair is run again before a difference counts.
+    let [ours, theirs] = [await jit(requestContext), await reference(requestContext)];
+    for (let retry = 0; retry < 2 && !isDeepStrictEqual(plain(ours), plain(theirs)); retry++) {
+      [ours, theirs] = [await jit(requestContext), await reference(requestContext)];
+    }
+    if (!isDeepStrictEqual(plain(ours), plain(theirs))) {
+      throw new Error(`graphql-jit and graphql-js differ:\n${JSON.stringify(plain(ours))}\n${JSON.stringify(plain(theirs))}`);
+    }
+    return ours;
+  };
+
+  const executor = { jit, 'graphql-js': reference, compare }[execution];
+  return {
+    load: async () => ({ schema, executor }),
+    onSchemaLoadOrUpdate: (callback) => {
+      callback({ apiSchema: schema, coreSupergraphSdl: '' });
+      return () => undefined;
+    },
+    stop: async () => undefined,
+  };
+}
+
+/**
+ * The variables with the default values of input object fields filled in, as a client would have written
+ * them: graphql-jit refuses a missing non-null input field even when it has a default (graphql-js fills it).
+ */
+function withInputDefaults(schema: GraphQLSchema, definitions: readonly VariableDefinitionNode[], variables: Record<string, unknown>): Record<string, unknown> {
+  const filled = { ...variables };
+  for (const definition of definitions) {
+    const name = definition.variable.name.value;
+    const type = typeFromAST(schema, definition.type) as GraphQLInputType | undefined;
+    if (type && filled[name] !== undefined) filled[name] = withDefaults(type, filled[name]);
+  }
+  return filled;
+}
+
+function withDefaults(type: GraphQLInputType, value: unknown): unknown {
+  if (isNonNullType(type)) return withDefaults(type.ofType, value);
+  if (value === null || typeof value !== 'object') return value;
+  if (isListType(type)) return Array.isArray(value) ? value.map((item) => withDefaults(type.ofType, item)) : withDefaults(type.ofType, value);
+  if (!isInputObjectType(type) || Array.isArray(value)) return value;
+  const object: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const field of Object.values(type.getFields())) {
+    if (object[field.name] !== undefined) object[field.name] = withDefaults(field.type, object[field.name]);
+    else if (!(field.name in object) && field.defaultValue !== undefined) {
+      const literal = astFromValue(field.defaultValue, field.type);
+      if (literal) object[field.name] = valueFromASTUntyped(literal);
+    }
+  }
+  return object;
+}
+
+/**
+ * graphql-jit's errors as graphql-js errors (Apollo's error formatting recognises only those), the original
+ * error kept so the one error taxonomy maps it.
+ */
+function asGraphQLError(error: GraphQLError): GraphQLError {
+  const rebuilt = new GraphQLError(error.message, { path: error.path, originalError: error.originalError, extensions: {} });
+  // graphql-js errors carry their locations too; the rebuilt one has no AST nodes to compute them from.
+  return Object.assign(rebuilt, { locations: error.locations });
+}
+
+/** An answer as it goes on the wire (data and error messages, paths and codes), for comparison. */
+function plain(result: ExecutionResult): unknown {
+  return JSON.parse(
+    JSON.stringify({
+      data: result.data,
+      errors: result.errors?.map((error) => ({ message: error.message, path: error.path })),
+    }),
+  );
+}
