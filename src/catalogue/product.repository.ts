@@ -1,4 +1,5 @@
-import { rowsOf, run, type StatementTarget } from '../platform/db/statements';
+import { intArray, rowsOf, run, type StatementTarget } from '../platform/db/statements';
+import type { Product } from './product.entity';
 import { escapeLike } from '../platform/objects';
 import { globalOrOwnSql } from '../platform/caller';
 
@@ -40,6 +41,18 @@ export const productRepository = {
       `insert into "products" ("owner_id", "category_id", "product_name", "brandname", "image", "favicon") values (?, ?, ?, ?, '', '')
        on conflict ("owner_id", "product_name") where "owner_id" is not null do nothing`,
       [userId, categoryId, name, name],
+    );
+  },
+
+  /** Products by id under their entity's property names, as plain rows (a page's nested products, read-only). */
+  byIds(em: StatementTarget, ids: readonly number[]): Promise<Product[]> {
+    return rowsOf<Product>(
+      em,
+      `select "id", "owner_id" as "owner", "category_id" as "category", "product_name" as "productName", "brandname", "description", "url",
+              "image", "currency_code" as "currencyCode", "price1_value" as "price1Value", "billing_cycle" as "billingCycle",
+              "billing_frequency" as "billingFrequency", "refund_days" as "refundDays"
+         from "products" where "id" = any(?::int[])`,
+      [intArray(ids)],
     );
   },
 };

@@ -2,19 +2,18 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import { Alert } from '../alerts/alert.entity';
-import { Product } from '../catalogue/product.entity';
-import { ProductCategory } from '../catalogue/product-category.entity';
-import { Folder } from '../organizing/folder.entity';
-import { PaymentMode } from '../organizing/payment-mode.entity';
-import { Tag } from '../organizing/tag.entity';
+import type { Product } from '../catalogue/product.entity';
+import { productRepository } from '../catalogue/product.repository';
+import type { Tag } from '../organizing/tag.entity';
+import { pooled } from '../platform/db/statements';
 import type { SubscriptionRepository } from './subscription.repository';
 
-/** Batches the rows nested under a page of records: one statement per kind, whatever the page size. */
+/**
+ * Batches the rows nested under a page of records that its read does not join: one statement per kind,
+ * whatever the page size. (Folder, category and payment mode come joined with the record.)
+ */
 export interface Loaders {
   products: DataLoader<number, Product | null>;
-  folders: DataLoader<number, Folder | null>;
-  categories: DataLoader<number, ProductCategory | null>;
-  paymentModes: DataLoader<number, PaymentMode | null>;
   tagsOfSubscription: DataLoader<number, Tag[]>;
   /** A record's alert definitions, its alert_id first. */
   alertsOfSubscription: DataLoader<number, Alert[]>;
@@ -23,22 +22,13 @@ export interface Loaders {
 /** Loaders live for one request (their caches must not outlive the caller's view of the data). */
 export function createLoaders(orm: MikroORM<PostgreSqlDriver>, subscriptions: SubscriptionRepository): Loaders {
   const em = orm.em.fork();
-  // Plain rows under the entities' property names, not managed entities: hydrating a page's products and
-  // folders into the identity map was a tenth of a GraphQL page's CPU, and nothing here writes them back.
-  const byId = <T extends { id: number }>(entity: new () => T) =>
-    new DataLoader<number, T | null>(async (ids) => {
-      const rows = await em
-        .createQueryBuilder(entity as never)
-        .where({ id: { $in: [...ids] } } as never)
-        .execute('all');
-      const map = new Map((rows as T[]).map((row) => [row.id, row]));
-      return ids.map((id) => map.get(id) ?? null);
-    });
   return {
-    products: byId(Product),
-    folders: byId(Folder),
-    categories: byId(ProductCategory),
-    paymentModes: byId(PaymentMode),
+    // Plain rows, not managed entities: hydrating a page's products into the identity map cost a tenth of
+    // a GraphQL page's CPU, and nothing here writes them back.
+    products: new DataLoader<number, Product | null>(async (ids) => {
+      const map = new Map((await productRepository.byIds(pooled(orm), ids)).map((row) => [row.id, row]));
+      return ids.map((id) => map.get(id) ?? null);
+    }),
     tagsOfSubscription: new DataLoader<number, Tag[]>(async (ids) => {
       const rows = await subscriptions.tagsOf(em, ids);
       return ids.map((id) => rows.filter((row) => row.subscription_id === id).map((row) => ({ id: row.id, name: row.name }) as Tag));

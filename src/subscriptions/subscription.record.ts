@@ -1,10 +1,9 @@
-import { convert, toMoneyString } from '../platform/money';
 import { Status } from './codes';
 import { addDays, todayIn } from '../platform/dates';
 import { lastOnOrBefore, nextOnOrAfter, type Schedule } from './payment-dates';
 
-/** One subscription row as the read query returns it: stored columns plus joined names and rates. */
-export interface SubscriptionRow extends Partial<Pick<SubscriptionRecord, 'next_payment_date' | 'payment_date_upd' | 'refund_date' | 'base_value'>> {
+/** One subscription row as the read query returns it: stored columns plus joined names and the base value. */
+export interface SubscriptionRow extends Partial<Pick<SubscriptionRecord, 'next_payment_date' | 'payment_date_upd' | 'refund_date'>> {
   id: number;
   user_id: number;
   folder_id: number | null;
@@ -49,13 +48,15 @@ export interface SubscriptionRow extends Partial<Pick<SubscriptionRecord, 'next_
   created_by: number;
   deleted_at: string | null;
   base_currency: string;
-  price_rate: string | null;
-  base_rate: string | null;
+  /** The price in base_currency (computed by the read). */
+  base_value: string;
   folder_name: string | null;
   folder_color: string | null;
   payment_mode_name: string | null;
   alert_name: string | null;
   category_name: string | null;
+  category_user_id: number | null;
+  category_created_at: string | null;
   product_brandname: string | null;
   folder_is_default: number | null;
   product_product_name: string;
@@ -64,13 +65,25 @@ export interface SubscriptionRow extends Partial<Pick<SubscriptionRecord, 'next_
   product_description: string;
 }
 
+/** The rest of the product's summary, on reads that ask for it (a GraphQL page). */
+export interface ProductSummaryColumns {
+  product_owner_id: number | null;
+  product_url: string | null;
+  product_image: string;
+  product_currency_code: string;
+  product_price1_value: string | null;
+  product_billing_cycle: number;
+  product_billing_frequency: number;
+  /** Null when the product is gone (the join found none). */
+  product_refund_days: number | null;
+}
+
 /** A row with what is derived from it at read time ("today" decides the payment dates). */
 export interface SubscriptionRecord extends SubscriptionRow {
   next_payment_date: string | null;
   /** The latest payment date that has come, or payment_date while none has. */
   payment_date_upd: string;
   refund_date: string | null;
-  base_value: string;
 }
 
 export function scheduleOf(row: Pick<SubscriptionRow, 'payment_date' | 'billing_type' | 'billing_cycle' | 'billing_frequency'>): Schedule {
@@ -96,9 +109,9 @@ export function todayCache(now: Date): (timezone: string) => string {
 }
 
 /**
- * Derives next_payment_date, payment_date_upd, refund_date and base_value; `now` is the instant of the read.
+ * Derives next_payment_date, payment_date_upd and refund_date; `now` is the instant of the read.
  * The row becomes the record in place: copying 60 fields per row was the largest cost of a list. The read
- * selects the four as nulls, so filling them changes no object's shape (adding them did, and slowed V8 down).
+ * selects the three as nulls, so filling them changes no object's shape (adding them did, and slowed V8 down).
  */
 export function toRecord(row: SubscriptionRow, now: Date | ((timezone: string) => string)): SubscriptionRecord {
   const today = typeof now === 'function' ? now(row.timezone) : todayIn(row.timezone, now);
@@ -107,20 +120,5 @@ export function toRecord(row: SubscriptionRow, now: Date | ((timezone: string) =
   record.next_payment_date = isRecurringActive(row) ? nextOnOrAfter(schedule, today) : null;
   record.payment_date_upd = row.recurring === 1 ? (lastOnOrBefore(schedule, today) ?? row.payment_date) : row.payment_date;
   record.refund_date = row.refund_days === null ? null : addDays(row.payment_date, row.refund_days);
-  record.base_value = baseValue(row);
   return record;
-}
-
-/** The price in the user's base currency; as it stands when the currencies agree or a rate is missing. */
-function baseValue(row: SubscriptionRow): string {
-  if (row.price_type === row.base_currency || !row.price_rate || !row.base_rate) return toMoneyString(row.price);
-  return convert(
-    row.price,
-    row.price_type,
-    row.base_currency,
-    new Map([
-      [row.price_type, row.price_rate],
-      [row.base_currency, row.base_rate],
-    ]),
-  );
 }

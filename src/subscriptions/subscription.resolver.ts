@@ -1,23 +1,17 @@
+import { toIsoMicros } from '../platform/wire-formats';
 import { pageOf } from '../platform/graphql/connection';
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { definedOnly } from '../platform/objects';
 import { AlertView, toAlertView } from '../alerts/alert.resolver';
 import type { Loaders } from './subscription.loaders';
-import { LocalDateResolver } from 'graphql-scalars';
+import { LocalDateScalar } from '../platform/graphql/scalars';
 import { AppError } from '../platform/errors';
 import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
 import { decodeCursor } from '../platform/graphql/cursors';
-import {
-  ProductCategoryView,
-  FolderView,
-  PaymentModeView,
-  TagView,
-  toCategoryView,
-  toFolderView,
-  toPaymentModeView,
-  toTagView,
-} from '../organizing/organizing.types';
+import { ProductCategoryView, FolderView, PaymentModeView, TagView, toTagView } from '../organizing/organizing.types';
+import type { Product } from '../catalogue/product.entity';
 import { ProductSummaryView, toProductSummary } from '../catalogue/product.types';
+import type { ProductSummaryColumns } from './subscription.record';
 import type { SubscriptionInput, SubscriptionPatch } from './subscription.input';
 import { DEFAULT_LENGTH, DEFAULT_SORT, MAX_LENGTH } from './subscription.list';
 import type { SubscriptionService } from './subscription.service';
@@ -73,12 +67,12 @@ export class SubscriptionResolver {
     const query = {
       q: search,
       start,
-      length: first,
+      // One more than asked tells whether a next page exists.
+      length: first + 1,
       sort: orderBy ? [{ field: orderBy.field, direction: orderBy.direction }] : DEFAULT_SORT,
       filters: filter ?? {},
     };
-    // One more than asked tells whether a next page exists.
-    const [records, total] = await Promise.all([this.service.list(caller, { ...query, length: first + 1 }), this.service.count(caller, query)]);
+    const { records, total } = await this.service.page(caller, query);
     return { ...pageOf(records, first, start, asRecordView), totalCount: total };
   }
 
@@ -95,8 +89,8 @@ export class SubscriptionResolver {
   @Query(() => [CalendarEntryView])
   async calendar(
     @Ctx() context: GraphQLContext,
-    @Arg('from', () => LocalDateResolver, { nullable: true }) from?: string,
-    @Arg('to', () => LocalDateResolver, { nullable: true }) to?: string,
+    @Arg('from', () => LocalDateScalar, { nullable: true }) from?: string,
+    @Arg('to', () => LocalDateScalar, { nullable: true }) to?: string,
   ): Promise<CalendarEntryView[]> {
     const entries = await this.service.calendar(requireCaller(context), from ?? undefined, to ?? undefined);
     return entries.map((entry) => ({ id: entry.id, date: entry.date, subscription: asRecordView(entry.record) }));
@@ -106,8 +100,8 @@ export class SubscriptionResolver {
   async spendingSummary(
     @Arg('groupBy', () => SpendingGroupBy, { defaultValue: SpendingGroupBy.CATEGORY }) groupBy: SpendingGroupBy,
     @Ctx() context: GraphQLContext,
-    @Arg('from', () => LocalDateResolver, { nullable: true }) from?: string,
-    @Arg('to', () => LocalDateResolver, { nullable: true }) to?: string,
+    @Arg('from', () => LocalDateScalar, { nullable: true }) from?: string,
+    @Arg('to', () => LocalDateScalar, { nullable: true }) to?: string,
   ): Promise<SpendingSummaryView> {
     return this.service.spending(requireCaller(context), groupBy, from ?? undefined, to ?? undefined);
   }
@@ -144,16 +138,12 @@ export class SubscriptionResolver {
 
   @Mutation(() => SubscriptionRecordView)
   async cancelSubscription(@Arg('id', () => Int) id: number, @Ctx() context: GraphQLContext): Promise<SubscriptionRecordView> {
-    const caller = requireCaller(context);
-    await this.service.cancel(caller, id);
-    return asRecordView(await this.service.get(caller, id));
+    return asRecordView(await this.service.cancel(requireCaller(context), id));
   }
 
   @Mutation(() => SubscriptionRecordView)
   async refundSubscription(@Arg('id', () => Int) id: number, @Ctx() context: GraphQLContext): Promise<SubscriptionRecordView> {
-    const caller = requireCaller(context);
-    await this.service.refund(caller, id);
-    return asRecordView(await this.service.get(caller, id));
+    return asRecordView(await this.service.refund(requireCaller(context), id));
   }
 
   @Mutation(() => SubscriptionRecordView)
@@ -172,26 +162,30 @@ export class SubscriptionResolver {
 
   @FieldResolver(() => ProductSummaryView, { nullable: true })
   async product(@Root() record: SubscriptionRecordView, @Ctx() context: GraphQLContext): Promise<ProductSummaryView | null> {
+    // A page's read carries the product's summary; other reads batch the products in one statement.
+    const carried = record as SubscriptionRecordView & Partial<ProductSummaryColumns>;
+    if (carried.product_refund_days !== undefined) {
+      return carried.product_refund_days === null ? null : toProductSummary(productOf(carried as SubscriptionRecordView & ProductSummaryColumns));
+    }
     const product = await this.loadersOf(context).products.load(record.product_id);
     return product ? toProductSummary(product) : null;
   }
 
+  // Folder, category and payment mode come joined with the record: no statement, no promise.
   @FieldResolver(() => FolderView, { nullable: true })
-  async folder(@Root() record: SubscriptionRecordView, @Ctx() context: GraphQLContext): Promise<FolderView | null> {
-    const folder = record.folder_id ? await this.loadersOf(context).folders.load(record.folder_id) : null;
-    return folder ? toFolderView(folder) : null;
+  folder(@Root() record: SubscriptionRecordView): FolderView | null {
+    return record.folder_id ? { id: record.folder_id, name: record.folder_name!, color: record.folder_color, isDefault: record.folder_is_default === 1 } : null;
   }
 
   @FieldResolver(() => ProductCategoryView, { nullable: true })
-  async category(@Root() record: SubscriptionRecordView, @Ctx() context: GraphQLContext): Promise<ProductCategoryView | null> {
-    const category = record.category_id ? await this.loadersOf(context).categories.load(record.category_id) : null;
-    return category ? toCategoryView(category) : null;
+  category(@Root() record: SubscriptionRecordView): ProductCategoryView | null {
+    if (!record.category_id) return null;
+    return { id: record.category_id, name: record.category_name!, userId: record.category_user_id, createdAt: toIsoMicros(record.category_created_at)! };
   }
 
   @FieldResolver(() => PaymentModeView, { nullable: true })
-  async paymentMode(@Root() record: SubscriptionRecordView, @Ctx() context: GraphQLContext): Promise<PaymentModeView | null> {
-    const mode = record.payment_mode_id ? await this.loadersOf(context).paymentModes.load(record.payment_mode_id) : null;
-    return mode ? toPaymentModeView(mode) : null;
+  paymentMode(@Root() record: SubscriptionRecordView): PaymentModeView | null {
+    return record.payment_mode_id ? { id: record.payment_mode_id, name: record.payment_mode_name! } : null;
   }
 
   @FieldResolver(() => [AlertView], { description: 'Its alert definitions; the first is the REST alert_id.' })
@@ -214,4 +208,23 @@ export class SubscriptionResolver {
   async tags(@Root() record: SubscriptionRecordView, @Ctx() context: GraphQLContext): Promise<TagView[]> {
     return (await this.loadersOf(context).tagsOfSubscription.load(record.id)).map(toTagView);
   }
+}
+
+/** The product a page's read carries with the record, under its entity's property names. */
+function productOf(record: SubscriptionRecordView & ProductSummaryColumns): Product {
+  return {
+    id: record.product_id,
+    owner: record.product_owner_id,
+    category: record.product_category_id,
+    productName: record.product_product_name,
+    brandname: record.product_brandname,
+    description: record.product_description,
+    url: record.product_url,
+    image: record.product_image,
+    currencyCode: record.product_currency_code,
+    price1Value: record.product_price1_value,
+    billingCycle: record.product_billing_cycle,
+    billingFrequency: record.product_billing_frequency,
+    refundDays: record.product_refund_days,
+  } as Product;
 }

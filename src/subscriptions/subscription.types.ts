@@ -1,8 +1,10 @@
+import { toIsoMicros } from '../platform/wire-formats';
 import { Connection } from '../platform/graphql/connection';
 import type { SubscriptionRecord } from './subscription.record';
 import { RECORD_FIELDS, REQUIRED_ON_CREATE, type FieldRule, type ValueField } from './subscription.fields';
 import type { SubscriptionInput } from './subscription.input';
-import { CurrencyResolver, DateTimeResolver, LocalDateResolver, TimeZoneResolver } from 'graphql-scalars';
+import { CurrencyResolver, DateTimeResolver, TimeZoneResolver } from 'graphql-scalars';
+import { LocalDateScalar } from '../platform/graphql/scalars';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 
 /** A record as GraphQL shows it; property names are the read model's, field names camelCase. */
@@ -21,15 +23,15 @@ export class SubscriptionRecordView {
   @Field({ description: 'Decimal string, in currency' }) price!: string;
   @Field(() => CurrencyResolver, { name: 'currency' }) price_type!: string;
   @Field(() => Int, { description: '0 Once, 1 Recurring' }) recurring!: number;
-  @Field(() => LocalDateResolver, { name: 'paymentDate', description: 'The anchor every payment date is computed from' }) payment_date!: string;
-  @Field(() => LocalDateResolver, { name: 'nextPaymentDate', nullable: true }) next_payment_date!: string | null;
-  @Field(() => LocalDateResolver, { name: 'lastPaymentDate' }) payment_date_upd!: string;
+  @Field(() => LocalDateScalar, { name: 'paymentDate', description: 'The anchor every payment date is computed from' }) payment_date!: string;
+  @Field(() => LocalDateScalar, { name: 'nextPaymentDate', nullable: true }) next_payment_date!: string | null;
+  @Field(() => LocalDateScalar, { name: 'lastPaymentDate' }) payment_date_upd!: string;
   @Field(() => Int, { name: 'billingType', description: '1 fixed days, 2 calendar date' }) billing_type!: number;
   @Field(() => Int, { name: 'billingCycle', description: '1 daily, 2 weekly, 3 monthly, 4 yearly' }) billing_cycle!: number;
   @Field(() => Int, { name: 'billingFrequency' }) billing_frequency!: number;
   @Field(() => Int, { description: '0 Draft, 1 Active, 2 Cancel, 3 Refund, 4 Expired' }) status!: number;
   @Field(() => Int, { name: 'refundDays', nullable: true }) refund_days!: number | null;
-  @Field(() => LocalDateResolver, { name: 'refundDate', nullable: true }) refund_date!: string | null;
+  @Field(() => LocalDateScalar, { name: 'refundDate', nullable: true }) refund_date!: string | null;
   // Output zones are plain strings: the TimeZone scalar revalidated every value (an eighth of a page's CPU).
   @Field({ description: 'IANA zone name' }) timezone!: string;
   @Field({ name: 'baseValue', description: 'The price in baseCurrency, decimal string' }) base_value!: string;
@@ -41,14 +43,30 @@ export class SubscriptionRecordView {
   @Field(() => String, { name: 'ltdvalPrice', nullable: true, description: 'Lifetime value: a decimal string' }) ltdval_price!: string | null;
   @Field(() => Int, { name: 'ltdvalCycle', nullable: true }) ltdval_cycle!: number | null;
   @Field(() => Int, { name: 'ltdvalFrequency', nullable: true }) ltdval_frequency!: number | null;
-  @Field(() => LocalDateResolver, { name: 'expiryDate', nullable: true }) expiry_date!: string | null;
-  @Field(() => LocalDateResolver, { name: 'contractExpiry', nullable: true }) contract_expiry!: string | null;
+  @Field(() => LocalDateScalar, { name: 'expiryDate', nullable: true }) expiry_date!: string | null;
+  @Field(() => LocalDateScalar, { name: 'contractExpiry', nullable: true }) contract_expiry!: string | null;
   @Field(() => Int, { name: 'mainRecordId', nullable: true, description: 'Set on add-ons' }) sub_id!: number | null;
-  @Field(() => DateTimeResolver, { name: 'createdAt' }) created_at!: string;
+  created_at!: string;
+  /** The stored UTC timestamp as a DateTime (the stored form is not RFC 3339). */
+  @Field(() => DateTimeResolver)
+  get createdAt(): string {
+    return toIsoMicros(this.created_at)!;
+  }
   // Read model fields the resolver uses for the nested objects.
   folder_id!: number | null;
+  folder_name!: string | null;
+  folder_color!: string | null;
+  folder_is_default!: number | null;
   category_id!: number | null;
+  category_name!: string | null;
+  category_user_id!: number | null;
+  category_created_at!: string | null;
   payment_mode_id!: number | null;
+  payment_mode_name!: string | null;
+  product_product_name!: string;
+  product_brandname!: string | null;
+  product_category_id!: number;
+  product_description!: string;
   sub_addon!: number;
 }
 
@@ -58,7 +76,8 @@ export class SubscriptionRecordView {
  * product and folder).
  */
 export function asRecordView(record: SubscriptionRecord): SubscriptionRecordView {
-  return Object.assign(new SubscriptionRecordView(), record);
+  // The read's row becomes the instance in place: copying its 80 fields was a twentieth of a page's CPU.
+  return Object.setPrototypeOf(record, SubscriptionRecordView.prototype) as SubscriptionRecordView;
 }
 
 @ObjectType('SubscriptionConnection')
@@ -69,7 +88,7 @@ export class SubscriptionConnection extends Connection('Subscription', Subscript
 @ObjectType('CalendarEntry', { description: 'One payment date of one record.' })
 export class CalendarEntryView {
   @Field(() => ID, { description: 'Stable for the same record and date' }) id!: number;
-  @Field(() => LocalDateResolver) date!: string;
+  @Field(() => LocalDateScalar) date!: string;
   @Field(() => SubscriptionRecordView) subscription!: SubscriptionRecordView;
 }
 
@@ -113,7 +132,7 @@ export class SubscriptionFilter {
   @Field(() => [Int], { nullable: true }) paymentModeIds?: number[];
   @Field(() => [Int], { nullable: true, description: '0 for records with no alert' }) alertIds?: number[];
   @Field(() => [Int], { nullable: true }) categoryIds?: number[];
-  @Field(() => LocalDateResolver, { nullable: true, description: 'Records whose payment date (the anchor) is this day' }) paymentDate?: string;
+  @Field(() => LocalDateScalar, { nullable: true, description: 'Records whose payment date (the anchor) is this day' }) paymentDate?: string;
 }
 
 /** Fields a record is changed by; every one optional on update. The value fields come from the field table, below. */
@@ -142,7 +161,7 @@ function graphqlTypeOf(rule: FieldRule) {
     case 'integer':
       return Int;
     case 'date':
-      return LocalDateResolver;
+      return LocalDateScalar;
     case 'currency':
       return CurrencyResolver;
     case 'zone':
@@ -166,10 +185,10 @@ export class AddonCreateInput {
   @Field(() => Int, { defaultValue: 3 }) type!: number;
   @Field(() => String) price!: string;
   @Field(() => CurrencyResolver) currency!: string;
-  @Field(() => LocalDateResolver) paymentDate!: string;
+  @Field(() => LocalDateScalar) paymentDate!: string;
   @Field(() => Int, { nullable: true, description: "The main record's status when omitted" }) status?: number;
   @Field(() => Int, { defaultValue: 1 }) recurring!: number;
-  @Field(() => LocalDateResolver, { nullable: true }) refundDate?: string | null;
+  @Field(() => LocalDateScalar, { nullable: true }) refundDate?: string | null;
 }
 
 @ObjectType('SpendingGroup')
@@ -185,8 +204,8 @@ export class SpendingGroupView {
 @ObjectType('SpendingSummary')
 export class SpendingSummaryView {
   @Field(() => CurrencyResolver) baseCurrency!: string;
-  @Field(() => LocalDateResolver) from!: string;
-  @Field(() => LocalDateResolver) to!: string;
+  @Field(() => LocalDateScalar) from!: string;
+  @Field(() => LocalDateScalar) to!: string;
   @Field() monthlyTotal!: string;
   @Field() yearlyTotal!: string;
   @Field() periodTotal!: string;

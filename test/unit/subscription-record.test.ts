@@ -13,8 +13,6 @@ const row = (fields: Partial<SubscriptionRow>): SubscriptionRow =>
     price: '10.00',
     price_type: 'USD',
     base_currency: 'USD',
-    price_rate: '1',
-    base_rate: '1',
     timezone: 'UTC',
     ...fields,
   }) as SubscriptionRow;
@@ -34,9 +32,5 @@ describe('toRecord', () => {
     expect(toRecord(row({ status: 2 }), now).next_payment_date).toBeNull();
     expect(toRecord(row({ refund_days: 30 }), now).refund_date).toBe('2026-01-31');
     expect(toRecord(row({}), now).refund_date).toBeNull();
-  });
-
-  it('converts price into the base currency', () => {
-    expect(toRecord(row({ price: '8.52', price_type: 'EUR', price_rate: '0.852', base_currency: 'USD', base_rate: '1' }), now).base_value).toBe('10.00');
   });
 });
