@@ -20,6 +20,7 @@ import { Tag } from '../organizing/tag.entity';
   expression: 'create index "subscriptions_user_live_payment_date" on "subscriptions" ("user_id", "payment_date", "id") where "deleted_at" is null',
 })
 @Index({ name: 'subscriptions_user_status', properties: ['user', 'status'] })
+@Index({ name: 'subscriptions_user_status_next_payment', properties: ['user', 'status', 'nextPaymentDate'] })
 @Index({
   name: 'subscriptions_search_trgm',
   expression:
@@ -93,6 +94,14 @@ export class Subscription extends BaseEntity {
 
   @Property({ type: 'date', nullable: true })
   paymentDateUpd?: string | null;
+
+  /**
+   * The next payment date as of the last write or sweep (null: none owed, or not known yet). Reads derive it
+   * afresh; the column only finds the records due within a window (upcoming), and is never later than the
+   * true next date, because dates only move forward.
+   */
+  @Property({ type: 'date', nullable: true })
+  nextPaymentDate?: string | null;
 
   @Property({ type: 'date', nullable: true })
   expiryDate?: string | null;

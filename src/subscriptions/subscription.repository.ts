@@ -1,12 +1,13 @@
 import { LockMode, TransactionContext, type MikroORM } from '@mikro-orm/core';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { DirectReads } from '../platform/db/direct-reads';
-import { intArray, pooled, rowsOf, run } from '../platform/db/statements';
+import { intArray, pooled, rowsOf, run, type StatementTarget } from '../platform/db/statements';
 import { Status } from './codes';
 import { Subscription } from './subscription.entity';
 import type { ListQuery } from './subscription.list';
 import type { SubscriptionRow } from './subscription.record';
-import { listQuerySql, recordSelect } from './subscription.sql';
+import { listQuerySql, recordSelect, SPENDING_SELECT } from './subscription.sql';
+import type { SpendingRow } from './spending';
 
 export interface TagOfRecord {
   subscription_id: number;
@@ -75,22 +76,48 @@ export class SubscriptionRepository {
     return this.reads.rows<SubscriptionRow>(recordSelect(`${where} ${order} limit ? offset ?`, order), [...params, query.length, query.start]);
   }
 
+  /**
+   * A page and how many records match in all, in one statement. Past the last record no row carries the
+   * total, so it is counted apart (0 at once when the first page is empty).
+   */
+  async pageWithTotal(userId: number, query: ListQuery): Promise<{ rows: SubscriptionRow[]; total: number }> {
+    const { where, order, params } = listQuerySql(userId, query);
+    const rows = await this.reads.rows<SubscriptionRow & { total_count: string }>(
+      recordSelect(`${where} ${order} limit ? offset ?`, order, { total: true, productSummary: true }),
+      [...params, query.length, query.start],
+    );
+    if (rows.length > 0) return { rows, total: Number(rows[0].total_count) };
+    return { rows, total: query.start === 0 ? 0 : await this.count(userId, query) };
+  }
+
   async count(userId: number, query: ListQuery): Promise<number> {
     const { where, params } = listQuerySql(userId, query);
     const [row] = await this.reads.rows<{ n: string }>(`select count(*) as "n" from "subscriptions" s ${where}`, params);
     return Number(row.n);
   }
 
-  /** The user's live Active records; `recurringOnly` and `anchoredBy` (payment_date on or before) narrow them. */
-  active(userId: number, options: { recurringOnly?: boolean; anchoredBy?: string } = {}): Promise<SubscriptionRow[]> {
+  /**
+   * The user's live Active records; `recurringOnly`, `anchoredBy` (payment_date on or before) and `dueBy`
+   * (a stored next payment date on or before it, or none stored yet) narrow them.
+   */
+  active(userId: number, options: { recurringOnly?: boolean; anchoredBy?: string; dueBy?: string } = {}): Promise<SubscriptionRow[]> {
     const conditions = [`s."user_id" = ?`, `s."deleted_at" is null`, `s."status" = ${Status.Active}`];
     const params: unknown[] = [userId];
     if (options.recurringOnly) conditions.push(`s."recurring" = 1`);
+    if (options.dueBy !== undefined) {
+      conditions.push(`(s."next_payment_date" is null or s."next_payment_date" <= ?)`);
+      params.push(options.dueBy);
+    }
     if (options.anchoredBy !== undefined) {
       conditions.push(`s."payment_date" <= ?`);
       params.push(options.anchoredBy);
     }
     return this.records(`where ${conditions.join(' and ')}`, params);
+  }
+
+  /** The user's live Active records as spending sees them. */
+  spendingRows(userId: number): Promise<SpendingRow[]> {
+    return this.reads.rows<SpendingRow>(SPENDING_SELECT, [userId]);
   }
 
   /**
@@ -187,13 +214,43 @@ export class SubscriptionRepository {
     return rows.map((row) => row.id);
   }
 
-  /** The user's records that follow the user's zone `from` (none of their own) move to `to`; their ids. */
+  /**
+   * The user's records that follow the user's zone `from` (none of their own) move to `to`; their ids. Their
+   * stored next payment dates become unknown (another zone's "today" may come before the stored one).
+   */
   async moveZone(em: EntityManager, userId: number, from: string, to: string): Promise<number[]> {
-    const rows = await rowsOf<{ id: number }>(em, `update "subscriptions" set "timezone" = ? where "user_id" = ? and "timezone" = ? returning "id"`, [
-      to,
-      userId,
-      from,
-    ]);
+    const rows = await rowsOf<{ id: number }>(
+      em,
+      `update "subscriptions" set "timezone" = ?, "next_payment_date" = null where "user_id" = ? and "timezone" = ? returning "id"`,
+      [to, userId, from],
+    );
     return rows.map((row) => row.id);
+  }
+
+  /** Stores these records' next payment dates (the column that finds the records due in a window). */
+  async storeNextPaymentDates(em: StatementTarget, dates: ReadonlyArray<{ id: number; next_payment_date: string | null }>): Promise<void> {
+    if (dates.length === 0) return;
+    await run(
+      em,
+      `update "subscriptions" s set "next_payment_date" = v."date"
+         from jsonb_to_recordset(?::jsonb) as v("id" int, "date" date)
+        where s."id" = v."id" and s."next_payment_date" is distinct from v."date"`,
+      [JSON.stringify(dates.map((date) => ({ id: date.id, date: date.next_payment_date })))],
+    );
+  }
+
+  /** Live Active recurring records whose stored next payment date has passed in their own zone at `now`, or was never stored. */
+  staleNextPaymentDates(
+    now: Date,
+    limit: number,
+  ): Promise<Array<Pick<SubscriptionRow, 'id' | 'payment_date' | 'billing_type' | 'billing_cycle' | 'billing_frequency' | 'timezone'>>> {
+    return rowsOf(
+      pooled(this.orm),
+      `select "id", "payment_date", "billing_type", "billing_cycle", "billing_frequency", "timezone" from "subscriptions"
+        where "deleted_at" is null and "status" = ${Status.Active} and "recurring" = 1
+          and ("next_payment_date" is null or "next_payment_date" < (cast(? as timestamptz) at time zone "timezone")::date)
+        order by "id" limit ?`,
+      [now.toISOString(), limit],
+    );
   }
 }

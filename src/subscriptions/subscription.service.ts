@@ -6,11 +6,12 @@ import type { Caller } from '../platform/caller';
 import { User } from '../auth/user.entity';
 import type { Product } from '../catalogue/product.entity';
 import { utcTimestamp } from '../platform/db/timestamps';
+import { pooled } from '../platform/db/statements';
 import { AppError, refuseFieldErrors } from '../platform/errors';
 import { DEFAULT_ALERT } from '../alerts/alert.input';
 import { Status } from './codes';
 import { addDays, endOfMonth, epochDay, isCalendarDate, todayIn } from '../platform/dates';
-import { occurrencesBetween } from './payment-dates';
+import { nextOnOrAfter, occurrencesBetween } from './payment-dates';
 import { DEFAULT_CATEGORY_ID, resolveLinks, type ResolvedLinks } from './subscription-links';
 import { Subscription } from './subscription.entity';
 import type { ReminderScheduling } from '../platform/reminder-scheduling';
@@ -65,7 +66,7 @@ export class SubscriptionService {
 
   async create(caller: Caller, input: SubscriptionInput): Promise<SubscriptionRecord> {
     assertValid(input);
-    const id = await this.change(async (em) => {
+    return this.change(async (em) => {
       const user = await em.findOneOrFail(User, caller.userId);
       const links = await resolveLinks(em, caller.userId, input);
       const product = links.product!;
@@ -83,10 +84,8 @@ export class SubscriptionService {
       } as RequiredEntityData<Subscription>);
       if (links.tags) record.tags.set(links.tags);
       await em.flush();
-      await this.emit(em, caller, 'subscription.created', [record.id]);
-      return record.id;
+      return recordOf(await this.emit(em, caller, 'subscription.created', [record.id]), record.id);
     });
-    return this.get(caller, id);
   }
 
   async get(caller: Caller, id: number): Promise<SubscriptionRecord> {
@@ -102,9 +101,11 @@ export class SubscriptionService {
     return rows.map((row) => toRecord(row, today));
   }
 
-  /** How many of the caller's records a list's search and filters match. */
-  async count(caller: Caller, query: ListQuery): Promise<number> {
-    return this.repository.count(caller.userId, query);
+  /** A page of the caller's records and how many records its search and filters match in all. */
+  async page(caller: Caller, query: ListQuery): Promise<{ records: SubscriptionRecord[]; total: number }> {
+    const { rows, total } = await this.repository.pageWithTotal(caller.userId, query);
+    const today = todayCache(this.clock());
+    return { records: rows.map((row) => toRecord(row, today)), total };
   }
 
   /** Active records whose next payment falls within the next `days` days, soonest first. */
@@ -114,7 +115,8 @@ export class SubscriptionService {
     }
     const now = this.clock();
     const today = todayCache(now);
-    const rows = await this.repository.active(caller.userId, { recurringOnly: true });
+    // The stored dates find the candidates; every zone's "today" is within a day of UTC's.
+    const rows = await this.repository.active(caller.userId, { recurringOnly: true, dueBy: addDays(todayIn('UTC', now), days + 1) });
     return rows
       .map((row) => toRecord(row, today))
       .filter((record) => record.next_payment_date !== null && record.next_payment_date <= addDays(today(record.timezone), days))
@@ -143,17 +145,17 @@ export class SubscriptionService {
     // An update without fields would answer "updated" and emit an event for no change.
     if (Object.keys(definedOnly(patch)).length === 0) throw AppError.badInput('Nothing to change: send at least one field');
     assertValid(patch);
-    await this.change(async (em) => {
+    return this.change(async (em) => {
       const record = await this.owned(em, caller, id);
       const links = await resolveLinks(em, caller.userId, patch);
+      const movesDates = DATE_FIELDS.some((field) => patch[field] !== undefined);
       if (links.product) Object.assign(record, this.productFields(links.product), { category: links.product.category ?? DEFAULT_CATEGORY_ID });
       applyLinks(record, links);
       Object.assign(record, entityFields(patch));
       // A patch may move either end of the refund window: the stored record is checked as it now stands.
       refuseFieldErrors(validateRefundWindow(record.paymentDate, record.refundDays));
-      await this.emit(em, caller, 'subscription.updated', [record.id]);
+      return recordOf(await this.emit(em, caller, 'subscription.updated', [record.id], { movesDates }), record.id);
     });
-    return this.get(caller, id);
   }
 
   /** Sets the record's alert definitions: the first is its alert_id, the others are kept beside it. */
@@ -185,26 +187,25 @@ export class SubscriptionService {
 
   /** Brings back a deleted record with the add-ons deleted along with it. */
   async restore(caller: Caller, id: number): Promise<SubscriptionRecord> {
-    await this.change(async (em) => {
+    return this.change(async (em) => {
       const record = await this.repository.lockDeleted(em, caller.userId, id);
       if (!record) throw AppError.notFound('Deleted subscription');
       const addons = await this.repository.addonIds(em, record.id, { deletedAt: record.deletedAt });
       await this.repository.updateMany(em, addons, { deletedAt: null });
       record.deletedAt = null;
-      await this.emit(em, caller, 'subscription.updated', [record.id, ...addons]);
+      return recordOf(await this.emit(em, caller, 'subscription.updated', [record.id, ...addons]), record.id);
     });
-    return this.get(caller, id);
   }
 
   /** Active → Cancelled, with the record's active add-ons. */
-  async cancel(caller: Caller, id: number): Promise<void> {
-    await this.change(async (em) => {
+  async cancel(caller: Caller, id: number): Promise<SubscriptionRecord> {
+    return this.change(async (em) => {
       const record = await this.owned(em, caller, id);
       if (record.status !== Status.Active) throw new AppError('CONFLICT', 'Only an active subscription can be cancelled');
       record.status = Status.Cancelled;
       const addons = await this.repository.addonIds(em, record.id, { status: Status.Active, deletedAt: null });
       await this.repository.updateMany(em, addons, { status: Status.Cancelled });
-      await this.emit(em, caller, 'subscription.canceled', [record.id, ...addons]);
+      return recordOf(await this.emit(em, caller, 'subscription.canceled', [record.id, ...addons]), record.id);
     });
   }
 
@@ -212,8 +213,8 @@ export class SubscriptionService {
    * Active or Cancelled → Refunded, whatever the date (the user records a refund the vendor granted;
    * refund_date is information), with the record's add-ons.
    */
-  async refund(caller: Caller, id: number): Promise<void> {
-    await this.change(async (em) => {
+  async refund(caller: Caller, id: number): Promise<SubscriptionRecord> {
+    return this.change(async (em) => {
       const record = await this.owned(em, caller, id);
       if (record.status === Status.Refunded) throw new AppError('CONFLICT', 'The subscription is already refunded');
       if (record.status !== Status.Active && record.status !== Status.Cancelled) {
@@ -222,7 +223,7 @@ export class SubscriptionService {
       record.status = Status.Refunded;
       const addons = await this.repository.addonIds(em, record.id, { status: { $ne: Status.Refunded }, deletedAt: null });
       await this.repository.updateMany(em, addons, { status: Status.Refunded });
-      await this.emit(em, caller, 'subscription.refunded', [record.id, ...addons]);
+      return recordOf(await this.emit(em, caller, 'subscription.refunded', [record.id, ...addons]), record.id);
     });
   }
 
@@ -241,7 +242,7 @@ export class SubscriptionService {
       else if (days > MAX_REFUND_DAYS) (errors.refund_date ??= []).push(`The refund_date must be at most ${MAX_REFUND_DAYS} days after the payment_date.`);
     }
     refuseFieldErrors(errors);
-    const id = await this.change(async (em) => {
+    return this.change(async (em) => {
       const main = await this.owned(em, caller, mainId);
       if (main.subAddon === 1) throw new AppError('CONFLICT', 'An add-on cannot have add-ons');
       await resolveLinks(em, caller.userId, { currency: input.currency });
@@ -274,25 +275,21 @@ export class SubscriptionService {
         refundDays: input.refundDate ? epochDay(input.refundDate) - epochDay(input.paymentDate) : null,
       });
       await em.flush();
-      await this.emit(em, caller, 'subscription.created', [addon.id]);
-      return addon.id;
+      return recordOf(await this.emit(em, caller, 'subscription.created', [addon.id]), addon.id);
     });
-    return this.get(caller, id);
   }
 
   /** Monthly, yearly and in-range totals of the caller's active records in their base currency. */
   async spending(caller: Caller, grouping: SpendingGrouping, from?: string, to?: string): Promise<SpendingSummary> {
-    [from, to] = await this.dateRange(caller, from, to);
-    const now = this.clock();
-    const records = (await this.repository.active(caller.userId)).map((row) => toRecord(row, now));
-    const { baseCurrency } = await this.orm.em.fork().findOneOrFail(User, caller.userId);
-    return summarizeSpending(records, baseCurrency, from, to, grouping);
+    const user = await this.orm.em.fork().findOneOrFail(User, caller.userId);
+    [from, to] = await this.dateRange(caller, from, to, user);
+    return summarizeSpending(await this.repository.spendingRows(caller.userId), user.baseCurrency, from, to, grouping);
   }
 
   /** A checked [from, to] of at most MAX_RANGE_DAYS; a missing bound comes from the current month in the user's zone. */
-  private async dateRange(caller: Caller, from?: string, to?: string): Promise<[string, string]> {
+  private async dateRange(caller: Caller, from?: string, to?: string, known?: User): Promise<[string, string]> {
     if (from === undefined || to === undefined) {
-      const user = await this.orm.em.fork().findOneOrFail(User, caller.userId);
+      const user = known ?? (await this.orm.em.fork().findOneOrFail(User, caller.userId));
       const today = todayIn(user.timezone, this.clock());
       from ??= `${today.slice(0, 8)}01`;
       to ??= isCalendarDate(from) ? endOfMonth(from) : from;
@@ -314,14 +311,40 @@ export class SubscriptionService {
     return result;
   }
 
-  /** Writes the topic's event for each record as it now stands, and its reminders, inside the write's transaction. */
-  private async emit(em: EntityManager, caller: Caller, topic: SubscriptionTopic, ids: number[]): Promise<void> {
+  /**
+   * Writes the topic's event for each record as it now stands, and its reminders, inside the write's
+   * transaction; answers the records as read there (the answer needs no second read after the commit).
+   */
+  private async emit(
+    em: EntityManager,
+    caller: Caller,
+    topic: SubscriptionTopic,
+    ids: number[],
+    options: { movesDates: boolean } = { movesDates: true },
+  ): Promise<SubscriptionRecord[]> {
     await em.flush();
     const rows = await this.repository.byIds(em, caller.userId, ids);
     const now = this.clock();
     const records = rows.map((row) => toRecord(row, now));
     await writeRecordEvents(em, this.repository, caller.userId, topic, records);
-    await this.reminders.reschedule(em, ids);
+    // A change that moves no date (a price, a note) leaves the stored next dates and the reminders as they are.
+    if (options.movesDates) {
+      await this.repository.storeNextPaymentDates(em, records);
+      await this.reminders.reschedule(em, ids);
+    }
+    return records;
+  }
+
+  /** The sweep's part: stored next payment dates that have passed (or were never stored) move forward. */
+  async rollNextPaymentDates(limit = 1000): Promise<number> {
+    const now = this.clock();
+    const rows = await this.repository.staleNextPaymentDates(now, limit);
+    const today = todayCache(now);
+    await this.repository.storeNextPaymentDates(
+      pooled(this.orm),
+      rows.map((row) => ({ id: row.id, next_payment_date: nextOnOrAfter(scheduleOf(row), today(row.timezone)) })),
+    );
+    return rows.length;
   }
 
   /**
@@ -392,4 +415,29 @@ function applyLinks(record: Subscription, links: ResolvedLinks): void {
 /** Stable per (record, date) and unique: the record id times ten million plus the date's day number. */
 export function calendarEntryId(subscriptionId: number, date: string): number {
   return subscriptionId * 10_000_000 + epochDay(date);
+}
+
+/**
+ * The fields a record's payment dates and reminders are computed from (its alerts too): an update that
+ * changes none of them moves no date.
+ */
+const DATE_FIELDS: ReadonlyArray<keyof SubscriptionPatch> = [
+  'type',
+  'status',
+  'recurring',
+  'timezone',
+  'paymentDate',
+  'billingType',
+  'billingCycle',
+  'billingFrequency',
+  'refundDays',
+  'expiryDate',
+  'alertId',
+];
+
+/** The record of this id among those a write emitted. */
+function recordOf(records: SubscriptionRecord[], id: number): SubscriptionRecord {
+  const record = records.find((candidate) => candidate.id === id);
+  if (!record) throw new Error(`record ${id} was not read back in its own transaction`);
+  return record;
 }

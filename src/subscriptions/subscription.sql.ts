@@ -39,24 +39,43 @@ const RECORD_COLUMNS = [
 ].join(', ');
 
 /**
+ * The price in the base currency (with `u` the user, `rp` and `rb` the rates of the price and base currencies):
+ * exact decimal through the dollar rates, half away from zero; as it stands when the currencies agree (or,
+ * defensively, a rate is missing: creates refuse such currencies).
+ */
+const BASE_VALUE = `(case when s."price_type" = u."base_currency" or rp."per_usd" is null or rb."per_usd" is null then s."price"
+  else round(s."price" * rb."per_usd" / rp."per_usd", 2) end)::text`;
+
+/** The joins BASE_VALUE reads. */
+const RATE_JOINS = `join "users" u on u."id" = s."user_id"
+  left join "exchange_rates" rp on rp."currency" = s."price_type"
+  left join "exchange_rates" rb on rb."currency" = u."base_currency"`;
+
+/** The rest of the product's summary (GraphQL's nested product), for reads that answer it with the record. */
+const PRODUCT_SUMMARY_COLUMNS = `, p."owner_id" as "product_owner_id", p."url" as "product_url", p."image" as "product_image",
+       p."currency_code" as "product_currency_code", p."price1_value" as "product_price1_value", p."billing_cycle" as "product_billing_cycle",
+       p."billing_frequency" as "product_billing_frequency", p."refund_days" as "product_refund_days"`;
+
+/**
  * The one read query of subscription records, with everything the documented shapes need in one statement:
  * folder, payment mode, alert, category and product names, and the two exchange rates for base_value.
  * `filter` (where, order, limit on the subscriptions table alone) runs first, so the names are joined onto the
  * page only, not onto every row of the user; `order` sorts the joined page the same way.
  */
-export function recordSelect(filter: string, order = ''): string {
+export function recordSelect(filter: string, order = '', options: { total?: boolean; productSummary?: boolean } = {}): string {
+  // A window count runs before the limit: how many rows the filter matches in all, on every row of the page.
+  const total = options.total ? ', count(*) over () as "total_count"' : '';
   return `
-select ${RECORD_COLUMNS},
-       u."base_currency", rp."per_usd" as "price_rate", rb."per_usd" as "base_rate",
+select ${RECORD_COLUMNS}${options.total ? ', s."total_count"' : ''}${options.productSummary ? PRODUCT_SUMMARY_COLUMNS : ''},
+       u."base_currency",
+       ${BASE_VALUE} as "base_value",
        f."name" as "folder_name", f."color" as "folder_color", pm."name" as "payment_mode_name", a."alert_name",
-       pc."name" as "category_name", p."brandname" as "product_brandname", f."is_default" as "folder_is_default",
+       pc."name" as "category_name", pc."user_id" as "category_user_id", pc."created_at" as "category_created_at", p."brandname" as "product_brandname", f."is_default" as "folder_is_default",
        p."product_name" as "product_product_name", p."category_id" as "product_category_id", p."product_type" as "product_product_type",
        p."description" as "product_description",
-       null as "next_payment_date", null as "payment_date_upd", null as "refund_date", null as "base_value"
-  from (select * from "subscriptions" s ${filter}) s
-  join "users" u on u."id" = s."user_id"
-  left join "exchange_rates" rp on rp."currency" = s."price_type"
-  left join "exchange_rates" rb on rb."currency" = u."base_currency"
+       null as "next_payment_date", null as "payment_date_upd", null as "refund_date"
+  from (select *${total} from "subscriptions" s ${filter}) s
+  ${RATE_JOINS}
   left join "folders" f on f."id" = s."folder_id"
   left join "payment_modes" pm on pm."id" = s."payment_mode_id"
   left join "alerts" a on a."id" = s."alert_id"
@@ -159,3 +178,16 @@ export function listQuerySql(userId: number, query: ListQuery): { where: string;
   const order = `order by ${[...keys, `s."id" ${query.sort[0]?.direction ?? 'asc'}`].join(', ')}`;
   return { where: `where ${conditions.join(' and ')}`, order, params };
 }
+
+/**
+ * What spending totals are computed from, for the user's live Active records: a dozen columns, not the whole
+ * record (reading and deriving every record in full made a summary cost as much as ten list pages).
+ */
+export const SPENDING_SELECT = `
+select s."id", s."status", s."recurring", s."price_type", s."payment_date", s."billing_type", s."billing_cycle", s."billing_frequency",
+       s."category_id", pc."name" as "category_name", s."folder_id", f."name" as "folder_name", ${BASE_VALUE} as "base_value"
+  from "subscriptions" s
+  ${RATE_JOINS}
+  left join "folders" f on f."id" = s."folder_id"
+  left join "product_categories" pc on pc."id" = s."category_id"
+ where s."user_id" = ? and s."deleted_at" is null and s."status" = 1`;

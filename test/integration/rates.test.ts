@@ -1,7 +1,7 @@
 import { importRates } from '../../src/currency/rates.service';
 import { AppError } from '../../src/platform/errors';
 import { createSubscription } from '../support/subscriptions';
-import { signUp, startTestApp, type TestApp } from '../support/test-app';
+import { graphqlData, signUp, startTestApp, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;
 
@@ -42,4 +42,19 @@ it.each([
   expect(error).toBeInstanceOf(AppError);
   expect(Object.keys((error as AppError).fieldErrors ?? {})).toContain(field);
   expect(await rateOf('EUR')).toEqual(before);
+});
+
+it('converts base_value through the dollar rates in exact decimal, two places, half away from zero', async () => {
+  await importRates(testApp.app.db.orm, { asOf: '2026-11-21', rates: { EUR: '0.852', JPY: '144', CHF: '0.5' } });
+  const inBase = async (baseCurrency: string, price: string, currency: string) => {
+    const user = await signUp(testApp, 'Converter');
+    await graphqlData(testApp, user.token, `mutation { updateProfile(input: {baseCurrency: "${baseCurrency}"}) { baseCurrency } }`);
+    return (await createSubscription(testApp, user.token, { price, price_type: currency })).base_value;
+  };
+  expect(await inBase('EUR', '10.00', 'USD')).toBe('8.52');
+  expect(await inBase('USD', '8.52', 'EUR')).toBe('10.00');
+  expect(await inBase('EUR', '1000.00', 'JPY')).toBe('5.92');
+  // 0.05 USD is 0.025 CHF exactly: half away from zero, where binary floats would give 0.02.
+  expect(await inBase('CHF', '0.05', 'USD')).toBe('0.03');
+  expect(await inBase('USD', '0.30', 'USD')).toBe('0.30');
 });

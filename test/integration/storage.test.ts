@@ -24,6 +24,7 @@ it('records every committed migration', async () => {
     'Migration20261123110000_find_or_create_keys',
     'Migration20261123120000_idempotency_fingerprint',
     'Migration20261123130000_drop_duplicate_columns',
+    'Migration20261123140000_next_payment_date',
   ]);
 });
 

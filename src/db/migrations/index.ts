@@ -8,6 +8,7 @@ import { Migration20261123100000_original_codes } from './Migration2026112310000
 import { Migration20261123110000_find_or_create_keys } from './Migration20261123110000_find_or_create_keys';
 import { Migration20261123120000_idempotency_fingerprint } from './Migration20261123120000_idempotency_fingerprint';
 import { Migration20261123130000_drop_duplicate_columns } from './Migration20261123130000_drop_duplicate_columns';
+import { Migration20261123140000_next_payment_date } from './Migration20261123140000_next_payment_date';
 
 /** Committed migrations, oldest first. The migrator runs them on start. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -20,4 +21,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261123110000_find_or_create_keys', class: Migration20261123110000_find_or_create_keys },
   { name: 'Migration20261123120000_idempotency_fingerprint', class: Migration20261123120000_idempotency_fingerprint },
   { name: 'Migration20261123130000_drop_duplicate_columns', class: Migration20261123130000_drop_duplicate_columns },
+  { name: 'Migration20261123140000_next_payment_date', class: Migration20261123140000_next_payment_date },
 ];
