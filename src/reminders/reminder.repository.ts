@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { pooled, rowsOf, run } from '../platform/db/statements';
+import { intArray, pooled, rowsOf, run } from '../platform/db/statements';
 import { utcTimestamp } from '../platform/db/timestamps';
 import type { ReminderKind, ReminderTarget } from './reminder-schedule';
 
@@ -20,24 +20,41 @@ export interface ReminderRow {
 export class ReminderRepository {
   constructor(private readonly orm: MikroORM<PostgreSqlDriver>) {}
 
-  /** The record's scheduled reminders become exactly `owed`: others are cancelled, owed ones made or moved (a sent one stays sent). */
-  async keepOnly(em: EntityManager, record: { id: number; user_id: number }, owed: ReminderTarget[]): Promise<void> {
-    const keys = owed.map((target) => `${target.alertId}|${target.kind}|${target.date}`);
+  /**
+   * Each record's scheduled reminders become exactly its `owed` ones, in one statement: others are cancelled,
+   * owed ones made or moved (a sent one stays sent). The cancelled and the owed rows never overlap.
+   */
+  async keepOnly(em: EntityManager, records: ReadonlyArray<{ record: { id: number; user_id: number }; owed: readonly ReminderTarget[] }>): Promise<void> {
+    if (records.length === 0) return;
+    const owed = new Map<string, Record<string, unknown>>();
+    for (const { record, owed: targets } of records) {
+      for (const target of targets) {
+        owed.set(`${record.id}|${target.alertId}|${target.kind}|${target.date}`, {
+          user_id: record.user_id,
+          subscription_id: record.id,
+          alert_id: target.alertId,
+          kind: target.kind,
+          reminder_date: target.date,
+          fire_at: utcTimestamp(target.fireAt),
+        });
+      }
+    }
     await run(
       em,
-      `update "reminders" set "status" = 'CANCELLED'
-        where "subscription_id" = ? and "status" = 'SCHEDULED' and not ("alert_id" || '|' || "kind" || '|' || "reminder_date"::text = any(?::text[]))`,
-      [record.id, `{${keys.map((key) => `"${key}"`).join(',')}}`],
+      `with "owed" as (
+         select * from jsonb_to_recordset(?::jsonb)
+           as o("user_id" int, "subscription_id" int, "alert_id" int, "kind" text, "reminder_date" date, "fire_at" timestamp)),
+       "cancelled" as (
+         update "reminders" r set "status" = 'CANCELLED'
+          where r."subscription_id" = any(?::int[]) and r."status" = 'SCHEDULED'
+            and not exists (select 1 from "owed" o where o."subscription_id" = r."subscription_id" and o."alert_id" = r."alert_id"
+                              and o."kind" = r."kind" and o."reminder_date" = r."reminder_date"))
+       insert into "reminders" ("user_id", "subscription_id", "alert_id", "kind", "reminder_date", "fire_at")
+       select "user_id", "subscription_id", "alert_id", "kind", "reminder_date", "fire_at" from "owed"
+       on conflict ("subscription_id", "alert_id", "kind", "reminder_date") do update
+         set "fire_at" = excluded."fire_at", "status" = 'SCHEDULED' where "reminders"."status" <> 'SENT'`,
+      [JSON.stringify([...owed.values()]), intArray(records.map(({ record }) => record.id))],
     );
-    for (const target of owed) {
-      await run(
-        em,
-        `insert into "reminders" ("user_id", "subscription_id", "alert_id", "kind", "reminder_date", "fire_at") values (?, ?, ?, ?, ?, ?)
-         on conflict ("subscription_id", "alert_id", "kind", "reminder_date") do update
-           set "fire_at" = excluded."fire_at", "status" = 'SCHEDULED' where "reminders"."status" <> 'SENT'`,
-        [record.user_id, record.id, target.alertId, target.kind, target.date, utcTimestamp(target.fireAt)],
-      );
-    }
   }
 
   /** Live Active records with no scheduled reminder (the last one fired, or the record predates its reminders). */

@@ -15,7 +15,7 @@ import type { OutboxSignal } from '../webhooks/outbox';
 import { writeRecordEvents } from '../subscriptions/subscription.events';
 import type { ReminderMailer } from './reminder-mail';
 import { channelsOf } from '../alerts/alert.input';
-import { reminderTargets, type ReminderKind, type ReminderTarget } from './reminder-schedule';
+import { reminderTargets, type ReminderKind } from './reminder-schedule';
 
 /** Records rescheduled per transaction by a sweep. */
 const SWEEP_BATCH = 200;
@@ -49,29 +49,32 @@ export class ReminderService {
     const records = await this.subscriptions.schedulingRows(em, subscriptionIds);
     const definitions = await alertRepository.definitions(em, [...new Set(records.flatMap((record) => record.alert_ids))]);
     const now = this.clock();
-    for (const record of records) {
-      const owed: ReminderTarget[] =
-        record.deleted_at !== null
-          ? []
-          : reminderTargets(
-              {
-                type: record.type,
-                status: record.status,
-                recurring: record.recurring,
-                timezone: record.timezone,
-                schedule: {
-                  anchor: record.payment_date,
-                  billingType: record.billing_type,
-                  billingCycle: record.billing_cycle,
-                  billingFrequency: record.billing_frequency,
+    await this.reminders.keepOnly(
+      em,
+      records.map((record) => ({
+        record,
+        owed:
+          record.deleted_at !== null
+            ? []
+            : reminderTargets(
+                {
+                  type: record.type,
+                  status: record.status,
+                  recurring: record.recurring,
+                  timezone: record.timezone,
+                  schedule: {
+                    anchor: record.payment_date,
+                    billingType: record.billing_type,
+                    billingCycle: record.billing_cycle,
+                    billingFrequency: record.billing_frequency,
+                  },
+                  refundDate: record.refund_days === null ? null : addDays(record.payment_date, record.refund_days),
                 },
-                refundDate: record.refund_days === null ? null : addDays(record.payment_date, record.refund_days),
-              },
-              definitions.filter((definition) => record.alert_ids.includes(definition.id)),
-              now,
-            );
-      await this.reminders.keepOnly(em, record, owed);
-    }
+                definitions.filter((definition) => record.alert_ids.includes(definition.id)),
+                now,
+              ),
+      })),
+    );
   }
 
   /** The records that use an alert definition, as their first alert or another one. */

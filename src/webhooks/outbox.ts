@@ -31,7 +31,11 @@ export interface OutboxEvent {
  * event per record, and one delivery per enabled endpoint of the owner that takes the topic.
  */
 export async function writeEvents(em: EntityManager, userId: number, topic: SubscriptionTopic, events: OutboxEvent[]): Promise<void> {
-  for (const event of events) {
-    await deliveryRepository.insertEvent(em, { id: newEventId(), userId, topic, subscriptionId: event.subscriptionId, payload: JSON.stringify(event.payload) });
-  }
+  if (events.length === 0) return;
+  await deliveryRepository.insertEvents(
+    em,
+    userId,
+    topic,
+    events.map((event) => ({ id: newEventId(), subscriptionId: event.subscriptionId, payload: event.payload })),
+  );
 }
