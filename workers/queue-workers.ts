@@ -6,12 +6,13 @@ import type { ClaimedDelivery, DeliveryService } from '../src/webhooks/delivery.
 import { queueConnection } from '../src/platform/queues';
 import { DELIVERY_QUEUE } from '../src/webhooks/delivery-queue';
 
-export const DELIVERY_CONCURRENCY = 16;
+/** Jobs attempted at once; each is a claimed batch of up to 100 deliveries posted together. */
+export const DELIVERY_CONCURRENCY = 4;
 
-/** Consumes the delivery queue: each job is one attempt of one delivery. */
-export function startDeliveryWorker(deliveries: DeliveryService, redis: { url: string; prefix: string }, logger: Logger): Worker<ClaimedDelivery> {
+/** Consumes the delivery queue: each job is one attempt of each delivery of a claimed batch. */
+export function startDeliveryWorker(deliveries: DeliveryService, redis: { url: string; prefix: string }, logger: Logger): Worker<ClaimedDelivery[]> {
   const { Worker } = require('bullmq') as typeof import('bullmq');
-  const worker = new Worker<ClaimedDelivery>(DELIVERY_QUEUE, (job) => deliveries.attempt(job.data), {
+  const worker = new Worker<ClaimedDelivery[]>(DELIVERY_QUEUE, (job) => deliveries.attempt(job.data), {
     connection: queueConnection(redis.url),
     prefix: redis.prefix,
     concurrency: DELIVERY_CONCURRENCY,

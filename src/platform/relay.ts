@@ -9,6 +9,9 @@ export interface RelayOptions {
   maxInFlight: number;
 }
 
+/** How long stopping waits for hand-offs under way: a delivery's timeout and the recording of its attempt. */
+const HANDOFF_DRAIN_MS = 12_000;
+
 /**
  * Moves due work out of a table: polls for rows whose time has come (outbox deliveries, reminders) and hands
  * them off. `nudge()` runs a round at once, right after a commit.
@@ -18,6 +21,8 @@ export class DueWorkRelay<T> {
   private running: Promise<void> | null = null;
   private rerun = false;
   private inFlight = 0;
+  /** Hand-offs under way: stopping waits for them, so work taken is finished and recorded, not cut off. */
+  private readonly handoffs = new Set<Promise<void>>();
   private stopped = true;
 
   constructor(
@@ -47,12 +52,16 @@ export class DueWorkRelay<T> {
     });
   }
 
-  /** Stops polling and waits for the round under way. */
+  /** Stops polling and waits for the round under way and the hand-offs it started. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.running;
+    // Bounded: a hand-off to a queue whose Redis is down would never settle (its rows are claimed again later).
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(this.handoffs), new Promise((resolve) => (timer = setTimeout(resolve, HANDOFF_DRAIN_MS).unref()))]);
+    clearTimeout(timer);
   }
 
   private schedule(): void {
@@ -76,12 +85,14 @@ export class DueWorkRelay<T> {
       if (claims.length === 0) return;
       this.inFlight += claims.length;
       this.rerun = true;
-      this.handoff(claims)
+      const handoff = this.handoff(claims)
         .catch((error: unknown) => this.logger.warn({ err: error }, 'hand-off failed; the rows are claimed again later'))
         .finally(() => {
+          this.handoffs.delete(handoff);
           this.inFlight -= claims.length;
           this.nudge();
         });
+      this.handoffs.add(handoff);
     } catch (error) {
       this.logger.warn({ err: error }, 'relay round failed');
     }

@@ -1,3 +1,4 @@
+import type { GraphQLExecution } from '../platform/graphql/jit-executor';
 import type { Redis } from 'ioredis';
 import type { Worker } from 'bullmq';
 import { ConfigError, type Config } from '../platform/config';
@@ -37,6 +38,8 @@ export interface RuntimeOptions {
   onOutboxCommit?: () => void;
   /** "Now" for records and reminders (tests move it instead of sleeping). */
   clock?: () => Date;
+  /** api: how GraphQL documents are executed (default jit; the tests compare it with graphql-js). */
+  graphqlExecution?: GraphQLExecution;
 }
 
 export interface Runtime {
@@ -49,7 +52,7 @@ export interface Runtime {
   services: Services;
   deliveries: DeliveryService;
   /** The queue consumers this process runs (worker, and api with Redis and background work). */
-  workers: Array<Worker<ClaimedDelivery> | Worker<DueReminder>>;
+  workers: Array<Worker<ClaimedDelivery[]> | Worker<DueReminder>>;
   close(): Promise<void>;
 }
 
@@ -62,7 +65,8 @@ export interface ApiRuntime extends Runtime {
 
 /** How often the relay looks for due deliveries when nothing nudged it. */
 const RELAY_POLL_MS = 250;
-const RELAY_MAX_IN_FLIGHT = 32;
+/** Deliveries claimed in one batch (taken, posted together and recorded in one statement each), and in flight at most. */
+const RELAY_MAX_IN_FLIGHT = 100;
 /** Reminders fire within about this long of their time on the embedded default. */
 const REMINDER_POLL_MS = 1_000;
 const SWEEP_INTERVAL_MS = 300_000;
@@ -120,11 +124,12 @@ export async function createRuntime(config: Config, role: Role, options: Runtime
   );
   services.outbox.subscribe(() => reminderRelay.nudge());
 
-  // Roll reminders forward now (payments that passed while stopped) and every few minutes.
+  // Roll next payment dates and reminders forward now (payments that passed while stopped) and every few minutes.
   // Expiry first, so records that just expired lose their reminders in the same run.
   const sweep = () =>
     services.subscriptions
       .expireDue()
+      .then(() => services.subscriptions.rollNextPaymentDates())
       .then(() => services.reminders.sweep())
       .catch((error: unknown) => logger.warn({ err: error }, 'sweep failed'));
   let sweeping: Promise<unknown> = Promise.resolve();

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import type { Logger } from '../platform/logger';
 import { createQueue } from '../platform/queues';
@@ -8,26 +9,24 @@ export type DeliveryHandoff = Handoff<ClaimedDelivery>;
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';
 
-/** One job per attempt: the id names delivery and attempt, so a repeated hand-off adds nothing. */
-export function jobIdOf(claim: ClaimedDelivery): string {
-  return `delivery-${claim.deliveryId}-${claim.attemptsMade + 1}`;
+/**
+ * One job per claimed batch: its id names each delivery and attempt in it, so the same hand-off repeated adds
+ * nothing (and a repeated attempt is refused by the attempt's own claim anyway).
+ */
+export function jobIdOf(claims: readonly ClaimedDelivery[]): string {
+  const attempts = claims.map((claim) => `${claim.deliveryId}.${claim.attemptsMade + 1}`).join(',');
+  return `deliveries-${createHash('sha1').update(attempts).digest('hex')}`;
 }
 
-/** With Redis: claimed deliveries become BullMQ jobs that workers (here or `npm run worker`) attempt. */
-export function queueHandoff(queue: Queue<ClaimedDelivery>): DeliveryHandoff {
+/** With Redis: each claimed batch becomes a BullMQ job that workers (here or `npm run worker`) attempt. */
+export function queueHandoff(queue: Queue<ClaimedDelivery[]>): DeliveryHandoff {
   return async (claims) => {
-    await queue.addBulk(
-      claims.map((claim) => ({
-        name: 'attempt',
-        data: claim,
-        opts: { jobId: jobIdOf(claim), removeOnComplete: true, removeOnFail: 1000, attempts: 1 },
-      })),
-    );
+    await queue.add('attempts', claims, { jobId: jobIdOf(claims), removeOnComplete: true, removeOnFail: 1000, attempts: 1 });
   };
 }
 
-export function createDeliveryQueue(redisUrl: string, prefix: string): Queue<ClaimedDelivery> {
-  return createQueue<ClaimedDelivery>(DELIVERY_QUEUE, redisUrl, prefix);
+export function createDeliveryQueue(redisUrl: string, prefix: string): Queue<ClaimedDelivery[]> {
+  return createQueue<ClaimedDelivery[]>(DELIVERY_QUEUE, redisUrl, prefix);
 }
 
 /** The outbox relay: due deliveries. */
@@ -35,9 +34,7 @@ export function outboxRelay(deliveries: DeliveryService, handoff: DeliveryHandof
   return new DueWorkRelay((limit) => deliveries.claimDue(limit), handoff, logger, options);
 }
 
-/** The embedded default: attempt each claimed delivery in this process. */
+/** The embedded default: attempt the claimed deliveries in this process. */
 export function inProcessHandoff(deliveries: DeliveryService): DeliveryHandoff {
-  return async (claims) => {
-    await Promise.all(claims.map((claim) => deliveries.attempt(claim)));
-  };
+  return (claims) => deliveries.attempt(claims);
 }

@@ -23,8 +23,15 @@ export interface AttemptRow {
   created_at: string;
 }
 
+/** An attempt made, and what becomes of its delivery: done, failed for good, or pending again after a while. */
+export interface RecordedAttempt extends Omit<AttemptRow, 'created_at'> {
+  status: 'SUCCEEDED' | 'FAILED' | 'PENDING';
+  retry_in_ms: number | null;
+}
+
 /** An attempt taken: what to send, and its number. */
 export interface TakenAttempt {
+  delivery_id: number;
   event_id: string;
   endpoint_id: number;
   attempt_count: number;
@@ -42,25 +49,28 @@ select d."id", d."event_id", e."topic", d."endpoint_id", d."status", d."attempt_
 
 /** The one door to webhook_events, webhook_deliveries and webhook_delivery_attempts. */
 export const deliveryRepository = {
-  /** An event and one delivery per enabled endpoint of the owner that takes its topic (an empty list: every subscription topic). */
-  async insertEvent(
+  /**
+   * A change's events and, for each, one delivery per enabled endpoint of the owner that takes its topic (an
+   * empty list: every subscription topic), in one statement.
+   */
+  async insertEvents(
     em: StatementTarget,
-    event: { id: string; userId: number; topic: SubscriptionTopic; subscriptionId: number; payload: string },
+    userId: number,
+    topic: SubscriptionTopic,
+    events: ReadonlyArray<{ id: string; subscriptionId: number; payload: unknown }>,
   ): Promise<void> {
-    await run(em, `insert into "webhook_events" ("id", "user_id", "topic", "subscription_id", "payload") values (?, ?, ?, ?, ?)`, [
-      event.id,
-      event.userId,
-      event.topic,
-      event.subscriptionId,
-      event.payload,
-    ]);
     await run(
       em,
-      `insert into "webhook_deliveries" ("event_id", "endpoint_id", "next_attempt_at")
-       select ?, e."id", ${NOW} from "webhook_endpoints" e
-        where e."user_id" = ? and e."enabled"
-          and (? = any(e."events") or (cardinality(e."events") = 0 and ? = any(?::text[])))`,
-      [event.id, event.userId, event.topic, event.topic, `{${SUBSCRIPTION_TOPICS.join(',')}}`],
+      `with "given" as (
+         select x->>'id' as "id", (x->>'subscriptionId')::int as "subscription_id", x->'payload' as "payload" from jsonb_array_elements(?::jsonb) x),
+       "event" as (
+         insert into "webhook_events" ("id", "user_id", "topic", "subscription_id", "payload")
+         select g."id", ?, ?, g."subscription_id", g."payload" from "given" g returning "id")
+       insert into "webhook_deliveries" ("event_id", "endpoint_id", "next_attempt_at")
+       select ev."id", p."id", ${NOW} from "event" ev cross join "webhook_endpoints" p
+        where p."user_id" = ? and p."enabled"
+          and (? = any(p."events") or (cardinality(p."events") = 0 and ? = any(?::text[])))`,
+      [JSON.stringify(events), userId, topic, userId, topic, topic, `{${SUBSCRIPTION_TOPICS.join(',')}}`],
     );
   },
 
@@ -78,50 +88,42 @@ export const deliveryRepository = {
     );
   },
 
-  /** Takes attempt `attemptsMade + 1` of a pending delivery and reads what to send; null when another took it. */
-  async takeAttempt(em: StatementTarget, deliveryId: number, attemptsMade: number): Promise<TakenAttempt | null> {
-    const [taken] = await rowsOf<TakenAttempt>(
+  /**
+   * Takes attempt `attemptsMade + 1` of each of these pending deliveries and reads what to send, in one
+   * statement; a delivery another relay or worker took meanwhile is left out.
+   */
+  takeAttempts(em: StatementTarget, claims: ReadonlyArray<{ deliveryId: number; attemptsMade: number }>): Promise<TakenAttempt[]> {
+    return rowsOf<TakenAttempt>(
       em,
-      `with "taken" as (
-         update "webhook_deliveries" set "attempt_count" = "attempt_count" + 1, "updated_at" = ${NOW}
-          where "id" = ? and "status" = 'PENDING' and "attempt_count" = ?
-          returning "event_id", "endpoint_id", "attempt_count")
-       select t."event_id", t."endpoint_id", t."attempt_count", e."topic", e."payload", p."url", p."secret"
+      `with "claim" as (select * from unnest(?::int[], ?::int[]) as c("id", "made")),
+       "taken" as (
+         update "webhook_deliveries" d set "attempt_count" = d."attempt_count" + 1, "updated_at" = ${NOW}
+           from "claim" c
+          where d."id" = c."id" and d."status" = 'PENDING' and d."attempt_count" = c."made"
+          returning d."id", d."event_id", d."endpoint_id", d."attempt_count")
+       select t."id" as "delivery_id", t."event_id", t."endpoint_id", t."attempt_count", e."topic", e."payload", p."url", p."secret"
          from "taken" t join "webhook_events" e on e."id" = t."event_id" join "webhook_endpoints" p on p."id" = t."endpoint_id"`,
-      [deliveryId, attemptsMade],
+      [intArray(claims.map((claim) => claim.deliveryId)), intArray(claims.map((claim) => claim.attemptsMade))],
     );
-    return taken ?? null;
   },
 
-  /** The attempt's row and the delivery's new state, in one statement so they commit together. */
-  async recordAttempt(
-    em: StatementTarget,
-    attempt: Omit<AttemptRow, 'created_at'>,
-    next: { status: 'SUCCEEDED' | 'FAILED' | 'PENDING'; retryInMs: number | null },
-  ): Promise<void> {
+  /** The attempts' rows and their deliveries' new states, in one statement so they commit together. */
+  async recordAttempts(em: StatementTarget, attempts: ReadonlyArray<RecordedAttempt>): Promise<void> {
     await run(
       em,
-      `with "attempt" as (
+      `with "outcome" as (
+         select * from jsonb_to_recordset(?::jsonb) as o("delivery_id" int, "attempt_number" int, "status_code" int, "duration_ms" int,
+                  "response_excerpt" text, "error" text, "status" text, "retry_in_ms" int)),
+       "attempt" as (
          insert into "webhook_delivery_attempts" ("delivery_id", "attempt_number", "status_code", "duration_ms", "response_excerpt", "error")
-         values (?, ?, ?, ?, ?, ?))
-       update "webhook_deliveries"
-          set "status" = ?, "updated_at" = ${NOW},
-              "next_attempt_at" = case when ? then ${NOW} + make_interval(secs => ?) else null end,
-              "completed_at" = case when ? then null else ${NOW} end
-        where "id" = ?`,
-      [
-        attempt.delivery_id,
-        attempt.attempt_number,
-        attempt.status_code,
-        attempt.duration_ms,
-        attempt.response_excerpt,
-        attempt.error,
-        next.status,
-        next.retryInMs !== null,
-        (next.retryInMs ?? 0) / 1000,
-        next.status === 'PENDING',
-        attempt.delivery_id,
-      ],
+         select "delivery_id", "attempt_number", "status_code", "duration_ms", "response_excerpt", "error" from "outcome")
+       update "webhook_deliveries" d
+          set "status" = o."status", "updated_at" = ${NOW},
+              "next_attempt_at" = case when o."retry_in_ms" is not null then ${NOW} + make_interval(secs => o."retry_in_ms" / 1000.0) else null end,
+              "completed_at" = case when o."status" = 'PENDING' then null else ${NOW} end
+         from "outcome" o
+        where d."id" = o."delivery_id"`,
+      [JSON.stringify(attempts)],
     );
   },
 

@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Config } from '../platform/config';
 import { pooled } from '../platform/db/statements';
-import { deliveryRepository } from './delivery.repository';
+import { deliveryRepository, type RecordedAttempt } from './delivery.repository';
 import { delayBeforeNextAttempt } from './retry-schedule';
 import { postOnce } from './http-post';
 import { signWebhook } from './signature';
@@ -56,15 +56,20 @@ export class DeliveryService {
   }
 
   /**
-   * Makes attempt number `attemptsMade + 1`. The attempt is claimed first, so a repeated job (a redelivered
-   * queue message, a second relay) finds it taken and does nothing: never two POSTs for one attempt.
+   * Makes attempt number `attemptsMade + 1` of each claimed delivery: the attempts are taken in one statement
+   * first, so a repeated hand-off (a redelivered queue message, a second relay) finds them taken and does
+   * nothing (never two POSTs for one attempt); the POSTs go out together, and their outcomes are recorded in
+   * one statement.
    */
-  async attempt(claim: ClaimedDelivery): Promise<void> {
-    // One statement claims the attempt and reads what to send.
-    const taken = await deliveryRepository.takeAttempt(pooled(this.orm), claim.deliveryId, claim.attemptsMade);
-    if (!taken) return;
-    const outcome = await this.post(taken.endpoint_id, taken.event_id, taken);
-    await this.record(claim.deliveryId, taken.attempt_count, outcome);
+  async attempt(claims: readonly ClaimedDelivery[]): Promise<void> {
+    if (claims.length === 0) return;
+    const taken = await deliveryRepository.takeAttempts(pooled(this.orm), claims);
+    if (taken.length === 0) return;
+    const outcomes = await Promise.all(taken.map((attempt) => this.post(attempt.endpoint_id, attempt.event_id, attempt)));
+    await deliveryRepository.recordAttempts(
+      pooled(this.orm),
+      taken.map((attempt, index) => this.recorded(attempt.delivery_id, attempt.attempt_count, outcomes[index])),
+    );
   }
 
   private async post(endpointId: number, eventId: string, target: { topic: string; payload: unknown; url: string; secret: string }): Promise<AttemptOutcome> {
@@ -97,23 +102,21 @@ export class DeliveryService {
     }
   }
 
-  private async record(deliveryId: number, attemptNumber: number, outcome: AttemptOutcome): Promise<void> {
+  /** An outcome and what it makes of the delivery, on the retry schedule. */
+  private recorded(deliveryId: number, attemptNumber: number, outcome: AttemptOutcome): RecordedAttempt {
     const succeeded = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
     // 410 Gone: the receiver asks us to stop.
     const retryIn = succeeded || outcome.statusCode === 410 ? null : delayBeforeNextAttempt(attemptNumber);
-    const status = succeeded ? 'SUCCEEDED' : retryIn === null ? 'FAILED' : 'PENDING';
-    await deliveryRepository.recordAttempt(
-      pooled(this.orm),
-      {
-        delivery_id: deliveryId,
-        attempt_number: attemptNumber,
-        status_code: outcome.statusCode,
-        duration_ms: outcome.durationMs,
-        response_excerpt: outcome.responseExcerpt,
-        error: outcome.error,
-      },
-      { status, retryInMs: retryIn },
-    );
+    return {
+      delivery_id: deliveryId,
+      attempt_number: attemptNumber,
+      status_code: outcome.statusCode,
+      duration_ms: outcome.durationMs,
+      response_excerpt: outcome.responseExcerpt,
+      error: outcome.error,
+      status: succeeded ? 'SUCCEEDED' : retryIn === null ? 'FAILED' : 'PENDING',
+      retry_in_ms: retryIn,
+    };
   }
 }
 

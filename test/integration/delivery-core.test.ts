@@ -192,10 +192,50 @@ it('makes one POST for one attempt however often the attempt is handed over', as
   try {
     const { deliveryId } = await enqueue();
     const claim = { deliveryId, attemptsMade: 0 };
-    await Promise.all([testApp.app.deliveries.attempt(claim), testApp.app.deliveries.attempt(claim), testApp.app.deliveries.attempt(claim)]);
+    await Promise.all([testApp.app.deliveries.attempt([claim]), testApp.app.deliveries.attempt([claim]), testApp.app.deliveries.attempt([claim])]);
     expect(receiver.received).toHaveLength(1);
     expect((await deliveryRow(deliveryId)).attempt_count).toBe(1);
   } finally {
+    testApp.app.relay.start();
+  }
+});
+
+it('attempts a claimed batch together and records each outcome on its own delivery', async () => {
+  await testApp.app.relay.stop();
+  const gone = new Receiver();
+  await gone.start();
+  gone.status = 410;
+  try {
+    const ok = await enqueue();
+    const failing = await enqueue();
+    await sql(testApp, `update "webhook_endpoints" set "url" = ? where "id" = ?`, [gone.url, failing.endpointId]);
+    const retried = await enqueue();
+    // The first receiver answers the batch's first POST with 200, and the later single attempt with 503.
+    receiver.script = [200, 503];
+    await testApp.app.deliveries.attempt([
+      { deliveryId: ok.deliveryId, attemptsMade: 0 },
+      { deliveryId: failing.deliveryId, attemptsMade: 0 },
+    ]);
+    await testApp.app.deliveries.attempt([{ deliveryId: retried.deliveryId, attemptsMade: 0 }]);
+    expect(await deliveryRow(ok.deliveryId)).toMatchObject({ status: 'SUCCEEDED', attempt_count: 1, seconds_to_next: null });
+    // 410 Gone: no retry.
+    expect(await deliveryRow(failing.deliveryId)).toMatchObject({ status: 'FAILED', attempt_count: 1, seconds_to_next: null });
+    const again = await deliveryRow(retried.deliveryId);
+    expect(again).toMatchObject({ status: 'PENDING', attempt_count: 1 });
+    expect(Number(again.seconds_to_next)).toBeGreaterThan(0);
+    const attempts = await sql<{ delivery_id: number; attempt_number: number; status_code: number }>(
+      testApp,
+      `select "delivery_id", "attempt_number", "status_code" from "webhook_delivery_attempts" where "delivery_id" = any(?::int[]) order by "delivery_id"`,
+      [`{${[ok.deliveryId, failing.deliveryId, retried.deliveryId].join(',')}}`],
+    );
+    expect(attempts).toEqual([
+      { delivery_id: ok.deliveryId, attempt_number: 1, status_code: 200 },
+      { delivery_id: failing.deliveryId, attempt_number: 1, status_code: 410 },
+      { delivery_id: retried.deliveryId, attempt_number: 1, status_code: 503 },
+    ]);
+  } finally {
+    receiver.script = [];
+    await gone.stop();
     testApp.app.relay.start();
   }
 });

@@ -59,7 +59,7 @@ withServers('delivers queued attempts, answers health checks and drains on SIGTE
     const delivery = await client.query(`insert into "webhook_deliveries" ("event_id", "endpoint_id") values ('evt_worker', $1) returning "id"`, [
       endpoint.rows[0].id,
     ]);
-    await queue.add('attempt', { deliveryId: delivery.rows[0].id, attemptsMade: 0 });
+    await queue.add('attempts', [{ deliveryId: delivery.rows[0].id, attemptsMade: 0 }]);
 
     const [request] = await receiver.waitFor(1);
     expect(request.headers['webhook-id']).toBe('evt_worker');

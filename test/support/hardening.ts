@@ -1,3 +1,4 @@
+import type { Client } from 'pg';
 import type { Response } from 'supertest';
 import { sql, type TestApp } from './test-app';
 
@@ -64,9 +65,11 @@ export async function ownedRowsDigest(testApp: TestApp, userId: number): Promise
 }
 
 /** Row counts of every table with user data (a refused request must leave them all as they were). */
-export async function rowCounts(testApp: TestApp): Promise<Record<string, number>> {
+export async function rowCounts(testApp: TestApp, client?: Pick<Client, 'query'>): Promise<Record<string, number>> {
   const tables = Object.keys(OWNED_ROWS);
-  const [row] = await sql<Record<string, string>>(testApp, `select ${tables.map((table) => `(select count(*) from "${table}") as "${table}"`).join(', ')}`);
+  const statement = `select ${tables.map((table) => `(select count(*) from "${table}") as "${table}"`).join(', ')}`;
+  // A client of the caller's own, when the app's pool may hold connections a test has just killed.
+  const [row] = client ? (await client.query<Record<string, string>>(statement)).rows : await sql<Record<string, string>>(testApp, statement);
   return Object.fromEntries(Object.entries(row).map(([table, count]) => [table, Number(count)]));
 }
 
