@@ -387,6 +387,23 @@ function checkTargets(): Verdict[] {
   for (const name of ['runtime list: embedded, 1 process', 'runtime list alone: embedded default, 2 processes', 'REST list ?length=100 (sort payment_date)']) {
     check(`API process RSS MB under "${name}"`, figure(name)?.peakRssMb, 150, 'at most');
   }
+  check('peak API process RSS MB over the hot-path scenarios', extras.peakRssMb, 150, 'at most');
+  // The hot paths (ratios against the ceiling measured in the same run).
+  const ratioOf = (name: string) => figure(name)?.ratio;
+  check('REST list ?length=100 / ceiling', ratioOf('REST list ?length=100 (sort payment_date)'), 0.6, 'at least');
+  const eight = figure('REST list p99 at 8 connections');
+  check('REST list p99 at 8 connections / ceiling p99', eight?.ceilingP99 ? eight.p99 / eight.ceilingP99 : undefined, 2, 'at most');
+  check('GraphQL subscriptions(first: 100) / ceiling', ratioOf('GraphQL subscriptions(first: 100), nested'), 0.4, 'at least');
+  check('REST create / raw insert+outbox ceiling', ratioOf('REST create (POST)'), 0.4, 'at least');
+  check('REST update / REST create rate', ratio('REST update (PUT)', 'REST create (POST)'), 1, 'at least');
+  // Ten times the rates of 2026-11-23 (39 and 18 req/s), p99 under 100 ms at 8 connections.
+  check('REST upcoming ?days=30 req/s', rate('REST upcoming ?days=30'), 390, 'at least');
+  check('REST upcoming p99 ms at 8 connections', figure('REST upcoming p99 at 8 connections')?.p99, 100, 'at most');
+  check('GraphQL spendingSummary req/s', rate('GraphQL spendingSummary'), 180, 'at least');
+  check('GraphQL spendingSummary p99 ms at 8 connections', figure('GraphQL spendingSummary p99 at 8 connections')?.p99, 100, 'at most');
+  check('webhook burst / raw BullMQ jobs/s', extras.webhookRatio, 0.5, 'at least');
+  check('webhook commit-to-delivery p50 ms at 50 changes/s', extras.webhookP50Ms, 100, 'at most');
+  check('webhook commit-to-delivery p99 ms at 50 changes/s', extras.webhookP99Ms, 500, 'at most');
   check('embedded default whole PSS MB under its list load', figure('runtime list alone: embedded default, 2 processes')?.peakPssMb, 300, 'at most');
   check('embedded default start-up ms (fresh data)', extras.startupEmbeddedDefaultMs, 3000, 'at most');
   console.log('\ntargets:');
@@ -421,6 +438,7 @@ async function measure(base: string, databaseUrl: string, prefix: string, server
       () => load(`${base}/api/v1/subscriptions/upcoming?days=30`, { headers: auth }),
       () => load(`${ceiling.url}/upcoming?user=${user.id}`),
     );
+    await scenario('REST upcoming p99 at 8 connections', () => load(`${base}/api/v1/subscriptions/upcoming?days=30`, { headers: auth, connections: 8 }));
     await scenario(
       'REST calendar for a year',
       () => load(`${base}/api/v1/calendar?start=2026-01-01&end=2026-12-31`, { headers: auth }),
@@ -443,6 +461,14 @@ async function measure(base: string, databaseUrl: string, prefix: string, server
       load(`${base}/graphql`, {
         method: 'POST',
         headers: { ...auth, 'content-type': 'application/json' },
+        body: graphqlBody('{ spendingSummary(groupBy: CATEGORY) { monthlyTotal groups { key monthlyTotal } } }'),
+      }),
+    );
+    await scenario('GraphQL spendingSummary p99 at 8 connections', () =>
+      load(`${base}/graphql`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        connections: 8,
         body: graphqlBody('{ spendingSummary(groupBy: CATEGORY) { monthlyTotal groups { key monthlyTotal } } }'),
       }),
     );

@@ -1,4 +1,6 @@
 import { Client } from 'pg';
+import { todayIn } from '../../src/platform/dates';
+import { nextOnOrAfter } from '../../src/subscriptions/payment-dates';
 
 /**
  * Realistic data straight into the database (mostly monthly and yearly, some weekly, a few daily records):
@@ -42,6 +44,23 @@ export async function seed(databaseUrl: string, mainUserId: number): Promise<voi
       [mainUserId],
     );
     await client.query(`${records('u."id"', `"users" u cross join generate_series(1, 100) as g(n)`, 'null')} where u."email" like 'bench%'`);
+    // The stored next payment dates of the measured user's records, as writes and the sweep keep them.
+    const { rows } = await client.query(
+      `select "id", "payment_date"::text, "billing_type", "billing_cycle", "billing_frequency", "timezone" from "subscriptions"
+        where "user_id" = $1 and "status" = 1 and "recurring" = 1`,
+      [mainUserId],
+    );
+    const next = rows.map((row) => ({
+      id: row.id,
+      date: nextOnOrAfter(
+        { anchor: row.payment_date, billingType: row.billing_type, billingCycle: row.billing_cycle, billingFrequency: row.billing_frequency },
+        todayIn(row.timezone),
+      ),
+    }));
+    await client.query(
+      `update "subscriptions" s set "next_payment_date" = v."date" from jsonb_to_recordset($1::jsonb) as v("id" int, "date" date) where s."id" = v."id"`,
+      [JSON.stringify(next)],
+    );
     // Vacuumed as well as analysed, so autovacuum does not start on the fresh rows in the middle of a measurement.
     await client.query('vacuum analyze');
   } finally {
