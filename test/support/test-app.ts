@@ -23,7 +23,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: Ap
   const database = shared ?? (await provisionDatabase());
   const config = loadConfig({
     NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
+    // TEST_LOG_LEVEL=error shows what the apps log (a masked internal error's cause) while a test is debugged.
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     REDIS_URL: process.env.REDIS_URL,
     REDIS_PREFIX: `subledger-test-${randomBytes(4).toString('hex')}`,
     ...env,
