@@ -6,6 +6,11 @@ import { globalOrOwnSql } from '../platform/caller';
 /** Trigram similarity from which a name counts as a close spelling of what was typed. */
 const CLOSE_SPELLING = 0.3;
 
+/** Products under their entity's property names (a create's plan reads its product with it too). */
+export const PRODUCT_AS_ENTITY = `select "id", "owner_id" as "owner", "category_id" as "category", "product_name" as "productName", "brandname", "description",
+       "url", "image", "favicon", "product_type" as "productType", "currency_code" as "currencyCode", "price1_value" as "price1Value",
+       "billing_cycle" as "billingCycle", "billing_frequency" as "billingFrequency", "refund_days" as "refundDays" from "products"`;
+
 /** Statements on the products table beyond the unit of work's: the ranked search and the private find-or-create. */
 export const productRepository = {
   /** Ids of the products the user sees that match `q` (lower case), best first: exact, prefix, word prefix, close spelling. */
@@ -46,13 +51,6 @@ export const productRepository = {
 
   /** Products by id under their entity's property names, as plain rows (a page's nested products, read-only). */
   byIds(em: StatementTarget, ids: readonly number[]): Promise<Product[]> {
-    return rowsOf<Product>(
-      em,
-      `select "id", "owner_id" as "owner", "category_id" as "category", "product_name" as "productName", "brandname", "description", "url",
-              "image", "currency_code" as "currencyCode", "price1_value" as "price1Value", "billing_cycle" as "billingCycle",
-              "billing_frequency" as "billingFrequency", "refund_days" as "refundDays"
-         from "products" where "id" = any(?::int[])`,
-      [intArray(ids)],
-    );
+    return rowsOf<Product>(em, `${PRODUCT_AS_ENTITY} where "id" = any(?::int[])`, [intArray(ids)]);
   },
 };

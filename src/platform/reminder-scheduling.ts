@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { StatementPart } from './db/statements';
 
 /**
  * What writes to records, alerts and profiles need from reminders: recompute the reminders of the records
@@ -7,6 +8,39 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  */
 export interface ReminderScheduling {
   reschedule(em: EntityManager, subscriptionIds: number[]): Promise<void>;
+  /** A new record's reminders as a part of the one statement that inserts it. */
+  newRecordPart(record: ScheduledRecord, definitions: ReminderDefinition[]): StatementPart;
   /** The live records whose reminders come from the alert definition (the alert is in use when any are). */
   recordsUsingAlert(em: EntityManager, alertId: number): Promise<number[]>;
+}
+
+/** An alert definition's timing: when, before which dates, its reminders fire. */
+export interface ReminderDefinition {
+  id: number;
+  timePeriod: number;
+  /** 1 days, 2 weeks, 3 months; null means days. */
+  timeCycle: number | null;
+  /** Local `HH:MM:SS` in `timezone`. */
+  time: string;
+  timezone: string;
+  /** 1 payment and refund dates, 2 payment (due) date, 3 refund date. */
+  alertCondition: number;
+  /** The record type it is for: 1 Subscription, 2 Trial, 3 Lifetime; null for the system default (every type). */
+  alertSubsType: number | null;
+}
+
+/** What a record's reminders are computed from, with every alert definition it uses. */
+export interface ScheduledRecord {
+  id: number;
+  user_id: number;
+  type: number;
+  status: number;
+  recurring: number;
+  timezone: string;
+  payment_date: string;
+  billing_type: number;
+  billing_cycle: number;
+  billing_frequency: number;
+  refund_days: number | null;
+  alert_ids: number[];
 }

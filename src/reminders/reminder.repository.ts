@@ -1,8 +1,14 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { intArray, pooled, rowsOf, run } from '../platform/db/statements';
+import { intArray, pooled, rowsOf, run, withParts, type StatementPart } from '../platform/db/statements';
 import { utcTimestamp } from '../platform/db/timestamps';
 import type { ReminderKind, ReminderTarget } from './reminder-schedule';
+
+/** The reminders one record owes. */
+export interface OwedReminders {
+  record: { id: number; user_id: number };
+  owed: readonly ReminderTarget[];
+}
 
 export interface ReminderRow {
   id: number;
@@ -24,8 +30,30 @@ export class ReminderRepository {
    * Each record's scheduled reminders become exactly its `owed` ones, in one statement: others are cancelled,
    * owed ones made or moved (a sent one stays sent). The cancelled and the owed rows never overlap.
    */
-  async keepOnly(em: EntityManager, records: ReadonlyArray<{ record: { id: number; user_id: number }; owed: readonly ReminderTarget[] }>): Promise<void> {
+  async keepOnly(em: EntityManager, records: ReadonlyArray<OwedReminders>): Promise<void> {
     if (records.length === 0) return;
+    const { sql, params } = withParts(
+      [
+        this.owedPart(records),
+        {
+          sql: `"cancelled" as (
+           update "reminders" r set "status" = 'CANCELLED'
+            where r."subscription_id" = any(?::int[]) and r."status" = 'SCHEDULED'
+              and not exists (select 1 from "owed" o where o."subscription_id" = r."subscription_id" and o."alert_id" = r."alert_id"
+                                and o."kind" = r."kind" and o."reminder_date" = r."reminder_date"))`,
+          params: [intArray(records.map(({ record }) => record.id))],
+        },
+      ],
+      'select 1',
+    );
+    await run(em, sql, params);
+  }
+
+  /**
+   * The owed reminders of these records made, or moved to their new fire time (a sent one stays sent), as a
+   * part of a larger statement: `owed` holds them, `owed_made` writes them.
+   */
+  owedPart(records: ReadonlyArray<OwedReminders>): StatementPart {
     const owed = new Map<string, Record<string, unknown>>();
     for (const { record, owed: targets } of records) {
       for (const target of targets) {
@@ -39,22 +67,17 @@ export class ReminderRepository {
         });
       }
     }
-    await run(
-      em,
-      `with "owed" as (
+    return {
+      sql: `"owed" as (
          select * from jsonb_to_recordset(?::jsonb)
            as o("user_id" int, "subscription_id" int, "alert_id" int, "kind" text, "reminder_date" date, "fire_at" timestamp)),
-       "cancelled" as (
-         update "reminders" r set "status" = 'CANCELLED'
-          where r."subscription_id" = any(?::int[]) and r."status" = 'SCHEDULED'
-            and not exists (select 1 from "owed" o where o."subscription_id" = r."subscription_id" and o."alert_id" = r."alert_id"
-                              and o."kind" = r."kind" and o."reminder_date" = r."reminder_date"))
-       insert into "reminders" ("user_id", "subscription_id", "alert_id", "kind", "reminder_date", "fire_at")
-       select "user_id", "subscription_id", "alert_id", "kind", "reminder_date", "fire_at" from "owed"
-       on conflict ("subscription_id", "alert_id", "kind", "reminder_date") do update
-         set "fire_at" = excluded."fire_at", "status" = 'SCHEDULED' where "reminders"."status" <> 'SENT'`,
-      [JSON.stringify([...owed.values()]), intArray(records.map(({ record }) => record.id))],
-    );
+       "owed_made" as (
+         insert into "reminders" ("user_id", "subscription_id", "alert_id", "kind", "reminder_date", "fire_at")
+         select "user_id", "subscription_id", "alert_id", "kind", "reminder_date", "fire_at" from "owed"
+         on conflict ("subscription_id", "alert_id", "kind", "reminder_date") do update
+           set "fire_at" = excluded."fire_at", "status" = 'SCHEDULED' where "reminders"."status" <> 'SENT')`,
+      params: [JSON.stringify([...owed.values()])],
+    };
   }
 
   /** Live Active records with no scheduled reminder (the last one fired, or the record predates its reminders). */

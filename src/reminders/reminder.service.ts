@@ -9,13 +9,15 @@ import { toMoneyString } from '../platform/money';
 import { addDays } from '../platform/dates';
 import { toRecord, type SubscriptionRecord } from '../subscriptions/subscription.record';
 import type { SubscriptionRepository } from '../subscriptions/subscription.repository';
+import type { ScheduledRecord } from '../platform/reminder-scheduling';
 import { alertRepository } from '../alerts/alert.repository';
 import type { ReminderRepository, ReminderRow } from './reminder.repository';
 import type { OutboxSignal } from '../webhooks/outbox';
 import { writeRecordEvents } from '../subscriptions/subscription.events';
 import type { ReminderMailer } from './reminder-mail';
 import { channelsOf } from '../alerts/alert.input';
-import { reminderTargets, type ReminderKind } from './reminder-schedule';
+import { reminderTargets, type ReminderDefinition, type ReminderKind, type ReminderTarget } from './reminder-schedule';
+import type { StatementPart } from '../platform/db/statements';
 
 /** Records rescheduled per transaction by a sweep. */
 const SWEEP_BATCH = 200;
@@ -51,30 +53,13 @@ export class ReminderService {
     const now = this.clock();
     await this.reminders.keepOnly(
       em,
-      records.map((record) => ({
-        record,
-        owed:
-          record.deleted_at !== null
-            ? []
-            : reminderTargets(
-                {
-                  type: record.type,
-                  status: record.status,
-                  recurring: record.recurring,
-                  timezone: record.timezone,
-                  schedule: {
-                    anchor: record.payment_date,
-                    billingType: record.billing_type,
-                    billingCycle: record.billing_cycle,
-                    billingFrequency: record.billing_frequency,
-                  },
-                  refundDate: record.refund_days === null ? null : addDays(record.payment_date, record.refund_days),
-                },
-                definitions.filter((definition) => record.alert_ids.includes(definition.id)),
-                now,
-              ),
-      })),
+      records.map((record) => ({ record, owed: record.deleted_at !== null ? [] : owedReminders(record, definitions, now) })),
     );
+  }
+
+  /** A new record's reminders, as a part of the statement that inserts it (its definitions read beforehand). */
+  newRecordPart(record: ScheduledRecord, definitions: ReminderDefinition[]): StatementPart {
+    return this.reminders.owedPart([{ record, owed: owedReminders(record, definitions, this.clock()) }]);
   }
 
   /** The records that use an alert definition, as their first alert or another one. */
@@ -183,4 +168,25 @@ export class ReminderService {
       throw error;
     }
   }
+}
+
+/** The reminders a record owes now from those of the definitions it uses. */
+function owedReminders(record: ScheduledRecord, definitions: ReminderDefinition[], now: Date): ReminderTarget[] {
+  return reminderTargets(
+    {
+      type: record.type,
+      status: record.status,
+      recurring: record.recurring,
+      timezone: record.timezone,
+      schedule: {
+        anchor: record.payment_date,
+        billingType: record.billing_type,
+        billingCycle: record.billing_cycle,
+        billingFrequency: record.billing_frequency,
+      },
+      refundDate: record.refund_days === null ? null : addDays(record.payment_date, record.refund_days),
+    },
+    definitions.filter((definition) => record.alert_ids.includes(definition.id)),
+    now,
+  );
 }

@@ -3,18 +3,34 @@ import { Alert } from '../alerts/alert.entity';
 import { Product } from '../catalogue/product.entity';
 import { productRepository } from '../catalogue/product.repository';
 import { ProductCategory } from '../catalogue/product-category.entity';
-import { unknownCurrencyProblem } from '../currency/known-currency';
+import { unknownCurrencyMessage, unknownCurrencyProblem } from '../currency/known-currency';
 import { type FieldErrors, refuseFieldErrors } from '../platform/errors';
 import { Folder } from '../organizing/folder.entity';
 import { PaymentMode } from '../organizing/payment-mode.entity';
 import { Tag } from '../organizing/tag.entity';
 import { tagRepository } from '../organizing/tag.repository';
-import { NO_ALERT } from '../alerts/alert.input';
-import type { SubscriptionPatch } from './subscription.input';
+import { DEFAULT_ALERT, NO_ALERT } from '../alerts/alert.input';
+import type { StatementTarget } from '../platform/db/statements';
+import type { CreatePlan, CreatePlanAsk } from './subscription.repository';
+import type { SubscriptionInput, SubscriptionPatch } from './subscription.input';
 import { globalOrOwn } from '../platform/caller';
 
 /** The category of records whose product has none (DESIGN: free-text products get category 1). */
 export const DEFAULT_CATEGORY_ID = 1;
+
+/** The field error of a link that does not resolve for the caller. */
+const MISSING = {
+  brand_id: 'The selected brand_id does not exist.',
+  folder_id: 'The selected folder_id does not exist.',
+  category_id: 'The selected category_id does not exist.',
+  alert_id: 'The selected alert_id does not exist.',
+  payment_mode_id: 'The selected payment_mode_id does not exist.',
+};
+const missingTag = (value: string) => `The tag ${value} does not exist.`;
+
+/** The distinct tags an input names, trimmed: ids (all digits) or names. */
+const namedTags = (tags: string[]) => [...new Set(tags.map((tag) => tag.trim()))];
+const isTagId = (value: string) => /^\d+$/.test(value);
 
 /** Rows a record may link, resolved for the caller: their own (or global) rows only, else a field error. */
 export interface ResolvedLinks {
@@ -42,7 +58,7 @@ export async function resolveLinks(em: EntityManager, userId: number, input: Sub
     if ('id' in input.product) {
       const product = await em.findOne(Product, { id: input.product.id, ...globalOrOwn(userId, 'owner') });
       if (product) links.product = product;
-      else fail('brand_id', 'The selected brand_id does not exist.');
+      else fail('brand_id', MISSING.brand_id);
     } else {
       links.product = await privateProduct(em, userId, input.product.name.trim());
     }
@@ -50,30 +66,30 @@ export async function resolveLinks(em: EntityManager, userId: number, input: Sub
   if (input.folderId !== undefined) {
     if (input.folderId === null || input.folderId === 0) links.folderId = null;
     else if (await em.count(Folder, { id: input.folderId, user: userId })) links.folderId = input.folderId;
-    else fail('folder_id', 'The selected folder_id does not exist.');
+    else fail('folder_id', MISSING.folder_id);
   }
   if (input.categoryId !== undefined) {
     if (input.categoryId === null) links.categoryId = null;
     else if (await em.count(ProductCategory, { id: input.categoryId, ...globalOrOwn(userId) })) links.categoryId = input.categoryId;
-    else fail('category_id', 'The selected category_id does not exist.');
+    else fail('category_id', MISSING.category_id);
   }
   if (input.alertId !== undefined) {
     if (input.alertId === null || input.alertId === NO_ALERT) links.alertId = null;
     else if (await em.count(Alert, { id: input.alertId, ...globalOrOwn(userId) })) links.alertId = input.alertId;
-    else fail('alert_id', 'The selected alert_id does not exist.');
+    else fail('alert_id', MISSING.alert_id);
   }
   if (input.paymentModeId !== undefined) {
     if (input.paymentModeId === null || input.paymentModeId === 0) links.paymentModeId = null;
     else if (await em.count(PaymentMode, { id: input.paymentModeId, user: userId })) links.paymentModeId = input.paymentModeId;
-    else fail('payment_mode_id', 'The selected payment_mode_id does not exist.');
+    else fail('payment_mode_id', MISSING.payment_mode_id);
   }
   if (input.tags !== undefined) {
     const tags: Tag[] = [];
-    for (const value of new Set(input.tags.map((tag) => tag.trim()))) {
-      if (/^\d+$/.test(value)) {
+    for (const value of namedTags(input.tags)) {
+      if (isTagId(value)) {
         const tag = await em.findOne(Tag, { id: Number(value), user: userId });
         if (tag) tags.push(tag);
-        else fail('tags', `The tag ${value} does not exist.`);
+        else fail('tags', missingTag(value));
       } else {
         tags.push(await namedTag(em, userId, value));
       }
@@ -94,4 +110,57 @@ async function privateProduct(em: EntityManager, userId: number, name: string): 
 async function namedTag(em: EntityManager, userId: number, name: string): Promise<Tag> {
   await tagRepository.ensure(em, userId, name);
   return em.findOneOrFail(Tag, { user: userId, name });
+}
+
+/** The links a create names, for its plan (CREATE_PLAN): null where it names none. */
+export function planAsk(input: SubscriptionInput): CreatePlanAsk {
+  const product = input.product!;
+  const tags = namedTags(input.tags ?? []);
+  return {
+    currency: input.currency,
+    productId: 'id' in product ? product.id : null,
+    productName: 'id' in product ? null : product.name.trim(),
+    folderId: input.folderId || null,
+    categoryId: input.categoryId ?? null,
+    alertId: input.alertId === undefined ? DEFAULT_ALERT : input.alertId === null || input.alertId === NO_ALERT ? null : input.alertId,
+    paymentModeId: input.paymentModeId || null,
+    tagIds: tags.filter(isTagId).map(Number),
+    tagNames: tags.filter((tag) => !isTagId(tag)),
+  };
+}
+
+/**
+ * A create's plan checked as resolveLinks checks links (the same errors, in the same order); a private
+ * product or tags named for the first time are `unmade`, for the caller to make and plan again.
+ */
+export function checkPlan(
+  input: SubscriptionInput,
+  ask: CreatePlanAsk,
+  plan: CreatePlan,
+): { errors: FieldErrors; unmade: { product?: string; tags: string[] } } {
+  const errors: FieldErrors = {};
+  const fail = (field: string, message: string) => (errors[field] ??= []).push(message);
+  const unmade: { product?: string; tags: string[] } = { tags: [] };
+  if (!plan.currency_known) fail('price_type', unknownCurrencyMessage(input.currency));
+  if (!plan.product) {
+    if (ask.productId !== null) fail('brand_id', MISSING.brand_id);
+    else unmade.product = ask.productName!;
+  }
+  if (ask.folderId !== null && !plan.folder_found) fail('folder_id', MISSING.folder_id);
+  if (ask.categoryId !== null && !plan.category_found) fail('category_id', MISSING.category_id);
+  if (input.alertId !== undefined && ask.alertId !== null && !plan.alert_found) fail('alert_id', MISSING.alert_id);
+  if (ask.paymentModeId !== null && !plan.payment_mode_found) fail('payment_mode_id', MISSING.payment_mode_id);
+  for (const value of namedTags(input.tags ?? [])) {
+    const found = plan.tags.some((tag) => (isTagId(value) ? tag.id === Number(value) : tag.name === value));
+    if (found) continue;
+    if (isTagId(value)) fail('tags', missingTag(value));
+    else unmade.tags.push(value);
+  }
+  return { errors, unmade };
+}
+
+/** Makes the private product and the tags a create names for the first time (outside its statement: see README). */
+export async function makeUnmade(em: StatementTarget, userId: number, unmade: { product?: string; tags: string[] }): Promise<void> {
+  if (unmade.product !== undefined) await productRepository.ensurePrivate(em, userId, unmade.product, DEFAULT_CATEGORY_ID);
+  for (const name of unmade.tags) await tagRepository.ensure(em, userId, name);
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { writeEvents } from '../webhooks/outbox';
+import type { StatementPart } from '../platform/db/statements';
+import { eventsPart, writeEvents } from '../webhooks/outbox';
 import type { SubscriptionTopic } from '../webhooks/topics';
 import { label, PRODUCT_TYPE_LABELS } from './codes';
 import { presentSubscription } from './record-shape';
@@ -50,4 +51,9 @@ export async function writeRecordEvents(
     return { subscriptionId: record.id, payload: { ...eventPayload(record, own), ...extra } };
   });
   await writeEvents(em, userId, topic, events);
+}
+
+/** A new record's event (its tags known), as a part of the statement that inserts the record. */
+export function createdEventPart(record: SubscriptionRecord, tags: Array<{ id: number; name: string }>): StatementPart {
+  return eventsPart(record.user_id, 'subscription.created', [{ subscriptionId: record.id, payload: eventPayload(record, tags) }]);
 }

@@ -1,12 +1,15 @@
-import { LockMode, TransactionContext, type MikroORM } from '@mikro-orm/core';
+import { LockMode, type MikroORM } from '@mikro-orm/core';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
+import type { ScheduledRecord } from '../platform/reminder-scheduling';
 import type { DirectReads } from '../platform/db/direct-reads';
-import { intArray, pooled, rowsOf, run, type StatementTarget } from '../platform/db/statements';
+import { ambientTransaction, intArray, pooled, rowsOf, run, withParts, type StatementPart, type StatementTarget } from '../platform/db/statements';
+import type { Product } from '../catalogue/product.entity';
+import type { ReminderDefinition } from '../platform/reminder-scheduling';
 import { Status } from './codes';
 import { Subscription } from './subscription.entity';
 import type { ListQuery } from './subscription.list';
 import type { SubscriptionRow } from './subscription.record';
-import { listQuerySql, recordSelect, SPENDING_SELECT } from './subscription.sql';
+import { CREATE_PLAN, insertRecordSql, listQuerySql, RECORD_PREVIEW, recordSelect, SPENDING_SELECT } from './subscription.sql';
 import type { SpendingRow } from './spending';
 
 export interface TagOfRecord {
@@ -15,21 +18,35 @@ export interface TagOfRecord {
   name: string;
 }
 
-/** The fields of a record that its reminders are computed from, with every alert it uses. */
-export interface SchedulingRow {
-  id: number;
-  user_id: number;
-  type: number;
-  status: number;
-  recurring: number;
+/** The links a create names, each null when it names none. */
+export interface CreatePlanAsk {
+  currency: string;
+  productId: number | null;
+  productName: string | null;
+  folderId: number | null;
+  categoryId: number | null;
+  alertId: number | null;
+  paymentModeId: number | null;
+  tagIds: number[];
+  tagNames: string[];
+}
+
+/** CREATE_PLAN's answer. */
+export interface CreatePlan {
   timezone: string;
-  payment_date: string;
-  billing_type: number;
-  billing_cycle: number;
-  billing_frequency: number;
-  refund_days: number | null;
+  currency_known: boolean;
+  product: Product | null;
+  folder_found: boolean;
+  category_found: boolean;
+  alert_found: boolean;
+  payment_mode_found: boolean;
+  tags: Array<{ id: number; name: string }>;
+  definitions: ReminderDefinition[];
+}
+
+/** What a record's reminders are computed from, and whether it is deleted. */
+export interface SchedulingRow extends ScheduledRecord {
   deleted_at: string | null;
-  alert_ids: number[];
 }
 
 /**
@@ -44,9 +61,13 @@ export class SubscriptionRepository {
 
   /** Records by a where clause on `s`: on the transaction of the current unit of work (an inbound webhook's), else prepared on the pool. */
   private records(where: string, params: unknown[], em?: EntityManager): Promise<SubscriptionRow[]> {
-    const current = em ?? TransactionContext.getEntityManager();
-    if (current?.isInTransaction()) return rowsOf<SubscriptionRow>(current as EntityManager, recordSelect(where), params);
-    return this.reads.rows<SubscriptionRow>(recordSelect(where), params);
+    return this.rows<SubscriptionRow>(recordSelect(where), params, em);
+  }
+
+  /** Rows of a statement on `em` or the ambient transaction when there is one, else prepared on the pool. */
+  private rows<T>(sql: string, params: unknown[], em?: EntityManager): Promise<T[]> {
+    const current = em?.isInTransaction() ? em : ambientTransaction();
+    return current ? rowsOf<T>(current, sql, params) : this.reads.rows<T>(sql, params);
   }
 
   async live(userId: number, id: number): Promise<SubscriptionRow | null> {
@@ -118,6 +139,54 @@ export class SubscriptionRepository {
   /** The user's live Active records as spending sees them. */
   spendingRows(userId: number): Promise<SpendingRow[]> {
     return this.reads.rows<SpendingRow>(SPENDING_SELECT, [userId]);
+  }
+
+  /** What a create needs to know before it writes (CREATE_PLAN), in one read. */
+  async createPlan(userId: number, ask: CreatePlanAsk): Promise<CreatePlan> {
+    const [plan] = await this.rows<CreatePlan>(CREATE_PLAN, [
+      ask.currency,
+      ask.productId,
+      userId,
+      ask.productName,
+      ask.folderId,
+      ask.categoryId,
+      userId,
+      ask.alertId,
+      userId,
+      ask.paymentModeId,
+      intArray(ask.tagIds),
+      // As JSON: knex (on a transaction) and pg (on the pool) write a JS array differently.
+      JSON.stringify(ask.tagNames),
+      ask.alertId,
+      userId,
+    ]);
+    return plan;
+  }
+
+  /** The new record these entity values make, with the id it is to have, as the record read will answer it once stored. */
+  async preview(values: Partial<Subscription>): Promise<SubscriptionRow> {
+    const [row] = await this.rows<SubscriptionRow>(RECORD_PREVIEW, [JSON.stringify(this.columnsOf(values))]);
+    return row;
+  }
+
+  /**
+   * Inserts a record from its entity values, with its tags and the other parts (event, deliveries,
+   * reminders), as one statement: it commits whole or not at all, with no transaction around it (unless the
+   * caller runs in one).
+   */
+  async insertNew(values: Partial<Subscription>, tagIds: readonly number[], parts: readonly StatementPart[]): Promise<void> {
+    const columns = this.columnsOf(values);
+    const { sql, params } = withParts(
+      [{ sql: insertRecordSql(Object.keys(columns)), params: [JSON.stringify(columns), values.id, intArray(tagIds)] }, ...parts],
+      'select 1',
+    );
+    await this.rows(sql, params);
+  }
+
+  /** Entity values under their column names (the metadata's), for statements that take a record as JSON. */
+  private columnsOf(values: Partial<Subscription>): Record<string, unknown> {
+    const properties = this.orm.getMetadata().get(Subscription).properties as Record<string, { fieldNames: string[] }>;
+    return Object.fromEntries(Object.entries(values).map(([property, value]) => [properties[property].fieldNames[0], value]));
   }
 
   /**

@@ -1,22 +1,21 @@
 import { createLoaders, type Loaders } from './subscription.loaders';
-import type { MikroORM, RequiredEntityData } from '@mikro-orm/core';
+import type { MikroORM } from '@mikro-orm/core';
 import { definedOnly } from '../platform/objects';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Caller } from '../platform/caller';
 import { User } from '../auth/user.entity';
 import type { Product } from '../catalogue/product.entity';
 import { utcTimestamp } from '../platform/db/timestamps';
-import { pooled } from '../platform/db/statements';
+import { currentTarget, pooled } from '../platform/db/statements';
 import { AppError, refuseFieldErrors } from '../platform/errors';
-import { DEFAULT_ALERT } from '../alerts/alert.input';
 import { Status } from './codes';
 import { addDays, endOfMonth, epochDay, isCalendarDate, todayIn } from '../platform/dates';
 import { nextOnOrAfter, occurrencesBetween } from './payment-dates';
-import { DEFAULT_CATEGORY_ID, resolveLinks, type ResolvedLinks } from './subscription-links';
+import { checkPlan, DEFAULT_CATEGORY_ID, makeUnmade, planAsk, resolveLinks, type ResolvedLinks } from './subscription-links';
 import { Subscription } from './subscription.entity';
 import type { ReminderScheduling } from '../platform/reminder-scheduling';
 import type { OutboxSignal } from '../webhooks/outbox';
-import { writeRecordEvents } from './subscription.events';
+import { createdEventPart, writeRecordEvents } from './subscription.events';
 import type { SubscriptionTopic } from '../webhooks/topics';
 import { summarizeSpending, type SpendingGrouping, type SpendingSummary } from './spending';
 import { validateRefundWindow, validateSubscriptionInput, type SubscriptionInput, type SubscriptionPatch } from './subscription.input';
@@ -46,6 +45,9 @@ export interface CalendarEntry {
 }
 
 export const MAX_RANGE_DAYS = 366;
+
+/** PostgreSQL's SQLSTATE for a row that names a row that is not there. */
+const FOREIGN_KEY_VIOLATION = '23503';
 /** The original service's upcoming window. */
 export const DEFAULT_UPCOMING_DAYS = 7;
 
@@ -64,28 +66,65 @@ export class SubscriptionService {
     return createLoaders(this.orm, this.repository);
   }
 
+  /**
+   * A create in three round trips: one read plans it (links, product, tags, alert definition), one previews the
+   * new row (its id drawn) and one statement inserts the record with its tags, event, deliveries and reminders, committing all or none.
+   * The answer and the event body come from the preview, which reads the row as the record read will.
+   */
   async create(caller: Caller, input: SubscriptionInput): Promise<SubscriptionRecord> {
     assertValid(input);
-    return this.change(async (em) => {
-      const user = await em.findOneOrFail(User, caller.userId);
-      const links = await resolveLinks(em, caller.userId, input);
-      const product = links.product!;
-      const record = em.create(Subscription, {
-        user: caller.userId,
-        createdBy: caller.userId,
-        ...this.productFields(product),
-        folder: links.folderId ?? null,
-        category: links.categoryId !== undefined ? links.categoryId : (product.category ?? DEFAULT_CATEGORY_ID),
-        alert: links.alertId === undefined ? DEFAULT_ALERT : links.alertId,
-        paymentMode: links.paymentModeId ?? null,
-        rating: 0,
-        ...entityFields(input),
-        timezone: input.timezone ?? user.timezone,
-      } as RequiredEntityData<Subscription>);
-      if (links.tags) record.tags.set(links.tags);
-      await em.flush();
-      return recordOf(await this.emit(em, caller, 'subscription.created', [record.id]), record.id);
-    });
+    // A linked row deleted between the plan and the insert fails the insert's foreign key; planned again, the
+    // create is refused with that link's field error.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.createOnce(caller, input);
+      } catch (error) {
+        if (attempt === 3 || (error as { code?: string }).code !== FOREIGN_KEY_VIOLATION) throw error;
+      }
+    }
+  }
+
+  private async createOnce(caller: Caller, input: SubscriptionInput): Promise<SubscriptionRecord> {
+    const ask = planAsk(input);
+    let plan = await this.repository.createPlan(caller.userId, ask);
+    const { errors, unmade } = checkPlan(input, ask, plan);
+    refuseFieldErrors(errors);
+    if (unmade.product !== undefined || unmade.tags.length > 0) {
+      // A first-use product name or tag is made before the insert, then planned again (a link may have gone meanwhile).
+      await makeUnmade(currentTarget(this.orm), caller.userId, unmade);
+      plan = await this.repository.createPlan(caller.userId, ask);
+      refuseFieldErrors(checkPlan(input, ask, plan).errors);
+    }
+    const product = plan.product!;
+    const createdAt = utcTimestamp();
+    const values: Partial<Subscription> = {
+      user: caller.userId,
+      createdBy: caller.userId,
+      ...this.productFields(product),
+      folder: ask.folderId,
+      category: input.categoryId !== undefined ? input.categoryId : (product.category ?? DEFAULT_CATEGORY_ID),
+      alert: ask.alertId,
+      paymentMode: ask.paymentModeId,
+      rating: 0,
+      payGatewayId: 0,
+      subAddon: 0,
+      ...entityFields(input),
+      timezone: input.timezone ?? plan.timezone,
+      createdAt,
+      updatedAt: createdAt,
+    };
+    const record = toRecord(await this.repository.preview(values), this.clock());
+    Object.assign(values, { id: record.id, nextPaymentDate: record.next_payment_date });
+    await this.repository.insertNew(
+      values,
+      plan.tags.map((tag) => tag.id),
+      [
+        createdEventPart(record, plan.tags),
+        this.reminders.newRecordPart({ ...record, alert_ids: ask.alertId === null ? [] : [ask.alertId] }, plan.definitions),
+      ],
+    );
+    this.outbox.notify();
+    return record;
   }
 
   async get(caller: Caller, id: number): Promise<SubscriptionRecord> {

@@ -1,4 +1,7 @@
 import { escapeLike } from '../platform/objects';
+import { globalOrOwnSql } from '../platform/caller';
+import { DEFINITION_SELECT } from '../alerts/alert.repository';
+import { PRODUCT_AS_ENTITY } from '../catalogue/product.repository';
 import { intArray } from '../platform/db/statements';
 import { CYCLE_LABELS, RECURRING_LABELS, TYPE_LABELS } from './codes';
 import { RECORD_FIELDS } from './subscription.fields';
@@ -65,6 +68,19 @@ const PRODUCT_SUMMARY_COLUMNS = `, p."owner_id" as "product_owner_id", p."url" a
 export function recordSelect(filter: string, order = '', options: { total?: boolean; productSummary?: boolean } = {}): string {
   // A window count runs before the limit: how many rows the filter matches in all, on every row of the page.
   const total = options.total ? ', count(*) over () as "total_count"' : '';
+  return recordSelectFrom(`select *${total} from "subscriptions" s ${filter}`, order, options);
+}
+
+/**
+ * A new record not yet stored, read as the record read will answer it once stored: its columns (one JSON
+ * object, with an id drawn here) joined to the rows it links. A create's answer and event body are made from
+ * it before the insert; only a create that passed its checks draws an id.
+ */
+export const RECORD_PREVIEW = recordSelectFrom(
+  `select * from jsonb_populate_record(null::"subscriptions", ?::jsonb || jsonb_build_object('id', nextval('subscriptions_id_seq')))`,
+);
+
+function recordSelectFrom(source: string, order = '', options: { total?: boolean; productSummary?: boolean } = {}): string {
   return `
 select ${RECORD_COLUMNS}${options.total ? ', s."total_count"' : ''}${options.productSummary ? PRODUCT_SUMMARY_COLUMNS : ''},
        u."base_currency",
@@ -74,7 +90,7 @@ select ${RECORD_COLUMNS}${options.total ? ', s."total_count"' : ''}${options.pro
        p."product_name" as "product_product_name", p."category_id" as "product_category_id", p."product_type" as "product_product_type",
        p."description" as "product_description",
        null as "next_payment_date", null as "payment_date_upd", null as "refund_date"
-  from (select *${total} from "subscriptions" s ${filter}) s
+  from (${source}) s
   ${RATE_JOINS}
   left join "folders" f on f."id" = s."folder_id"
   left join "payment_modes" pm on pm."id" = s."payment_mode_id"
@@ -191,3 +207,35 @@ select s."id", s."status", s."recurring", s."price_type", s."payment_date", s."b
   left join "folders" f on f."id" = s."folder_id"
   left join "product_categories" pc on pc."id" = s."category_id"
  where s."user_id" = ? and s."deleted_at" is null and s."status" = 1`;
+
+/**
+ * Everything a create needs to know before it writes, in one read: the owner's zone, whether its currency is known, the product it names (by id, global or the owner's; or the owner's private
+ * product of that name), whether each linked row exists for the owner, the tags it names (by id or name) and
+ * its alert's definition. A link left out is asked for as null and reads as not found.
+ */
+export const CREATE_PLAN = `
+select u."timezone",
+       exists (select 1 from "exchange_rates" r where r."currency" = ?) as "currency_known",
+       (select to_jsonb(p) from (${PRODUCT_AS_ENTITY}
+         where ("id" = ?::int and ${globalOrOwnSql('"owner_id"')}) or ("owner_id" = u."id" and "product_name" = ?::text) limit 1) p) as "product",
+       exists (select 1 from "folders" f where f."id" = ?::int and f."user_id" = u."id") as "folder_found",
+       exists (select 1 from "product_categories" pc where pc."id" = ?::int and ${globalOrOwnSql('pc."user_id"')}) as "category_found",
+       exists (select 1 from "alerts" a where a."id" = ?::int and ${globalOrOwnSql('a."user_id"')}) as "alert_found",
+       exists (select 1 from "payment_modes" pm where pm."id" = ?::int and pm."user_id" = u."id") as "payment_mode_found",
+       (select coalesce(jsonb_agg(jsonb_build_object('id', t."id", 'name', t."name") order by t."name"), '[]') from "tags" t
+         where t."user_id" = u."id" and (t."id" = any(?::int[]) or t."name" in (select jsonb_array_elements_text(?::jsonb)))) as "tags",
+       (select coalesce(jsonb_agg(d), '[]') from (${DEFINITION_SELECT} where "id" = ?::int) d) as "definitions"
+  from "users" u where u."id" = ?`;
+
+/**
+ * A new record inserted with its tags and the statement's other parts (its event, deliveries and reminders),
+ * all or nothing as one statement. `columns` are the keys of the record's JSON object (from the entity's
+ * metadata, never from input).
+ */
+export function insertRecordSql(columns: readonly string[]): string {
+  const list = columns.map((column) => `"${column}"`).join(', ');
+  return `"created" as (
+         insert into "subscriptions" (${list}) select ${list} from jsonb_populate_record(null::"subscriptions", ?::jsonb)),
+       "created_tags" as (
+         insert into "subscription_tags" ("subscription_id", "tag_id") select ?, unnest(?::int[]))`;
+}

@@ -1,5 +1,12 @@
-import { intArray, rowsOf, run, type StatementTarget } from '../platform/db/statements';
+import { intArray, rowsOf, run, withParts, type StatementPart, type StatementTarget } from '../platform/db/statements';
 import { SUBSCRIPTION_TOPICS, type SubscriptionTopic } from './topics';
+
+/** An event to write: its id, its record and its body. */
+export interface NewEvent {
+  id: string;
+  subscriptionId: number;
+  payload: unknown;
+}
 
 export interface DeliveryRow {
   id: number;
@@ -53,25 +60,26 @@ export const deliveryRepository = {
    * A change's events and, for each, one delivery per enabled endpoint of the owner that takes its topic (an
    * empty list: every subscription topic), in one statement.
    */
-  async insertEvents(
-    em: StatementTarget,
-    userId: number,
-    topic: SubscriptionTopic,
-    events: ReadonlyArray<{ id: string; subscriptionId: number; payload: unknown }>,
-  ): Promise<void> {
-    await run(
-      em,
-      `with "given" as (
+  async insertEvents(em: StatementTarget, userId: number, topic: SubscriptionTopic, events: readonly NewEvent[]): Promise<void> {
+    const { sql, params } = withParts([deliveryRepository.eventsPart(userId, topic, events)], 'select 1');
+    await run(em, sql, params);
+  },
+
+  /** insertEvents as a part of a larger statement (`given_events`, `event`, `event_deliveries`). */
+  eventsPart(userId: number, topic: SubscriptionTopic, events: readonly NewEvent[]): StatementPart {
+    return {
+      sql: `"given_events" as (
          select x->>'id' as "id", (x->>'subscriptionId')::int as "subscription_id", x->'payload' as "payload" from jsonb_array_elements(?::jsonb) x),
        "event" as (
          insert into "webhook_events" ("id", "user_id", "topic", "subscription_id", "payload")
-         select g."id", ?, ?, g."subscription_id", g."payload" from "given" g returning "id")
-       insert into "webhook_deliveries" ("event_id", "endpoint_id", "next_attempt_at")
-       select ev."id", p."id", ${NOW} from "event" ev cross join "webhook_endpoints" p
-        where p."user_id" = ? and p."enabled"
-          and (? = any(p."events") or (cardinality(p."events") = 0 and ? = any(?::text[])))`,
-      [JSON.stringify(events), userId, topic, userId, topic, topic, `{${SUBSCRIPTION_TOPICS.join(',')}}`],
-    );
+         select g."id", ?, ?, g."subscription_id", g."payload" from "given_events" g returning "id"),
+       "event_deliveries" as (
+         insert into "webhook_deliveries" ("event_id", "endpoint_id", "next_attempt_at")
+         select ev."id", p."id", ${NOW} from "event" ev cross join "webhook_endpoints" p
+          where p."user_id" = ? and p."enabled"
+            and (? = any(p."events") or (cardinality(p."events") = 0 and ? = any(?::text[]))))`,
+      params: [JSON.stringify(events), userId, topic, userId, topic, topic, `{${SUBSCRIPTION_TOPICS.join(',')}}`],
+    };
   },
 
   /** Leases up to `limit` due pending deliveries for `leaseSeconds` (rows another relay holds are skipped). */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { StatementPart } from '../platform/db/statements';
 import { deliveryRepository } from './delivery.repository';
 import type { SubscriptionTopic } from './topics';
 
@@ -32,10 +33,14 @@ export interface OutboxEvent {
  */
 export async function writeEvents(em: EntityManager, userId: number, topic: SubscriptionTopic, events: OutboxEvent[]): Promise<void> {
   if (events.length === 0) return;
-  await deliveryRepository.insertEvents(
-    em,
-    userId,
-    topic,
-    events.map((event) => ({ id: newEventId(), subscriptionId: event.subscriptionId, payload: event.payload })),
-  );
+  await deliveryRepository.insertEvents(em, userId, topic, identified(events));
+}
+
+/** writeEvents as a part of the statement that makes the change (a create writes everything in one). */
+export function eventsPart(userId: number, topic: SubscriptionTopic, events: OutboxEvent[]): StatementPart {
+  return deliveryRepository.eventsPart(userId, topic, identified(events));
+}
+
+function identified(events: OutboxEvent[]) {
+  return events.map((event) => ({ id: newEventId(), subscriptionId: event.subscriptionId, payload: event.payload }));
 }
