@@ -32,21 +32,22 @@ export class ReminderRepository {
    */
   async keepOnly(em: EntityManager, records: ReadonlyArray<OwedReminders>): Promise<void> {
     if (records.length === 0) return;
-    const { sql, params } = withParts(
-      [
-        this.owedPart(records),
-        {
-          sql: `"cancelled" as (
-           update "reminders" r set "status" = 'CANCELLED'
-            where r."subscription_id" = any(?::int[]) and r."status" = 'SCHEDULED'
-              and not exists (select 1 from "owed" o where o."subscription_id" = r."subscription_id" and o."alert_id" = r."alert_id"
-                                and o."kind" = r."kind" and o."reminder_date" = r."reminder_date"))`,
-          params: [intArray(records.map(({ record }) => record.id))],
-        },
-      ],
-      'select 1',
-    );
+    const { sql, params } = withParts([this.keptPart(records)], 'select 1');
     await run(em, sql, params);
+  }
+
+  /** keepOnly as a part of a larger statement (a change of the records). */
+  keptPart(records: ReadonlyArray<OwedReminders>): StatementPart {
+    const owed = this.owedPart(records);
+    return {
+      sql: `${owed.sql},
+       "cancelled" as (
+         update "reminders" r set "status" = 'CANCELLED'
+          where r."subscription_id" = any(?::int[]) and r."status" = 'SCHEDULED'
+            and not exists (select 1 from "owed" o where o."subscription_id" = r."subscription_id" and o."alert_id" = r."alert_id"
+                              and o."kind" = r."kind" and o."reminder_date" = r."reminder_date"))`,
+      params: [...owed.params, intArray(records.map(({ record }) => record.id))],
+    };
   }
 
   /**

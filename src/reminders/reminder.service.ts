@@ -62,6 +62,11 @@ export class ReminderService {
     return this.reminders.owedPart([{ record, owed: owedReminders(record, definitions, this.clock()) }]);
   }
 
+  changedRecordsPart(records: ReadonlyArray<{ record: ScheduledRecord; deleted: boolean }>, definitions: ReminderDefinition[]): StatementPart {
+    const now = this.clock();
+    return this.reminders.keptPart(records.map(({ record, deleted }) => ({ record, owed: deleted ? [] : owedReminders(record, definitions, now) })));
+  }
+
   /** The records that use an alert definition, as their first alert or another one. */
   recordsUsingAlert(em: EntityManager, alertId: number): Promise<number[]> {
     return this.subscriptions.usingAlert(em, alertId);

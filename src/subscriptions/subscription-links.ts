@@ -11,8 +11,9 @@ import { Tag } from '../organizing/tag.entity';
 import { tagRepository } from '../organizing/tag.repository';
 import { DEFAULT_ALERT, NO_ALERT } from '../alerts/alert.input';
 import type { StatementTarget } from '../platform/db/statements';
-import type { CreatePlan, CreatePlanAsk } from './subscription.repository';
-import type { SubscriptionInput, SubscriptionPatch } from './subscription.input';
+import type { LinkPlan, LinkPlanAsk } from './subscription.repository';
+import type { SubscriptionPatch } from './subscription.input';
+import type { Subscription } from './subscription.entity';
 import { globalOrOwn } from '../platform/caller';
 
 /** The category of records whose product has none (DESIGN: free-text products get category 1). */
@@ -112,37 +113,49 @@ async function namedTag(em: EntityManager, userId: number, name: string): Promis
   return em.findOneOrFail(Tag, { user: userId, name });
 }
 
-/** The links a create names, for its plan (CREATE_PLAN): null where it names none. */
-export function planAsk(input: SubscriptionInput): CreatePlanAsk {
-  const product = input.product!;
+/** Whether an update names rows to link (or a currency), and so needs a plan. */
+export function namesLinks(patch: SubscriptionPatch): boolean {
+  return [patch.currency, patch.product, patch.folderId, patch.categoryId, patch.alertId, patch.paymentModeId, patch.tags].some((value) => value !== undefined);
+}
+
+/** The links an input names, for its plan (LINK_PLAN): null where it names none. A create without an alert gets the default one. */
+export function planAsk(input: SubscriptionPatch, creating: boolean): LinkPlanAsk {
+  const product = input.product;
   const tags = namedTags(input.tags ?? []);
+  const alertId = input.alertId === undefined ? (creating ? DEFAULT_ALERT : null) : input.alertId;
   return {
-    currency: input.currency,
-    productId: 'id' in product ? product.id : null,
-    productName: 'id' in product ? null : product.name.trim(),
+    currency: input.currency ?? null,
+    productId: product && 'id' in product ? product.id : null,
+    productName: product && 'name' in product ? product.name.trim() : null,
     folderId: input.folderId || null,
     categoryId: input.categoryId ?? null,
-    alertId: input.alertId === undefined ? DEFAULT_ALERT : input.alertId === null || input.alertId === NO_ALERT ? null : input.alertId,
+    alertId: alertId === null || alertId === NO_ALERT ? null : alertId,
     paymentModeId: input.paymentModeId || null,
     tagIds: tags.filter(isTagId).map(Number),
     tagNames: tags.filter((tag) => !isTagId(tag)),
   };
 }
 
+/** The link columns an input names, as its plan's ask has them. */
+export function linkValues(input: SubscriptionPatch, ask: LinkPlanAsk): Partial<Subscription> {
+  const values: Partial<Subscription> = {};
+  if (input.folderId !== undefined) values.folder = ask.folderId;
+  if (input.categoryId !== undefined) values.category = ask.categoryId;
+  if (input.alertId !== undefined) values.alert = ask.alertId;
+  if (input.paymentModeId !== undefined) values.paymentMode = ask.paymentModeId;
+  return values;
+}
+
 /**
- * A create's plan checked as resolveLinks checks links (the same errors, in the same order); a private
+ * An input's plan checked as resolveLinks checks links (the same errors, in the same order); a private
  * product or tags named for the first time are `unmade`, for the caller to make and plan again.
  */
-export function checkPlan(
-  input: SubscriptionInput,
-  ask: CreatePlanAsk,
-  plan: CreatePlan,
-): { errors: FieldErrors; unmade: { product?: string; tags: string[] } } {
+export function checkPlan(input: SubscriptionPatch, ask: LinkPlanAsk, plan: LinkPlan): { errors: FieldErrors; unmade: { product?: string; tags: string[] } } {
   const errors: FieldErrors = {};
   const fail = (field: string, message: string) => (errors[field] ??= []).push(message);
   const unmade: { product?: string; tags: string[] } = { tags: [] };
-  if (!plan.currency_known) fail('price_type', unknownCurrencyMessage(input.currency));
-  if (!plan.product) {
+  if (input.currency !== undefined && !plan.currency_known) fail('price_type', unknownCurrencyMessage(input.currency));
+  if (input.product !== undefined && !plan.product) {
     if (ask.productId !== null) fail('brand_id', MISSING.brand_id);
     else unmade.product = ask.productName!;
   }

@@ -53,7 +53,15 @@ export async function writeRecordEvents(
   await writeEvents(em, userId, topic, events);
 }
 
-/** A new record's event (its tags known), as a part of the statement that inserts the record. */
-export function createdEventPart(record: SubscriptionRecord, tags: Array<{ id: number; name: string }>): StatementPart {
-  return eventsPart(record.user_id, 'subscription.created', [{ subscriptionId: record.id, payload: eventPayload(record, tags) }]);
+/** Events about records (their tags known), as a part of the statement that writes them. */
+export function recordEventsPart(
+  userId: number,
+  topic: SubscriptionTopic,
+  records: ReadonlyArray<{ record: SubscriptionRecord; tags: Array<{ id: number; name: string }> }>,
+): StatementPart {
+  return eventsPart(
+    userId,
+    topic,
+    records.map(({ record, tags }) => ({ subscriptionId: record.id, payload: eventPayload(record, tags) })),
+  );
 }

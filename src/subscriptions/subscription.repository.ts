@@ -9,8 +9,22 @@ import { Status } from './codes';
 import { Subscription } from './subscription.entity';
 import type { ListQuery } from './subscription.list';
 import type { SubscriptionRow } from './subscription.record';
-import { CREATE_PLAN, insertRecordSql, listQuerySql, RECORD_PREVIEW, recordSelect, SPENDING_SELECT } from './subscription.sql';
+import {
+  changeReadSql,
+  changeRecordsSql,
+  LINK_PLAN,
+  EXPECT_CHANGED,
+  insertRecordSql,
+  listQuerySql,
+  RECORD_PREVIEW,
+  recordSelect,
+  REPLACE_TAGS,
+  SPENDING_SELECT,
+  type AddonScope,
+} from './subscription.sql';
 import type { SpendingRow } from './spending';
+
+export type { AddonScope };
 
 export interface TagOfRecord {
   subscription_id: number;
@@ -18,9 +32,9 @@ export interface TagOfRecord {
   name: string;
 }
 
-/** The links a create names, each null when it names none. */
-export interface CreatePlanAsk {
-  currency: string;
+/** The links a create or an update names, each null when it names none. */
+export interface LinkPlanAsk {
+  currency: string | null;
   productId: number | null;
   productName: string | null;
   folderId: number | null;
@@ -31,8 +45,8 @@ export interface CreatePlanAsk {
   tagNames: string[];
 }
 
-/** CREATE_PLAN's answer. */
-export interface CreatePlan {
+/** LINK_PLAN's answer. */
+export interface LinkPlan {
   timezone: string;
   currency_known: boolean;
   product: Product | null;
@@ -41,6 +55,16 @@ export interface CreatePlan {
   alert_found: boolean;
   payment_mode_found: boolean;
   tags: Array<{ id: number; name: string }>;
+  definitions: ReminderDefinition[];
+}
+
+/** A record as a change will leave it (changeRead), with what the change's write and its parts need. */
+export interface ChangeRow extends SubscriptionRow {
+  /** The stored row's version the write checks. */
+  row_version: string;
+  status_before: number;
+  tags: Array<{ id: number; name: string }>;
+  alert_ids: number[];
   definitions: ReminderDefinition[];
 }
 
@@ -141,9 +165,9 @@ export class SubscriptionRepository {
     return this.reads.rows<SpendingRow>(SPENDING_SELECT, [userId]);
   }
 
-  /** What a create needs to know before it writes (CREATE_PLAN), in one read. */
-  async createPlan(userId: number, ask: CreatePlanAsk): Promise<CreatePlan> {
-    const [plan] = await this.rows<CreatePlan>(CREATE_PLAN, [
+  /** What a create or an update needs to know of the rows it links before it writes (LINK_PLAN), in one read. */
+  async linkPlan(userId: number, ask: LinkPlanAsk): Promise<LinkPlan> {
+    const [plan] = await this.rows<LinkPlan>(LINK_PLAN, [
       ask.currency,
       ask.productId,
       userId,
@@ -181,6 +205,35 @@ export class SubscriptionRepository {
       'select 1',
     );
     await this.rows(sql, params);
+  }
+
+  /**
+   * A live record of the user and the add-ons `addons` names, as they will read once `values` are stored on
+   * each; none when the user has no such live record. Inside a transaction the rows are locked too.
+   */
+  changeRead(userId: number, id: number, addons: AddonScope, values: Partial<Subscription>): Promise<ChangeRow[]> {
+    const transaction = ambientTransaction();
+    return this.rows<ChangeRow>(changeReadSql(addons, transaction !== undefined), [JSON.stringify(this.columnsOf(values)), userId, id, id]);
+  }
+
+  /**
+   * Stores each record's changed values (every object with the same keys) and the record's tags when given,
+   * with the other parts (events, deliveries, reminders), as one statement: only when every row is still the
+   * version read, else nothing at all and a serialization failure (40001) for the caller to read again.
+   */
+  async applyChange(
+    changes: ReadonlyArray<{ id: number; version: string; values: Partial<Subscription> }>,
+    tags: { id: number; tagIds: readonly number[] } | null,
+    parts: readonly StatementPart[],
+  ): Promise<void> {
+    const rows = changes.map((change) => ({ id: change.id, ...this.columnsOf(change.values) }));
+    const versions = Object.fromEntries(changes.map((change) => [change.id, change.version]));
+    const own: StatementPart[] = [
+      { sql: changeRecordsSql(Object.keys(rows[0]).filter((column) => column !== 'id')), params: [JSON.stringify(rows), JSON.stringify(versions)] },
+    ];
+    if (tags) own.push({ sql: REPLACE_TAGS, params: [tags.id, intArray(tags.tagIds), tags.id, intArray(tags.tagIds)] });
+    const { sql, params } = withParts([...own, ...parts], EXPECT_CHANGED);
+    await this.rows(sql, [...params, changes.length]);
   }
 
   /** Entity values under their column names (the metadata's), for statements that take a record as JSON. */

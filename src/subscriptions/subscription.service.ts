@@ -6,21 +6,22 @@ import type { Caller } from '../platform/caller';
 import { User } from '../auth/user.entity';
 import type { Product } from '../catalogue/product.entity';
 import { utcTimestamp } from '../platform/db/timestamps';
-import { currentTarget, pooled } from '../platform/db/statements';
+import { ambientTransaction, currentTarget, pooled } from '../platform/db/statements';
 import { AppError, refuseFieldErrors } from '../platform/errors';
 import { Status } from './codes';
 import { addDays, endOfMonth, epochDay, isCalendarDate, todayIn } from '../platform/dates';
 import { nextOnOrAfter, occurrencesBetween } from './payment-dates';
-import { checkPlan, DEFAULT_CATEGORY_ID, makeUnmade, planAsk, resolveLinks, type ResolvedLinks } from './subscription-links';
+import { checkPlan, DEFAULT_CATEGORY_ID, linkValues, makeUnmade, namesLinks, planAsk, resolveLinks } from './subscription-links';
 import { Subscription } from './subscription.entity';
 import type { ReminderScheduling } from '../platform/reminder-scheduling';
 import type { OutboxSignal } from '../webhooks/outbox';
-import { createdEventPart, writeRecordEvents } from './subscription.events';
+import { recordEventsPart, writeRecordEvents } from './subscription.events';
 import type { SubscriptionTopic } from '../webhooks/topics';
 import { summarizeSpending, type SpendingGrouping, type SpendingSummary } from './spending';
 import { validateRefundWindow, validateSubscriptionInput, type SubscriptionInput, type SubscriptionPatch } from './subscription.input';
 import type { ListQuery } from './subscription.list';
-import type { SubscriptionRepository } from './subscription.repository';
+import type { AddonScope, ChangeRow, LinkPlan, LinkPlanAsk, SubscriptionRepository } from './subscription.repository';
+
 import { entityFields, MAX_REFUND_DAYS } from './subscription.fields';
 import { scheduleOf, todayCache, toRecord, type SubscriptionRecord } from './subscription.record';
 
@@ -46,8 +47,11 @@ export interface CalendarEntry {
 
 export const MAX_RANGE_DAYS = 366;
 
-/** PostgreSQL's SQLSTATE for a row that names a row that is not there. */
+/** PostgreSQL's SQLSTATEs a write is tried again on: a row that names a row that is not there, and expect_rows' failure. */
 const FOREIGN_KEY_VIOLATION = '23503';
+const SERIALIZATION_FAILURE = '40001';
+const RETRIED = new Set([FOREIGN_KEY_VIOLATION, SERIALIZATION_FAILURE]);
+const MAX_ATTEMPTS = 10;
 /** The original service's upcoming window. */
 export const DEFAULT_UPCOMING_DAYS = 7;
 
@@ -68,33 +72,17 @@ export class SubscriptionService {
 
   /**
    * A create in three round trips: one read plans it (links, product, tags, alert definition), one previews the
-   * new row (its id drawn) and one statement inserts the record with its tags, event, deliveries and reminders, committing all or none.
-   * The answer and the event body come from the preview, which reads the row as the record read will.
+   * new row (its id drawn) and one statement inserts the record with its tags, event, deliveries and reminders,
+   * committing all or none. The answer and the event body come from the preview, which reads the row as the
+   * record read will.
    */
   async create(caller: Caller, input: SubscriptionInput): Promise<SubscriptionRecord> {
     assertValid(input);
-    // A linked row deleted between the plan and the insert fails the insert's foreign key; planned again, the
-    // create is refused with that link's field error.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.createOnce(caller, input);
-      } catch (error) {
-        if (attempt === 3 || (error as { code?: string }).code !== FOREIGN_KEY_VIOLATION) throw error;
-      }
-    }
+    return this.retried(() => this.createOnce(caller, input));
   }
 
   private async createOnce(caller: Caller, input: SubscriptionInput): Promise<SubscriptionRecord> {
-    const ask = planAsk(input);
-    let plan = await this.repository.createPlan(caller.userId, ask);
-    const { errors, unmade } = checkPlan(input, ask, plan);
-    refuseFieldErrors(errors);
-    if (unmade.product !== undefined || unmade.tags.length > 0) {
-      // A first-use product name or tag is made before the insert, then planned again (a link may have gone meanwhile).
-      await makeUnmade(currentTarget(this.orm), caller.userId, unmade);
-      plan = await this.repository.createPlan(caller.userId, ask);
-      refuseFieldErrors(checkPlan(input, ask, plan).errors);
-    }
+    const { ask, plan } = await this.planned(caller, input, true);
     const product = plan.product!;
     const createdAt = utcTimestamp();
     const values: Partial<Subscription> = {
@@ -119,12 +107,29 @@ export class SubscriptionService {
       values,
       plan.tags.map((tag) => tag.id),
       [
-        createdEventPart(record, plan.tags),
+        recordEventsPart(caller.userId, 'subscription.created', [{ record, tags: plan.tags }]),
         this.reminders.newRecordPart({ ...record, alert_ids: ask.alertId === null ? [] : [ask.alertId] }, plan.definitions),
       ],
     );
     this.outbox.notify();
     return record;
+  }
+
+  /**
+   * The rows an input links, checked (a field error names each missing one); a private product or tags named
+   * for the first time are made before the write, then planned again (a link may have gone meanwhile).
+   */
+  private async planned(caller: Caller, input: SubscriptionPatch, creating: boolean): Promise<{ ask: LinkPlanAsk; plan: LinkPlan }> {
+    const ask = planAsk(input, creating);
+    let plan = await this.repository.linkPlan(caller.userId, ask);
+    const { errors, unmade } = checkPlan(input, ask, plan);
+    refuseFieldErrors(errors);
+    if (unmade.product !== undefined || unmade.tags.length > 0) {
+      await makeUnmade(currentTarget(this.orm), caller.userId, unmade);
+      plan = await this.repository.linkPlan(caller.userId, ask);
+      refuseFieldErrors(checkPlan(input, ask, plan).errors);
+    }
+    return { ask, plan };
   }
 
   async get(caller: Caller, id: number): Promise<SubscriptionRecord> {
@@ -180,20 +185,30 @@ export class SubscriptionService {
     return entries.sort((a, b) => a.date.localeCompare(b.date) || a.record.id - b.record.id);
   }
 
+  /**
+   * An update in two round trips (three when it names links): one read previews the record as the patch will
+   * leave it, and one statement writes it with its tags, event, deliveries and reminders, if the row is still
+   * the version read (else all is read again).
+   */
   async update(caller: Caller, id: number, patch: SubscriptionPatch): Promise<SubscriptionRecord> {
     // An update without fields would answer "updated" and emit an event for no change.
     if (Object.keys(definedOnly(patch)).length === 0) throw AppError.badInput('Nothing to change: send at least one field');
     assertValid(patch);
-    return this.change(async (em) => {
-      const record = await this.owned(em, caller, id);
-      const links = await resolveLinks(em, caller.userId, patch);
+    return this.retried(async () => {
+      const values: Partial<Subscription> = {};
+      let tags: LinkPlan['tags'] | null = null;
+      if (namesLinks(patch)) {
+        const { ask, plan } = await this.planned(caller, patch, false);
+        if (patch.product !== undefined) Object.assign(values, this.productFields(plan.product!), { category: plan.product!.category ?? DEFAULT_CATEGORY_ID });
+        Object.assign(values, linkValues(patch, ask));
+        if (patch.tags !== undefined) tags = plan.tags;
+      }
+      Object.assign(values, entityFields(patch), { updatedAt: utcTimestamp() });
+      const rows = await this.changeRead(caller, id, 'none', values);
+      // A patch may move either end of the refund window: the record is checked as it will stand.
+      refuseFieldErrors(validateRefundWindow(rows[0].payment_date, rows[0].refund_days));
       const movesDates = DATE_FIELDS.some((field) => patch[field] !== undefined);
-      if (links.product) Object.assign(record, this.productFields(links.product), { category: links.product.category ?? DEFAULT_CATEGORY_ID });
-      applyLinks(record, links);
-      Object.assign(record, entityFields(patch));
-      // A patch may move either end of the refund window: the stored record is checked as it now stands.
-      refuseFieldErrors(validateRefundWindow(record.paymentDate, record.refundDays));
-      return recordOf(await this.emit(em, caller, 'subscription.updated', [record.id], { movesDates }), record.id);
+      return recordOf(await this.writeChange(caller, 'subscription.updated', rows, values, { tags, movesDates }), id);
     });
   }
 
@@ -214,13 +229,10 @@ export class SubscriptionService {
 
   /** Soft delete: the record and its add-ons disappear from every read and can be restored. */
   async remove(caller: Caller, id: number): Promise<void> {
-    await this.change(async (em) => {
-      const record = await this.owned(em, caller, id);
+    await this.retried(async () => {
       const deletedAt = utcTimestamp(this.clock());
-      const addons = await this.repository.addonIds(em, record.id, { deletedAt: null });
-      await this.repository.updateMany(em, addons, { deletedAt });
-      record.deletedAt = deletedAt;
-      await this.emit(em, caller, 'subscription.deleted', [record.id, ...addons]);
+      const values: Partial<Subscription> = { deletedAt, updatedAt: deletedAt };
+      await this.writeChange(caller, 'subscription.deleted', await this.changeRead(caller, id, 'live', values), values);
     });
   }
 
@@ -238,13 +250,11 @@ export class SubscriptionService {
 
   /** Active → Cancelled, with the record's active add-ons. */
   async cancel(caller: Caller, id: number): Promise<SubscriptionRecord> {
-    return this.change(async (em) => {
-      const record = await this.owned(em, caller, id);
-      if (record.status !== Status.Active) throw new AppError('CONFLICT', 'Only an active subscription can be cancelled');
-      record.status = Status.Cancelled;
-      const addons = await this.repository.addonIds(em, record.id, { status: Status.Active, deletedAt: null });
-      await this.repository.updateMany(em, addons, { status: Status.Cancelled });
-      return recordOf(await this.emit(em, caller, 'subscription.canceled', [record.id, ...addons]), record.id);
+    return this.retried(async () => {
+      const values: Partial<Subscription> = { status: Status.Cancelled, updatedAt: utcTimestamp() };
+      const rows = await this.changeRead(caller, id, 'active', values);
+      if (rows[0].status_before !== Status.Active) throw new AppError('CONFLICT', 'Only an active subscription can be cancelled');
+      return recordOf(await this.writeChange(caller, 'subscription.canceled', rows, values), id);
     });
   }
 
@@ -253,16 +263,13 @@ export class SubscriptionService {
    * refund_date is information), with the record's add-ons.
    */
   async refund(caller: Caller, id: number): Promise<SubscriptionRecord> {
-    return this.change(async (em) => {
-      const record = await this.owned(em, caller, id);
-      if (record.status === Status.Refunded) throw new AppError('CONFLICT', 'The subscription is already refunded');
-      if (record.status !== Status.Active && record.status !== Status.Cancelled) {
-        throw new AppError('CONFLICT', 'Only an active or cancelled subscription can be refunded');
-      }
-      record.status = Status.Refunded;
-      const addons = await this.repository.addonIds(em, record.id, { status: { $ne: Status.Refunded }, deletedAt: null });
-      await this.repository.updateMany(em, addons, { status: Status.Refunded });
-      return recordOf(await this.emit(em, caller, 'subscription.refunded', [record.id, ...addons]), record.id);
+    return this.retried(async () => {
+      const values: Partial<Subscription> = { status: Status.Refunded, updatedAt: utcTimestamp() };
+      const rows = await this.changeRead(caller, id, 'unrefunded', values);
+      const before = rows[0].status_before;
+      if (before === Status.Refunded) throw new AppError('CONFLICT', 'The subscription is already refunded');
+      if (before !== Status.Active && before !== Status.Cancelled) throw new AppError('CONFLICT', 'Only an active or cancelled subscription can be refunded');
+      return recordOf(await this.writeChange(caller, 'subscription.refunded', rows, values), id);
     });
   }
 
@@ -348,6 +355,73 @@ export class SubscriptionService {
     const result = await this.orm.em.transactional(work);
     this.outbox.notify();
     return result;
+  }
+
+  /** The caller's live record `id` (first) and the add-ons `addons` names, as `values` will leave them; "not found" when it has none. */
+  private async changeRead(caller: Caller, id: number, addons: AddonScope, values: Partial<Subscription>): Promise<ChangeRow[]> {
+    const rows = await this.repository.changeRead(caller.userId, id, addons, values);
+    const main = rows.find((row) => row.id === id);
+    if (!main) throw AppError.notFound('Subscription');
+    return [main, ...rows.filter((row) => row !== main)];
+  }
+
+  /**
+   * Writes `values` on the rows read (the first with its new `tags` when given) with the topic's event for
+   * each record and, when the change moves dates, their reminders and next payment dates: one statement, which
+   * changes nothing if another write changed a row since it was read. Answers the records as written.
+   */
+  private async writeChange(
+    caller: Caller,
+    topic: SubscriptionTopic,
+    rows: ChangeRow[],
+    values: Partial<Subscription>,
+    options: { tags?: LinkPlan['tags'] | null; movesDates?: boolean } = {},
+  ): Promise<SubscriptionRecord[]> {
+    const now = this.clock();
+    const records = rows.map((row) => toRecord(row, now));
+    const tagsOf = (index: number) => (index === 0 && options.tags ? options.tags : rows[index].tags);
+    const parts = [
+      recordEventsPart(
+        caller.userId,
+        topic,
+        records.map((record, index) => ({ record, tags: tagsOf(index) })),
+      ),
+    ];
+    if (options.movesDates ?? true) {
+      parts.push(
+        this.reminders.changedRecordsPart(
+          records.map((record, index) => ({ record: { ...record, alert_ids: rows[index].alert_ids }, deleted: rows[index].deleted_at !== null })),
+          rows.flatMap((row) => row.definitions),
+        ),
+      );
+    }
+    await this.repository.applyChange(
+      records.map((record, index) => ({ id: record.id, version: rows[index].row_version, values: { ...values, nextPaymentDate: record.next_payment_date } })),
+      options.tags ? { id: records[0].id, tagIds: options.tags.map((tag) => tag.id) } : null,
+      parts,
+    );
+    this.outbox.notify();
+    return records;
+  }
+
+  /**
+   * Runs a write again, from its first read, when the rows it read changed before it wrote (40001) or a row it
+   * links went meanwhile (23503: planned again, the write is refused with that link's field error). Inside a
+   * caller's transaction the rows are locked instead, and an error ends that transaction.
+   */
+  private async retried<T>(write: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await write();
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (!RETRIED.has(code ?? '') || ambientTransaction()) throw error;
+        if (attempt === MAX_ATTEMPTS) {
+          if (code === SERIALIZATION_FAILURE) throw new AppError('CONFLICT', 'The subscription kept changing meanwhile; try again');
+          throw error;
+        }
+      }
+    }
   }
 
   /**
@@ -441,14 +515,6 @@ export class SubscriptionService {
 
 function assertValid(input: SubscriptionPatch): void {
   refuseFieldErrors(validateSubscriptionInput(input));
-}
-
-function applyLinks(record: Subscription, links: ResolvedLinks): void {
-  if (links.folderId !== undefined) record.folder = links.folderId;
-  if (links.categoryId !== undefined) record.category = links.categoryId;
-  if (links.alertId !== undefined) record.alert = links.alertId;
-  if (links.paymentModeId !== undefined) record.paymentMode = links.paymentModeId;
-  if (links.tags) record.tags.set(links.tags);
 }
 
 /** Stable per (record, date) and unique: the record id times ten million plus the date's day number. */

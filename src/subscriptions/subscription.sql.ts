@@ -3,7 +3,7 @@ import { globalOrOwnSql } from '../platform/caller';
 import { DEFINITION_SELECT } from '../alerts/alert.repository';
 import { PRODUCT_AS_ENTITY } from '../catalogue/product.repository';
 import { intArray } from '../platform/db/statements';
-import { CYCLE_LABELS, RECURRING_LABELS, TYPE_LABELS } from './codes';
+import { CYCLE_LABELS, RECURRING_LABELS, Status, TYPE_LABELS } from './codes';
 import { RECORD_FIELDS } from './subscription.fields';
 import type { ListQuery, SortField } from './subscription.list';
 
@@ -80,9 +80,69 @@ export const RECORD_PREVIEW = recordSelectFrom(
   `select * from jsonb_populate_record(null::"subscriptions", ?::jsonb || jsonb_build_object('id', nextval('subscriptions_id_seq')))`,
 );
 
-function recordSelectFrom(source: string, order = '', options: { total?: boolean; productSummary?: boolean } = {}): string {
+/**
+ * What a change reads beside each record: the version of the stored row (its `xmin`, which every update of
+ * the row replaces), its status before the change, its tags, and its alerts with their definitions.
+ */
+const CHANGE_COLUMNS = `, s."row_version", s."status_before",
+       (select coalesce(jsonb_agg(jsonb_build_object('id', t."id", 'name', t."name") order by t."name"), '[]')
+          from "subscription_tags" st join "tags" t on t."id" = st."tag_id" where st."subscription_id" = s."id") as "tags",
+       array(select s."alert_id" where s."alert_id" is not null
+             union select sa."alert_id" from "subscription_alerts" sa where sa."subscription_id" = s."id") as "alert_ids",
+       (select coalesce(jsonb_agg(d), '[]') from (${DEFINITION_SELECT}
+          where "id" = s."alert_id" or "id" in (select sa."alert_id" from "subscription_alerts" sa where sa."subscription_id" = s."id")) d) as "definitions"`;
+
+/** The add-ons a change of a main record carries along, by the change. */
+export type AddonScope = 'none' | 'active' | 'unrefunded' | 'live';
+
+const ADDON_CONDITIONS: Record<AddonScope, string> = {
+  none: 'false',
+  active: `s0."status" = ${Status.Active}`,
+  unrefunded: `s0."status" <> ${Status.Refunded}`,
+  live: 'true',
+};
+
+/**
+ * A live record and the add-ons `addons` names, each as it will read once the change (one JSON object of
+ * columns, laid over every row) is stored, with CHANGE_COLUMNS. `lock` holds the rows for the rest of the
+ * transaction the caller runs in; without it, the write checks the row versions instead.
+ */
+export function changeReadSql(addons: AddonScope, lock: boolean): string {
+  return recordSelectFrom(
+    `select s1.*, s0."xmin"::text as "row_version", s0."status" as "status_before"
+       from "subscriptions" s0 cross join lateral jsonb_populate_record(s0, ?::jsonb) s1
+      where s0."user_id" = ? and s0."deleted_at" is null and (s0."id" = ? or (s0."sub_id" = ? and ${ADDON_CONDITIONS[addons]}))
+      ${lock ? 'for update of s0' : ''}`,
+    'order by s."id"',
+    { change: true },
+  );
+}
+
+/**
+ * Records changed to their new columns (one JSON object per record, all with the same keys), each only if
+ * its stored row is still the version read (`?` a JSON object of id to version): `changed` holds the ids
+ * changed, for the statement's final `expect_rows`. `columns` come from the entity's metadata, never from input.
+ */
+export function changeRecordsSql(columns: readonly string[]): string {
+  return `"changed" as (
+         update "subscriptions" s set ${columns.map((column) => `"${column}" = v."${column}"`).join(', ')}
+           from jsonb_populate_recordset(null::"subscriptions", ?::jsonb) v
+          where s."id" = v."id" and s."xmin" = (?::jsonb ->> v."id"::text)::xid
+         returning s."id")`;
+}
+
+/** A record's tags become exactly these (as a part of a change's statement). */
+export const REPLACE_TAGS = `"tags_dropped" as (
+         delete from "subscription_tags" where "subscription_id" = ? and not ("tag_id" = any(?::int[]))),
+       "tags_added" as (
+         insert into "subscription_tags" ("subscription_id", "tag_id") select ?, unnest(?::int[]) on conflict do nothing)`;
+
+/** A change's statement ends here: all its rows changed, or none (see the expect_rows migration). */
+export const EXPECT_CHANGED = `select "expect_rows"(?, (select count(*) from "changed"))`;
+
+function recordSelectFrom(source: string, order = '', options: { total?: boolean; productSummary?: boolean; change?: boolean } = {}): string {
   return `
-select ${RECORD_COLUMNS}${options.total ? ', s."total_count"' : ''}${options.productSummary ? PRODUCT_SUMMARY_COLUMNS : ''},
+select ${RECORD_COLUMNS}${options.total ? ', s."total_count"' : ''}${options.productSummary ? PRODUCT_SUMMARY_COLUMNS : ''}${options.change ? CHANGE_COLUMNS : ''},
        u."base_currency",
        ${BASE_VALUE} as "base_value",
        f."name" as "folder_name", f."color" as "folder_color", pm."name" as "payment_mode_name", a."alert_name",
@@ -209,11 +269,11 @@ select s."id", s."status", s."recurring", s."price_type", s."payment_date", s."b
  where s."user_id" = ? and s."deleted_at" is null and s."status" = 1`;
 
 /**
- * Everything a create needs to know before it writes, in one read: the owner's zone, whether its currency is known, the product it names (by id, global or the owner's; or the owner's private
+ * Everything a create (or an update that names links) needs to know before it writes, in one read: the owner's zone, whether its currency is known, the product it names (by id, global or the owner's; or the owner's private
  * product of that name), whether each linked row exists for the owner, the tags it names (by id or name) and
  * its alert's definition. A link left out is asked for as null and reads as not found.
  */
-export const CREATE_PLAN = `
+export const LINK_PLAN = `
 select u."timezone",
        exists (select 1 from "exchange_rates" r where r."currency" = ?) as "currency_known",
        (select to_jsonb(p) from (${PRODUCT_AS_ENTITY}

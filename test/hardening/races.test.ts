@@ -56,3 +56,39 @@ it('concurrent deletes and cancels of one record: one delete, and a cancel only 
   expect(events.filter((event) => event.topic === 'subscription.deleted')).toHaveLength(1);
   expect(events.filter((event) => event.topic === 'subscription.canceled').length).toBeLessThanOrEqual(1);
 });
+
+it('concurrent updates and a cancel of one record: each event shows the record as its write left it', async () => {
+  const record = await createSubscription(testApp, user.token);
+  const CANCELLER = 3;
+  const answers = await together((index) =>
+    index === CANCELLER
+      ? testApp.http.post(`/api/v1/subscriptions/${record.id}/cancel`).set(auth())
+      : testApp.http
+          .put(`/api/v1/subscriptions/${record.id}`)
+          .set(auth())
+          .type('form')
+          .send({ price: `${index + 10}.00`, note: `writer ${index}` }),
+  );
+  expect(answers.map((answer) => answer.status)).toEqual(Array(CONCURRENT).fill(200));
+  const events = await sql<{ topic: string; payload: { price: number; note: string | null; status: number } }>(
+    testApp,
+    `select "topic", "payload" from "webhook_events" where "subscription_id" = ? and "topic" <> 'subscription.created' order by "created_at"`,
+    [record.id],
+  );
+  expect(events).toHaveLength(CONCURRENT);
+  // Each write read the version it replaced: the status is Active before the cancel's event and Cancelled
+  // after it, and each update's event carries its own price with its own note.
+  const cancelledAt = events.findIndex((event) => event.topic === 'subscription.canceled');
+  events.forEach((event, index) => expect(event.payload.status).toBe(index < cancelledAt ? 1 : 2));
+  for (const { topic, payload } of events.filter((event) => event.topic === 'subscription.updated')) {
+    expect(topic).toBe('subscription.updated');
+    expect(payload.price).toBe(Number(payload.note!.split(' ')[1]) + 10);
+  }
+  const [stored] = await sql<{ price: string; note: string | null; status: number }>(
+    testApp,
+    'select "price"::text, "note", "status" from "subscriptions" where "id" = ?',
+    [record.id],
+  );
+  const last = events.at(-1)!.payload;
+  expect(stored).toEqual({ price: last.price.toFixed(2), note: last.note, status: last.status });
+});

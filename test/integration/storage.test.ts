@@ -25,6 +25,7 @@ it('records every committed migration', async () => {
     'Migration20261123120000_idempotency_fingerprint',
     'Migration20261123130000_drop_duplicate_columns',
     'Migration20261123140000_next_payment_date',
+    'Migration20261124090000_expect_rows',
   ]);
 });
 

@@ -9,6 +9,7 @@ import { Migration20261123110000_find_or_create_keys } from './Migration20261123
 import { Migration20261123120000_idempotency_fingerprint } from './Migration20261123120000_idempotency_fingerprint';
 import { Migration20261123130000_drop_duplicate_columns } from './Migration20261123130000_drop_duplicate_columns';
 import { Migration20261123140000_next_payment_date } from './Migration20261123140000_next_payment_date';
+import { Migration20261124090000_expect_rows } from './Migration20261124090000_expect_rows';
 
 /** Committed migrations, oldest first. The migrator runs them on start. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -22,4 +23,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261123120000_idempotency_fingerprint', class: Migration20261123120000_idempotency_fingerprint },
   { name: 'Migration20261123130000_drop_duplicate_columns', class: Migration20261123130000_drop_duplicate_columns },
   { name: 'Migration20261123140000_next_payment_date', class: Migration20261123140000_next_payment_date },
+  { name: 'Migration20261124090000_expect_rows', class: Migration20261124090000_expect_rows },
 ];
