@@ -11,7 +11,7 @@ import { AppError, refuseFieldErrors } from '../platform/errors';
 import { Status } from './codes';
 import { addDays, endOfMonth, epochDay, isCalendarDate, todayIn } from '../platform/dates';
 import { nextOnOrAfter, occurrencesBetween } from './payment-dates';
-import { checkPlan, DEFAULT_CATEGORY_ID, linkValues, makeUnmade, namesLinks, planAsk, resolveLinks } from './subscription-links';
+import { checkAlerts, checkCurrency, checkPlan, DEFAULT_CATEGORY_ID, linkValues, makeUnmade, namesLinks, planAsk } from './subscription-links';
 import { Subscription } from './subscription.entity';
 import type { ReminderScheduling } from '../platform/reminder-scheduling';
 import type { OutboxSignal } from '../webhooks/outbox';
@@ -218,7 +218,7 @@ export class SubscriptionService {
     if (unique.length === 0 || unique.length > 10) throw AppError.field('alert_ids', 'Give from 1 to 10 alert ids.');
     await this.change(async (em) => {
       const record = await this.owned(em, caller, id);
-      for (const alertId of unique) await resolveLinks(em, caller.userId, { alertId });
+      await checkAlerts(em, caller.userId, unique);
       record.alert = unique[0];
       await em.flush();
       await this.repository.replaceExtraAlerts(em, id, unique.slice(1));
@@ -291,7 +291,7 @@ export class SubscriptionService {
     return this.change(async (em) => {
       const main = await this.owned(em, caller, mainId);
       if (main.subAddon === 1) throw new AppError('CONFLICT', 'An add-on cannot have add-ons');
-      await resolveLinks(em, caller.userId, { currency: input.currency });
+      await checkCurrency(em, input.currency);
       const addon = em.create(Subscription, {
         user: caller.userId,
         createdBy: caller.userId,

@@ -76,6 +76,27 @@ describe('scheduling', () => {
     ]);
   });
 
+  it("refuses another user's or a missing alert among a record's alerts, changing nothing", async () => {
+    const user = await signUp(testApp, 'Owner');
+    const stranger = await signUp(testApp, 'Stranger');
+    const own = await alert(testApp, user, 'timePeriod: 3, timeCycle: 1, time: "09:00", timezone: "UTC", channel: 3');
+    const theirs = await alert(testApp, stranger, 'timePeriod: 2, timeCycle: 1, time: "09:00", timezone: "UTC", channel: 3');
+    const record = await createSubscription(testApp, user.token, { payment_date: '2026-05-31', alert_id: String(own) });
+    const before = await schedule(testApp, user);
+    for (const alertIds of [
+      [own, theirs],
+      [own, 999_999],
+    ]) {
+      const answer = await testApp.http
+        .post('/graphql')
+        .set('authorization', `Bearer ${user.token}`)
+        .send({ query: `mutation { setSubscriptionAlerts(id: ${record.id}, alertIds: [${alertIds.join(', ')}]) { alertId } }` });
+      expect(answer.body.data).toBeNull();
+      expect(answer.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { alert_id: ['The selected alert_id does not exist.'] } });
+    }
+    expect(await schedule(testApp, user)).toEqual(before);
+  });
+
   it('reminds of the refund date', async () => {
     const user = await signUp(testApp, 'Refund');
     const refund = await alert(testApp, user, 'timePeriod: 2, time: "10:00", timezone: "UTC", condition: 3, channel: 3');
