@@ -1,3 +1,4 @@
+import AsyncLock from 'async-lock';
 import { createLoaders, type Loaders } from './subscription.loaders';
 import type { MikroORM } from '@mikro-orm/core';
 import { definedOnly } from '../platform/objects';
@@ -56,6 +57,13 @@ const MAX_ATTEMPTS = 10;
 export const DEFAULT_UPCOMING_DAYS = 7;
 
 export class SubscriptionService {
+  /**
+   * Changes of one record take turns within this process: each would otherwise read the version the others
+   * are about to replace and have to read again (one record under many writes at once wasted most of its
+   * work). Between processes the version check alone keeps one outcome.
+   */
+  private readonly recordTurns = new AsyncLock({ maxPending: Infinity });
+
   constructor(
     private readonly orm: MikroORM<PostgreSqlDriver>,
     private readonly repository: SubscriptionRepository,
@@ -194,7 +202,7 @@ export class SubscriptionService {
     // An update without fields would answer "updated" and emit an event for no change.
     if (Object.keys(definedOnly(patch)).length === 0) throw AppError.badInput('Nothing to change: send at least one field');
     assertValid(patch);
-    return this.retried(async () => {
+    return this.changeOf(id, async () => {
       const values: Partial<Subscription> = {};
       let tags: LinkPlan['tags'] | null = null;
       if (namesLinks(patch)) {
@@ -229,7 +237,7 @@ export class SubscriptionService {
 
   /** Soft delete: the record and its add-ons disappear from every read and can be restored. */
   async remove(caller: Caller, id: number): Promise<void> {
-    await this.retried(async () => {
+    await this.changeOf(id, async () => {
       const deletedAt = utcTimestamp(this.clock());
       const values: Partial<Subscription> = { deletedAt, updatedAt: deletedAt };
       await this.writeChange(caller, 'subscription.deleted', await this.changeRead(caller, id, 'live', values), values);
@@ -250,7 +258,7 @@ export class SubscriptionService {
 
   /** Active → Cancelled, with the record's active add-ons. */
   async cancel(caller: Caller, id: number): Promise<SubscriptionRecord> {
-    return this.retried(async () => {
+    return this.changeOf(id, async () => {
       const values: Partial<Subscription> = { status: Status.Cancelled, updatedAt: utcTimestamp() };
       const rows = await this.changeRead(caller, id, 'active', values);
       if (rows[0].status_before !== Status.Active) throw new AppError('CONFLICT', 'Only an active subscription can be cancelled');
@@ -263,7 +271,7 @@ export class SubscriptionService {
    * refund_date is information), with the record's add-ons.
    */
   async refund(caller: Caller, id: number): Promise<SubscriptionRecord> {
-    return this.retried(async () => {
+    return this.changeOf(id, async () => {
       const values: Partial<Subscription> = { status: Status.Refunded, updatedAt: utcTimestamp() };
       const rows = await this.changeRead(caller, id, 'unrefunded', values);
       const before = rows[0].status_before;
@@ -402,6 +410,11 @@ export class SubscriptionService {
     );
     this.outbox.notify();
     return records;
+  }
+
+  /** A change of record `id`: in its turn, and read again and rewritten while another write comes first. */
+  private changeOf<T>(id: number, write: () => Promise<T>): Promise<T> {
+    return this.recordTurns.acquire(String(id), () => this.retried(write));
   }
 
   /**
