@@ -18,25 +18,18 @@ const auth = (token: string) => ({ authorization: `Bearer ${token}`, accept: 'ap
 beforeAll(async () => {
   testApp = await startTestApp();
   ann = await signUp(testApp, 'Ann');
-  const data = await graphqlData<{ createFolder: { id: number }; createPaymentMode: { id: number } }>(
+  const data = await graphqlData<{ createFolder: { id: number }; createPaymentMode: { id: number }; createAlert: { id: number } }>(
     testApp,
     ann.token,
-    'mutation { createFolder(input: {name: "Media", color: "#123456"}) { id } createPaymentMode(input: {name: "Visa"}) { id } }',
+    `mutation {
+      createFolder(input: {name: "Media", color: "#123456"}) { id }
+      createPaymentMode(input: {name: "Visa"}) { id }
+      createAlert(input: {name: "Week before", timePeriod: 7, timeCycle: 1, time: "08:30", timezone: "Europe/Berlin", condition: 1, channel: 1, subjects: 1}) { id }
+    }`,
   );
   folderId = data.createFolder.id;
   paymentModeId = data.createPaymentMode.id;
-  const alert = testApp.http.post('/api/v1/alerts').set(auth(ann.token));
-  const alertFields = {
-    alert_name: 'Week before',
-    time_period: '7',
-    time: '08:30',
-    alert_condition: '1',
-    alert_type: '1',
-    timezone: 'Europe/Berlin',
-    alert_subs_type: '1',
-  };
-  for (const [name, value] of Object.entries(alertFields)) alert.field(name, value);
-  alertId = (await alert).body.id;
+  alertId = data.createAlert.id;
   // A tag that exists before the creates that name it.
   await postSubscription(testApp, ann.token, { ...MINIMAL, 'tags[]': ['known'] });
 });
