@@ -1,25 +1,23 @@
 import Decimal from 'decimal.js';
-import { BillingType, Cycle, Status } from './codes';
-import { occurrencesBetween } from './payment-dates';
-import { scheduleOf, type SubscriptionRecord } from './subscription.record';
+import { BillingType, Cycle } from './codes';
 
-/** The fields of a record its spending is computed from. */
-export type SpendingRow = Pick<
-  SubscriptionRecord,
-  | 'id'
-  | 'status'
-  | 'recurring'
-  | 'price_type'
-  | 'payment_date'
-  | 'billing_type'
-  | 'billing_cycle'
-  | 'billing_frequency'
-  | 'category_id'
-  | 'category_name'
-  | 'folder_id'
-  | 'folder_name'
-  | 'base_value'
->;
+/**
+ * One row of the database's spending sums (spendingSumsSql): the records of one group and billing kind
+ * (`kind`), or, by month, the payments of one month (`month`, billing kind null). Cents are exact integers,
+ * as text.
+ */
+export interface SpendingSum {
+  part: 'kind' | 'month';
+  key: string;
+  label: string;
+  recurring: number | null;
+  billing_type: number | null;
+  billing_cycle: number | null;
+  billing_frequency: number | null;
+  count: number;
+  cents: string;
+  period_cents: string;
+}
 
 /** Payments per month of one cycle unit: a calendar month is 1/12 of a year of 365.2425 days. */
 const PER_MONTH: Record<number, Decimal> = {
@@ -41,6 +39,9 @@ export function monthlyEquivalent(price: Decimal.Value, billingType: number, bil
   const perMonth = (billingType === BillingType.FixedDays ? PER_MONTH_FIXED : PER_MONTH)[billingCycle];
   return new Decimal(price).times(perMonth).dividedBy(billingFrequency);
 }
+
+/** Group keys in order: ids numerically, months and currencies as text (a collator per comparison was costly). */
+const keyOrder = new Intl.Collator('en', { numeric: true });
 
 export type SpendingGrouping = 'CATEGORY' | 'FOLDER' | 'CURRENCY' | 'MONTH';
 
@@ -65,9 +66,9 @@ export interface SpendingSummary {
 }
 
 /**
- * Sums in integer cents (base values have two decimals), exact as BigInt. A group's recurring records are
- * summed per billing kind (type, cycle, frequency), and each sum turned into a monthly cost once, in decimal:
- * the same total as converting every record, without a decimal.js computation per record.
+ * A group's sums in integer cents, exact as BigInt. Recurring records are summed per billing kind (type,
+ * cycle, frequency), and each sum turned into a monthly cost once, in decimal: the same total as converting
+ * every record, without a decimal computation per record.
  */
 interface Accumulator {
   label: string;
@@ -88,24 +89,19 @@ interface BillingKindCents {
 
 const newAccumulator = (label: string): Accumulator => ({ label, count: 0, recurringCents: new Map(), plainCents: 0n, periodCents: 0n });
 
-/** Exact cents of a two-decimal amount string. */
-function centsOf(amount: string): bigint {
-  const negative = amount.startsWith('-');
-  const [units, fraction = ''] = (negative ? amount.slice(1) : amount).split('.');
-  const cents = BigInt(units) * 100n + BigInt(fraction.padEnd(2, '0').slice(0, 2));
-  return negative ? -cents : cents;
-}
-
-function addRecurring(accumulator: Accumulator, record: SpendingRow, cents: bigint): void {
-  const key = `${record.billing_type}|${record.billing_cycle}|${record.billing_frequency}`;
+/** Adds one billing kind's sums (a `kind` row) to an accumulator. */
+function addKind(accumulator: Accumulator, sum: SpendingSum): void {
+  accumulator.periodCents += BigInt(sum.period_cents);
+  if (sum.recurring !== 1) return;
+  const key = `${sum.billing_type}|${sum.billing_cycle}|${sum.billing_frequency}`;
   const kind = accumulator.recurringCents.get(key);
-  if (kind) kind.cents += cents;
+  if (kind) kind.cents += BigInt(sum.cents);
   else
     accumulator.recurringCents.set(key, {
-      billingType: record.billing_type,
-      billingCycle: record.billing_cycle,
-      billingFrequency: record.billing_frequency,
-      cents,
+      billingType: sum.billing_type!,
+      billingCycle: sum.billing_cycle!,
+      billingFrequency: sum.billing_frequency!,
+      cents: BigInt(sum.cents),
     });
 }
 
@@ -125,29 +121,11 @@ function centsText(cents: bigint): string {
   return `${sign}${magnitude / 100n}.${String(magnitude % 100n).padStart(2, '0')}`;
 }
 
-/** Payment dates of a record within [from, to]. */
-function paymentsWithin(record: SpendingRow, from: string, to: string): string[] {
-  if (record.recurring === 1) return occurrencesBetween(scheduleOf(record), from, to);
-  return record.payment_date >= from && record.payment_date <= to ? [record.payment_date] : [];
-}
-
-function groupOf(record: SpendingRow, grouping: Exclude<SpendingGrouping, 'MONTH'>): { key: string; label: string } {
-  if (grouping === 'CATEGORY') return { key: String(record.category_id ?? 0), label: record.category_name ?? 'Uncategorised' };
-  if (grouping === 'FOLDER') return { key: String(record.folder_id ?? 0), label: record.folder_name ?? 'No folder' };
-  return { key: record.price_type, label: record.price_type };
-}
-
 /**
  * What active records cost in the base currency: the average monthly (and yearly) cost of recurring ones,
  * and what falls due within [from, to]; per category, folder, price currency, or month of payment.
  */
-export function summarizeSpending(
-  records: readonly SpendingRow[],
-  baseCurrency: string,
-  from: string,
-  to: string,
-  grouping: SpendingGrouping,
-): SpendingSummary {
+export function summarizeSpending(sums: readonly SpendingSum[], baseCurrency: string, from: string, to: string, grouping: SpendingGrouping): SpendingSummary {
   const groups = new Map<string, Accumulator>();
   const groupFor = (key: string, label: string) => {
     let group = groups.get(key);
@@ -155,26 +133,19 @@ export function summarizeSpending(
     return group;
   };
   const total = newAccumulator('');
-  for (const record of records) {
-    if (record.status !== Status.Active) continue;
-    const cents = centsOf(record.base_value);
-    const payments = paymentsWithin(record, from, to);
-    if (record.recurring === 1) addRecurring(total, record, cents);
-    total.periodCents += cents * BigInt(payments.length);
-    if (grouping === 'MONTH') {
-      for (const date of payments) {
-        const group = groupFor(date.slice(0, 7), date.slice(0, 7));
-        group.count += 1;
-        group.plainCents += cents;
-        group.periodCents += cents;
-      }
-    } else {
-      const { key, label } = groupOf(record, grouping);
-      const group = groupFor(key, label);
-      group.count += 1;
-      if (record.recurring === 1) addRecurring(group, record, cents);
-      group.periodCents += cents * BigInt(payments.length);
+  for (const sum of sums) {
+    if (sum.part === 'month') {
+      const group = groupFor(sum.key, sum.label);
+      group.count += sum.count;
+      group.plainCents += BigInt(sum.cents);
+      group.periodCents += BigInt(sum.period_cents);
+      continue;
     }
+    addKind(total, sum);
+    if (grouping === 'MONTH') continue;
+    const group = groupFor(sum.key, sum.label);
+    group.count += sum.count;
+    addKind(group, sum);
   }
   const money = (value: Decimal) => value.toFixed(2, Decimal.ROUND_HALF_UP);
   const monthlyTotal = monthlyOf(total);
@@ -186,7 +157,7 @@ export function summarizeSpending(
     yearlyTotal: money(monthlyTotal.times(12)),
     periodTotal: centsText(total.periodCents),
     groups: [...groups.entries()]
-      .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))
+      .sort(([a], [b]) => keyOrder.compare(a, b))
       .map(([key, group]) => {
         const monthly = monthlyOf(group);
         return {

@@ -19,10 +19,10 @@ import {
   RECORD_PREVIEW,
   recordSelect,
   REPLACE_TAGS,
-  SPENDING_SELECT,
+  spendingSumsSql,
   type AddonScope,
 } from './subscription.sql';
-import type { SpendingRow } from './spending';
+import type { SpendingGrouping, SpendingSum } from './spending';
 
 export type { AddonScope };
 
@@ -160,9 +160,18 @@ export class SubscriptionRepository {
     return this.records(`where ${conditions.join(' and ')}`, params);
   }
 
-  /** The user's live Active records as spending sees them. */
-  spendingRows(userId: number): Promise<SpendingRow[]> {
-    return this.reads.rows<SpendingRow>(SPENDING_SELECT, [userId]);
+  /** The owner's settings that money totals and "today" depend on. */
+  async ownerSettings(userId: number): Promise<{ timezone: string; baseCurrency: string } | undefined> {
+    const [row] = await this.reads.rows<{ timezone: string; baseCurrency: string }>(
+      `select "timezone", "base_currency" as "baseCurrency" from "users" where "id" = ?`,
+      [userId],
+    );
+    return row;
+  }
+
+  /** What the user's live Active records cost, summed per group and billing kind (and by month, per month). */
+  spendingSums(userId: number, grouping: SpendingGrouping, from: string, to: string): Promise<SpendingSum[]> {
+    return this.reads.rows<SpendingSum>(spendingSumsSql(grouping), grouping === 'MONTH' ? [userId, from, to, from, to, from, to] : [userId, from, to]);
   }
 
   /** What a create or an update needs to know of the rows it links before it writes (LINK_PLAN), in one read. */

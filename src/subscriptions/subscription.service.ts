@@ -4,7 +4,6 @@ import type { MikroORM } from '@mikro-orm/core';
 import { definedOnly } from '../platform/objects';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Caller } from '../platform/caller';
-import { User } from '../auth/user.entity';
 import type { Product } from '../catalogue/product.entity';
 import { utcTimestamp } from '../platform/db/timestamps';
 import { ambientTransaction, currentTarget, pooled } from '../platform/db/statements';
@@ -335,15 +334,21 @@ export class SubscriptionService {
 
   /** Monthly, yearly and in-range totals of the caller's active records in their base currency. */
   async spending(caller: Caller, grouping: SpendingGrouping, from?: string, to?: string): Promise<SpendingSummary> {
-    const user = await this.orm.em.fork().findOneOrFail(User, caller.userId);
+    const user = await this.ownerSettings(caller);
     [from, to] = await this.dateRange(caller, from, to, user);
-    return summarizeSpending(await this.repository.spendingRows(caller.userId), user.baseCurrency, from, to, grouping);
+    return summarizeSpending(await this.repository.spendingSums(caller.userId, grouping, from, to), user.baseCurrency, from, to, grouping);
+  }
+
+  private async ownerSettings(caller: Caller): Promise<{ timezone: string; baseCurrency: string }> {
+    const settings = await this.repository.ownerSettings(caller.userId);
+    if (!settings) throw AppError.notFound('User');
+    return settings;
   }
 
   /** A checked [from, to] of at most MAX_RANGE_DAYS; a missing bound comes from the current month in the user's zone. */
-  private async dateRange(caller: Caller, from?: string, to?: string, known?: User): Promise<[string, string]> {
+  private async dateRange(caller: Caller, from?: string, to?: string, known?: { timezone: string }): Promise<[string, string]> {
     if (from === undefined || to === undefined) {
-      const user = known ?? (await this.orm.em.fork().findOneOrFail(User, caller.userId));
+      const user = known ?? (await this.ownerSettings(caller));
       const today = todayIn(user.timezone, this.clock());
       from ??= `${today.slice(0, 8)}01`;
       to ??= isCalendarDate(from) ? endOfMonth(from) : from;

@@ -46,8 +46,9 @@ const RECORD_COLUMNS = [
  * exact decimal through the dollar rates, half away from zero; as it stands when the currencies agree (or,
  * defensively, a rate is missing: creates refuse such currencies).
  */
-const BASE_VALUE = `(case when s."price_type" = u."base_currency" or rp."per_usd" is null or rb."per_usd" is null then s."price"
-  else round(s."price" * rb."per_usd" / rp."per_usd", 2) end)::text`;
+const BASE_AMOUNT = `(case when s."price_type" = u."base_currency" or rp."per_usd" is null or rb."per_usd" is null then s."price"
+  else round(s."price" * rb."per_usd" / rp."per_usd", 2) end)`;
+const BASE_VALUE = `${BASE_AMOUNT}::text`;
 
 /** The joins BASE_VALUE reads. */
 const RATE_JOINS = `join "users" u on u."id" = s."user_id"
@@ -255,18 +256,51 @@ export function listQuerySql(userId: number, query: ListQuery): { where: string;
   return { where: `where ${conditions.join(' and ')}`, order, params };
 }
 
+/** What spending groups by: the group's key and label over the record `s` and its folder `f` and category `pc`. */
+const SPENDING_GROUPS = {
+  CATEGORY: [`coalesce(s."category_id", 0)::text`, `coalesce(pc."name", 'Uncategorised')`],
+  FOLDER: [`coalesce(s."folder_id", 0)::text`, `coalesce(f."name", 'No folder')`],
+  CURRENCY: ['s."price_type"', 's."price_type"'],
+  // By month, each payment is a group's: the records are summed only for the totals.
+  MONTH: [`''`, `''`],
+} as const;
+
 /**
- * What spending totals are computed from, for the user's live Active records: a dozen columns, not the whole
- * record (reading and deriving every record in full made a summary cost as much as ten list pages).
+ * Spending's sums, made where the rows are (a summary read and derived every record in the process): the
+ * user's live Active records summed per group and billing kind, in exact integer cents of their base value,
+ * with what their payments within [from, to] add up to (the `payment_count` function); by month, also each
+ * month's payments. A few dozen rows, whatever the number of records. Parameters: user, from, to (by month
+ * then from, to, from, to).
  */
-export const SPENDING_SELECT = `
-select s."id", s."status", s."recurring", s."price_type", s."payment_date", s."billing_type", s."billing_cycle", s."billing_frequency",
-       s."category_id", pc."name" as "category_name", s."folder_id", f."name" as "folder_name", ${BASE_VALUE} as "base_value"
-  from "subscriptions" s
-  ${RATE_JOINS}
-  left join "folders" f on f."id" = s."folder_id"
-  left join "product_categories" pc on pc."id" = s."category_id"
- where s."user_id" = ? and s."deleted_at" is null and s."status" = 1`;
+export function spendingSumsSql(grouping: keyof typeof SPENDING_GROUPS): string {
+  const sums = `
+with "records" as (
+  select s."recurring", s."payment_date", s."billing_type", s."billing_cycle", s."billing_frequency",
+         ${SPENDING_GROUPS[grouping][0]} as "key", ${SPENDING_GROUPS[grouping][1]} as "label",
+         trunc(${BASE_AMOUNT} * 100)::bigint as "cents"
+    from "subscriptions" s
+    ${RATE_JOINS}
+    left join "folders" f on f."id" = s."folder_id"
+    left join "product_categories" pc on pc."id" = s."category_id"
+   where s."user_id" = ? and s."deleted_at" is null and s."status" = 1)
+select 'kind' as "part", r."key", r."label", r."recurring", r."billing_type", r."billing_cycle", r."billing_frequency", count(*)::int as "count",
+       sum(r."cents")::text as "cents",
+       sum(r."cents" * "payment_count"(r."recurring", r."payment_date", r."billing_type", r."billing_cycle", r."billing_frequency", ?::date, ?::date))::text
+         as "period_cents"
+  from "records" r
+ group by r."key", r."label", r."recurring", r."billing_type", r."billing_cycle", r."billing_frequency"`;
+  if (grouping !== 'MONTH') return sums;
+  return `${sums}
+union all
+select 'month', m."key", m."key", null, null, null, null, sum(m."payments")::int, sum(m."cents")::text, sum(m."cents")::text
+  from (select to_char(month, 'YYYY-MM') as "key", p."payments", r."cents" * p."payments" as "cents"
+          from "records" r
+          cross join generate_series(date_trunc('month', ?::date), ?::date, interval '1 month') month
+          cross join lateral (select "payment_count"(r."recurring", r."payment_date", r."billing_type", r."billing_cycle", r."billing_frequency",
+                                greatest(month::date, ?::date), least((month + interval '1 month - 1 day')::date, ?::date)) as "payments") p) m
+ where m."payments" > 0
+ group by m."key"`;
+}
 
 /**
  * Everything a create (or an update that names links) needs to know before it writes, in one read: the owner's zone, whether its currency is known, the product it names (by id, global or the owner's; or the owner's private

@@ -26,6 +26,7 @@ it('records every committed migration', async () => {
     'Migration20261123130000_drop_duplicate_columns',
     'Migration20261123140000_next_payment_date',
     'Migration20261124090000_expect_rows',
+    'Migration20261124110000_payment_count_function',
   ]);
 });
 
