@@ -26,7 +26,7 @@ export function subscriptionRoutes(services: Services): Router {
   router.get('/subscriptions', async (req, res) => {
     const records = await subscriptions.list(callerOf(req), readListQuery(req));
     if (records.length === 0) throw AppError.noResults('subscriptions');
-    res.json(records.map(presentListItem));
+    await sendJsonArray(res, records, presentListItem);
   });
 
   router.get('/subscriptions/upcoming', async (req, res) => {
@@ -35,7 +35,7 @@ export function subscriptionRoutes(services: Services): Router {
     form.done();
     const records = await subscriptions.upcoming(callerOf(req), days);
     if (records.length === 0) throw AppError.noResults('upcoming payments');
-    res.json(records.map((record) => presentSubscription(record)));
+    await sendJsonArray(res, records, presentSubscription);
   });
 
   router.get('/subscriptions/:id', async (req, res) => {
