@@ -24,7 +24,8 @@ async function main(): Promise<void> {
  * By default V8 lets the old generation grow to several times what is live before collecting it, so an API
  * process holding ~60 MB of live objects under load sat at 280 MB RSS. Growth of 10% over the live size keeps
  * it near 150 MB for a little more collector time, with no hard cap that a large answer could hit. (The young
- * generation, 2 × 4 MB instead of 2 × 16, can only be set on the command line: `npm start` does.)
+ * generation, 2 × 8 MB instead of 2 × 16, can only be set on the command line: `npm start` does; 2 × 4 MB saved
+ * 10 MB more but scavenged twice as often, at ~2 ms a scavenge.)
  */
 const HEAP_GROWING_FLAG = '--heap-growing-percent=10';
 
