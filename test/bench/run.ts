@@ -82,7 +82,17 @@ function startServer(env: Record<string, string>, port: number): ChildProcess {
   });
 }
 
-async function load(url: string, options: { method?: 'GET' | 'POST' | 'PUT'; headers?: Record<string, string>; body?: string; connections?: number } = {}) {
+interface LoadOptions {
+  method?: 'GET' | 'POST' | 'PUT';
+  headers?: Record<string, string>;
+  body?: string;
+  connections?: number;
+  /** A path per request, in turn (the url's own path otherwise). */
+  nextPath?: () => string;
+}
+
+async function load(url: string, options: LoadOptions = {}) {
+  const { nextPath } = options;
   const run = (duration: number) =>
     autocannon({
       url,
@@ -91,6 +101,7 @@ async function load(url: string, options: { method?: 'GET' | 'POST' | 'PUT'; hea
       method: options.method ?? 'GET',
       ...(options.headers ? { headers: options.headers } : {}),
       ...(options.body ? { body: options.body } : {}),
+      ...(nextPath ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: nextPath() }) }] } : {}),
     });
   // Steady state is compared: both sides first get WARM_UP_S of the same load, unmeasured (JIT, pools, caches).
   await run(WARM_UP_S);
@@ -479,14 +490,17 @@ async function measure(base: string, databaseUrl: string, prefix: string, server
       () =>
         load(`${ceiling.url}/create?user=${user.id}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: CREATE_FORM }),
     );
-    const [{ id: anyId }] = (await (await fetch(`${base}/api/v1/subscriptions?length=1`, { headers: auth })).json()) as Array<{ id: number }>;
-    await scenario('REST update (PUT)', () =>
-      load(`${base}/api/v1/subscriptions/${anyId}`, {
-        method: 'PUT',
-        headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
-        body: 'price=10.50',
-      }),
+    const ids = ((await (await fetch(`${base}/api/v1/subscriptions?length=1000`, { headers: auth })).json()) as Array<{ id: number }>).map(
+      (record) => record.id,
     );
+    const update = { method: 'PUT', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' }, body: 'price=10.50' } as const;
+    // Users change their own records: each update goes to the next of the user's records in turn.
+    let next = 0;
+    await scenario('REST update (PUT)', () =>
+      load(`${base}/api/v1/subscriptions/${ids[0]}`, { ...update, nextPath: () => `/api/v1/subscriptions/${ids[next++ % ids.length]}` }),
+    );
+    // The hot spot, apart: every connection changing one record, whose changes take turns.
+    await scenario('REST update (PUT), all connections on one record', () => load(`${base}/api/v1/subscriptions/${ids[0]}`, update));
   } finally {
     unwatch();
   }
