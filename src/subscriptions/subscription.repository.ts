@@ -171,7 +171,7 @@ export class SubscriptionRepository {
 
   /** What the user's live Active records cost, summed per group and billing kind (and by month, per month). */
   spendingSums(userId: number, grouping: SpendingGrouping, from: string, to: string): Promise<SpendingSum[]> {
-    return this.reads.rows<SpendingSum>(spendingSumsSql(grouping), grouping === 'MONTH' ? [userId, from, to, from, to, from, to] : [userId, from, to]);
+    return this.reads.rows<SpendingSum>(spendingSumsSql(grouping), [from, to, userId]);
   }
 
   /** What a create or an update needs to know of the rows it links before it writes (LINK_PLAN), in one read. */

@@ -268,13 +268,13 @@ const SPENDING_GROUPS = {
 /**
  * Spending's sums, made where the rows are (a summary read and derived every record in the process): the
  * user's live Active records summed per group and billing kind, in exact integer cents of their base value,
- * with what their payments within [from, to] add up to (the `payment_count` function); by month, also each
- * month's payments. A few dozen rows, whatever the number of records. Parameters: user, from, to (by month
- * then from, to, from, to).
+ * with what their payments within the range add up to (the `payment_count` function); by month, also each
+ * month's payments. A few dozen rows, whatever the number of records. Parameters: from, to, user.
  */
 export function spendingSumsSql(grouping: keyof typeof SPENDING_GROUPS): string {
   const sums = `
-with "records" as (
+with "range" as (select ?::date as "from", ?::date as "to"),
+"records" as (
   select s."recurring", s."payment_date", s."billing_type", s."billing_cycle", s."billing_frequency",
          ${SPENDING_GROUPS[grouping][0]} as "key", ${SPENDING_GROUPS[grouping][1]} as "label",
          trunc(${BASE_AMOUNT} * 100)::bigint as "cents"
@@ -285,19 +285,19 @@ with "records" as (
    where s."user_id" = ? and s."deleted_at" is null and s."status" = 1)
 select 'kind' as "part", r."key", r."label", r."recurring", r."billing_type", r."billing_cycle", r."billing_frequency", count(*)::int as "count",
        sum(r."cents")::text as "cents",
-       sum(r."cents" * "payment_count"(r."recurring", r."payment_date", r."billing_type", r."billing_cycle", r."billing_frequency", ?::date, ?::date))::text
+       sum(r."cents" * "payment_count"(r."recurring", r."payment_date", r."billing_type", r."billing_cycle", r."billing_frequency", g."from", g."to"))::text
          as "period_cents"
-  from "records" r
+  from "records" r cross join "range" g
  group by r."key", r."label", r."recurring", r."billing_type", r."billing_cycle", r."billing_frequency"`;
   if (grouping !== 'MONTH') return sums;
+  // Each month of the range counts the payments within both.
   return `${sums}
 union all
-select 'month', m."key", m."key", null, null, null, null, sum(m."payments")::int, sum(m."cents")::text, sum(m."cents")::text
-  from (select to_char(month, 'YYYY-MM') as "key", p."payments", r."cents" * p."payments" as "cents"
-          from "records" r
-          cross join generate_series(date_trunc('month', ?::date), ?::date, interval '1 month') month
-          cross join lateral (select "payment_count"(r."recurring", r."payment_date", r."billing_type", r."billing_cycle", r."billing_frequency",
-                                greatest(month::date, ?::date), least((month + interval '1 month - 1 day')::date, ?::date)) as "payments") p) m
+select 'month', m."key", m."key", null, null, null, null, sum(m."payments")::int, sum(m."cents" * m."payments")::text, sum(m."cents" * m."payments")::text
+  from (select to_char(month, 'YYYY-MM') as "key", r."cents",
+               "payment_count"(r."recurring", r."payment_date", r."billing_type", r."billing_cycle", r."billing_frequency",
+                 greatest(month::date, g."from"), least((month + interval '1 month - 1 day')::date, g."to")) as "payments"
+          from "records" r cross join "range" g cross join generate_series(date_trunc('month', g."from"), g."to", interval '1 month') month) m
  where m."payments" > 0
  group by m."key"`;
 }
