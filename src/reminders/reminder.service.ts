@@ -7,7 +7,7 @@ import { AppError } from '../platform/errors';
 import type { Logger } from '../platform/logger';
 import { toMoneyString } from '../platform/money';
 import { addDays } from '../platform/dates';
-import { toRecord, type SubscriptionRecord } from '../subscriptions/subscription.record';
+import { scheduleOf, toRecord, type SubscriptionRecord } from '../subscriptions/subscription.record';
 import type { SubscriptionRepository } from '../subscriptions/subscription.repository';
 import type { ScheduledRecord } from '../platform/reminder-scheduling';
 import { alertRepository } from '../alerts/alert.repository';
@@ -183,12 +183,7 @@ function owedReminders(record: ScheduledRecord, definitions: ReminderDefinition[
       status: record.status,
       recurring: record.recurring,
       timezone: record.timezone,
-      schedule: {
-        anchor: record.payment_date,
-        billingType: record.billing_type,
-        billingCycle: record.billing_cycle,
-        billingFrequency: record.billing_frequency,
-      },
+      schedule: scheduleOf(record),
       refundDate: record.refund_days === null ? null : addDays(record.payment_date, record.refund_days),
     },
     definitions.filter((definition) => record.alert_ids.includes(definition.id)),
