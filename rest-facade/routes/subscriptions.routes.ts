@@ -9,7 +9,7 @@ import { AppError } from '../../src/platform/errors';
 import { callerOf } from '../auth';
 import { parseBody } from '../body';
 import { FormReader } from '../form';
-import { sendJsonArray } from '../json-stream';
+import { sendKeptJsonArray } from '../json-stream';
 import { presentCalendarEntry, presentListItem, presentSubscription } from '../presenters/subscription.presenter';
 import { pathId, readPagedQuery } from './params';
 
@@ -24,18 +24,31 @@ export function subscriptionRoutes(services: Services): Router {
   });
 
   router.get('/subscriptions', async (req, res) => {
-    const records = await subscriptions.list(callerOf(req), readListQuery(req));
-    if (records.length === 0) throw AppError.noResults('subscriptions');
-    await sendJsonArray(res, records, presentListItem);
+    const caller = callerOf(req);
+    const query = readListQuery(req);
+    await sendKeptJsonArray(
+      res,
+      services.answers,
+      caller,
+      `list ${JSON.stringify(query)}`,
+      () => records(subscriptions.list(caller, query), 'subscriptions'),
+      presentListItem,
+    );
   });
 
   router.get('/subscriptions/upcoming', async (req, res) => {
     const form = new FormReader(req.query);
     const days = form.integer('days');
     form.done();
-    const records = await subscriptions.upcoming(callerOf(req), days);
-    if (records.length === 0) throw AppError.noResults('upcoming payments');
-    await sendJsonArray(res, records, presentSubscription);
+    const caller = callerOf(req);
+    await sendKeptJsonArray(
+      res,
+      services.answers,
+      caller,
+      `upcoming ${days}`,
+      () => records(subscriptions.upcoming(caller, days), 'upcoming payments'),
+      presentSubscription,
+    );
   });
 
   router.get('/subscriptions/:id', async (req, res) => {
@@ -89,12 +102,25 @@ export function subscriptionRoutes(services: Services): Router {
     const start = form.text('start');
     const end = form.text('end');
     form.done();
-    const entries = await subscriptions.calendar(callerOf(req), start, end);
-    if (entries.length === 0) throw AppError.noResults('payments');
-    await sendJsonArray(res, entries, presentCalendarEntry);
+    const caller = callerOf(req);
+    await sendKeptJsonArray(
+      res,
+      services.answers,
+      caller,
+      `calendar ${start} ${end}`,
+      () => records(subscriptions.calendar(caller, start, end), 'payments'),
+      presentCalendarEntry,
+    );
   });
 
   return router;
+}
+
+/** The records of an answer; none is the original's "no results" answer. */
+async function records<T>(found: Promise<T[]>, what: string): Promise<T[]> {
+  const items = await found;
+  if (items.length === 0) throw AppError.noResults(what);
+  return items;
 }
 
 /** brand_id: an integer names a catalogue product; anything else is a product name. */

@@ -8,6 +8,8 @@ export interface LiveToken {
   secret_hash: string;
   /** Whether its expiry is more than an hour behind a fresh TOKEN_TTL_DAYS (then a use pushes it on). */
   renew: boolean;
+  /** Its user's data version (see the data_versions migration), read before anything the request reads. */
+  data_version: string;
 }
 
 /** The access_tokens statements of the hot path (every authenticated request); the rest go through the unit of work. */
@@ -21,8 +23,9 @@ export class AccessTokenRepository {
   async live(id: number, ttlDays: number): Promise<LiveToken | null> {
     const [row] = await this.reads.rows<LiveToken>(
       `select "user_id", "secret_hash",
-              coalesce("expires_at" < (now() at time zone 'utc') + make_interval(days => ?::int) - interval '1 hour', true) as "renew"
-         from "access_tokens"
+              coalesce("expires_at" < (now() at time zone 'utc') + make_interval(days => ?::int) - interval '1 hour', true) as "renew",
+              (select coalesce(sum(v."version"), 0)::text from "data_versions" v where v."scope" in (t."user_id", 0)) as "data_version"
+         from "access_tokens" t
         where "id" = ? and "revoked_at" is null and (?::int = 0 or "expires_at" is null or "expires_at" > (now() at time zone 'utc'))`,
       [ttlDays, id, ttlDays],
     );

@@ -59,7 +59,7 @@ export class AuthService {
     const row = await this.tokens.live(parsed.id, ttlDays);
     if (!row || !matchesHash(parsed.secret, row.secret_hash)) return null;
     if (ttlDays > 0 && row.renew) await this.tokens.slide(parsed.id, ttlDays);
-    return { userId: row.user_id, tokenId: parsed.id };
+    return { userId: row.user_id, tokenId: parsed.id, dataVersion: row.data_version };
   }
 
   /** Revokes the token the caller presented; it gets 401 from then on. */

@@ -49,7 +49,7 @@ export function ormOptions(clientUrl: string, poolMax: number, onQuery?: QueryLi
     allowGlobalContext: false,
     // Migrations are the authority for the tables no entity maps (their statements live in repositories):
     // the schema diff behind migration:create must neither drop nor recreate them.
-    schemaGenerator: { skipTables: ['reminders', 'subscription_alerts', 'inbound_idempotency_keys', 'rate_limits'] },
+    schemaGenerator: { skipTables: ['reminders', 'subscription_alerts', 'inbound_idempotency_keys', 'rate_limits', 'data_versions'] },
     migrations: {
       migrationsList: MIGRATIONS,
       transactional: true,

@@ -3,6 +3,8 @@ export interface Caller {
   userId: number;
   /** null when the caller acts through something other than an access token (an inbound webhook token). */
   tokenId: number | null;
+  /** The user's data version when the request began (an access token's callers): what a kept answer is checked against. */
+  dataVersion?: string;
 }
 
 /**

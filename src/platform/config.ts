@@ -18,6 +18,8 @@ export interface Config {
   redisPrefix: string;
   /** Days a token lives without use (each use pushes it on); 0: never expires. */
   tokenTtlDays: number;
+  /** Memory per process for answers of records kept until their user's data changes; 0 keeps none. */
+  answerCacheMb: number;
   /** Bearer token /metrics asks for; null: /metrics is open (keep it off the public network). */
   metricsToken: string | null;
   /** Origins browsers may call from; null: any origin. */
@@ -107,6 +109,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
     redisPrefix,
     tokenTtlDays: integer('TOKEN_TTL_DAYS', 30, 0, 3650),
+    answerCacheMb: integer('ANSWER_CACHE_MB', 16, 0, 4096),
     corsOrigins: corsOrigins(read('CORS_ORIGINS'), problems),
     metricsToken: read('METRICS_TOKEN') ?? null,
     allowSignup: boolean('ALLOW_SIGNUP', true),

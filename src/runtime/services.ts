@@ -1,3 +1,4 @@
+import { AnswerCache } from '../platform/answer-cache';
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { AccessTokenRepository } from '../auth/access-token.repository';
@@ -44,6 +45,8 @@ export interface Services {
   endpoints: WebhookEndpointService;
   inboundTokens: InboundTokenService;
   deliveryLog: DeliveryLogService;
+  /** Answers of records kept until their user's data changes. */
+  answers: AnswerCache;
 }
 
 export function createServices(
@@ -73,5 +76,6 @@ export function createServices(
     endpoints: new WebhookEndpointService(orm, config),
     inboundTokens: new InboundTokenService(orm),
     deliveryLog: new DeliveryLogService(orm, outbox),
+    answers: new AnswerCache(config.answerCacheMb * 1024 * 1024, clock),
   };
 }

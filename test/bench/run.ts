@@ -197,8 +197,9 @@ function sampleMemory(pid: number): { apiRssMb: number; treePssMb: number } {
   return { apiRssMb, treePssMb };
 }
 
-/** Measures `pid`'s tree from now until the returned function is called. */
+/** Samples the server's memory and makes it the server whose CPU scenarios count, until the returned stop. */
 function watch(pid: number): () => void {
+  const previous = serverPid;
   serverPid = pid;
   const timer = setInterval(() => {
     const { apiRssMb, treePssMb } = sampleMemory(pid);
@@ -206,7 +207,10 @@ function watch(pid: number): () => void {
     scenarioPeakRss = Math.max(scenarioPeakRss, apiRssMb);
     scenarioPeakPss = Math.max(scenarioPeakPss, treePssMb);
   }, 200);
-  return () => clearInterval(timer);
+  return () => {
+    clearInterval(timer);
+    serverPid = previous;
+  };
 }
 
 function safeRead(file: string): string {
@@ -232,7 +236,7 @@ async function main(): Promise<void> {
   console.log(`start-up to /readyz on PostgreSQL: ${extras.startupPostgresMs} ms (fresh database, migrations included)`);
 
   try {
-    await measure(base, databaseUrl, prefix, server);
+    await measure(base, databaseUrl, prefix, server, port + 5);
   } finally {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
@@ -423,7 +427,7 @@ function checkTargets(): Verdict[] {
   return verdicts;
 }
 
-async function measure(base: string, databaseUrl: string, prefix: string, server: ChildProcess): Promise<void> {
+async function measure(base: string, databaseUrl: string, prefix: string, server: ChildProcess, sparePort: number): Promise<void> {
   const user = await benchUser(base, databaseUrl);
   const token = user.token;
   const auth = { authorization: `Bearer ${token}` };
@@ -450,6 +454,8 @@ async function measure(base: string, databaseUrl: string, prefix: string, server
       () => load(`${ceiling.url}/upcoming?user=${user.id}`),
     );
     await scenario('REST upcoming p99 at 8 connections', () => load(`${base}/api/v1/subscriptions/upcoming?days=30`, { headers: auth, connections: 8 }));
+    // Before the writes below add records to the user.
+    await afresh(databaseUrl, prefix, sparePort, user);
     await scenario(
       'REST calendar for a year',
       () => load(`${base}/api/v1/calendar?start=2026-01-01&end=2026-12-31`, { headers: auth }),
@@ -509,6 +515,39 @@ async function measure(base: string, databaseUrl: string, prefix: string, server
   await ceiling.close();
 
   if (ONLY.length === 0 || ONLY.includes('webhook')) await webhooks(base, token, databaseUrl, prefix);
+}
+
+/**
+ * The list and upcoming with every answer made afresh (a server with ANSWER_CACHE_MB=0): what a user gets
+ * whose data changes between every two reads. Shown beside the kept answers; no target.
+ */
+async function afresh(databaseUrl: string, prefix: string, port: number, user: { token: string; id: number }): Promise<void> {
+  const names = ['REST list ?length=100, every answer made afresh', 'REST upcoming ?days=30, every answer made afresh'];
+  if (ONLY.length > 0 && !names.some((name) => ONLY.some((word) => name.toLowerCase().includes(word)))) return;
+  const base = `http://127.0.0.1:${port}`;
+  const started = Date.now();
+  const server = startServer({ DATABASE_URL: databaseUrl, REDIS_URL, REDIS_PREFIX: prefix, WEB_CONCURRENCY: '1', ANSWER_CACHE_MB: '0' }, port);
+  await waitReady(base, started);
+  const ceiling = await startCeiling(databaseUrl);
+  const unwatch = watch(server.pid!);
+  const auth = { authorization: `Bearer ${user.token}` };
+  try {
+    await scenario(
+      names[0],
+      () => load(`${base}${LIST_PATH}`, { headers: auth }),
+      () => load(`${ceiling.url}/list?user=${user.id}`),
+    );
+    await scenario(
+      names[1],
+      () => load(`${base}/api/v1/subscriptions/upcoming?days=30`, { headers: auth }),
+      () => load(`${ceiling.url}/upcoming?user=${user.id}`),
+    );
+  } finally {
+    unwatch();
+    await ceiling.close();
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+  }
 }
 
 /** Webhook end-to-end at a sustained rate, against BullMQ's own throughput on the same Redis. */

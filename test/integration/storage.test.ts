@@ -27,6 +27,7 @@ it('records every committed migration', async () => {
     'Migration20261123140000_next_payment_date',
     'Migration20261124090000_expect_rows',
     'Migration20261124110000_payment_count_function',
+    'Migration20261124130000_data_versions',
   ]);
 });
 

@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       redisUrl: null,
       redisPrefix: 'subledger',
       tokenTtlDays: 30,
+      answerCacheMb: 16,
       corsOrigins: null,
       metricsToken: null,
       allowSignup: true,

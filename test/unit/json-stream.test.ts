@@ -34,3 +34,16 @@ it('streams a large array chunk by chunk, never piling listeners on the response
   expect({ close: res.listenerCount('close'), error: res.listenerCount('error'), drain: res.listenerCount('drain') }).toEqual(before);
   expect(res.mostCloseListeners).toBeLessThanOrEqual(before.close + 1);
 });
+
+it('returns the chunks it sent when the whole answer fits what may be kept, and keeps nothing past that', async () => {
+  const items = Array.from({ length: 5_000 }, (_, index) => ({ index, text: 'y'.repeat(40) }));
+  const sent = new SlowResponse();
+  const kept = await sendJsonArray(sent as unknown as Response, items, (item) => item, 10_000_000);
+  await new Promise((resolve) => sent.once('finish', resolve));
+  expect(kept!.length).toBeGreaterThan(1);
+  expect(Buffer.concat(kept!).toString()).toBe(sent.chunks.join(''));
+  const tooBig = new SlowResponse();
+  expect(await sendJsonArray(tooBig as unknown as Response, items, (item) => item, 100_000)).toBeNull();
+  await new Promise((resolve) => tooBig.once('finish', resolve));
+  expect(JSON.parse(tooBig.chunks.join(''))).toHaveLength(5_000);
+});

@@ -11,6 +11,7 @@ import { Migration20261123130000_drop_duplicate_columns } from './Migration20261
 import { Migration20261123140000_next_payment_date } from './Migration20261123140000_next_payment_date';
 import { Migration20261124090000_expect_rows } from './Migration20261124090000_expect_rows';
 import { Migration20261124110000_payment_count_function } from './Migration20261124110000_payment_count_function';
+import { Migration20261124130000_data_versions } from './Migration20261124130000_data_versions';
 
 /** Committed migrations, oldest first. The migrator runs them on start. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -26,4 +27,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261123140000_next_payment_date', class: Migration20261123140000_next_payment_date },
   { name: 'Migration20261124090000_expect_rows', class: Migration20261124090000_expect_rows },
   { name: 'Migration20261124110000_payment_count_function', class: Migration20261124110000_payment_count_function },
+  { name: 'Migration20261124130000_data_versions', class: Migration20261124130000_data_versions },
 ];
