@@ -54,7 +54,7 @@ export async function sendKeptJsonArray<T>(
   load: () => Promise<readonly T[]>,
   present: (item: T) => unknown,
 ): Promise<void> {
-  const kept = answers.get(caller, request);
+  const kept = answers.get<Buffer[]>(caller, request);
   if (kept) {
     res.status(200).type('application/json');
     for (let i = 0; i < kept.length - 1; i++) {
@@ -66,7 +66,14 @@ export async function sendKeptJsonArray<T>(
   }
   const quarterHour = answers.quarterHour();
   const chunks = await sendJsonArray(res, await load(), present, answers.maxEntryBytes);
-  if (chunks) answers.keep(caller, request, chunks, quarterHour);
+  if (chunks)
+    answers.keep(
+      caller,
+      request,
+      chunks,
+      chunks.reduce((sum, chunk) => sum + chunk.length, 0),
+      quarterHour,
+    );
 }
 
 /**

@@ -16,6 +16,7 @@ import { rateLimit } from '../rest-facade/rate-limit';
 import type { Config } from './platform/config';
 import type { GraphQLContext } from './platform/graphql/context';
 import { buildAppSchema } from './runtime/schema';
+import { VERSIONED_QUERIES } from './subscriptions/subscription.resolver';
 import { createGraphQLServer } from './platform/graphql/server';
 import { redactPath } from './platform/logger';
 import { createRuntime, type ApiRuntime, type RuntimeOptions } from './runtime/runtime';
@@ -37,7 +38,10 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 export async function createApp(config: Config, options: AppOptions = {}): Promise<RunningApp> {
   const runtime = await createRuntime(config, 'api', options);
   const { db, redis, stores, services, logger } = runtime;
-  const apollo = await createGraphQLServer(await buildAppSchema(services), config, logger, options.graphqlExecution);
+  const apollo = await createGraphQLServer(await buildAppSchema(services), config, logger, options.graphqlExecution, {
+    answers: services.answers,
+    queries: VERSIONED_QUERIES,
+  });
   const metrics = new Metrics(() => services.deliveryLog.countsByStatus());
 
   const app = express();

@@ -7,12 +7,13 @@ const QUARTER_HOUR_MS = 15 * 60 * 1000;
 interface KeptAnswer {
   dataVersion: string;
   quarterHour: number;
-  chunks: readonly Buffer[];
+  /** The bytes sent (REST) or the result to send (GraphQL). */
+  answer: unknown;
   bytes: number;
 }
 
 /**
- * Answers of records kept as the bytes sent, per user and request, and served again while nothing they were
+ * Answers of records kept (the bytes sent, or a GraphQL result) per user and request, and served again while nothing they were
  * made from has changed: the user's data version (the caller's, read with its token before any data) is the
  * same, and so is the quarter-hour, since dates derived from "today" in some zone may differ in the next one.
  * Nothing is kept for a caller without a data version. Each process keeps its own; the version, read from the
@@ -35,21 +36,20 @@ export class AnswerCache {
   }
 
   /** The kept answer for `request` when it is still what a fresh one would be. */
-  get(caller: Caller, request: string): readonly Buffer[] | undefined {
+  get<T>(caller: Caller, request: string): T | undefined {
     if (!this.kept || caller.dataVersion === undefined) return undefined;
     const key = `${caller.userId} ${request}`;
     const answer = this.kept.get(key);
     if (!answer) return undefined;
-    if (answer.dataVersion === caller.dataVersion && answer.quarterHour === this.quarterHour()) return answer.chunks;
+    if (answer.dataVersion === caller.dataVersion && answer.quarterHour === this.quarterHour()) return answer.answer as T;
     this.kept.delete(key);
     return undefined;
   }
 
-  /** Keeps an answer made after the caller's version was read, within the quarter-hour `madeAt` fell in. */
-  keep(caller: Caller, request: string, chunks: readonly Buffer[], madeAt: number): void {
+  /** Keeps an answer (about `bytes` large) made after the caller's version was read, begun in quarter-hour `madeAt`. */
+  keep(caller: Caller, request: string, answer: unknown, bytes: number, madeAt: number): void {
     if (!this.kept || caller.dataVersion === undefined || madeAt !== this.quarterHour()) return;
-    const bytes = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-    this.kept.set(`${caller.userId} ${request}`, { dataVersion: caller.dataVersion, quarterHour: madeAt, chunks, bytes });
+    this.kept.set(`${caller.userId} ${request}`, { dataVersion: caller.dataVersion, quarterHour: madeAt, answer, bytes });
   }
 
   /** The quarter-hour an answer begun now belongs to; pass it to keep(). */

@@ -39,6 +39,12 @@ function toPatch(input: SubscriptionUpdateInput): SubscriptionPatch {
   return patch;
 }
 
+/**
+ * The queries here that read only tables the user's data version covers (see the data_versions migration), so
+ * their results may be kept until it changes. The calendar is left out: a year of it is too big to keep.
+ */
+export const VERSIONED_QUERIES: ReadonlySet<string> = new Set(['subscriptions', 'subscription', 'upcomingPayments', 'spendingSummary']);
+
 @Resolver(() => SubscriptionRecordView)
 export class SubscriptionResolver {
   /** Loaders live for one request (their caches must not outlive the caller's view of the data). */

@@ -24,6 +24,9 @@ const CONNECTIONS = 32;
 const WARM_UP_S = 2;
 /** The rate of changes at which webhook commit→delivery latency is measured. */
 const SUSTAINED_CHANGES_PER_SECOND = 50;
+/** The GraphQL page: 15 fields with nested product and folder. */
+const GRAPHQL_PAGE =
+  '{ subscriptions(first: 100) { totalCount edges { node { id productName brandName price currency baseValue paymentDate nextPaymentDate status billingCycle type timezone product { productName } folder { name } } } } }';
 /** BENCH_ONLY=list,graphql runs just the scenarios whose names contain one of the words (for profiling). */
 const ONLY = (process.env.BENCH_ONLY ?? '')
   .split(',')
@@ -468,9 +471,7 @@ async function measure(base: string, databaseUrl: string, prefix: string, server
         load(`${base}/graphql`, {
           method: 'POST',
           headers: { ...auth, 'content-type': 'application/json' },
-          body: graphqlBody(
-            '{ subscriptions(first: 100) { totalCount edges { node { id productName brandName price currency baseValue paymentDate nextPaymentDate status billingCycle type timezone product { productName } folder { name } } } } }',
-          ),
+          body: graphqlBody(GRAPHQL_PAGE),
         }),
       () => load(`${ceiling.url}/list?user=${user.id}`),
     );
@@ -522,7 +523,11 @@ async function measure(base: string, databaseUrl: string, prefix: string, server
  * whose data changes between every two reads. Shown beside the kept answers; no target.
  */
 async function afresh(databaseUrl: string, prefix: string, port: number, user: { token: string; id: number }): Promise<void> {
-  const names = ['REST list ?length=100, every answer made afresh', 'REST upcoming ?days=30, every answer made afresh'];
+  const names = [
+    'REST list ?length=100, every answer made afresh',
+    'REST upcoming ?days=30, every answer made afresh',
+    'GraphQL subscriptions(first: 100), nested, every answer made afresh',
+  ];
   if (ONLY.length > 0 && !names.some((name) => ONLY.some((word) => name.toLowerCase().includes(word)))) return;
   const base = `http://127.0.0.1:${port}`;
   const started = Date.now();
@@ -541,6 +546,12 @@ async function afresh(databaseUrl: string, prefix: string, port: number, user: {
       names[1],
       () => load(`${base}/api/v1/subscriptions/upcoming?days=30`, { headers: auth }),
       () => load(`${ceiling.url}/upcoming?user=${user.id}`),
+    );
+    await scenario(
+      names[2],
+      () =>
+        load(`${base}/graphql`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ query: GRAPHQL_PAGE }) }),
+      () => load(`${ceiling.url}/list?user=${user.id}`),
     );
   } finally {
     unwatch();

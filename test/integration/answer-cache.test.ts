@@ -1,3 +1,6 @@
+import { buildAppSchema } from '../../src/runtime/schema';
+import type { Services } from '../../src/runtime/services';
+import { VERSIONED_QUERIES } from '../../src/subscriptions/subscription.resolver';
 import { createSubscription } from '../support/subscriptions';
 import { graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
 
@@ -109,4 +112,45 @@ it('makes a fresh answer in the next quarter-hour, when dates derived from today
   now = new Date('2026-03-21T00:05:00Z');
   const [after] = await upcoming();
   expect(after.next_payment_date).toBe('2026-04-20');
+});
+
+describe('GraphQL', () => {
+  const page = `{ subscriptions(first: 10, orderBy: {field: ID, direction: ASC}) { totalCount edges { node { id price folder { name } alerts { id } } } } }`;
+  type Page = { subscriptions: { totalCount: number; edges: Array<{ node: { id: number; price: string; alerts: Array<{ id: number }> } }> } };
+  const node = async () => (await graphqlData<Page>(testApp, user.token, page)).subscriptions.edges.find((edge) => edge.node.id === laterId)!.node;
+  const readsRecords = () => statements.some((statement) => statement.includes('"subscriptions"'));
+
+  it('answers a repeated query from the kept result, until the data it read changes', async () => {
+    const first = await graphqlData<Page>(testApp, user.token, page);
+    statements.length = 0;
+    expect(await graphqlData<Page>(testApp, user.token, page)).toEqual(first);
+    expect(readsRecords()).toBe(false);
+    await testApp.http.put(`/api/v1/subscriptions/${laterId}`).set('authorization', `Bearer ${user.token}`).type('form').send({ price: '6.00' });
+    expect((await node()).price).toBe('6.00');
+    // The alerts of a record (a link table of their own).
+    const [{ id: alertId }] = await sql<{ id: number }>(
+      testApp,
+      `insert into "alerts" ("user_id", "alert_name", "time_period", "time_cycle", "time", "alert_condition", "alert_type", "timezone", "alert_subs_type")
+       values (?, 'Second', 1, 1, '09:00', 1, 1, 'UTC', 1) returning "id"`,
+      [user.id],
+    );
+    const alertsBefore = (await node()).alerts.map((alert) => alert.id);
+    await sql(testApp, `insert into "subscription_alerts" ("subscription_id", "alert_id", "position") values (?, ?, 1)`, [laterId, alertId]);
+    expect((await node()).alerts.map((alert) => alert.id)).toEqual(expect.arrayContaining([...alertsBefore, alertId]));
+  });
+
+  it('keeps nothing for a query that also reads what the version does not cover, or for another user', async () => {
+    const mixed = `{ me { id } subscriptions(first: 1) { totalCount } }`;
+    await graphqlData(testApp, user.token, mixed);
+    statements.length = 0;
+    await graphqlData(testApp, user.token, mixed);
+    expect(readsRecords()).toBe(true);
+    const stranger = await signUp(testApp, 'Stranger');
+    expect((await graphqlData<Page>(testApp, stranger.token, page)).subscriptions.totalCount).toBe(0);
+  });
+
+  it('names only queries the schema has', async () => {
+    const fields = Object.keys((await buildAppSchema({} as Services)).getQueryType()!.getFields());
+    expect(fields).toEqual(expect.arrayContaining([...VERSIONED_QUERIES]));
+  });
 });

@@ -4,6 +4,7 @@ import { Migration } from '@mikro-orm/migrations';
 const VERSIONED_TABLES: Array<[table: string, owner: 'user_id' | 'owner_id' | 'id' | 'subscription' | 'global']> = [
   ['subscriptions', 'user_id'],
   ['subscription_tags', 'subscription'],
+  ['subscription_alerts', 'subscription'],
   ['tags', 'user_id'],
   ['folders', 'user_id'],
   ['payment_modes', 'user_id'],

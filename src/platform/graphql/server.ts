@@ -7,7 +7,9 @@ import type { Config } from '../config';
 import { AppError, asAppError, toGraphQLExtensions } from '../errors';
 import type { Logger } from '../logger';
 import type { GraphQLContext } from './context';
+import type { AnswerCache } from '../answer-cache';
 import { inputGuards } from './input-guards';
+import { keptAnswersPlugin } from './kept-answers';
 import { executorGateway, type GraphQLExecution } from './jit-executor';
 
 /** Limits on what one GraphQL document may ask for. */
@@ -18,6 +20,7 @@ export async function createGraphQLServer(
   config: Pick<Config, 'nodeEnv'>,
   logger: Logger,
   execution: GraphQLExecution = 'jit',
+  kept?: { answers: AnswerCache; queries: ReadonlySet<string> },
 ): Promise<ApolloServer<GraphQLContext>> {
   const protection = new ApolloArmor({
     maxDepth: { n: GRAPHQL_LIMITS.maxDepth },
@@ -35,7 +38,12 @@ export async function createGraphQLServer(
     parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
     introspection: config.nodeEnv !== 'production',
     // Nothing reads cache hints; the plugin wrapped every field's resolver to compute them.
-    plugins: [...(protection.plugins ?? []), ApolloServerPluginCacheControlDisabled(), inputGuards],
+    plugins: [
+      ...(protection.plugins ?? []),
+      ApolloServerPluginCacheControlDisabled(),
+      inputGuards,
+      ...(kept ? [keptAnswersPlugin(kept.answers, kept.queries)] : []),
+    ],
     // The process's own shutdown (src/main.ts) stops Apollo; its signal handlers would race that.
     stopOnTerminationSignals: false,
     formatError: (formatted, error) => formatError(formatted, error, logger),
