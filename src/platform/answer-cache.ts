@@ -21,14 +21,17 @@ interface KeptAnswer {
  */
 export class AnswerCache {
   private readonly kept: LRUCache<string, KeptAnswer> | null;
-  /** The largest answer kept (a quarter of the whole): a year's calendar streams past it and is not held. */
+  /**
+   * The largest answer kept: a quarter of the whole, and at most 1 MB, since an answer is held whole while it is
+   * sent in order to be kept (32 years of calendar at 4 MB each held 130 MB more). Larger ones stream unheld.
+   */
   readonly maxEntryBytes: number;
 
   constructor(
     maxBytes: number,
     private readonly clock: () => Date,
   ) {
-    this.maxEntryBytes = Math.floor(maxBytes / 4);
+    this.maxEntryBytes = Math.min(Math.floor(maxBytes / 4), 1024 * 1024);
     this.kept =
       maxBytes > 0
         ? new LRUCache<string, KeptAnswer>({ maxSize: maxBytes, maxEntrySize: this.maxEntryBytes, sizeCalculation: (answer) => answer.bytes })
