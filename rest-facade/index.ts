@@ -11,6 +11,7 @@ import { catalogueRoutes } from './routes/catalogue.routes';
 import { settingsRoutes } from './routes/settings.routes';
 import { organizingRoutes } from './routes/organizing.routes';
 import { inboundWebhookRoutes } from './routes/inbound-webhook.routes';
+import { calendarFeedRoutes } from './routes/calendar-feed.routes';
 
 export interface RestFacadeDeps {
   services: Services;
@@ -42,5 +43,6 @@ export function createRestFacade({ services, config, requestLimiter }: RestFacad
   const root = Router();
   root.use('/api/v1', api);
   root.use(inboundWebhookRoutes(services, config));
+  root.use(calendarFeedRoutes(services));
   return root;
 }

@@ -14,6 +14,7 @@ import { WebhookDelivery } from '../webhooks/delivery.entity';
 import { WebhookEndpoint } from '../webhooks/endpoint.entity';
 import { WebhookEvent } from '../webhooks/event.entity';
 import { InboundWebhookToken } from '../webhooks/inbound-token.entity';
+import { CalendarFeed } from '../calendar-feeds/calendar-feed.entity';
 import { BaseEntity } from '../platform/db/base.entity';
 
 /** Every entity, listed explicitly: no folder scanning, so the same list works compiled and under jest. */
@@ -35,4 +36,5 @@ export const ENTITIES = [
   WebhookEvent,
   WebhookDelivery,
   DeliveryAttempt,
+  CalendarFeed,
 ];

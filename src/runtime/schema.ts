@@ -9,6 +9,7 @@ import { ProfileResolver } from '../settings/profile.resolver';
 import { SettingsResolver } from '../settings/settings.resolver';
 import { WebhooksResolver } from '../webhooks/webhooks.resolver';
 import { FolderResolver, PaymentModeResolver, ProductCategoryResolver, TagResolver } from '../organizing/organizing.resolver';
+import { CalendarFeedResolver } from '../calendar-feeds/calendar-feed.resolver';
 import type { Services } from './services';
 
 /** One instance of every resolver, built on the services. */
@@ -26,6 +27,7 @@ function createResolvers(services: Services): NonEmptyArray<object> {
     new TagResolver(services.tags),
     new PaymentModeResolver(services.paymentModes),
     new ProductCategoryResolver(services.categories),
+    new CalendarFeedResolver(services.calendarFeeds),
   ];
 }
 

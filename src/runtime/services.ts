@@ -1,4 +1,6 @@
 import { AnswerCache } from '../platform/answer-cache';
+import { CalendarFeedRepository } from '../calendar-feeds/calendar-feed.repository';
+import { CalendarFeedService } from '../calendar-feeds/calendar-feed.service';
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { AccessTokenRepository } from '../auth/access-token.repository';
@@ -47,6 +49,7 @@ export interface Services {
   deliveryLog: DeliveryLogService;
   /** Answers of records kept until their user's data changes. */
   answers: AnswerCache;
+  calendarFeeds: CalendarFeedService;
 }
 
 export function createServices(
@@ -77,5 +80,6 @@ export function createServices(
     inboundTokens: new InboundTokenService(orm),
     deliveryLog: new DeliveryLogService(orm, outbox),
     answers: new AnswerCache(config.answerCacheMb * 1024 * 1024, clock),
+    calendarFeeds: new CalendarFeedService(orm, new CalendarFeedRepository(stores.reads), subscriptions, config.baseUrl),
   };
 }

@@ -39,6 +39,12 @@ function stepperOf({ anchor, billingType, billingCycle, billingFrequency }: Sche
   return { anchor: parsed, anchorDay: dayNumber(parsed), months, days, approximateDays: calendar ? months * 30.436875 : days };
 }
 
+/** The period between payments: whole months (calendar-date monthly and yearly billing) or fixed days. */
+export function periodOf(schedule: Schedule): { months: number; days: number } {
+  const { months, days } = stepperOf(schedule);
+  return { months, days };
+}
+
 /** The day number of occurrence n (0 is the anchor itself). */
 function occurrenceDay(stepper: Stepper, n: number): number {
   return stepper.months > 0 ? dayNumber(monthsAfter(stepper.anchor, n * stepper.months)) : stepper.anchorDay + n * stepper.days;

@@ -23,7 +23,19 @@ let a: SignedUpUser;
 let b: SignedUpUser;
 const log = new AnswerLog();
 const ids = {} as Record<
-  'subscription' | 'deleted' | 'addon' | 'alert' | 'folder' | 'tag' | 'paymentMode' | 'category' | 'product' | 'endpoint' | 'inboundToken' | 'delivery',
+  | 'subscription'
+  | 'deleted'
+  | 'addon'
+  | 'alert'
+  | 'folder'
+  | 'tag'
+  | 'paymentMode'
+  | 'category'
+  | 'product'
+  | 'endpoint'
+  | 'inboundToken'
+  | 'calendarFeed'
+  | 'delivery',
   number
 >;
 let bSubscription: number;
@@ -57,6 +69,7 @@ beforeAll(async () => {
   ids.alert = alert.body.id;
   ids.endpoint = (await asA(`mutation { createWebhookEndpoint(input: {url: "${receiver.url}${MARK}"}) { id } }`)).createWebhookEndpoint.id;
   ids.inboundToken = (await asA('mutation { createInboundWebhookToken(kind: MANAGE) { id } }')).createInboundWebhookToken.id;
+  ids.calendarFeed = (await asA(`mutation { createCalendarFeed(input: {name: "feed ${MARK}"}) { id } }`)).createCalendarFeed.id;
   const record = await createSubscription(testApp, a.token, {
     brand_id: `product ${MARK}`,
     note: `note ${MARK}`,
@@ -337,6 +350,9 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
   deleteWebhookEndpoint: { refused: ['mutation { deleteWebhookEndpoint(id: ENDPOINT) }'] },
   createInboundWebhookToken: { ownOnly: ['mutation { createInboundWebhookToken(kind: CREATE) { id kind } }'] },
   revokeInboundWebhookToken: { refused: ['mutation { revokeInboundWebhookToken(id: INBOUND_TOKEN) { id } }'] },
+  calendarFeeds: { ownOnly: ['{ calendarFeeds { id name } }'] },
+  createCalendarFeed: { ownOnly: ['mutation { createCalendarFeed(input: {name: "B feed"}) { id name url } }'] },
+  revokeCalendarFeed: { refused: ['mutation { revokeCalendarFeed(id: CALENDAR_FEED) { id } }'] },
   redeliver: { refused: ['mutation { redeliver(deliveryId: DELIVERY) { id } }'] },
   ...ownedNameCases('Folder', 'FOLDER_ID'),
   ...ownedNameCases('Tag', 'TAG'),
@@ -354,7 +370,7 @@ function ownedNameCases(kind: string, placeholder: string): Record<string, Graph
 }
 
 const PLACEHOLDER =
-  /\b(B_SUBSCRIPTION|SUBSCRIPTION|ADDON|DELETED|ALERT|FOLDER_ID|TAG|PAYMENT_MODE|CATEGORY|PRODUCT|ENDPOINT|INBOUND_TOKEN|DELIVERY|A_EMAIL)\b/g;
+  /\b(B_SUBSCRIPTION|SUBSCRIPTION|ADDON|DELETED|ALERT|FOLDER_ID|TAG|PAYMENT_MODE|CATEGORY|PRODUCT|ENDPOINT|INBOUND_TOKEN|CALENDAR_FEED|DELIVERY|A_EMAIL)\b/g;
 
 /** The document with A's ids (and B's own record) in place of the placeholders. */
 function withIds(document: string): string {
@@ -371,6 +387,7 @@ function withIds(document: string): string {
     PRODUCT: ids.product,
     ENDPOINT: ids.endpoint,
     INBOUND_TOKEN: ids.inboundToken,
+    CALENDAR_FEED: ids.calendarFeed,
     DELIVERY: ids.delivery,
     A_EMAIL: a.email,
   };

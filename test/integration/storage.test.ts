@@ -28,6 +28,7 @@ it('records every committed migration', async () => {
     'Migration20261124090000_expect_rows',
     'Migration20261124110000_payment_count_function',
     'Migration20261124130000_data_versions',
+    'Migration20261124171348_calendar_feeds',
   ]);
 });
 

@@ -23,6 +23,7 @@ const OWNED_ROWS: Record<string, string> = {
   webhook_delivery_attempts: `"delivery_id" in (select d."id" from "webhook_deliveries" d join "webhook_events" e on e."id" = d."event_id" where e."user_id" = ?)`,
   inbound_webhook_tokens: `"user_id" = ?`,
   inbound_idempotency_keys: `"token_id" in (select "id" from "inbound_webhook_tokens" where "user_id" = ?)`,
+  calendar_feeds: `"user_id" = ?`,
 };
 
 /** Every row a user owns, table by table, as JSON text: equal snapshots mean nothing of theirs changed. */
@@ -81,6 +82,7 @@ export async function storedSecrets(testApp: TestApp): Promise<Array<{ kind: str
     `select 'password hash' as "kind", "password_hash" as "value" from "users"
      union all select 'access token hash', "secret_hash" from "access_tokens"
      union all select 'inbound token hash', "token_hash" from "inbound_webhook_tokens"
+     union all select 'calendar feed token hash', "token_hash" from "calendar_feeds"
      union all select 'webhook secret', "secret" from "webhook_endpoints"`,
   );
   return rows.filter((row) => row.value);

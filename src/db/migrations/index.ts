@@ -12,6 +12,7 @@ import { Migration20261123140000_next_payment_date } from './Migration2026112314
 import { Migration20261124090000_expect_rows } from './Migration20261124090000_expect_rows';
 import { Migration20261124110000_payment_count_function } from './Migration20261124110000_payment_count_function';
 import { Migration20261124130000_data_versions } from './Migration20261124130000_data_versions';
+import { Migration20261124171348_calendar_feeds } from './Migration20261124171348_calendar_feeds';
 
 /** Committed migrations, oldest first. The migrator runs them on start. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -28,4 +29,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124090000_expect_rows', class: Migration20261124090000_expect_rows },
   { name: 'Migration20261124110000_payment_count_function', class: Migration20261124110000_payment_count_function },
   { name: 'Migration20261124130000_data_versions', class: Migration20261124130000_data_versions },
+  { name: 'Migration20261124171348_calendar_feeds', class: Migration20261124171348_calendar_feeds },
 ];

@@ -1,0 +1,31 @@
+import { Router } from 'express';
+import { AppError } from '../../src/platform/errors';
+import type { Services } from '../../src/runtime/services';
+import { toErrorBody } from '../http-errors';
+
+/**
+ * GET /calendar/<token>.ics: a calendar feed, opened by the token in its URL alone (calendar apps send no
+ * other credentials). Calendar apps poll: the ETag names the owner's data version, so an unchanged feed
+ * answers 304 without being made again.
+ */
+export function calendarFeedRoutes(services: Services): Router {
+  const router = Router();
+  router.get('/calendar/:file', async (req, res) => {
+    const file = String(req.params.file);
+    const feed = file.endsWith('.ics') ? await services.calendarFeeds.read(file.slice(0, -'.ics'.length)) : null;
+    // Not the original's 400 for an unknown id: calendar apps take 404 as "this feed is gone".
+    if (!feed) {
+      res.status(404).json(toErrorBody(AppError.notFound('Calendar feed')));
+      return;
+    }
+    res.setHeader('ETag', feed.etag);
+    if (feed.lastModified) res.setHeader('Last-Modified', feed.lastModified.toUTCString());
+    res.setHeader('Cache-Control', 'private, no-cache');
+    if (req.fresh) {
+      res.status(304).end();
+      return;
+    }
+    res.type('text/calendar; charset=utf-8').send(await feed.text());
+  });
+  return router;
+}

@@ -1,0 +1,131 @@
+import type { MikroORM } from '@mikro-orm/core';
+import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { randomSecret, sha256Hex } from '../auth/secrets';
+import { alertRepository } from '../alerts/alert.repository';
+import type { Caller } from '../platform/caller';
+import { todayIn } from '../platform/dates';
+import { utcTimestamp } from '../platform/db/timestamps';
+import { AppError } from '../platform/errors';
+import { label, Status, STATUS_LABELS } from '../subscriptions/codes';
+import type { SubscriptionRow } from '../subscriptions/subscription.record';
+import { scheduleOf } from '../subscriptions/subscription.record';
+import type { SubscriptionRepository } from '../subscriptions/subscription.repository';
+import { CalendarFeed } from './calendar-feed.entity';
+import type { CalendarFeedRepository } from './calendar-feed.repository';
+import { renderCalendar, type FeedEvent } from './calendar-ics';
+
+const TOKEN_PATTERN = /^calf_[A-Za-z0-9_-]{20,80}$/;
+
+/** A feed's answer: its validators, and its text made only when the client's copy is stale. */
+export interface FeedAnswer {
+  etag: string;
+  lastModified: Date | null;
+  text(): Promise<string>;
+}
+
+/** Private iCalendar feeds of a user's payments: made, listed and revoked by the owner; read by token. */
+export class CalendarFeedService {
+  constructor(
+    private readonly orm: MikroORM<PostgreSqlDriver>,
+    private readonly feeds: CalendarFeedRepository,
+    private readonly subscriptions: SubscriptionRepository,
+    private readonly baseUrl: string,
+  ) {}
+
+  /** A new feed and its URL, which holds the token and is shown this once. */
+  async create(caller: Caller, input: { name: string; includeReminders: boolean }): Promise<{ feed: CalendarFeed; url: string }> {
+    const name = input.name.trim();
+    if (name.length < 1 || name.length > 100) throw AppError.field('name', 'The name must be from 1 to 100 characters.');
+    const token = `calf_${randomSecret(30)}`;
+    const em = this.orm.em.fork();
+    const feed = em.create(CalendarFeed, { user: caller.userId, name, includeReminders: input.includeReminders, tokenHash: sha256Hex(token) });
+    await em.flush();
+    return { feed, url: `${this.baseUrl}/calendar/${token}.ics` };
+  }
+
+  async list(caller: Caller): Promise<CalendarFeed[]> {
+    return this.orm.em.fork().find(CalendarFeed, { user: caller.userId }, { orderBy: { id: 'asc' } });
+  }
+
+  /** Ends a feed: its URL answers 404 from then on. */
+  async revoke(caller: Caller, id: number): Promise<CalendarFeed> {
+    const em = this.orm.em.fork();
+    const feed = await em.findOne(CalendarFeed, { id, user: caller.userId });
+    if (!feed) throw AppError.notFound('Calendar feed');
+    feed.revokedAt ??= utcTimestamp();
+    await em.flush();
+    return feed;
+  }
+
+  /** The feed a token opens, or null for an unknown, malformed or revoked one. */
+  async read(token: string): Promise<FeedAnswer | null> {
+    if (!TOKEN_PATTERN.test(token)) return null;
+    const feed = await this.feeds.byTokenHash(sha256Hex(token));
+    if (!feed) return null;
+    return {
+      // The feed's text is made from the owner's data alone, so its version names it.
+      etag: `"${feed.id}-${feed.include_reminders ? 'r' : 'n'}-${feed.data_version}"`,
+      lastModified: feed.last_modified ? new Date(`${feed.last_modified.replace(' ', 'T')}Z`) : null,
+      text: async () => renderCalendar(feed.name, new URL(this.baseUrl).hostname, await this.events(feed.user_id, feed.include_reminders)),
+    };
+  }
+
+  private async events(userId: number, includeReminders: boolean): Promise<FeedEvent[]> {
+    const rows = await this.subscriptions.inForce(userId);
+    const reminders = includeReminders ? await this.remindersOf(rows) : new Map<number, FeedEvent['reminders']>();
+    return rows.map((row) => ({
+      id: row.id,
+      summary: `${row.product_name}: ${row.price} ${row.price_type}`,
+      description: [
+        `${row.price} ${row.price_type}${row.recurring === 1 ? `, ${describeCycle(row)}` : ', once'}`,
+        `Status: ${label(STATUS_LABELS, row.status)}`,
+        row.note ? `Note: ${row.note}` : null,
+      ]
+        .filter(Boolean)
+        .join('\n'),
+      url: row.homepage,
+      schedule: scheduleOf(row),
+      recurring: row.recurring === 1,
+      until: endOf(row),
+      changedAt: row.updated_at ?? row.created_at,
+      reminders: reminders.get(row.id) ?? [],
+    }));
+  }
+
+  /** Each record's alert definitions (its alert, then its others), where they apply to its type. */
+  private async remindersOf(rows: SubscriptionRow[]): Promise<Map<number, FeedEvent['reminders']>> {
+    const em = this.orm.em.fork();
+    const links = await this.subscriptions.alertLinks(
+      em,
+      rows.map((row) => row.id),
+    );
+    const definitions = new Map((await alertRepository.definitions(em, [...new Set(links.map((link) => link.alert_id))])).map((d) => [d.id, d]));
+    const types = new Map(rows.map((row) => [row.id, row.type]));
+    const byRecord = new Map<number, FeedEvent['reminders'][number][]>();
+    for (const link of links) {
+      const definition = definitions.get(link.alert_id);
+      if (!definition || (definition.alertSubsType !== null && definition.alertSubsType !== types.get(link.subscription_id))) continue;
+      const list = byRecord.get(link.subscription_id) ?? [];
+      list.push(definition);
+      byRecord.set(link.subscription_id, list);
+    }
+    return byRecord;
+  }
+}
+
+const CYCLE_UNITS: Record<number, string> = { 1: 'day', 2: 'week', 3: 'month', 4: 'year' };
+
+function describeCycle(row: SubscriptionRow): string {
+  const unit = CYCLE_UNITS[row.billing_cycle];
+  return row.billing_frequency === 1 ? `every ${unit}` : `every ${row.billing_frequency} ${unit}s`;
+}
+
+/**
+ * The last day an ended record's payments may fall on: an Expired record's expiry date, else the day (in the
+ * record's zone) of its last change, when it was cancelled or refunded. Active records have no end.
+ */
+function endOf(row: SubscriptionRow): string | null {
+  if (row.status === Status.Active) return null;
+  if (row.status === Status.Expired && row.expiry_date) return row.expiry_date;
+  return todayIn(row.timezone, new Date(`${(row.updated_at ?? row.created_at).replace(' ', 'T')}Z`));
+}

@@ -1,0 +1,159 @@
+import ical, { type VEvent } from 'node-ical';
+import { createSubscription } from '../support/subscriptions';
+import { graphql, graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+
+/**
+ * Calendar feeds over HTTP, as a calendar app reads them: made and revoked through GraphQL, fetched by the
+ * URL alone, read back with node-ical (a second iCalendar reader), and polled with ETag and Last-Modified.
+ */
+let testApp: TestApp;
+let user: SignedUpUser;
+let monthEnd: Record<string, unknown>;
+let once: Record<string, unknown>;
+let cancelled: Record<string, unknown>;
+
+beforeAll(async () => {
+  testApp = await startTestApp();
+  user = await signUp(testApp, 'Feeds');
+  monthEnd = await createSubscription(testApp, user.token, { payment_date: '2026-01-31', price: '15.49', price_type: 'USD' });
+  once = await createSubscription(testApp, user.token, { recurring: '0', payment_date: '2026-03-05', price: '99.00', price_type: 'EUR' });
+  cancelled = await createSubscription(testApp, user.token, { payment_date: '2025-11-10' });
+  await testApp.http.post(`/api/v1/subscriptions/${String(cancelled.id)}/cancel`).set('authorization', `Bearer ${user.token}`);
+});
+afterAll(() => testApp.close());
+
+type NewFeed = { id: number; url: string; name: string; includeReminders: boolean; createdAt: string; revokedAt: string | null };
+const createFeed = async (includeReminders: boolean) =>
+  (
+    await graphqlData<{ createCalendarFeed: NewFeed }>(
+      testApp,
+      user.token,
+      `mutation { createCalendarFeed(input: {name: "Payments", includeReminders: ${includeReminders}}) { id url name includeReminders createdAt revokedAt } }`,
+    )
+  ).createCalendarFeed;
+const pathOf = (url: string) => new URL(url).pathname;
+const eventsOf = (text: string) => Object.values(ical.sync.parseICS(text)).filter((item): item is VEvent => item.type === 'VEVENT');
+const uidOf = (id: unknown) => `subscription-${String(id)}@${new URL(testApp.config.baseUrl).hostname}`;
+const day = (date: Date) => date.toISOString().slice(0, 10);
+
+it('makes a feed whose URL holds a token shown once and stored only as a hash', async () => {
+  const feed = await createFeed(false);
+  expect(feed).toEqual({
+    id: expect.any(Number),
+    url: expect.stringMatching(new RegExp(`^${testApp.config.baseUrl}/calendar/calf_[A-Za-z0-9_-]{20,80}\\.ics$`)),
+    name: 'Payments',
+    includeReminders: false,
+    createdAt: expect.any(String),
+    revokedAt: null,
+  });
+  const token = pathOf(feed.url).slice('/calendar/'.length, -'.ics'.length);
+  const [stored] = await sql<{ token_hash: string }>(testApp, `select "token_hash" from "calendar_feeds" where "id" = ?`, [feed.id]);
+  expect(stored.token_hash).toMatch(/^[0-9a-f]{64}$/);
+  expect(stored.token_hash).not.toContain(token);
+  const listed = await graphqlData<{ calendarFeeds: Array<Record<string, unknown>> }>(
+    testApp,
+    user.token,
+    '{ calendarFeeds { id name includeReminders revokedAt } }',
+  );
+  expect(listed.calendarFeeds).toContainEqual({ id: feed.id, name: 'Payments', includeReminders: false, revokedAt: null });
+  expect(JSON.stringify(listed)).not.toContain(token);
+});
+
+it('answers text/calendar with one all-day event per record, recurring by an RRULE that keeps month ends', async () => {
+  const feed = await createFeed(false);
+  const response = await testApp.http.get(pathOf(feed.url));
+  expect(response.status).toBe(200);
+  expect(response.headers['content-type']).toBe('text/calendar; charset=utf-8');
+  const events = eventsOf(response.text);
+  expect(events.map((event) => event.uid).sort()).toEqual([uidOf(monthEnd.id), uidOf(once.id), uidOf(cancelled.id)].sort());
+  const monthly = events.find((event) => event.uid === uidOf(monthEnd.id))!;
+  expect(monthly.datetype).toBe('date');
+  expect(monthly.summary).toContain('15.49 USD');
+  expect(monthly.rrule!.toString()).toContain('BYMONTHDAY=-1');
+  expect(monthly.rrule!.between(new Date('2026-01-01'), new Date('2026-05-01'), true).map(day)).toEqual([
+    '2026-01-31',
+    '2026-02-28',
+    '2026-03-31',
+    '2026-04-30',
+  ]);
+  const single = events.find((event) => event.uid === uidOf(once.id))!;
+  expect([single.rrule, day(single.start), single.summary]).toEqual([undefined, '2026-03-05', expect.stringContaining('99.00 EUR')]);
+  // A cancelled record's payments end on the day it was cancelled.
+  const ended = events.find((event) => event.uid === uidOf(cancelled.id))!;
+  expect(ended.rrule!.toString()).toMatch(/UNTIL=\d{8}/);
+  expect(ended.rrule!.between(new Date('2035-01-01'), new Date('2036-01-01'), true)).toEqual([]);
+  // The same feed again is the same text (stable UIDs and stamps).
+  expect((await testApp.http.get(pathOf(feed.url))).text).toBe(response.text);
+});
+
+it("gives Active records the calendar operation's dates, one by one, over three years", async () => {
+  const feed = await createFeed(false);
+  const events = eventsOf((await testApp.http.get(pathOf(feed.url))).text);
+  const entries: Array<{ subscription_id: number; calendar_date: string }> = [];
+  for (const year of [2026, 2027, 2028]) {
+    const answer = await testApp.http.get(`/api/v1/calendar?start=${year}-01-01&end=${year}-12-31`).set('authorization', `Bearer ${user.token}`);
+    expect(answer.status).toBe(200);
+    entries.push(...(answer.body as typeof entries));
+  }
+  for (const record of [monthEnd, once]) {
+    const event = events.find((item) => item.uid === uidOf(record.id))!;
+    const fromFeed = event.rrule ? event.rrule.between(new Date('2026-01-01'), new Date('2028-12-31'), true).map(day) : [day(event.start)];
+    const fromCalendar = entries.filter((entry) => entry.subscription_id === record.id).map((entry) => entry.calendar_date);
+    expect(fromFeed).toEqual(fromCalendar);
+  }
+});
+
+it('carries an alarm per alert definition at the offset reminders use, when asked', async () => {
+  const withReminders = eventsOf((await testApp.http.get(pathOf((await createFeed(true)).url))).text);
+  // The default alert: 3 days before at 09:00, from the all-day event's midnight.
+  expect(withReminders.find((event) => event.uid === uidOf(monthEnd.id))!.alarms).toEqual([
+    expect.objectContaining({ action: 'DISPLAY', trigger: '-P2DT15H' }),
+  ]);
+  const without = eventsOf((await testApp.http.get(pathOf((await createFeed(false)).url))).text);
+  expect(without.find((event) => event.uid === uidOf(monthEnd.id))!.alarms ?? []).toEqual([]);
+});
+
+it('answers 304 to a poll while nothing changed, and the new feed once a record changed', async () => {
+  const path = pathOf((await createFeed(false)).url);
+  const first = await testApp.http.get(path);
+  expect(first.headers.etag).toMatch(/^".+"$/);
+  expect(new Date(first.headers['last-modified']).getTime()).not.toBeNaN();
+  const again = await testApp.http.get(path).set('if-none-match', first.headers.etag);
+  expect([again.status, again.text]).toEqual([304, '']);
+  const since = await testApp.http.get(path).set('if-modified-since', first.headers['last-modified']);
+  expect(since.status).toBe(304);
+  await testApp.http
+    .put(`/api/v1/subscriptions/${String(monthEnd.id)}`)
+    .set('authorization', `Bearer ${user.token}`)
+    .type('form')
+    .send({ price: '16.99' });
+  const changed = await testApp.http.get(path).set('if-none-match', first.headers.etag);
+  expect(changed.status).toBe(200);
+  expect(changed.headers.etag).not.toBe(first.headers.etag);
+  expect(eventsOf(changed.text).find((event) => event.uid === uidOf(monthEnd.id))!.summary).toContain('16.99 USD');
+});
+
+it('answers 404 once revoked, and to unknown or malformed tokens; another user cannot revoke it', async () => {
+  const feed = await createFeed(false);
+  const stranger = await signUp(testApp, 'Stranger');
+  const refused = await graphql(testApp, stranger.token, `mutation { revokeCalendarFeed(id: ${feed.id}) { id } }`);
+  expect(refused.body.errors[0].extensions.code).toBe('NOT_FOUND');
+  expect((await testApp.http.get(pathOf(feed.url))).status).toBe(200);
+  const revoked = await graphqlData<{ revokeCalendarFeed: { id: number; revokedAt: string } }>(
+    testApp,
+    user.token,
+    `mutation { revokeCalendarFeed(id: ${feed.id}) { id revokedAt } }`,
+  );
+  expect(revoked.revokeCalendarFeed.revokedAt).toEqual(expect.any(String));
+  for (const path of [
+    pathOf(feed.url),
+    '/calendar/calf_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.ics',
+    '/calendar/nonsense.ics',
+    pathOf(feed.url).replace('.ics', '.txt'),
+  ]) {
+    const response = await testApp.http.get(path);
+    expect([path, response.status, response.body.status]).toEqual([path, 404, false]);
+  }
+  const bad = await graphql(testApp, user.token, 'mutation { createCalendarFeed(input: {name: "  "}) { id } }');
+  expect(bad.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+});
