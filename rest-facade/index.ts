@@ -12,6 +12,7 @@ import { settingsRoutes } from './routes/settings.routes';
 import { organizingRoutes } from './routes/organizing.routes';
 import { inboundWebhookRoutes } from './routes/inbound-webhook.routes';
 import { calendarFeedRoutes } from './routes/calendar-feed.routes';
+import { exportRoutes } from './routes/export.routes';
 
 export interface RestFacadeDeps {
   services: Services;
@@ -44,5 +45,13 @@ export function createRestFacade({ services, config, requestLimiter }: RestFacad
   root.use('/api/v1', api);
   root.use(inboundWebhookRoutes(services, config));
   root.use(calendarFeedRoutes(services));
+  // Downloads take the API's token and request limit.
+  root.use(
+    '/export',
+    identifyCaller(services.auth),
+    ...(requestLimiter ? [rateLimit(requestLimiter, config.rateLimitPerMinute)] : []),
+    requireCaller,
+    exportRoutes(services),
+  );
   return root;
 }

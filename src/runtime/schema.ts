@@ -10,6 +10,7 @@ import { SettingsResolver } from '../settings/settings.resolver';
 import { WebhooksResolver } from '../webhooks/webhooks.resolver';
 import { FolderResolver, PaymentModeResolver, ProductCategoryResolver, TagResolver } from '../organizing/organizing.resolver';
 import { CalendarFeedResolver } from '../calendar-feeds/calendar-feed.resolver';
+import { ExportResolver } from '../exports/export.resolver';
 import type { Services } from './services';
 
 /** One instance of every resolver, built on the services. */
@@ -28,6 +29,7 @@ function createResolvers(services: Services): NonEmptyArray<object> {
     new PaymentModeResolver(services.paymentModes),
     new ProductCategoryResolver(services.categories),
     new CalendarFeedResolver(services.calendarFeeds),
+    new ExportResolver(services.exports),
   ];
 }
 

@@ -1,6 +1,7 @@
 import { AnswerCache } from '../platform/answer-cache';
 import { CalendarFeedRepository } from '../calendar-feeds/calendar-feed.repository';
 import { CalendarFeedService } from '../calendar-feeds/calendar-feed.service';
+import { AccountExportService } from '../exports/account-export.service';
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { AccessTokenRepository } from '../auth/access-token.repository';
@@ -50,6 +51,7 @@ export interface Services {
   /** Answers of records kept until their user's data changes. */
   answers: AnswerCache;
   calendarFeeds: CalendarFeedService;
+  exports: AccountExportService;
 }
 
 export function createServices(
@@ -63,7 +65,7 @@ export function createServices(
   const mailer = config.smtpUrl ? new ReminderMailer(config.smtpUrl, config.smtpFrom) : null;
   const subscriptions = new SubscriptionRepository(orm, stores.reads);
   const reminders = new ReminderService(orm, new ReminderRepository(orm), subscriptions, outbox, mailer, logger, clock);
-  return {
+  const services = {
     outbox,
     reminders,
     profile: new ProfileService(orm, subscriptions, reminders),
@@ -82,4 +84,5 @@ export function createServices(
     answers: new AnswerCache(config.answerCacheMb * 1024 * 1024, clock),
     calendarFeeds: new CalendarFeedService(orm, new CalendarFeedRepository(stores.reads), subscriptions, config.baseUrl),
   };
+  return { ...services, exports: new AccountExportService(services, config.baseUrl, clock) };
 }

@@ -99,6 +99,11 @@ export class SubscriptionRepository {
     return row ?? null;
   }
 
+  /** Every live record of the user (drafts and ended ones too), by id: an export's. */
+  async allLive(userId: number): Promise<SubscriptionRow[]> {
+    return this.records(`where s."user_id" = ? and s."deleted_at" is null order by s."id"`, [userId]);
+  }
+
   /** The user's live records that are or were in force (Active, Cancel, Refund, Expired: not drafts), by id. */
   async inForce(userId: number): Promise<SubscriptionRow[]> {
     return this.records(`where s."user_id" = ? and s."deleted_at" is null and s."status" between 1 and 4 order by s."id"`, [userId]);

@@ -145,6 +145,20 @@ export class SubscriptionService {
     return toRecord(row, this.clock());
   }
 
+  /** Every live record of the caller, with each one's tags and alert definitions (an export's). */
+  async all(caller: Caller): Promise<Array<{ record: SubscriptionRecord; tags: string[]; alertIds: number[] }>> {
+    const rows = await this.repository.allLive(caller.userId);
+    const today = todayCache(this.clock());
+    const em = this.orm.em.fork();
+    const ids = rows.map((row) => row.id);
+    const [tags, alerts] = await Promise.all([this.repository.tagsOf(em, ids), this.repository.alertLinks(em, ids)]);
+    const tagsOf = new Map<number, string[]>();
+    for (const tag of tags) tagsOf.set(tag.subscription_id, [...(tagsOf.get(tag.subscription_id) ?? []), tag.name]);
+    const alertsOf = new Map<number, number[]>();
+    for (const link of alerts) alertsOf.set(link.subscription_id, [...(alertsOf.get(link.subscription_id) ?? []), link.alert_id]);
+    return rows.map((row) => ({ record: toRecord(row, today), tags: tagsOf.get(row.id) ?? [], alertIds: alertsOf.get(row.id) ?? [] }));
+  }
+
   /** A page of the caller's records. */
   async list(caller: Caller, query: ListQuery): Promise<SubscriptionRecord[]> {
     const rows = await this.repository.page(caller.userId, query);

@@ -351,6 +351,7 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
   createInboundWebhookToken: { ownOnly: ['mutation { createInboundWebhookToken(kind: CREATE) { id kind } }'] },
   revokeInboundWebhookToken: { refused: ['mutation { revokeInboundWebhookToken(id: INBOUND_TOKEN) { id } }'] },
   calendarFeeds: { ownOnly: ['{ calendarFeeds { id name } }'] },
+  exportLinks: { ownOnly: ['{ exportLinks { subscriptionsCsv accountJson } }'] },
   createCalendarFeed: { ownOnly: ['mutation { createCalendarFeed(input: {name: "B feed"}) { id name url } }'] },
   revokeCalendarFeed: { refused: ['mutation { revokeCalendarFeed(id: CALENDAR_FEED) { id } }'] },
   redeliver: { refused: ['mutation { redeliver(deliveryId: DELIVERY) { id } }'] },

@@ -1,0 +1,20 @@
+import { Ctx, Field, ObjectType, Query, Resolver } from 'type-graphql';
+import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
+import type { AccountExportService } from './account-export.service';
+
+@ObjectType('ExportLinks', { description: 'Where to download your data (GET with your Bearer token).' })
+class ExportLinksView {
+  @Field({ description: 'Every record, with labels, as CSV.' }) subscriptionsCsv!: string;
+  @Field({ description: 'The whole account as JSON (format subledger-account, version 1).' }) accountJson!: string;
+}
+
+@Resolver()
+export class ExportResolver {
+  constructor(private readonly exports: AccountExportService) {}
+
+  @Query(() => ExportLinksView)
+  exportLinks(@Ctx() context: GraphQLContext): ExportLinksView {
+    requireCaller(context);
+    return this.exports.links();
+  }
+}
