@@ -14,6 +14,19 @@ import type { WebhookEndpointService } from '../webhooks/endpoint.service';
 /** The name and version of the account export's format (see the README); an import checks both. */
 export const ACCOUNT_EXPORT_FORMAT = { format: 'subledger-account', version: 1 } as const;
 
+/** The services an account's parts are read through. */
+export interface AccountSources {
+  auth: AuthService;
+  settings: SettingsService;
+  subscriptions: SubscriptionService;
+  folders: OwnedNamesService<Folder>;
+  tags: OwnedNamesService<Tag>;
+  paymentModes: OwnedNamesService<PaymentMode>;
+  categories: OwnedNamesService<ProductCategory>;
+  alerts: AlertService;
+  endpoints: WebhookEndpointService;
+}
+
 /**
  * A whole account as one document: the profile, settings, the user's own folders, tags, payment methods,
  * categories and alert definitions, webhook endpoints without their secrets, and every live record (drafts,
@@ -22,17 +35,7 @@ export const ACCOUNT_EXPORT_FORMAT = { format: 'subledger-account', version: 1 }
  */
 export class AccountExportService {
   constructor(
-    private readonly deps: {
-      auth: AuthService;
-      settings: SettingsService;
-      subscriptions: SubscriptionService;
-      folders: OwnedNamesService<Folder>;
-      tags: OwnedNamesService<Tag>;
-      paymentModes: OwnedNamesService<PaymentMode>;
-      categories: OwnedNamesService<ProductCategory>;
-      alerts: AlertService;
-      endpoints: WebhookEndpointService;
-    },
+    private readonly deps: AccountSources,
     private readonly baseUrl: string,
     private readonly clock: () => Date = () => new Date(),
   ) {}

@@ -1,7 +1,7 @@
 import { AnswerCache } from '../platform/answer-cache';
 import { CalendarFeedRepository } from '../calendar-feeds/calendar-feed.repository';
 import { CalendarFeedService } from '../calendar-feeds/calendar-feed.service';
-import { AccountExportService } from '../exports/account-export.service';
+import { AccountExportService, type AccountSources } from '../exports/account-export.service';
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { AccessTokenRepository } from '../auth/access-token.repository';
@@ -31,21 +31,12 @@ import { validateFolder, validatePaymentMode } from '../organizing/organizing.ru
 import { Tag } from '../organizing/tag.entity';
 
 /** The domain services, built once per process; the REST facade and GraphQL resolvers both call these. */
-export interface Services {
-  auth: AuthService;
-  subscriptions: SubscriptionService;
-  folders: OwnedNamesService<Folder>;
-  tags: OwnedNamesService<Tag>;
-  paymentModes: OwnedNamesService<PaymentMode>;
-  categories: OwnedNamesService<ProductCategory>;
-  alerts: AlertService;
+export interface Services extends AccountSources {
   catalogue: CatalogueService;
-  settings: SettingsService;
   /** Fires after every commit that wrote outbox events. */
   outbox: OutboxSignal;
   reminders: ReminderService;
   profile: ProfileService;
-  endpoints: WebhookEndpointService;
   inboundTokens: InboundTokenService;
   deliveryLog: DeliveryLogService;
   /** Answers of records kept until their user's data changes. */
