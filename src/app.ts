@@ -94,11 +94,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // Browser clients on other origins (the extension's pages, dashboards): tokens travel in headers, never
   // cookies, so any origin may call unless CORS_ORIGINS narrows it.
   app.use(
-    ['/api/v1', '/webhook', '/graphql'],
+    ['/api/v1', '/webhook', '/graphql', '/export', '/calendar'],
     cors({
       origin: config.corsOrigins ?? '*',
       methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-      exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After'],
+      exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After', 'Content-Disposition', 'ETag', 'Last-Modified'],
       maxAge: 600,
     }),
   );

@@ -88,6 +88,17 @@ it('exports the whole account as JSON: own rows only, with links between them, a
   expect(response.text).not.toContain("Bob's own");
 });
 
+it('lets a dashboard on another origin download them (CORS), with the file name exposed', async () => {
+  const preflight = await testApp.http
+    .options('/export/account.json')
+    .set('origin', 'https://dash.example.com')
+    .set('access-control-request-method', 'GET')
+    .set('access-control-request-headers', 'authorization');
+  expect([preflight.status, preflight.headers['access-control-allow-origin']]).toEqual([204, '*']);
+  const download = await testApp.http.get('/export/account.json').set('origin', 'https://dash.example.com').set('authorization', `Bearer ${ann.token}`);
+  expect(download.headers['access-control-expose-headers']).toContain('Content-Disposition');
+});
+
 it('needs a token, and names the downloads in GraphQL', async () => {
   for (const path of ['/export/subscriptions.csv', '/export/account.json']) {
     const response = await testApp.http.get(path);
