@@ -13,8 +13,8 @@ interface KeptAnswer {
 }
 
 /**
- * Answers of records kept (the bytes sent, or a GraphQL result) per user and request, and served again while nothing they were
- * made from has changed: the user's data version (the caller's, read with its token before any data) is the
+ * Answers of records kept (the bytes sent, or a GraphQL result) per user and request, and served again while
+ * nothing they were made from has changed: the user's data version (the caller's, read with its token before any data) is the
  * same, and so is the quarter-hour, since dates derived from "today" in some zone may differ in the next one.
  * Nothing is kept for a caller without a data version. Each process keeps its own; the version, read from the
  * database, keeps them exact across processes.
@@ -23,7 +23,8 @@ export class AnswerCache {
   private readonly kept: LRUCache<string, KeptAnswer> | null;
   /**
    * The largest answer kept: a quarter of the whole, and at most 1 MB, since an answer is held whole while it is
-   * sent in order to be kept (32 years of calendar at 4 MB each held 130 MB more). Larger ones stream unheld.
+   * sent in order to be kept (32 concurrent answers of a year's calendar, held up to 4 MB each, added 130 MB).
+   * Larger ones stream unheld.
    */
   readonly maxEntryBytes: number;
 
