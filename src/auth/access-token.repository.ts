@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { DirectReads } from '../platform/db/direct-reads';
+import { dataVersionSql } from '../platform/db/data-version';
 import { pooled, run } from '../platform/db/statements';
 
 export interface LiveToken {
@@ -24,7 +25,7 @@ export class AccessTokenRepository {
     const [row] = await this.reads.rows<LiveToken>(
       `select "user_id", "secret_hash",
               coalesce("expires_at" < (now() at time zone 'utc') + make_interval(days => ?::int) - interval '1 hour', true) as "renew",
-              (select coalesce(sum(v."version"), 0)::text from "data_versions" v where v."scope" in (t."user_id", 0)) as "data_version"
+              ${dataVersionSql('t."user_id"')} as "data_version"
          from "access_tokens" t
         where "id" = ? and "revoked_at" is null and (?::int = 0 or "expires_at" is null or "expires_at" > (now() at time zone 'utc'))`,
       [ttlDays, id, ttlDays],

@@ -1,3 +1,4 @@
+import { dataVersionSql } from '../platform/db/data-version';
 import type { DirectReads } from '../platform/db/direct-reads';
 
 /** A live feed found by its token, with what its answer's validators are made from. */
@@ -19,7 +20,7 @@ export class CalendarFeedRepository {
   async byTokenHash(tokenHash: string): Promise<FeedByToken | null> {
     const [row] = await this.reads.rows<FeedByToken>(
       `select f."id", f."user_id", f."name", f."include_reminders",
-              (select coalesce(sum(v."version"), 0)::text from "data_versions" v where v."scope" in (f."user_id", 0)) as "data_version",
+              ${dataVersionSql('f."user_id"')} as "data_version",
               (select max(coalesce(s."updated_at", s."created_at")) from "subscriptions" s where s."user_id" = f."user_id") as "last_modified"
          from "calendar_feeds" f
         where f."token_hash" = ? and f."revoked_at" is null`,

@@ -1,0 +1,8 @@
+/**
+ * The data version of the user in `userColumn` (see the data_versions migration), as text: the user's own
+ * scope and scope 0, the rows every user reads. A subquery, not a SQL function: PostgreSQL would not inline
+ * a function with an aggregate and would plan it again on every call of this hot path.
+ */
+export function dataVersionSql(userColumn: string): string {
+  return `(select coalesce(sum(v."version"), 0)::text from "data_versions" v where v."scope" in (${userColumn}, 0))`;
+}
