@@ -4,7 +4,9 @@ import { randomSecret, sha256Hex } from '../auth/secrets';
 import { alertRepository } from '../alerts/alert.repository';
 import type { Caller } from '../platform/caller';
 import { todayIn } from '../platform/dates';
-import { utcTimestamp } from '../platform/db/timestamps';
+import { fromUtcTimestamp, utcTimestamp } from '../platform/db/timestamps';
+import { hasLength } from '../platform/objects';
+import { appliesTo } from '../reminders/reminder-schedule';
 import { AppError } from '../platform/errors';
 import { label, Status, STATUS_LABELS } from '../subscriptions/codes';
 import type { SubscriptionRow } from '../subscriptions/subscription.record';
@@ -35,7 +37,7 @@ export class CalendarFeedService {
   /** A new feed and its URL, which holds the token and is shown this once. */
   async create(caller: Caller, input: { name: string; includeReminders: boolean }): Promise<{ feed: CalendarFeed; url: string }> {
     const name = input.name.trim();
-    if (name.length < 1 || name.length > 100) throw AppError.field('name', 'The name must be from 1 to 100 characters.');
+    if (!hasLength(name, 1, 100)) throw AppError.field('name', 'The name must be from 1 to 100 characters.');
     const token = `calf_${randomSecret(30)}`;
     const em = this.orm.em.fork();
     const feed = em.create(CalendarFeed, { user: caller.userId, name, includeReminders: input.includeReminders, tokenHash: sha256Hex(token) });
@@ -65,7 +67,7 @@ export class CalendarFeedService {
     return {
       // The feed's text is made from the owner's data alone, so its version names it.
       etag: `"${feed.id}-${feed.include_reminders ? 'r' : 'n'}-${feed.data_version}"`,
-      lastModified: feed.last_modified ? new Date(`${feed.last_modified.replace(' ', 'T')}Z`) : null,
+      lastModified: feed.last_modified ? fromUtcTimestamp(feed.last_modified) : null,
       text: async () => renderCalendar(feed.name, new URL(this.baseUrl).hostname, await this.events(feed.user_id, feed.include_reminders)),
     };
   }
@@ -100,11 +102,11 @@ export class CalendarFeedService {
       rows.map((row) => row.id),
     );
     const definitions = new Map((await alertRepository.definitions(em, [...new Set(links.map((link) => link.alert_id))])).map((d) => [d.id, d]));
-    const types = new Map(rows.map((row) => [row.id, row.type]));
+    const records = new Map(rows.map((row) => [row.id, row]));
     const byRecord = new Map<number, FeedEvent['reminders'][number][]>();
     for (const link of links) {
       const definition = definitions.get(link.alert_id);
-      if (!definition || (definition.alertSubsType !== null && definition.alertSubsType !== types.get(link.subscription_id))) continue;
+      if (!definition || !appliesTo(records.get(link.subscription_id)!, definition)) continue;
       const list = byRecord.get(link.subscription_id) ?? [];
       list.push(definition);
       byRecord.set(link.subscription_id, list);
@@ -127,5 +129,5 @@ function describeCycle(row: SubscriptionRow): string {
 function endOf(row: SubscriptionRow): string | null {
   if (row.status === Status.Active) return null;
   if (row.status === Status.Expired && row.expiry_date) return row.expiry_date;
-  return todayIn(row.timezone, new Date(`${(row.updated_at ?? row.created_at).replace(' ', 'T')}Z`));
+  return todayIn(row.timezone, fromUtcTimestamp(row.updated_at ?? row.created_at));
 }

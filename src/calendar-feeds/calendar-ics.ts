@@ -1,4 +1,5 @@
 import ical, { ICalAlarmType } from 'ical-generator';
+import { fromUtcTimestamp } from '../platform/db/timestamps';
 import type { ReminderDefinition } from '../platform/reminder-scheduling';
 import { periodOf, type Schedule } from '../subscriptions/payment-dates';
 
@@ -56,7 +57,7 @@ export function renderCalendar(name: string, host: string, events: readonly Feed
       id: `subscription-${event.id}@${host}`,
       start: event.schedule.anchor,
       allDay: true,
-      stamp: new Date(`${event.changedAt.replace(' ', 'T')}Z`),
+      stamp: fromUtcTimestamp(event.changedAt),
       summary: event.summary,
       description: event.description,
       url: event.url,

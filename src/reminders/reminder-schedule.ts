@@ -41,7 +41,8 @@ export function instantOf(localDate: string, time: string, timezone: string): Da
   return DateTime.fromISO(`${localDate}T${time}`, { zone: timezone }).toJSDate();
 }
 
-function appliesTo(record: RemindedRecord, definition: ReminderDefinition): boolean {
+/** Whether a definition reminds records of this type (one of no type, the system default, reminds every type). */
+export function appliesTo(record: Pick<RemindedRecord, 'type'>, definition: Pick<ReminderDefinition, 'alertSubsType'>): boolean {
   return definition.alertSubsType === null || definition.alertSubsType === record.type;
 }
 

@@ -113,6 +113,26 @@ it('carries an alarm per alert definition at the offset reminders use, when aske
   expect(without.find((event) => event.uid === uidOf(monthEnd.id))!.alarms ?? []).toEqual([]);
 });
 
+it("leaves out a definition for another record type, as the reminder scheduler does, and adds the record's others", async () => {
+  const define = async (subjects: number, weeks: number) =>
+    (
+      await sql<{ id: number }>(
+        testApp,
+        `insert into "alerts" ("user_id", "alert_name", "time_period", "time_cycle", "time", "alert_condition", "alert_type", "timezone", "alert_subs_type")
+         values (?, 'Extra', ?, 2, '08:30', 1, 1, 'UTC', ?) returning "id"`,
+        [user.id, weeks, subjects],
+      )
+    )[0].id;
+  // monthEnd is a Subscription (type 1): a Trials-only definition (2) never reminds it.
+  const [forSubscriptions, forTrials] = [await define(1, 1), await define(2, 2)];
+  for (const [position, alertId] of [forSubscriptions, forTrials].entries()) {
+    await sql(testApp, `insert into "subscription_alerts" ("subscription_id", "alert_id", "position") values (?, ?, ?)`, [monthEnd.id, alertId, position + 1]);
+  }
+  const events = eventsOf((await testApp.http.get(pathOf((await createFeed(true)).url))).text);
+  // One week before at 08:30: 6 days and 15.5 hours before the payment date's midnight.
+  expect(events.find((event) => event.uid === uidOf(monthEnd.id))!.alarms!.map((alarm) => alarm.trigger)).toEqual(['-P2DT15H', '-P6DT15H30M']);
+});
+
 it('answers 304 to a poll while nothing changed, and the new feed once a record changed', async () => {
   const path = pathOf((await createFeed(false)).url);
   const first = await testApp.http.get(path);

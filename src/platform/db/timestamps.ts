@@ -10,3 +10,8 @@ export const SQL_UTC_NOW = "(now() AT TIME ZONE 'utc'::text)";
 export function utcTimestamp(instant: Date = new Date()): string {
   return `${instant.toISOString().slice(0, 23).replace('T', ' ')}000`;
 }
+
+/** The instant a stored UTC timestamp names (utcTimestamp's inverse). */
+export function fromUtcTimestamp(stored: string): Date {
+  return new Date(`${stored.replace(' ', 'T')}Z`);
+}
