@@ -152,11 +152,10 @@ export class SubscriptionService {
     const em = this.orm.em.fork();
     const ids = rows.map((row) => row.id);
     const [tags, alerts] = await Promise.all([this.repository.tagsOf(em, ids), this.repository.alertLinks(em, ids)]);
-    const tagsOf = new Map<number, string[]>();
-    for (const tag of tags) tagsOf.set(tag.subscription_id, [...(tagsOf.get(tag.subscription_id) ?? []), tag.name]);
-    const alertsOf = new Map<number, number[]>();
-    for (const link of alerts) alertsOf.set(link.subscription_id, [...(alertsOf.get(link.subscription_id) ?? []), link.alert_id]);
-    return rows.map((row) => ({ record: toRecord(row, today), tags: tagsOf.get(row.id) ?? [], alertIds: alertsOf.get(row.id) ?? [] }));
+    const byRecord = new Map(rows.map((row) => [row.id, { record: toRecord(row, today), tags: [] as string[], alertIds: [] as number[] }]));
+    for (const tag of tags) byRecord.get(tag.subscription_id)!.tags.push(tag.name);
+    for (const link of alerts) byRecord.get(link.subscription_id)!.alertIds.push(link.alert_id);
+    return [...byRecord.values()];
   }
 
   /** A page of the caller's records. */
