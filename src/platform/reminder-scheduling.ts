@@ -8,8 +8,8 @@ import type { StatementPart } from './db/statements';
  */
 export interface ReminderScheduling {
   reschedule(em: EntityManager, subscriptionIds: number[]): Promise<void>;
-  /** A new record's reminders as a part of the one statement that inserts it. */
-  newRecordPart(record: ScheduledRecord, definitions: ReminderDefinition[]): StatementPart;
+  /** New records' reminders as a part of the one statement that inserts them (their definitions read beforehand). */
+  newRecordsPart(records: readonly ScheduledRecord[], definitions: ReminderDefinition[]): StatementPart;
   /** Changed records' reminders (none for a deleted record) as a part of the one statement that changes them. */
   changedRecordsPart(records: ReadonlyArray<{ record: ScheduledRecord; deleted: boolean }>, definitions: ReminderDefinition[]): StatementPart;
   /** The live records whose reminders come from the alert definition (the alert is in use when any are). */

@@ -57,9 +57,10 @@ export class ReminderService {
     );
   }
 
-  /** A new record's reminders, as a part of the statement that inserts it (its definitions read beforehand). */
-  newRecordPart(record: ScheduledRecord, definitions: ReminderDefinition[]): StatementPart {
-    return this.reminders.owedPart([{ record, owed: owedReminders(record, definitions, this.clock()) }]);
+  /** New records' reminders, as a part of the statement that inserts them (their definitions read beforehand). */
+  newRecordsPart(records: readonly ScheduledRecord[], definitions: ReminderDefinition[]): StatementPart {
+    const now = this.clock();
+    return this.reminders.owedPart(records.map((record) => ({ record, owed: owedReminders(record, definitions, now) })));
   }
 
   changedRecordsPart(records: ReadonlyArray<{ record: ScheduledRecord; deleted: boolean }>, definitions: ReminderDefinition[]): StatementPart {

@@ -14,9 +14,10 @@ import {
   changeRecordsSql,
   LINK_PLAN,
   EXPECT_CHANGED,
-  insertRecordSql,
+  insertRecordsSql,
+  DRAW_RECORD_IDS,
   listQuerySql,
-  RECORD_PREVIEW,
+  RECORDS_PREVIEW,
   recordSelect,
   REPLACE_TAGS,
   spendingSumsSql,
@@ -206,23 +207,26 @@ export class SubscriptionRepository {
     return plan;
   }
 
-  /** The new record these entity values make, with the id it is to have, as the record read will answer it once stored. */
-  async preview(values: Partial<Subscription>): Promise<SubscriptionRow> {
-    const [row] = await this.rows<SubscriptionRow>(RECORD_PREVIEW, [JSON.stringify(this.columnsOf(values))]);
-    return row;
+  /** New records as they will read once inserted (RECORDS_PREVIEW), by id; a record without an id draws one. */
+  preview(records: ReadonlyArray<Partial<Subscription>>): Promise<SubscriptionRow[]> {
+    return this.rows<SubscriptionRow>(RECORDS_PREVIEW, [JSON.stringify(records.map((values) => this.columnsOf(values)))]);
+  }
+
+  /** `count` ids for new records. */
+  async drawIds(count: number): Promise<number[]> {
+    return (await this.rows<{ id: number }>(DRAW_RECORD_IDS, [count])).map((row) => row.id);
   }
 
   /**
-   * Inserts a record from its entity values, with its tags and the other parts (event, deliveries,
-   * reminders), as one statement: it commits whole or not at all, with no transaction around it (unless the
-   * caller runs in one).
+   * Inserts records from their entity values (each with its id), with their tags and the other parts (events,
+   * deliveries, reminders), as one statement: it commits whole or not at all, with no transaction around it
+   * (unless the caller runs in one).
    */
-  async insertNew(values: Partial<Subscription>, tagIds: readonly number[], parts: readonly StatementPart[]): Promise<void> {
-    const columns = this.columnsOf(values);
-    const { sql, params } = withParts(
-      [{ sql: insertRecordSql(Object.keys(columns)), params: [JSON.stringify(columns), values.id, intArray(tagIds)] }, ...parts],
-      'select 1',
-    );
+  async insertNew(records: ReadonlyArray<{ values: Partial<Subscription>; tagIds: readonly number[] }>, parts: readonly StatementPart[]): Promise<void> {
+    const rows = records.map(({ values }) => this.columnsOf(values));
+    const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+    const tagLinks = records.flatMap(({ values, tagIds }) => tagIds.map((tagId) => [values.id, tagId]));
+    const { sql, params } = withParts([{ sql: insertRecordsSql(columns), params: [JSON.stringify(rows), JSON.stringify(tagLinks)] }, ...parts], 'select 1');
     await this.rows(sql, params);
   }
 

@@ -38,6 +38,14 @@ export interface AddonInput {
   refundDate?: string | null;
 }
 
+/** A record to make: its input, and what an import restores beside it (when it was made, its main record). */
+export interface NewRecord {
+  input: SubscriptionInput;
+  createdAt?: string;
+  /** Makes the record an add-on of this record of the caller's. */
+  mainRecordId?: number;
+}
+
 /** One payment date of one record, with an id that is stable for the same (record, date). */
 export interface CalendarEntry {
   id: number;
@@ -52,6 +60,8 @@ const FOREIGN_KEY_VIOLATION = '23503';
 const SERIALIZATION_FAILURE = '40001';
 const RETRIED = new Set([FOREIGN_KEY_VIOLATION, SERIALIZATION_FAILURE]);
 const MAX_ATTEMPTS = 10;
+/** Records per statement of a createMany (an import's): a few hundred kilobytes of rows, events and reminders. */
+const CREATE_BATCH = 500;
 /** The original service's upcoming window. */
 export const DEFAULT_UPCOMING_DAYS = 7;
 
@@ -85,58 +95,107 @@ export class SubscriptionService {
    */
   async create(caller: Caller, input: SubscriptionInput): Promise<SubscriptionRecord> {
     assertValid(input);
-    return this.retried(() => this.createOnce(caller, input));
-  }
-
-  private async createOnce(caller: Caller, input: SubscriptionInput): Promise<SubscriptionRecord> {
-    const { ask, plan } = await this.planned(caller, input, true);
-    const product = plan.product!;
-    const createdAt = utcTimestamp();
-    const values: Partial<Subscription> = {
-      user: caller.userId,
-      createdBy: caller.userId,
-      ...this.productFields(product),
-      folder: ask.folderId,
-      category: input.categoryId !== undefined ? input.categoryId : (product.category ?? DEFAULT_CATEGORY_ID),
-      alert: ask.alertId,
-      paymentMode: ask.paymentModeId,
-      rating: 0,
-      payGatewayId: 0,
-      subAddon: 0,
-      ...entityFields(input),
-      timezone: input.timezone ?? plan.timezone,
-      createdAt,
-      updatedAt: createdAt,
-    };
-    const record = toRecord(await this.repository.preview(values), this.clock());
-    Object.assign(values, { id: record.id, nextPaymentDate: record.next_payment_date });
-    await this.repository.insertNew(
-      values,
-      plan.tags.map((tag) => tag.id),
-      [
-        recordEventsPart(caller.userId, 'subscription.created', [{ record, tags: plan.tags }]),
-        this.reminders.newRecordPart({ ...record, alert_ids: ask.alertId === null ? [] : [ask.alertId] }, plan.definitions),
-      ],
-    );
-    this.outbox.notify();
+    const [record] = await this.retried(() => this.createBatch(caller, [{ input }]));
     return record;
   }
 
   /**
-   * The rows an input links, checked (a field error names each missing one); a private product or tags named
-   * for the first time are made before the write, then planned again (a link may have gone meanwhile).
+   * Records made as a create makes each (an import's): the same rules, links, event and reminders per record,
+   * in batches of CREATE_BATCH with one plan per distinct set of links. All or none only inside the caller's
+   * transaction. Answers the records in the order given.
    */
-  private async planned(caller: Caller, input: SubscriptionPatch, creating: boolean): Promise<{ ask: LinkPlanAsk; plan: LinkPlan }> {
-    const ask = planAsk(input, creating);
-    let plan = await this.repository.linkPlan(caller.userId, ask);
-    const { errors, unmade } = checkPlan(input, ask, plan);
-    refuseFieldErrors(errors);
-    if (unmade.product !== undefined || unmade.tags.length > 0) {
-      await makeUnmade(currentTarget(this.orm), caller.userId, unmade);
-      plan = await this.repository.linkPlan(caller.userId, ask);
-      refuseFieldErrors(checkPlan(input, ask, plan).errors);
+  async createMany(caller: Caller, records: readonly NewRecord[]): Promise<SubscriptionRecord[]> {
+    for (const { input } of records) assertValid(input);
+    const created: SubscriptionRecord[] = [];
+    for (let start = 0; start < records.length; start += CREATE_BATCH) {
+      created.push(...(await this.retried(() => this.createBatch(caller, records.slice(start, start + CREATE_BATCH)))));
     }
-    return { ask, plan };
+    return created;
+  }
+
+  private async createBatch(caller: Caller, records: readonly NewRecord[]): Promise<SubscriptionRecord[]> {
+    const planned = await this.planned(
+      caller,
+      records.map(({ input }) => input),
+      true,
+    );
+    const createdAt = utcTimestamp();
+    const values = records.map(({ input, createdAt: kept, mainRecordId }, index): Partial<Subscription> => {
+      const { ask, plan } = planned[index];
+      const product = plan.product!;
+      return {
+        user: caller.userId,
+        createdBy: caller.userId,
+        ...this.productFields(product),
+        folder: ask.folderId,
+        category: input.categoryId !== undefined ? input.categoryId : (product.category ?? DEFAULT_CATEGORY_ID),
+        alert: ask.alertId,
+        paymentMode: ask.paymentModeId,
+        rating: 0,
+        payGatewayId: 0,
+        subAddon: mainRecordId === undefined ? 0 : 1,
+        ...(mainRecordId === undefined ? {} : { mainRecord: mainRecordId }),
+        ...entityFields(input),
+        timezone: input.timezone ?? plan.timezone,
+        createdAt: kept ?? createdAt,
+        updatedAt: kept ?? createdAt,
+      };
+    });
+    // One record draws its id in its preview; several draw theirs first, to know which preview is which.
+    if (values.length > 1) (await this.repository.drawIds(values.length)).forEach((id, index) => (values[index].id = id));
+    const now = this.clock();
+    const previews = new Map((await this.repository.preview(values)).map((row) => [row.id, toRecord(row, now)]));
+    const created = values.map((value) => (value.id === undefined ? [...previews.values()][0] : previews.get(value.id)!));
+    values.forEach((value, index) => Object.assign(value, { id: created[index].id, nextPaymentDate: created[index].next_payment_date }));
+    await this.repository.insertNew(
+      values.map((value, index) => ({ values: value, tagIds: planned[index].plan.tags.map((tag) => tag.id) })),
+      [
+        recordEventsPart(
+          caller.userId,
+          'subscription.created',
+          created.map((record, index) => ({ record, tags: planned[index].plan.tags })),
+        ),
+        this.reminders.newRecordsPart(
+          created.map((record, index) => ({ ...record, alert_ids: planned[index].ask.alertId === null ? [] : [planned[index].ask.alertId!] })),
+          uniqueById(planned.flatMap(({ plan }) => plan.definitions)),
+        ),
+      ],
+    );
+    this.outbox.notify();
+    return created;
+  }
+
+  /**
+   * The rows each input of a create (or an update) links, checked (a field error names each missing one; the
+   * first input with one refuses them all), read once per distinct set of links; a private product or tags named for the first
+   * time are made before the write, then all is planned again (a link may have gone meanwhile).
+   */
+  private async planned(caller: Caller, inputs: readonly SubscriptionPatch[], creating: boolean): Promise<Array<{ ask: LinkPlanAsk; plan: LinkPlan }>> {
+    const asks = inputs.map((input) => planAsk(input, creating));
+    const planAll = async () => {
+      const plans = new Map<string, LinkPlan>();
+      for (const ask of asks) {
+        const key = JSON.stringify(ask);
+        if (!plans.has(key)) plans.set(key, await this.repository.linkPlan(caller.userId, ask));
+      }
+      return asks.map((ask) => plans.get(JSON.stringify(ask))!);
+    };
+    let plans = await planAll();
+    const unmade = { products: new Set<string>(), tags: new Set<string>() };
+    inputs.forEach((input, index) => {
+      const checked = checkPlan(input, asks[index], plans[index]);
+      refuseFieldErrors(checked.errors);
+      if (checked.unmade.product !== undefined) unmade.products.add(checked.unmade.product);
+      for (const tag of checked.unmade.tags) unmade.tags.add(tag);
+    });
+    if (unmade.products.size > 0 || unmade.tags.size > 0) {
+      const target = currentTarget(this.orm);
+      for (const product of unmade.products) await makeUnmade(target, caller.userId, { product, tags: [] });
+      await makeUnmade(target, caller.userId, { tags: [...unmade.tags] });
+      plans = await planAll();
+      inputs.forEach((input, index) => refuseFieldErrors(checkPlan(input, asks[index], plans[index]).errors));
+    }
+    return asks.map((ask, index) => ({ ask, plan: plans[index] }));
   }
 
   async get(caller: Caller, id: number): Promise<SubscriptionRecord> {
@@ -218,7 +277,7 @@ export class SubscriptionService {
       const values: Partial<Subscription> = {};
       let tags: LinkPlan['tags'] | null = null;
       if (namesLinks(patch)) {
-        const { ask, plan } = await this.planned(caller, patch, false);
+        const [{ ask, plan }] = await this.planned(caller, [patch], false);
         if (patch.product !== undefined) Object.assign(values, this.productFields(plan.product!), { category: plan.product!.category ?? DEFAULT_CATEGORY_ID });
         Object.assign(values, linkValues(patch, ask));
         if (patch.tags !== undefined) tags = plan.tags;
@@ -570,6 +629,10 @@ const DATE_FIELDS: ReadonlyArray<keyof SubscriptionPatch> = [
   'expiryDate',
   'alertId',
 ];
+
+function uniqueById<T extends { id: number }>(items: readonly T[]): T[] {
+  return [...new Map(items.map((item) => [item.id, item])).values()];
+}
 
 /** The record of this id among those a write emitted. */
 function recordOf(records: SubscriptionRecord[], id: number): SubscriptionRecord {

@@ -73,13 +73,19 @@ export function recordSelect(filter: string, order = '', options: { total?: bool
 }
 
 /**
- * A new record not yet stored, read as the record read will answer it once stored: its columns (one JSON
- * object, with an id drawn here) joined to the rows it links. A create's answer and event body are made from
- * it before the insert; only a create that passed its checks draws an id.
+ * New records not yet stored, read as the record read will answer them once stored, by id: their columns (one
+ * JSON object each, with an id drawn here unless the object has one) joined to the rows they link. A create's
+ * answer and event bodies are made from it before the insert; only a create that passed its checks draws an id.
  */
-export const RECORD_PREVIEW = recordSelectFrom(
-  `select * from jsonb_populate_record(null::"subscriptions", ?::jsonb || jsonb_build_object('id', nextval('subscriptions_id_seq')))`,
+export const RECORDS_PREVIEW = recordSelectFrom(
+  `select r.* from jsonb_array_elements(?::jsonb) e,
+     lateral jsonb_populate_record(null::"subscriptions",
+       e.value || jsonb_build_object('id', coalesce((e.value->>'id')::int, nextval('subscriptions_id_seq')))) r`,
+  'order by s."id"',
 );
+
+/** Ids for new records, drawn before their preview when a batch needs to know which is which. */
+export const DRAW_RECORD_IDS = `select nextval('subscriptions_id_seq')::int as "id" from generate_series(1, ?::int)`;
 
 /**
  * What a change reads beside each record: the version of the stored row (its `xmin`, which every update of
@@ -322,14 +328,15 @@ select u."timezone",
   from "users" u where u."id" = ?`;
 
 /**
- * A new record inserted with its tags and the statement's other parts (its event, deliveries and reminders),
- * all or nothing as one statement. `columns` are the keys of the record's JSON object (from the entity's
- * metadata, never from input).
+ * New records inserted with their tags and the statement's other parts (their events, deliveries and
+ * reminders), all or nothing as one statement. `columns` are the keys of the records' JSON objects (from the
+ * entity's metadata, never from input); a key a record lacks is null.
  */
-export function insertRecordSql(columns: readonly string[]): string {
+export function insertRecordsSql(columns: readonly string[]): string {
   const list = columns.map((column) => `"${column}"`).join(', ');
   return `"created" as (
-         insert into "subscriptions" (${list}) select ${list} from jsonb_populate_record(null::"subscriptions", ?::jsonb)),
+         insert into "subscriptions" (${list}) select ${list} from jsonb_populate_recordset(null::"subscriptions", ?::jsonb)),
        "created_tags" as (
-         insert into "subscription_tags" ("subscription_id", "tag_id") select ?, unnest(?::int[]))`;
+         insert into "subscription_tags" ("subscription_id", "tag_id")
+         select (link->>0)::int, (link->>1)::int from jsonb_array_elements(?::jsonb) link)`;
 }
