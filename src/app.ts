@@ -3,8 +3,9 @@ import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expressMiddleware } from '@as-integrations/express5';
+import { graphqlUploadExpress } from 'graphql-upload-minimal';
 import cors from 'cors';
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
 import { answerClientError, errorHandler, unknownRoute } from '../rest-facade/http-errors';
 import { BODY_LIMIT_BYTES } from '../rest-facade/body';
@@ -33,6 +34,24 @@ export interface RunningApp extends ApiRuntime {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
+/** The largest file an import takes. */
+const UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
+
+/**
+ * File uploads come with a Bearer token: Apollo refuses multipart bodies without a preflight header, to stop
+ * cross-site form posts riding on cookies; here callers are known only by their Authorization header, which
+ * such a form cannot send, so requiring it does the same.
+ */
+const uploadsNeedCaller: RequestHandler = (req, _res, next) => {
+  if (req.is('multipart/form-data') && !req.caller) return next(AppError.unauthenticated('A file upload needs your Bearer token'));
+  next();
+};
+
+/** A multipart request whose operations are parsed is handed on as the JSON request it now is. */
+const multipartAsParsed: RequestHandler = (req, _res, next) => {
+  if (req.is('multipart/form-data')) req.headers['content-type'] = 'application/json';
+  next();
+};
 
 /** The HTTP side of an API process over its runtime: GraphQL on /graphql, the REST facade, operations endpoints. */
 export async function createApp(config: Config, options: AppOptions = {}): Promise<RunningApp> {
@@ -114,6 +133,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     identifyCaller(services.auth),
     ...(limiter ? [rateLimit(limiter, config.rateLimitPerMinute)] : []),
     express.json({ limit: BODY_LIMIT_BYTES }),
+    // File uploads (graphql-multipart-request-spec): one file per request, streamed to its resolver.
+    uploadsNeedCaller,
+    graphqlUploadExpress({ maxFileSize: UPLOAD_LIMIT_BYTES, maxFiles: 1 }),
+    multipartAsParsed,
     expressMiddleware(apollo, {
       context: async ({ req }): Promise<GraphQLContext> => ({
         caller: req.caller ?? null,

@@ -1,15 +1,34 @@
 import 'reflect-metadata';
-import { readFileSync } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './platform/config';
 import { importRates, type RatesFile } from './currency/rates.service';
 import { runningEmbeddedPostgres } from './platform/db/embedded-postgres';
 import { AppError } from './platform/errors';
 import { createRuntime } from './runtime/runtime';
+import type { ImportFormat, ImportReport } from './imports/import.service';
+import type { ColumnMapping } from './imports/loose-formats';
+
+const IMPORT_FORMATS: ImportFormat[] = ['wallos', 'csv', 'subledger'];
+
+/** One line per row (what it became, or why it is refused), then the totals. */
+function printImportReport(report: ImportReport): void {
+  for (const row of report.rows) {
+    const problems = Object.entries(row.problems).map(([field, messages]) => `${field}: ${messages.join(' ')}`);
+    const made = row.matches.filter((match) => !match.existing).map((match) => `new ${match.kind} "${match.name}"`);
+    const detail = row.outcome === 'REFUSED' ? problems : [...made, ...row.notes];
+    console.log(`line ${row.line}\t${row.outcome}${row.recordId ? ` #${row.recordId}` : ''}\t${row.name}${detail.length ? `\t${detail.join('; ')}` : ''}`);
+  }
+  for (const endpoint of report.webhookEndpoints) console.log(`webhook endpoint ${endpoint.url}: new secret ${endpoint.secret}`);
+  const verb = report.dryRun ? 'would be created' : 'created';
+  console.log(`${report.total} rows: ${report.dryRun ? report.total - report.refused : report.created} ${verb}, ${report.refused} refused`);
+}
 
 const USAGE = [
   'usage: npm run cli -- user:create --email E --password P --name N',
   '       npm run cli -- rates:import --file rates.json   ({"asOf": "YYYY-MM-DD", "rates": {"EUR": "0.92", …}} per US dollar)',
+  '       npm run cli -- import --user EMAIL --file F --format wallos|csv|subledger [--dry-run] [--skip-refused]',
+  '                         [--currency XXX] [--date-order DMY|MDY] [--map field=Column ...]   (see README: Import)',
   '       npm run -s cli -- db:url   (the database URL, e.g. for pg_dump; with the embedded default, Subledger must be running)',
 ].join('\n');
 
@@ -21,11 +40,24 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const { values } = parseArgs({
     args: rest,
-    options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' }, file: { type: 'string' } },
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      name: { type: 'string' },
+      file: { type: 'string' },
+      user: { type: 'string' },
+      format: { type: 'string' },
+      'dry-run': { type: 'boolean', default: false },
+      'skip-refused': { type: 'boolean', default: false },
+      currency: { type: 'string' },
+      'date-order': { type: 'string' },
+      map: { type: 'string', multiple: true },
+    },
   });
   const userCreate = command === 'user:create' && values.email && values.password && values.name;
   const ratesImport = command === 'rates:import' && values.file;
-  if (!userCreate && !ratesImport && command !== 'db:url') {
+  const fileImport = command === 'import' && values.user && values.file && IMPORT_FORMATS.includes(values.format as ImportFormat);
+  if (!userCreate && !ratesImport && !fileImport && command !== 'db:url') {
     console.error(USAGE);
     return 2;
   }
@@ -41,6 +73,19 @@ async function main(argv: string[]): Promise<number> {
   }
   const runtime = await createRuntime(config, 'cli');
   try {
+    if (fileImport) {
+      const caller = await runtime.services.auth.callerByEmail(values.user!);
+      const report = await runtime.services.imports.import(caller, createReadStream(values.file!), {
+        format: values.format as ImportFormat,
+        dryRun: values['dry-run']!,
+        skipRefused: values['skip-refused']!,
+        currency: values.currency,
+        dateOrder: values['date-order'] === 'DMY' || values['date-order'] === 'MDY' ? values['date-order'] : undefined,
+        mapping: Object.fromEntries((values.map ?? []).map((pair) => pair.split('=', 2))) as ColumnMapping,
+      });
+      printImportReport(report);
+      return report.refused > 0 && !values['skip-refused'] ? 1 : 0;
+    }
     if (ratesImport) {
       const count = await importRates(runtime.db.orm, JSON.parse(readFileSync(values.file!, 'utf8')) as RatesFile);
       console.log(`imported ${count} exchange rates`);

@@ -53,22 +53,24 @@ export class AlertService {
 
   async create(caller: Caller, input: AlertInput): Promise<Alert> {
     assertValid(input);
-    const em = this.orm.em.fork();
-    const alert = em.create(Alert, {
-      user: caller.userId,
-      isDefault: 0,
-      alertName: input.alertName.trim(),
-      timePeriod: input.timePeriod,
-      timeCycle: input.timeCycle ?? null,
-      time: normaliseTime(input.time),
-      alertCondition: input.alertCondition,
-      alertContact: input.alertContact ?? null,
-      alertType: input.alertType,
-      timezone: input.timezone,
-      alertSubsType: input.alertSubsType,
+    // In the caller's transaction when there is one (an import's).
+    return this.orm.em.transactional(async (em) => {
+      const alert = em.create(Alert, {
+        user: caller.userId,
+        isDefault: 0,
+        alertName: input.alertName.trim(),
+        timePeriod: input.timePeriod,
+        timeCycle: input.timeCycle ?? null,
+        time: normaliseTime(input.time),
+        alertCondition: input.alertCondition,
+        alertContact: input.alertContact ?? null,
+        alertType: input.alertType,
+        timezone: input.timezone,
+        alertSubsType: input.alertSubsType,
+      });
+      await em.flush();
+      return alert;
     });
-    await em.flush();
-    return alert;
   }
 
   async update(caller: Caller, id: number, input: Partial<AlertInput>): Promise<Alert> {

@@ -74,6 +74,13 @@ export class AuthService {
     return user;
   }
 
+  /** The account of this e-mail address acting from the shell (an administrator's command, no token). */
+  async callerByEmail(email: string): Promise<Caller> {
+    const user = await this.orm.em.fork().findOne(User, { email: normaliseEmail(email) });
+    if (!user) throw AppError.notFound('User');
+    return { userId: user.id, tokenId: null };
+  }
+
   /** Self-service account creation, open while ALLOW_SIGNUP is true. */
   async signUp(input: NewUser): Promise<Session> {
     if (!this.config.allowSignup) throw new AppError('FORBIDDEN', 'Sign-up is closed on this server');

@@ -11,6 +11,7 @@ import { WebhooksResolver } from '../webhooks/webhooks.resolver';
 import { FolderResolver, PaymentModeResolver, ProductCategoryResolver, TagResolver } from '../organizing/organizing.resolver';
 import { CalendarFeedResolver } from '../calendar-feeds/calendar-feed.resolver';
 import { ExportResolver } from '../exports/export.resolver';
+import { ImportResolver } from '../imports/import.resolver';
 import type { Services } from './services';
 
 /** One instance of every resolver, built on the services. */
@@ -30,6 +31,7 @@ function createResolvers(services: Services): NonEmptyArray<object> {
     new ProductCategoryResolver(services.categories),
     new CalendarFeedResolver(services.calendarFeeds),
     new ExportResolver(services.exports),
+    new ImportResolver(services.imports),
   ];
 }
 

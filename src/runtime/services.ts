@@ -2,6 +2,8 @@ import { AnswerCache } from '../platform/answer-cache';
 import { CalendarFeedRepository } from '../calendar-feeds/calendar-feed.repository';
 import { CalendarFeedService } from '../calendar-feeds/calendar-feed.service';
 import { AccountExportService, type AccountSources } from '../exports/account-export.service';
+import { ImportRepository } from '../imports/import.repository';
+import { ImportService } from '../imports/import.service';
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { AccessTokenRepository } from '../auth/access-token.repository';
@@ -43,6 +45,7 @@ export interface Services extends AccountSources {
   answers: AnswerCache;
   calendarFeeds: CalendarFeedService;
   exports: AccountExportService;
+  imports: ImportService;
 }
 
 export function createServices(
@@ -75,5 +78,9 @@ export function createServices(
     answers: new AnswerCache(config.answerCacheMb * 1024 * 1024, clock),
     calendarFeeds: new CalendarFeedService(orm, new CalendarFeedRepository(stores.reads), subscriptions, config.baseUrl),
   };
-  return { ...services, exports: new AccountExportService(services, config.baseUrl, clock) };
+  return {
+    ...services,
+    exports: new AccountExportService(services, config.baseUrl, clock),
+    imports: new ImportService(orm, new ImportRepository(orm), services),
+  };
 }

@@ -27,27 +27,30 @@ export class WebhookEndpointService {
 
   /** Returns the endpoint and its secret (the one time it is shown). */
   async create(caller: Caller, input: { url: string; events: string[] }): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
-    const em = this.orm.em.fork();
-    const secret = newEndpointSecret();
-    const endpoint = em.create(WebhookEndpoint, {
-      user: caller.userId,
-      url: checkEndpointUrl(input.url, this.config.webhookAllowPrivate).toString(),
-      events: checkTopics(input.events),
-      secret,
-      enabled: true,
+    // In the caller's transaction when there is one (an import's).
+    return this.orm.em.transactional(async (em) => {
+      const secret = newEndpointSecret();
+      const endpoint = em.create(WebhookEndpoint, {
+        user: caller.userId,
+        url: checkEndpointUrl(input.url, this.config.webhookAllowPrivate).toString(),
+        events: checkTopics(input.events),
+        secret,
+        enabled: true,
+      });
+      await em.flush();
+      return { endpoint, secret };
     });
-    await em.flush();
-    return { endpoint, secret };
   }
 
   async update(caller: Caller, id: number, change: EndpointChange): Promise<WebhookEndpoint> {
-    const em = this.orm.em.fork();
-    const endpoint = await this.owned(em, caller, id);
-    if (change.url !== undefined) endpoint.url = checkEndpointUrl(change.url, this.config.webhookAllowPrivate).toString();
-    if (change.events !== undefined) endpoint.events = checkTopics(change.events);
-    if (change.enabled !== undefined) endpoint.enabled = change.enabled;
-    await em.flush();
-    return endpoint;
+    return this.orm.em.transactional(async (em) => {
+      const endpoint = await this.owned(em, caller, id);
+      if (change.url !== undefined) endpoint.url = checkEndpointUrl(change.url, this.config.webhookAllowPrivate).toString();
+      if (change.events !== undefined) endpoint.events = checkTopics(change.events);
+      if (change.enabled !== undefined) endpoint.enabled = change.enabled;
+      await em.flush();
+      return endpoint;
+    });
   }
 
   async rotateSecret(caller: Caller, id: number): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
