@@ -63,7 +63,10 @@ export class NameIndex {
     }
 
     const restoredCategory = row.restore?.categoryId;
-    if (restoredCategory !== null && restoredCategory !== undefined) input.categoryId = restoredCategory;
+    if (restoredCategory !== null && restoredCategory !== undefined) {
+      if (this.names.categories.some((category) => !category.own && category.id === restoredCategory)) input.categoryId = restoredCategory;
+      else fail('category_id', 'The selected category_id does not exist.');
+    }
     for (const kind of ['category', 'folder', 'paymentMode'] as const) {
       const name = row.links[kind];
       if (name === null) continue;

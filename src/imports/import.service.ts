@@ -158,14 +158,14 @@ export class ImportService {
         if (row.row.restore) byFileId.set(row.row.restore.id, created[index].id);
       });
     };
-    await create(
-      rows.filter((row) => !row.row.restore?.mainId),
-      () => undefined,
-    );
-    await create(
-      rows.filter((row) => row.row.restore?.mainId),
-      (row) => byFileId.get(row.row.restore!.mainId!),
-    );
+    // In the file's order, so the records' ids keep it: runs of main records, then of add-ons (which need their main record's new id).
+    const isAddon = (row: ResolvedRow) => Boolean(row.row.restore?.mainId);
+    for (let start = 0; start < rows.length;) {
+      let end = start + 1;
+      while (end < rows.length && isAddon(rows[end]) === isAddon(rows[start])) end += 1;
+      await create(rows.slice(start, end), (row) => (isAddon(row) ? byFileId.get(row.row.restore!.mainId!) : undefined));
+      start = end;
+    }
     for (const row of rows) {
       const restored = row.row.restore?.alertIds ?? [];
       if (restored.length > 1)

@@ -1,5 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { root } from '../support/service-process';
 import { graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
 
 /** Imports over HTTP as a GraphQL client uploads a file (graphql-multipart-request-spec), from real-shaped files. */
@@ -62,7 +64,7 @@ const records = (user: SignedUpUser) =>
     `{ subscriptions(first: 100) { edges { node { id productName price currency billingCycle billingFrequency billingType paymentDate nextPaymentDate
         status recurring note contractExpiry alertId category { id } paymentMode { id name } tags { name } product { id } } } } }`,
   ).then((data) =>
-    data.subscriptions.edges.map(({ node: { category, paymentMode, ...node } }) => ({
+    data.subscriptions.edges.map(({ node: { category, paymentMode, ...node } }): Record<string, any> => ({
       ...node,
       categoryId: category?.id ?? null,
       paymentModeId: paymentMode?.id ?? null,
@@ -231,4 +233,204 @@ describe('the upload', () => {
     expect(response.body.errors[0]).toMatchObject({ message: 'The file is over the 10 MB an import takes.', extensions: { code: 'PAYLOAD_TOO_LARGE' } });
     expect(await count('subscriptions', ann)).toBe(0);
   });
+});
+
+describe('a Subledger account export', () => {
+  /** Ids are the account's own: each becomes its kind and place in the document, so links stay comparable. */
+  function normalised(account: Record<string, any>): string {
+    const ordinal = (prefix: string, rows: Array<{ id: number }>) => new Map(rows.map((row, index) => [row.id, `${prefix}${index}`]));
+    const folders = ordinal('folder', account.folders);
+    const modes = ordinal('mode', account.paymentModes);
+    const categories = ordinal('category', account.categories);
+    const alerts = ordinal('alert', account.alerts);
+    const records = ordinal('record', account.subscriptions);
+    const own = <T>(map: Map<number, string>, id: T) => map.get(id as number) ?? id;
+    return JSON.stringify({
+      ...account,
+      exportedAt: 'at export',
+      profile: { ...account.profile, email: 'the account' },
+      folders: account.folders.map((row: any) => ({ ...row, id: own(folders, row.id) })),
+      tags: account.tags.map((row: any) => ({ ...row, id: 'tag' })),
+      paymentModes: account.paymentModes.map((row: any) => ({ ...row, id: own(modes, row.id) })),
+      categories: account.categories.map((row: any) => ({ ...row, id: own(categories, row.id) })),
+      alerts: account.alerts.map((row: any) => ({ ...row, id: own(alerts, row.id) })),
+      webhookEndpoints: account.webhookEndpoints.map((row: any) => ({ ...row, id: 'endpoint' })),
+      subscriptions: account.subscriptions.map((record: any) => ({
+        ...record,
+        id: own(records, record.id),
+        user_id: 'user',
+        created_by: 'user',
+        folder_id: own(folders, record.folder_id),
+        payment_mode_id: own(modes, record.payment_mode_id),
+        category_id: own(categories, record.category_id),
+        alert_id: own(alerts, record.alert_id),
+        alert_ids: record.alert_ids.map((id: number) => own(alerts, id)),
+        sub_id: own(records, record.sub_id),
+        brand_id: record.brandname === null ? 'private product' : record.brand_id,
+      })),
+    });
+  }
+
+  const exported = async (user: SignedUpUser) => {
+    const response = await testApp.http.get('/export/account.json').set('authorization', `Bearer ${user.token}`);
+    expect(response.status).toBe(200);
+    return response.body as Record<string, any>;
+  };
+  const rest = (user: SignedUpUser) => ({ authorization: `Bearer ${user.token}` });
+
+  it('restores into an empty account losslessly: export, import, export are equal but for the ids', async () => {
+    const ann = await signUp(testApp, 'Ann');
+    const data = <T>(query: string) => graphqlData<T>(testApp, ann.token, query);
+    await data('mutation { updateProfile(input: {baseCurrency: "EUR", timezone: "Europe/Berlin"}) { id } }');
+    await data('mutation { updateExtensionSettings(input: {notifyBefore: 5, browserNotifications: true}) { notifyBefore } }');
+    const { createFolder: folder } = await data<{ createFolder: { id: number } }>('mutation { createFolder(input: {name: "Media", color: "#112233"}) { id } }');
+    const { createPaymentMode: mode } = await data<{ createPaymentMode: { id: number } }>('mutation { createPaymentMode(input: {name: "Visa"}) { id } }');
+    const { createProductCategory: category } = await data<{ createProductCategory: { id: number } }>(
+      'mutation { createProductCategory(input: {name: "Home"}) { id } }',
+    );
+    await data('mutation { createTag(input: {name: "unused"}) { id } }');
+    const { createAlert: alert } = await data<{ createAlert: { id: number } }>(
+      'mutation { createAlert(input: {name: "Week before", timePeriod: 1, timeCycle: 2, time: "08:30", condition: 2, channel: 2, timezone: "Europe/Berlin", subjects: 1}) { id } }',
+    );
+    const form = (fields: Record<string, string | string[]>) =>
+      testApp.http
+        .post('/api/v1/subscriptions')
+        .set(rest(ann))
+        .field({
+          type: '1',
+          price: '12.5',
+          price_type: 'USD',
+          billing_type: '2',
+          billing_frequency: '1',
+          billing_cycle: '3',
+          payment_date: '2026-01-31',
+          status: '1',
+          recurring: '1',
+          ...fields,
+        });
+    const main = await form({
+      brand_id: 'Neighbourhood allotment',
+      folder_id: String(folder.id),
+      payment_mode_id: String(mode.id),
+      category_id: String(category.id),
+      alert_id: String(alert.id),
+      'tags[]': ['garden', 'family'],
+      note: 'Plot 7\nGate code 1234',
+      rating: '8',
+      refund_days: '14',
+      contract_expiry: '2027-03-31',
+    });
+    expect(main.status).toBe(200);
+    const mainId = main.body.subscription.id;
+    await data(`mutation { setSubscriptionAlerts(id: ${mainId}, alertIds: [${alert.id}, 1]) { id } }`);
+    const addon = await testApp.http
+      .post(`/api/v1/subscriptions/${mainId}/addon`)
+      .set(rest(ann))
+      .field({ type: '3', price: '4', price_type: 'EUR', payment_date: '2026-02-01', recurring: '0' });
+    expect(addon.status).toBe(200);
+    expect((await form({ brand_id: 'Old magazine', status: '2', billing_cycle: '4', price: '30', price_type: 'EUR', expiry_date: '2026-12-31' })).status).toBe(
+      200,
+    );
+    await data('mutation { createWebhookEndpoint(input: {url: "https://hooks.example.com/subledger", events: ["subscription.created"]}) { id } }');
+
+    const before = await exported(ann);
+    expect(before.subscriptions).toHaveLength(3);
+    const bob = await signUp(testApp, 'Ann');
+    const report = await imported(bob.token, 'SUBLEDGER', Buffer.from(JSON.stringify(before)));
+    expect(report).toMatchObject({ total: 3, created: 3, refused: 0 });
+    expect(report.webhookEndpoints).toEqual([{ id: expect.any(Number), url: 'https://hooks.example.com/subledger', secret: expect.stringMatching(/^whsec_/) }]);
+    const after = await exported(bob);
+    expect(normalised(after)).toBe(normalised(before));
+  });
+});
+
+it("a file cannot reach another user's rows: their ids are refused, their names are not matched", async () => {
+  const [ann, bob] = await Promise.all([signUp(testApp, 'Ann'), signUp(testApp, 'Bob')]);
+  const { createProductCategory: category } = await graphqlData<{ createProductCategory: { id: number } }>(
+    testApp,
+    ann.token,
+    'mutation { createProductCategory(input: {name: "Ann only"}) { id } }',
+  );
+  await graphqlData(testApp, ann.token, 'mutation { createFolder(input: {name: "Shared name"}) { id } }');
+  const { createAlert: alert } = await graphqlData<{ createAlert: { id: number } }>(
+    testApp,
+    ann.token,
+    'mutation { createAlert(input: {name: "Ann", timePeriod: 1, time: "08:00", channel: 2, timezone: "UTC"}) { id } }',
+  );
+  const record = (overrides: Record<string, unknown>) => ({
+    id: 1,
+    type: 1,
+    price: 5,
+    price_type: 'USD',
+    billing_type: 2,
+    billing_frequency: 1,
+    billing_cycle: 3,
+    payment_date: '2026-05-01',
+    status: 1,
+    recurring: 1,
+    product_name: 'Thing',
+    brandname: null,
+    brand_id: 1,
+    folder_id: 0,
+    payment_mode_id: null,
+    category_id: 1,
+    alert_id: 1,
+    alert_ids: [1],
+    tags: [],
+    sub_addon: 0,
+    sub_id: null,
+    created_at: '2026-01-01 00:00:00',
+    timezone: 'UTC',
+    ...overrides,
+  });
+  const document = {
+    format: 'subledger-account',
+    version: 1,
+    folders: [{ id: 9, name: 'Shared name', color: null, isDefault: false }],
+    subscriptions: [record({ id: 1, category_id: category.id }), record({ id: 2, alert_id: alert.id, alert_ids: [alert.id] }), record({ id: 3, folder_id: 9 })],
+  };
+  const report = await imported(bob.token, 'SUBLEDGER', Buffer.from(JSON.stringify(document)), { skipRefused: true });
+  expect(report.rows.map((row) => row.outcome)).toEqual(['REFUSED', 'REFUSED', 'CREATED']);
+  expect(report.rows[0].problems).toEqual([{ field: 'category_id', messages: ['The selected category_id does not exist.'] }]);
+  expect(report.rows[1].problems).toEqual([{ field: 'alert_id', messages: [`The alert definition ${alert.id} is neither in the file nor a system one.`] }]);
+  const [folder] = await sql<{ id: number; user_id: number }>(testApp, `select "id", "user_id" from "folders" where "user_id" = ?`, [bob.id]);
+  expect((await records(bob)).map((record) => Number(record.id))).toEqual([report.rows[2].recordId]);
+  const [stored] = await sql<{ folder_id: number }>(testApp, `select "folder_id" from "subscriptions" where "id" = ?`, [report.rows[2].recordId]);
+  expect(stored.folder_id).toBe(folder.id);
+  expect(await count('subscriptions', ann)).toBe(0);
+});
+
+it('imports from the shell: npm run cli -- import, a dry run first, exit status 1 for refused rows', async () => {
+  const ann = await signUp(testApp, 'Ann');
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, ['dist/src/cli.js', 'import', '--user', ann.email, ...args], {
+      cwd: root,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: testApp.database.url, LOG_LEVEL: 'warn' },
+      encoding: 'utf8',
+    });
+  const file = join(__dirname, '../fixtures/imports/wallos-export.csv');
+  const dry = cli('--file', file, '--format', 'wallos', '--dry-run');
+  expect(dry.stderr).toBe('');
+  expect(dry.stdout.split('\n')).toEqual([
+    'line 2\tWOULD_CREATE\tYouTube Premium\tnew paymentMode "PayPal"; The URL is kept in the note (a record takes its web address from its product).',
+    'line 3\tWOULD_CREATE\tBackblaze Personal Backup\tnew category "Backups"; new paymentMode "Credit Card"; "$" read as USD (it may be USD, AUD, CAD).; Cancellation date 2027-06-30 kept as the contract end.',
+    'line 4\tWOULD_CREATE\tGym\tnew product "Gym"; new paymentMode "Credit Card"; Cancellation date 2026-02-15 kept as the contract end.',
+    'line 5\tREFUSED\tMystery box\tbilling_cycle: "Every 2 Fortnights" is not a billing period (e.g. Monthly, Every 3 Months).; price_type: The currency ¤ is not in the exchange-rate table. The price_type must be a 3-letter currency code.',
+    '4 rows: 3 would be created, 1 refused',
+    '',
+  ]);
+  expect(dry.status).toBe(1);
+  const refused = cli('--file', file, '--format', 'wallos');
+  expect(refused.status).toBe(1);
+  expect(refused.stderr).toContain('1 of 4 rows are refused, so nothing was imported');
+  expect(await count('subscriptions', ann)).toBe(0);
+  const real = cli('--file', file, '--format', 'wallos', '--skip-refused', '--currency', 'CAD');
+  expect(real.status).toBe(0);
+  expect(real.stdout).toMatch(/^line 2\tCREATED #\d+\tYouTube Premium/);
+  expect(real.stdout).toContain('"$" read as CAD (it may be USD, AUD, CAD).');
+  expect(real.stdout).toContain('4 rows: 3 created, 1 refused');
+  expect(await count('subscriptions', ann)).toBe(3);
+  const usage = cli('--file', file, '--format', 'numbers');
+  expect(usage.status).toBe(2);
+  expect(usage.stderr).toContain('import --user EMAIL --file F --format wallos|csv|subledger');
 });
