@@ -13,6 +13,7 @@ import {
   changeReadSql,
   changeRecordsSql,
   LINK_PLAN,
+  LINK_PLANS,
   EXPECT_CHANGED,
   insertRecordsSql,
   DRAW_RECORD_IDS,
@@ -185,9 +186,14 @@ export class SubscriptionRepository {
     return this.reads.rows<SpendingSum>(spendingSumsSql(grouping), [from, to, userId]);
   }
 
-  /** What a create or an update needs to know of the rows it links before it writes (LINK_PLAN), in one read. */
-  async linkPlan(userId: number, ask: LinkPlanAsk): Promise<LinkPlan> {
-    const [plan] = await this.rows<LinkPlan>(LINK_PLAN, [
+  /**
+   * What creates or updates need to know of the rows they link before they write (LINK_PLAN), one plan per ask
+   * in their order, in one read (one ask, the common case, as a statement of its own parameters).
+   */
+  async linkPlans(userId: number, asks: readonly LinkPlanAsk[]): Promise<LinkPlan[]> {
+    if (asks.length !== 1) return this.rows<LinkPlan>(LINK_PLANS, [JSON.stringify(asks), userId, userId, userId, userId]);
+    const [ask] = asks;
+    return this.rows<LinkPlan>(LINK_PLAN, [
       ask.currency,
       ask.productId,
       userId,
@@ -204,7 +210,6 @@ export class SubscriptionRepository {
       ask.alertId,
       userId,
     ]);
-    return plan;
   }
 
   /** New records as they will read once inserted (RECORDS_PREVIEW), by id; a record without an id draws one. */

@@ -172,13 +172,12 @@ export class SubscriptionService {
    */
   private async planned(caller: Caller, inputs: readonly SubscriptionPatch[], creating: boolean): Promise<Array<{ ask: LinkPlanAsk; plan: LinkPlan }>> {
     const asks = inputs.map((input) => planAsk(input, creating));
+    const keys = asks.map((ask) => JSON.stringify(ask));
+    const distinct = [...new Map(asks.map((ask, index) => [keys[index], ask])).values()];
     const planAll = async () => {
-      const plans = new Map<string, LinkPlan>();
-      for (const ask of asks) {
-        const key = JSON.stringify(ask);
-        if (!plans.has(key)) plans.set(key, await this.repository.linkPlan(caller.userId, ask));
-      }
-      return asks.map((ask) => plans.get(JSON.stringify(ask))!);
+      const plans = await this.repository.linkPlans(caller.userId, distinct);
+      const byKey = new Map(distinct.map((ask, index) => [JSON.stringify(ask), plans[index]]));
+      return keys.map((key) => byKey.get(key)!);
     };
     let plans = await planAll();
     const unmade = { products: new Set<string>(), tags: new Set<string>() };

@@ -313,19 +313,52 @@ select 'month', m."key", m."key", null, null, null, null, sum(m."payments")::int
  * product of that name), whether each linked row exists for the owner, the tags it names (by id or name) and
  * its alert's definition. A link left out is asked for as null and reads as not found.
  */
-export const LINK_PLAN = `
+/** Where LINK_PLAN takes each value of an ask from: a parameter each, or a field of a JSON ask in scope. */
+type AskValue = 'currency' | 'productId' | 'productName' | 'folderId' | 'categoryId' | 'alertId' | 'paymentModeId' | 'tagIds' | 'tagNames';
+
+/** What a create or an update links, read in one statement: its `?`s that are not the ask's take the user's id. */
+function linkPlanSql(ask: (value: AskValue) => string): string {
+  return `
 select u."timezone",
-       exists (select 1 from "exchange_rates" r where r."currency" = ?) as "currency_known",
+       exists (select 1 from "exchange_rates" r where r."currency" = ${ask('currency')}) as "currency_known",
        (select to_jsonb(p) from (${PRODUCT_AS_ENTITY}
-         where ("id" = ?::int and ${globalOrOwnSql('"owner_id"')}) or ("owner_id" = u."id" and "product_name" = ?::text) limit 1) p) as "product",
-       exists (select 1 from "folders" f where f."id" = ?::int and f."user_id" = u."id") as "folder_found",
-       exists (select 1 from "product_categories" pc where pc."id" = ?::int and ${globalOrOwnSql('pc."user_id"')}) as "category_found",
-       exists (select 1 from "alerts" a where a."id" = ?::int and ${globalOrOwnSql('a."user_id"')}) as "alert_found",
-       exists (select 1 from "payment_modes" pm where pm."id" = ?::int and pm."user_id" = u."id") as "payment_mode_found",
+         where ("id" = ${ask('productId')} and ${globalOrOwnSql('"owner_id"')}) or ("owner_id" = u."id" and "product_name" = ${ask('productName')}) limit 1) p) as "product",
+       exists (select 1 from "folders" f where f."id" = ${ask('folderId')} and f."user_id" = u."id") as "folder_found",
+       exists (select 1 from "product_categories" pc where pc."id" = ${ask('categoryId')} and ${globalOrOwnSql('pc."user_id"')}) as "category_found",
+       exists (select 1 from "alerts" a where a."id" = ${ask('alertId')} and ${globalOrOwnSql('a."user_id"')}) as "alert_found",
+       exists (select 1 from "payment_modes" pm where pm."id" = ${ask('paymentModeId')} and pm."user_id" = u."id") as "payment_mode_found",
        (select coalesce(jsonb_agg(jsonb_build_object('id', t."id", 'name', t."name") order by t."name"), '[]') from "tags" t
-         where t."user_id" = u."id" and (t."id" = any(?::int[]) or t."name" in (select jsonb_array_elements_text(?::jsonb)))) as "tags",
-       (select coalesce(jsonb_agg(d), '[]') from (${DEFINITION_SELECT} where "id" = ?::int) d) as "definitions"
+         where t."user_id" = u."id" and (t."id" = any(${ask('tagIds')}) or t."name" in (select jsonb_array_elements_text(${ask('tagNames')})))) as "tags",
+       (select coalesce(jsonb_agg(d), '[]') from (${DEFINITION_SELECT} where "id" = ${ask('alertId')}) d) as "definitions"
   from "users" u where u."id" = ?`;
+}
+
+const ASK_PARAMETERS: Record<AskValue, string> = {
+  currency: '?',
+  productId: '?::int',
+  productName: '?::text',
+  folderId: '?::int',
+  categoryId: '?::int',
+  alertId: '?::int',
+  paymentModeId: '?::int',
+  tagIds: '?::int[]',
+  tagNames: '?::jsonb',
+};
+
+/** One ask's plan, its values as parameters (in the order of linkPlanSql's text). */
+export const LINK_PLAN = linkPlanSql((value) => ASK_PARAMETERS[value]);
+
+/** The plans of many asks (a JSON array, each ask's fields by name) in their order, in one statement; then the user's id four times. */
+export const LINK_PLANS = `
+select plan.* from jsonb_array_elements(?::jsonb) with ordinality e("ask", "n")
+ cross join lateral (${linkPlanSql((value) =>
+   value === 'tagIds'
+     ? `array(select jsonb_array_elements_text(e."ask"->'tagIds')::int)`
+     : value === 'tagNames'
+       ? `(e."ask"->'tagNames')`
+       : `(e."ask"->>'${value}')${ASK_PARAMETERS[value].slice(1)}`,
+ )}) plan
+ order by e."n"`;
 
 /**
  * New records inserted with their tags and the statement's other parts (their events, deliveries and
