@@ -33,7 +33,7 @@ const USAGE = [
 ].join('\n');
 
 /**
- * Administration from the shell: accounts and exchange-rate refreshes. With the embedded database it uses the
+ * Administration from the shell: accounts, exchange-rate refreshes and imports. With the embedded database it uses the
  * server of a Subledger running on DATA_DIR, or starts one for the command.
  */
 async function main(argv: string[]): Promise<number> {
