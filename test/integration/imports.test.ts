@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root } from '../support/service-process';
+import { MINIMAL, postSubscription } from '../support/subscriptions';
 import { graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
 
 /** Imports over HTTP as a GraphQL client uploads a file (graphql-multipart-request-spec), from real-shaped files. */
@@ -292,22 +293,7 @@ describe('a Subledger account export', () => {
     const { createAlert: alert } = await data<{ createAlert: { id: number } }>(
       'mutation { createAlert(input: {name: "Week before", timePeriod: 1, timeCycle: 2, time: "08:30", condition: 2, channel: 2, timezone: "Europe/Berlin", subjects: 1}) { id } }',
     );
-    const form = (fields: Record<string, string | string[]>) =>
-      testApp.http
-        .post('/api/v1/subscriptions')
-        .set(rest(ann))
-        .field({
-          type: '1',
-          price: '12.5',
-          price_type: 'USD',
-          billing_type: '2',
-          billing_frequency: '1',
-          billing_cycle: '3',
-          payment_date: '2026-01-31',
-          status: '1',
-          recurring: '1',
-          ...fields,
-        });
+    const form = (fields: Record<string, string | string[]>) => postSubscription(testApp, ann.token, { ...MINIMAL, price: '12.5', ...fields });
     const main = await form({
       brand_id: 'Neighbourhood allotment',
       folder_id: String(folder.id),
