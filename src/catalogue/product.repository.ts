@@ -37,15 +37,17 @@ export const productRepository = {
   },
 
   /**
-   * Makes the user's private product of that name unless it exists, in one statement that concurrent requests
-   * cannot both win: the insert yields to a row another transaction made meanwhile (waiting for its commit).
+   * Makes the user's private products of these names unless they exist, in one statement that concurrent
+   * requests cannot both win: the insert yields to a row another transaction made meanwhile (waiting for its
+   * commit). Names go in sorted, so two such statements take their rows in the same order.
    */
-  async ensurePrivate(em: StatementTarget, userId: number, name: string, categoryId: number): Promise<void> {
+  async ensurePrivate(em: StatementTarget, userId: number, names: readonly string[], categoryId: number): Promise<void> {
     await run(
       em,
-      `insert into "products" ("owner_id", "category_id", "product_name", "brandname", "image", "favicon") values (?, ?, ?, ?, '', '')
+      `insert into "products" ("owner_id", "category_id", "product_name", "brandname", "image", "favicon")
+       select ?, ?, n.name, n.name, '', '' from jsonb_array_elements_text(?::jsonb) as n(name)
        on conflict ("owner_id", "product_name") where "owner_id" is not null do nothing`,
-      [userId, categoryId, name, name],
+      [userId, categoryId, JSON.stringify([...names].sort())],
     );
   },
 

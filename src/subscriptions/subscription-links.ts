@@ -100,8 +100,8 @@ export function checkPlan(input: SubscriptionPatch, ask: LinkPlanAsk, plan: Link
   return { errors, unmade };
 }
 
-/** Makes the private product and the tags a create names for the first time (outside its statement: see README). */
-export async function makeUnmade(em: StatementTarget, userId: number, unmade: { product?: string; tags: string[] }): Promise<void> {
-  if (unmade.product !== undefined) await productRepository.ensurePrivate(em, userId, unmade.product, DEFAULT_CATEGORY_ID);
-  for (const name of unmade.tags) await tagRepository.ensure(em, userId, name);
+/** Makes the private products and the tags creates name for the first time, a statement each (outside their statement: see README). */
+export async function makeUnmade(em: StatementTarget, userId: number, unmade: { products: readonly string[]; tags: readonly string[] }): Promise<void> {
+  if (unmade.products.length > 0) await productRepository.ensurePrivate(em, userId, unmade.products, DEFAULT_CATEGORY_ID);
+  if (unmade.tags.length > 0) await tagRepository.ensure(em, userId, unmade.tags);
 }

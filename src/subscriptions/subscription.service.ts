@@ -144,8 +144,9 @@ export class SubscriptionService {
     // One record draws its id in its preview; several draw theirs first, to know which preview is which.
     if (values.length > 1) (await this.repository.drawIds(values.length)).forEach((id, index) => (values[index].id = id));
     const now = this.clock();
-    const previews = new Map((await this.repository.preview(values)).map((row) => [row.id, toRecord(row, now)]));
-    const created = values.map((value) => (value.id === undefined ? [...previews.values()][0] : previews.get(value.id)!));
+    const previews = (await this.repository.preview(values)).map((row) => toRecord(row, now));
+    const byId = new Map(previews.map((record) => [record.id, record]));
+    const created = values.length === 1 ? previews : values.map((value) => byId.get(value.id!)!);
     values.forEach((value, index) => Object.assign(value, { id: created[index].id, nextPaymentDate: created[index].next_payment_date }));
     await this.repository.insertNew(
       values.map((value, index) => ({ values: value, tagIds: planned[index].plan.tags.map((tag) => tag.id) })),
@@ -173,10 +174,10 @@ export class SubscriptionService {
   private async planned(caller: Caller, inputs: readonly SubscriptionPatch[], creating: boolean): Promise<Array<{ ask: LinkPlanAsk; plan: LinkPlan }>> {
     const asks = inputs.map((input) => planAsk(input, creating));
     const keys = asks.map((ask) => JSON.stringify(ask));
-    const distinct = [...new Map(asks.map((ask, index) => [keys[index], ask])).values()];
+    const distinct = new Map(asks.map((ask, index) => [keys[index], ask]));
     const planAll = async () => {
-      const plans = await this.repository.linkPlans(caller.userId, distinct);
-      const byKey = new Map(distinct.map((ask, index) => [JSON.stringify(ask), plans[index]]));
+      const plans = await this.repository.linkPlans(caller.userId, [...distinct.values()]);
+      const byKey = new Map([...distinct.keys()].map((key, index) => [key, plans[index]]));
       return keys.map((key) => byKey.get(key)!);
     };
     let plans = await planAll();
@@ -188,9 +189,7 @@ export class SubscriptionService {
       for (const tag of checked.unmade.tags) unmade.tags.add(tag);
     });
     if (unmade.products.size > 0 || unmade.tags.size > 0) {
-      const target = currentTarget(this.orm);
-      for (const product of unmade.products) await makeUnmade(target, caller.userId, { product, tags: [] });
-      await makeUnmade(target, caller.userId, { tags: [...unmade.tags] });
+      await makeUnmade(currentTarget(this.orm), caller.userId, { products: [...unmade.products], tags: [...unmade.tags] });
       plans = await planAll();
       inputs.forEach((input, index) => refuseFieldErrors(checkPlan(input, asks[index], plans[index]).errors));
     }

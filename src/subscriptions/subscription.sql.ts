@@ -308,15 +308,15 @@ select 'month', m."key", m."key", null, null, null, null, sum(m."payments")::int
  group by m."key"`;
 }
 
-/**
- * Everything a create (or an update that names links) needs to know before it writes, in one read: the owner's zone, whether its currency is known, the product it names (by id, global or the owner's; or the owner's private
- * product of that name), whether each linked row exists for the owner, the tags it names (by id or name) and
- * its alert's definition. A link left out is asked for as null and reads as not found.
- */
 /** Where LINK_PLAN takes each value of an ask from: a parameter each, or a field of a JSON ask in scope. */
 type AskValue = 'currency' | 'productId' | 'productName' | 'folderId' | 'categoryId' | 'alertId' | 'paymentModeId' | 'tagIds' | 'tagNames';
 
-/** What a create or an update links, read in one statement: its `?`s that are not the ask's take the user's id. */
+/**
+ * Everything a create (or an update that names links) needs to know before it writes, in one read: the owner's zone, whether its currency is known, the product it names (by id, global or the owner's; or the owner's private
+ * product of that name), whether each linked row exists for the owner, the tags it names (by id or name) and
+ * its alert's definition. A link left out is asked for as null and reads as not found. Its `?`s that are not
+ * the ask's take the user's id.
+ */
 function linkPlanSql(ask: (value: AskValue) => string): string {
   return `
 select u."timezone",
