@@ -21,8 +21,8 @@ export interface ResolvedRow {
   input: SubscriptionInput;
   matches: ImportMatch[];
   problems: FieldErrors;
-  /** Links the import makes before the row's create, by name; and alert definitions of the file, by their id there. */
-  pending: Partial<Record<LinkKind, string>> & { alerts: number[] };
+  /** Links the import makes before the row's create, by name. */
+  pending: Partial<Record<LinkKind, string>>;
 }
 
 /** The account's names, looked up case-insensitively. */
@@ -49,7 +49,7 @@ export class NameIndex {
     const matches: ImportMatch[] = [];
     const problems: FieldErrors = structuredClone(row.problems);
     const fail = (field: string, message: string) => (problems[field] ??= []).push(message);
-    const pending: ResolvedRow['pending'] = { alerts: [] };
+    const pending: ResolvedRow['pending'] = {};
     const input = { ...row.values, tags: row.links.tags } as SubscriptionInput;
 
     const product = this.product(row);
@@ -70,7 +70,7 @@ export class NameIndex {
     for (const kind of ['category', 'folder', 'paymentMode'] as const) {
       const name = row.links[kind];
       if (name === null) continue;
-      const found = this.byKind[kind].get(name.toLowerCase());
+      const found = this.find(kind, name);
       matches.push({ kind, name: found?.name ?? name, id: found?.id ?? null, existing: found !== undefined });
       if (found) Object.assign(input, { [`${kind}Id`]: found.id });
       else pending[kind] = name;
@@ -82,10 +82,8 @@ export class NameIndex {
 
     if (row.restore) {
       for (const alertId of row.restore.alertIds) {
-        if (this.fileAlerts.has(alertId)) {
-          pending.alerts.push(alertId);
-          matches.push({ kind: 'alert', name: this.fileAlerts.get(alertId)!, id: null, existing: false });
-        } else if (this.names.globalAlerts.includes(alertId)) matches.push({ kind: 'alert', name: `#${alertId}`, id: alertId, existing: true });
+        if (this.fileAlerts.has(alertId)) matches.push({ kind: 'alert', name: this.fileAlerts.get(alertId)!, id: null, existing: false });
+        else if (this.names.globalAlerts.includes(alertId)) matches.push({ kind: 'alert', name: `#${alertId}`, id: alertId, existing: true });
         else fail('alert_id', `The alert definition ${alertId} is neither in the file nor a system one.`);
       }
       input.alertId = row.restore.alertIds.length === 0 ? NO_ALERT : row.restore.alertIds[0];
@@ -93,6 +91,11 @@ export class NameIndex {
 
     for (const [field, messages] of Object.entries(validateSubscriptionInput(input))) for (const message of messages) fail(field, message);
     return { row, input, matches, problems, pending };
+  }
+
+  /** The account's category, folder or payment method of this name (any case); the user's category over a global one. */
+  find(kind: LinkKind, name: string): NamedRow | undefined {
+    return this.byKind[kind].get(name.toLowerCase());
   }
 
   /** The product a row means: a restored catalogue product, the user's private product of its name, or the catalogue's. */

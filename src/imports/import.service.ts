@@ -125,14 +125,9 @@ export class ImportService {
   /** Every accepted row written, with what it links and (from a Subledger export) the account's other parts. */
   private async write(caller: Caller, rows: ResolvedRow[], parts: AccountParts | null) {
     const alertIds = parts ? await this.restoreParts(caller, parts) : new Map<number, number>();
-    // The links there are now (a Subledger export's were just made), by name; the user's category over a global one.
-    const names = await this.repository.accountNames(caller.userId);
-    const byName = (rows: Array<{ id: number; name: string }>) => new Map(rows.map((row) => [row.name.toLowerCase(), row.id]));
-    const made: Record<LinkKind, Map<string, number>> = {
-      category: byName([...names.categories.filter((row) => !row.own), ...names.categories.filter((row) => row.own)]),
-      folder: byName(names.folders),
-      paymentMode: byName(names.paymentModes),
-    };
+    // The links there are now (a Subledger export's were just made), and those this import makes, by name.
+    const existing = new NameIndex(await this.repository.accountNames(caller.userId), []);
+    const made: Record<LinkKind, Map<string, number>> = { category: new Map(), folder: new Map(), paymentMode: new Map() };
     const { categories, folders, paymentModes } = this.targets;
     for (const row of rows) {
       for (const [kind, service] of [
@@ -142,8 +137,10 @@ export class ImportService {
       ] as const) {
         const name = row.pending[kind];
         if (name === undefined) continue;
-        if (!made[kind].has(name.toLowerCase())) made[kind].set(name.toLowerCase(), (await service.create(caller, { name })).id);
-        Object.assign(row.input, { [`${kind}Id`]: made[kind].get(name.toLowerCase()) });
+        const key = name.toLowerCase();
+        const id = existing.find(kind, name)?.id ?? made[kind].get(key) ?? (await service.create(caller, { name })).id;
+        made[kind].set(key, id);
+        Object.assign(row.input, { [`${kind}Id`]: id });
       }
       if (row.row.restore && row.input.alertId) row.input.alertId = alertIds.get(row.input.alertId) ?? row.input.alertId;
     }

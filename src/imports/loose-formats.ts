@@ -123,6 +123,8 @@ export async function* wallosRows(file: PeekedFile, reading: LooseReading): Asyn
     return;
   }
   let position = 0;
+  // Wallos writes every record with the same keys: the columns are found once per distinct key list.
+  const columnsOf = new Map<string, Map<LooseField, number>>();
   for await (const { key, value } of jsonValues(file, first === '[' ? ['$.*'] : ['$.subscriptions.*', '$.success'])) {
     if (key === 'success') {
       if (value !== true) throw AppError.badInput('The file is a failed Wallos export ("success": false).');
@@ -134,7 +136,10 @@ export async function* wallosRows(file: PeekedFile, reading: LooseReading): Asyn
       continue;
     }
     const entries = Object.entries(value as Record<string, unknown>).map(([header, text]) => [header, text === null ? '' : String(text)] as const);
-    const columns = detectColumns(entries.map(([header]) => header));
+    const headers = entries.map(([header]) => header);
+    const headerKey = JSON.stringify(headers);
+    if (!columnsOf.has(headerKey)) columnsOf.set(headerKey, detectColumns(headers));
+    const columns = columnsOf.get(headerKey)!;
     const loose: LooseRecord = {};
     for (const [field, index] of columns) loose[field] = entries[index][1];
     yield rowFromLoose(position, withoutWallosDefaults(loose), reading);
