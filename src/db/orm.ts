@@ -98,7 +98,7 @@ export async function openDatabase(
   }
   return {
     orm,
-    reads: new DirectReads(orm, { onQuery: options.onQuery }),
+    reads: new DirectReads(orm),
     async ping() {
       await orm.em.getConnection().execute('select 1');
     },

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { pgQuery, pooled, positional, type PgStatement } from './statements';
 
 /**
  * Hot reads (record lists, token lookups) straight on the pool's `pg` connections, outside any transaction.
@@ -9,43 +10,31 @@ import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
  * connection parses and plans it once.
  */
 export class DirectReads {
-  /** `?` placeholders rewritten to `$n`, per statement text. */
-  private readonly positional = new Map<string, { text: string; name: string }>();
+  /** The prepared statement's name, per statement text. */
+  private readonly names = new Map<string, string>();
 
-  constructor(
-    private readonly orm: MikroORM<PostgreSqlDriver>,
-    private readonly options: { onQuery?: (sql: string) => void } = {},
-  ) {}
+  constructor(private readonly orm: MikroORM<PostgreSqlDriver>) {}
 
   /** Rows of a read written with `?` placeholders (never inside string literals). */
   async rows<T>(sql: string, params: readonly unknown[]): Promise<T[]> {
-    const statement = this.statementOf(sql);
-    return (await this.query<T>({ name: statement.name, text: statement.text, values: params })).rows;
+    const text = positional(sql);
+    return (await this.query<T>({ name: this.nameOf(text), text, values: params })).rows;
   }
 
   /** One statement written with `$n` placeholders, named or not (the rate limiter's store uses this). */
-  async query<T>(statement: { name?: string; text: string; values?: readonly unknown[] }): Promise<{ rows: T[]; rowCount: number | null }> {
-    this.options.onQuery?.(`[query] ${statement.text}`);
-    const knex = this.orm.em.getKnex();
-    const connection = await knex.client.acquireConnection();
-    try {
-      return await connection.query(statement);
-    } finally {
-      await knex.client.releaseConnection(connection);
-    }
+  query<T>(statement: PgStatement): Promise<{ rows: T[]; rowCount: number | null }> {
+    return pgQuery<T>(pooled(this.orm), statement);
   }
 
-  private statementOf(sql: string): { text: string; name: string } {
-    let statement = this.positional.get(sql);
-    if (!statement) {
-      let index = 0;
-      const text = sql.replace(/\?/g, () => `$${++index}`);
-      statement = { text, name: `r_${createHash('sha1').update(text).digest('hex').slice(0, 20)}` };
+  private nameOf(text: string): string {
+    let name = this.names.get(text);
+    if (name === undefined) {
+      name = `r_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
       // Statement texts are built from a bounded set of parts (sorts, filters); the guard only keeps a bug
       // from growing the map without end.
-      if (this.positional.size >= 10_000) this.positional.clear();
-      this.positional.set(sql, statement);
+      if (this.names.size >= 10_000) this.names.clear();
+      this.names.set(text, name);
     }
-    return statement;
+    return name;
   }
 }
