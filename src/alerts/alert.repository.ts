@@ -23,6 +23,12 @@ export const alertRepository = {
     return rowsOf<ReminderDefinition>(em, `${DEFINITION_SELECT} where "id" = any(?::int[])`, [intArray(ids)]);
   },
 
+  /** The timing of those of these definitions the user may use (theirs, or global). */
+  usableDefinitions(em: StatementTarget, userId: number, ids: number[]): Promise<ReminderDefinition[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return rowsOf<ReminderDefinition>(em, `${DEFINITION_SELECT} where "id" = any(?::int[]) and ${globalOrOwnSql('"user_id"')}`, [intArray(ids), userId]);
+  },
+
   /** The alert's channels and addresses, if the user may use it (theirs, or global). */
   async contact(em: StatementTarget, alertId: number, userId: number): Promise<AlertContact | null> {
     const [row] = await rowsOf<AlertContact>(

@@ -148,7 +148,12 @@ export class ImportService {
     const recordIds = new Map<ResolvedRow, number>();
     const byFileId = new Map<number, number>();
     const create = async (batch: ResolvedRow[], mainOf: (row: ResolvedRow) => number | undefined) => {
-      const records: NewRecord[] = batch.map((row) => ({ input: row.input, createdAt: row.row.restore?.createdAt ?? undefined, mainRecordId: mainOf(row) }));
+      const records: NewRecord[] = batch.map((row) => ({
+        input: row.input,
+        createdAt: row.row.restore?.createdAt ?? undefined,
+        mainRecordId: mainOf(row),
+        extraAlertIds: row.row.restore?.alertIds.slice(1).map((id) => alertIds.get(id) ?? id),
+      }));
       const created = await this.targets.subscriptions.createMany(caller, records);
       batch.forEach((row, index) => {
         recordIds.set(row, created[index].id);
@@ -162,15 +167,6 @@ export class ImportService {
       while (end < rows.length && isAddon(rows[end]) === isAddon(rows[start])) end += 1;
       await create(rows.slice(start, end), (row) => (isAddon(row) ? byFileId.get(row.row.restore!.mainId!) : undefined));
       start = end;
-    }
-    for (const row of rows) {
-      const restored = row.row.restore?.alertIds ?? [];
-      if (restored.length > 1)
-        await this.targets.subscriptions.setAlerts(
-          caller,
-          recordIds.get(row)!,
-          restored.map((id) => alertIds.get(id) ?? id),
-        );
     }
     // Endpoints come last: the import's own events are not sent to them.
     const endpoints = [];

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Alert } from '../alerts/alert.entity';
+import { alertRepository } from '../alerts/alert.repository';
+import type { ReminderDefinition } from '../platform/reminder-scheduling';
 import { productRepository } from '../catalogue/product.repository';
 import { unknownCurrencyMessage, unknownCurrencyProblem } from '../currency/known-currency';
 import { type FieldErrors, refuseFieldErrors } from '../platform/errors';
@@ -9,7 +10,6 @@ import type { StatementTarget } from '../platform/db/statements';
 import type { LinkPlan, LinkPlanAsk } from './subscription.repository';
 import type { SubscriptionPatch } from './subscription.input';
 import type { Subscription } from './subscription.entity';
-import { globalOrOwn } from '../platform/caller';
 
 /** The category of records whose product has none (DESIGN: free-text products get category 1). */
 export const DEFAULT_CATEGORY_ID = 1;
@@ -28,11 +28,11 @@ const missingTag = (value: string) => `The tag ${value} does not exist.`;
 const namedTags = (tags: string[]) => [...new Set(tags.map((tag) => tag.trim()))];
 const isTagId = (value: string) => /^\d+$/.test(value);
 
-/** Each id names the system's alert definition or one of the caller's, else a field error. */
-export async function checkAlerts(em: EntityManager, userId: number, alertIds: readonly number[]): Promise<void> {
-  if ((await em.count(Alert, { id: { $in: [...alertIds] }, ...globalOrOwn(userId) })) !== alertIds.length) {
-    refuseFieldErrors({ alert_id: [MISSING.alert_id] });
-  }
+/** The definitions of these alert ids, each the system's or one of the caller's, else a field error. */
+export async function usableAlerts(em: StatementTarget, userId: number, alertIds: readonly number[]): Promise<ReminderDefinition[]> {
+  const definitions = await alertRepository.usableDefinitions(em, userId, [...alertIds]);
+  if (definitions.length !== alertIds.length) refuseFieldErrors({ alert_id: [MISSING.alert_id] });
+  return definitions;
 }
 
 /** The currency has exchange rates, else a field error. */

@@ -223,15 +223,23 @@ export class SubscriptionRepository {
   }
 
   /**
-   * Inserts records from their entity values (each with its id), with their tags and the other parts (events,
+   * Inserts records from their entity values (each with its id), with their tags, the alerts kept beside
+   * alert_id (positions from 1, as replaceExtraAlerts keeps them) and the other parts (events,
    * deliveries, reminders), as one statement: it commits whole or not at all, with no transaction around it
    * (unless the caller runs in one).
    */
-  async insertNew(records: ReadonlyArray<{ values: Partial<Subscription>; tagIds: readonly number[] }>, parts: readonly StatementPart[]): Promise<void> {
+  async insertNew(
+    records: ReadonlyArray<{ values: Partial<Subscription>; tagIds: readonly number[]; extraAlertIds: readonly number[] }>,
+    parts: readonly StatementPart[],
+  ): Promise<void> {
     const rows = records.map(({ values }) => this.columnsOf(values));
     const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
     const tagLinks = records.flatMap(({ values, tagIds }) => tagIds.map((tagId) => [values.id, tagId]));
-    const { sql, params } = withParts([{ sql: insertRecordsSql(columns), params: [JSON.stringify(rows), JSON.stringify(tagLinks)] }, ...parts], 'select 1');
+    const alertLinks = records.flatMap(({ values, extraAlertIds }) => extraAlertIds.map((alertId, index) => [values.id, alertId, index + 1]));
+    const { sql, params } = withParts(
+      [{ sql: insertRecordsSql(columns), params: [JSON.stringify(rows), JSON.stringify(tagLinks), JSON.stringify(alertLinks)] }, ...parts],
+      'select 1',
+    );
     await this.rows(sql, params);
   }
 

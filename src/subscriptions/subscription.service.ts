@@ -11,7 +11,7 @@ import { AppError, refuseFieldErrors } from '../platform/errors';
 import { Status } from './codes';
 import { addDays, endOfMonth, epochDay, isCalendarDate, todayIn } from '../platform/dates';
 import { nextOnOrAfter, occurrencesBetween } from './payment-dates';
-import { checkAlerts, checkCurrency, checkPlan, DEFAULT_CATEGORY_ID, linkValues, makeUnmade, namesLinks, planAsk } from './subscription-links';
+import { checkCurrency, checkPlan, DEFAULT_CATEGORY_ID, linkValues, makeUnmade, namesLinks, planAsk, usableAlerts } from './subscription-links';
 import { Subscription } from './subscription.entity';
 import type { ReminderScheduling } from '../platform/reminder-scheduling';
 import type { OutboxSignal } from '../webhooks/outbox';
@@ -44,6 +44,8 @@ export interface NewRecord {
   createdAt?: string;
   /** Makes the record an add-on of this record of the caller's. */
   mainRecordId?: number;
+  /** Alert definitions kept beside the input's alert_id, in order (as setAlerts keeps them). */
+  extraAlertIds?: readonly number[];
 }
 
 /** One payment date of one record, with an id that is stable for the same (record, date). */
@@ -62,6 +64,8 @@ const RETRIED = new Set([FOREIGN_KEY_VIOLATION, SERIALIZATION_FAILURE]);
 const MAX_ATTEMPTS = 10;
 /** Records per statement of a createMany (an import's): a few hundred kilobytes of rows, events and reminders. */
 const CREATE_BATCH = 500;
+/** Alert definitions per record: its alert_id and those kept beside it. */
+const MAX_ALERTS = 10;
 /** The original service's upcoming window. */
 export const DEFAULT_UPCOMING_DAYS = 7;
 
@@ -105,7 +109,12 @@ export class SubscriptionService {
    * transaction. Answers the records in the order given.
    */
   async createMany(caller: Caller, records: readonly NewRecord[]): Promise<SubscriptionRecord[]> {
-    for (const { input } of records) assertValid(input);
+    for (const { input, extraAlertIds = [] } of records) {
+      assertValid(input);
+      if (extraAlertIds.length >= MAX_ALERTS || new Set([input.alertId, ...extraAlertIds]).size <= extraAlertIds.length) {
+        throw AppError.field('alert_ids', `Give at most ${MAX_ALERTS} distinct alert ids.`);
+      }
+    }
     const created: SubscriptionRecord[] = [];
     for (let start = 0; start < records.length; start += CREATE_BATCH) {
       created.push(...(await this.retried(() => this.createBatch(caller, records.slice(start, start + CREATE_BATCH)))));
@@ -119,6 +128,8 @@ export class SubscriptionService {
       records.map(({ input }) => input),
       true,
     );
+    const extraAlertIds = [...new Set(records.flatMap((record) => record.extraAlertIds ?? []))];
+    const extraDefinitions = await usableAlerts(currentTarget(this.orm), caller.userId, extraAlertIds);
     const createdAt = utcTimestamp();
     const values = records.map(({ input, createdAt: kept, mainRecordId }, index): Partial<Subscription> => {
       const { ask, plan } = planned[index];
@@ -148,8 +159,16 @@ export class SubscriptionService {
     const byId = new Map(previews.map((record) => [record.id, record]));
     const created = values.length === 1 ? previews : values.map((value) => byId.get(value.id!)!);
     values.forEach((value, index) => Object.assign(value, { id: created[index].id, nextPaymentDate: created[index].next_payment_date }));
+    const alertIdsOf = (index: number) => [
+      ...(planned[index].ask.alertId === null ? [] : [planned[index].ask.alertId!]),
+      ...(records[index].extraAlertIds ?? []),
+    ];
     await this.repository.insertNew(
-      values.map((value, index) => ({ values: value, tagIds: planned[index].plan.tags.map((tag) => tag.id) })),
+      values.map((value, index) => ({
+        values: value,
+        tagIds: planned[index].plan.tags.map((tag) => tag.id),
+        extraAlertIds: records[index].extraAlertIds ?? [],
+      })),
       [
         recordEventsPart(
           caller.userId,
@@ -157,8 +176,8 @@ export class SubscriptionService {
           created.map((record, index) => ({ record, tags: planned[index].plan.tags })),
         ),
         this.reminders.newRecordsPart(
-          created.map((record, index) => ({ ...record, alert_ids: planned[index].ask.alertId === null ? [] : [planned[index].ask.alertId!] })),
-          uniqueById(planned.flatMap(({ plan }) => plan.definitions)),
+          created.map((record, index) => ({ ...record, alert_ids: alertIdsOf(index) })),
+          uniqueById([...planned.flatMap(({ plan }) => plan.definitions), ...extraDefinitions]),
         ),
       ],
     );
@@ -292,10 +311,10 @@ export class SubscriptionService {
   /** Sets the record's alert definitions: the first is its alert_id, the others are kept beside it. */
   async setAlerts(caller: Caller, id: number, alertIds: number[]): Promise<number[]> {
     const unique = [...new Set(alertIds)];
-    if (unique.length === 0 || unique.length > 10) throw AppError.field('alert_ids', 'Give from 1 to 10 alert ids.');
+    if (unique.length === 0 || unique.length > MAX_ALERTS) throw AppError.field('alert_ids', `Give from 1 to ${MAX_ALERTS} alert ids.`);
     await this.change(async (em) => {
       const record = await this.owned(em, caller, id);
-      await checkAlerts(em, caller.userId, unique);
+      await usableAlerts(em, caller.userId, unique);
       record.alert = unique[0];
       await em.flush();
       await this.repository.replaceExtraAlerts(em, id, unique.slice(1));

@@ -361,7 +361,7 @@ select plan.* from jsonb_array_elements(?::jsonb) with ordinality e("ask", "n")
  order by e."n"`;
 
 /**
- * New records inserted with their tags and the statement's other parts (their events, deliveries and
+ * New records inserted with their tags, the alerts kept beside their alert_id and the statement's other parts (their events, deliveries and
  * reminders), all or nothing as one statement. `columns` are the keys of the records' JSON objects (from the
  * entity's metadata, never from input); a key a record lacks is null.
  */
@@ -371,5 +371,8 @@ export function insertRecordsSql(columns: readonly string[]): string {
          insert into "subscriptions" (${list}) select ${list} from jsonb_populate_recordset(null::"subscriptions", ?::jsonb)),
        "created_tags" as (
          insert into "subscription_tags" ("subscription_id", "tag_id")
-         select (link->>0)::int, (link->>1)::int from jsonb_array_elements(?::jsonb) link)`;
+         select (link->>0)::int, (link->>1)::int from jsonb_array_elements(?::jsonb) link),
+       "created_alerts" as (
+         insert into "subscription_alerts" ("subscription_id", "alert_id", "position")
+         select (link->>0)::int, (link->>1)::int, (link->>2)::int from jsonb_array_elements(?::jsonb) link)`;
 }

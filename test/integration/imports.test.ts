@@ -327,6 +327,22 @@ describe('a Subledger account export', () => {
     expect(report.webhookEndpoints).toEqual([{ id: expect.any(Number), url: 'https://hooks.example.com/subledger', secret: expect.stringMatching(/^whsec_/) }]);
     const after = await exported(bob);
     expect(normalised(after)).toBe(normalised(before));
+    // One event per record, as any create (the main record's second alert comes with it, not as an update).
+    const topics = await sql<{ topic: string; n: string }>(testApp, `select "topic", count(*) as n from "webhook_events" where "user_id" = ? group by 1`, [
+      bob.id,
+    ]);
+    expect(topics).toEqual([{ topic: 'subscription.created', n: '3' }]);
+    // The restored main record is reminded by both its alerts, as the original is.
+    const remindersBy = async (user: SignedUpUser) =>
+      (
+        await sql<{ n: string }>(
+          testApp,
+          `select count(*) as n from "reminders" r join "subscriptions" s on s."id" = r."subscription_id" where r."user_id" = ? and s."sub_id" is null group by s."id" order by s."id"`,
+          [user.id],
+        )
+      ).map((row) => Number(row.n));
+    expect(await remindersBy(bob)).toEqual(await remindersBy(ann));
+    expect((await remindersBy(bob))[0]).toBe(2);
   });
 });
 
