@@ -32,8 +32,19 @@ export interface Config {
   /** smtp(s)://user:pass@host:port for reminder e-mails; unset: no e-mail channel. */
   smtpUrl: string | null;
   smtpFrom: string;
+  /** The key notification targets' URLs are encrypted with (its SHA-256 is the AES-256 key); null: none yet. */
+  notifySecretKey: string | null;
+  /** Where the hosted notification services' APIs are (a proxy's or a test's fake may stand in). */
+  notifyApis: NotifyApis;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   nodeEnv: 'development' | 'production' | 'test';
+}
+
+export interface NotifyApis {
+  telegram: string;
+  discord: string;
+  pushover: string;
+  slack: string;
 }
 
 export class ConfigError extends Error {
@@ -118,11 +129,25 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivate: boolean('WEBHOOK_ALLOW_PRIVATE', false),
     smtpUrl: url('SMTP_URL', ['smtp:', 'smtps:']),
     smtpFrom: read('SMTP_FROM') ?? 'Subledger <reminders@localhost>',
+    notifySecretKey: secretKey(read('NOTIFY_SECRET_KEY'), problems),
+    notifyApis: {
+      telegram: (url('NOTIFY_TELEGRAM_API', ['http:', 'https:']) ?? 'https://api.telegram.org').replace(/\/+$/, ''),
+      discord: (url('NOTIFY_DISCORD_API', ['http:', 'https:']) ?? 'https://discord.com').replace(/\/+$/, ''),
+      pushover: (url('NOTIFY_PUSHOVER_API', ['http:', 'https:']) ?? 'https://api.pushover.net').replace(/\/+$/, ''),
+      slack: (url('NOTIFY_SLACK_API', ['http:', 'https:']) ?? 'https://hooks.slack.com').replace(/\/+$/, ''),
+    },
     logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     nodeEnv: oneOf('NODE_ENV', NODE_ENVS, 'development'),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** NOTIFY_SECRET_KEY: at least 32 characters (e.g. `openssl rand -base64 32`). */
+function secretKey(raw: string | undefined, problems: string[]): string | null {
+  if (raw === undefined) return null;
+  if (raw.length < 32) problems.push('NOTIFY_SECRET_KEY must be at least 32 characters (e.g. the output of `openssl rand -base64 32`)');
+  return raw;
 }
 
 /** CORS_ORIGINS: comma-separated origins (`https://host[:port]`), or `*` (the default) for any. */

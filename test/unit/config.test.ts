@@ -23,6 +23,13 @@ describe('loadConfig', () => {
       webhookAllowPrivate: false,
       smtpUrl: null,
       smtpFrom: 'Subledger <reminders@localhost>',
+      notifySecretKey: null,
+      notifyApis: {
+        telegram: 'https://api.telegram.org',
+        discord: 'https://discord.com',
+        pushover: 'https://api.pushover.net',
+        slack: 'https://hooks.slack.com',
+      },
       logLevel: 'info',
       nodeEnv: 'development',
     });
@@ -42,6 +49,8 @@ describe('loadConfig', () => {
       RATE_LIMIT_PER_MINUTE: '0',
       SERVICE_SHORT_NAME: 'svc',
       WEBHOOK_ALLOW_PRIVATE: 'true',
+      NOTIFY_SECRET_KEY: 'k'.repeat(32),
+      NOTIFY_TELEGRAM_API: 'http://telegram-proxy.local/',
       LOG_LEVEL: 'debug',
       NODE_ENV: 'production',
     });
@@ -58,6 +67,8 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 0,
       serviceShortName: 'svc',
       webhookAllowPrivate: true,
+      notifySecretKey: 'k'.repeat(32),
+      notifyApis: { telegram: 'http://telegram-proxy.local', discord: 'https://discord.com' },
       logLevel: 'debug',
       nodeEnv: 'production',
     });
@@ -75,13 +86,26 @@ describe('loadConfig', () => {
         ALLOW_SIGNUP: 'maybe',
         LOG_LEVEL: 'loud',
         SERVICE_SHORT_NAME: 'Bad Name',
+        NOTIFY_SECRET_KEY: 'too short',
+        NOTIFY_SLACK_API: 'slack.example.com',
       });
     } catch (caught) {
       error = caught;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems.join('\n');
-    for (const name of ['PORT', 'DATABASE_URL', 'WEB_CONCURRENCY', 'TOKEN_TTL_DAYS', 'CORS_ORIGINS', 'ALLOW_SIGNUP', 'LOG_LEVEL', 'SERVICE_SHORT_NAME']) {
+    for (const name of [
+      'PORT',
+      'DATABASE_URL',
+      'WEB_CONCURRENCY',
+      'TOKEN_TTL_DAYS',
+      'CORS_ORIGINS',
+      'ALLOW_SIGNUP',
+      'LOG_LEVEL',
+      'SERVICE_SHORT_NAME',
+      'NOTIFY_SECRET_KEY',
+      'NOTIFY_SLACK_API',
+    ]) {
       expect(problems).toContain(name);
     }
   });
