@@ -25,6 +25,9 @@ export function remindedKinds(alertCondition: number): ReminderKind[] {
   return ['payment', 'refund'];
 }
 
+/** alert_type 1: every channel, and every notification target of the user. */
+export const ALL_CHANNELS = 1;
+
 /** The channels an alert_type delivers through. */
 export function channelsOf(alertType: number): ReminderChannel[] {
   if (alertType === 2) return ['email'];

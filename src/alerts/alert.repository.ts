@@ -2,11 +2,12 @@ import type { ReminderDefinition } from '../platform/reminder-scheduling';
 import { intArray, rowsOf, type StatementTarget } from '../platform/db/statements';
 import { globalOrOwnSql } from '../platform/caller';
 
-/** Where an alert's reminders go: its channel code, its own address, and the owner's e-mail. */
+/** Where an alert's reminders go: its channel code, its own address, and the owner's e-mail (and country, for dates). */
 export interface AlertContact {
   alert_type: number;
   alert_contact: string | null;
   email: string;
+  country: string;
 }
 
 /** A definition's timing under ReminderDefinition's names (a create's plan reads it too). */
@@ -33,7 +34,7 @@ export const alertRepository = {
   async contact(em: StatementTarget, alertId: number, userId: number): Promise<AlertContact | null> {
     const [row] = await rowsOf<AlertContact>(
       em,
-      `select a."alert_type", a."alert_contact", u."email" from "alerts" a join "users" u on u."id" = ? where a."id" = ? and ${globalOrOwnSql('a."user_id"')}`,
+      `select a."alert_type", a."alert_contact", u."email", u."country" from "alerts" a join "users" u on u."id" = ? where a."id" = ? and ${globalOrOwnSql('a."user_id"')}`,
       [userId, alertId, userId],
     );
     return row ?? null;

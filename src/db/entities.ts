@@ -15,6 +15,7 @@ import { WebhookEndpoint } from '../webhooks/endpoint.entity';
 import { WebhookEvent } from '../webhooks/event.entity';
 import { InboundWebhookToken } from '../webhooks/inbound-token.entity';
 import { CalendarFeed } from '../calendar-feeds/calendar-feed.entity';
+import { AlertTarget, NotificationTarget } from '../notifications/notification-target.entity';
 import { BaseEntity } from '../platform/db/base.entity';
 
 /** Every entity, listed explicitly: no folder scanning, so the same list works compiled and under jest. */
@@ -37,4 +38,6 @@ export const ENTITIES = [
   WebhookDelivery,
   DeliveryAttempt,
   CalendarFeed,
+  NotificationTarget,
+  AlertTarget,
 ];

@@ -6,7 +6,7 @@ import { utcTimestamp } from '../platform/db/timestamps';
 import { AppError } from '../platform/errors';
 import type { Logger } from '../platform/logger';
 import { toMoneyString } from '../platform/money';
-import { addDays } from '../platform/dates';
+import { addDays, todayIn } from '../platform/dates';
 import { scheduleOf, toRecord, type SubscriptionRecord } from '../subscriptions/subscription.record';
 import type { SubscriptionRepository } from '../subscriptions/subscription.repository';
 import type { ScheduledRecord } from '../platform/reminder-scheduling';
@@ -15,7 +15,9 @@ import type { ReminderRepository, ReminderRow } from './reminder.repository';
 import type { OutboxSignal } from '../webhooks/outbox';
 import { writeRecordEvents } from '../subscriptions/subscription.events';
 import type { ReminderMailer } from './reminder-mail';
-import { channelsOf } from '../alerts/alert.input';
+import { ALL_CHANNELS, channelsOf } from '../alerts/alert.input';
+import { notificationTargetRepository } from '../notifications/notification-target.repository';
+import { reminderMessage } from '../notifications/notification-message';
 import { reminderTargets, type ReminderDefinition, type ReminderKind, type ReminderTarget } from './reminder-schedule';
 import type { StatementPart } from '../platform/db/statements';
 
@@ -39,6 +41,7 @@ export class ReminderService {
     private readonly outbox: OutboxSignal,
     private readonly mailer: ReminderMailer | null,
     private readonly logger: Logger,
+    private readonly baseUrl: string,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -93,19 +96,41 @@ export class ReminderService {
     return rows.map((row) => ({ reminderId: row.id, fireAt: new Date(`${row.fire_at.replace(' ', 'T')}Z`) }));
   }
 
-  /** Fires one reminder through its definition's channels; a reminder already fired (or cancelled) is left alone. */
+  /**
+   * Fires one reminder through its definition's channels and notification targets (one delivery each, written
+   * with the SENT mark); a reminder already fired (or cancelled) is left alone.
+   */
   async fire(reminderId: number): Promise<void> {
     const fired = await this.orm.em.transactional(async (em) => {
-      const reminder = await this.reminders.markSent(em, reminderId, this.clock());
+      const now = this.clock();
+      const reminder = await this.reminders.markSent(em, reminderId, now);
       if (!reminder) return null;
       const row = (await this.subscriptions.anyById(em, reminder.subscription_id))!;
       const alert = (await alertRepository.contact(em, reminder.alert_id, reminder.user_id))!;
-      const record = toRecord(row, this.clock());
-      if (channelsOf(alert.alert_type).includes('webhook')) {
+      const record = toRecord(row, now);
+      const toEndpoints = channelsOf(alert.alert_type).includes('webhook');
+      const targetIds = await notificationTargetRepository.forAlert(em, reminder.user_id, reminder.alert_id, alert.alert_type === ALL_CHANNELS);
+      if (toEndpoints || targetIds.length > 0) {
         const topic = reminder.kind === 'payment' ? 'subscription.payment_due' : 'subscription.refund_due';
-        await writeRecordEvents(em, this.subscriptions, reminder.user_id, topic, [record], {
-          reminder: { kind: reminder.kind, date: reminder.reminder_date, alert_id: reminder.alert_id },
+        const message = reminderMessage({
+          id: reminder.id.toString(),
+          test: false,
+          kind: reminder.kind,
+          date: reminder.reminder_date,
+          today: todayIn(record.timezone, now),
+          record,
+          country: alert.country,
+          baseUrl: this.baseUrl,
         });
+        await writeRecordEvents(
+          em,
+          this.subscriptions,
+          reminder.user_id,
+          topic,
+          [record],
+          { reminder: { kind: reminder.kind, date: reminder.reminder_date, alert_id: reminder.alert_id } },
+          { toEndpoints, targetIds, message },
+        );
       }
       return { reminder, record, alert };
     });

@@ -10,7 +10,9 @@ import { DueWorkRelay } from '../platform/relay';
 import { createReminderQueue, inProcessReminderHandoff, REMINDER_LOOK_AHEAD_MS, reminderQueueHandoff } from '../reminders/reminder-queue';
 import type { DueReminder } from '../reminders/reminder.service';
 import { createDeliveryQueue, inProcessHandoff, outboxRelay, queueHandoff } from '../webhooks/delivery-queue';
-import { DeliveryService, type ClaimedDelivery, type DeliveryTiming } from '../webhooks/delivery.service';
+import type { DeliveryService, ClaimedDelivery, DeliveryTiming } from '../webhooks/delivery.service';
+import { notificationTargetRepository } from '../notifications/notification-target.repository';
+import { pooled } from '../platform/db/statements';
 import { startDeliveryWorker, startReminderWorker } from '../../workers/queue-workers';
 import { openDatabase, type Database, type QueryListener } from '../db/orm';
 import { createServices, type Services } from './services';
@@ -84,14 +86,18 @@ export async function createRuntime(config: Config, role: Role, options: Runtime
   // The CLI uses the server of a Subledger running on DATA_DIR, or starts one for the command.
   const database = await databaseServer(config, { attach: role === 'cli' });
   const db = await openDatabase(database.url, config, logger, { onQuery: options.onQuery, embedded: database.embedded });
+  if (role !== 'cli' && !config.notifySecretKey && (await notificationTargetRepository.any(pooled(db.orm)))) {
+    await db.close();
+    throw new ConfigError(['NOTIFY_SECRET_KEY must be set: notification targets exist, and their URLs are sealed with it']);
+  }
   const redis: Redis | null = role === 'api' && config.redisUrl ? createRedis(config.redisUrl) : null;
   redis?.on('error', (error) => logger.warn({ err: error }, 'redis connection error'));
   if (redis) await whenReady(redis, REDIS_READY_WAIT_MS);
   const stores: LimiterStores = { redis, redisPrefix: config.redisPrefix, reads: db.reads };
   const clock = options.clock ?? (() => new Date());
-  const services = createServices(db.orm, config, stores, logger, clock);
+  const services = createServices(db.orm, config, stores, logger, clock, options.deliveryTiming);
   if (options.onOutboxCommit) services.outbox.subscribe(options.onOutboxCommit);
-  const deliveries = new DeliveryService(db.orm, config, options.deliveryTiming);
+  const { deliveries } = services;
 
   const background = role === 'api' && options.background !== false;
   const queueRedis = config.redisUrl ? { url: config.redisUrl, prefix: config.redisPrefix } : null;

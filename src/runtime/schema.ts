@@ -9,6 +9,7 @@ import { ProfileResolver } from '../settings/profile.resolver';
 import { SettingsResolver } from '../settings/settings.resolver';
 import { WebhooksResolver } from '../webhooks/webhooks.resolver';
 import { FolderResolver, PaymentModeResolver, ProductCategoryResolver, TagResolver } from '../organizing/organizing.resolver';
+import { NotificationTargetResolver } from '../notifications/notification-target.resolver';
 import { CalendarFeedResolver } from '../calendar-feeds/calendar-feed.resolver';
 import { ExportResolver } from '../exports/export.resolver';
 import { ImportResolver } from '../imports/import.resolver';
@@ -32,6 +33,7 @@ function createResolvers(services: Services): NonEmptyArray<object> {
     new CalendarFeedResolver(services.calendarFeeds),
     new ExportResolver(services.exports),
     new ImportResolver(services.imports),
+    new NotificationTargetResolver(services.notificationTargets, services.deliveryLog),
   ];
 }
 

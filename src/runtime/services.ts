@@ -31,6 +31,10 @@ import { OwnedNamesService } from '../organizing/owned-names.service';
 import { PaymentMode } from '../organizing/payment-mode.entity';
 import { validateFolder, validatePaymentMode } from '../organizing/organizing.rules';
 import { Tag } from '../organizing/tag.entity';
+import { NotificationSender } from '../notifications/notification-sender';
+import { NotificationTargetService } from '../notifications/notification-target.service';
+import { SecretBox } from '../platform/secret-box';
+import { DeliveryService, type DeliveryTiming } from '../webhooks/delivery.service';
 
 /** The domain services, built once per process; the REST facade and GraphQL resolvers both call these. */
 export interface Services extends AccountSources {
@@ -46,6 +50,9 @@ export interface Services extends AccountSources {
   calendarFeeds: CalendarFeedService;
   exports: AccountExportService;
   imports: ImportService;
+  /** Attempts of outbound deliveries (webhook endpoints and notification targets), for the relay and workers. */
+  deliveries: DeliveryService;
+  notificationTargets: NotificationTargetService;
 }
 
 export function createServices(
@@ -54,11 +61,14 @@ export function createServices(
   stores: LimiterStores,
   logger: Logger,
   clock: () => Date = () => new Date(),
+  deliveryTiming?: DeliveryTiming,
 ): Services {
   const outbox = new OutboxSignal();
   const mailer = config.smtpUrl ? new ReminderMailer(config.smtpUrl, config.smtpFrom) : null;
+  const secrets = config.notifySecretKey ? new SecretBox(config.notifySecretKey) : null;
+  const deliveries = new DeliveryService(orm, config, new NotificationSender(secrets, config, mailer), deliveryTiming);
   const subscriptions = new SubscriptionRepository(orm, stores.reads);
-  const reminders = new ReminderService(orm, new ReminderRepository(orm), subscriptions, outbox, mailer, logger, clock);
+  const reminders = new ReminderService(orm, new ReminderRepository(orm), subscriptions, outbox, mailer, logger, config.baseUrl, clock);
   const services = {
     outbox,
     reminders,
@@ -77,6 +87,8 @@ export function createServices(
     deliveryLog: new DeliveryLogService(orm, outbox),
     answers: new AnswerCache(config.answerCacheMb * 1024 * 1024, clock),
     calendarFeeds: new CalendarFeedService(orm, new CalendarFeedRepository(stores.reads), subscriptions, config.baseUrl),
+    deliveries,
+    notificationTargets: new NotificationTargetService(orm, config, secrets, subscriptions, deliveries),
   };
   return {
     ...services,

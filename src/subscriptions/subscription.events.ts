@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { StatementPart } from '../platform/db/statements';
 import { eventsPart, writeEvents } from '../webhooks/outbox';
 import type { SubscriptionTopic } from '../webhooks/topics';
+import type { EventNotifications } from '../webhooks/delivery.repository';
 import { label, PRODUCT_TYPE_LABELS } from './codes';
 import { presentSubscription } from './record-shape';
 import type { SubscriptionRecord } from './subscription.record';
@@ -40,6 +41,7 @@ export async function writeRecordEvents(
   topic: SubscriptionTopic,
   records: SubscriptionRecord[],
   extra: Record<string, unknown> = {},
+  notify?: EventNotifications,
 ): Promise<void> {
   if (records.length === 0) return;
   const tags = await subscriptions.tagsOf(
@@ -50,7 +52,7 @@ export async function writeRecordEvents(
     const own = tags.filter((row) => row.subscription_id === record.id).map(({ id, name }) => ({ id, name }));
     return { subscriptionId: record.id, payload: { ...eventPayload(record, own), ...extra } };
   });
-  await writeEvents(em, userId, topic, events);
+  await writeEvents(em, userId, topic, events, notify);
 }
 
 /** Events about records (their tags known), as a part of the statement that writes them. */

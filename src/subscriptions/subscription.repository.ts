@@ -172,10 +172,10 @@ export class SubscriptionRepository {
     return this.records(`where ${conditions.join(' and ')}`, params);
   }
 
-  /** The owner's settings that money totals and "today" depend on. */
-  async ownerSettings(userId: number): Promise<{ timezone: string; baseCurrency: string } | undefined> {
-    const [row] = await this.reads.rows<{ timezone: string; baseCurrency: string }>(
-      `select "timezone", "base_currency" as "baseCurrency" from "users" where "id" = ?`,
+  /** The owner's settings that money totals, "today" and the way dates are written depend on. */
+  async ownerSettings(userId: number): Promise<{ timezone: string; baseCurrency: string; country: string } | undefined> {
+    const [row] = await this.reads.rows<{ timezone: string; baseCurrency: string; country: string }>(
+      `select "timezone", "base_currency" as "baseCurrency", "country" from "users" where "id" = ?`,
       [userId],
     );
     return row;

@@ -5,18 +5,18 @@ import { AppError } from '../platform/errors';
 import type { OutboxSignal } from './outbox';
 import { MAX_ATTEMPTS } from './retry-schedule';
 import { pooled } from '../platform/db/statements';
-import { deliveryRepository, type AttemptRow, type DeliveryRow } from './delivery.repository';
+import { deliveryRepository, type AttemptRow, type DeliveryQuery, type DeliveryRow } from './delivery.repository';
 
 export type { AttemptRow, DeliveryRow };
 
-/** The caller's delivery log: every delivery of their events, with every attempt. */
+/** The caller's delivery log: every delivery of their events (to webhook endpoints and notification targets), with every attempt. */
 export class DeliveryLogService {
   constructor(
     private readonly orm: MikroORM<PostgreSqlDriver>,
     private readonly outbox: OutboxSignal,
   ) {}
 
-  list(caller: Caller, query: { offset: number; limit: number; endpointId?: number; status?: string }): Promise<DeliveryRow[]> {
+  list(caller: Caller, query: DeliveryQuery): Promise<DeliveryRow[]> {
     return deliveryRepository.list(pooled(this.orm), caller.userId, query);
   }
 

@@ -1,4 +1,4 @@
-import { Entity, Enum, Index, ManyToOne, Property, Unique, type Opt } from '@mikro-orm/core';
+import { Check, Entity, Enum, Index, ManyToOne, Property, Unique, type Opt } from '@mikro-orm/core';
 import { UtcTimestampType } from '../platform/db/timestamp.type';
 import { BaseEntity } from '../platform/db/base.entity';
 import { WebhookEndpoint } from './endpoint.entity';
@@ -10,17 +10,31 @@ export enum DeliveryStatus {
   FAILED = 'FAILED',
 }
 
-/** One event on its way to one endpoint; the relay picks rows whose next_attempt_at has come. */
+/**
+ * One event on its way to one webhook endpoint, or (a reminder's) to one notification target with the message
+ * it sends; the relay picks rows whose next_attempt_at has come.
+ */
 @Entity({ tableName: 'webhook_deliveries' })
 @Unique({ properties: ['event', 'endpoint'] })
+@Unique({ properties: ['event', 'target'] })
+@Check({ name: 'webhook_deliveries_one_receiver', expression: '("endpoint_id" is null) <> ("target_id" is null)' })
 @Index({ name: 'webhook_deliveries_due', properties: ['status', 'nextAttemptAt'] })
 export class WebhookDelivery extends BaseEntity {
   @ManyToOne(() => WebhookEvent, { mapToPk: true, deleteRule: 'cascade' })
   event!: string;
 
-  @ManyToOne(() => WebhookEndpoint, { mapToPk: true, deleteRule: 'cascade' })
+  @ManyToOne(() => WebhookEndpoint, { mapToPk: true, nullable: true, deleteRule: 'cascade' })
   @Index()
-  endpoint!: number;
+  endpoint?: number | null;
+
+  // By name: the notifications feature builds on the delivery machinery, not the other way round.
+  @ManyToOne('NotificationTarget', { mapToPk: true, nullable: true, deleteRule: 'cascade' })
+  @Index()
+  target?: number | null;
+
+  /** What a notification target is sent (a NotificationMessage); null for webhook endpoints, which get the event. */
+  @Property({ type: 'json', nullable: true })
+  message?: unknown;
 
   @Enum({ items: () => DeliveryStatus })
   status: Opt<DeliveryStatus> = DeliveryStatus.PENDING;

@@ -1,6 +1,13 @@
 import { intArray, rowsOf, run, withParts, type StatementPart, type StatementTarget } from '../platform/db/statements';
 import { SUBSCRIPTION_TOPICS, type SubscriptionTopic } from './topics';
 
+/** A reminder's event: whether webhook endpoints get it, and the notification targets sent `message` with it. */
+export interface EventNotifications {
+  toEndpoints: boolean;
+  targetIds: readonly number[];
+  message: unknown;
+}
+
 /** An event to write: its id, its record and its body. */
 export interface NewEvent {
   id: string;
@@ -12,7 +19,9 @@ export interface DeliveryRow {
   id: number;
   event_id: string;
   topic: string;
-  endpoint_id: number;
+  /** The webhook endpoint, or (a reminder's delivery) the notification target. */
+  endpoint_id: number | null;
+  target_id: number | null;
   status: string;
   attempt_count: number;
   next_attempt_at: string | null;
@@ -36,22 +45,30 @@ export interface RecordedAttempt extends Omit<AttemptRow, 'created_at'> {
   retry_in_ms: number | null;
 }
 
-/** An attempt taken: what to send, and its number. */
-export interface TakenAttempt {
+/** An attempt taken: what to send where, and its number. */
+export type TakenAttempt = {
   delivery_id: number;
   event_id: string;
-  endpoint_id: number;
   attempt_count: number;
   topic: string;
-  payload: unknown;
-  url: string;
-  secret: string;
+} & (
+  | { endpoint_id: number; target_id: null; payload: unknown; url: string; secret: string }
+  | { endpoint_id: null; target_id: number; message: unknown; sealed_url: string; sealed_secret: string | null }
+);
+
+/** A page of the delivery log and its filters. */
+export interface DeliveryQuery {
+  offset: number;
+  limit: number;
+  endpointId?: number;
+  targetId?: number;
+  status?: string;
 }
 
 const NOW = `(now() at time zone 'utc')`;
 
 const DELIVERY_SELECT = `
-select d."id", d."event_id", e."topic", d."endpoint_id", d."status", d."attempt_count", d."next_attempt_at", d."created_at", d."completed_at"
+select d."id", d."event_id", e."topic", d."endpoint_id", d."target_id", d."status", d."attempt_count", d."next_attempt_at", d."created_at", d."completed_at"
   from "webhook_deliveries" d join "webhook_events" e on e."id" = d."event_id"`;
 
 /** The one door to webhook_events, webhook_deliveries and webhook_delivery_attempts. */
@@ -60,13 +77,18 @@ export const deliveryRepository = {
    * A change's events and, for each, one delivery per enabled endpoint of the owner that takes its topic (an
    * empty list: every subscription topic), in one statement.
    */
-  async insertEvents(em: StatementTarget, userId: number, topic: SubscriptionTopic, events: readonly NewEvent[]): Promise<void> {
-    const { sql, params } = withParts([deliveryRepository.eventsPart(userId, topic, events)], 'select 1');
+  async insertEvents(em: StatementTarget, userId: number, topic: SubscriptionTopic, events: readonly NewEvent[], notify?: EventNotifications): Promise<void> {
+    const parts = [deliveryRepository.eventsPart(userId, topic, events, notify?.toEndpoints ?? true)];
+    if (notify && notify.targetIds.length > 0) parts.push(deliveryRepository.targetDeliveriesPart(notify.targetIds, notify.message));
+    const { sql, params } = withParts(parts, 'select 1');
     await run(em, sql, params);
   },
 
-  /** insertEvents as a part of a larger statement (`given_events`, `event`, `event_deliveries`). */
-  eventsPart(userId: number, topic: SubscriptionTopic, events: readonly NewEvent[]): StatementPart {
+  /**
+   * insertEvents as a part of a larger statement (`given_events`, `event`, `event_deliveries`); `toEndpoints`
+   * false writes the events alone (a reminder whose alert does not use webhooks, for its targets' deliveries).
+   */
+  eventsPart(userId: number, topic: SubscriptionTopic, events: readonly NewEvent[], toEndpoints = true): StatementPart {
     return {
       sql: `"given_events" as (
          select x->>'id' as "id", (x->>'subscriptionId')::int as "subscription_id", x->'payload' as "payload" from jsonb_array_elements(?::jsonb) x),
@@ -76,10 +98,36 @@ export const deliveryRepository = {
        "event_deliveries" as (
          insert into "webhook_deliveries" ("event_id", "endpoint_id", "next_attempt_at")
          select ev."id", p."id", ${NOW} from "event" ev cross join "webhook_endpoints" p
-          where p."user_id" = ? and p."enabled"
+          where p."user_id" = ? and p."enabled" and ?::boolean
             and (? = any(p."events") or (cardinality(p."events") = 0 and ? = any(?::text[]))))`,
-      params: [JSON.stringify(events), userId, topic, userId, topic, topic, `{${SUBSCRIPTION_TOPICS.join(',')}}`],
+      params: [JSON.stringify(events), userId, topic, userId, toEndpoints, topic, topic, `{${SUBSCRIPTION_TOPICS.join(',')}}`],
     };
+  },
+
+  /** One delivery of `message` to each of these notification targets per event of the statement's `event` part. */
+  targetDeliveriesPart(targetIds: readonly number[], message: unknown): StatementPart {
+    return {
+      sql: `"target_deliveries" as (
+         insert into "webhook_deliveries" ("event_id", "target_id", "message", "next_attempt_at")
+         select ev."id", t."id", ?::jsonb, ${NOW} from "event" ev cross join unnest(?::int[]) as t("id"))`,
+      params: [JSON.stringify(message), intArray(targetIds)],
+    };
+  },
+
+  /**
+   * A test message's event (topic notification.test, to no webhook endpoint) and its delivery to the target,
+   * leased to the caller, who makes the first attempt at once; answers the delivery's id.
+   */
+  async insertTest(em: StatementTarget, userId: number, eventId: string, targetId: number, message: unknown): Promise<number> {
+    const [row] = await rowsOf<{ id: number }>(
+      em,
+      `with "event" as (
+         insert into "webhook_events" ("id", "user_id", "topic", "payload") values (?, ?, 'notification.test', ?::jsonb) returning "id")
+       insert into "webhook_deliveries" ("event_id", "target_id", "message", "next_attempt_at")
+       select "id", ?, ?::jsonb, ${NOW} + interval '1 minute' from "event" returning "id"`,
+      [eventId, userId, JSON.stringify(message), targetId, JSON.stringify(message)],
+    );
+    return row.id;
   },
 
   /** Leases up to `limit` due pending deliveries for `leaseSeconds` (rows another relay holds are skipped). */
@@ -108,9 +156,12 @@ export const deliveryRepository = {
          update "webhook_deliveries" d set "attempt_count" = d."attempt_count" + 1, "updated_at" = ${NOW}
            from "claim" c
           where d."id" = c."id" and d."status" = 'PENDING' and d."attempt_count" = c."made"
-          returning d."id", d."event_id", d."endpoint_id", d."attempt_count")
-       select t."id" as "delivery_id", t."event_id", t."endpoint_id", t."attempt_count", e."topic", e."payload", p."url", p."secret"
-         from "taken" t join "webhook_events" e on e."id" = t."event_id" join "webhook_endpoints" p on p."id" = t."endpoint_id"`,
+          returning d."id", d."event_id", d."endpoint_id", d."target_id", d."message", d."attempt_count")
+       select t."id" as "delivery_id", t."event_id", t."endpoint_id", t."target_id", t."attempt_count", e."topic",
+              case when t."endpoint_id" is not null then e."payload" end as "payload", p."url", p."secret",
+              t."message", n."sealed_url", n."sealed_secret"
+         from "taken" t join "webhook_events" e on e."id" = t."event_id"
+         left join "webhook_endpoints" p on p."id" = t."endpoint_id" left join "notification_targets" n on n."id" = t."target_id"`,
       [intArray(claims.map((claim) => claim.deliveryId)), intArray(claims.map((claim) => claim.attemptsMade))],
     );
   },
@@ -135,14 +186,25 @@ export const deliveryRepository = {
     );
   },
 
-  /** The user's deliveries, newest first, optionally of one endpoint or in one status. */
-  list(em: StatementTarget, userId: number, query: { offset: number; limit: number; endpointId?: number; status?: string }): Promise<DeliveryRow[]> {
+  /** The user's deliveries, newest first, optionally of one endpoint or notification target, or in one status. */
+  list(em: StatementTarget, userId: number, query: DeliveryQuery): Promise<DeliveryRow[]> {
     return rowsOf<DeliveryRow>(
       em,
       `${DELIVERY_SELECT}
-        where e."user_id" = ? and (? :: int is null or d."endpoint_id" = ?) and (? :: text is null or d."status" = ?)
+        where e."user_id" = ? and (? :: int is null or d."endpoint_id" = ?) and (? :: int is null or d."target_id" = ?)
+          and (? :: text is null or d."status" = ?)
         order by d."id" desc limit ? offset ?`,
-      [userId, query.endpointId ?? null, query.endpointId ?? null, query.status ?? null, query.status ?? null, query.limit, query.offset],
+      [
+        userId,
+        query.endpointId ?? null,
+        query.endpointId ?? null,
+        query.targetId ?? null,
+        query.targetId ?? null,
+        query.status ?? null,
+        query.status ?? null,
+        query.limit,
+        query.offset,
+      ],
     );
   },
 

@@ -5,7 +5,7 @@ import type { Config } from '../platform/config';
 import { pooled } from '../platform/db/statements';
 import { deliveryRepository, type RecordedAttempt } from './delivery.repository';
 import { delayBeforeNextAttempt } from './retry-schedule';
-import { postOnce } from './http-post';
+import { sendOnce, type PostResult } from './http-post';
 import { signWebhook } from './signature';
 
 /** A due delivery taken by one relay for a while (the lease), with the number of attempts made so far. */
@@ -16,12 +16,25 @@ export interface ClaimedDelivery {
 
 export interface AttemptOutcome {
   statusCode: number | null;
+  succeeded: boolean;
   durationMs: number;
   responseExcerpt: string | null;
   error: string | null;
 }
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
+
+/**
+ * Sends a notification target's message (the notifications feature's sender): the service's status code, or
+ * null for an e-mail, and the start of its answer.
+ */
+export interface TargetSender {
+  send(
+    target: { sealed_url: string; sealed_secret: string | null },
+    message: { id: string },
+    timeoutMs: number,
+  ): Promise<{ statusCode: number | null; excerpt: string }>;
+}
 
 /** Tests shorten these; the defaults are the service's. */
 export interface DeliveryTiming {
@@ -42,6 +55,7 @@ export class DeliveryService {
   constructor(
     private readonly orm: MikroORM<PostgreSqlDriver>,
     private readonly config: Pick<Config, 'serviceShortName' | 'baseUrl' | 'webhookAllowPrivate'>,
+    private readonly notifications: TargetSender,
     timing: DeliveryTiming = {},
   ) {
     this.timeoutMs = timing.timeoutMs ?? DELIVERY_TIMEOUT_MS;
@@ -65,46 +79,62 @@ export class DeliveryService {
     if (claims.length === 0) return;
     const taken = await deliveryRepository.takeAttempts(pooled(this.orm), claims);
     if (taken.length === 0) return;
-    const outcomes = await Promise.all(taken.map((attempt) => this.post(attempt.endpoint_id, attempt.event_id, attempt)));
+    const outcomes = await Promise.all(
+      taken.map((attempt) =>
+        this.timed(() =>
+          attempt.target_id === null
+            ? this.post(attempt.endpoint_id, attempt.event_id, attempt)
+            : // The message's id is the delivery's: the same on every attempt, another for each target.
+              this.notifications.send(attempt, { ...(attempt.message as object), id: `ntf_${attempt.delivery_id}` }, this.timeoutMs),
+        ),
+      ),
+    );
     await deliveryRepository.recordAttempts(
       pooled(this.orm),
       taken.map((attempt, index) => this.recorded(attempt.delivery_id, attempt.attempt_count, outcomes[index])),
     );
   }
 
-  private async post(endpointId: number, eventId: string, target: { topic: string; payload: unknown; url: string; secret: string }): Promise<AttemptOutcome> {
-    const body = JSON.stringify(target.payload);
-    const timestamp = Math.floor(Date.now() / 1000);
-    const prefix = `x-${this.config.serviceShortName}-webhook`;
+  /** A send's outcome, how long it took, and its failure (a refused address, a timeout) as the attempt's error. */
+  private async timed(send: () => Promise<{ statusCode: number | null; excerpt: string | null }>): Promise<AttemptOutcome> {
     const started = performance.now();
     try {
-      const { statusCode, excerpt } = await postOnce(
-        target.url,
-        {
-          'content-type': 'application/json',
-          'user-agent': USER_AGENT,
-          [`${prefix}-id`]: String(endpointId),
-          [`${prefix}-event`]: target.topic,
-          [`${prefix}-source`]: this.config.baseUrl,
-          'webhook-id': eventId,
-          'webhook-timestamp': String(timestamp),
-          'webhook-signature': signWebhook(target.secret, eventId, timestamp, body),
-        },
-        body,
-        { timeoutMs: this.timeoutMs, allowPrivate: this.config.webhookAllowPrivate },
-      );
-      return { statusCode, durationMs: elapsed(started), responseExcerpt: excerpt, error: null };
+      const { statusCode, excerpt } = await send();
+      // An e-mail has no status code: handed to the SMTP server is sent.
+      const succeeded = statusCode === null || (statusCode >= 200 && statusCode < 300);
+      return { statusCode, succeeded, durationMs: elapsed(started), responseExcerpt: excerpt, error: null };
     } catch (error) {
       // Duck-typed: errors from node internals are not instances of this realm's Error under test runners.
       const { name, message } = (error ?? {}) as { name?: string; message?: string };
       const reason = name === 'AbortError' || name === 'TimeoutError' ? `timed out after ${this.timeoutMs} ms` : (message ?? String(error));
-      return { statusCode: null, durationMs: elapsed(started), responseExcerpt: null, error: reason.slice(0, 500) };
+      return { statusCode: null, succeeded: false, durationMs: elapsed(started), responseExcerpt: null, error: reason.slice(0, 500) };
     }
+  }
+
+  private post(endpointId: number, eventId: string, target: { topic: string; payload: unknown; url: string; secret: string }): Promise<PostResult> {
+    const body = JSON.stringify(target.payload);
+    const timestamp = Math.floor(Date.now() / 1000);
+    const prefix = `x-${this.config.serviceShortName}-webhook`;
+    return sendOnce(
+      target.url,
+      {
+        'content-type': 'application/json',
+        'user-agent': USER_AGENT,
+        [`${prefix}-id`]: String(endpointId),
+        [`${prefix}-event`]: target.topic,
+        [`${prefix}-source`]: this.config.baseUrl,
+        'webhook-id': eventId,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signWebhook(target.secret, eventId, timestamp, body),
+      },
+      body,
+      { timeoutMs: this.timeoutMs, allowPrivate: this.config.webhookAllowPrivate },
+    );
   }
 
   /** An outcome and what it makes of the delivery, on the retry schedule. */
   private recorded(deliveryId: number, attemptNumber: number, outcome: AttemptOutcome): RecordedAttempt {
-    const succeeded = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+    const { succeeded } = outcome;
     // 410 Gone: the receiver asks us to stop.
     const retryIn = succeeded || outcome.statusCode === 410 ? null : delayBeforeNextAttempt(attemptNumber);
     return {

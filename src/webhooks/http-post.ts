@@ -20,15 +20,15 @@ const agents = {
 };
 
 /**
- * One POST, as deliveries need it: no redirects followed, an overall timeout, at most 1 KB of the answer read,
+ * One request (a POST, or a PUT for Matrix), as deliveries need it: no redirects followed, an overall timeout, at most 1 KB of the answer read,
  * and (unless private targets are allowed) connections only to public addresses, checked on the resolved
  * address at connect time.
  */
-export async function postOnce(
+export async function sendOnce(
   target: string,
   headers: Record<string, string>,
   body: string,
-  options: { timeoutMs: number; allowPrivate: boolean },
+  options: { timeoutMs: number; allowPrivate: boolean; method?: 'POST' | 'PUT' },
 ): Promise<PostResult> {
   const url = new URL(target);
   const host = url.hostname.replace(/^\[|\]$/g, '');
@@ -37,7 +37,7 @@ export async function postOnce(
   const answer = await agent.request({
     origin: url.origin,
     path: `${url.pathname}${url.search}`,
-    method: 'POST',
+    method: options.method ?? 'POST',
     headers,
     body,
     signal: AbortSignal.timeout(options.timeoutMs),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { StatementPart } from '../platform/db/statements';
-import { deliveryRepository } from './delivery.repository';
+import { deliveryRepository, type EventNotifications } from './delivery.repository';
 import type { SubscriptionTopic } from './topics';
 
 /** Tells the relay that events were committed, so it need not wait for its next poll. */
@@ -31,9 +31,15 @@ export interface OutboxEvent {
  * Writes events with the change that caused them, inside its transaction (the transactional outbox): one
  * event per record, and one delivery per enabled endpoint of the owner that takes the topic.
  */
-export async function writeEvents(em: EntityManager, userId: number, topic: SubscriptionTopic, events: OutboxEvent[]): Promise<void> {
+export async function writeEvents(
+  em: EntityManager,
+  userId: number,
+  topic: SubscriptionTopic,
+  events: OutboxEvent[],
+  notify?: EventNotifications,
+): Promise<void> {
   if (events.length === 0) return;
-  await deliveryRepository.insertEvents(em, userId, topic, identified(events));
+  await deliveryRepository.insertEvents(em, userId, topic, identified(events), notify);
 }
 
 /** writeEvents as a part of the statement that makes the change (a create writes everything in one). */

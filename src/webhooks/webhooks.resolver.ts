@@ -5,7 +5,7 @@ import { AppError } from '../platform/errors';
 import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
 import { decodeCursor } from '../platform/graphql/cursors';
 import { Connection, pageOf } from '../platform/graphql/connection';
-import type { DeliveryLogService, DeliveryRow } from './delivery-log.service';
+import type { AttemptRow, DeliveryLogService, DeliveryRow } from './delivery-log.service';
 import { DeliveryStatus } from './delivery.entity';
 import type { WebhookEndpoint } from './endpoint.entity';
 import type { WebhookEndpointService } from './endpoint.service';
@@ -69,11 +69,12 @@ class DeliveryAttemptView {
 }
 
 @ObjectType('WebhookDelivery')
-class DeliveryView {
+export class DeliveryView {
   @Field(() => Int) id!: number;
   @Field(() => ID, { description: 'The webhook-id header, the same on every attempt' }) eventId!: string;
   @Field() topic!: string;
-  @Field(() => Int) endpointId!: number;
+  @Field(() => Int, { nullable: true, description: 'The webhook endpoint; null for a delivery to a notification target' }) endpointId!: number | null;
+  @Field(() => Int, { nullable: true, description: "The notification target (a reminder's delivery); null for a webhook endpoint" }) targetId!: number | null;
   @Field(() => DeliveryStatus) status!: DeliveryStatus;
   @Field(() => Int) attemptCount!: number;
   @Field(() => DateTimeResolver, { nullable: true }) nextAttemptAt!: string | null;
@@ -170,48 +171,59 @@ export class WebhooksResolver {
     return toTokenView(await this.tokens.revoke(requireCaller(context), id));
   }
 
-  @Query(() => DeliveryConnection, { description: 'Deliveries of your events, newest first, each with its attempts.' })
+  @Query(() => DeliveryConnection, {
+    description: 'Deliveries of your events to webhook endpoints and notification targets, newest first, each with its attempts.',
+  })
   async webhookDeliveries(
     @Ctx() context: GraphQLContext,
     @Arg('first', () => Int, { defaultValue: 50 }) first: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
     @Arg('endpointId', () => Int, { nullable: true }) endpointId?: number,
+    @Arg('targetId', () => Int, { nullable: true }) targetId?: number,
     @Arg('status', () => DeliveryStatus, { nullable: true }) status?: DeliveryStatus,
   ): Promise<DeliveryConnection> {
     if (first < 1 || first > 200) throw AppError.field('first', 'The first must be from 1 to 200.');
     const offset = after ? decodeCursor(after) + 1 : 0;
-    const rows = await this.log.list(requireCaller(context), { offset, limit: first + 1, endpointId: endpointId ?? undefined, status: status ?? undefined });
+    const rows = await this.log.list(requireCaller(context), {
+      offset,
+      limit: first + 1,
+      endpointId: endpointId ?? undefined,
+      targetId: targetId ?? undefined,
+      status: status ?? undefined,
+    });
     const attempts = await this.log.attempts(rows.slice(0, first).map((row) => row.id));
-    return pageOf(rows, first, offset, (row) => this.toDeliveryView(row, attempts));
+    return pageOf(rows, first, offset, (row) => toDeliveryView(row, attempts));
   }
 
   @Mutation(() => DeliveryView, { description: 'Attempts a finished delivery once more, now.' })
   async redeliver(@Arg('deliveryId', () => Int) deliveryId: number, @Ctx() context: GraphQLContext): Promise<DeliveryView> {
     const row = await this.log.redeliver(requireCaller(context), deliveryId);
-    return this.toDeliveryView(row, await this.log.attempts([row.id]));
+    return toDeliveryView(row, await this.log.attempts([row.id]));
   }
+}
 
-  private toDeliveryView(row: DeliveryRow, attempts: Awaited<ReturnType<DeliveryLogService['attempts']>>): DeliveryView {
-    return {
-      id: row.id,
-      eventId: row.event_id,
-      topic: row.topic,
-      endpointId: row.endpoint_id,
-      status: row.status as DeliveryStatus,
-      attemptCount: row.attempt_count,
-      nextAttemptAt: toIsoMicros(row.next_attempt_at),
-      createdAt: toIsoMicros(row.created_at)!,
-      completedAt: toIsoMicros(row.completed_at),
-      attempts: attempts
-        .filter((attempt) => attempt.delivery_id === row.id)
-        .map((attempt) => ({
-          attemptNumber: attempt.attempt_number,
-          statusCode: attempt.status_code,
-          durationMs: attempt.duration_ms,
-          responseExcerpt: attempt.response_excerpt,
-          error: attempt.error,
-          createdAt: toIsoMicros(attempt.created_at)!,
-        })),
-    };
-  }
+/** A delivery of the log with its attempts, as GraphQL answers it. */
+export function toDeliveryView(row: DeliveryRow, attempts: AttemptRow[]): DeliveryView {
+  return {
+    id: row.id,
+    eventId: row.event_id,
+    topic: row.topic,
+    endpointId: row.endpoint_id,
+    targetId: row.target_id,
+    status: row.status as DeliveryStatus,
+    attemptCount: row.attempt_count,
+    nextAttemptAt: toIsoMicros(row.next_attempt_at),
+    createdAt: toIsoMicros(row.created_at)!,
+    completedAt: toIsoMicros(row.completed_at),
+    attempts: attempts
+      .filter((attempt) => attempt.delivery_id === row.id)
+      .map((attempt) => ({
+        attemptNumber: attempt.attempt_number,
+        statusCode: attempt.status_code,
+        durationMs: attempt.duration_ms,
+        responseExcerpt: attempt.response_excerpt,
+        error: attempt.error,
+        createdAt: toIsoMicros(attempt.created_at)!,
+      })),
+  };
 }

@@ -35,6 +35,7 @@ const ids = {} as Record<
   | 'endpoint'
   | 'inboundToken'
   | 'calendarFeed'
+  | 'notificationTarget'
   | 'delivery',
   number
 >;
@@ -47,7 +48,7 @@ const asB = () => ({ authorization: `Bearer ${b.token}`, accept: 'application/js
 beforeAll(async () => {
   receiver = new Receiver();
   await receiver.start();
-  testApp = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' });
+  testApp = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', NOTIFY_SECRET_KEY: 'authorization-matrix-secret-key-0123456789' });
   a = await signUp(testApp, `A ${MARK}`);
   b = await signUp(testApp, 'B');
   const asA = (query: string) => graphqlData(testApp, a.token, query);
@@ -70,6 +71,10 @@ beforeAll(async () => {
   ids.endpoint = (await asA(`mutation { createWebhookEndpoint(input: {url: "${receiver.url}${MARK}"}) { id } }`)).createWebhookEndpoint.id;
   ids.inboundToken = (await asA('mutation { createInboundWebhookToken(kind: MANAGE) { id } }')).createInboundWebhookToken.id;
   ids.calendarFeed = (await asA(`mutation { createCalendarFeed(input: {name: "feed ${MARK}"}) { id } }`)).createCalendarFeed.id;
+  ids.notificationTarget = (
+    await asA(`mutation { createNotificationTarget(input: {name: "target ${MARK}", url: "ntfy://ntfy.example.com/topic${MARK}"}) { id } }`)
+  ).createNotificationTarget.id;
+  await asA(`mutation { setAlertTargets(alertId: ${ids.alert}, targetIds: [${ids.notificationTarget}]) }`);
   const record = await createSubscription(testApp, a.token, {
     brand_id: `product ${MARK}`,
     note: `note ${MARK}`,
@@ -356,6 +361,16 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
   createCalendarFeed: { ownOnly: ['mutation { createCalendarFeed(input: {name: "B feed"}) { id name url } }'] },
   revokeCalendarFeed: { refused: ['mutation { revokeCalendarFeed(id: CALENDAR_FEED) { id } }'] },
   redeliver: { refused: ['mutation { redeliver(deliveryId: DELIVERY) { id } }'] },
+  notificationTargets: { ownOnly: ['{ notificationTargets { id name scheme url } }'] },
+  alertTargets: { refused: ['{ alertTargets(alertId: ALERT) }'], ownOnly: ['{ alertTargets(alertId: 1) }'] },
+  createNotificationTarget: { ownOnly: ['mutation { createNotificationTarget(input: {name: "B target", url: "ntfy://ntfy.example.com/b"}) { id url } }'] },
+  updateNotificationTarget: { refused: ['mutation { updateNotificationTarget(id: NOTIFICATION_TARGET, input: {name: "mine"}) { id } }'] },
+  deleteNotificationTarget: { refused: ['mutation { deleteNotificationTarget(id: NOTIFICATION_TARGET) }'] },
+  setAlertTargets: {
+    refused: ['mutation { setAlertTargets(alertId: ALERT, targetIds: []) }'],
+    asMissing: ['mutation { setAlertTargets(alertId: 1, targetIds: [NOTIFICATION_TARGET]) }'],
+  },
+  sendTestNotification: { refused: ['mutation { sendTestNotification(id: NOTIFICATION_TARGET) { id } }'] },
   ...ownedNameCases('Folder', 'FOLDER_ID'),
   ...ownedNameCases('Tag', 'TAG'),
   ...ownedNameCases('PaymentMode', 'PAYMENT_MODE'),
@@ -372,7 +387,7 @@ function ownedNameCases(kind: string, placeholder: string): Record<string, Graph
 }
 
 const PLACEHOLDER =
-  /\b(B_SUBSCRIPTION|SUBSCRIPTION|ADDON|DELETED|ALERT|FOLDER_ID|TAG|PAYMENT_MODE|CATEGORY|PRODUCT|ENDPOINT|INBOUND_TOKEN|CALENDAR_FEED|DELIVERY|A_EMAIL)\b/g;
+  /\b(B_SUBSCRIPTION|SUBSCRIPTION|ADDON|DELETED|ALERT|FOLDER_ID|TAG|PAYMENT_MODE|CATEGORY|PRODUCT|ENDPOINT|INBOUND_TOKEN|CALENDAR_FEED|NOTIFICATION_TARGET|DELIVERY|A_EMAIL)\b/g;
 
 /** The document with A's ids (and B's own record) in place of the placeholders. */
 function withIds(document: string): string {
@@ -390,6 +405,7 @@ function withIds(document: string): string {
     ENDPOINT: ids.endpoint,
     INBOUND_TOKEN: ids.inboundToken,
     CALENDAR_FEED: ids.calendarFeed,
+    NOTIFICATION_TARGET: ids.notificationTarget,
     DELIVERY: ids.delivery,
     A_EMAIL: a.email,
   };

@@ -28,6 +28,7 @@ const RECORD_FIELDS = `id productId productName brandName image favicon homepage
   category { id name } paymentMode { id name } alerts { id name } tags { id name }`;
 const ALERT_FIELDS = 'id name isSystem timePeriod timeCycle time timezone condition channel subjects contact createdAt updatedAt';
 const ENDPOINT_FIELDS = 'id url events enabled createdAt';
+const TARGET_FIELDS = 'id name scheme url createdAt updatedAt';
 
 const STEPS: Step[] = [
   {
@@ -120,6 +121,14 @@ const STEPS: Step[] = [
     upload: 'name,price,currency,cycle,next payment,category,tags\nImported,4.50,EUR,Every 2 Weeks,2026-04-01,Home,"a,b"\nBroken,x,EUR,monthly,2026-04-01,,\n',
   })),
   { query: 'mutation { revokeCalendarFeed(id: 1) { id revokedAt } }' },
+  { query: `mutation { createNotificationTarget(input: {name: "Hook", url: "json://127.0.0.1:9/notify"}) { ${TARGET_FIELDS} secret } }` },
+  { query: 'mutation { createNotificationTarget(input: {name: "Chat", url: "tgram://not-a-token/1"}) { id } }' },
+  { query: `mutation { updateNotificationTarget(id: 1, input: {name: "Phone"}) { ${TARGET_FIELDS} } }` },
+  { query: `{ notificationTargets { ${TARGET_FIELDS} } }` },
+  { query: 'mutation { setAlertTargets(alertId: 1, targetIds: [1]) }' },
+  { query: '{ alertTargets(alertId: 1) }' },
+  { query: 'mutation { sendTestNotification(id: 1) { id topic endpointId targetId status attemptCount attempts { attemptNumber statusCode error } } }' },
+  { query: 'mutation { deleteNotificationTarget(id: 1) }' },
   { query: '{ folders { id name color isDefault } tags { id name } paymentModes { id name } productCategories { id name userId } }' },
   { query: 'mutation { deleteTag(id: 1) }' },
   { query: 'mutation { deletePaymentMode(id: 1) }' },
@@ -145,7 +154,7 @@ let jit: TestApp;
 let reference: TestApp;
 
 beforeAll(async () => {
-  const env = { WEBHOOK_ALLOW_PRIVATE: 'true' };
+  const env = { WEBHOOK_ALLOW_PRIVATE: 'true', NOTIFY_SECRET_KEY: 'executors-notification-secret-key-0123456789' };
   [jit, reference] = await Promise.all([
     startTestApp(env, { graphqlExecution: 'jit', clock: () => NOW }),
     startTestApp(env, { graphqlExecution: 'graphql-js', clock: () => NOW }),

@@ -24,6 +24,8 @@ const OWNED_ROWS: Record<string, string> = {
   inbound_webhook_tokens: `"user_id" = ?`,
   inbound_idempotency_keys: `"token_id" in (select "id" from "inbound_webhook_tokens" where "user_id" = ?)`,
   calendar_feeds: `"user_id" = ?`,
+  notification_targets: `"user_id" = ?`,
+  alert_targets: `"target_id" in (select "id" from "notification_targets" where "user_id" = ?)`,
 };
 
 /** Every row a user owns, table by table, as JSON text: equal snapshots mean nothing of theirs changed. */
@@ -83,7 +85,9 @@ export async function storedSecrets(testApp: TestApp): Promise<Array<{ kind: str
      union all select 'access token hash', "secret_hash" from "access_tokens"
      union all select 'inbound token hash', "token_hash" from "inbound_webhook_tokens"
      union all select 'calendar feed token hash', "token_hash" from "calendar_feeds"
-     union all select 'webhook secret', "secret" from "webhook_endpoints"`,
+     union all select 'webhook secret', "secret" from "webhook_endpoints"
+     union all select 'sealed notification url', "sealed_url" from "notification_targets"
+     union all select 'sealed notification secret', "sealed_secret" from "notification_targets"`,
   );
   return rows.filter((row) => row.value);
 }

@@ -2,6 +2,9 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface ReceivedRequest {
+  method: string;
+  /** The path and query. */
+  url: string;
   headers: IncomingHttpHeaders;
   body: string;
 }
@@ -26,7 +29,7 @@ export class Receiver {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        this.received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+        this.received.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
         const status = this.redirectTo ? 302 : (this.script.shift() ?? this.status);
         const headers = this.redirectTo ? { location: this.redirectTo } : {};
         setTimeout(() => res.writeHead(status, { 'content-type': 'text/plain', ...headers }).end(this.answerBody), this.delayMs);

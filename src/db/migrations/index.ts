@@ -13,6 +13,7 @@ import { Migration20261124090000_expect_rows } from './Migration20261124090000_e
 import { Migration20261124110000_payment_count_function } from './Migration20261124110000_payment_count_function';
 import { Migration20261124130000_data_versions } from './Migration20261124130000_data_versions';
 import { Migration20261124171348_calendar_feeds } from './Migration20261124171348_calendar_feeds';
+import { Migration20261125030352_notification_targets } from './Migration20261125030352_notification_targets';
 
 /** Committed migrations, oldest first. The migrator runs them on start. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -30,4 +31,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124110000_payment_count_function', class: Migration20261124110000_payment_count_function },
   { name: 'Migration20261124130000_data_versions', class: Migration20261124130000_data_versions },
   { name: 'Migration20261124171348_calendar_feeds', class: Migration20261124171348_calendar_feeds },
+  { name: 'Migration20261125030352_notification_targets', class: Migration20261125030352_notification_targets },
 ];

@@ -1,0 +1,148 @@
+import type { MikroORM } from '@mikro-orm/core';
+import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { alertRepository } from '../alerts/alert.repository';
+import type { Caller } from '../platform/caller';
+import type { Config } from '../platform/config';
+import { pooled, type StatementTarget } from '../platform/db/statements';
+import { todayIn } from '../platform/dates';
+import { AppError } from '../platform/errors';
+import { hasLength } from '../platform/objects';
+import type { SecretBox } from '../platform/secret-box';
+import { toRecord } from '../subscriptions/subscription.record';
+import type { SubscriptionRepository } from '../subscriptions/subscription.repository';
+import { deliveryRepository, type DeliveryRow } from '../webhooks/delivery.repository';
+import type { DeliveryService } from '../webhooks/delivery.service';
+import { newEventId } from '../webhooks/outbox';
+import { newEndpointSecret } from '../webhooks/signature';
+import { reminderMessage } from './notification-message';
+import { NotificationTarget } from './notification-target.entity';
+import { notificationTargetRepository } from './notification-target.repository';
+import { parseTargetUrl } from './target-url';
+
+export interface TargetInput {
+  name?: string;
+  url?: string;
+}
+
+/** Targets per user: plenty for every phone and chat of a household. */
+const MAX_TARGETS = 50;
+
+/**
+ * The caller's notification targets: made from an Apprise-style URL (kept sealed, read back masked), set on
+ * alert definitions, and tried with a test message through the delivery machinery.
+ */
+export class NotificationTargetService {
+  constructor(
+    private readonly orm: MikroORM<PostgreSqlDriver>,
+    private readonly config: Pick<Config, 'webhookAllowPrivate' | 'smtpUrl' | 'baseUrl'>,
+    private readonly box: SecretBox | null,
+    private readonly subscriptions: SubscriptionRepository,
+    private readonly deliveries: DeliveryService,
+  ) {}
+
+  async list(caller: Caller): Promise<NotificationTarget[]> {
+    return this.orm.em.fork().find(NotificationTarget, { user: caller.userId }, { orderBy: { id: 'asc' } });
+  }
+
+  /** A new target; a json:// target's signing secret is answered this once. */
+  async create(caller: Caller, input: Required<TargetInput>): Promise<{ target: NotificationTarget; secret: string | null }> {
+    return this.orm.em.transactional(async (em) => {
+      if ((await em.count(NotificationTarget, { user: caller.userId })) >= MAX_TARGETS) {
+        throw new AppError('CONFLICT', `A user has at most ${MAX_TARGETS} notification targets.`);
+      }
+      const target = em.create(NotificationTarget, { user: caller.userId, name: checkName(input.name), ...this.sealed(input.url) });
+      const secret = target.scheme === 'json' ? newEndpointSecret() : null;
+      target.sealedSecret = secret === null ? null : this.box!.seal(secret);
+      await em.flush();
+      return { target, secret };
+    });
+  }
+
+  async update(caller: Caller, id: number, change: TargetInput): Promise<NotificationTarget> {
+    return this.orm.em.transactional(async (em) => {
+      const target = await this.owned(em, caller, id);
+      if (change.name !== undefined) target.name = checkName(change.name);
+      if (change.url !== undefined) {
+        const sealed = this.sealed(change.url);
+        if (sealed.scheme !== target.scheme) throw AppError.field('url', `The url must stay a ${target.scheme} URL; make a new target for another service.`);
+        Object.assign(target, sealed);
+      }
+      await em.flush();
+      return target;
+    });
+  }
+
+  async remove(caller: Caller, id: number): Promise<void> {
+    const removed = await this.orm.em.fork().nativeDelete(NotificationTarget, { id, user: caller.userId });
+    if (removed === 0) throw AppError.notFound('Notification target');
+  }
+
+  /** The targets of the caller's an alert definition (theirs, or the system's) sends to; answers their ids. */
+  async setAlertTargets(caller: Caller, alertId: number, targetIds: number[]): Promise<number[]> {
+    const unique = [...new Set(targetIds)].sort((a, b) => a - b);
+    return this.orm.em.transactional(async (em) => {
+      await this.usableAlert(em, caller, alertId);
+      if ((await em.count(NotificationTarget, { id: { $in: unique }, user: caller.userId })) !== unique.length) {
+        throw AppError.field('target_ids', 'The selected target_ids do not exist.');
+      }
+      await notificationTargetRepository.replaceForAlert(em, caller.userId, alertId, unique);
+      return unique;
+    });
+  }
+
+  /** The caller's targets an alert definition sends to. */
+  async ofAlert(caller: Caller, alertId: number): Promise<number[]> {
+    await this.usableAlert(pooled(this.orm), caller, alertId);
+    return notificationTargetRepository.ofAlert(pooled(this.orm), caller.userId, alertId);
+  }
+
+  /**
+   * A sample reminder (the caller's first record, or a made-up one) sent to the target now through the delivery
+   * machinery: answers its delivery after the first attempt (retried on the schedule if that failed).
+   */
+  async sendTest(caller: Caller, id: number): Promise<DeliveryRow> {
+    const target = await this.owned(this.orm.em.fork(), caller, id);
+    const owner = (await this.subscriptions.ownerSettings(caller.userId))!;
+    const row = await this.subscriptions.firstLive(caller.userId);
+    const record = row ? toRecord(row, new Date()) : null;
+    const today = todayIn(owner.timezone);
+    const message = reminderMessage({
+      id: 'test',
+      test: true,
+      kind: 'payment',
+      date: record?.next_payment_date ?? today,
+      today,
+      record: record ?? { id: null, product_name: 'Your subscription', price: '9.99', price_type: owner.baseCurrency },
+      country: owner.country,
+      baseUrl: this.config.baseUrl,
+    });
+    const deliveryId = await deliveryRepository.insertTest(pooled(this.orm), caller.userId, newEventId(), target.id, message);
+    await this.deliveries.attempt([{ deliveryId, attemptsMade: 0 }]);
+    return (await deliveryRepository.owned(pooled(this.orm), caller.userId, deliveryId))!;
+  }
+
+  /** A target URL checked and sealed, with its scheme and masked form. */
+  private sealed(url: string): Pick<NotificationTarget, 'scheme' | 'sealedUrl' | 'maskedUrl'> {
+    const address = parseTargetUrl(url, this.config.webhookAllowPrivate);
+    if (address.scheme === 'mailto' && !this.config.smtpUrl) throw AppError.field('url', 'mailto targets need SMTP_URL to be set on the server.');
+    if (!this.box) throw new AppError('CONFLICT', 'Notification targets need NOTIFY_SECRET_KEY (at least 32 characters) set on the server; see the README.');
+    return { scheme: address.scheme, sealedUrl: this.box.seal(url.trim()), maskedUrl: address.masked };
+  }
+
+  /** The alert definition the caller may use (theirs, or the system's), else not found. */
+  private async usableAlert(em: StatementTarget, caller: Caller, alertId: number): Promise<void> {
+    if ((await alertRepository.usableDefinitions(em, caller.userId, [alertId])).length === 0) throw AppError.notFound('Alert');
+  }
+
+  private async owned(em: EntityManager, caller: Caller, id: number): Promise<NotificationTarget> {
+    const target = await em.findOne(NotificationTarget, { id, user: caller.userId });
+    if (!target) throw AppError.notFound('Notification target');
+    return target;
+  }
+}
+
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (!hasLength(trimmed, 1, 100)) throw AppError.field('name', 'The name must be from 1 to 100 characters.');
+  return trimmed;
+}

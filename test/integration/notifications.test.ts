@@ -1,0 +1,441 @@
+import { SMTPServer } from 'smtp-server';
+import { signWebhook } from '../../src/webhooks/signature';
+import { provisionDatabase } from '../support/database';
+import { Receiver, type ReceivedRequest } from '../support/receiver';
+import { createSubscription } from '../support/subscriptions';
+import { graphql, graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { until } from '../support/wait';
+
+/**
+ * Notification targets end to end: each scheme's request checked against a local fake of the service (one
+ * loopback receiver stands in for all of them, the hosted ones through NOTIFY_*_API), retried after a 5xx,
+ * masked in every read; reminders deliver once per target through the delivery machinery.
+ */
+let now = new Date('2026-03-20T12:00:00Z');
+const clock = () => now;
+const SECRET_KEY = 'notifications-test-secret-key-0123456789';
+let testApp: TestApp;
+let fake: Receiver;
+let smtp: SMTPServer;
+let mails: string[];
+let smtpPort: number;
+let base: string;
+
+beforeAll(async () => {
+  fake = new Receiver();
+  await fake.start();
+  base = new URL(fake.url).origin;
+  mails = [];
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    onData(stream, _session, callback: (error?: Error | null) => void) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        mails.push(Buffer.concat(chunks).toString('utf8'));
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  smtpPort = (smtp.server.address() as { port: number }).port;
+  testApp = await startTestApp(appEnv(), { clock });
+});
+beforeEach(() => {
+  now = new Date('2026-03-20T12:00:00Z');
+  fake.received.length = 0;
+  fake.script = [];
+});
+afterAll(async () => {
+  await testApp.close();
+  await fake.stop();
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+});
+
+function appEnv(): Record<string, string> {
+  return {
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    NOTIFY_SECRET_KEY: SECRET_KEY,
+    NOTIFY_TELEGRAM_API: base,
+    NOTIFY_DISCORD_API: base,
+    NOTIFY_PUSHOVER_API: base,
+    NOTIFY_SLACK_API: `${base}/`,
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    SMTP_FROM: 'Subledger <test@example.com>',
+    BASE_URL: 'https://subledger.example.com',
+  };
+}
+
+const TARGET_FIELDS = 'id name scheme url createdAt updatedAt';
+const DELIVERY_FIELDS = 'id topic endpointId targetId status attemptCount attempts { attemptNumber statusCode responseExcerpt error }';
+
+async function createTarget(user: SignedUpUser, name: string, url: string) {
+  const { createNotificationTarget } = await graphqlData(
+    testApp,
+    user.token,
+    `mutation($input: NotificationTargetInput!) { createNotificationTarget(input: $input) { ${TARGET_FIELDS} secret } }`,
+    {
+      input: { name, url },
+    },
+  );
+  return createNotificationTarget as {
+    id: number;
+    name: string;
+    scheme: string;
+    url: string;
+    secret: string | null;
+    createdAt: string;
+    updatedAt: string | null;
+  };
+}
+
+/** The body of a request the fake received, as JSON. */
+const jsonOf = (request: ReceivedRequest) => JSON.parse(request.body) as Record<string, any>;
+const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+const host = () => new URL(base).host;
+const PUSHOVER_USER = 'uQiRzpo4DXghDmr9QzzfQu27cmVRsG';
+const PUSHOVER_APP = 'azGDORePK8gMaC0QOYAMyEEuzJnyUi';
+/** The sample the test message describes: the user's first record (MINIMAL: product 1, Netflix Standard, 15.49 USD). */
+const SAMPLE = /Netflix Standard: 15\.49 USD is due on/;
+
+interface SchemeCase {
+  url: () => string;
+  masked: () => string;
+  /** Parts of the URL that no read may show. */
+  secrets: string[];
+  check: (request: ReceivedRequest, deliveryId: number) => void;
+}
+
+const SCHEMES: Record<string, SchemeCase> = {
+  ntfy: {
+    url: () => `ntfy://ann:s3cret-pass@${host()}/reminders`,
+    masked: () => `ntfy://ann:****@${host()}/reminders`,
+    secrets: ['s3cret-pass'],
+    check(request) {
+      expect([request.method, request.url]).toEqual(['POST', '/']);
+      expect(request.headers).toMatchObject({ 'content-type': 'application/json', authorization: basic('ann', 's3cret-pass') });
+      expect(jsonOf(request)).toEqual({
+        topic: 'reminders',
+        title: 'Subledger: test notification',
+        message: expect.stringMatching(SAMPLE),
+        click: expect.any(String),
+      });
+    },
+  },
+  gotify: {
+    url: () => `gotifys://${host()}/gotify/AppTokenSecret1`,
+    masked: () => `gotifys://${host()}/gotify/****`,
+    secrets: ['AppTokenSecret1'],
+    check(request) {
+      expect([request.method, request.url]).toEqual(['POST', '/gotify/message']);
+      expect(request.headers).toMatchObject({ 'content-type': 'application/json', 'x-gotify-key': 'AppTokenSecret1' });
+      expect(jsonOf(request)).toMatchObject({ title: 'Subledger: test notification', message: expect.stringMatching(SAMPLE), priority: 5 });
+    },
+  },
+  tgram: {
+    url: () => 'tgram://123456789:AAHsecretBotToken_x/-100987654',
+    masked: () => 'tgram://123456789:****/-100987654',
+    secrets: ['AAHsecretBotToken_x'],
+    check(request) {
+      expect([request.method, request.url]).toEqual(['POST', '/bot123456789:AAHsecretBotToken_x/sendMessage']);
+      expect(request.headers['content-type']).toBe('application/json');
+      expect(jsonOf(request)).toEqual({ chat_id: '-100987654', text: expect.stringMatching(SAMPLE), disable_web_page_preview: true });
+    },
+  },
+  discord: {
+    url: () => 'discord://112233445566/SecretWebhookToken-abc',
+    masked: () => 'discord://112233445566/****',
+    secrets: ['SecretWebhookToken-abc'],
+    check(request) {
+      expect([request.method, request.url]).toEqual(['POST', '/api/webhooks/112233445566/SecretWebhookToken-abc']);
+      expect(jsonOf(request)).toEqual({ content: expect.stringMatching(SAMPLE) });
+    },
+  },
+  pover: {
+    url: () => `pover://${PUSHOVER_USER}@${PUSHOVER_APP}`,
+    masked: () => 'pover://****@****',
+    secrets: [PUSHOVER_USER, PUSHOVER_APP],
+    check(request) {
+      expect([request.method, request.url]).toEqual(['POST', '/1/messages.json']);
+      expect(request.headers['content-type']).toBe('application/x-www-form-urlencoded');
+      const form = Object.fromEntries(new URLSearchParams(request.body));
+      expect(form).toEqual({
+        token: PUSHOVER_APP,
+        user: PUSHOVER_USER,
+        title: 'Subledger: test notification',
+        message: expect.stringMatching(SAMPLE),
+        url: expect.any(String),
+      });
+    },
+  },
+  slack: {
+    url: () => 'https://hooks.slack.com/services/T00000000/B00000000/XXXXsecretXXXX',
+    masked: () => 'slack://T00000000/B00000000/****',
+    secrets: ['XXXXsecretXXXX'],
+    check(request) {
+      expect([request.method, request.url]).toEqual(['POST', '/services/T00000000/B00000000/XXXXsecretXXXX']);
+      expect(jsonOf(request)).toEqual({ text: expect.stringMatching(SAMPLE) });
+    },
+  },
+  matrix: {
+    url: () => `matrix://bot:syt_secret_token@${host()}/!roomid:example.org`,
+    masked: () => `matrix://bot:****@${host()}/!roomid:example.org`,
+    secrets: ['syt_secret_token'],
+    check(request, deliveryId) {
+      expect([request.method, request.url]).toEqual(['PUT', `/_matrix/client/v3/rooms/!roomid%3Aexample.org/send/m.room.message/ntf_${deliveryId}`]);
+      expect(request.headers).toMatchObject({ 'content-type': 'application/json', authorization: 'Bearer syt_secret_token' });
+      expect(jsonOf(request)).toEqual({ msgtype: 'm.text', body: expect.stringMatching(SAMPLE) });
+    },
+  },
+  json: {
+    url: () => `json://hook:pw-secret@${host()}/notify?key=abc`,
+    masked: () => `json://hook:****@${host()}/notify?…`,
+    secrets: ['pw-secret', 'key=abc'],
+    check(request, deliveryId) {
+      expect([request.method, request.url]).toEqual(['POST', '/notify?key=abc']);
+      expect(request.headers).toMatchObject({
+        'content-type': 'application/json',
+        authorization: basic('hook', 'pw-secret'),
+        'webhook-id': `ntf_${deliveryId}`,
+      });
+      expect(jsonOf(request)).toEqual({
+        id: `ntf_${deliveryId}`,
+        type: 'test',
+        title: 'Subledger: test notification',
+        body: expect.stringMatching(SAMPLE),
+        link: expect.stringMatching(/^https:\/\/subledger\.example\.com\/#\/subscriptions\/\d+$/),
+        reminder: { kind: 'payment', date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), days_ahead: expect.any(Number) },
+        subscription: { id: expect.any(Number), product_name: 'Netflix Standard', price: '15.49', currency: 'USD' },
+      });
+    },
+  },
+};
+
+describe.each(Object.entries(SCHEMES))('%s targets', (scheme, target) => {
+  it('send the request the service expects, retry after a 5xx, and never show the secrets again', async () => {
+    const user = await signUp(testApp, `Scheme ${scheme}`);
+    await createSubscription(testApp, user.token, { price: '15.49', price_type: 'USD' });
+    const created = await createTarget(user, `My ${scheme}`, target.url());
+    expect(created).toEqual({
+      id: expect.any(Number),
+      name: `My ${scheme}`,
+      scheme,
+      url: target.masked(),
+      secret: scheme === 'json' ? expect.stringMatching(/^whsec_/) : null,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+
+    fake.script = [503];
+    const { sendTestNotification: first } = await graphqlData(
+      testApp,
+      user.token,
+      `mutation { sendTestNotification(id: ${created.id}) { ${DELIVERY_FIELDS} } }`,
+    );
+    expect(first).toEqual({
+      id: expect.any(Number),
+      topic: 'notification.test',
+      endpointId: null,
+      targetId: created.id,
+      status: 'PENDING',
+      attemptCount: 1,
+      attempts: [{ attemptNumber: 1, statusCode: 503, responseExcerpt: 'received', error: null }],
+    });
+    const [request] = await fake.waitFor(1);
+    target.check(request, first.id);
+    if (scheme === 'json') {
+      const timestamp = Number(request.headers['webhook-timestamp']);
+      expect(request.headers['webhook-signature']).toBe(signWebhook(created.secret!, `ntf_${first.id}`, timestamp, request.body));
+    }
+
+    // The retry, when the schedule says: the same request again, and the delivery done.
+    await sql(testApp, `update "webhook_deliveries" set "next_attempt_at" = now() at time zone 'utc' where "id" = ?`, [first.id]);
+    testApp.app.services.outbox.notify();
+    const [, retried] = await fake.waitFor(2);
+    expect(retried.body).toBe(request.body);
+    expect([retried.method, retried.url]).toEqual([request.method, request.url]);
+    const log = async () =>
+      (await graphqlData(testApp, user.token, `{ webhookDeliveries(first: 5, targetId: ${created.id}) { edges { node { ${DELIVERY_FIELDS} } } } }`))
+        .webhookDeliveries.edges;
+    await until(async () => (await log())[0].node.status === 'SUCCEEDED', 'the retried delivery to succeed');
+
+    const reads = [
+      JSON.stringify(await log()),
+      JSON.stringify(await graphqlData(testApp, user.token, `{ notificationTargets { ${TARGET_FIELDS} } }`)),
+      JSON.stringify(
+        await graphqlData(testApp, user.token, `mutation { updateNotificationTarget(id: ${created.id}, input: {name: "Renamed"}) { ${TARGET_FIELDS} } }`),
+      ),
+    ];
+    expect(reads[1]).toContain(JSON.stringify(target.masked()));
+    const [stored] = await sql<{ sealed_url: string }>(testApp, `select "sealed_url" from "notification_targets" where "id" = ?`, [created.id]);
+    for (const secret of target.secrets) {
+      for (const read of [...reads, stored.sealed_url]) expect(read).not.toContain(secret);
+    }
+  });
+});
+
+describe('reminders', () => {
+  async function alert(user: SignedUpUser, channel: number): Promise<number> {
+    const { createAlert } = await graphqlData(
+      testApp,
+      user.token,
+      `mutation { createAlert(input: {name: "Two days before", timePeriod: 2, time: "09:00", timezone: "UTC", channel: ${channel}, condition: 2, subjects: 1}) { id } }`,
+    );
+    return createAlert.id;
+  }
+  const deliveriesOf = (user: SignedUpUser) =>
+    sql<{ endpoint_id: number | null; target_id: number | null; status: string; topic: string }>(
+      testApp,
+      `select d."endpoint_id", d."target_id", d."status", e."topic" from "webhook_deliveries" d join "webhook_events" e on e."id" = d."event_id"
+        where e."user_id" = ? order by d."id"`,
+      [user.id],
+    );
+
+  it('deliver once to each target of the alert, with the SENT mark, naming product, amount, date and days ahead', async () => {
+    const user = await signUp(testApp, 'Two targets');
+    await graphqlData(testApp, user.token, `mutation { createWebhookEndpoint(input: {url: "${fake.url}", events: ["subscription.payment_due"]}) { id } }`);
+    const ntfy = await createTarget(user, 'Phone', `ntfy://${host()}/bills`);
+    const discord = await createTarget(user, 'Chat', 'discord://1234/token-abc');
+    await createTarget(user, 'Unused', 'slack://T1/B1/C1');
+    const browserAlert = await alert(user, 3);
+    const { setAlertTargets } = await graphqlData(
+      testApp,
+      user.token,
+      `mutation { setAlertTargets(alertId: ${browserAlert}, targetIds: [${discord.id}, ${ntfy.id}, ${ntfy.id}]) }`,
+    );
+    expect(setAlertTargets).toEqual([ntfy.id, discord.id]);
+    expect((await graphqlData(testApp, user.token, `{ alertTargets(alertId: ${browserAlert}) }`)).alertTargets).toEqual([ntfy.id, discord.id]);
+    const record = await createSubscription(testApp, user.token, {
+      payment_date: '2026-03-26',
+      alert_id: String(browserAlert),
+      price: '12.34',
+      price_type: 'EUR',
+    });
+
+    now = new Date('2026-03-24T09:00:00Z');
+    testApp.app.reminderRelay.nudge();
+    const requests = await fake.waitFor(2);
+    await until(async () => (await deliveriesOf(user)).every((delivery) => delivery.status === 'SUCCEEDED'), 'the deliveries');
+    // Browser alerts send no webhook: the endpoint gets nothing, each target one delivery.
+    expect(await deliveriesOf(user)).toEqual([
+      { endpoint_id: null, target_id: ntfy.id, status: 'SUCCEEDED', topic: 'subscription.payment_due' },
+      { endpoint_id: null, target_id: discord.id, status: 'SUCCEEDED', topic: 'subscription.payment_due' },
+    ]);
+    const text = `Netflix Standard: 12.34 EUR is due on March 26, 2026 (in 2 days).`;
+    const link = `https://subledger.example.com/#/subscriptions/${record.id}`;
+    const byPath = Object.fromEntries(requests.map((request) => [request.url, jsonOf(request)]));
+    expect(byPath['/']).toEqual({ topic: 'bills', title: 'Subledger reminder: Netflix Standard', message: text, click: link });
+    expect(byPath['/api/webhooks/1234/token-abc']).toEqual({ content: `Subledger reminder: Netflix Standard\n${text}\n${link}` });
+    expect(fake.received).toHaveLength(2);
+  });
+
+  it('alert_type 1 (All) sends to every target of the user, and the webhook too; dates read as in the user’s country', async () => {
+    const user = await signUp(testApp, 'All targets');
+    await sql(testApp, `update "users" set "country" = 'DE' where "id" = ?`, [user.id]);
+    await graphqlData(testApp, user.token, `mutation { createWebhookEndpoint(input: {url: "${fake.url}", events: ["subscription.payment_due"]}) { id } }`);
+    const gotify = await createTarget(user, 'Gotify', `gotify://${host()}/tokenA`);
+    const json = await createTarget(user, 'Hook', `json://${host()}/notify`);
+    const allAlert = await alert(user, 1);
+    await createSubscription(testApp, user.token, { payment_date: '2026-03-26', alert_id: String(allAlert) });
+    now = new Date('2026-03-24T09:00:00Z');
+    testApp.app.reminderRelay.nudge();
+    await fake.waitFor(3);
+    await until(async () => (await deliveriesOf(user)).every((delivery) => delivery.status === 'SUCCEEDED'), 'the deliveries');
+    const deliveries = await deliveriesOf(user);
+    expect(deliveries.map((delivery) => delivery.target_id ?? 'endpoint').sort()).toEqual([gotify.id, json.id, 'endpoint'].sort());
+    const gotifyRequest = fake.received.find((request) => request.url === '/message')!;
+    expect(jsonOf(gotifyRequest).message).toContain('is due on 26 March 2026 (in 2 days)');
+  });
+});
+
+describe('mailto targets', () => {
+  it('mail every address through SMTP_URL and record the server’s reply', async () => {
+    const user = await signUp(testApp, 'Mail target');
+    const target = await createTarget(user, 'Family', 'mailto://ann@example.com,bob@example.com');
+    expect(target.url).toBe('mailto://ann@example.com,bob@example.com');
+    mails.length = 0;
+    const { sendTestNotification } = await graphqlData(testApp, user.token, `mutation { sendTestNotification(id: ${target.id}) { ${DELIVERY_FIELDS} } }`);
+    expect(sendTestNotification).toMatchObject({
+      status: 'SUCCEEDED',
+      attempts: [{ attemptNumber: 1, statusCode: null, responseExcerpt: expect.stringMatching(/^250/), error: null }],
+    });
+    // Only this target's mail (reminders of other tests may be mailed to their users meanwhile).
+    const sent = mails.filter((mail) => /^To: ann@example\.com, bob@example\.com/m.test(mail));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatch(/^Subject: Subledger: test notification/m);
+  });
+});
+
+describe('refusals', () => {
+  it('refuse bad URLs with a field error naming the scheme’s form, and another user’s targets as missing', async () => {
+    const user = await signUp(testApp, 'Refusals');
+    for (const [url, message] of [
+      ['ftp://example.com/x', /scheme must be one of/],
+      ['tgram://not-a-token/123', /bot token/],
+      ['tgram://123:abc/1/2', /one chat/],
+      ['discord://abc/def', /discord:\/\/webhook_id\/webhook_token/],
+      ['pover://short@short', /30 letters/],
+      ['slack://a/b', /tokenA\/tokenB\/tokenC/],
+      ['matrix://token@matrix.example.com/#alias:example.org', /room id/],
+      ['mailto://not-an-address', /mailto:\/\/someone@example\.com/],
+      ['ntfy://ntfy.example.com/', /names its topic/],
+    ] as const) {
+      const response = await graphql(testApp, user.token, 'mutation($input: NotificationTargetInput!) { createNotificationTarget(input: $input) { id } }', {
+        input: { name: 'Bad', url },
+      });
+      expect([url, response.body.errors[0].extensions.code]).toEqual([url, 'BAD_USER_INPUT']);
+      expect(response.body.errors[0].extensions.errors.url[0]).toMatch(message);
+    }
+    expect((await graphqlData(testApp, user.token, '{ notificationTargets { id } }')).notificationTargets).toEqual([]);
+
+    const other = await signUp(testApp, 'Other');
+    const theirs = await createTarget(other, 'Theirs', 'discord://99/their-token');
+    for (const document of [
+      `mutation { sendTestNotification(id: ${theirs.id}) { id } }`,
+      `mutation { deleteNotificationTarget(id: ${theirs.id}) }`,
+      `mutation { updateNotificationTarget(id: ${theirs.id}, input: {name: "mine"}) { id } }`,
+    ]) {
+      expect((await graphql(testApp, user.token, document)).body.errors[0].extensions.code).toBe('NOT_FOUND');
+    }
+    const linked = await graphql(testApp, user.token, `mutation { setAlertTargets(alertId: 1, targetIds: [${theirs.id}]) }`);
+    expect(linked.body.errors[0].extensions.errors).toEqual({ target_ids: ['The selected target_ids do not exist.'] });
+    expect(await sql(testApp, `select * from "alert_targets" where "target_id" = ?`, [theirs.id])).toEqual([]);
+  });
+
+  it('keep private addresses out unless WEBHOOK_ALLOW_PRIVATE, and need NOTIFY_SECRET_KEY to make targets and to start once there are any', async () => {
+    const database = await provisionDatabase();
+    try {
+      const strict = await startTestApp({ ...appEnv(), WEBHOOK_ALLOW_PRIVATE: 'false' }, {}, database);
+      const user = await signUp(strict, 'Strict');
+      const make = (url: string) => graphql(strict, user.token, `mutation { createNotificationTarget(input: {name: "x", url: "${url}"}) { id } }`);
+      expect((await make('ntfy://127.0.0.1/alerts')).body.errors[0].extensions.errors.url[0]).toMatch(/loopback, private/);
+      expect((await make('gotify://localhost/token')).body.errors[0].extensions.errors.url[0]).toMatch(/this machine/);
+      expect((await make('ntfy://ntfy.example.com/alerts')).body.data.createNotificationTarget.id).toEqual(expect.any(Number));
+      await strict.close();
+
+      const { NOTIFY_SECRET_KEY: _key, ...keyless } = appEnv();
+      await expect(startTestApp(keyless, {}, database)).rejects.toThrow(/NOTIFY_SECRET_KEY must be set: notification targets exist/);
+      const keyed = await startTestApp(appEnv(), {}, database);
+      await keyed.close();
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('refuse to make a target without NOTIFY_SECRET_KEY, and a mailto target without SMTP_URL', async () => {
+    const database = await provisionDatabase();
+    try {
+      const { NOTIFY_SECRET_KEY: _key, SMTP_URL: _smtp, ...bare } = appEnv();
+      const app = await startTestApp(bare, {}, database);
+      const user = await signUp(app, 'Keyless');
+      const keyless = await graphql(app, user.token, 'mutation { createNotificationTarget(input: {name: "x", url: "ntfy://ntfy.example.com/a"}) { id } }');
+      expect(keyless.body.errors[0]).toMatchObject({ message: expect.stringMatching(/NOTIFY_SECRET_KEY/), extensions: { code: 'CONFLICT' } });
+      const mail = await graphql(app, user.token, 'mutation { createNotificationTarget(input: {name: "x", url: "mailto://a@example.com"}) { id } }');
+      expect(mail.body.errors[0].extensions.errors.url[0]).toMatch(/SMTP_URL/);
+      await app.close();
+    } finally {
+      await database.drop();
+    }
+  });
+});
