@@ -18,6 +18,8 @@ let testApp: TestApp;
 let fake: Receiver;
 let smtp: SMTPServer;
 let mails: string[];
+/** Messages the fake SMTP server refuses (451) before it takes one again. */
+let smtpRefusals = 0;
 let smtpPort: number;
 let base: string;
 
@@ -33,6 +35,10 @@ beforeAll(async () => {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
+        if (smtpRefusals > 0) {
+          smtpRefusals -= 1;
+          return callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 }));
+        }
         mails.push(Buffer.concat(chunks).toString('utf8'));
         callback();
       });
@@ -350,16 +356,25 @@ describe('reminders', () => {
 });
 
 describe('mailto targets', () => {
-  it('mail every address through SMTP_URL and record the server’s reply', async () => {
+  it('mail every address through SMTP_URL, retry after a refusal, and record the server’s reply', async () => {
     const user = await signUp(testApp, 'Mail target');
     const target = await createTarget(user, 'Family', 'mailto://ann@example.com,bob@example.com');
     expect(target.url).toBe('mailto://ann@example.com,bob@example.com');
     mails.length = 0;
+    smtpRefusals = 1;
     const { sendTestNotification } = await graphqlData(testApp, user.token, `mutation { sendTestNotification(id: ${target.id}) { ${DELIVERY_FIELDS} } }`);
     expect(sendTestNotification).toMatchObject({
-      status: 'SUCCEEDED',
-      attempts: [{ attemptNumber: 1, statusCode: null, responseExcerpt: expect.stringMatching(/^250/), error: null }],
+      status: 'PENDING',
+      attempts: [{ attemptNumber: 1, statusCode: null, responseExcerpt: null, error: expect.stringMatching(/451 Mailbox busy/) }],
     });
+    // The retry, when the schedule says.
+    await sql(testApp, `update "webhook_deliveries" set "next_attempt_at" = now() at time zone 'utc' where "id" = ?`, [sendTestNotification.id]);
+    testApp.app.services.outbox.notify();
+    const log = async () =>
+      (await graphqlData(testApp, user.token, `{ webhookDeliveries(first: 1, targetId: ${target.id}) { edges { node { ${DELIVERY_FIELDS} } } } }`))
+        .webhookDeliveries.edges[0].node;
+    await until(async () => (await log()).status === 'SUCCEEDED', 'the retried e-mail');
+    expect((await log()).attempts[1]).toEqual({ attemptNumber: 2, statusCode: null, responseExcerpt: expect.stringMatching(/^250/), error: null });
     // Only this target's mail (reminders of other tests may be mailed to their users meanwhile).
     const sent = mails.filter((mail) => /^To: ann@example\.com, bob@example\.com/m.test(mail));
     expect(sent).toHaveLength(1);
