@@ -23,6 +23,8 @@ import { redactPath } from './platform/logger';
 import { createRuntime, type ApiRuntime, type RuntimeOptions } from './runtime/runtime';
 import { requestLimiter } from './platform/ops/limiters';
 import { Metrics } from './platform/ops/metrics';
+import { toIsoMicros } from './platform/wire-formats';
+import { epochDay, todayIn } from './platform/dates';
 import { staticImages } from './platform/ops/static-images';
 
 export type AppOptions = RuntimeOptions;
@@ -61,7 +63,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     answers: services.answers,
     queries: VERSIONED_QUERIES,
   });
-  const metrics = new Metrics(() => services.deliveryLog.countsByStatus());
+  const metrics = new Metrics(
+    () => services.deliveryLog.countsByStatus(),
+    async () => {
+      const status = await services.rates.status();
+      return { ageDays: status.as_of === null ? null : epochDay(todayIn('UTC')) - epochDay(status.as_of), failing: status.error !== null };
+    },
+  );
 
   const app = express();
   app.disable('x-powered-by');
@@ -101,7 +109,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     ]);
     const [database, queue] = checks;
     const ready = database === 'ok' && queue !== 'unreachable';
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', database, queue });
+    // Details only: stale rates do not make the service unready.
+    const rates = database === 'ok' ? await services.rates.status().catch(() => null) : null;
+    res.status(ready ? 200 : 503).json({
+      status: ready ? 'ok' : 'unavailable',
+      database,
+      queue,
+      ...(rates
+        ? { rates: { asOf: rates.as_of, lastRefreshAt: toIsoMicros(rates.attempted_at), lastSuccessAt: toIsoMicros(rates.succeeded_at), error: rates.error } }
+        : {}),
+    });
   });
   app.get('/metrics', async (req, res) => {
     if (config.metricsToken !== null && !matchesHash(bearerToken(req.headers.authorization) ?? '', sha256Hex(config.metricsToken))) {

@@ -3,7 +3,18 @@ import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import Decimal from 'decimal.js';
 import { type FieldErrors, refuseFieldErrors } from '../platform/errors';
 import { isCalendarDate } from '../platform/dates';
-import { exchangeRateRepository } from './exchange-rate.repository';
+import type { Config } from '../platform/config';
+import { pooled } from '../platform/db/statements';
+import { todayIn } from '../platform/dates';
+import type { Logger } from '../platform/logger';
+import { exchangeRateRepository, type RatesStatus } from './exchange-rate.repository';
+import { perUsdRates, readReferenceRates, RatesSourceError } from './reference-rates';
+
+export type { RatesStatus };
+
+/** How long the source may take, and how much it may send (the ECB's file is 1.5 KB). */
+const SOURCE_TIMEOUT_MS = 15_000;
+const SOURCE_MAX_BYTES = 1024 * 1024;
 
 /** A rates file: units of each currency per US dollar, as of a date. USD is always 1. */
 export interface RatesFile {
@@ -38,4 +49,58 @@ export async function importRates(orm: MikroORM<PostgreSqlDriver>, file: RatesFi
     }
   });
   return entries.length;
+}
+
+/**
+ * The scheduled refresh from a keyless public source (RATES_URL): fetched, read, checked against the rates
+ * kept, and applied as a rates file is, in one transaction with its as-of date. A failure keeps the old
+ * rates; it is logged and recorded for /readyz and the metrics, never thrown.
+ */
+export class RatesRefreshService {
+  constructor(
+    private readonly orm: MikroORM<PostgreSqlDriver>,
+    private readonly config: Pick<Config, 'ratesUrl'>,
+    private readonly logger: Logger,
+    private readonly clock: () => Date = () => new Date(),
+    private readonly timeoutMs = SOURCE_TIMEOUT_MS,
+  ) {}
+
+  /** One refresh; answers the error that kept the old rates, or null. */
+  async refresh(): Promise<string | null> {
+    let error: string | null = null;
+    try {
+      const source = readReferenceRates(await this.fetchSource());
+      const file = perUsdRates(source, await exchangeRateRepository.all(pooled(this.orm)), todayIn('UTC', this.clock()));
+      await importRates(this.orm, file);
+      this.logger.info({ asOf: file.asOf, currencies: Object.keys(file.rates).length }, 'exchange rates refreshed');
+    } catch (caught) {
+      const { name, message } = caught as Error;
+      error = name === 'TimeoutError' ? `the source did not answer within ${this.timeoutMs} ms` : message;
+      this.logger.warn({ err: caught, url: this.config.ratesUrl }, 'exchange-rate refresh failed; the old rates stay');
+    }
+    await exchangeRateRepository.recordAttempt(pooled(this.orm), this.config.ratesUrl, error).catch((caught: unknown) => {
+      this.logger.warn({ err: caught }, 'could not record the exchange-rate refresh');
+    });
+    return error;
+  }
+
+  status(): Promise<RatesStatus> {
+    return exchangeRateRepository.status(pooled(this.orm));
+  }
+
+  private async fetchSource(): Promise<string> {
+    const response = await fetch(this.config.ratesUrl, {
+      signal: AbortSignal.timeout(this.timeoutMs),
+      headers: { accept: 'application/xml, application/json' },
+    });
+    if (!response.ok) throw new RatesSourceError(`the source answered ${response.status}`);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of response.body as unknown as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > SOURCE_MAX_BYTES) throw new RatesSourceError(`the answer is over ${SOURCE_MAX_BYTES / 1024} KB`);
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  }
 }

@@ -16,6 +16,7 @@ import { WebhookEvent } from '../webhooks/event.entity';
 import { InboundWebhookToken } from '../webhooks/inbound-token.entity';
 import { CalendarFeed } from '../calendar-feeds/calendar-feed.entity';
 import { AlertTarget, NotificationTarget } from '../notifications/notification-target.entity';
+import { RatesRefresh } from '../currency/rates-refresh.entity';
 import { BaseEntity } from '../platform/db/base.entity';
 
 /** Every entity, listed explicitly: no folder scanning, so the same list works compiled and under jest. */
@@ -40,4 +41,5 @@ export const ENTITIES = [
   CalendarFeed,
   NotificationTarget,
   AlertTarget,
+  RatesRefresh,
 ];

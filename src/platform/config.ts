@@ -36,6 +36,10 @@ export interface Config {
   notifySecretKey: string | null;
   /** Where the hosted notification services' APIs are (a proxy's or a test's fake may stand in). */
   notifyApis: NotifyApis;
+  /** How often exchange rates are refreshed from ratesUrl; off: only by `npm run cli -- rates:import`. */
+  ratesRefresh: 'off' | 'daily' | 'hourly';
+  /** A keyless source of reference rates: the ECB's daily XML or a Frankfurter-compatible JSON API. */
+  ratesUrl: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   nodeEnv: 'development' | 'production' | 'test';
 }
@@ -58,6 +62,9 @@ type Env = Record<string, string | undefined>;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const NODE_ENVS = ['development', 'production', 'test'] as const;
+const RATES_REFRESHES = ['off', 'daily', 'hourly'] as const;
+/** The European Central Bank's reference rates of the day, published on working days around 16:00 CET. */
+export const ECB_DAILY_RATES = 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml';
 
 /** Reads and validates the environment; throws one ConfigError naming every bad variable. */
 export function loadConfig(env: Env = process.env): Config {
@@ -136,6 +143,8 @@ export function loadConfig(env: Env = process.env): Config {
       pushover: (url('NOTIFY_PUSHOVER_API', ['http:', 'https:']) ?? 'https://api.pushover.net').replace(/\/+$/, ''),
       slack: (url('NOTIFY_SLACK_API', ['http:', 'https:']) ?? 'https://hooks.slack.com').replace(/\/+$/, ''),
     },
+    ratesRefresh: oneOf('RATES_REFRESH', RATES_REFRESHES, 'daily'),
+    ratesUrl: url('RATES_URL', ['http:', 'https:']) ?? ECB_DAILY_RATES,
     logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     nodeEnv: oneOf('NODE_ENV', NODE_ENVS, 'development'),
   };

@@ -13,6 +13,7 @@ import { createDeliveryQueue, inProcessHandoff, outboxRelay, queueHandoff } from
 import type { DeliveryService, ClaimedDelivery, DeliveryTiming } from '../webhooks/delivery.service';
 import { notificationTargetRepository } from '../notifications/notification-target.repository';
 import { pooled } from '../platform/db/statements';
+import { fromUtcTimestamp } from '../platform/db/timestamps';
 import { startDeliveryWorker, startReminderWorker } from '../../workers/queue-workers';
 import { openDatabase, type Database, type QueryListener } from '../db/orm';
 import { createServices, type Services } from './services';
@@ -72,6 +73,8 @@ const RELAY_MAX_IN_FLIGHT = 100;
 /** Reminders fire within about this long of their time on the embedded default. */
 const REMINDER_POLL_MS = 1_000;
 const SWEEP_INTERVAL_MS = 300_000;
+const HOUR_MS = 3_600_000;
+const RATES_INTERVAL_MS = { off: null, daily: 24 * HOUR_MS, hourly: HOUR_MS } as const;
 /** How long start-up waits for Redis before counting in memory (a Redis outage must not stop the service). */
 const REDIS_READY_WAIT_MS = 5_000;
 
@@ -140,11 +143,26 @@ export async function createRuntime(config: Config, role: Role, options: Runtime
       .catch((error: unknown) => logger.warn({ err: error }, 'sweep failed'));
   let sweeping: Promise<unknown> = Promise.resolve();
   let sweepTimer: NodeJS.Timeout | undefined;
+  // Exchange rates from RATES_URL: at start when the last success is older than half the interval (a restart
+  // does not fetch again), then every interval.
+  const ratesInterval = RATES_INTERVAL_MS[config.ratesRefresh];
+  let refreshingRates: Promise<unknown> = Promise.resolve();
+  let ratesTimer: NodeJS.Timeout | undefined;
+  const refreshRates = () => (refreshingRates = services.rates.refresh());
   if (background) {
     relay.start();
     reminderRelay.start();
     sweeping = sweep();
     sweepTimer = setInterval(sweep, SWEEP_INTERVAL_MS).unref();
+    if (ratesInterval !== null) {
+      refreshingRates = services.rates
+        .status()
+        .then(({ succeeded_at: succeeded }) =>
+          succeeded === null || clock().getTime() - fromUtcTimestamp(succeeded).getTime() > ratesInterval / 2 ? refreshRates() : null,
+        )
+        .catch((error: unknown) => logger.warn({ err: error }, 'exchange-rate refresh failed'));
+      ratesTimer = setInterval(refreshRates, ratesInterval).unref();
+    }
   }
   return {
     ...base,
@@ -156,7 +174,8 @@ export async function createRuntime(config: Config, role: Role, options: Runtime
     },
     async close() {
       clearInterval(sweepTimer);
-      await sweeping;
+      clearInterval(ratesTimer);
+      await Promise.all([sweeping, refreshingRates]);
       await Promise.all([relay.stop(), reminderRelay.stop()]);
       // Nothing adds jobs once the relays have stopped; then the workers, Redis and the database close as in every role.
       await Promise.all([queue?.close(), reminderQueue?.close()]);

@@ -34,6 +34,7 @@ import { Tag } from '../organizing/tag.entity';
 import { NotificationSender } from '../notifications/notification-sender';
 import { NotificationTargetService } from '../notifications/notification-target.service';
 import { SecretBox } from '../platform/secret-box';
+import { RatesRefreshService } from '../currency/rates.service';
 import { DeliveryService, type DeliveryTiming } from '../webhooks/delivery.service';
 
 /** The domain services, built once per process; the REST facade and GraphQL resolvers both call these. */
@@ -53,6 +54,8 @@ export interface Services extends AccountSources {
   /** Attempts of outbound deliveries (webhook endpoints and notification targets), for the relay and workers. */
   deliveries: DeliveryService;
   notificationTargets: NotificationTargetService;
+  /** The scheduled exchange-rate refresh (RATES_URL), and how it last went. */
+  rates: RatesRefreshService;
 }
 
 export function createServices(
@@ -89,6 +92,7 @@ export function createServices(
     calendarFeeds: new CalendarFeedService(orm, new CalendarFeedRepository(stores.reads), subscriptions, config.baseUrl),
     deliveries,
     notificationTargets: new NotificationTargetService(orm, config, secrets, subscriptions, deliveries),
+    rates: new RatesRefreshService(orm, config, logger, clock),
   };
   return {
     ...services,

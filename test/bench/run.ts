@@ -80,7 +80,16 @@ function startServer(env: Record<string, string>, port: number): ChildProcess {
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
   return spawn(process.execPath, [...profile, ...startArguments()], {
     cwd: root,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', PORT: String(port), ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '0',
+      RATES_REFRESH: 'off',
+      PORT: String(port),
+      ...env,
+    },
     stdio: ['ignore', 'ignore', openSync(path.join(tmpdir(), `subledger-bench-server-${port}.log`), 'w')],
   });
 }

@@ -30,6 +30,7 @@ it('records every committed migration', async () => {
     'Migration20261124130000_data_versions',
     'Migration20261124171348_calendar_feeds',
     'Migration20261125030352_notification_targets',
+    'Migration20261125034419_rates_refreshes',
   ]);
 });
 

@@ -27,6 +27,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: Ap
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     REDIS_URL: process.env.REDIS_URL,
     REDIS_PREFIX: `subledger-test-${randomBytes(4).toString('hex')}`,
+    // No test reaches the internet; rates.test.ts turns the refresh on against a local source.
+    RATES_REFRESH: 'off',
     ...env,
     DATABASE_URL: database.url,
     DATABASE_POOL_SIZE: String(database.poolSize),

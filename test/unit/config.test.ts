@@ -30,6 +30,8 @@ describe('loadConfig', () => {
         pushover: 'https://api.pushover.net',
         slack: 'https://hooks.slack.com',
       },
+      ratesRefresh: 'daily',
+      ratesUrl: 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml',
       logLevel: 'info',
       nodeEnv: 'development',
     });
@@ -51,6 +53,8 @@ describe('loadConfig', () => {
       WEBHOOK_ALLOW_PRIVATE: 'true',
       NOTIFY_SECRET_KEY: 'k'.repeat(32),
       NOTIFY_TELEGRAM_API: 'http://telegram-proxy.local/',
+      RATES_REFRESH: 'off',
+      RATES_URL: 'https://api.frankfurter.app/latest?base=USD',
       LOG_LEVEL: 'debug',
       NODE_ENV: 'production',
     });
@@ -69,6 +73,8 @@ describe('loadConfig', () => {
       webhookAllowPrivate: true,
       notifySecretKey: 'k'.repeat(32),
       notifyApis: { telegram: 'http://telegram-proxy.local', discord: 'https://discord.com' },
+      ratesRefresh: 'off',
+      ratesUrl: 'https://api.frankfurter.app/latest?base=USD',
       logLevel: 'debug',
       nodeEnv: 'production',
     });
@@ -88,6 +94,7 @@ describe('loadConfig', () => {
         SERVICE_SHORT_NAME: 'Bad Name',
         NOTIFY_SECRET_KEY: 'too short',
         NOTIFY_SLACK_API: 'slack.example.com',
+        RATES_REFRESH: 'weekly',
       });
     } catch (caught) {
       error = caught;
@@ -105,6 +112,7 @@ describe('loadConfig', () => {
       'SERVICE_SHORT_NAME',
       'NOTIFY_SECRET_KEY',
       'NOTIFY_SLACK_API',
+      'RATES_REFRESH',
     ]) {
       expect(problems).toContain(name);
     }

@@ -14,6 +14,7 @@ import { Migration20261124110000_payment_count_function } from './Migration20261
 import { Migration20261124130000_data_versions } from './Migration20261124130000_data_versions';
 import { Migration20261124171348_calendar_feeds } from './Migration20261124171348_calendar_feeds';
 import { Migration20261125030352_notification_targets } from './Migration20261125030352_notification_targets';
+import { Migration20261125034419_rates_refreshes } from './Migration20261125034419_rates_refreshes';
 
 /** Committed migrations, oldest first. The migrator runs them on start. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -32,4 +33,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124130000_data_versions', class: Migration20261124130000_data_versions },
   { name: 'Migration20261124171348_calendar_feeds', class: Migration20261124171348_calendar_feeds },
   { name: 'Migration20261125030352_notification_targets', class: Migration20261125030352_notification_targets },
+  { name: 'Migration20261125034419_rates_refreshes', class: Migration20261125034419_rates_refreshes },
 ];

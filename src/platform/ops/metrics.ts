@@ -6,8 +6,11 @@ export class Metrics {
   readonly registry = new Registry();
   private readonly requestDuration: Histogram<'method' | 'route' | 'status'>;
 
-  /** `deliveryCounts`: outbound webhook deliveries per status, from the delivery log. */
-  constructor(deliveryCounts: () => Promise<Record<string, number>>) {
+  /**
+   * `deliveryCounts`: outbound webhook deliveries per status, from the delivery log; `ratesHealth`: the age of
+   * the exchange rates in days and whether their last refresh failed.
+   */
+  constructor(deliveryCounts: () => Promise<Record<string, number>>, ratesHealth: () => Promise<{ ageDays: number | null; failing: boolean }>) {
     collectDefaultMetrics({ register: this.registry });
     this.requestDuration = new Histogram({
       name: 'http_request_duration_seconds',
@@ -26,6 +29,23 @@ export class Metrics {
         const counts = await deliveryCounts();
         this.reset();
         for (const status of ['PENDING', 'SUCCEEDED', 'FAILED']) this.set({ status }, counts[status] ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'exchange_rates_age_days',
+      help: 'Days since the as-of date of the newest exchange rate',
+      registers: [this.registry],
+      async collect() {
+        const { ageDays } = await ratesHealth();
+        if (ageDays !== null) this.set(ageDays);
+      },
+    });
+    new Gauge({
+      name: 'exchange_rates_refresh_failing',
+      help: '1 when the last scheduled exchange-rate refresh failed (the old rates stay), else 0',
+      registers: [this.registry],
+      async collect() {
+        this.set((await ratesHealth()).failing ? 1 : 0);
       },
     });
   }
