@@ -124,10 +124,10 @@ function describeCycle(row: SubscriptionRow): string {
 
 /**
  * The last day an ended record's payments may fall on: an Expired record's expiry date, else the day (in the
- * record's zone) of its last change, when it was cancelled or refunded. Active records have no end.
+ * record's zone) of its last change, when it was cancelled or refunded; an Active record's expiry date, if it has one.
  */
 function endOf(row: SubscriptionRow): string | null {
-  if (row.status === Status.Active) return null;
+  if (row.status === Status.Active) return row.expiry_date;
   if (row.status === Status.Expired && row.expiry_date) return row.expiry_date;
   return todayIn(row.timezone, fromUtcTimestamp(row.updated_at ?? row.created_at));
 }

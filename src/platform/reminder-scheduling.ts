@@ -44,5 +44,7 @@ export interface ScheduledRecord {
   billing_cycle: number;
   billing_frequency: number;
   refund_days: number | null;
+  /** The contract's end: no payment after it is reminded. */
+  expiry_date: string | null;
   alert_ids: number[];
 }

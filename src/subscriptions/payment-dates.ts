@@ -13,7 +13,12 @@ export interface Schedule {
   billingType: number;
   billingCycle: number;
   billingFrequency: number;
+  /** The last day a payment may fall on (expiry_date: the contract ends); null or absent: no end. */
+  until?: string | null;
 }
+
+/** `date`, or the schedule's end when that comes first. */
+const clamped = (schedule: Schedule, date: string) => (schedule.until && schedule.until < date ? schedule.until : date);
 
 /** Fixed-day periods (billing_type 1): a day 1, a week 7, a month 30, a year 365 days. */
 const FIXED_DAYS: Record<number, number> = { [Cycle.Daily]: 1, [Cycle.Weekly]: 7, [Cycle.Monthly]: 30, [Cycle.Yearly]: 365 };
@@ -65,14 +70,16 @@ function firstIndexFrom(stepper: Stepper, target: number): number {
   return n;
 }
 
-/** The first payment date on or after `today`. */
-export function nextOnOrAfter(schedule: Schedule, today: string): string {
+/** The first payment date on or after `today`; null when the schedule ends before it. */
+export function nextOnOrAfter(schedule: Schedule, today: string): string | null {
   const stepper = stepperOf(schedule);
-  return fromEpochDay(occurrenceDay(stepper, firstIndexFrom(stepper, epochDay(today))));
+  const next = fromEpochDay(occurrenceDay(stepper, firstIndexFrom(stepper, epochDay(today))));
+  return clamped(schedule, next) === next ? next : null;
 }
 
-/** The last payment date on or before `today`, or null when the anchor is still ahead. */
+/** The last payment date on or before `today` (and the schedule's end), or null when the anchor is still ahead. */
 export function lastOnOrBefore(schedule: Schedule, today: string): string | null {
+  today = clamped(schedule, today);
   if (schedule.anchor > today) return null;
   const stepper = stepperOf(schedule);
   const todayDay = epochDay(today);
@@ -81,10 +88,10 @@ export function lastOnOrBefore(schedule: Schedule, today: string): string | null
   return fromEpochDay(nextDay === todayDay ? nextDay : occurrenceDay(stepper, next - 1));
 }
 
-/** Every payment date within [from, to], in order. */
+/** Every payment date within [from, to] (and the schedule's end), in order. */
 export function occurrencesBetween(schedule: Schedule, from: string, to: string): string[] {
   const stepper = stepperOf(schedule);
-  const last = epochDay(to);
+  const last = epochDay(clamped(schedule, to));
   const dates: string[] = [];
   for (let n = firstIndexFrom(stepper, epochDay(from)); ; n++) {
     const day = occurrenceDay(stepper, n);

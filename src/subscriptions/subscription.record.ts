@@ -86,8 +86,14 @@ export interface SubscriptionRecord extends SubscriptionRow {
   refund_date: string | null;
 }
 
-export function scheduleOf(row: Pick<SubscriptionRow, 'payment_date' | 'billing_type' | 'billing_cycle' | 'billing_frequency'>): Schedule {
-  return { anchor: row.payment_date, billingType: row.billing_type, billingCycle: row.billing_cycle, billingFrequency: row.billing_frequency };
+export function scheduleOf(row: Pick<SubscriptionRow, 'payment_date' | 'billing_type' | 'billing_cycle' | 'billing_frequency' | 'expiry_date'>): Schedule {
+  return {
+    anchor: row.payment_date,
+    billingType: row.billing_type,
+    billingCycle: row.billing_cycle,
+    billingFrequency: row.billing_frequency,
+    until: row.expiry_date,
+  };
 }
 
 /** Payments repeat only for Active recurring records. */

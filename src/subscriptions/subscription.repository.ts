@@ -343,7 +343,7 @@ export class SubscriptionRepository {
     return rowsOf<SchedulingRow>(
       em,
       `select s."id", s."user_id", s."type", s."status", s."recurring", s."timezone", s."payment_date", s."billing_type",
-              s."billing_cycle", s."billing_frequency", s."refund_days", s."deleted_at",
+              s."billing_cycle", s."billing_frequency", s."refund_days", s."expiry_date", s."deleted_at",
               array(select s."alert_id" where s."alert_id" is not null union select sa."alert_id" from "subscription_alerts" sa where sa."subscription_id" = s."id") as "alert_ids"
          from "subscriptions" s where s."id" = any(?::int[])`,
       [intArray(ids)],
@@ -401,12 +401,13 @@ export class SubscriptionRepository {
   staleNextPaymentDates(
     now: Date,
     limit: number,
-  ): Promise<Array<Pick<SubscriptionRow, 'id' | 'payment_date' | 'billing_type' | 'billing_cycle' | 'billing_frequency' | 'timezone'>>> {
+  ): Promise<Array<Pick<SubscriptionRow, 'id' | 'payment_date' | 'billing_type' | 'billing_cycle' | 'billing_frequency' | 'expiry_date' | 'timezone'>>> {
+    // A null date with an expiry_date is not stale: no payment is left before the contract ends.
     return rowsOf(
       pooled(this.orm),
-      `select "id", "payment_date", "billing_type", "billing_cycle", "billing_frequency", "timezone" from "subscriptions"
+      `select "id", "payment_date", "billing_type", "billing_cycle", "billing_frequency", "expiry_date", "timezone" from "subscriptions"
         where "deleted_at" is null and "status" = ${Status.Active} and "recurring" = 1
-          and ("next_payment_date" is null or "next_payment_date" < (cast(? as timestamptz) at time zone "timezone")::date)
+          and (("next_payment_date" is null and "expiry_date" is null) or "next_payment_date" < (cast(? as timestamptz) at time zone "timezone")::date)
         order by "id" limit ?`,
       [now.toISOString(), limit],
     );

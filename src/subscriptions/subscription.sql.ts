@@ -274,14 +274,14 @@ const SPENDING_GROUPS = {
 /**
  * Spending's sums, made where the rows are (a summary read and derived every record in the process): the
  * user's live Active records summed per group and billing kind, in exact integer cents of their base value,
- * with what their payments within the range add up to (the `payment_count` function); by month, also each
+ * with what their payments within the range (and up to their expiry_date) add up to (the `payment_count` function); by month, also each
  * month's payments. A few dozen rows, whatever the number of records. Parameters: from, to, user.
  */
 export function spendingSumsSql(grouping: keyof typeof SPENDING_GROUPS): string {
   const sums = `
 with "range" as (select ?::date as "from", ?::date as "to"),
 "records" as (
-  select s."recurring", s."payment_date", s."billing_type", s."billing_cycle", s."billing_frequency",
+  select s."recurring", s."payment_date", s."billing_type", s."billing_cycle", s."billing_frequency", s."expiry_date",
          ${SPENDING_GROUPS[grouping][0]} as "key", ${SPENDING_GROUPS[grouping][1]} as "label",
          trunc(${BASE_AMOUNT} * 100)::bigint as "cents"
     from "subscriptions" s
@@ -291,8 +291,8 @@ with "range" as (select ?::date as "from", ?::date as "to"),
    where s."user_id" = ? and s."deleted_at" is null and s."status" = 1)
 select 'kind' as "part", r."key", r."label", r."recurring", r."billing_type", r."billing_cycle", r."billing_frequency", count(*)::int as "count",
        sum(r."cents")::text as "cents",
-       sum(r."cents" * "payment_count"(r."recurring", r."payment_date", r."billing_type", r."billing_cycle", r."billing_frequency", g."from", g."to"))::text
-         as "period_cents"
+       sum(r."cents" * "payment_count"(r."recurring", r."payment_date", r."billing_type", r."billing_cycle", r."billing_frequency", g."from",
+                                       least(g."to", r."expiry_date")))::text as "period_cents"
   from "records" r cross join "range" g
  group by r."key", r."label", r."recurring", r."billing_type", r."billing_cycle", r."billing_frequency"`;
   if (grouping !== 'MONTH') return sums;
@@ -302,7 +302,7 @@ union all
 select 'month', m."key", m."key", null, null, null, null, sum(m."payments")::int, sum(m."cents" * m."payments")::text, sum(m."cents" * m."payments")::text
   from (select to_char(month, 'YYYY-MM') as "key", r."cents",
                "payment_count"(r."recurring", r."payment_date", r."billing_type", r."billing_cycle", r."billing_frequency",
-                 greatest(month::date, g."from"), least((month + interval '1 month - 1 day')::date, g."to")) as "payments"
+                 greatest(month::date, g."from"), least((month + interval '1 month - 1 day')::date, g."to", r."expiry_date")) as "payments"
           from "records" r cross join "range" g cross join generate_series(date_trunc('month', g."from"), g."to", interval '1 month') month) m
  where m."payments" > 0
  group by m."key"`;

@@ -1,3 +1,4 @@
+import Decimal from 'decimal.js';
 import { createSubscription } from '../support/subscriptions';
 import { graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
 
@@ -88,4 +89,42 @@ it('becomes unknown when the records follow the user to another zone', async () 
   // The sweep stores it again, in the new zone.
   await testApp.app.services.subscriptions.rollNextPaymentDates();
   expect(await stored(record.id)).toBe('2026-03-31');
+});
+
+describe('an expiry_date ends the schedule', () => {
+  const auth = () => ({ authorization: `Bearer ${user.token}` });
+
+  it('no payment after it in the record, upcoming, the calendar, spending or the reminders; one on the day counts', async () => {
+    now = new Date('2026-03-10T12:00:00Z');
+    const ending = await createSubscription(testApp, user.token, { payment_date: '2026-01-31', expiry_date: '2026-04-30', price: '10.00' });
+    expect(ending.next_payment_date).toBe('2026-03-31');
+    const { body: calendar } = await testApp.http.get('/api/v1/calendar').query({ start: '2026-03-01', end: '2026-08-31' }).set(auth());
+    expect(
+      (calendar as Array<{ subscription_id: number; calendar_date: string }>)
+        .filter((entry) => entry.subscription_id === ending.id)
+        .map((entry) => entry.calendar_date),
+    ).toEqual(['2026-03-31', '2026-04-30']);
+    const spending = async () =>
+      (await graphqlData(testApp, user.token, '{ spendingSummary(groupBy: MONTH, from: "2026-01-01", to: "2026-12-31") { groups { key periodTotal } } }'))
+        .spendingSummary.groups as Array<{ key: string; periodTotal: string }>;
+    const before = await spending();
+
+    // Past its last payment before the end: no next payment, nothing upcoming, no payment reminder.
+    const ended = await createSubscription(testApp, user.token, { payment_date: '2026-01-31', expiry_date: '2026-03-30', price: '10.00', alert_id: '1' });
+    expect(ended.next_payment_date).toBeNull();
+    expect(await stored(ended.id)).toBeNull();
+    expect((await upcomingIds(60)).map(([id]) => id)).not.toContain(ended.id);
+    const reminders = await sql<{ kind: string }>(testApp, `select "kind" from "reminders" where "subscription_id" = ? and "status" = 'SCHEDULED'`, [ended.id]);
+    expect(reminders).toEqual([]);
+    // Spending counts its January and February payments only (and March 30 has none: March 31 would be next).
+    const after = await spending();
+    const added = (key: string) => {
+      const total = (groups: typeof before) => new Decimal(groups.find((group) => group.key === key)?.periodTotal ?? 0);
+      return total(after).minus(total(before)).toFixed(2);
+    };
+    expect([added('2026-01'), added('2026-02'), added('2026-03'), added('2026-12')]).toEqual(['10.00', '10.00', '0.00', '0.00']);
+    // The sweep leaves it alone: null is its date, not a date still to fill in.
+    await testApp.app.services.subscriptions.rollNextPaymentDates();
+    expect(await testApp.app.services.subscriptions.rollNextPaymentDates()).toBe(0);
+  });
 });

@@ -5,7 +5,7 @@ import { occurrencesBetween, type Schedule } from '../../src/subscriptions/payme
 /**
  * The feed's RRULEs, expanded by an independent RFC 5545 implementation (rrule), give exactly the payment
  * dates of payment-dates.ts: every billing type, cycle and frequency, anchors on every day of the month
- * (month ends and Feb 29 included), over three years.
+ * (month ends and Feb 29 included), with and without an end, over three years.
  */
 function seeded(seed: number): () => number {
   let state = seed;
@@ -41,8 +41,10 @@ it('reproduces 5,000 generated schedules date for date over three years', () => 
     };
     const from = `${2021 + Math.floor(random() * 5)}-${String(1 + Math.floor(random() * 12)).padStart(2, '0')}-01`;
     const to = `${Number(from.slice(0, 4)) + 3}${from.slice(4)}`;
+    // A third of them end (expiry_date) within the range: the feed's UNTIL and the schedule's end agree.
+    if (random() < 0.3) schedule.until = `${Number(from.slice(0, 4)) + Math.floor(random() * 3)}-${String(1 + Math.floor(random() * 12)).padStart(2, '0')}-15`;
     const ours = occurrencesBetween(schedule, from, to);
-    const theirs = expand(schedule, from, to);
+    const theirs = expand(schedule, from, to, schedule.until ?? null);
     if (JSON.stringify(ours) !== JSON.stringify(theirs)) mismatches.push({ schedule, from, to, ours: ours.slice(0, 4), theirs: theirs.slice(0, 4) });
   }
   expect(mismatches.slice(0, 3)).toEqual([]);

@@ -113,7 +113,7 @@ describe('properties of every schedule', () => {
   it('next payment is the first occurrence on or after today, and the last the one before it', () => {
     fc.assert(
       fc.property(scheduleArb, dateArb, (schedule, today) => {
-        const next = nextOnOrAfter(schedule, today);
+        const next = nextOnOrAfter(schedule, today)!;
         expect(next >= today).toBe(true);
         const last = lastOnOrBefore(schedule, today);
         if (last === null) expect(schedule.anchor > today).toBe(true);
@@ -141,6 +141,32 @@ describe('properties of every schedule', () => {
         expect(dates).toEqual(brute);
       }),
       { numRuns: 60 },
+    );
+  });
+});
+
+describe('a schedule with an end (expiry_date)', () => {
+  const monthly: Schedule = { anchor: '2026-01-31', billingType: 2, billingCycle: 3, billingFrequency: 1, until: '2026-04-30' };
+
+  it('has no payment after its end; one on the end day counts', () => {
+    expect(occurrencesBetween(monthly, '2026-01-01', '2026-12-31')).toEqual(['2026-01-31', '2026-02-28', '2026-03-31', '2026-04-30']);
+    expect(nextOnOrAfter(monthly, '2026-04-01')).toBe('2026-04-30');
+    expect(nextOnOrAfter(monthly, '2026-05-01')).toBeNull();
+    expect(lastOnOrBefore(monthly, '2027-01-01')).toBe('2026-04-30');
+    expect(nextOnOrAfter({ ...monthly, until: '2026-04-29' }, '2026-04-01')).toBeNull();
+    expect(lastOnOrBefore({ ...monthly, until: '2026-04-29' }, '2027-01-01')).toBe('2026-03-31');
+  });
+
+  it('is the schedule without an end, cut at the end', () => {
+    fc.assert(
+      fc.property(scheduleArb, dateArb, dateArb, (schedule, until, today) => {
+        const ended = { ...schedule, until };
+        const to = addDays(today, 400);
+        expect(occurrencesBetween(ended, today, to)).toEqual(occurrencesBetween(schedule, today, to).filter((date) => date <= until));
+        const next = nextOnOrAfter(schedule, today)!;
+        expect(nextOnOrAfter(ended, today)).toBe(next <= until ? next : null);
+      }),
+      { numRuns: 300 },
     );
   });
 });
