@@ -6,7 +6,10 @@ import { isTimeZone } from '../platform/dates';
 export const NO_ALERT = 0;
 export const DEFAULT_ALERT = 1;
 
-/** alert_condition: which dates a reminder is counted back from (the original's codes). */
+/**
+ * alert_condition: which dates a reminder is counted back from (the original's codes, which clients check:
+ * the last day to cancel a contract comes with 1 All, not with a code of its own).
+ */
 export const ALERT_CONDITIONS = { 1: 'All', 2: 'Before Due Date', 3: 'Before Refund Date' } as const;
 /** alert_type: the channel; 1 to 3 are the original's, 4 (webhook) is ours, and 1 All includes it. */
 export const ALERT_CHANNELS = { 1: 'All', 2: 'Email', 3: 'Browser', 4: 'Webhook' } as const;
@@ -15,14 +18,15 @@ export const ALERT_SUBJECTS = { 1: 'Subscription', 2: 'Trial', 3: 'Lifetime' } a
 /** time_cycle: the unit of time_period (days when absent). */
 export const TIME_CYCLES = { 1: 'days', 2: 'weeks', 3: 'months' } as const;
 
-export type ReminderKind = 'payment' | 'refund';
+/** The date reminded of: the next payment, the refund window's end, or the last day to cancel a contract. */
+export type ReminderKind = 'payment' | 'refund' | 'contract_notice';
 export type ReminderChannel = 'email' | 'browser' | 'webhook';
 
 /** The dates an alert_condition reminds of. */
 export function remindedKinds(alertCondition: number): ReminderKind[] {
   if (alertCondition === 2) return ['payment'];
   if (alertCondition === 3) return ['refund'];
-  return ['payment', 'refund'];
+  return ['payment', 'refund', 'contract_notice'];
 }
 
 /** alert_type 1: every channel, and every notification target of the user. */

@@ -15,7 +15,10 @@ export class AlertView {
   @Field(() => Int, { description: '1 days, 2 weeks, 3 months' }) timeCycle!: number;
   @Field({ description: 'Local time, HH:MM:SS' }) time!: string;
   @Field({ description: 'IANA zone name' }) timezone!: string;
-  @Field(() => Int, { description: '1 All (payment and refund dates), 2 before the due (payment) date, 3 before the refund date' }) condition!: number;
+  @Field(() => Int, {
+    description: '1 All (payment and refund dates, and the last day to cancel a contract), 2 before the due (payment) date, 3 before the refund date',
+  })
+  condition!: number;
   @Field(() => Int, { description: '1 All, 2 Email, 3 Browser (extension), 4 Webhook' }) channel!: number;
   @Field(() => Int, { description: 'The record type it is for: 1 Subscription, 2 Trial, 3 Lifetime (the system default alert is for every type)' })
   subjects!: number;

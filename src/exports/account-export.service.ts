@@ -87,7 +87,13 @@ export class AccountExportService {
           subjects: alert.alertSubsType,
         })),
       webhookEndpoints: endpointRows.map((endpoint) => ({ id: endpoint.id, url: endpoint.url, events: endpoint.events, enabled: endpoint.enabled })),
-      subscriptions: records.map(({ record, tags: names, alertIds }) => ({ ...presentSubscription(record), tags: names, alert_ids: alertIds })),
+      // Beside the REST record: its tags, all its alerts and the contract's notice (fields the REST shape has not).
+      subscriptions: records.map(({ record, tags: names, alertIds }) => ({
+        ...presentSubscription(record),
+        tags: names,
+        alert_ids: alertIds,
+        contract_notice_days: record.contract_notice_days,
+      })),
     };
   }
 }

@@ -61,6 +61,8 @@ function rowOfRecord(position: number, record: ExportedRecord, parts: AccountPar
     refundDays: record.refund_days,
     expiryDate: record.expiry_date,
     contractExpiry: record.contract_expiry,
+    // Exports made before the notice period existed have none.
+    contractNoticeDays: record.contract_notice_days ?? null,
     timezone: record.timezone,
   };
   const ownCategory = parts.categories.some((category) => category.id === record.category_id);

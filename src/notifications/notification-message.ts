@@ -39,8 +39,11 @@ export function reminderMessage(facts: MessageFacts): NotificationMessage {
   const amount = `${toMoneyString(record.price)} ${record.price_type}`;
   const daysAhead = epochDay(date) - epochDay(facts.today);
   const when = `${localDate(date, facts.country)} (${daysAhead === 0 ? 'today' : daysAhead === 1 ? 'tomorrow' : daysAhead > 0 ? `in ${daysAhead} days` : `${-daysAhead} days ago`})`;
-  const body =
-    kind === 'payment' ? `${record.product_name}: ${amount} is due on ${when}.` : `${record.product_name}: the refund window (${amount}) closes on ${when}.`;
+  const body = {
+    payment: `${record.product_name}: ${amount} is due on ${when}.`,
+    refund: `${record.product_name}: the refund window (${amount}) closes on ${when}.`,
+    contract_notice: `${record.product_name}: the last day to cancel the contract (${amount}) is ${when}.`,
+  }[kind];
   return {
     id: facts.id,
     type: facts.test ? 'test' : 'reminder',

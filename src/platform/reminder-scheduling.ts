@@ -46,5 +46,8 @@ export interface ScheduledRecord {
   refund_days: number | null;
   /** The contract's end: no payment after it is reminded. */
   expiry_date: string | null;
+  /** The contract's term and its notice: the last day to cancel is contract_expiry − contract_notice_days. */
+  contract_expiry: string | null;
+  contract_notice_days: number | null;
   alert_ids: number[];
 }

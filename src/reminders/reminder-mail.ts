@@ -26,12 +26,21 @@ export class ReminderMailer {
   }
 
   async send(message: ReminderMessage): Promise<void> {
-    const what = message.kind === 'payment' ? `${message.amount} ${message.currency} is due` : 'the refund window closes';
-    const subject = `${message.productName}: ${what} on ${message.date}`;
-    const text =
-      message.kind === 'payment'
-        ? `Reminder: your ${message.productName} payment of ${message.amount} ${message.currency} is due on ${message.date}.`
-        : `Reminder: the refund window of your ${message.productName} purchase (${message.amount} ${message.currency}) closes on ${message.date}.`;
+    const amount = `${message.amount} ${message.currency}`;
+    const { subject, text } = {
+      payment: {
+        subject: `${message.productName}: ${amount} is due on ${message.date}`,
+        text: `Reminder: your ${message.productName} payment of ${amount} is due on ${message.date}.`,
+      },
+      refund: {
+        subject: `${message.productName}: the refund window closes on ${message.date}`,
+        text: `Reminder: the refund window of your ${message.productName} purchase (${amount}) closes on ${message.date}.`,
+      },
+      contract_notice: {
+        subject: `${message.productName}: the last day to cancel is ${message.date}`,
+        text: `Reminder: ${message.date} is the last day to give notice on your ${message.productName} contract (${amount}) before it renews.`,
+      },
+    }[message.kind];
     await this.transport.sendMail({ from: this.from, to: message.to, subject, text, html: htmlOf(text) });
   }
 

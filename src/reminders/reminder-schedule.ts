@@ -15,13 +15,15 @@ export interface RemindedRecord {
   schedule: Schedule;
   /** payment_date + refund_days, or null. */
   refundDate: string | null;
+  /** The last day to cancel the contract (contract_expiry − contract_notice_days), or null. */
+  noticeDate: string | null;
 }
 
 /** One reminder owed: unique per (record, definition, kind, date). */
 export interface ReminderTarget {
   alertId: number;
   kind: ReminderKind;
-  /** The payment or refund date reminded of. */
+  /** The payment, refund or notice date reminded of. */
   date: string;
   /** When it fires, as a UTC instant. */
   fireAt: Date;
@@ -47,8 +49,8 @@ export function appliesTo(record: Pick<RemindedRecord, 'type'>, definition: Pick
 }
 
 /**
- * The reminders a record owes now: for each definition, the next payment date (recurring records) and the
- * refund date, when still ahead in the record's zone. A fire time already past still counts while its date
+ * The reminders a record owes now: for each definition, the next payment date (recurring records), the
+ * refund date and the last day to cancel its contract, when still ahead in the record's zone. A fire time already past still counts while its date
  * is ahead, so a reminder missed while the service was down fires once it runs again. Only Active records
  * are reminded of anything.
  */
@@ -56,12 +58,13 @@ export function reminderTargets(record: RemindedRecord, definitions: ReminderDef
   if (record.status !== Status.Active) return [];
   const today = todayIn(record.timezone, now);
   const nextPayment = record.recurring === 1 ? nextOnOrAfter(record.schedule, today) : record.schedule.anchor >= today ? record.schedule.anchor : null;
-  const refund = record.refundDate !== null && record.refundDate >= today ? record.refundDate : null;
+  const ahead = (date: string | null) => (date !== null && date >= today ? date : null);
+  const dates = { payment: nextPayment, refund: ahead(record.refundDate), contract_notice: ahead(record.noticeDate) };
   const targets: ReminderTarget[] = [];
   for (const definition of definitions) {
     if (!appliesTo(record, definition)) continue;
     for (const kind of remindedKinds(definition.alertCondition)) {
-      const date = kind === 'payment' ? nextPayment : refund;
+      const date = dates[kind];
       if (date === null) continue;
       targets.push({ alertId: definition.id, kind, date, fireAt: instantOf(localFireDate(date, definition), definition.time, definition.timezone) });
     }

@@ -12,7 +12,7 @@ class ReminderView {
   @Field(() => Int) id!: number;
   @Field(() => Int) subscriptionId!: number;
   @Field(() => Int) alertId!: number;
-  @Field({ description: 'payment or refund' }) kind!: string;
+  @Field({ description: 'payment, refund or contract_notice (the last day to cancel a contract)' }) kind!: string;
   @Field(() => LocalDateScalar, { description: 'The date reminded of' }) date!: string;
   @Field(() => DateTimeResolver) fireAt!: string;
   @Field({ description: 'SCHEDULED, SENT or CANCELLED' }) status!: string;

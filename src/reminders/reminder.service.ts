@@ -13,6 +13,7 @@ import type { ScheduledRecord } from '../platform/reminder-scheduling';
 import { alertRepository } from '../alerts/alert.repository';
 import type { ReminderRepository, ReminderRow } from './reminder.repository';
 import type { OutboxSignal } from '../webhooks/outbox';
+import type { SubscriptionTopic } from '../webhooks/topics';
 import { writeRecordEvents } from '../subscriptions/subscription.events';
 import type { ReminderMailer } from './reminder-mail';
 import { ALL_CHANNELS, channelsOf } from '../alerts/alert.input';
@@ -23,6 +24,13 @@ import type { StatementPart } from '../platform/db/statements';
 
 /** Records rescheduled per transaction by a sweep. */
 const SWEEP_BATCH = 200;
+
+/** The webhook topic of each kind of reminder. */
+const REMINDER_TOPIC: Record<ReminderKind, SubscriptionTopic> = {
+  payment: 'subscription.payment_due',
+  refund: 'subscription.refund_due',
+  contract_notice: 'subscription.contract_notice_due',
+};
 
 export interface DueReminder {
   reminderId: number;
@@ -111,7 +119,7 @@ export class ReminderService {
       const toEndpoints = channelsOf(alert.alert_type).includes('webhook');
       const targetIds = await notificationTargetRepository.forAlert(em, reminder.user_id, reminder.alert_id, alert.alert_type === ALL_CHANNELS);
       if (toEndpoints || targetIds.length > 0) {
-        const topic = reminder.kind === 'payment' ? 'subscription.payment_due' : 'subscription.refund_due';
+        const topic = REMINDER_TOPIC[reminder.kind];
         const message = reminderMessage({
           id: reminder.id.toString(),
           test: false,
@@ -211,6 +219,7 @@ function owedReminders(record: ScheduledRecord, definitions: ReminderDefinition[
       timezone: record.timezone,
       schedule: scheduleOf(record),
       refundDate: record.refund_days === null ? null : addDays(record.payment_date, record.refund_days),
+      noticeDate: record.contract_expiry === null ? null : addDays(record.contract_expiry, -(record.contract_notice_days ?? 0)),
     },
     definitions.filter((definition) => record.alert_ids.includes(definition.id)),
     now,

@@ -109,6 +109,10 @@ export class Subscription extends BaseEntity {
   @Property({ type: 'date', nullable: true })
   contractExpiry?: string | null;
 
+  /** Days of notice the contract asks for: the last day to cancel is that many days before contract_expiry. */
+  @Property({ type: 'integer', nullable: true })
+  contractNoticeDays?: number | null;
+
   @Property({ type: 'text', nullable: true })
   homepage?: string | null;
 

@@ -67,6 +67,13 @@ export const RECORD_FIELDS: readonly RecordField[] = [
   { name: 'refundDays', rest: 'refund_days', property: 'refundDays', rule: integer(0, MAX_REFUND_DAYS) },
   { name: 'expiryDate', rest: 'expiry_date', property: 'expiryDate', rule: { kind: 'date' }, description: 'Past this date an Active record becomes Expired' },
   { name: 'contractExpiry', rest: 'contract_expiry', property: 'contractExpiry', rule: { kind: 'date' } },
+  {
+    name: 'contractNoticeDays',
+    rest: 'contract_notice_days',
+    property: 'contractNoticeDays',
+    rule: integer(0, MAX_REFUND_DAYS),
+    description: 'Notice the contract asks for, in days: the last day to cancel is that many days before contractExpiry (reminded as contract_notice)',
+  },
   { name: 'timezone', rest: 'timezone', property: 'timezone', rule: { kind: 'zone' } },
 ];
 

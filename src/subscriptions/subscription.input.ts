@@ -39,6 +39,7 @@ export interface SubscriptionInput {
   refundDays?: number | null;
   expiryDate?: string | null;
   contractExpiry?: string | null;
+  contractNoticeDays?: number | null;
   timezone?: string;
 }
 

@@ -26,6 +26,7 @@ export interface SubscriptionRow extends Partial<Pick<SubscriptionRecord, 'next_
   payment_date: string;
   expiry_date: string | null;
   contract_expiry: string | null;
+  contract_notice_days: number | null;
   homepage: string | null;
   pay_gateway_id: number;
   note: string | null;

@@ -343,7 +343,7 @@ export class SubscriptionRepository {
     return rowsOf<SchedulingRow>(
       em,
       `select s."id", s."user_id", s."type", s."status", s."recurring", s."timezone", s."payment_date", s."billing_type",
-              s."billing_cycle", s."billing_frequency", s."refund_days", s."expiry_date", s."deleted_at",
+              s."billing_cycle", s."billing_frequency", s."refund_days", s."expiry_date", s."contract_expiry", s."contract_notice_days", s."deleted_at",
               array(select s."alert_id" where s."alert_id" is not null union select sa."alert_id" from "subscription_alerts" sa where sa."subscription_id" = s."id") as "alert_ids"
          from "subscriptions" s where s."id" = any(?::int[])`,
       [intArray(ids)],

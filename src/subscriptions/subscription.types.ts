@@ -45,6 +45,8 @@ export class SubscriptionRecordView {
   @Field(() => Int, { name: 'ltdvalFrequency', nullable: true }) ltdval_frequency!: number | null;
   @Field(() => LocalDateScalar, { name: 'expiryDate', nullable: true }) expiry_date!: string | null;
   @Field(() => LocalDateScalar, { name: 'contractExpiry', nullable: true }) contract_expiry!: string | null;
+  @Field(() => Int, { name: 'contractNoticeDays', nullable: true, description: 'The last day to cancel is this many days before contractExpiry' })
+  contract_notice_days!: number | null;
   @Field(() => Int, { name: 'mainRecordId', nullable: true, description: 'Set on add-ons' }) sub_id!: number | null;
   created_at!: string;
   /** The stored UTC timestamp as a DateTime (the stored form is not RFC 3339). */

@@ -8,7 +8,7 @@ export const SUBSCRIPTION_TOPICS = [
 ] as const;
 
 /** Reminder topics: an endpoint receives them only when it lists them in its events. */
-export const REMINDER_TOPICS = ['subscription.payment_due', 'subscription.refund_due'] as const;
+export const REMINDER_TOPICS = ['subscription.payment_due', 'subscription.refund_due', 'subscription.contract_notice_due'] as const;
 
 export type SubscriptionTopic = (typeof SUBSCRIPTION_TOPICS)[number] | (typeof REMINDER_TOPICS)[number];
 

@@ -231,6 +231,35 @@ describe("the original's alert codes, sent through REST", () => {
 });
 
 describe('firing', () => {
+  it('reminds of the last day to cancel a contract (contract_expiry − contract_notice_days) as subscription.contract_notice_due', async () => {
+    const user = await signUp(testApp, 'Notice');
+    await gql(testApp, user.token, 'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }', {
+      input: { url: receiver.url, events: ['subscription.contract_notice_due'] },
+    });
+    const id = await alert(testApp, user, 'timePeriod: 1, timeCycle: 2, time: "09:00", timezone: "UTC", channel: 4, condition: 1');
+    const record = await createSubscription(testApp, user.token, {
+      payment_date: '2026-01-15',
+      alert_id: String(id),
+      contract_expiry: '2026-06-30',
+      contract_notice_days: '30',
+    });
+    const { subscription } = await gql(testApp, user.token, `{ subscription(id: ${record.id}) { contractExpiry contractNoticeDays } }`);
+    expect(subscription).toEqual({ contractExpiry: '2026-06-30', contractNoticeDays: 30 });
+    // 1 All reminds of the payments too; the endpoint takes only the notice's topic.
+    expect((await schedule(testApp, user)).filter((reminder) => reminder.kind === 'contract_notice')).toEqual([
+      { subscriptionId: record.id, alertId: id, kind: 'contract_notice', date: '2026-05-31', fireAt: '2026-05-24T09:00:00.000Z', status: 'SCHEDULED' },
+    ]);
+    now = new Date('2026-05-24T09:00:00Z');
+    testApp.app.reminderRelay.nudge();
+    const [request] = await receiver.waitFor(1);
+    expect(request.headers['x-subledger-webhook-event']).toBe('subscription.contract_notice_due');
+    expect(JSON.parse(request.body)).toMatchObject({
+      id: record.id,
+      contract_expiry: '2026-06-30',
+      reminder: { kind: 'contract_notice', date: '2026-05-31', alert_id: id },
+    });
+  });
+
   it('sends subscription.payment_due to an endpoint that asks for it, signed, once, when the clock reaches it', async () => {
     const user = await signUp(testApp, 'Hook');
     const { createWebhookEndpoint: endpoint } = await gql(

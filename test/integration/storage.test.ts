@@ -31,6 +31,7 @@ it('records every committed migration', async () => {
     'Migration20261124171348_calendar_feeds',
     'Migration20261125030352_notification_targets',
     'Migration20261125034419_rates_refreshes',
+    'Migration20261125040538_contract_notice',
   ]);
 });
 

@@ -7,6 +7,7 @@ const record = (fields: Partial<RemindedRecord> = {}): RemindedRecord => ({
   timezone: 'UTC',
   schedule: { anchor: '2026-01-15', billingType: 2, billingCycle: 3, billingFrequency: 1 },
   refundDate: null,
+  noticeDate: null,
   ...fields,
 });
 const definition = (fields: Partial<ReminderDefinition> = {}): ReminderDefinition => ({
@@ -66,6 +67,17 @@ describe('reminderTargets', () => {
     ]);
     expect(reminderTargets(withRefund, [definition({ alertCondition: 1 })], now).map((t) => t.kind)).toEqual(['payment', 'refund']);
     expect(reminderTargets(record({ refundDate: '2026-01-20' }), [definition({ alertCondition: 3 })], now)).toEqual([]);
+  });
+
+  it('reminds of the last day to cancel a contract with 1 All, while it is ahead', () => {
+    const contract = record({ refundDate: '2026-02-20', noticeDate: '2026-03-01' });
+    expect(reminderTargets(contract, [definition({ alertCondition: 1 })], now).filter((t) => t.kind === 'contract_notice')).toEqual([
+      { alertId: 7, kind: 'contract_notice', date: '2026-03-01', fireAt: new Date('2026-02-26T09:00:00Z') },
+    ]);
+    expect(reminderTargets(contract, [definition({ alertCondition: 1 })], now).map((t) => t.kind)).toEqual(['payment', 'refund', 'contract_notice']);
+    expect(reminderTargets(contract, [definition({ alertCondition: 2 })], now).map((t) => t.kind)).toEqual(['payment']);
+    expect(reminderTargets(contract, [definition({ alertCondition: 3 })], now).map((t) => t.kind)).toEqual(['refund']);
+    expect(reminderTargets(record({ noticeDate: '2026-01-31' }), [definition({ alertCondition: 1 })], now).map((t) => t.kind)).toEqual(['payment']);
   });
 
   it('keeps a passed fire time while its date is ahead (a missed reminder still fires)', () => {

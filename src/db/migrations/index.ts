@@ -15,6 +15,7 @@ import { Migration20261124130000_data_versions } from './Migration20261124130000
 import { Migration20261124171348_calendar_feeds } from './Migration20261124171348_calendar_feeds';
 import { Migration20261125030352_notification_targets } from './Migration20261125030352_notification_targets';
 import { Migration20261125034419_rates_refreshes } from './Migration20261125034419_rates_refreshes';
+import { Migration20261125040538_contract_notice } from './Migration20261125040538_contract_notice';
 
 /** Committed migrations, oldest first. The migrator runs them on start. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -34,4 +35,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124171348_calendar_feeds', class: Migration20261124171348_calendar_feeds },
   { name: 'Migration20261125030352_notification_targets', class: Migration20261125030352_notification_targets },
   { name: 'Migration20261125034419_rates_refreshes', class: Migration20261125034419_rates_refreshes },
+  { name: 'Migration20261125040538_contract_notice', class: Migration20261125040538_contract_notice },
 ];
