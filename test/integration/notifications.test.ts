@@ -1,6 +1,6 @@
-import { SMTPServer } from 'smtp-server';
 import { signWebhook } from '../../src/webhooks/signature';
 import { provisionDatabase } from '../support/database';
+import { FakeSmtp } from '../support/fake-smtp';
 import { Receiver, type ReceivedRequest } from '../support/receiver';
 import { createSubscription } from '../support/subscriptions';
 import { graphql, graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
@@ -16,37 +16,15 @@ const clock = () => now;
 const SECRET_KEY = 'notifications-test-secret-key-0123456789';
 let testApp: TestApp;
 let fake: Receiver;
-let smtp: SMTPServer;
-let mails: string[];
-/** Messages to ann@example.com the fake SMTP server refuses (451) before it takes one again. */
-let smtpRefusals = 0;
-let smtpPort: number;
+const smtp = new FakeSmtp();
+const mails = smtp.messages;
 let base: string;
 
 beforeAll(async () => {
   fake = new Receiver();
   await fake.start();
   base = new URL(fake.url).origin;
-  mails = [];
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    onData(stream, session, callback: (error?: Error | null) => void) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        // Only the mailto target's messages are refused: reminders of other tests may be mailed meanwhile.
-        if (smtpRefusals > 0 && session.envelope.rcptTo.some((recipient) => recipient.address === 'ann@example.com')) {
-          smtpRefusals -= 1;
-          return callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 }));
-        }
-        mails.push(Buffer.concat(chunks).toString('utf8'));
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  smtpPort = (smtp.server.address() as { port: number }).port;
+  await smtp.start();
   testApp = await startTestApp(appEnv(), { clock });
 });
 beforeEach(() => {
@@ -57,7 +35,7 @@ beforeEach(() => {
 afterAll(async () => {
   await testApp.close();
   await fake.stop();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.stop();
 });
 
 function appEnv(): Record<string, string> {
@@ -68,7 +46,7 @@ function appEnv(): Record<string, string> {
     NOTIFY_DISCORD_API: base,
     NOTIFY_PUSHOVER_API: base,
     NOTIFY_SLACK_API: `${base}/`,
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
     SMTP_FROM: 'Subledger <test@example.com>',
     BASE_URL: 'https://subledger.example.com',
   };
@@ -362,7 +340,9 @@ describe('mailto targets', () => {
     const target = await createTarget(user, 'Family', 'mailto://ann@example.com,bob@example.com');
     expect(target.url).toBe('mailto://ann@example.com,bob@example.com');
     mails.length = 0;
-    smtpRefusals = 1;
+    // Once, and only this target's mail: reminders of other tests may be mailed meanwhile.
+    let refusals = 1;
+    smtp.refuse = (recipients) => recipients.includes('ann@example.com') && refusals-- > 0;
     const { sendTestNotification } = await graphqlData(testApp, user.token, `mutation { sendTestNotification(id: ${target.id}) { ${DELIVERY_FIELDS} } }`);
     expect(sendTestNotification).toMatchObject({
       status: 'PENDING',

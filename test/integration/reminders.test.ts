@@ -1,7 +1,7 @@
-import { SMTPServer } from 'smtp-server';
 import { createReminderQueue } from '../../src/reminders/reminder-queue';
 import { signWebhook } from '../../src/webhooks/signature';
 import { provisionDatabase, type TestDatabase } from '../support/database';
+import { FakeSmtp } from '../support/fake-smtp';
 import { Receiver } from '../support/receiver';
 import { createSubscription } from '../support/subscriptions';
 import { deliveriesSettled, graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
@@ -343,31 +343,17 @@ describe('firing', () => {
 });
 
 describe('e-mail', () => {
-  let smtp: SMTPServer;
-  let messages: string[];
+  const smtp = new FakeSmtp();
+  const { messages } = smtp;
   let mailed: TestApp;
 
   beforeAll(async () => {
-    messages = [];
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      onData(stream, _session, callback: (error?: Error | null) => void) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
-          messages.push(Buffer.concat(chunks).toString('utf8'));
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const port = (smtp.server.address() as { port: number }).port;
-    mailed = await startTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_FROM: 'Subledger <test@example.com>' }, { clock });
+    await smtp.start();
+    mailed = await startTestApp({ SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, SMTP_FROM: 'Subledger <test@example.com>' }, { clock });
   });
   afterAll(async () => {
     await mailed.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.stop();
   });
 
   it('mails a plain-text and HTML reminder naming the product, amount, currency and date', async () => {
