@@ -10,9 +10,8 @@ import { toErrorBody } from '../http-errors';
  */
 export function calendarFeedRoutes(services: Services): Router {
   const router = Router();
-  router.get('/calendar/:file', async (req, res) => {
-    const file = String(req.params.file);
-    const feed = file.endsWith('.ics') ? await services.calendarFeeds.read(file.slice(0, -'.ics'.length)) : null;
+  router.get('/calendar/:token.ics', async (req, res) => {
+    const feed = await services.calendarFeeds.read(String(req.params.token));
     // Not the original's 400 for an unknown id: calendar apps take 404 as "this feed is gone".
     if (!feed) {
       res.status(404).json(toErrorBody(AppError.notFound('Calendar feed')));

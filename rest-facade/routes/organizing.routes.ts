@@ -82,6 +82,9 @@ export function organizingRoutes(services: Services): Router {
   return router;
 }
 
+/** The paths, labels and sortable fields of the three resources (the API document describes them from here). */
+export const OWNED_RESOURCES = { folders: FOLDERS, tags: TAGS, methods: PAYMENT_METHODS } as const;
+
 function mount<E extends Timestamped, F extends string>(router: Router, service: OwnedNamesService<E>, resource: OwnedResource<E, F>): void {
   const { path, label } = resource;
   router.get(path, async (req, res) => {

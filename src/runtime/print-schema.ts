@@ -4,8 +4,9 @@ import path from 'node:path';
 import { printSchema } from 'graphql';
 import type { Services } from './services';
 import { buildAppSchema } from './schema';
+import { OPENAPI_FILE, printOpenApi } from '../../rest-facade/openapi/document';
 
-/** The committed schema/schema.graphql: the SDL the resolvers produce (a test fails when the two differ). */
+/** The committed schema/schema.graphql (npm run schema:print also writes schema/openapi.json): the SDL the resolvers produce (a test fails when the two differ). */
 export async function printAppSchema(): Promise<string> {
   // Building the schema only reads resolver metadata; no service is called.
   return `${printSchema(await buildAppSchema({} as Services))}\n`;
@@ -17,6 +18,7 @@ export const SCHEMA_FILE = path.resolve(process.cwd(), 'schema', 'schema.graphql
 if (require.main === module) {
   void printAppSchema().then((sdl) => {
     writeFileSync(SCHEMA_FILE, sdl);
-    console.log(`written ${SCHEMA_FILE}`);
+    writeFileSync(OPENAPI_FILE, printOpenApi());
+    console.log(`written ${SCHEMA_FILE} and ${OPENAPI_FILE}`);
   });
 }
