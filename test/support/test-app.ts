@@ -3,6 +3,7 @@ import supertest from 'supertest';
 import { createApp, type AppOptions, type RunningApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/platform/config';
 import { provisionDatabase, type TestDatabase } from './database';
+import { checkedAgent } from './openapi-check';
 import { until } from './wait';
 
 export interface TestApp {
@@ -42,7 +43,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: Ap
     config,
     database,
     baseUrl,
-    http: supertest(baseUrl),
+    // Every answer a test receives on a documented path is checked against the API document first.
+    http: checkedAgent(supertest(baseUrl)),
     async close() {
       await app.close();
       if (!shared) await database.drop();
