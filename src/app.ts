@@ -26,6 +26,8 @@ import { Metrics } from './platform/ops/metrics';
 import { toIsoMicros } from './platform/wire-formats';
 import { epochDay, todayIn } from './platform/dates';
 import { staticImages } from './platform/ops/static-images';
+import { graphiqlPage } from './platform/graphql/graphiql-page';
+import { apiDocsPages } from '../rest-facade/openapi/pages';
 
 export type AppOptions = RuntimeOptions;
 
@@ -138,6 +140,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       maxAge: 600,
     }),
   );
+
+  // After CORS, which answers preflights: these routers would answer OPTIONS on their paths themselves.
+  app.use(graphiqlPage());
+  app.use(apiDocsPages(config));
 
   const limiter =
     config.rateLimitPerMinute > 0

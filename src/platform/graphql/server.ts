@@ -1,6 +1,6 @@
 import { ApolloServer } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { Config } from '../config';
@@ -41,6 +41,8 @@ export async function createGraphQLServer(
     plugins: [
       ...(protection.plugins ?? []),
       ApolloServerPluginCacheControlDisabled(),
+      // Browsers get GraphiQL from local files (graphiql-page.ts); Apollo's page loads from a CDN.
+      ApolloServerPluginLandingPageDisabled(),
       inputGuards,
       ...(kept ? [keptAnswersPlugin(kept.answers, kept.queries)] : []),
     ],

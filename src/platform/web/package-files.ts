@@ -1,0 +1,47 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { RequestHandler } from 'express';
+
+/**
+ * A file shipped inside an installed npm package (browser bundles served to the pages), found from the
+ * package's entry point: packages' `exports` hide their other files from require.resolve.
+ */
+export function packageFile(packageName: string, relativePath: string): string {
+  let folder = path.dirname(require.resolve(packageName));
+  for (;;) {
+    const manifest = path.join(folder, 'package.json');
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === packageName) {
+      return path.join(folder, relativePath);
+    }
+    const parent = path.dirname(folder);
+    if (parent === folder) throw new Error(`${packageName} is not installed`);
+    folder = parent;
+  }
+}
+
+/** Serves named files (`/name` → absolute path) and nothing else; versioned by the package, so cached a day. */
+export function servedFiles(files: Record<string, string>): RequestHandler {
+  const byName = new Map(Object.entries(files));
+  return (req, res, next) => {
+    const file = byName.get(req.path.slice(1));
+    if (!file) return next();
+    res.sendFile(file, { maxAge: '1d' });
+  };
+}
+
+/** A small HTML page: the same head for every page the service renders itself. */
+export function htmlPage(title: string, head: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+${head}
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+}

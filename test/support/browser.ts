@@ -1,0 +1,60 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/** Debian's chromium (or CHROMIUM_PATH); .ci/run installs it when it is missing. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((candidate) => existsSync(candidate));
+
+/** Where a failed browser test leaves a screenshot of its page. */
+export const SCREENSHOTS = path.resolve(__dirname, '../../test-results/screenshots');
+
+/**
+ * describe, or — only in the embedded pass, where nothing but Node may be installed — describe.skip with a
+ * line saying why. The services pass always runs them: a missing browser fails there.
+ */
+export function describeInBrowser(name: string, body: () => void): void {
+  if (CHROMIUM || process.env.DATABASE_URL) return describe(name, body);
+  console.warn(`${name}: skipped, no Chromium here (apt-get install chromium, or set CHROMIUM_PATH)`);
+  describe.skip(name, body);
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!CHROMIUM) throw new Error('Chromium is missing: apt-get install chromium (or set CHROMIUM_PATH)');
+  // The flags keep Chromium from calling Google's services, which this machine's closed network refuses.
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** A page that may load only from `origin`: anything else is aborted and listed in `outside`. */
+export async function offlinePage(browser: Browser, origin: string): Promise<{ page: Page; outside: string[] }> {
+  const page = await browser.newPage();
+  const outside: string[] = [];
+  await page.route('**/*', (route) => {
+    const url = route.request().url();
+    if (new URL(url).origin === origin) return route.continue();
+    outside.push(url);
+    return route.abort();
+  });
+  return { page, outside };
+}
+
+/** Runs a step; when it fails, the page's screenshot is written to SCREENSHOTS/<name>.png first. */
+export async function step<T>(page: Page, name: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${name.replace(/[^a-z0-9-]+/gi, '-')}.png`), fullPage: true }).catch(() => undefined);
+    throw error;
+  }
+}
