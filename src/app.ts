@@ -27,6 +27,7 @@ import { toIsoMicros } from './platform/wire-formats';
 import { epochDay, todayIn } from './platform/dates';
 import { staticImages } from './platform/ops/static-images';
 import { graphiqlPage } from './platform/graphql/graphiql-page';
+import { dashboardPage } from './platform/web/dashboard';
 import { apiDocsPages } from '../rest-facade/openapi/pages';
 
 export type AppOptions = RuntimeOptions;
@@ -144,6 +145,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // After CORS, which answers preflights: these routers would answer OPTIONS on their paths themselves.
   app.use(graphiqlPage());
   app.use(apiDocsPages(config));
+  app.use(dashboardPage());
 
   const limiter =
     config.rateLimitPerMinute > 0

@@ -1,0 +1,51 @@
+import { useState } from 'preact/hooks';
+import { gql, session } from './api';
+import { Field, Notice, useAction } from './ui';
+
+const SIGN_UP = 'mutation($input: SignUpInput!) { signUp(input: $input) { token } }';
+const LOGIN = 'mutation($email: String!, $password: String!) { login(email: $email, password: $password) { token } }';
+
+/** Sign-up and login; the token lives in this tab's sessionStorage, never in a cookie. */
+export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
+  const [mode, setMode] = useState<'login' | 'signup'>('login');
+  const action = useAction();
+  async function submit(event: Event) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const email = String(form.get('email'));
+    const password = String(form.get('password'));
+    const ok = await action.run(async () => {
+      const data =
+        mode === 'signup'
+          ? (await gql<{ signUp: { token: string } }>(SIGN_UP, { input: { email, password, name: String(form.get('name')) } })).signUp
+          : (await gql<{ login: { token: string } }>(LOGIN, { email, password })).login;
+      session.token = data.token;
+    });
+    if (ok) onSignedIn();
+  }
+  return (
+    <main class="sign-in">
+      <h1>Subledger</h1>
+      <form onSubmit={submit} aria-label={mode === 'signup' ? 'Create an account' : 'Log in'}>
+        <h2>{mode === 'signup' ? 'Create an account' : 'Log in'}</h2>
+        {mode === 'signup' && <Field label="Name" name="name" required autoComplete="name" errors={action.errors} />}
+        <Field label="E-mail" name="email" type="email" required autoComplete="email" errors={action.errors} />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          required
+          autoComplete={mode === 'signup' ? 'new-password' : 'current-password'}
+          errors={action.errors}
+        />
+        <Notice outcome={action.outcome} />
+        <button type="submit" disabled={action.busy}>
+          {mode === 'signup' ? 'Create account' : 'Log in'}
+        </button>
+        <button type="button" class="link" onClick={() => setMode(mode === 'signup' ? 'login' : 'signup')}>
+          {mode === 'signup' ? 'I have an account' : 'Create an account'}
+        </button>
+      </form>
+    </main>
+  );
+}

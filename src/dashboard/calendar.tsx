@@ -1,0 +1,75 @@
+import { useEffect, useState } from 'preact/hooks';
+import { gql } from './api';
+import { money, monthTitle } from './format';
+import { Field, Notice, Section, useAction } from './ui';
+
+interface Entry {
+  id: string;
+  date: string;
+  subscription: { id: number; productName: string; price: string; currency: string };
+}
+
+const CALENDAR = 'query($from: LocalDate!, $to: LocalDate!) { calendar(from: $from, to: $to) { id date subscription { id productName price currency } } }';
+
+const pad = (value: number) => String(value).padStart(2, '0');
+const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
+
+/** A month of payment dates; the month is picked by the arrows or typed (YYYY-MM). */
+export function Calendar() {
+  const now = new Date();
+  const [month, setMonth] = useState(`${now.getFullYear()}-${pad(now.getMonth() + 1)}`);
+  const [entries, setEntries] = useState<Entry[]>([]);
+  const action = useAction();
+  const [year, monthNumber] = month.split('-').map(Number);
+  const last = daysIn(year, monthNumber);
+
+  useEffect(() => {
+    void action.run(async () => {
+      const data = await gql<{ calendar: Entry[] }>(CALENDAR, { from: `${month}-01`, to: `${month}-${pad(last)}` });
+      setEntries(data.calendar);
+    });
+  }, [month]);
+
+  const shift = (by: number) => {
+    const index = year * 12 + monthNumber - 1 + by;
+    setMonth(`${Math.floor(index / 12)}-${pad((index % 12) + 1)}`);
+  };
+  // Monday-first weeks: blanks before the 1st.
+  const leading = (new Date(Date.UTC(year, monthNumber - 1, 1)).getUTCDay() + 6) % 7;
+  const days = Array.from({ length: last }, (_, index) => index + 1);
+
+  return (
+    <Section title="Calendar">
+      <div class="calendar-controls">
+        <button type="button" onClick={() => shift(-1)} aria-label="Previous month">
+          ‹
+        </button>
+        <h2 aria-live="polite">{monthTitle(year, monthNumber)}</h2>
+        <button type="button" onClick={() => shift(1)} aria-label="Next month">
+          ›
+        </button>
+        <Field label="Month" name="month" type="month" value={month} onChange={(event) => event.currentTarget.value && setMonth(event.currentTarget.value)} />
+      </div>
+      <Notice outcome={action.outcome} />
+      <ol class="month" aria-label={monthTitle(year, monthNumber)}>
+        {Array.from({ length: leading }, (_, index) => (
+          <li key={`blank-${index}`} class="blank" aria-hidden="true" />
+        ))}
+        {days.map((day) => {
+          const date = `${month}-${pad(day)}`;
+          const due = entries.filter((entry) => entry.date === date);
+          return (
+            <li key={date} data-date={date} class={due.length > 0 ? 'due' : undefined}>
+              <span class="day">{day}</span>
+              {due.map((entry) => (
+                <span key={entry.id} class="payment">
+                  {entry.subscription.productName} {money(entry.subscription.price, entry.subscription.currency)}
+                </span>
+              ))}
+            </li>
+          );
+        })}
+      </ol>
+    </Section>
+  );
+}

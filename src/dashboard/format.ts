@@ -1,0 +1,21 @@
+/** Numbers, money and dates in the browser's locale. */
+
+const locale = navigator.language;
+
+export function money(amount: string | number, currency: string): string {
+  return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(Number(amount));
+}
+
+/** A calendar date (YYYY-MM-DD) as the locale writes it; no zone is involved. */
+export function calendarDate(date: string, options: Intl.DateTimeFormatOptions = { dateStyle: 'medium' }): string {
+  const [year, month, day] = date.split('-').map(Number);
+  return new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' }).format(new Date(Date.UTC(year, month - 1, day)));
+}
+
+export function monthTitle(year: number, month: number): string {
+  return new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(year, month - 1, 1)));
+}
+
+export const CYCLES: Record<number, string> = { 1: 'Daily', 2: 'Weekly', 3: 'Monthly', 4: 'Yearly' };
+export const STATUSES: Record<number, string> = { 0: 'Draft', 1: 'Active', 2: 'Cancelled', 3: 'Refunded', 4: 'Expired' };
+export const TYPES: Record<number, string> = { 1: 'Subscription', 2: 'Trial', 3: 'Lifetime' };

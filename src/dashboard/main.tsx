@@ -1,0 +1,67 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { session } from './api';
+import { SignIn } from './auth';
+import { Calendar } from './calendar';
+import { Spending } from './spending';
+import { Subscriptions } from './subscriptions';
+import { Webhooks } from './webhooks';
+import './styles.css';
+
+const SCREENS = {
+  subscriptions: ['Subscriptions', Subscriptions],
+  calendar: ['Calendar', Calendar],
+  spending: ['Spending', Spending],
+  webhooks: ['Webhooks', Webhooks],
+} as const;
+type Screen = keyof typeof SCREENS;
+
+const screenOf = (hash: string): Screen => (hash.slice(2) in SCREENS ? (hash.slice(2) as Screen) : 'subscriptions');
+
+/** The dashboard: the signed-in user's screens, each at #/<screen>. */
+function App() {
+  const [signedIn, setSignedIn] = useState(session.token !== null);
+  const [screen, setScreen] = useState<Screen>(screenOf(location.hash));
+  useEffect(() => {
+    const follow = () => setScreen(screenOf(location.hash));
+    const signOut = () => setSignedIn(false);
+    window.addEventListener('hashchange', follow);
+    window.addEventListener('subledger:signed-out', signOut);
+    return () => {
+      window.removeEventListener('hashchange', follow);
+      window.removeEventListener('subledger:signed-out', signOut);
+    };
+  }, []);
+  if (!signedIn) return <SignIn onSignedIn={() => setSignedIn(true)} />;
+  const Current = SCREENS[screen][1];
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <nav class="top" aria-label="Screens">
+        <strong>Subledger</strong>
+        {Object.entries(SCREENS).map(([key, [title]]) => (
+          <a key={key} href={`#/${key}`} aria-current={key === screen ? 'page' : undefined}>
+            {title}
+          </a>
+        ))}
+        <button
+          type="button"
+          class="link"
+          onClick={() => {
+            session.token = null;
+            setSignedIn(false);
+          }}
+        >
+          Log out
+        </button>
+      </nav>
+      <main id="main">
+        <Current />
+      </main>
+    </>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

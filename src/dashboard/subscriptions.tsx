@@ -1,0 +1,253 @@
+import { useEffect, useState } from 'preact/hooks';
+import { gql } from './api';
+import { CYCLES, STATUSES, TYPES, calendarDate, money } from './format';
+import { Field, Notice, Section, Select, useAction } from './ui';
+
+export interface Row {
+  id: number;
+  productName: string;
+  price: string;
+  currency: string;
+  billingCycle: number;
+  billingFrequency: number;
+  paymentDate: string;
+  nextPaymentDate: string | null;
+  status: number;
+  type: number;
+  baseValue: string;
+  baseCurrency: string;
+}
+
+const FIELDS = 'id productName price currency billingCycle billingFrequency paymentDate nextPaymentDate status type baseValue baseCurrency';
+const PAGE = `query($first: Int!, $after: String, $search: String) {
+  subscriptions(first: $first, after: $after, search: $search, orderBy: {field: PAYMENT_DATE, direction: ASC}) {
+    totalCount edges { node { ${FIELDS} } } pageInfo { hasNextPage endCursor }
+  }
+  spendingSummary { baseCurrency monthlyTotal yearlyTotal }
+}`;
+const PRODUCTS = 'query($search: String!) { products(search: $search, first: 8) { edges { node { id productName } } } }';
+const CREATE = `mutation($input: SubscriptionCreateInput!) { createSubscription(input: $input) { ${FIELDS} } }`;
+const UPDATE = `mutation($id: Int!, $input: SubscriptionUpdateInput!) { updateSubscription(id: $id, input: $input) { ${FIELDS} } }`;
+const PAGE_SIZES = { 25: '25', 50: '50', 100: '100' };
+const LIFECYCLE = {
+  cancel: ['cancelSubscription', 'cancelled'],
+  refund: ['refundSubscription', 'refunded'],
+  delete: ['deleteSubscription', 'deleted'],
+} as const;
+
+interface Page {
+  subscriptions: { totalCount: number; edges: Array<{ node: Row }>; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+  spendingSummary: { baseCurrency: string; monthlyTotal: string; yearlyTotal: string };
+}
+
+/** The list: search, paging through the connection, totals in the base currency, and each record's actions. */
+export function Subscriptions() {
+  const [search, setSearch] = useState('');
+  const [pageSize, setPageSize] = useState(25);
+  const [cursors, setCursors] = useState<Array<string | null>>([null]);
+  const [page, setPage] = useState<Page | null>(null);
+  const [editing, setEditing] = useState<Row | 'new' | null>(null);
+  const action = useAction();
+  const after = cursors[cursors.length - 1];
+
+  const load = () => action.run(async () => setPage(await gql<Page>(PAGE, { first: pageSize, after, search: search || null })));
+  useEffect(() => {
+    void load();
+  }, [search, after, pageSize]);
+
+  async function lifecycle(row: Row, verb: keyof typeof LIFECYCLE) {
+    const [mutation, done] = LIFECYCLE[verb];
+    const ok = await action.run(async () => {
+      await gql(`mutation($id: Int!) { ${mutation}(id: $id)${verb === 'delete' ? '' : ' { id }'} }`, { id: row.id });
+    });
+    if (ok) {
+      await load();
+      action.setOutcome({ kind: 'done', message: `${row.productName}: ${done}` });
+    }
+  }
+
+  return (
+    <Section
+      title="Subscriptions"
+      actions={
+        <button type="button" onClick={() => setEditing('new')}>
+          Add a subscription
+        </button>
+      }
+    >
+      {editing && (
+        <RecordForm
+          record={editing === 'new' ? null : editing}
+          onDone={async (message) => {
+            setEditing(null);
+            await load();
+            action.setOutcome({ kind: 'done', message });
+          }}
+          onCancel={() => setEditing(null)}
+        />
+      )}
+      <form role="search" class="list-controls" onSubmit={(event) => event.preventDefault()}>
+        <Field
+          label="Search"
+          name="search"
+          type="search"
+          value={search}
+          onInput={(event) => {
+            setSearch(event.currentTarget.value);
+            setCursors([null]);
+          }}
+        />
+        <Select
+          label="Per page"
+          name="per_page"
+          options={PAGE_SIZES}
+          value={String(pageSize)}
+          onChange={(event) => {
+            setPageSize(Number(event.currentTarget.value));
+            setCursors([null]);
+          }}
+        />
+      </form>
+      <Notice outcome={action.outcome} />
+      {page && (
+        <>
+          <p class="totals">
+            {page.subscriptions.totalCount} records · {money(page.spendingSummary.monthlyTotal, page.spendingSummary.baseCurrency)} a month ·{' '}
+            {money(page.spendingSummary.yearlyTotal, page.spendingSummary.baseCurrency)} a year
+          </p>
+          <div class="table-wrap">
+            <table class="records">
+              <thead>
+                <tr>
+                  <th scope="col">Product</th>
+                  <th scope="col">Price</th>
+                  <th scope="col">Billing</th>
+                  <th scope="col">Next payment</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.subscriptions.edges.map(({ node }) => (
+                  <tr key={node.id}>
+                    <th scope="row">{node.productName}</th>
+                    <td>
+                      {money(node.price, node.currency)}
+                      {node.currency !== node.baseCurrency && <small> ≈ {money(node.baseValue, node.baseCurrency)}</small>}
+                    </td>
+                    <td>
+                      {TYPES[node.type]}, {node.billingFrequency > 1 ? `every ${node.billingFrequency} ` : ''}
+                      {CYCLES[node.billingCycle]}
+                    </td>
+                    <td>{node.nextPaymentDate ? calendarDate(node.nextPaymentDate) : '—'}</td>
+                    <td>{STATUSES[node.status]}</td>
+                    <td class="actions">
+                      <button type="button" onClick={() => setEditing(node)} aria-label={`Edit ${node.productName}`}>
+                        Edit
+                      </button>
+                      {node.status === 1 && (
+                        <button type="button" onClick={() => lifecycle(node, 'cancel')} aria-label={`Cancel ${node.productName}`}>
+                          Cancel
+                        </button>
+                      )}
+                      {node.status === 1 && (
+                        <button type="button" onClick={() => lifecycle(node, 'refund')} aria-label={`Refund ${node.productName}`}>
+                          Refund
+                        </button>
+                      )}
+                      <button type="button" class="danger" onClick={() => lifecycle(node, 'delete')} aria-label={`Delete ${node.productName}`}>
+                        Delete
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <nav class="pager" aria-label="Pages">
+            <button type="button" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+              Previous
+            </button>
+            <button
+              type="button"
+              disabled={!page.subscriptions.pageInfo.hasNextPage}
+              onClick={() => setCursors([...cursors, page.subscriptions.pageInfo.endCursor])}
+            >
+              Next
+            </button>
+          </nav>
+        </>
+      )}
+    </Section>
+  );
+}
+
+/** Create or edit: the catalogue is searched as the name is typed (the server's search forgives typos). */
+function RecordForm({ record, onDone, onCancel }: { record: Row | null; onDone: (message: string) => void; onCancel: () => void }) {
+  const action = useAction();
+  const [products, setProducts] = useState<Array<{ id: number; productName: string }>>([]);
+
+  async function lookUp(text: string) {
+    if (text.trim().length < 2) return setProducts([]);
+    const data = await gql<{ products: { edges: Array<{ node: { id: number; productName: string } }> } }>(PRODUCTS, { search: text }).catch(() => null);
+    setProducts(data?.products.edges.map((edge) => edge.node) ?? []);
+  }
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const name = String(form.get('product')).trim();
+    const product = products.find((candidate) => candidate.productName.toLowerCase() === name.toLowerCase());
+    const input: Record<string, unknown> = {
+      ...(product ? { productId: product.id } : record && name === record.productName ? {} : { productName: name }),
+      price: String(form.get('price')),
+      currency: String(form.get('price_type')).toUpperCase(),
+      billingCycle: Number(form.get('billing_cycle')),
+      billingFrequency: Number(form.get('billing_frequency')),
+      paymentDate: String(form.get('payment_date')),
+      type: Number(form.get('type')),
+    };
+    await action.run(async () => {
+      if (record) await gql(UPDATE, { id: record.id, input });
+      else await gql(CREATE, { input });
+      onDone(record ? `${name}: saved` : `${name}: added`);
+    });
+  }
+
+  return (
+    <form class="card" onSubmit={submit} aria-label={record ? `Edit ${record.productName}` : 'Add a subscription'}>
+      <h2>{record ? `Edit ${record.productName}` : 'Add a subscription'}</h2>
+      <div class="grid">
+        <Field
+          label="Product"
+          name="product"
+          required
+          list="catalogue"
+          autoComplete="off"
+          value={record?.productName}
+          onInput={(event) => void lookUp(event.currentTarget.value)}
+          errors={action.errors}
+          hint="A catalogue product, or any name"
+        />
+        <datalist id="catalogue">
+          {products.map((product) => (
+            <option key={product.id} value={product.productName} />
+          ))}
+        </datalist>
+        <Field label="Price" name="price" inputMode="decimal" required value={record?.price} errors={action.errors} />
+        <Field label="Currency" name="price_type" required maxLength={3} value={record?.currency ?? 'USD'} errors={action.errors} />
+        <Select label="Type" name="type" options={TYPES} value={String(record?.type ?? 1)} errors={action.errors} />
+        <Select label="Billing cycle" name="billing_cycle" options={CYCLES} value={String(record?.billingCycle ?? 3)} errors={action.errors} />
+        <Field label="Every" name="billing_frequency" type="number" min={1} required value={String(record?.billingFrequency ?? 1)} errors={action.errors} />
+        <Field label="First payment" name="payment_date" type="date" required value={record?.paymentDate} errors={action.errors} />
+      </div>
+      <Notice outcome={action.outcome} />
+      <button type="submit" disabled={action.busy}>
+        {record ? 'Save' : 'Add'}
+      </button>
+      <button type="button" class="link" onClick={onCancel}>
+        Close
+      </button>
+    </form>
+  );
+}

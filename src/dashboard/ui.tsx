@@ -1,0 +1,106 @@
+import type { ComponentChildren, JSX } from 'preact';
+import { useState } from 'preact/hooks';
+import { ApiError } from './api';
+
+/** A labelled input with the server's messages for its field under it. */
+export function Field(props: { label: string; name: string; errors?: Record<string, string[]>; hint?: string } & JSX.InputHTMLAttributes<HTMLInputElement>) {
+  const { label, name, errors, hint, ...input } = props;
+  const messages = errors?.[name] ?? [];
+  const id = `field-${name}`;
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <input id={id} name={name} aria-invalid={messages.length > 0} aria-describedby={messages.length > 0 ? `${id}-errors` : undefined} {...input} />
+      {hint && <small>{hint}</small>}
+      {messages.length > 0 && (
+        <ul class="field-errors" id={`${id}-errors`}>
+          {messages.map((message) => (
+            <li key={message}>{message}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export function Select(
+  props: {
+    label: string;
+    name: string;
+    options: Record<string | number, string>;
+    errors?: Record<string, string[]>;
+  } & JSX.SelectHTMLAttributes<HTMLSelectElement>,
+) {
+  const { label, name, options, errors, ...select } = props;
+  const messages = errors?.[name] ?? [];
+  return (
+    <div class="field">
+      <label for={`field-${name}`}>{label}</label>
+      <select id={`field-${name}`} name={name} aria-invalid={messages.length > 0} {...select}>
+        {Object.entries(options).map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </select>
+      {messages.length > 0 && (
+        <ul class="field-errors">
+          {messages.map((message) => (
+            <li key={message}>{message}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export interface Outcome {
+  kind: 'done' | 'failed';
+  message: string;
+}
+
+/** The result of the last action, announced to screen readers. */
+export function Notice({ outcome }: { outcome: Outcome | null }) {
+  if (!outcome) return null;
+  return (
+    <p class={`notice ${outcome.kind}`} role={outcome.kind === 'failed' ? 'alert' : 'status'}>
+      {outcome.message}
+    </p>
+  );
+}
+
+/** Runs actions one at a time and keeps their outcome and field errors. */
+export function useAction() {
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const [busy, setBusy] = useState(false);
+  async function run(action: () => Promise<string | void>): Promise<boolean> {
+    setBusy(true);
+    try {
+      const message = await action();
+      setErrors({});
+      setOutcome(message ? { kind: 'done', message } : null);
+      return true;
+    } catch (error) {
+      const failure = error instanceof ApiError ? error : new ApiError(String(error), 'ERROR');
+      setErrors(failure.fields);
+      setOutcome({ kind: 'failed', message: failure.message });
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  }
+  return { outcome, errors, busy, run, setOutcome };
+}
+
+export function Section({ title, children, actions }: { title: string; children: ComponentChildren; actions?: ComponentChildren }) {
+  return (
+    <section aria-labelledby={`title-${title}`}>
+      <header class="section-header">
+        <h1 id={`title-${title}`}>{title}</h1>
+        {actions}
+      </header>
+      {children}
+    </section>
+  );
+}

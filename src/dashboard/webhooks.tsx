@@ -1,0 +1,161 @@
+import { useEffect, useState } from 'preact/hooks';
+import { gql } from './api';
+import { Field, Notice, Section, useAction } from './ui';
+
+interface Endpoint {
+  id: number;
+  url: string;
+  events: string[];
+  enabled: boolean;
+}
+
+interface Delivery {
+  id: number;
+  topic: string;
+  status: string;
+  attemptCount: number;
+  createdAt: string;
+  endpointId: number | null;
+  attempts: Array<{ statusCode: number | null; error: string | null }>;
+}
+
+const ENDPOINTS = `{
+  webhookEndpoints { id url events enabled }
+  webhookDeliveries(first: 20) { edges { node { id topic status attemptCount createdAt endpointId attempts { statusCode error } } } }
+}`;
+const CREATE = 'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id secret } }';
+const ROTATE = 'mutation($id: Int!) { rotateWebhookEndpointSecret(id: $id) { id secret } }';
+const DELETE = 'mutation($id: Int!) { deleteWebhookEndpoint(id: $id) }';
+const REDELIVER = 'mutation($id: Int!) { redeliver(deliveryId: $id) { id } }';
+
+/** Endpoints (their secret shown once, at creation or rotation) and the delivery log, with redelivery. */
+export function Webhooks() {
+  const [endpoints, setEndpoints] = useState<Endpoint[]>([]);
+  const [deliveries, setDeliveries] = useState<Delivery[]>([]);
+  const [secret, setSecret] = useState<string | null>(null);
+  const action = useAction();
+
+  const load = async () => {
+    const data = await gql<{ webhookEndpoints: Endpoint[]; webhookDeliveries: { edges: Array<{ node: Delivery }> } }>(ENDPOINTS);
+    setEndpoints(data.webhookEndpoints);
+    setDeliveries(data.webhookDeliveries.edges.map((edge) => edge.node));
+  };
+  useEffect(() => {
+    void action.run(load);
+  }, []);
+
+  async function create(event: Event) {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const url = String(new FormData(form).get('url'));
+    await action.run(async () => {
+      const made = (await gql<{ createWebhookEndpoint: { secret: string } }>(CREATE, { input: { url } })).createWebhookEndpoint;
+      setSecret(made.secret);
+      form.reset();
+      await load();
+      return `Endpoint added: ${url}`;
+    });
+  }
+
+  return (
+    <Section
+      title="Webhooks"
+      actions={
+        <button type="button" onClick={() => void action.run(async () => load().then(() => 'Refreshed'))}>
+          Refresh
+        </button>
+      }
+    >
+      <form class="card" onSubmit={create} aria-label="Add a webhook endpoint">
+        <Field label="Endpoint URL" name="url" type="url" required placeholder="https://example.com/hooks/subledger" errors={action.errors} />
+        <button type="submit" disabled={action.busy}>
+          Add endpoint
+        </button>
+      </form>
+      <Notice outcome={action.outcome} />
+      {secret && (
+        <p class="secret" role="status">
+          Signing secret (shown once): <code>{secret}</code>
+        </p>
+      )}
+      <h2>Endpoints</h2>
+      <ul class="endpoints">
+        {endpoints.map((endpoint) => (
+          <li key={endpoint.id}>
+            <code>{endpoint.url}</code> {endpoint.enabled ? '' : '(disabled)'}{' '}
+            <small>{endpoint.events.length > 0 ? endpoint.events.join(', ') : 'all change events'}</small>
+            <button
+              type="button"
+              onClick={() =>
+                void action.run(async () => {
+                  setSecret((await gql<{ rotateWebhookEndpointSecret: { secret: string } }>(ROTATE, { id: endpoint.id })).rotateWebhookEndpointSecret.secret);
+                  return 'Secret rotated';
+                })
+              }
+            >
+              Rotate secret
+            </button>
+            <button
+              type="button"
+              class="danger"
+              onClick={() =>
+                void action.run(async () => {
+                  await gql(DELETE, { id: endpoint.id });
+                  await load();
+                  return 'Endpoint deleted';
+                })
+              }
+            >
+              Delete
+            </button>
+          </li>
+        ))}
+      </ul>
+      <h2>Delivery log</h2>
+      <div class="table-wrap">
+        <table aria-label="Delivery log">
+          <thead>
+            <tr>
+              <th scope="col">Topic</th>
+              <th scope="col">Status</th>
+              <th scope="col">Attempts</th>
+              <th scope="col">Last answer</th>
+              <th scope="col">Made</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {deliveries.map((delivery) => {
+              const last = delivery.attempts[delivery.attempts.length - 1];
+              return (
+                <tr key={delivery.id}>
+                  <td>{delivery.topic}</td>
+                  <td>{delivery.status}</td>
+                  <td>{delivery.attemptCount}</td>
+                  <td>{last ? (last.statusCode ?? last.error) : '—'}</td>
+                  <td>{new Date(delivery.createdAt).toLocaleString()}</td>
+                  <td>
+                    {delivery.status !== 'PENDING' && (
+                      <button
+                        type="button"
+                        onClick={() =>
+                          void action.run(async () => {
+                            await gql(REDELIVER, { id: delivery.id });
+                            await load();
+                            return 'Sent again';
+                          })
+                        }
+                      >
+                        Redeliver
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </Section>
+  );
+}
