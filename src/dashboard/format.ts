@@ -19,3 +19,11 @@ export function monthTitle(year: number, month: number): string {
 export const CYCLES: Record<number, string> = { 1: 'Daily', 2: 'Weekly', 3: 'Monthly', 4: 'Yearly' };
 export const STATUSES: Record<number, string> = { 0: 'Draft', 1: 'Active', 2: 'Cancelled', 3: 'Refunded', 4: 'Expired' };
 export const TYPES: Record<number, string> = { 1: 'Subscription', 2: 'Trial', 3: 'Lifetime' };
+
+/** A two-decimal amount as whole cents, read from its digits (sums of money stay exact). */
+export function cents(amount: string): number {
+  const negative = amount.startsWith('-');
+  const [whole, fraction = ''] = amount.replace('-', '').split('.');
+  const value = Number(whole) * 100 + Number(`${fraction}00`.slice(0, 2));
+  return negative ? -value : value;
+}

@@ -1,18 +1,26 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { session } from './api';
+import { Alerts } from './alerts';
 import { SignIn } from './auth';
 import { Calendar } from './calendar';
+import { Integrations } from './integrations';
+import { Profile } from './profile';
 import { Spending } from './spending';
 import { Subscriptions } from './subscriptions';
+import { Upcoming } from './upcoming';
 import { Webhooks } from './webhooks';
 import './styles.css';
 
 const SCREENS = {
   subscriptions: ['Subscriptions', Subscriptions],
+  upcoming: ['Upcoming', Upcoming],
   calendar: ['Calendar', Calendar],
   spending: ['Spending', Spending],
+  alerts: ['Alerts', Alerts],
   webhooks: ['Webhooks', Webhooks],
+  integrations: ['Integrations', Integrations],
+  profile: ['Profile', Profile],
 } as const;
 type Screen = keyof typeof SCREENS;
 

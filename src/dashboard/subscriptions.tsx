@@ -16,17 +16,32 @@ export interface Row {
   type: number;
   baseValue: string;
   baseCurrency: string;
+  isAddon: boolean;
+  folder: { id: number; name: string } | null;
+  paymentMode: { id: number; name: string } | null;
+  tags: Array<{ name: string }>;
 }
 
-const FIELDS = 'id productName price currency billingCycle billingFrequency paymentDate nextPaymentDate status type baseValue baseCurrency';
-const PAGE = `query($first: Int!, $after: String, $search: String) {
-  subscriptions(first: $first, after: $after, search: $search, orderBy: {field: PAYMENT_DATE, direction: ASC}) {
+const FIELDS =
+  'id productName price currency billingCycle billingFrequency paymentDate nextPaymentDate status type baseValue baseCurrency isAddon folder { id name } paymentMode { id name } tags { name }';
+const PAGE = `query($first: Int!, $after: String, $search: String, $orderBy: SubscriptionOrder, $filter: SubscriptionFilter) {
+  subscriptions(first: $first, after: $after, search: $search, orderBy: $orderBy, filter: $filter) {
     totalCount edges { node { ${FIELDS} } } pageInfo { hasNextPage endCursor }
   }
   spendingSummary { baseCurrency monthlyTotal yearlyTotal }
 }`;
 const PRODUCTS = 'query($search: String!) { products(search: $search, first: 8) { edges { node { id productName } } } }';
 const CREATE = `mutation($input: SubscriptionCreateInput!) { createSubscription(input: $input) { ${FIELDS} } }`;
+const LINKS = '{ folders { id name } paymentModes { id name } }';
+const ADDON = 'mutation($id: Int!, $input: AddonCreateInput!) { addAddon(subscriptionId: $id, input: $input) { id } }';
+const SORTS = {
+  'PAYMENT_DATE ASC': 'First payment',
+  'PRODUCT_NAME ASC': 'Name',
+  'PRICE DESC': 'Price, highest first',
+  'CREATED_AT DESC': 'Newest',
+  'STATUS ASC': 'Status',
+};
+const STATUS_FILTER: Record<string, string> = { '': 'Any status', ...STATUSES };
 const UPDATE = `mutation($id: Int!, $input: SubscriptionUpdateInput!) { updateSubscription(id: $id, input: $input) { ${FIELDS} } }`;
 const PAGE_SIZES = { 25: '25', 50: '50', 100: '100' };
 const LIFECYCLE = {
@@ -44,16 +59,30 @@ interface Page {
 export function Subscriptions() {
   const [search, setSearch] = useState('');
   const [pageSize, setPageSize] = useState(25);
+  const [sort, setSort] = useState<keyof typeof SORTS>('PAYMENT_DATE ASC');
+  const [status, setStatus] = useState('');
+  const [addonFor, setAddonFor] = useState<Row | null>(null);
   const [cursors, setCursors] = useState<Array<string | null>>([null]);
   const [page, setPage] = useState<Page | null>(null);
   const [editing, setEditing] = useState<Row | 'new' | null>(null);
   const action = useAction();
   const after = cursors[cursors.length - 1];
 
-  const load = () => action.run(async () => setPage(await gql<Page>(PAGE, { first: pageSize, after, search: search || null })));
+  const load = () =>
+    action.run(async () =>
+      setPage(
+        await gql<Page>(PAGE, {
+          first: pageSize,
+          after,
+          search: search || null,
+          orderBy: { field: sort.split(' ')[0], direction: sort.split(' ')[1] },
+          filter: status === '' ? null : { statuses: [Number(status)] },
+        }),
+      ),
+    );
   useEffect(() => {
     void load();
-  }, [search, after, pageSize]);
+  }, [search, after, pageSize, sort, status]);
 
   async function lifecycle(row: Row, verb: keyof typeof LIFECYCLE) {
     const [mutation, done] = LIFECYCLE[verb];
@@ -62,7 +91,14 @@ export function Subscriptions() {
     });
     if (ok) {
       await load();
-      action.setOutcome({ kind: 'done', message: `${row.productName}: ${done}` });
+      // A delete is soft: the record can be brought back until the next one replaces this notice.
+      const undo = () =>
+        void action.run(async () => {
+          await gql('mutation($id: Int!) { restoreSubscription(id: $id) { id } }', { id: row.id });
+          await load();
+          return `${row.productName}: restored`;
+        });
+      action.setOutcome({ kind: 'done', message: `${row.productName}: ${done}`, ...(verb === 'delete' ? { next: { label: 'Undo', run: undo } } : {}) });
     }
   }
 
@@ -77,6 +113,8 @@ export function Subscriptions() {
     >
       {editing && (
         <RecordForm
+          // A new form per record: its fields start from the record and are the form's own afterwards.
+          key={editing === 'new' ? 'new' : editing.id}
           record={editing === 'new' ? null : editing}
           onDone={async (message) => {
             setEditing(null);
@@ -84,6 +122,18 @@ export function Subscriptions() {
             action.setOutcome({ kind: 'done', message });
           }}
           onCancel={() => setEditing(null)}
+        />
+      )}
+      {addonFor && (
+        <AddonForm
+          key={addonFor.id}
+          main={addonFor}
+          onDone={async (message) => {
+            setAddonFor(null);
+            await load();
+            action.setOutcome({ kind: 'done', message });
+          }}
+          onCancel={() => setAddonFor(null)}
         />
       )}
       <form role="search" class="list-controls" onSubmit={(event) => event.preventDefault()}>
@@ -94,6 +144,26 @@ export function Subscriptions() {
           value={search}
           onInput={(event) => {
             setSearch(event.currentTarget.value);
+            setCursors([null]);
+          }}
+        />
+        <Select
+          label="Sort by"
+          name="sort"
+          options={SORTS}
+          value={sort}
+          onChange={(event) => {
+            setSort(event.currentTarget.value as keyof typeof SORTS);
+            setCursors([null]);
+          }}
+        />
+        <Select
+          label="Status"
+          name="status_filter"
+          options={STATUS_FILTER}
+          value={status}
+          onChange={(event) => {
+            setStatus(event.currentTarget.value);
             setCursors([null]);
           }}
         />
@@ -112,7 +182,8 @@ export function Subscriptions() {
       {page && (
         <>
           <p class="totals">
-            {page.subscriptions.totalCount} records · {money(page.spendingSummary.monthlyTotal, page.spendingSummary.baseCurrency)} a month ·{' '}
+            {page.subscriptions.totalCount} {page.subscriptions.totalCount === 1 ? 'record' : 'records'} ·{' '}
+            {money(page.spendingSummary.monthlyTotal, page.spendingSummary.baseCurrency)} a month ·{' '}
             {money(page.spendingSummary.yearlyTotal, page.spendingSummary.baseCurrency)} a year
           </p>
           <div class="table-wrap">
@@ -120,6 +191,7 @@ export function Subscriptions() {
               <thead>
                 <tr>
                   <th scope="col">Product</th>
+                  <th scope="col">Details</th>
                   <th scope="col">Price</th>
                   <th scope="col">Billing</th>
                   <th scope="col">Next payment</th>
@@ -131,6 +203,11 @@ export function Subscriptions() {
                 {page.subscriptions.edges.map(({ node }) => (
                   <tr key={node.id}>
                     <th scope="row">{node.productName}</th>
+                    <td>
+                      {[node.isAddon ? 'Add-on' : null, node.folder?.name, node.paymentMode?.name, ...node.tags.map((tag) => `#${tag.name}`)]
+                        .filter(Boolean)
+                        .join(' · ')}
+                    </td>
                     <td>
                       {money(node.price, node.currency)}
                       {node.currency !== node.baseCurrency && <small> ≈ {money(node.baseValue, node.baseCurrency)}</small>}
@@ -145,6 +222,11 @@ export function Subscriptions() {
                       <button type="button" onClick={() => setEditing(node)} aria-label={`Edit ${node.productName}`}>
                         Edit
                       </button>
+                      {!node.isAddon && (
+                        <button type="button" onClick={() => setAddonFor(node)} aria-label={`Add an add-on to ${node.productName}`}>
+                          Add-on
+                        </button>
+                      )}
                       {node.status === 1 && (
                         <button type="button" onClick={() => lifecycle(node, 'cancel')} aria-label={`Cancel ${node.productName}`}>
                           Cancel
@@ -193,10 +275,25 @@ function RecordForm({ record, onDone, onCancel }: { record: Row | null; onDone: 
     setProducts(data?.products.edges.map((edge) => edge.node) ?? []);
   }
 
+  const [links, setLinks] = useState<{ folders: Array<{ id: number; name: string }>; paymentModes: Array<{ id: number; name: string }> }>({
+    folders: [],
+    paymentModes: [],
+  });
+  useEffect(() => {
+    void gql<typeof links>(LINKS).then(setLinks, () => undefined);
+  }, []);
+  const choices = (rows: Array<{ id: number; name: string }>) => ({ '': 'None', ...Object.fromEntries(rows.map((row) => [row.id, row.name])) });
+
   async function submit(event: Event) {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
     const name = String(form.get('product')).trim();
+    const folderId = String(form.get('folder_id'));
+    const paymentModeId = String(form.get('payment_mode_id'));
+    const tags = String(form.get('tags'))
+      .split(',')
+      .map((tag) => tag.trim())
+      .filter((tag) => tag !== '');
     const product = products.find((candidate) => candidate.productName.toLowerCase() === name.toLowerCase());
     const input: Record<string, unknown> = {
       ...(product ? { productId: product.id } : record && name === record.productName ? {} : { productName: name }),
@@ -206,6 +303,9 @@ function RecordForm({ record, onDone, onCancel }: { record: Row | null; onDone: 
       billingFrequency: Number(form.get('billing_frequency')),
       paymentDate: String(form.get('payment_date')),
       type: Number(form.get('type')),
+      ...(folderId ? { folderId: Number(folderId) } : {}),
+      ...(paymentModeId ? { paymentModeId: Number(paymentModeId) } : {}),
+      ...(record || tags.length > 0 ? { tags } : {}),
     };
     await action.run(async () => {
       if (record) await gql(UPDATE, { id: record.id, input });
@@ -224,7 +324,7 @@ function RecordForm({ record, onDone, onCancel }: { record: Row | null; onDone: 
           required
           list="catalogue"
           autoComplete="off"
-          value={record?.productName}
+          defaultValue={record?.productName}
           onInput={(event) => void lookUp(event.currentTarget.value)}
           errors={action.errors}
           hint="A catalogue product, or any name"
@@ -234,16 +334,70 @@ function RecordForm({ record, onDone, onCancel }: { record: Row | null; onDone: 
             <option key={product.id} value={product.productName} />
           ))}
         </datalist>
-        <Field label="Price" name="price" inputMode="decimal" required value={record?.price} errors={action.errors} />
-        <Field label="Currency" name="price_type" required maxLength={3} value={record?.currency ?? 'USD'} errors={action.errors} />
-        <Select label="Type" name="type" options={TYPES} value={String(record?.type ?? 1)} errors={action.errors} />
-        <Select label="Billing cycle" name="billing_cycle" options={CYCLES} value={String(record?.billingCycle ?? 3)} errors={action.errors} />
-        <Field label="Every" name="billing_frequency" type="number" min={1} required value={String(record?.billingFrequency ?? 1)} errors={action.errors} />
-        <Field label="First payment" name="payment_date" type="date" required value={record?.paymentDate} errors={action.errors} />
+        <Field label="Price" name="price" inputMode="decimal" required defaultValue={record?.price} errors={action.errors} />
+        <Field label="Currency" name="price_type" required maxLength={3} defaultValue={record?.currency ?? 'USD'} errors={action.errors} />
+        <Select label="Type" name="type" options={TYPES} initial={String(record?.type ?? 1)} errors={action.errors} />
+        <Select label="Billing cycle" name="billing_cycle" options={CYCLES} initial={String(record?.billingCycle ?? 3)} errors={action.errors} />
+        <Field
+          label="Every"
+          name="billing_frequency"
+          type="number"
+          min={1}
+          required
+          defaultValue={String(record?.billingFrequency ?? 1)}
+          errors={action.errors}
+        />
+        <Field label="First payment" name="payment_date" type="date" required defaultValue={record?.paymentDate} errors={action.errors} />
+        <Select label="Folder" name="folder_id" options={choices(links.folders)} initial={String(record?.folder?.id ?? '')} errors={action.errors} />
+        <Select
+          label="Payment mode"
+          name="payment_mode_id"
+          options={choices(links.paymentModes)}
+          initial={String(record?.paymentMode?.id ?? '')}
+          errors={action.errors}
+        />
+        <Field
+          label="Tags"
+          name="tags"
+          defaultValue={record?.tags.map((tag) => tag.name).join(', ')}
+          errors={action.errors}
+          hint="Comma-separated; new names become tags"
+        />
       </div>
       <Notice outcome={action.outcome} />
       <button type="submit" disabled={action.busy}>
         {record ? 'Save' : 'Add'}
+      </button>
+      <button type="button" class="link" onClick={onCancel}>
+        Close
+      </button>
+    </form>
+  );
+}
+
+/** An add-on (an extra paid on top of a record): its price, currency and first payment. */
+function AddonForm({ main, onDone, onCancel }: { main: Row; onDone: (message: string) => void; onCancel: () => void }) {
+  const action = useAction();
+  async function submit(event: Event) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    await action.run(async () => {
+      const input = { price: String(form.get('price')), currency: String(form.get('price_type')).toUpperCase(), paymentDate: String(form.get('payment_date')) };
+      await gql(ADDON, { id: main.id, input });
+      onDone(`${main.productName}: add-on added`);
+    });
+  }
+  return (
+    <form class="card" onSubmit={submit} aria-label={`Add an add-on to ${main.productName}`}>
+      <h2>Add-on to {main.productName}</h2>
+      <div class="grid">
+        <Field label="Price" name="price" inputMode="decimal" required errors={action.errors} />
+        <Field label="Currency" name="price_type" required maxLength={3} defaultValue={main.currency} errors={action.errors} />
+        <Field label="First payment" name="payment_date" type="date" required errors={action.errors} />
+      </div>
+      <Notice outcome={action.outcome} />
+      <button type="submit" disabled={action.busy}>
+        Add add-on
       </button>
       <button type="button" class="link" onClick={onCancel}>
         Close

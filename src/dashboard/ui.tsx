@@ -23,22 +23,27 @@ export function Field(props: { label: string; name: string; errors?: Record<stri
   );
 }
 
+/**
+ * A labelled select. In forms, `initial` picks the first choice (the form owns it afterwards); list controls
+ * pass `value` and `onChange` instead.
+ */
 export function Select(
   props: {
     label: string;
     name: string;
     options: Record<string | number, string>;
+    initial?: string;
     errors?: Record<string, string[]>;
   } & JSX.SelectHTMLAttributes<HTMLSelectElement>,
 ) {
-  const { label, name, options, errors, ...select } = props;
+  const { label, name, options, initial, errors, ...select } = props;
   const messages = errors?.[name] ?? [];
   return (
     <div class="field">
       <label for={`field-${name}`}>{label}</label>
       <select id={`field-${name}`} name={name} aria-invalid={messages.length > 0} {...select}>
         {Object.entries(options).map(([value, text]) => (
-          <option key={value} value={value}>
+          <option key={value} value={value} selected={initial === undefined ? undefined : value === initial}>
             {text}
           </option>
         ))}
@@ -57,6 +62,8 @@ export function Select(
 export interface Outcome {
   kind: 'done' | 'failed';
   message: string;
+  /** A follow-up the user may take (undo a delete). */
+  next?: { label: string; run: () => void };
 }
 
 /** The result of the last action, announced to screen readers. */
@@ -65,6 +72,11 @@ export function Notice({ outcome }: { outcome: Outcome | null }) {
   return (
     <p class={`notice ${outcome.kind}`} role={outcome.kind === 'failed' ? 'alert' : 'status'}>
       {outcome.message}
+      {outcome.next && (
+        <button type="button" class="link" onClick={outcome.next.run}>
+          {outcome.next.label}
+        </button>
+      )}
     </p>
   );
 }

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
-import { describeInBrowser, launchBrowser, offlinePage, step } from '../support/browser';
+import { accessibilityProblems, describeInBrowser, launchBrowser, offlinePage, step } from '../support/browser';
 import { Receiver } from '../support/receiver';
+import { addDays, todayIn } from '../../src/platform/dates';
 import { startTestApp, uniqueEmail, type TestApp } from '../support/test-app';
 import { until } from '../support/wait';
 
@@ -26,9 +27,12 @@ describeInBrowser('the dashboard in Chromium', () => {
   });
   afterEach(() => expect(outside).toEqual([]));
 
+  /** Opens a screen from the navigation; each screen is checked with axe-core once it has loaded. */
   const screen = async (name: string) => {
     await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name }).click();
     await page.getByRole('heading', { level: 1, name }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await accessibilityProblems(page)).toEqual([]);
   };
   const notice = (text: string) => page.getByRole('status').filter({ hasText: text }).waitFor();
   const row = (name: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
@@ -62,6 +66,7 @@ describeInBrowser('the dashboard in Chromium', () => {
     step(page, 'create-and-calendar', async () => {
       const form = page.getByRole('form', { name: 'Add a subscription' });
       await form.getByLabel('Price').fill('30.00');
+      await form.getByLabel('Tags').fill('fitness');
       await form.getByRole('button', { name: 'Add' }).click();
       await notice('Gym: added');
       await row('Gym').waitFor();
@@ -73,6 +78,14 @@ describeInBrowser('the dashboard in Chromium', () => {
       expect(await page.locator('li.due').count()).toBe(1);
       await page.getByLabel('Month', { exact: true }).fill('2027-01');
       await page.locator('li[data-date="2027-01-31"]').filter({ hasText: 'Gym' }).waitFor();
+    }));
+
+  it('lists what is due in the chosen window', () =>
+    step(page, 'upcoming', async () => {
+      await screen('Upcoming');
+      await page.getByLabel('Window').selectOption('90');
+      await page.getByRole('listitem').filter({ hasText: 'Gym' }).waitFor();
+      expect(await page.locator('.totals').textContent()).toBe('$30.00 due');
     }));
 
   it('edits the record, and cancelling it changes the spending chart', () =>
@@ -98,6 +111,70 @@ describeInBrowser('the dashboard in Chromium', () => {
       await screen('Spending');
       await page.getByText('$0.00 a month').waitFor();
       expect(await chart.getAttribute('aria-label')).not.toBe(before);
+    }));
+
+  it('adds an alert, lists the reminders records hold, and deletes the alert', () =>
+    step(page, 'alerts', async () => {
+      await screen('Subscriptions');
+      await page.getByRole('button', { name: 'Add a subscription' }).click();
+      const form = page.getByRole('form', { name: 'Add a subscription' });
+      await form.getByLabel('Product').fill('Newspaper');
+      await form.getByLabel('Price').fill('9');
+      await form.getByLabel('First payment').fill(addDays(todayIn('UTC'), 20));
+      await form.getByRole('button', { name: 'Add' }).click();
+      await notice('Newspaper: added');
+
+      await screen('Alerts');
+      await page.getByRole('table', { name: 'Reminders' }).getByRole('rowheader', { name: 'Newspaper' }).first().waitFor();
+      await page.getByLabel('Alert name').fill('Two weeks ahead');
+      await page.getByLabel('Remind this long before').fill('2');
+      await page.getByLabel('Unit').selectOption('2');
+      await page.getByRole('button', { name: 'Add alert' }).click();
+      await notice('Alert added: Two weeks ahead');
+      await page.getByText('2 weeks before').waitFor();
+      await page.getByRole('button', { name: 'Delete Two weeks ahead' }).click();
+      await notice('Alert deleted: Two weeks ahead');
+      expect(await page.getByText('2 weeks before').count()).toBe(0);
+    }));
+
+  it('makes a calendar feed and an inbound token (each shown once), exports, and dry-runs an import', () =>
+    step(page, 'integrations', async () => {
+      await screen('Integrations');
+      await page.getByLabel('Feed name').fill('Phone');
+      await page.getByRole('button', { name: 'Add feed' }).click();
+      await notice('Calendar feed added');
+      const feedUrl = (await page.locator('.secret code').textContent())!.replace('Feed URL (shown once): ', '');
+      const feed = await testApp.http.get(new URL(feedUrl).pathname).expect(200);
+      expect(feed.text).toContain('SUMMARY:Newspaper');
+      await page.getByRole('button', { name: 'Revoke Phone' }).click();
+      await notice('Feed revoked');
+      await testApp.http.get(new URL(feedUrl).pathname).expect(404);
+
+      await page.getByRole('button', { name: 'New create token' }).click();
+      await notice('create token made');
+      expect(await page.locator('.secret code').textContent()).toMatch(/^Webhook URL \(shown once\): http:\/\/127\.0\.0\.1:\d+\/webhook\/user\/data\/\S+$/);
+
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+      expect(download.suggestedFilename()).toBe('subscriptions.csv');
+      await notice('subscriptions.csv downloaded');
+
+      const csv = 'Name,Price,Currency,Billing cycle,Next payment\nMagazine,4.50,USD,Monthly,2027-02-01\nBroken,abc,USD,Monthly,2027-02-01\n';
+      await page.getByLabel('File (at most 10 MB)').setInputFiles({ name: 'records.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      await page.getByRole('button', { name: 'Import' }).click();
+      await notice('Dry run: 1 of 2 rows would be imported');
+      const report = page.getByRole('table', { name: 'Import report' });
+      expect(await report.getByRole('row').filter({ hasText: 'Magazine' }).textContent()).toContain('WOULD_CREATE');
+      expect(await report.getByRole('row').filter({ hasText: 'Broken' }).textContent()).toContain('REFUSED');
+    }));
+
+  it('changes the base currency in the profile, and totals follow it', () =>
+    step(page, 'profile', async () => {
+      await screen('Profile');
+      await page.getByLabel('Base currency').fill('EUR');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await notice('Profile saved');
+      await screen('Spending');
+      await page.getByText(/€[\d.,]+ a month/).waitFor();
     }));
 
   it('adds a webhook endpoint, and the next change shows as a delivery in the log', () =>
@@ -128,5 +205,59 @@ describeInBrowser('the dashboard in Chromium', () => {
       await log.getByRole('button', { name: 'Redeliver' }).click();
       await notice('Sent again');
       await receiver.waitFor(2);
+    }));
+
+  it('adds an add-on, shows tags, and filters and sorts the list', () =>
+    step(page, 'addon-filter-sort', async () => {
+      await screen('Subscriptions');
+      await page.getByRole('button', { name: 'Add an add-on to Cloud backup' }).click();
+      const form = page.getByRole('form', { name: 'Add an add-on to Cloud backup' });
+      await form.getByLabel('Price').fill('2.50');
+      await form.getByLabel('First payment').fill('2027-03-01');
+      await form.getByRole('button', { name: 'Add add-on' }).click();
+      await notice('Cloud backup: add-on added');
+      await page
+        .getByRole('row')
+        .filter({ has: page.getByRole('cell', { name: 'Add-on', exact: true }) })
+        .filter({ hasText: 'Cloud backup' })
+        .waitFor();
+      expect(await row('Gym').textContent()).toContain('#fitness');
+
+      await page.getByLabel('Status', { exact: true }).selectOption('2');
+      await page.getByText('1 record ·').waitFor();
+      expect(await page.getByRole('rowheader').allTextContents()).toEqual(['Gym']);
+      await page.getByLabel('Status', { exact: true }).selectOption('');
+      await page.getByLabel('Sort by').selectOption('PRICE DESC');
+      await page.getByText('4 records ·').waitFor();
+      await until(
+        async () => (await page.getByRole('rowheader').allTextContents()).join() === 'Gym,Newspaper,Cloud backup,Cloud backup',
+        'the list sorted by price',
+      );
+      await page.getByLabel('Sort by').selectOption('PRODUCT_NAME ASC');
+      await until(async () => (await page.getByRole('rowheader').first().textContent()) === 'Cloud backup', 'the list sorted by name');
+
+      await page.getByRole('button', { name: 'Delete Newspaper' }).click();
+      await notice('Newspaper: deleted');
+      await page.getByText('3 records ·').waitFor();
+      await page.getByRole('status').getByRole('button', { name: 'Undo' }).click();
+      await notice('Newspaper: restored');
+      await row('Newspaper').waitFor();
+    }));
+
+  it('reads well in dark mode and on a phone, and formats money in the browser’s locale', () =>
+    step(page, 'dark-phone-locale', async () => {
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await screen('Subscriptions');
+      await screen('Spending');
+      const token = await page.evaluate('sessionStorage.getItem("subledger.token")');
+      const german = await browser.newContext({ locale: 'de-DE' });
+      const other = await german.newPage();
+      await other.goto(`${testApp.baseUrl}/static/avatar.svg`);
+      await other.evaluate(`sessionStorage.setItem("subledger.token", ${JSON.stringify(token)})`);
+      await other.goto(`${testApp.baseUrl}/`);
+      await other.getByRole('rowheader', { name: 'Gym', exact: true }).waitFor();
+      expect(await other.getByRole('row').filter({ hasText: 'Gym' }).textContent()).toContain('35,00\u00a0$');
+      await german.close();
     }));
 });

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's chromium (or CHROMIUM_PATH); .ci/run installs it when it is missing. */
@@ -37,7 +38,8 @@ export async function launchBrowser(): Promise<Browser> {
 
 /** A page that may load only from `origin`: anything else is aborted and listed in `outside`. */
 export async function offlinePage(browser: Browser, origin: string): Promise<{ page: Page; outside: string[] }> {
-  const page = await browser.newPage();
+  // Its own context: axe-core's runner opens pages in the page's context.
+  const page = await (await browser.newContext()).newPage();
   const outside: string[] = [];
   await page.route('**/*', (route) => {
     const url = route.request().url();
@@ -57,4 +59,16 @@ export async function step<T>(page: Page, name: string, run: () => Promise<T>): 
     await page.screenshot({ path: path.join(SCREENSHOTS, `${name.replace(/[^a-z0-9-]+/gi, '-')}.png`), fullPage: true }).catch(() => undefined);
     throw error;
   }
+}
+
+/** What axe-core finds against WCAG 2.1 A and AA on the page as it is now (labels, contrast, roles…). */
+export async function accessibilityProblems(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return violations.map(
+    (violation) =>
+      `${violation.id}: ${violation.help} at ${violation.nodes
+        .map((node) => node.target.join(' '))
+        .slice(0, 3)
+        .join('; ')}`,
+  );
 }

@@ -1,0 +1,145 @@
+import { useEffect, useState } from 'preact/hooks';
+import { gql } from './api';
+import { calendarDate } from './format';
+import { Field, Notice, Section, Select, useAction } from './ui';
+
+interface Alert {
+  id: number;
+  name: string;
+  isSystem: boolean;
+  timePeriod: number;
+  timeCycle: number;
+  time: string;
+  timezone: string;
+  channel: number;
+}
+interface Reminder {
+  id: number;
+  subscriptionId: number;
+  alertId: number;
+  kind: string;
+  date: string;
+  fireAt: string;
+  status: string;
+}
+
+const CYCLES: Record<number, string> = { 1: 'days', 2: 'weeks', 3: 'months' };
+const CHANNELS: Record<number, string> = { 1: 'All channels', 2: 'E-mail', 3: 'Browser', 4: 'Webhooks' };
+const KINDS: Record<string, string> = { payment: 'Payment', refund: 'Refund window ends', contract_notice: 'Last day to cancel' };
+const LOAD = `query($from: DateTime!, $to: DateTime!) {
+  alerts { id name isSystem timePeriod timeCycle time timezone channel }
+  reminders(from: $from, to: $to) { id subscriptionId alertId kind date fireAt status }
+  subscriptions(first: 100) { edges { node { id productName } } }
+}`;
+const CREATE = 'mutation($input: AlertCreateInput!) { createAlert(input: $input) { id } }';
+const REMINDER_DAYS = 60;
+
+/** Alert definitions (when and how to remind) and the reminders they hold for the next weeks, per record. */
+export function Alerts() {
+  const [alerts, setAlerts] = useState<Alert[]>([]);
+  const [reminders, setReminders] = useState<Reminder[]>([]);
+  const [names, setNames] = useState<Map<number, string>>(new Map());
+  const action = useAction();
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+  const load = async () => {
+    const from = new Date();
+    const to = new Date(from.getTime() + REMINDER_DAYS * 86_400_000);
+    const data = await gql<{ alerts: Alert[]; reminders: Reminder[]; subscriptions: { edges: Array<{ node: { id: number; productName: string } }> } }>(LOAD, {
+      from: from.toISOString(),
+      to: to.toISOString(),
+    });
+    setAlerts(data.alerts);
+    setReminders(data.reminders);
+    setNames(new Map(data.subscriptions.edges.map(({ node }) => [node.id, node.productName])));
+  };
+  useEffect(() => {
+    void action.run(load);
+  }, []);
+
+  async function create(event: Event) {
+    event.preventDefault();
+    const element = event.currentTarget as HTMLFormElement;
+    const form = new FormData(element);
+    await action.run(async () => {
+      const input = {
+        name: String(form.get('alert_name')),
+        timePeriod: Number(form.get('time_period')),
+        timeCycle: Number(form.get('time_cycle')),
+        time: String(form.get('time')),
+        timezone: zone,
+        channel: Number(form.get('alert_type')),
+      };
+      await gql(CREATE, { input });
+      element.reset();
+      await load();
+      return `Alert added: ${input.name}`;
+    });
+  }
+
+  return (
+    <Section title="Alerts">
+      <form class="card" onSubmit={create} aria-label="Add an alert">
+        <div class="grid">
+          <Field label="Alert name" name="alert_name" required errors={action.errors} />
+          <Field label="Remind this long before" name="time_period" type="number" min={0} required defaultValue="3" errors={action.errors} />
+          <Select label="Unit" name="time_cycle" options={CYCLES} errors={action.errors} />
+          <Field label={`At (${zone})`} name="time" type="time" required defaultValue="09:00" errors={action.errors} />
+          <Select label="Channel" name="alert_type" options={CHANNELS} errors={action.errors} />
+        </div>
+        <button type="submit" disabled={action.busy}>
+          Add alert
+        </button>
+      </form>
+      <Notice outcome={action.outcome} />
+      <ul class="endpoints">
+        {alerts.map((alert) => (
+          <li key={alert.id}>
+            <strong>{alert.name}</strong> {alert.timePeriod} {CYCLES[alert.timeCycle]} before, at {alert.time.slice(0, 5)} ({alert.timezone}),{' '}
+            {CHANNELS[alert.channel]}
+            {!alert.isSystem && (
+              <button
+                type="button"
+                class="danger"
+                onClick={() =>
+                  void action.run(async () => {
+                    await gql('mutation($id: Int!) { deleteAlert(id: $id) }', { id: alert.id });
+                    await load();
+                    return `Alert deleted: ${alert.name}`;
+                  })
+                }
+              >
+                Delete {alert.name}
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <h2>Reminders in the next {REMINDER_DAYS} days</h2>
+      <div class="table-wrap">
+        <table aria-label="Reminders">
+          <thead>
+            <tr>
+              <th scope="col">Record</th>
+              <th scope="col">Of</th>
+              <th scope="col">Date</th>
+              <th scope="col">Sent at</th>
+              <th scope="col">Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {reminders.map((reminder) => (
+              <tr key={reminder.id}>
+                <th scope="row">{names.get(reminder.subscriptionId) ?? `#${reminder.subscriptionId}`}</th>
+                <td>{KINDS[reminder.kind] ?? reminder.kind}</td>
+                <td>{calendarDate(reminder.date)}</td>
+                <td>{new Date(reminder.fireAt).toLocaleString()}</td>
+                <td>{reminder.status}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </Section>
+  );
+}

@@ -1,0 +1,229 @@
+import { useEffect, useState } from 'preact/hooks';
+import { gql, session } from './api';
+import { Field, Notice, Section, Select, useAction } from './ui';
+
+interface Feed {
+  id: number;
+  name: string;
+  includeReminders: boolean;
+  revokedAt: string | null;
+}
+interface InboundToken {
+  id: number;
+  kind: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+interface ImportReport {
+  dryRun: boolean;
+  total: number;
+  created: number;
+  refused: number;
+  rows: Array<{ line: number; name: string; outcome: string; problems: Array<{ field: string; messages: string[] }> }>;
+}
+
+const LISTS =
+  '{ calendarFeeds { id name includeReminders revokedAt } inboundWebhookTokens { id kind createdAt revokedAt } exportLinks { subscriptionsCsv accountJson } }';
+const IMPORT = `mutation($file: Upload!, $format: ImportFormat!, $dryRun: Boolean!) {
+  importSubscriptions(file: $file, format: $format, dryRun: $dryRun) { dryRun total created refused rows { line name outcome problems { field messages } } }
+}`;
+const FORMATS = { CSV: 'CSV with a header row', WALLOS: 'Wallos export (JSON or CSV)', SUBLEDGER: 'Subledger account export' };
+
+/** Calendar feeds, inbound webhook tokens, export and import: each secret URL or token is shown once. */
+export function Integrations() {
+  const [lists, setLists] = useState<{
+    calendarFeeds: Feed[];
+    inboundWebhookTokens: InboundToken[];
+    exportLinks: { subscriptionsCsv: string; accountJson: string };
+  } | null>(null);
+  const [shownOnce, setShownOnce] = useState<string | null>(null);
+  const [report, setReport] = useState<ImportReport | null>(null);
+  const action = useAction();
+  const load = async () => setLists(await gql(LISTS));
+  useEffect(() => {
+    void action.run(load);
+  }, []);
+
+  const once = (label: string, secret: string) => setShownOnce(`${label} (shown once): ${secret}`);
+
+  async function addFeed(event: Event) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    await action.run(async () => {
+      const input = { name: String(form.get('feed_name')), includeReminders: form.get('include_reminders') === 'on' };
+      const made = await gql<{ createCalendarFeed: { url: string } }>('mutation($input: CalendarFeedInput!) { createCalendarFeed(input: $input) { url } }', {
+        input,
+      });
+      once('Feed URL', made.createCalendarFeed.url);
+      await load();
+      return 'Calendar feed added';
+    });
+  }
+
+  /** Downloads carry the token in a header, so they are fetched and saved rather than linked. */
+  async function download(url: string, file: string) {
+    await action.run(async () => {
+      // The links name BASE_URL; the dashboard asks the server it was loaded from.
+      const response = await fetch(new URL(url).pathname, { headers: { authorization: `Bearer ${session.token}` } });
+      if (!response.ok) throw new Error(`The download failed (${response.status})`);
+      const link = Object.assign(document.createElement('a'), { href: URL.createObjectURL(await response.blob()), download: file });
+      link.click();
+      URL.revokeObjectURL(link.href);
+      return `${file} downloaded`;
+    });
+  }
+
+  async function upload(event: Event) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const file = form.get('file') as File;
+    // The GraphQL multipart request spec: the operation, where the file goes, then the file.
+    const body = new FormData();
+    body.append('operations', JSON.stringify({ query: IMPORT, variables: { file: null, format: form.get('format'), dryRun: form.get('dry_run') === 'on' } }));
+    body.append('map', JSON.stringify({ 0: ['variables.file'] }));
+    body.append('0', file, file.name);
+    await action.run(async () => {
+      const response = await fetch('/graphql', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${session.token}`, 'apollo-require-preflight': 'true' },
+        body,
+      });
+      const answer = (await response.json()) as { data?: { importSubscriptions: ImportReport }; errors?: Array<{ message: string }> };
+      if (!answer.data) throw new Error(answer.errors?.[0]?.message ?? `The import failed (${response.status})`);
+      const made = answer.data.importSubscriptions;
+      setReport(made);
+      return made.dryRun ? `Dry run: ${made.total - made.refused} of ${made.total} rows would be imported` : `${made.created} records imported`;
+    });
+  }
+
+  return (
+    <Section title="Integrations">
+      <Notice outcome={action.outcome} />
+      {shownOnce && (
+        <p class="secret" role="status">
+          <code>{shownOnce}</code>
+        </p>
+      )}
+      <h2>Calendar feeds</h2>
+      <form class="card" onSubmit={addFeed} aria-label="Add a calendar feed">
+        <Field label="Feed name" name="feed_name" required errors={action.errors} />
+        <label>
+          <input type="checkbox" name="include_reminders" /> Include reminders as alarms
+        </label>
+        <button type="submit">Add feed</button>
+      </form>
+      <ul>
+        {lists?.calendarFeeds.map((feed) => (
+          <li key={feed.id}>
+            {feed.name} {feed.revokedAt ? '(revoked)' : ''}
+            {!feed.revokedAt && (
+              <button
+                type="button"
+                class="danger"
+                onClick={() =>
+                  void action.run(async () =>
+                    gql(`mutation { revokeCalendarFeed(id: ${feed.id}) { id } }`)
+                      .then(load)
+                      .then(() => 'Feed revoked'),
+                  )
+                }
+              >
+                Revoke {feed.name}
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <h2>Inbound webhook tokens</h2>
+      <p>A create token only creates records; a manage token updates, deletes, refunds and cancels them.</p>
+      {(['CREATE', 'MANAGE'] as const).map((kind) => (
+        <button
+          key={kind}
+          type="button"
+          onClick={() =>
+            void action.run(async () => {
+              const made = await gql<{ createInboundWebhookToken: { token: string } }>(
+                'mutation($kind: InboundTokenKind!) { createInboundWebhookToken(kind: $kind) { token } }',
+                { kind },
+              );
+              once('Webhook URL', `${location.origin}/webhook/user/data/${made.createInboundWebhookToken.token}`);
+              await load();
+              return `${kind.toLowerCase()} token made`;
+            })
+          }
+        >
+          New {kind.toLowerCase()} token
+        </button>
+      ))}
+      <ul>
+        {lists?.inboundWebhookTokens.map((token) => (
+          <li key={token.id}>
+            {token.kind.toLowerCase()} token #{token.id} {token.revokedAt ? '(revoked)' : ''}
+            {!token.revokedAt && (
+              <button
+                type="button"
+                class="danger"
+                onClick={() =>
+                  void action.run(async () =>
+                    gql(`mutation { revokeInboundWebhookToken(id: ${token.id}) { id } }`)
+                      .then(load)
+                      .then(() => 'Token revoked'),
+                  )
+                }
+              >
+                Revoke token #{token.id}
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <h2>Export</h2>
+      {lists && (
+        <p>
+          <button type="button" onClick={() => void download(lists.exportLinks.subscriptionsCsv, 'subscriptions.csv')}>
+            Download CSV
+          </button>{' '}
+          <button type="button" onClick={() => void download(lists.exportLinks.accountJson, 'account.json')}>
+            Download account (JSON)
+          </button>
+        </p>
+      )}
+      <h2>Import</h2>
+      <form class="card" onSubmit={upload} aria-label="Import records">
+        <div class="field">
+          <label for="import-file">File (at most 10 MB)</label>
+          <input id="import-file" name="file" type="file" accept=".csv,.json,text/csv,application/json" required />
+        </div>
+        <Select label="Format" name="format" options={FORMATS} />
+        <label>
+          <input type="checkbox" name="dry_run" defaultChecked /> Dry run (show what would happen, change nothing)
+        </label>
+        <button type="submit" disabled={action.busy}>
+          Import
+        </button>
+      </form>
+      {report && (
+        <table aria-label="Import report">
+          <thead>
+            <tr>
+              <th scope="col">Line</th>
+              <th scope="col">Name</th>
+              <th scope="col">Outcome</th>
+              <th scope="col">Problems</th>
+            </tr>
+          </thead>
+          <tbody>
+            {report.rows.map((row) => (
+              <tr key={row.line}>
+                <td>{row.line}</td>
+                <td>{row.name}</td>
+                <td>{row.outcome}</td>
+                <td>{row.problems.map((problem) => `${problem.field}: ${problem.messages.join(' ')}`).join('; ')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Section>
+  );
+}
