@@ -119,24 +119,21 @@ export function restOperations(serviceShortName: string): Operation[] {
       form: SUBSCRIPTION_CREATE_FORM,
       answers: { 200: json('Created', 'SubscriptionWritten'), 400: refused() },
     },
-    {
+    // Operations 5 and 6.
+    ...(
+      [
+        ['refund', 'Refund', 'Refunded'],
+        ['cancel', 'Cancel', 'Cancelled'],
+      ] as const
+    ).map(([verb, action, outcome]): Operation => ({
       method: 'post',
-      path: '/api/v1/subscriptions/{id}/refund',
-      operationId: 'refundSubscription',
-      summary: 'Refund a record',
+      path: `/api/v1/subscriptions/{id}/${verb}`,
+      operationId: `${verb}Subscription`,
+      summary: `${action} a record`,
       tag: subscriptions,
       parameters: [id('subscription')],
-      answers: { 200: done('Refunded'), 400: refused() },
-    },
-    {
-      method: 'post',
-      path: '/api/v1/subscriptions/{id}/cancel',
-      operationId: 'cancelSubscription',
-      summary: 'Cancel a record',
-      tag: subscriptions,
-      parameters: [id('subscription')],
-      answers: { 200: done('Cancelled'), 400: refused() },
-    },
+      answers: { 200: done(outcome), 400: refused() },
+    })),
     {
       method: 'post',
       path: '/api/v1/subscriptions/{id}/addon',

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { gql } from './api';
 import { calendarDate } from './format';
-import { Field, Notice, Section, Select, useAction } from './ui';
+import { Columns, Field, Notice, Section, Select, useAction } from './ui';
 
 interface Alert {
   id: number;
@@ -118,15 +118,7 @@ export function Alerts() {
       <h2>Reminders in the next {REMINDER_DAYS} days</h2>
       <div class="table-wrap">
         <table aria-label="Reminders">
-          <thead>
-            <tr>
-              <th scope="col">Record</th>
-              <th scope="col">Of</th>
-              <th scope="col">Date</th>
-              <th scope="col">Sent at</th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
+          <Columns names={['Record', 'Of', 'Date', 'Sent at', 'Status']} />
           <tbody>
             {reminders.map((reminder) => (
               <tr key={reminder.id}>

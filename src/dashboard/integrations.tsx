@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { gql, session } from './api';
-import { Field, Notice, Section, Select, useAction } from './ui';
+import { Columns, Field, Notice, Section, Select, useAction } from './ui';
 
 interface Feed {
   id: number;
@@ -204,14 +204,7 @@ export function Integrations() {
       </form>
       {report && (
         <table aria-label="Import report">
-          <thead>
-            <tr>
-              <th scope="col">Line</th>
-              <th scope="col">Name</th>
-              <th scope="col">Outcome</th>
-              <th scope="col">Problems</th>
-            </tr>
-          </thead>
+          <Columns names={['Line', 'Name', 'Outcome', 'Problems']} />
           <tbody>
             {report.rows.map((row) => (
               <tr key={row.line}>

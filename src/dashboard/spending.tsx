@@ -2,7 +2,7 @@ import { BarController, BarElement, CategoryScale, Chart, LinearScale, Tooltip }
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { gql } from './api';
 import { money } from './format';
-import { Notice, Section, Select, useAction } from './ui';
+import { Columns, Notice, Section, Select, useAction } from './ui';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip);
 
@@ -66,13 +66,7 @@ export function Spending() {
             <canvas ref={canvas} role="img" aria-label={`Cost by ${GROUPINGS[groupBy].toLowerCase()}: ${description || 'nothing active'}`} />
           </div>
           <table>
-            <thead>
-              <tr>
-                <th scope="col">{GROUPINGS[groupBy]}</th>
-                <th scope="col">Records</th>
-                <th scope="col">{groupBy === 'MONTH' ? 'Paid in the month' : 'A month'}</th>
-              </tr>
-            </thead>
+            <Columns names={[GROUPINGS[groupBy], 'Records', groupBy === 'MONTH' ? 'Paid in the month' : 'A month']} />
             <tbody>
               {summary.groups.map((group) => (
                 <tr key={group.key}>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { gql } from './api';
 import { CYCLES, STATUSES, TYPES, calendarDate, money } from './format';
-import { Field, Notice, Section, Select, useAction } from './ui';
+import { Columns, Field, Notice, Section, Select, useAction } from './ui';
 
 export interface Row {
   id: number;
@@ -57,10 +57,7 @@ interface Page {
 
 /** The list: search, paging through the connection, totals in the base currency, and each record's actions. */
 export function Subscriptions() {
-  const [search, setSearch] = useState('');
-  const [pageSize, setPageSize] = useState(25);
-  const [sort, setSort] = useState<keyof typeof SORTS>('PAYMENT_DATE ASC');
-  const [status, setStatus] = useState('');
+  const [query, setQuery] = useState({ search: '', sort: 'PAYMENT_DATE ASC' as keyof typeof SORTS, status: '', pageSize: 25 });
   const [addonFor, setAddonFor] = useState<Row | null>(null);
   const [cursors, setCursors] = useState<Array<string | null>>([null]);
   const [page, setPage] = useState<Page | null>(null);
@@ -72,17 +69,30 @@ export function Subscriptions() {
     action.run(async () =>
       setPage(
         await gql<Page>(PAGE, {
-          first: pageSize,
+          first: query.pageSize,
           after,
-          search: search || null,
-          orderBy: { field: sort.split(' ')[0], direction: sort.split(' ')[1] },
-          filter: status === '' ? null : { statuses: [Number(status)] },
+          search: query.search || null,
+          orderBy: { field: query.sort.split(' ')[0], direction: query.sort.split(' ')[1] },
+          filter: query.status === '' ? null : { statuses: [Number(query.status)] },
         }),
       ),
     );
   useEffect(() => {
     void load();
-  }, [search, after, pageSize, sort, status]);
+  }, [query, after]);
+
+  /** A changed search, sort, filter or page size starts again from the first page. */
+  const change = (next: Partial<typeof query>) => {
+    setQuery({ ...query, ...next });
+    setCursors([null]);
+  };
+  /** A form's work is done: close it, show the list as it is now, and say what happened. */
+  const finished = async (message: string) => {
+    setEditing(null);
+    setAddonFor(null);
+    await load();
+    action.setOutcome({ kind: 'done', message });
+  };
 
   async function lifecycle(row: Row, verb: keyof typeof LIFECYCLE) {
     const [mutation, done] = LIFECYCLE[verb];
@@ -116,66 +126,33 @@ export function Subscriptions() {
           // A new form per record: its fields start from the record and are the form's own afterwards.
           key={editing === 'new' ? 'new' : editing.id}
           record={editing === 'new' ? null : editing}
-          onDone={async (message) => {
-            setEditing(null);
-            await load();
-            action.setOutcome({ kind: 'done', message });
-          }}
+          onDone={finished}
           onCancel={() => setEditing(null)}
         />
       )}
-      {addonFor && (
-        <AddonForm
-          key={addonFor.id}
-          main={addonFor}
-          onDone={async (message) => {
-            setAddonFor(null);
-            await load();
-            action.setOutcome({ kind: 'done', message });
-          }}
-          onCancel={() => setAddonFor(null)}
-        />
-      )}
+      {addonFor && <AddonForm key={addonFor.id} main={addonFor} onDone={finished} onCancel={() => setAddonFor(null)} />}
       <form role="search" class="list-controls" onSubmit={(event) => event.preventDefault()}>
-        <Field
-          label="Search"
-          name="search"
-          type="search"
-          value={search}
-          onInput={(event) => {
-            setSearch(event.currentTarget.value);
-            setCursors([null]);
-          }}
-        />
+        <Field label="Search" name="search" type="search" value={query.search} onInput={(event) => change({ search: event.currentTarget.value })} />
         <Select
           label="Sort by"
           name="sort"
           options={SORTS}
-          value={sort}
-          onChange={(event) => {
-            setSort(event.currentTarget.value as keyof typeof SORTS);
-            setCursors([null]);
-          }}
+          value={query.sort}
+          onChange={(event) => change({ sort: event.currentTarget.value as keyof typeof SORTS })}
         />
         <Select
           label="Status"
           name="status_filter"
           options={STATUS_FILTER}
-          value={status}
-          onChange={(event) => {
-            setStatus(event.currentTarget.value);
-            setCursors([null]);
-          }}
+          value={query.status}
+          onChange={(event) => change({ status: event.currentTarget.value })}
         />
         <Select
           label="Per page"
           name="per_page"
           options={PAGE_SIZES}
-          value={String(pageSize)}
-          onChange={(event) => {
-            setPageSize(Number(event.currentTarget.value));
-            setCursors([null]);
-          }}
+          value={String(query.pageSize)}
+          onChange={(event) => change({ pageSize: Number(event.currentTarget.value) })}
         />
       </form>
       <Notice outcome={action.outcome} />
@@ -188,17 +165,7 @@ export function Subscriptions() {
           </p>
           <div class="table-wrap">
             <table class="records">
-              <thead>
-                <tr>
-                  <th scope="col">Product</th>
-                  <th scope="col">Details</th>
-                  <th scope="col">Price</th>
-                  <th scope="col">Billing</th>
-                  <th scope="col">Next payment</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
+              <Columns names={['Product', 'Details', 'Price', 'Billing', 'Next payment', 'Status', 'Actions']} />
               <tbody>
                 {page.subscriptions.edges.map(({ node }) => (
                   <tr key={node.id}>

@@ -116,3 +116,18 @@ export function Section({ title, children, actions }: { title: string; children:
     </section>
   );
 }
+
+/** A table's header row. */
+export function Columns({ names }: { names: string[] }) {
+  return (
+    <thead>
+      <tr>
+        {names.map((name) => (
+          <th key={name} scope="col">
+            {name}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}

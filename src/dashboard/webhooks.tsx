@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { gql } from './api';
-import { Field, Notice, Section, useAction } from './ui';
+import { Columns, Field, Notice, Section, useAction } from './ui';
 
 interface Endpoint {
   id: number;
@@ -114,16 +114,7 @@ export function Webhooks() {
       <h2>Delivery log</h2>
       <div class="table-wrap">
         <table aria-label="Delivery log">
-          <thead>
-            <tr>
-              <th scope="col">Topic</th>
-              <th scope="col">Status</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Last answer</th>
-              <th scope="col">Made</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
+          <Columns names={['Topic', 'Status', 'Attempts', 'Last answer', 'Made', 'Actions']} />
           <tbody>
             {deliveries.map((delivery) => {
               const last = delivery.attempts[delivery.attempts.length - 1];
