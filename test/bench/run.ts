@@ -16,6 +16,7 @@ import { runningEmbeddedPostgres } from '../../src/platform/db/embedded-postgres
 import { startArguments } from '../support/service-process';
 import { startCeiling } from './ceiling';
 import { seed } from './seed';
+import { dashboardLoads } from './dashboard';
 
 const SERVER_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -433,6 +434,8 @@ function checkTargets(): Verdict[] {
   check('webhook commit-to-delivery p99 ms at 50 changes/s', extras.webhookP99Ms, 500, 'at most');
   check('embedded default whole PSS MB under its list load', figure('runtime list alone: embedded default, 2 processes')?.peakPssMb, 300, 'at most');
   check('embedded default start-up ms (fresh data)', extras.startupEmbeddedDefaultMs, 3000, 'at most');
+  check('dashboard cold load to the painted list ms', extras.dashboardListPaintedMs, 1000, 'at most');
+  check('dashboard JS and CSS KB gzipped', extras.dashboardShippedKb, 150, 'at most');
   console.log('\ntargets:');
   for (const verdict of verdicts)
     console.log(`  ${verdict.met ? 'met   ' : verdict.missedByMoreThan10Percent ? 'MISSED' : 'near  '} ${verdict.target}: ${verdict.value}`);
@@ -525,6 +528,19 @@ async function measure(base: string, databaseUrl: string, prefix: string, server
   await ceiling.close();
 
   if (ONLY.length === 0 || ONLY.includes('webhook')) await webhooks(base, token, databaseUrl, prefix);
+  if (ONLY.length === 0 || ONLY.includes('dashboard')) {
+    const dashboard = await dashboardLoads(base, root);
+    if (dashboard) {
+      Object.assign(extras, {
+        dashboardListPaintedMs: dashboard.listPaintedMs,
+        dashboardFirstPaintMs: dashboard.firstPaintMs,
+        dashboardShippedKb: dashboard.shippedKb,
+      });
+      console.log(
+        `dashboard: cold load to the painted list of a 100-record user ${dashboard.listPaintedMs} ms (first paint ${dashboard.firstPaintMs} ms); ${dashboard.shippedKb} KB of JS and CSS gzipped`,
+      );
+    }
+  }
 }
 
 /**

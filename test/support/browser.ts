@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { CHROMIUM } from './chromium';
 
-/** Debian's chromium (or CHROMIUM_PATH); .ci/run installs it when it is missing. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((candidate) => existsSync(candidate));
+export { launchBrowser } from './chromium';
 
 /** Where a failed browser test leaves a screenshot of its page. */
 export const SCREENSHOTS = path.resolve(__dirname, '../../test-results/screenshots');
@@ -17,23 +17,6 @@ export function describeInBrowser(name: string, body: () => void): void {
   if (CHROMIUM || process.env.DATABASE_URL) return describe(name, body);
   console.warn(`${name}: skipped, no Chromium here (apt-get install chromium, or set CHROMIUM_PATH)`);
   describe.skip(name, body);
-}
-
-export async function launchBrowser(): Promise<Browser> {
-  if (!CHROMIUM) throw new Error('Chromium is missing: apt-get install chromium (or set CHROMIUM_PATH)');
-  // The flags keep Chromium from calling Google's services, which this machine's closed network refuses.
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
 }
 
 /** A page that may load only from `origin`: anything else is aborted and listed in `outside`. */

@@ -1,0 +1,22 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+
+/** Debian's chromium (or CHROMIUM_PATH); .ci/run installs it when it is missing. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((candidate) => existsSync(candidate));
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!CHROMIUM) throw new Error('Chromium is missing: apt-get install chromium (or set CHROMIUM_PATH)');
+  // The flags keep Chromium from calling Google's services, which this machine's closed network refuses.
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
