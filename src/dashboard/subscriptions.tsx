@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { gql } from './api';
 import { CYCLES, STATUSES, TYPES, calendarDate, money } from './format';
 import { Columns, Field, Notice, Section, Select, useAction } from './ui';
@@ -42,6 +42,20 @@ const SORTS = {
   'STATUS ASC': 'Status',
 };
 const STATUS_FILTER: Record<string, string> = { '': 'Any status', ...STATUSES };
+const TYPE_FILTER: Record<string, string> = { '': 'Any type', ...TYPES };
+
+type Named = { id: number; name: string };
+
+/** The user's folders and payment modes, for the form's choices and the list's folder filter. */
+function useLinks(): { folders: Named[]; paymentModes: Named[] } {
+  const [links, setLinks] = useState<{ folders: Named[]; paymentModes: Named[] }>({ folders: [], paymentModes: [] });
+  useEffect(() => {
+    void gql<typeof links>(LINKS).then(setLinks, () => undefined);
+  }, []);
+  return links;
+}
+
+const choices = (rows: Named[], none: string) => ({ '': none, ...Object.fromEntries(rows.map((row) => [row.id, row.name])) });
 const UPDATE = `mutation($id: Int!, $input: SubscriptionUpdateInput!) { updateSubscription(id: $id, input: $input) { ${FIELDS} } }`;
 const PAGE_SIZES = { 25: '25', 50: '50', 100: '100' };
 const LIFECYCLE = {
@@ -57,7 +71,13 @@ interface Page {
 
 /** The list: search, paging through the connection, totals in the base currency, and each record's actions. */
 export function Subscriptions() {
-  const [query, setQuery] = useState({ search: '', sort: 'PAYMENT_DATE ASC' as keyof typeof SORTS, status: '', pageSize: 25 });
+  const [query, setQuery] = useState({ search: '', sort: 'PAYMENT_DATE ASC' as keyof typeof SORTS, status: '', type: '', folder: '', pageSize: 25 });
+  const links = useLinks();
+  const filter = {
+    ...(query.status ? { statuses: [Number(query.status)] } : {}),
+    ...(query.type ? { types: [Number(query.type)] } : {}),
+    ...(query.folder ? { folderIds: [Number(query.folder)] } : {}),
+  };
   const [addonFor, setAddonFor] = useState<Row | null>(null);
   const [cursors, setCursors] = useState<Array<string | null>>([null]);
   const [page, setPage] = useState<Page | null>(null);
@@ -65,18 +85,21 @@ export function Subscriptions() {
   const action = useAction();
   const after = cursors[cursors.length - 1];
 
-  const load = () =>
-    action.run(async () =>
-      setPage(
-        await gql<Page>(PAGE, {
-          first: query.pageSize,
-          after,
-          search: query.search || null,
-          orderBy: { field: query.sort.split(' ')[0], direction: query.sort.split(' ')[1] },
-          filter: query.status === '' ? null : { statuses: [Number(query.status)] },
-        }),
-      ),
-    );
+  // Typing in the search sends a query per key: only the latest one's answer is shown.
+  const latest = useRef(0);
+  const load = () => {
+    const ticket = ++latest.current;
+    return action.run(async () => {
+      const answer = await gql<Page>(PAGE, {
+        first: query.pageSize,
+        after,
+        search: query.search || null,
+        orderBy: { field: query.sort.split(' ')[0], direction: query.sort.split(' ')[1] },
+        filter: Object.keys(filter).length > 0 ? filter : null,
+      });
+      if (ticket === latest.current) setPage(answer);
+    });
+  };
   useEffect(() => {
     void load();
   }, [query, after]);
@@ -146,6 +169,14 @@ export function Subscriptions() {
           options={STATUS_FILTER}
           value={query.status}
           onChange={(event) => change({ status: event.currentTarget.value })}
+        />
+        <Select label="Type" name="type_filter" options={TYPE_FILTER} value={query.type} onChange={(event) => change({ type: event.currentTarget.value })} />
+        <Select
+          label="Folder"
+          name="folder_filter"
+          options={choices(links.folders, 'Any folder')}
+          value={query.folder}
+          onChange={(event) => change({ folder: event.currentTarget.value })}
         />
         <Select
           label="Per page"
@@ -242,14 +273,7 @@ function RecordForm({ record, onDone, onCancel }: { record: Row | null; onDone: 
     setProducts(data?.products.edges.map((edge) => edge.node) ?? []);
   }
 
-  const [links, setLinks] = useState<{ folders: Array<{ id: number; name: string }>; paymentModes: Array<{ id: number; name: string }> }>({
-    folders: [],
-    paymentModes: [],
-  });
-  useEffect(() => {
-    void gql<typeof links>(LINKS).then(setLinks, () => undefined);
-  }, []);
-  const choices = (rows: Array<{ id: number; name: string }>) => ({ '': 'None', ...Object.fromEntries(rows.map((row) => [row.id, row.name])) });
+  const links = useLinks();
 
   async function submit(event: Event) {
     event.preventDefault();
@@ -315,11 +339,11 @@ function RecordForm({ record, onDone, onCancel }: { record: Row | null; onDone: 
           errors={action.errors}
         />
         <Field label="First payment" name="payment_date" type="date" required defaultValue={record?.paymentDate} errors={action.errors} />
-        <Select label="Folder" name="folder_id" options={choices(links.folders)} initial={String(record?.folder?.id ?? '')} errors={action.errors} />
+        <Select label="Folder" name="folder_id" options={choices(links.folders, 'None')} initial={String(record?.folder?.id ?? '')} errors={action.errors} />
         <Select
           label="Payment mode"
           name="payment_mode_id"
-          options={choices(links.paymentModes)}
+          options={choices(links.paymentModes, 'None')}
           initial={String(record?.paymentMode?.id ?? '')}
           errors={action.errors}
         />
