@@ -258,6 +258,9 @@ describe('firing', () => {
       contract_expiry: '2026-06-30',
       reminder: { kind: 'contract_notice', date: '2026-05-31', alert_id: id },
     });
+    // The receiver counts the request before it answers; afterEach stops it, and an answer cut off there
+    // would leave a retry pending under the frozen clock, which the next test's deliveriesSettled waits on.
+    await deliveriesSettled(testApp);
   });
 
   it('sends subscription.payment_due to an endpoint that asks for it, signed, once, when the clock reaches it', async () => {
