@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { gql } from './api';
 import { calendarDate } from './format';
-import { Columns, Field, Notice, Section, Select, useAction } from './ui';
+import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
 
 interface Alert {
   id: number;
@@ -53,6 +53,7 @@ export function Alerts() {
     setReminders(data.reminders);
     setNames(new Map(data.subscriptions.edges.map(({ node }) => [node.id, node.productName])));
   };
+  const apply = changeThen(load);
   useEffect(() => {
     void action.run(load);
   }, []);
@@ -101,13 +102,7 @@ export function Alerts() {
               <button
                 type="button"
                 class="danger"
-                onClick={() =>
-                  void action.run(async () => {
-                    await gql('mutation($id: Int!) { deleteAlert(id: $id) }', { id: alert.id });
-                    await load();
-                    return `Alert deleted: ${alert.name}`;
-                  })
-                }
+                onClick={() => void action.run(apply('mutation($id: Int!) { deleteAlert(id: $id) }', { id: alert.id }, `Alert deleted: ${alert.name}`))}
               >
                 Delete {alert.name}
               </button>

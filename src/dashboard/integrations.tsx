@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { gql, session } from './api';
-import { Columns, Field, Notice, Section, Select, useAction } from './ui';
+import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
 
 interface Feed {
   id: number;
@@ -40,6 +40,7 @@ export function Integrations() {
   const [report, setReport] = useState<ImportReport | null>(null);
   const action = useAction();
   const load = async () => setLists(await gql(LISTS));
+  const apply = changeThen(load);
   useEffect(() => {
     void action.run(load);
   }, []);
@@ -120,13 +121,7 @@ export function Integrations() {
               <button
                 type="button"
                 class="danger"
-                onClick={() =>
-                  void action.run(async () =>
-                    gql(`mutation { revokeCalendarFeed(id: ${feed.id}) { id } }`)
-                      .then(load)
-                      .then(() => 'Feed revoked'),
-                  )
-                }
+                onClick={() => void action.run(apply('mutation($id: Int!) { revokeCalendarFeed(id: $id) { id } }', { id: feed.id }, 'Feed revoked'))}
               >
                 Revoke {feed.name}
               </button>
@@ -163,13 +158,7 @@ export function Integrations() {
               <button
                 type="button"
                 class="danger"
-                onClick={() =>
-                  void action.run(async () =>
-                    gql(`mutation { revokeInboundWebhookToken(id: ${token.id}) { id } }`)
-                      .then(load)
-                      .then(() => 'Token revoked'),
-                  )
-                }
+                onClick={() => void action.run(apply('mutation($id: Int!) { revokeInboundWebhookToken(id: $id) { id } }', { id: token.id }, 'Token revoked'))}
               >
                 Revoke token #{token.id}
               </button>

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { gql } from './api';
 import { CYCLES, STATUSES, TYPES, calendarDate, money } from './format';
-import { Columns, Field, Notice, Section, Select, useAction } from './ui';
+import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
 
 export interface Row {
   id: number;
@@ -126,11 +126,7 @@ export function Subscriptions() {
       await load();
       // A delete is soft: the record can be brought back until the next one replaces this notice.
       const undo = () =>
-        void action.run(async () => {
-          await gql('mutation($id: Int!) { restoreSubscription(id: $id) { id } }', { id: row.id });
-          await load();
-          return `${row.productName}: restored`;
-        });
+        void action.run(changeThen(load)('mutation($id: Int!) { restoreSubscription(id: $id) { id } }', { id: row.id }, `${row.productName}: restored`));
       action.setOutcome({ kind: 'done', message: `${row.productName}: ${done}`, ...(verb === 'delete' ? { next: { label: 'Undo', run: undo } } : {}) });
     }
   }

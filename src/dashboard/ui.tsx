@@ -1,6 +1,6 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { useState } from 'preact/hooks';
-import { ApiError } from './api';
+import { ApiError, gql } from './api';
 
 /** A labelled input with the server's messages for its field under it. */
 export function Field(props: { label: string; name: string; errors?: Record<string, string[]>; hint?: string } & JSX.InputHTMLAttributes<HTMLInputElement>) {
@@ -103,6 +103,15 @@ export function useAction() {
     }
   }
   return { outcome, errors, busy, run, setOutcome };
+}
+
+/** An action that makes one change through GraphQL, then reloads what shows it, and says `done`. */
+export function changeThen(reload: () => Promise<unknown>) {
+  return (query: string, variables: Record<string, unknown>, done: string) => async () => {
+    await gql(query, variables);
+    await reload();
+    return done;
+  };
 }
 
 export function Section({ title, children, actions }: { title: string; children: ComponentChildren; actions?: ComponentChildren }) {

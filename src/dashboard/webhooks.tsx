@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { gql } from './api';
-import { Columns, Field, Notice, Section, useAction } from './ui';
+import { changeThen, Columns, Field, Notice, Section, useAction } from './ui';
 
 interface Endpoint {
   id: number;
@@ -40,6 +40,7 @@ export function Webhooks() {
     setEndpoints(data.webhookEndpoints);
     setDeliveries(data.webhookDeliveries.edges.map((edge) => edge.node));
   };
+  const apply = changeThen(load);
   useEffect(() => {
     void action.run(load);
   }, []);
@@ -95,17 +96,7 @@ export function Webhooks() {
             >
               Rotate secret
             </button>
-            <button
-              type="button"
-              class="danger"
-              onClick={() =>
-                void action.run(async () => {
-                  await gql(DELETE, { id: endpoint.id });
-                  await load();
-                  return 'Endpoint deleted';
-                })
-              }
-            >
+            <button type="button" class="danger" onClick={() => void action.run(apply(DELETE, { id: endpoint.id }, 'Endpoint deleted'))}>
               Delete
             </button>
           </li>
@@ -127,16 +118,7 @@ export function Webhooks() {
                   <td>{new Date(delivery.createdAt).toLocaleString()}</td>
                   <td>
                     {delivery.status !== 'PENDING' && (
-                      <button
-                        type="button"
-                        onClick={() =>
-                          void action.run(async () => {
-                            await gql(REDELIVER, { id: delivery.id });
-                            await load();
-                            return 'Sent again';
-                          })
-                        }
-                      >
+                      <button type="button" onClick={() => void action.run(apply(REDELIVER, { id: delivery.id }, 'Sent again'))}>
                         Redeliver
                       </button>
                     )}
