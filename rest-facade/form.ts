@@ -8,6 +8,9 @@ type Source = Record<string, unknown>;
  * Reads the fields of a form (or a query string) into typed values, collecting a message per bad field;
  * `done()` throws them all at once. An absent or empty optional field reads as undefined.
  */
+/** A non-negative decimal as forms send it (digits, an optional point and fraction). */
+export const DECIMAL = /^\d{1,12}(\.\d+)?$/;
+
 export class FormReader {
   private readonly problems: FieldErrors = {};
 
@@ -53,7 +56,7 @@ export class FormReader {
   decimal(name: string, options: { required?: boolean } = {}): string | undefined {
     const value = this.text(name, options)?.trim();
     if (value === undefined) return undefined;
-    if (!/^\d{1,12}(\.\d+)?$/.test(value)) return this.fail(name, `The ${name} must be a number of at least 0.`);
+    if (!DECIMAL.test(value)) return this.fail(name, `The ${name} must be a number of at least 0.`);
     return value;
   }
 

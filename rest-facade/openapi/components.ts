@@ -1,5 +1,6 @@
 import { BILLING_TYPE_LABELS, CYCLE_LABELS, RECURRING_LABELS, STATUS_LABELS, SUB_ADDON_LABELS, TYPE_LABELS } from '../../src/subscriptions/codes';
 import { ALL_TOPICS } from '../../src/webhooks/topics';
+import { REMINDER_KINDS } from '../../src/alerts/alert.input';
 import {
   arrayOf,
   boolean,
@@ -193,7 +194,7 @@ const DELIVERY_FIELDS: Record<string, JsonSchema> = {
   }),
   product_category: nullable(object({ id: integer, name: nullable(string) })),
   reminder: object(
-    { kind: { type: 'string', enum: ['payment', 'refund', 'contract_notice'] }, date, alert_id: integer },
+    { kind: { type: 'string', enum: [...REMINDER_KINDS] }, date, alert_id: integer },
     { description: 'Reminder topics only: which reminder fired, for which date and alert definition' },
   ),
 };

@@ -1,5 +1,6 @@
 import { RECORD_FIELDS, REQUIRED_ON_CREATE, type FieldRule } from '../../src/subscriptions/subscription.fields';
-import { ALERT_CHANNELS, ALERT_CONDITIONS, ALERT_SUBJECTS, MAX_TIME_PERIOD, TIME_CYCLES } from '../../src/alerts/alert.input';
+import { DECIMAL } from '../form';
+import { ALERT_CHANNELS, ALERT_TIME, ALERT_CONDITIONS, ALERT_SUBJECTS, MAX_TIME_PERIOD, TIME_CYCLES } from '../../src/alerts/alert.input';
 import { arrayOf, code, date, integer, string, type JsonSchema } from './json-schema';
 
 /** A form field's schema from its rule in the field table (what FormReader accepts, before the domain's checks). */
@@ -10,7 +11,7 @@ function ruleSchema(rule: FieldRule): JsonSchema {
     case 'integer':
       return { type: 'integer', minimum: rule.min, maximum: rule.max };
     case 'money':
-      return { type: 'string', pattern: '^\\d{1,12}(\\.\\d+)?$', description: 'A decimal number of at least 0, two decimals at most' };
+      return { type: 'string', pattern: DECIMAL.source, description: 'A decimal number of at least 0, two decimals at most' };
     case 'date':
       return date;
     case 'text':
@@ -73,7 +74,7 @@ const ALERT_FIELDS: Record<string, JsonSchema> = {
   alert_name: { type: 'string', minLength: 1, maxLength: 200 },
   time_period: { type: 'integer', minimum: 0, maximum: MAX_TIME_PERIOD },
   time_cycle: { ...code(TIME_CYCLES), description: 'The unit of time_period (days when absent)' },
-  time: { type: 'string', pattern: '^\\d{2}:\\d{2}(:\\d{2})?$', description: 'HH:MM, 24-hour, in timezone' },
+  time: { type: 'string', pattern: ALERT_TIME.source, description: 'HH:MM, 24-hour, in timezone' },
   alert_condition: code(ALERT_CONDITIONS),
   alert_type: { ...code(ALERT_CHANNELS), description: `${code(ALERT_CHANNELS).description} (1 also means every notification target)` },
   timezone: { type: 'string', description: 'IANA zone name' },

@@ -337,12 +337,10 @@ export function restOperations(serviceShortName: string): Operation[] {
         },
       ],
       json: {
-        ...SUBSCRIPTION_CREATE_FORM,
-        required: undefined,
-        properties: {
+        ...form({
           id: { type: ['string', 'integer'], description: 'The record (all events but created)' },
-          ...(SUBSCRIPTION_CREATE_FORM.properties as object),
-        },
+          ...(SUBSCRIPTION_CREATE_FORM.properties as Record<string, JsonSchema>),
+        }),
         description: 'created: the fields of operation 4; updated: id and any of them; deleted, refunded, canceled: id. Values may be strings.',
       },
       answers: {

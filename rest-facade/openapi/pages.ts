@@ -32,8 +32,6 @@ export function apiDocsPages(config: Pick<Config, 'serviceShortName'>): Router {
 <script src="/docs/assets/scalar.js"></script>
 <script>Scalar.createApiReference('#reference', ${JSON.stringify(settings)});</script>`,
   );
-  router.get(['/docs', '/docs/'], (_req, res) => {
-    res.type('html').setHeader('Cache-Control', 'no-cache').send(page);
-  });
+  router.get(['/docs', '/docs/'], page);
   return router;
 }

@@ -19,14 +19,15 @@ export const ALERT_SUBJECTS = { 1: 'Subscription', 2: 'Trial', 3: 'Lifetime' } a
 export const TIME_CYCLES = { 1: 'days', 2: 'weeks', 3: 'months' } as const;
 
 /** The date reminded of: the next payment, the refund window's end, or the last day to cancel a contract. */
-export type ReminderKind = 'payment' | 'refund' | 'contract_notice';
+export const REMINDER_KINDS = ['payment', 'refund', 'contract_notice'] as const;
+export type ReminderKind = (typeof REMINDER_KINDS)[number];
 export type ReminderChannel = 'email' | 'browser' | 'webhook';
 
 /** The dates an alert_condition reminds of. */
 export function remindedKinds(alertCondition: number): ReminderKind[] {
   if (alertCondition === 2) return ['payment'];
   if (alertCondition === 3) return ['refund'];
-  return ['payment', 'refund', 'contract_notice'];
+  return [...REMINDER_KINDS];
 }
 
 /** alert_type 1: every channel, and every notification target of the user. */
@@ -55,7 +56,8 @@ export interface AlertInput {
 }
 
 export const MAX_TIME_PERIOD = 365;
-const TIME = /^([01]\d|2[0-3]):([0-5]\d)(:([0-5]\d))?$/;
+/** HH:MM or HH:MM:SS, 24-hour. */
+export const ALERT_TIME = /^([01]\d|2[0-3]):([0-5]\d)(:([0-5]\d))?$/;
 
 /** `HH:MM:SS` of an accepted time. */
 export function normaliseTime(time: string): string {
@@ -75,7 +77,7 @@ export function validateAlertInput(input: Partial<AlertInput>): FieldErrors {
     fail('time_period', `The time_period must be a whole number from 0 to ${MAX_TIME_PERIOD}.`);
   }
   code('time_cycle', input.timeCycle, TIME_CYCLES);
-  if (input.time !== undefined && !TIME.test(input.time)) fail('time', 'The time must be HH:MM (24-hour).');
+  if (input.time !== undefined && !ALERT_TIME.test(input.time)) fail('time', 'The time must be HH:MM (24-hour).');
   code('alert_condition', input.alertCondition, ALERT_CONDITIONS);
   code('alert_type', input.alertType, ALERT_CHANNELS);
   code('alert_subs_type', input.alertSubsType, ALERT_SUBJECTS);

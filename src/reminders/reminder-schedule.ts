@@ -50,9 +50,9 @@ export function appliesTo(record: Pick<RemindedRecord, 'type'>, definition: Pick
 
 /**
  * The reminders a record owes now: for each definition, the next payment date (recurring records), the
- * refund date and the last day to cancel its contract, when still ahead in the record's zone. A fire time already past still counts while its date
- * is ahead, so a reminder missed while the service was down fires once it runs again. Only Active records
- * are reminded of anything.
+ * refund date and the last day to cancel its contract, when still ahead in the record's zone. A fire time
+ * already past still counts while its date is ahead, so a reminder missed while the service was down fires
+ * once it runs again. Only Active records are reminded of anything.
  */
 export function reminderTargets(record: RemindedRecord, definitions: ReminderDefinition[], now: Date): ReminderTarget[] {
   if (record.status !== Status.Active) return [];

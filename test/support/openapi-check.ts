@@ -30,7 +30,7 @@ const OPERATIONS: DocumentedOperation[] = Object.entries(document.paths).flatMap
 );
 
 /** The documented operation a request reaches: the most literal template that matches (upcoming before {id}). */
-export function documentedOperation(method: string, url: string): DocumentedOperation | undefined {
+function documentedOperation(method: string, url: string): DocumentedOperation | undefined {
   const path = new URL(url, 'http://x').pathname.replace(/(.)\/$/, '$1');
   const wanted = method.toLowerCase() === 'patch' ? 'put' : method.toLowerCase();
   return OPERATIONS.filter((operation) => operation.method === wanted && operation.pattern.test(path)).sort((a, b) => a.parameters - b.parameters)[0];

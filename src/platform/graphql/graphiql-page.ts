@@ -1,11 +1,6 @@
 import { Router } from 'express';
 import { htmlPage, packageFile, servedFiles } from '../web/package-files';
 
-/**
- * GraphiQL at GET /graphql for browsers, from the installed packages (graphiql's UMD build over React 18's),
- * instead of Apollo's landing page, which loads its code from a CDN and shows nothing offline. The token is
- * pasted into the headers tab; nothing is kept in a cookie.
- */
 const DEFAULT_QUERY = `# Sign in (or signUp), then put {"authorization": "Bearer <token>"} under Headers below.
 mutation {
   login(email: "you@example.com", password: "your password") {
@@ -14,6 +9,11 @@ mutation {
 }
 `;
 
+/**
+ * GraphiQL at GET /graphql for browsers, from the installed packages (graphiql's UMD build over React 18's),
+ * instead of Apollo's landing page, which loads its code from a CDN and shows nothing offline. The token is
+ * pasted into the headers tab; nothing is kept in a cookie.
+ */
 export function graphiqlPage(): Router {
   const router = Router();
   router.use(
@@ -33,13 +33,12 @@ export function graphiqlPage(): Router {
 <script src="/graphql/assets/react-dom.js"></script>
 <script src="/graphql/assets/graphiql.js"></script>
 <script>
-  const DEFAULT_QUERY = ${JSON.stringify(DEFAULT_QUERY)};
   const fetcher = GraphiQL.createFetcher({ url: new URL('/graphql', location.href).href });
   ReactDOM.createRoot(document.getElementById('graphiql')).render(
     React.createElement(GraphiQL, {
       fetcher,
       defaultEditorToolsVisibility: true,
-      defaultQuery: DEFAULT_QUERY,
+      defaultQuery: ${JSON.stringify(DEFAULT_QUERY)},
     }),
   );
 </script>`,
@@ -47,7 +46,7 @@ export function graphiqlPage(): Router {
   // A browser's navigation (it asks for HTML, sends no query); API clients' GETs go on to Apollo.
   router.get('/graphql', (req, res, next) => {
     if (req.query.query !== undefined || req.accepts(['application/json', 'text/html']) !== 'text/html') return next();
-    res.type('html').setHeader('Cache-Control', 'no-cache').send(page);
+    page(req, res, next);
   });
   return router;
 }

@@ -23,8 +23,6 @@ export function dashboardPage(): Router {
     '<meta name="color-scheme" content="light dark">\n<link rel="stylesheet" href="/dashboard/main.css">\n<script type="module" src="/dashboard/main.js"></script>',
     '<div id="app"></div>\n<noscript>The Subledger dashboard needs JavaScript. The API is at /graphql and /api/v1.</noscript>',
   );
-  router.get('/', (_req, res) => {
-    res.type('html').setHeader('Cache-Control', 'no-cache').send(page);
-  });
+  router.get('/', page);
   return router;
 }

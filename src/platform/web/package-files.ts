@@ -29,9 +29,9 @@ export function servedFiles(files: Record<string, string>): RequestHandler {
   };
 }
 
-/** A small HTML page: the same head for every page the service renders itself. */
-export function htmlPage(title: string, head: string, body: string): string {
-  return `<!doctype html>
+/** A small HTML page, always revalidated (its assets carry the caching): the same head for every page the service renders itself. */
+export function htmlPage(title: string, head: string, body: string): RequestHandler {
+  const page = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -44,4 +44,7 @@ ${body}
 </body>
 </html>
 `;
+  return (_req, res) => {
+    res.type('html').setHeader('Cache-Control', 'no-cache').send(page);
+  };
 }
