@@ -18,6 +18,9 @@ import { CalendarFeed } from '../calendar-feeds/calendar-feed.entity';
 import { AlertTarget, NotificationTarget } from '../notifications/notification-target.entity';
 import { RatesRefresh } from '../currency/rates-refresh.entity';
 import { BaseEntity } from '../platform/db/base.entity';
+import { PriceChange } from '../subscriptions/price-change.entity';
+import { PaymentEntry } from '../ledger/payment-entry.entity';
+import { Budget } from '../spending/budget.entity';
 
 /** Every entity, listed explicitly: no folder scanning, so the same list works compiled and under jest. */
 export const ENTITIES = [
@@ -42,4 +45,7 @@ export const ENTITIES = [
   NotificationTarget,
   AlertTarget,
   RatesRefresh,
+  PriceChange,
+  PaymentEntry,
+  Budget,
 ];

@@ -134,11 +134,14 @@ export async function createRuntime(config: Config, role: Role, options: Runtime
   services.outbox.subscribe(() => reminderRelay.nudge());
 
   // Roll next payment dates and reminders forward now (payments that passed while stopped) and every few minutes.
-  // Expiry first, so records that just expired lose their reminders in the same run.
+  // Expiry first, so records that just expired lose their reminders in the same run; prices whose day came before
+  // the ledger's entries, which the rolled dates extend.
   const sweep = () =>
     services.subscriptions
       .expireDue()
+      .then(() => services.subscriptions.applyDuePrices())
       .then(() => services.subscriptions.rollNextPaymentDates())
+      .then(() => services.ledger.sweep())
       .then(() => services.reminders.sweep())
       .catch((error: unknown) => logger.warn({ err: error }, 'sweep failed'));
   let sweeping: Promise<unknown> = Promise.resolve();

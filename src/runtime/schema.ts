@@ -13,6 +13,8 @@ import { NotificationTargetResolver } from '../notifications/notification-target
 import { CalendarFeedResolver } from '../calendar-feeds/calendar-feed.resolver';
 import { ExportResolver } from '../exports/export.resolver';
 import { ImportResolver } from '../imports/import.resolver';
+import { LedgerResolver } from '../ledger/ledger.resolver';
+import { SpendingResolver } from '../spending/spending.resolver';
 import type { Services } from './services';
 
 /** One instance of every resolver, built on the services. */
@@ -33,6 +35,8 @@ function createResolvers(services: Services): NonEmptyArray<object> {
     new CalendarFeedResolver(services.calendarFeeds),
     new ExportResolver(services.exports),
     new ImportResolver(services.imports),
+    new SpendingResolver(services.spending),
+    new LedgerResolver(services.ledger),
     new NotificationTargetResolver(services.notificationTargets, services.deliveryLog),
   ];
 }

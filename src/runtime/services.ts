@@ -36,6 +36,9 @@ import { NotificationTargetService } from '../notifications/notification-target.
 import { SecretBox } from '../platform/secret-box';
 import { RatesRefreshService } from '../currency/rates.service';
 import { DeliveryService, type DeliveryTiming } from '../webhooks/delivery.service';
+import { LedgerService } from '../ledger/ledger.service';
+import { SpendingRepository } from '../spending/spending.repository';
+import { SpendingService } from '../spending/spending.service';
 
 /** The domain services, built once per process; the REST facade and GraphQL resolvers both call these. */
 export interface Services extends AccountSources {
@@ -56,6 +59,10 @@ export interface Services extends AccountSources {
   notificationTargets: NotificationTargetService;
   /** The scheduled exchange-rate refresh (RATES_URL), and how it last went. */
   rates: RatesRefreshService;
+  /** Spending reports and budgets. */
+  spending: SpendingService;
+  /** The payment ledger: what was paid. */
+  ledger: LedgerService;
 }
 
 export function createServices(
@@ -98,5 +105,7 @@ export function createServices(
     ...services,
     exports: new AccountExportService(services, config.baseUrl, clock),
     imports: new ImportService(orm, new ImportRepository(orm), services),
+    spending: new SpendingService(orm, new SpendingRepository(stores.reads), services.subscriptions),
+    ledger: new LedgerService(orm, clock),
   };
 }

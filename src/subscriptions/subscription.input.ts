@@ -105,7 +105,8 @@ function ruleProblem(field: string, rule: FieldRule, value: string | number): st
   }
 }
 
-function moneyProblem(field: string, value: string): string | null {
+/** What is wrong with a money amount (a decimal string of at least 0, two decimals at most), or null. */
+export function moneyProblem(field: string, value: string): string | null {
   let parsed: Decimal | null;
   try {
     parsed = /^\d+(\.\d+)?$/.test(value) ? new Decimal(value) : null;

@@ -7,6 +7,7 @@ import { productRepository } from '../catalogue/product.repository';
 import type { Tag } from '../organizing/tag.entity';
 import { pooled } from '../platform/db/statements';
 import type { SubscriptionRepository } from './subscription.repository';
+import { priceHistoryRepository, type PriceStep } from './price-history.repository';
 
 /**
  * Batches the rows nested under a page of records that its read does not join: one statement per kind,
@@ -17,6 +18,8 @@ export interface Loaders {
   tagsOfSubscription: DataLoader<number, Tag[]>;
   /** A record's alert definitions, its alert_id first. */
   alertsOfSubscription: DataLoader<number, Alert[]>;
+  /** A record's price steps in date order (none: its price never changed). */
+  priceHistoryOf: DataLoader<number, PriceStep[]>;
 }
 
 /** Loaders live for one request (their caches must not outlive the caller's view of the data). */
@@ -38,6 +41,10 @@ export function createLoaders(orm: MikroORM<PostgreSqlDriver>, subscriptions: Su
       const alerts = await em.find(Alert, { id: { $in: [...new Set(links.map((link) => link.alert_id))] } });
       const byId = new Map(alerts.map((alert) => [alert.id, alert]));
       return ids.map((id) => links.filter((link) => link.subscription_id === id).map((link) => byId.get(link.alert_id)!));
+    }),
+    priceHistoryOf: new DataLoader<number, PriceStep[]>(async (ids) => {
+      const steps = await priceHistoryRepository.of(pooled(orm), ids);
+      return ids.map((id) => steps.filter((step) => step.subscription_id === id));
     }),
   };
 }

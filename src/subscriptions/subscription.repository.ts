@@ -21,10 +21,8 @@ import {
   RECORDS_PREVIEW,
   recordSelect,
   REPLACE_TAGS,
-  spendingSumsSql,
   type AddonScope,
 } from './subscription.sql';
-import type { SpendingGrouping, SpendingSum } from './spending';
 
 export type { AddonScope };
 
@@ -179,11 +177,6 @@ export class SubscriptionRepository {
       [userId],
     );
     return row;
-  }
-
-  /** What the user's live Active records cost, summed per group and billing kind (and by month, per month). */
-  spendingSums(userId: number, grouping: SpendingGrouping, from: string, to: string): Promise<SpendingSum[]> {
-    return this.reads.rows<SpendingSum>(spendingSumsSql(grouping), [from, to, userId]);
   }
 
   /**

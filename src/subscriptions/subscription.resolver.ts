@@ -18,8 +18,7 @@ import type { SubscriptionService } from './subscription.service';
 import {
   AddonCreateInput,
   CalendarEntryView,
-  SpendingGroupBy,
-  SpendingSummaryView,
+  PriceStepView,
   SubscriptionConnection,
   SubscriptionCreateInput,
   SubscriptionFilter,
@@ -40,8 +39,9 @@ function toPatch(input: SubscriptionUpdateInput): SubscriptionPatch {
 }
 
 /**
- * The queries here that read only tables the user's data version covers (see the data_versions migration), so
- * their results may be kept until it changes. The calendar is left out: a year of it is too big to keep.
+ * The queries of records (and spendingSummary, the spending feature's) that read only tables the user's data
+ * version covers (see the data_versions migration), so their results may be kept until it changes. The
+ * calendar is left out: a year of it is too big to keep; paymentEntries too: reading it brings the ledger up to date.
  */
 export const VERSIONED_QUERIES: ReadonlySet<string> = new Set(['subscriptions', 'subscription', 'upcomingPayments', 'spendingSummary']);
 
@@ -100,16 +100,6 @@ export class SubscriptionResolver {
   ): Promise<CalendarEntryView[]> {
     const entries = await this.service.calendar(requireCaller(context), from ?? undefined, to ?? undefined);
     return entries.map((entry) => ({ id: entry.id, date: entry.date, subscription: asRecordView(entry.record) }));
-  }
-
-  @Query(() => SpendingSummaryView)
-  async spendingSummary(
-    @Arg('groupBy', () => SpendingGroupBy, { defaultValue: SpendingGroupBy.CATEGORY }) groupBy: SpendingGroupBy,
-    @Ctx() context: GraphQLContext,
-    @Arg('from', () => LocalDateScalar, { nullable: true }) from?: string,
-    @Arg('to', () => LocalDateScalar, { nullable: true }) to?: string,
-  ): Promise<SpendingSummaryView> {
-    return this.service.spending(requireCaller(context), groupBy, from ?? undefined, to ?? undefined);
   }
 
   @Mutation(() => SubscriptionRecordView)
@@ -208,6 +198,28 @@ export class SubscriptionResolver {
     const caller = requireCaller(context);
     await this.service.setAlerts(caller, id, alertIds);
     return asRecordView(await this.service.get(caller, id));
+  }
+
+  @FieldResolver(() => [PriceStepView], { description: 'Its prices from their dates on, oldest first; one step for a record whose price never changed.' })
+  async priceHistory(@Root() record: SubscriptionRecordView, @Ctx() context: GraphQLContext): Promise<PriceStepView[]> {
+    const steps = await this.loadersOf(context).priceHistoryOf.load(record.id);
+    return (steps.length > 0 ? steps : [{ effective_from: record.payment_date, price: record.price }]).map((step) => ({
+      effectiveFrom: step.effective_from,
+      price: step.price,
+      currency: record.price_type,
+    }));
+  }
+
+  @Mutation(() => SubscriptionRecordView, {
+    description: "A recurring record's price from a date on, kept in priceHistory; price shows the one in effect today.",
+  })
+  async changePrice(
+    @Arg('id', () => Int) id: number,
+    @Arg('price') price: string,
+    @Arg('effectiveFrom', () => LocalDateScalar) effectiveFrom: string,
+    @Ctx() context: GraphQLContext,
+  ): Promise<SubscriptionRecordView> {
+    return asRecordView(await this.service.changePrice(requireCaller(context), id, { price, effectiveFrom }));
   }
 
   @FieldResolver(() => [TagView])

@@ -6,7 +6,9 @@ import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Caller } from '../platform/caller';
 import type { Product } from '../catalogue/product.entity';
 import { utcTimestamp } from '../platform/db/timestamps';
-import { ambientTransaction, currentTarget, pooled } from '../platform/db/statements';
+import { ambientTransaction, currentTarget, pooled, type StatementPart } from '../platform/db/statements';
+import { priceHistoryRepository } from './price-history.repository';
+import { priceOn, stepsAfterChange } from './price-history';
 import { AppError, refuseFieldErrors } from '../platform/errors';
 import { Status } from './codes';
 import { addDays, endOfMonth, epochDay, isCalendarDate, todayIn } from '../platform/dates';
@@ -17,7 +19,6 @@ import type { ReminderScheduling } from '../platform/reminder-scheduling';
 import type { OutboxSignal } from '../webhooks/outbox';
 import { recordEventsPart, writeRecordEvents } from './subscription.events';
 import type { SubscriptionTopic } from '../webhooks/topics';
-import { summarizeSpending, type SpendingGrouping, type SpendingSummary } from './spending';
 import { validateRefundWindow, validateSubscriptionInput, type SubscriptionInput, type SubscriptionPatch } from './subscription.input';
 import type { ListQuery } from './subscription.list';
 import type { AddonScope, ChangeRow, LinkPlan, LinkPlanAsk, SubscriptionRepository } from './subscription.repository';
@@ -304,7 +305,31 @@ export class SubscriptionService {
       // A patch may move either end of the refund window: the record is checked as it will stand.
       refuseFieldErrors(validateRefundWindow(rows[0].payment_date, rows[0].refund_days));
       const movesDates = DATE_FIELDS.some((field) => patch[field] !== undefined);
-      return recordOf(await this.writeChange(caller, 'subscription.updated', rows, values, { tags, movesDates }), id);
+      // An edited price corrects the price in effect today; a change from a date is changePrice's.
+      const parts = patch.price === undefined ? [] : [priceHistoryRepository.correctionPart(id, todayIn(rows[0].timezone, this.clock()), patch.price)];
+      return recordOf(await this.writeChange(caller, 'subscription.updated', rows, values, { tags, movesDates, parts }), id);
+    });
+  }
+
+  /**
+   * A recurring record's price from a date on, kept in its price history: the record's price becomes the one
+   * in effect today (a later step takes effect when the sweep reaches its day), with a subscription.updated event.
+   */
+  async changePrice(caller: Caller, id: number, change: { price: string; effectiveFrom: string }): Promise<SubscriptionRecord> {
+    refuseFieldErrors(validateSubscriptionInput({ price: change.price }));
+    if (!isCalendarDate(change.effectiveFrom)) throw AppError.field('effective_from', 'The effective date must be a calendar date (YYYY-MM-DD).');
+    return this.changeOf(id, async () => {
+      const [record] = await this.changeRead(caller, id, 'none', {});
+      if (record.recurring !== 1) throw AppError.field('price', 'A one-time purchase has one price: edit the record instead.');
+      if (change.effectiveFrom < record.payment_date) throw AppError.field('effective_from', 'The effective date must be on or after the payment date.');
+      const steps = stepsAfterChange(record, await priceHistoryRepository.of(currentTarget(this.orm), [id]), change);
+      const values: Partial<Subscription> = {
+        price: priceOn({ current: record.price, steps }, todayIn(record.timezone, this.clock())),
+        updatedAt: utcTimestamp(),
+      };
+      const rows = await this.changeRead(caller, id, 'none', values);
+      const parts = [priceHistoryRepository.stepsPart(steps)];
+      return recordOf(await this.writeChange(caller, 'subscription.updated', rows, values, { movesDates: false, parts }), id);
     });
   }
 
@@ -421,11 +446,14 @@ export class SubscriptionService {
     });
   }
 
-  /** Monthly, yearly and in-range totals of the caller's active records in their base currency. */
-  async spending(caller: Caller, grouping: SpendingGrouping, from?: string, to?: string): Promise<SpendingSummary> {
+  /**
+   * A checked report period [from, to] (at most MAX_RANGE_DAYS; a missing bound from the current month in the
+   * caller's zone) with the settings reports depend on.
+   */
+  async reportPeriod(caller: Caller, from?: string, to?: string): Promise<{ from: string; to: string; timezone: string; baseCurrency: string }> {
     const user = await this.ownerSettings(caller);
     [from, to] = await this.dateRange(caller, from, to, user);
-    return summarizeSpending(await this.repository.spendingSums(caller.userId, grouping, from, to), user.baseCurrency, from, to, grouping);
+    return { from, to, timezone: user.timezone, baseCurrency: user.baseCurrency };
   }
 
   private async ownerSettings(caller: Caller): Promise<{ timezone: string; baseCurrency: string }> {
@@ -477,12 +505,13 @@ export class SubscriptionService {
     topic: SubscriptionTopic,
     rows: ChangeRow[],
     values: Partial<Subscription>,
-    options: { tags?: LinkPlan['tags'] | null; movesDates?: boolean } = {},
+    options: { tags?: LinkPlan['tags'] | null; movesDates?: boolean; parts?: StatementPart[] } = {},
   ): Promise<SubscriptionRecord[]> {
     const now = this.clock();
     const records = rows.map((row) => toRecord(row, now));
     const tagsOf = (index: number) => (index === 0 && options.tags ? options.tags : rows[index].tags);
     const parts = [
+      ...(options.parts ?? []),
       recordEventsPart(
         caller.userId,
         topic,
@@ -565,6 +594,19 @@ export class SubscriptionService {
       rows.map((row) => ({ id: row.id, next_payment_date: nextOnOrAfter(scheduleOf(row), today(row.timezone)) })),
     );
     return rows.length;
+  }
+
+  /** The sweep's part: records whose price history has reached a new step take its price, with a subscription.updated event each. */
+  async applyDuePrices(limit = 1000): Promise<number> {
+    const due = await priceHistoryRepository.duePrices(pooled(this.orm), this.clock(), limit);
+    for (const { id, user_id: userId, price } of due) {
+      const caller = { userId, tokenId: null };
+      await this.changeOf(id, async () => {
+        const values: Partial<Subscription> = { price, updatedAt: utcTimestamp() };
+        await this.writeChange(caller, 'subscription.updated', await this.changeRead(caller, id, 'none', values), values, { movesDates: false });
+      });
+    }
+    return due.length;
   }
 
   /**

@@ -42,16 +42,21 @@ const RECORD_COLUMNS = [
 ].join(', ');
 
 /**
- * The price in the base currency (with `u` the user, `rp` and `rb` the rates of the price and base currencies):
- * exact decimal through the dollar rates, half away from zero; as it stands when the currencies agree (or,
+ * An amount in the base currency (the user `u`'s unless named): exact decimal through the dollar rates (`perUsd` of the amount's currency,
+ * `basePerUsd` of the base currency), half away from zero; as it stands when the currencies agree (or,
  * defensively, a rate is missing: creates refuse such currencies).
  */
-const BASE_AMOUNT = `(case when s."price_type" = u."base_currency" or rp."per_usd" is null or rb."per_usd" is null then s."price"
-  else round(s."price" * rb."per_usd" / rp."per_usd", 2) end)`;
+export function baseAmountSql(amount: string, currency: string, perUsd: string, basePerUsd: string, baseCurrency = 'u."base_currency"'): string {
+  return `(case when ${currency} = ${baseCurrency} or ${perUsd} is null or ${basePerUsd} is null then ${amount}
+  else round(${amount} * ${basePerUsd} / ${perUsd}, 2) end)`;
+}
+
+/** The record's price in the base currency, with `u` the user, `rp` and `rb` the rates of the price and base currencies (RATE_JOINS). */
+export const BASE_AMOUNT = baseAmountSql('s."price"', 's."price_type"', 'rp."per_usd"', 'rb."per_usd"');
 const BASE_VALUE = `${BASE_AMOUNT}::text`;
 
-/** The joins BASE_VALUE reads. */
-const RATE_JOINS = `join "users" u on u."id" = s."user_id"
+/** The joins BASE_AMOUNT reads. */
+export const RATE_JOINS = `join "users" u on u."id" = s."user_id"
   left join "exchange_rates" rp on rp."currency" = s."price_type"
   left join "exchange_rates" rb on rb."currency" = u."base_currency"`;
 
@@ -260,52 +265,6 @@ export function listQuerySql(userId: number, query: ListQuery): { where: string;
   const keys = query.sort.map((key) => `${SORT_COLUMNS[key.field]} ${key.direction} nulls last`);
   const order = `order by ${[...keys, `s."id" ${query.sort[0]?.direction ?? 'asc'}`].join(', ')}`;
   return { where: `where ${conditions.join(' and ')}`, order, params };
-}
-
-/** What spending groups by: the group's key and label over the record `s` and its folder `f` and category `pc`. */
-const SPENDING_GROUPS = {
-  CATEGORY: [`coalesce(s."category_id", 0)::text`, `coalesce(pc."name", 'Uncategorised')`],
-  FOLDER: [`coalesce(s."folder_id", 0)::text`, `coalesce(f."name", 'No folder')`],
-  CURRENCY: ['s."price_type"', 's."price_type"'],
-  // By month, each payment is a group's: the records are summed only for the totals.
-  MONTH: [`''`, `''`],
-} as const;
-
-/**
- * Spending's sums, made where the rows are (a summary read and derived every record in the process): the
- * user's live Active records summed per group and billing kind, in exact integer cents of their base value,
- * with what their payments within the range (and up to their expiry_date) add up to (the `payment_count` function); by month, also each
- * month's payments. A few dozen rows, whatever the number of records. Parameters: from, to, user.
- */
-export function spendingSumsSql(grouping: keyof typeof SPENDING_GROUPS): string {
-  const sums = `
-with "range" as (select ?::date as "from", ?::date as "to"),
-"records" as (
-  select s."recurring", s."payment_date", s."billing_type", s."billing_cycle", s."billing_frequency", s."expiry_date",
-         ${SPENDING_GROUPS[grouping][0]} as "key", ${SPENDING_GROUPS[grouping][1]} as "label",
-         trunc(${BASE_AMOUNT} * 100)::bigint as "cents"
-    from "subscriptions" s
-    ${RATE_JOINS}
-    left join "folders" f on f."id" = s."folder_id"
-    left join "product_categories" pc on pc."id" = s."category_id"
-   where s."user_id" = ? and s."deleted_at" is null and s."status" = 1)
-select 'kind' as "part", r."key", r."label", r."recurring", r."billing_type", r."billing_cycle", r."billing_frequency", count(*)::int as "count",
-       sum(r."cents")::text as "cents",
-       sum(r."cents" * "payment_count"(r."recurring", r."payment_date", r."billing_type", r."billing_cycle", r."billing_frequency", g."from",
-                                       least(g."to", r."expiry_date")))::text as "period_cents"
-  from "records" r cross join "range" g
- group by r."key", r."label", r."recurring", r."billing_type", r."billing_cycle", r."billing_frequency"`;
-  if (grouping !== 'MONTH') return sums;
-  // Each month of the range counts the payments within both.
-  return `${sums}
-union all
-select 'month', m."key", m."key", null, null, null, null, sum(m."payments")::int, sum(m."cents" * m."payments")::text, sum(m."cents" * m."payments")::text
-  from (select to_char(month, 'YYYY-MM') as "key", r."cents",
-               "payment_count"(r."recurring", r."payment_date", r."billing_type", r."billing_cycle", r."billing_frequency",
-                 greatest(month::date, g."from"), least((month + interval '1 month - 1 day')::date, g."to", r."expiry_date")) as "payments"
-          from "records" r cross join "range" g cross join generate_series(date_trunc('month', g."from"), g."to", interval '1 month') month) m
- where m."payments" > 0
- group by m."key"`;
 }
 
 /** Where LINK_PLAN takes each value of an ask from: a parameter each, or a field of a JSON ask in scope. */

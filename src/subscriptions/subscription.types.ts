@@ -106,15 +106,8 @@ export enum OrderDirection {
   ASC = 'asc',
   DESC = 'desc',
 }
-export enum SpendingGroupBy {
-  CATEGORY = 'CATEGORY',
-  FOLDER = 'FOLDER',
-  CURRENCY = 'CURRENCY',
-  MONTH = 'MONTH',
-}
 registerEnumType(SubscriptionOrderField, { name: 'SubscriptionOrderField' });
 registerEnumType(OrderDirection, { name: 'OrderDirection' });
-registerEnumType(SpendingGroupBy, { name: 'SpendingGroupBy' });
 
 @InputType()
 export class SubscriptionOrder {
@@ -193,23 +186,9 @@ export class AddonCreateInput {
   @Field(() => LocalDateScalar, { nullable: true }) refundDate?: string | null;
 }
 
-@ObjectType('SpendingGroup')
-export class SpendingGroupView {
-  @Field({ description: 'Category or folder id ("0": none), currency code, or YYYY-MM' }) key!: string;
-  @Field() label!: string;
-  @Field(() => Int) count!: number;
-  @Field({ description: "Average monthly cost of the group's active recurring records, in the base currency" }) monthlyTotal!: string;
-  @Field({ description: 'monthlyTotal × 12' }) yearlyTotal!: string;
-  @Field({ description: 'What falls due within [from, to], in the base currency' }) periodTotal!: string;
-}
-
-@ObjectType('SpendingSummary')
-export class SpendingSummaryView {
-  @Field(() => CurrencyResolver) baseCurrency!: string;
-  @Field(() => LocalDateScalar) from!: string;
-  @Field(() => LocalDateScalar) to!: string;
-  @Field() monthlyTotal!: string;
-  @Field() yearlyTotal!: string;
-  @Field() periodTotal!: string;
-  @Field(() => [SpendingGroupView]) groups!: SpendingGroupView[];
+@ObjectType('PriceStep', { description: "A record's price from a date on (until the next step)." })
+export class PriceStepView {
+  @Field(() => LocalDateScalar) effectiveFrom!: string;
+  @Field({ description: 'Decimal string, in currency' }) price!: string;
+  @Field(() => CurrencyResolver) currency!: string;
 }

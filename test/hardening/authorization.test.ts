@@ -36,7 +36,8 @@ const ids = {} as Record<
   | 'inboundToken'
   | 'calendarFeed'
   | 'notificationTarget'
-  | 'delivery',
+  | 'delivery'
+  | 'entry',
   number
 >;
 let bSubscription: number;
@@ -97,6 +98,8 @@ beforeAll(async () => {
     .field('recurring', '0');
   expect(addon.status).toBe(200);
   ids.addon = addon.body.subscription.id;
+  [{ id: ids.entry }] = (await asA('{ paymentEntries { id } }')).paymentEntries;
+  await asA(`mutation { setBudget(input: {amount: "50", categoryId: ${ids.category}}) { id } }`);
   ids.deleted = (await createSubscription(testApp, a.token, { note: `deleted ${MARK}` })).id as number;
   expect((await testApp.http.delete(`/api/v1/subscriptions/${ids.deleted}`).set('authorization', `Bearer ${a.token}`)).status).toBe(200);
   // Every event of A delivered, so nothing of A's changes in the background while B tries.
@@ -303,7 +306,12 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
   subscription: { refused: ['SUBSCRIPTION', 'ADDON', 'DELETED'].map((key) => `{ subscription(id: ${key}) { id } }`) },
   upcomingPayments: { ownOnly: ['{ upcomingPayments(days: 366) { id note } }'] },
   calendar: { ownOnly: ['{ calendar(from: "2026-01-01", to: "2026-12-31") { id subscription { note } } }'] },
-  spendingSummary: { ownOnly: ['{ spendingSummary(groupBy: FOLDER) { monthlyTotal groups { key label monthlyTotal } } }'] },
+  spendingSummary: {
+    ownOnly: [
+      '{ spendingSummary(groupBy: FOLDER) { monthlyTotal groups { key label monthlyTotal } } }',
+      '{ spendingSummary(from: "2026-01-01", to: "2026-12-31") { paidTotal budget groups { key label paidTotal budget } } }',
+    ],
+  },
   reminders: { ownOnly: ['{ reminders(from: "2026-01-01T00:00:00Z", to: "2026-12-31T00:00:00Z") { id subscriptionId alertId kind date } }'] },
   dueReminders: { ownOnly: ['{ dueReminders { id subscriptionId alertId } }'] },
   products: { ownOnly: [`{ products(search: "${MARK}") { edges { node { id productName } } } }`] },
@@ -371,6 +379,16 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
     asMissing: ['mutation { setAlertTargets(alertId: 1, targetIds: [NOTIFICATION_TARGET]) }'],
   },
   sendTestNotification: { refused: ['mutation { sendTestNotification(id: NOTIFICATION_TARGET) { id } }'] },
+  changePrice: { refused: ['mutation { changePrice(id: SUBSCRIPTION, price: "1.00", effectiveFrom: "2026-06-01") { id } }'] },
+  paymentEntries: { ownOnly: ['{ paymentEntries { id subscriptionId productName note } }'] },
+  markPaid: { refused: ['mutation { markPaid(entryId: ENTRY) { id } }'] },
+  markSkipped: { refused: ['mutation { markSkipped(entryId: ENTRY) { id } }'] },
+  budgets: { ownOnly: ['{ budgets { id categoryId categoryName amount } }'] },
+  setBudget: {
+    ownOnly: ['mutation { setBudget(input: {amount: "5"}) { id categoryId amount } }'],
+    asMissing: ['mutation { setBudget(input: {amount: "5", categoryId: CATEGORY}) { id } }'],
+  },
+  removeBudget: { refused: ['mutation { removeBudget(categoryId: CATEGORY) }'] },
   ...ownedNameCases('Folder', 'FOLDER_ID'),
   ...ownedNameCases('Tag', 'TAG'),
   ...ownedNameCases('PaymentMode', 'PAYMENT_MODE'),
@@ -387,7 +405,7 @@ function ownedNameCases(kind: string, placeholder: string): Record<string, Graph
 }
 
 const PLACEHOLDER =
-  /\b(B_SUBSCRIPTION|SUBSCRIPTION|ADDON|DELETED|ALERT|FOLDER_ID|TAG|PAYMENT_MODE|CATEGORY|PRODUCT|ENDPOINT|INBOUND_TOKEN|CALENDAR_FEED|NOTIFICATION_TARGET|DELIVERY|A_EMAIL)\b/g;
+  /\b(B_SUBSCRIPTION|SUBSCRIPTION|ADDON|DELETED|ALERT|FOLDER_ID|TAG|PAYMENT_MODE|CATEGORY|PRODUCT|ENDPOINT|INBOUND_TOKEN|CALENDAR_FEED|NOTIFICATION_TARGET|DELIVERY|ENTRY|A_EMAIL)\b/g;
 
 /** The document with A's ids (and B's own record) in place of the placeholders. */
 function withIds(document: string): string {
@@ -407,6 +425,7 @@ function withIds(document: string): string {
     CALENDAR_FEED: ids.calendarFeed,
     NOTIFICATION_TARGET: ids.notificationTarget,
     DELIVERY: ids.delivery,
+    ENTRY: ids.entry,
     A_EMAIL: a.email,
   };
   return document.replace(PLACEHOLDER, (key) => String(values[key]));

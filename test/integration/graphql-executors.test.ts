@@ -87,6 +87,20 @@ const STEPS: Step[] = [
       '{ spendingSummary(groupBy: MONTH, from: "2026-01-01", to: "2026-06-30") { baseCurrency from to monthlyTotal yearlyTotal periodTotal groups { key label count monthlyTotal yearlyTotal periodTotal } } }',
   },
   { query: '{ spendingSummary { monthlyTotal groups { key label } } }' },
+  { query: 'mutation { changePrice(id: 1, price: "14.99", effectiveFrom: "2026-06-01") { id price priceHistory { effectiveFrom price currency } } }' },
+  { query: 'mutation { changePrice(id: 1, price: "1.999", effectiveFrom: "2026-06-01") { id } }' },
+  { query: '{ paymentEntries(filter: {subscriptionId: 1}) { id subscriptionId productName dueDate expectedAmount currency status paidAmount paidAt note } }' },
+  { query: 'mutation { markPaid(entryId: 1, amount: "13.00", paidAt: "2026-03-14", note: "card") { id status paidAmount paidAt note } }' },
+  { query: 'mutation { markSkipped(entryId: 2) { id status paidAmount } }' },
+  { query: 'mutation { markPaid(entryId: 999) { id } }' },
+  { query: 'mutation { setBudget(input: {amount: "80"}) { id categoryId categoryName amount } }' },
+  { query: 'mutation { setBudget(input: {amount: "20", categoryId: 2}) { id categoryId categoryName amount } }' },
+  { query: '{ budgets { id categoryId categoryName amount } }' },
+  {
+    query:
+      '{ spendingSummary(from: "2026-03-01", to: "2026-04-15") { plannedTotal paidTotal monthlyBudget budget groups { key plannedTotal paidTotal budget } } }',
+  },
+  { query: 'mutation { removeBudget(categoryId: 2) }' },
   { query: `{ alerts { ${ALERT_FIELDS} } alert(id: 2) { id name } }` },
   {
     query:

@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import { occurrencesBetween } from '../../src/subscriptions/payment-dates';
-import { monthlyEquivalent, type SpendingGrouping } from '../../src/subscriptions/spending';
+import { monthlyEquivalent, type SpendingGrouping } from '../../src/spending/spending';
 import { graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
 
 /**

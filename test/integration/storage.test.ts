@@ -32,6 +32,7 @@ it('records every committed migration', async () => {
     'Migration20261125030352_notification_targets',
     'Migration20261125034419_rates_refreshes',
     'Migration20261125040538_contract_notice',
+    'Migration20261125085540_ledger_and_budgets',
   ]);
 });
 

@@ -26,6 +26,9 @@ const OWNED_ROWS: Record<string, string> = {
   calendar_feeds: `"user_id" = ?`,
   notification_targets: `"user_id" = ?`,
   alert_targets: `"target_id" in (select "id" from "notification_targets" where "user_id" = ?)`,
+  price_changes: `"subscription_id" in (select "id" from "subscriptions" where "user_id" = ?)`,
+  payment_entries: `"user_id" = ?`,
+  budgets: `"user_id" = ?`,
 };
 
 /** Every row a user owns, table by table, as JSON text: equal snapshots mean nothing of theirs changed. */

@@ -1,4 +1,4 @@
-import { monthlyEquivalent } from '../../src/subscriptions/spending';
+import { monthlyEquivalent } from '../../src/spending/spending';
 import { toMoneyString } from '../../src/platform/money';
 
 describe('monthlyEquivalent', () => {

@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
-import { BillingType, Cycle } from './codes';
+import { addDays, daysInMonth, endOfMonth, epochDay, mustParse } from '../platform/dates';
+import { BillingType, Cycle } from '../subscriptions/codes';
 
 /**
  * One row of the database's spending sums (spendingSumsSql): the records of one group and billing kind
@@ -17,6 +18,20 @@ export interface SpendingSum {
   count: number;
   cents: string;
   period_cents: string;
+}
+
+/** One row of the paid sums (paidSumsSql): the paid entries of one group, in exact cents of the base currency. */
+export interface PaidSum {
+  key: string;
+  label: string;
+  count: number;
+  cents: string;
+}
+
+/** The user's monthly budgets in the base currency: overall, and per category (keyed by its id, with its name). */
+export interface MonthlyBudgets {
+  overall: string | null;
+  categories: ReadonlyArray<{ key: string; label: string; amount: string }>;
 }
 
 /** Payments per month of one cycle unit: a calendar month is 1/12 of a year of 365.2425 days. */
@@ -52,6 +67,10 @@ export interface SpendingGroup {
   monthlyTotal: string;
   yearlyTotal: string;
   periodTotal: string;
+  /** What was paid within [from, to] (the ledger's paid entries, by the day paid). */
+  paidTotal: string;
+  /** The category's monthly budget over [from, to] (CATEGORY grouping), else null. */
+  budget: string | null;
 }
 
 export interface SpendingSummary {
@@ -61,6 +80,10 @@ export interface SpendingSummary {
   monthlyTotal: string;
   yearlyTotal: string;
   periodTotal: string;
+  paidTotal: string;
+  /** The overall monthly budget, and its share of [from, to] (each month's part by its days); null without one. */
+  monthlyBudget: string | null;
+  budget: string | null;
   /** In key order: months ascending, ids numerically, currencies alphabetically. */
   groups: SpendingGroup[];
 }
@@ -78,6 +101,9 @@ interface Accumulator {
   /** Cents counted as they are towards the monthly total (MONTH grouping: each payment of the month). */
   plainCents: bigint;
   periodCents: bigint;
+  paidCents: bigint;
+  /** The group's monthly budget (a category's), if any. */
+  monthlyBudget: string | null;
 }
 
 interface BillingKindCents {
@@ -87,7 +113,15 @@ interface BillingKindCents {
   cents: bigint;
 }
 
-const newAccumulator = (label: string): Accumulator => ({ label, count: 0, recurringCents: new Map(), plainCents: 0n, periodCents: 0n });
+const newAccumulator = (label: string): Accumulator => ({
+  label,
+  count: 0,
+  recurringCents: new Map(),
+  plainCents: 0n,
+  periodCents: 0n,
+  paidCents: 0n,
+  monthlyBudget: null,
+});
 
 /** Adds one billing kind's sums (a `kind` row) to an accumulator. */
 function addKind(accumulator: Accumulator, sum: SpendingSum): void {
@@ -122,10 +156,35 @@ function centsText(cents: bigint): string {
 }
 
 /**
- * What active records cost in the base currency: the average monthly (and yearly) cost of recurring ones,
- * and what falls due within [from, to]; per category, folder, price currency, or month of payment.
+ * A monthly budget's share of [from, to]: each month's budget times the part of its days within the range
+ * (a whole month: its budget exactly), in decimal, rounded to cents once.
  */
-export function summarizeSpending(sums: readonly SpendingSum[], baseCurrency: string, from: string, to: string, grouping: SpendingGrouping): SpendingSummary {
+export function budgetOver(monthly: string, from: string, to: string): string {
+  let total = new Decimal(0);
+  for (let start = from; start <= to; start = addDays(endOfMonth(start), 1)) {
+    const end = endOfMonth(start) < to ? endOfMonth(start) : to;
+    const { year, month } = mustParse(start);
+    total = total.plus(new Decimal(monthly).times(epochDay(end) - epochDay(start) + 1).dividedBy(daysInMonth(year, month)));
+  }
+  return total.toFixed(2, Decimal.ROUND_HALF_UP);
+}
+
+export interface SpendingInputs {
+  sums: readonly SpendingSum[];
+  paid: readonly PaidSum[];
+  budgets: MonthlyBudgets;
+  baseCurrency: string;
+  from: string;
+  to: string;
+  grouping: SpendingGrouping;
+}
+
+/**
+ * What active records cost in the base currency: the average monthly (and yearly) cost of recurring ones,
+ * what falls due within [from, to] as planned and what was paid then, against the budgets; per category,
+ * folder, price currency, or month of payment.
+ */
+export function summarizeSpending({ sums, paid, budgets, baseCurrency, from, to, grouping }: SpendingInputs): SpendingSummary {
   const groups = new Map<string, Accumulator>();
   const groupFor = (key: string, label: string) => {
     let group = groups.get(key);
@@ -147,6 +206,11 @@ export function summarizeSpending(sums: readonly SpendingSum[], baseCurrency: st
     group.count += sum.count;
     addKind(group, sum);
   }
+  for (const sum of paid) {
+    total.paidCents += BigInt(sum.cents);
+    groupFor(sum.key, sum.label).paidCents += BigInt(sum.cents);
+  }
+  if (grouping === 'CATEGORY') for (const budget of budgets.categories) groupFor(budget.key, budget.label).monthlyBudget = budget.amount;
   const money = (value: Decimal) => value.toFixed(2, Decimal.ROUND_HALF_UP);
   const monthlyTotal = monthlyOf(total);
   return {
@@ -156,6 +220,9 @@ export function summarizeSpending(sums: readonly SpendingSum[], baseCurrency: st
     monthlyTotal: money(monthlyTotal),
     yearlyTotal: money(monthlyTotal.times(12)),
     periodTotal: centsText(total.periodCents),
+    paidTotal: centsText(total.paidCents),
+    monthlyBudget: budgets.overall,
+    budget: budgets.overall === null ? null : budgetOver(budgets.overall, from, to),
     groups: [...groups.entries()]
       .sort(([a], [b]) => keyOrder.compare(a, b))
       .map(([key, group]) => {
@@ -167,6 +234,8 @@ export function summarizeSpending(sums: readonly SpendingSum[], baseCurrency: st
           monthlyTotal: money(monthly),
           yearlyTotal: money(monthly.times(12)),
           periodTotal: centsText(group.periodCents),
+          paidTotal: centsText(group.paidCents),
+          budget: group.monthlyBudget === null ? null : budgetOver(group.monthlyBudget, from, to),
         };
       }),
   };

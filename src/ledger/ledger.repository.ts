@@ -1,0 +1,125 @@
+import { rowsOf, type StatementTarget } from '../platform/db/statements';
+import { Status } from '../subscriptions/codes';
+import type { EntryStatus } from './payment-entry.entity';
+import type { LedgerRecord, PlannedEntry } from './ledger-plan';
+
+/** An entry as the ledger answers it, with its record's name. */
+export interface EntryRow {
+  id: number;
+  subscription_id: number;
+  product_name: string;
+  due_date: string;
+  expected_amount: string;
+  currency: string;
+  status: EntryStatus;
+  paid_amount: string | null;
+  paid_on: string | null;
+  note: string | null;
+  timezone: string;
+}
+
+export interface EntryFilter {
+  from?: string;
+  to?: string;
+  subscriptionId?: number;
+  status?: EntryStatus;
+}
+
+const ENTRY_COLUMNS = `e."id", e."subscription_id", s."product_name", e."due_date", e."expected_amount"::text as "expected_amount", e."currency",
+       e."status", e."paid_amount"::text as "paid_amount", e."paid_on", e."note", s."timezone"`;
+
+/** The one door to payment_entries. */
+export const ledgerRepository = {
+  /** The user's live Active records, as their ledger is planned from. */
+  activeRecords(em: StatementTarget, userId: number): Promise<LedgerRecord[]> {
+    return rowsOf<LedgerRecord>(
+      em,
+      `select "id", "status", "recurring", "payment_date", "billing_type", "billing_cycle", "billing_frequency", "expiry_date", "timezone",
+              "price"::text as "price", "price_type", "created_at"
+         from "subscriptions" where "user_id" = ? and "deleted_at" is null and "status" = ${Status.Active}`,
+      [userId],
+    );
+  },
+
+  /**
+   * Brings the user's ledger in line with its plan, in one statement: planned entries are made, pending ones
+   * take their planned amount, and pending entries not yet due that the plan no longer holds (the record ended,
+   * moved its dates or went) are removed. Paid, skipped and past entries stay as they are.
+   */
+  async reconcile(em: StatementTarget, userId: number, planned: readonly PlannedEntry[], now: Date): Promise<void> {
+    await rowsOf(
+      em,
+      `with "plan" as (
+         select * from jsonb_to_recordset(?::jsonb) as p("subscription_id" int, "due_date" date, "expected_amount" numeric, "currency" text)),
+       "dropped" as (
+         delete from "payment_entries" e using "subscriptions" s
+          where s."id" = e."subscription_id" and e."user_id" = ? and e."status" = 'pending'
+            and e."due_date" >= (cast(? as timestamptz) at time zone s."timezone")::date
+            and not exists (select 1 from "plan" p where p."subscription_id" = e."subscription_id" and p."due_date" = e."due_date")),
+       "kept" as (
+         insert into "payment_entries" as e ("user_id", "subscription_id", "due_date", "expected_amount", "currency", "updated_at")
+         select ?, p."subscription_id", p."due_date", p."expected_amount", p."currency", now() at time zone 'utc' from "plan" p
+         on conflict ("subscription_id", "due_date") do update set "expected_amount" = excluded."expected_amount", "currency" = excluded."currency", "updated_at" = excluded."updated_at"
+          where e."status" = 'pending' and (e."expected_amount", e."currency") is distinct from (excluded."expected_amount", excluded."currency"))
+       select 1`,
+      [JSON.stringify(planned), userId, now.toISOString(), userId],
+    );
+  },
+
+  /** Users with an Active record whose next payment is not in its ledger yet (a date rolled, or a new record): the sweep's. */
+  async usersBehind(em: StatementTarget, limit: number): Promise<number[]> {
+    const rows = await rowsOf<{ user_id: number }>(
+      em,
+      `select distinct s."user_id" from "subscriptions" s
+        where s."deleted_at" is null and s."status" = ${Status.Active} and s."next_payment_date" is not null
+          and not exists (select 1 from "payment_entries" e where e."subscription_id" = s."id" and e."due_date" = s."next_payment_date")
+        order by 1 limit ?`,
+      [limit],
+    );
+    return rows.map((row) => row.user_id);
+  },
+
+  list(em: StatementTarget, userId: number, filter: EntryFilter, limit: number): Promise<EntryRow[]> {
+    return rowsOf<EntryRow>(
+      em,
+      `select ${ENTRY_COLUMNS} from "payment_entries" e join "subscriptions" s on s."id" = e."subscription_id" and s."deleted_at" is null
+        where e."user_id" = ? and e."due_date" >= coalesce(?::date, '-infinity') and e."due_date" <= coalesce(?::date, 'infinity')
+          and (?::int is null or e."subscription_id" = ?::int) and (?::text is null or e."status" = ?::text)
+        order by e."due_date", e."id" limit ?`,
+      [
+        userId,
+        filter.from ?? null,
+        filter.to ?? null,
+        filter.subscriptionId ?? null,
+        filter.subscriptionId ?? null,
+        filter.status ?? null,
+        filter.status ?? null,
+        limit,
+      ],
+    );
+  },
+
+  /** One of the user's entries (of a live record), locked for the rest of the transaction. */
+  async lockOwned(em: StatementTarget, userId: number, id: number): Promise<EntryRow | null> {
+    const [row] = await rowsOf<EntryRow>(
+      em,
+      `select ${ENTRY_COLUMNS} from "payment_entries" e join "subscriptions" s on s."id" = e."subscription_id" and s."deleted_at" is null
+        where e."id" = ? and e."user_id" = ? for update of e`,
+      [id, userId],
+    );
+    return row ?? null;
+  },
+
+  /** Records what became of an entry. */
+  async settle(
+    em: StatementTarget,
+    id: number,
+    outcome: { status: EntryStatus; paidAmount: string | null; paidOn: string | null; note: string | null },
+  ): Promise<void> {
+    await rowsOf(
+      em,
+      `update "payment_entries" set "status" = ?, "paid_amount" = ?::numeric, "paid_on" = ?::date, "note" = ?, "updated_at" = now() at time zone 'utc' where "id" = ?`,
+      [outcome.status, outcome.paidAmount, outcome.paidOn, outcome.note, id],
+    );
+  },
+};

@@ -1,0 +1,94 @@
+import type { MikroORM } from '@mikro-orm/core';
+import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import type { Caller } from '../platform/caller';
+import { todayIn } from '../platform/dates';
+import { pooled } from '../platform/db/statements';
+import { AppError } from '../platform/errors';
+import { toMoneyString } from '../platform/money';
+import { hasLength } from '../platform/objects';
+import { priceHistoryRepository } from '../subscriptions/price-history.repository';
+import { moneyProblem } from '../subscriptions/subscription.input';
+import { plannedEntries } from './ledger-plan';
+import { ledgerRepository, type EntryFilter, type EntryRow } from './ledger.repository';
+
+/** Entries answered at most per read. */
+export const MAX_ENTRIES = 1000;
+
+/** What was paid: the payment ledger, planned from the records and settled by their owner. */
+export class LedgerService {
+  constructor(
+    private readonly orm: MikroORM<PostgreSqlDriver>,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /** The caller's entries (their ledger brought up to date first: the sweep may not have run since a change). */
+  async entries(caller: Caller, filter: EntryFilter): Promise<EntryRow[]> {
+    await this.reconcile(caller.userId);
+    return ledgerRepository.list(pooled(this.orm), caller.userId, filter, MAX_ENTRIES);
+  }
+
+  /** Records an entry as paid: the expected amount and today (in the record's zone) unless given. */
+  async markPaid(caller: Caller, id: number, paid: { amount?: string | null; paidAt?: string | null; note?: string | null }): Promise<EntryRow> {
+    if (paid.amount !== undefined && paid.amount !== null) {
+      const problem = moneyProblem('amount', paid.amount);
+      if (problem) throw AppError.field('amount', problem);
+    }
+    return this.settle(caller, id, paid.note, (entry) => ({
+      status: 'paid',
+      paidAmount: paid.amount ?? entry.expected_amount,
+      paidOn: paid.paidAt ?? todayIn(entry.timezone, this.clock()),
+    }));
+  }
+
+  /** Records an entry as skipped (not paid, and not owed any more). */
+  async markSkipped(caller: Caller, id: number, note?: string | null): Promise<EntryRow> {
+    return this.settle(caller, id, note, () => ({ status: 'skipped', paidAmount: null, paidOn: null }));
+  }
+
+  /** The sweep's part: the ledgers of users whose records have a next payment without its entry. */
+  async sweep(limit = 200): Promise<number> {
+    const users = await ledgerRepository.usersBehind(pooled(this.orm), limit);
+    for (const userId of users) await this.reconcile(userId);
+    return users.length;
+  }
+
+  private async reconcile(userId: number): Promise<void> {
+    const em = pooled(this.orm);
+    const records = await ledgerRepository.activeRecords(em, userId);
+    const steps = await priceHistoryRepository.of(
+      em,
+      records.map((record) => record.id),
+    );
+    const now = this.clock();
+    const planned = records.flatMap((record) =>
+      plannedEntries(
+        record,
+        steps.filter((step) => step.subscription_id === record.id),
+        now,
+      ),
+    );
+    await ledgerRepository.reconcile(em, userId, planned, now);
+  }
+
+  private async settle(
+    caller: Caller,
+    id: number,
+    note: string | null | undefined,
+    outcome: (entry: EntryRow) => Pick<EntryRow, 'status'> & { paidAmount: string | null; paidOn: string | null },
+  ): Promise<EntryRow> {
+    if (note !== undefined && note !== null && !hasLength(note, 0, 1000)) throw AppError.field('note', 'The note must be at most 1000 characters.');
+    return this.orm.em.transactional(async (em) => {
+      const entry = await ledgerRepository.lockOwned(em, caller.userId, id);
+      if (!entry) throw AppError.notFound('Payment entry');
+      const settled = { ...outcome(entry), note: note ?? entry.note };
+      await ledgerRepository.settle(em, id, settled);
+      return {
+        ...entry,
+        status: settled.status,
+        paid_amount: settled.paidAmount === null ? null : toMoneyString(settled.paidAmount),
+        paid_on: settled.paidOn,
+        note: settled.note,
+      };
+    });
+  }
+}

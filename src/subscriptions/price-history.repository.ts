@@ -1,0 +1,60 @@
+import { intArray, rowsOf, type StatementPart, type StatementTarget } from '../platform/db/statements';
+
+/** A record's price from a date on. */
+export interface PriceStep {
+  subscription_id: number;
+  effective_from: string;
+  price: string;
+}
+
+/** The one door to price_changes: a record's price history and the parts of the writes that change it. */
+export const priceHistoryRepository = {
+  /** The steps of these records, each record's in date order. */
+  of(em: StatementTarget, ids: readonly number[]): Promise<PriceStep[]> {
+    return rowsOf<PriceStep>(
+      em,
+      `select "subscription_id", "effective_from", "price"::text as "price" from "price_changes"
+        where "subscription_id" = any(?::int[]) order by "subscription_id", "effective_from"`,
+      [intArray(ids)],
+    );
+  },
+
+  /** Steps written (or, on a date that has one, their price replaced), as a part of the statement of the record's change. */
+  stepsPart(steps: readonly PriceStep[]): StatementPart {
+    return {
+      sql: `"price_steps" as (
+         insert into "price_changes" ("subscription_id", "effective_from", "price")
+         select "subscription_id", "effective_from", "price" from jsonb_to_recordset(?::jsonb) as v("subscription_id" int, "effective_from" date, "price" numeric)
+         on conflict ("subscription_id", "effective_from") do update set "price" = excluded."price")`,
+      params: [JSON.stringify(steps)],
+    };
+  },
+
+  /**
+   * A correction of the price in effect on `today` (an edit of the record's price, not a change from a date):
+   * the step in effect then, or the first when all are later. Nothing for a record without history.
+   */
+  correctionPart(id: number, today: string, price: string): StatementPart {
+    return {
+      sql: `"price_corrected" as (
+         update "price_changes" set "price" = ?::numeric
+          where "id" = coalesce((select "id" from "price_changes" where "subscription_id" = ? and "effective_from" <= ?::date order by "effective_from" desc limit 1),
+                                (select "id" from "price_changes" where "subscription_id" = ? order by "effective_from" limit 1)))`,
+      params: [price, id, today, id],
+    };
+  },
+
+  /** Live records whose price is not the one their history puts in effect today in their zone at `now` (a step's day came). */
+  duePrices(em: StatementTarget, now: Date, limit: number): Promise<Array<{ id: number; user_id: number; price: string }>> {
+    return rowsOf(
+      em,
+      `select s."id", s."user_id", h."price"::text as "price" from "subscriptions" s
+         cross join lateral (select pc."price" from "price_changes" pc
+                              where pc."subscription_id" = s."id" and pc."effective_from" <= (cast(? as timestamptz) at time zone s."timezone")::date
+                              order by pc."effective_from" desc limit 1) h
+        where s."deleted_at" is null and s."price" <> h."price"
+        order by s."user_id", s."id" limit ?`,
+      [now.toISOString(), limit],
+    );
+  },
+};
