@@ -18,8 +18,4 @@ export class Budget extends BaseEntity {
 
   @Property({ type: 'decimal', precision: 14, scale: 2 })
   amount!: string;
-
-  /** The month (YYYY-MM) whose planned total last set off a warning: one warning per month. */
-  @Property({ type: 'string', length: 7, nullable: true })
-  warnedMonth?: string | null;
 }

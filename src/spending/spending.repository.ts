@@ -1,3 +1,4 @@
+import { globalOrOwnSql } from '../platform/caller';
 import type { DirectReads } from '../platform/db/direct-reads';
 import { rowsOf, type StatementTarget } from '../platform/db/statements';
 import type { MonthlyBudgets, PaidSum, SpendingGrouping, SpendingSum } from './spending';
@@ -48,7 +49,7 @@ export class SpendingRepository {
 
   /** Whether a category is the user's own or a global one. */
   async categoryVisible(em: StatementTarget, userId: number, categoryId: number): Promise<boolean> {
-    const rows = await rowsOf(em, `select 1 from "product_categories" where "id" = ? and ("user_id" is null or "user_id" = ?)`, [categoryId, userId]);
+    const rows = await rowsOf(em, `select 1 from "product_categories" where "id" = ? and ${globalOrOwnSql('"user_id"')}`, [categoryId, userId]);
     return rows.length > 0;
   }
 

@@ -1,15 +1,24 @@
 import { BASE_AMOUNT, baseAmountSql, RATE_JOINS } from '../subscriptions/subscription.sql';
 
-/** What spending groups by: the group's key and label over the record `s` and its folder `f` and category `pc`. */
-const SPENDING_GROUPS = {
-  CATEGORY: [`coalesce(s."category_id", 0)::text`, `coalesce(pc."name", 'Uncategorised')`],
-  FOLDER: [`coalesce(s."folder_id", 0)::text`, `coalesce(f."name", 'No folder')`],
-  CURRENCY: ['s."price_type"', 's."price_type"'],
-  // By month, each payment is a group's: the records are summed only for the totals.
-  MONTH: [`''`, `''`],
-} as const;
+/**
+ * What spending groups by: the group's key and label over the record `s`, its folder `f` and category `pc`,
+ * with `currency` the column of the amounts' currency.
+ */
+function spendingGroup(grouping: SpendingGroupingKey, currency = 's."price_type"'): readonly [key: string, label: string] {
+  switch (grouping) {
+    case 'CATEGORY':
+      return [`coalesce(s."category_id", 0)::text`, `coalesce(pc."name", 'Uncategorised')`];
+    case 'FOLDER':
+      return [`coalesce(s."folder_id", 0)::text`, `coalesce(f."name", 'No folder')`];
+    case 'CURRENCY':
+      return [currency, currency];
+    case 'MONTH':
+      // By month, each payment is a group's: the records are summed only for the totals.
+      return [`''`, `''`];
+  }
+}
 
-export type SpendingGroupingKey = keyof typeof SPENDING_GROUPS;
+export type SpendingGroupingKey = 'CATEGORY' | 'FOLDER' | 'CURRENCY' | 'MONTH';
 
 /** A step's payments within the range, up to the record's expiry_date and within the step ([step_from, step_to], open where null). */
 const stepPayments = (from: string, to: string) =>
@@ -24,11 +33,12 @@ const stepPayments = (from: string, to: string) =>
  * dozen rows, whatever the number of records. Parameters: from, to, user.
  */
 export function spendingSumsSql(grouping: SpendingGroupingKey): string {
+  const [key, label] = spendingGroup(grouping);
   const sums = `
 with "range" as (select ?::date as "from", ?::date as "to"),
 "records" as (
   select s."id", s."recurring", s."payment_date", s."billing_type", s."billing_cycle", s."billing_frequency", s."expiry_date",
-         ${SPENDING_GROUPS[grouping][0]} as "key", ${SPENDING_GROUPS[grouping][1]} as "label",
+         ${key} as "key", ${label} as "label",
          trunc(${BASE_AMOUNT} * 100)::bigint as "cents", s."price_type", u."base_currency", rp."per_usd", rb."per_usd" as "base_per_usd"
     from "subscriptions" s
     ${RATE_JOINS}
@@ -69,9 +79,9 @@ select 'month', m."key", m."key", null, null, null, null, sum(m."payments")::int
  * per month paid. Parameters: from, to, user.
  */
 export function paidSumsSql(grouping: SpendingGroupingKey): string {
-  const [key, label] = grouping === 'MONTH' ? [`to_char(e."paid_on", 'YYYY-MM')`, `to_char(e."paid_on", 'YYYY-MM')`] : SPENDING_GROUPS[grouping];
+  const [key, label] = grouping === 'MONTH' ? [`to_char(e."paid_on", 'YYYY-MM')`, `to_char(e."paid_on", 'YYYY-MM')`] : spendingGroup(grouping, 'e."currency"');
   return `
-select ${key.replace('s."price_type"', 'e."currency"')} as "key", ${label.replace('s."price_type"', 'e."currency"')} as "label", count(*)::int as "count",
+select ${key} as "key", ${label} as "label", count(*)::int as "count",
        sum(trunc(${baseAmountSql('e."paid_amount"', 'e."currency"', 'rp."per_usd"', 'rb."per_usd"')} * 100))::text as "cents"
   from "payment_entries" e
   join "subscriptions" s on s."id" = e."subscription_id" and s."deleted_at" is null

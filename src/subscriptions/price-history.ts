@@ -18,6 +18,11 @@ export function priceOn(history: PriceHistory, date: string): string {
   return price;
 }
 
+/** A record's steps as shown: its history's, or, for a price that never changed, one step from its payment date. */
+export function stepsOf(record: { id: number; payment_date: string; price: string }, steps: readonly PriceStep[]): PriceStep[] {
+  return steps.length > 0 ? [...steps] : [{ subscription_id: record.id, effective_from: record.payment_date, price: record.price }];
+}
+
 /**
  * The steps a record's history holds after a change of price from `effectiveFrom`: a record without history
  * first gets a step for the price it began with, from its payment date; a step on the same date is replaced.
@@ -27,8 +32,7 @@ export function stepsAfterChange(
   steps: readonly PriceStep[],
   change: { effectiveFrom: string; price: string },
 ): PriceStep[] {
-  const next = steps.length > 0 ? [...steps] : [{ subscription_id: record.id, effective_from: record.payment_date, price: record.price }];
-  const kept = next.filter((step) => step.effective_from !== change.effectiveFrom);
+  const kept = stepsOf(record, steps).filter((step) => step.effective_from !== change.effectiveFrom);
   kept.push({ subscription_id: record.id, effective_from: change.effectiveFrom, price: change.price });
   return kept.sort((a, b) => a.effective_from.localeCompare(b.effective_from));
 }

@@ -4,6 +4,7 @@ import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 't
 import { definedOnly } from '../platform/objects';
 import { AlertView, toAlertView } from '../alerts/alert.resolver';
 import type { Loaders } from './subscription.loaders';
+import { stepsOf } from './price-history';
 import { LocalDateScalar } from '../platform/graphql/scalars';
 import { AppError } from '../platform/errors';
 import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
@@ -203,7 +204,7 @@ export class SubscriptionResolver {
   @FieldResolver(() => [PriceStepView], { description: 'Its prices from their dates on, oldest first; one step for a record whose price never changed.' })
   async priceHistory(@Root() record: SubscriptionRecordView, @Ctx() context: GraphQLContext): Promise<PriceStepView[]> {
     const steps = await this.loadersOf(context).priceHistoryOf.load(record.id);
-    return (steps.length > 0 ? steps : [{ effective_from: record.payment_date, price: record.price }]).map((step) => ({
+    return stepsOf(record, steps).map((step) => ({
       effectiveFrom: step.effective_from,
       price: step.price,
       currency: record.price_type,

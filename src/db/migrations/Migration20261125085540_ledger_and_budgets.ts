@@ -11,7 +11,7 @@ const VERSIONED: Array<[table: string, owner: 'user_id' | 'subscription']> = [
 export class Migration20261125085540_ledger_and_budgets extends Migration {
   override async up(): Promise<void> {
     this.addSql(
-      `create table "budgets" ("id" serial primary key, "created_at" timestamp(6) not null default (now() AT TIME ZONE 'utc'::text), "updated_at" timestamp(6) null, "user_id" int not null, "category_id" int null, "amount" numeric(14,2) not null, "warned_month" varchar(7) null);`,
+      `create table "budgets" ("id" serial primary key, "created_at" timestamp(6) not null default (now() AT TIME ZONE 'utc'::text), "updated_at" timestamp(6) null, "user_id" int not null, "category_id" int null, "amount" numeric(14,2) not null);`,
     );
     this.addSql(`create unique index "budgets_user_category_unique" on "budgets" ("user_id", coalesce("category_id", 0));`);
 
