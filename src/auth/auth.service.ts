@@ -7,7 +7,7 @@ import { AppError, type FieldErrors, refuseFieldErrors } from '../platform/error
 import { AccessToken } from './access-token.entity';
 import type { Caller } from '../platform/caller';
 import type { LoginThrottle } from './login-throttle';
-import { normaliseEmail } from './email';
+import { emailProblem, normaliseEmail } from './email';
 import { hashPassword, PASSWORD_MIN_LENGTH, verifyPassword } from './password';
 import { formatAccessToken, matchesHash, parseAccessToken, randomSecret, sha256Hex } from './secrets';
 import { User } from './user.entity';
@@ -24,7 +24,6 @@ export interface Session {
   token: string;
 }
 
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DAY_MS = 86_400_000;
 
 export class AuthService {
@@ -93,7 +92,8 @@ export class AuthService {
     const email = normaliseEmail(input.email);
     const name = input.name.trim();
     const problems: FieldErrors = {};
-    if (!EMAIL_PATTERN.test(email) || email.length > 320) problems.email = ['The email must be a valid e-mail address.'];
+    const emailInvalid = emailProblem(email);
+    if (emailInvalid) problems.email = [emailInvalid];
     if (input.password.length < PASSWORD_MIN_LENGTH || input.password.length > 1024) {
       problems.password = [`The password must be from ${PASSWORD_MIN_LENGTH} to 1024 characters.`];
     }

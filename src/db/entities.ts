@@ -21,6 +21,7 @@ import { BaseEntity } from '../platform/db/base.entity';
 import { PriceChange } from '../subscriptions/price-change.entity';
 import { PaymentEntry } from '../ledger/payment-entry.entity';
 import { Budget } from '../spending/budget.entity';
+import { Household, HouseholdMember, SubscriptionShare, SubscriptionSplit } from '../households/household.entity';
 
 /** Every entity, listed explicitly: no folder scanning, so the same list works compiled and under jest. */
 export const ENTITIES = [
@@ -48,4 +49,8 @@ export const ENTITIES = [
   PriceChange,
   PaymentEntry,
   Budget,
+  Household,
+  HouseholdMember,
+  SubscriptionShare,
+  SubscriptionSplit,
 ];

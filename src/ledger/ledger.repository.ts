@@ -23,6 +23,8 @@ export interface EntryFilter {
   to?: string;
   subscriptionId?: number;
   status?: EntryStatus;
+  /** Only the records shared in this household. */
+  householdId?: number;
 }
 
 const ENTRY_COLUMNS = `e."id", e."subscription_id", s."product_name", e."due_date", e."expected_amount"::text as "expected_amount", e."currency",
@@ -85,6 +87,7 @@ export const ledgerRepository = {
       `select ${ENTRY_COLUMNS} from "payment_entries" e join "subscriptions" s on s."id" = e."subscription_id" and s."deleted_at" is null
         where e."user_id" = ? and e."due_date" >= coalesce(?::date, '-infinity') and e."due_date" <= coalesce(?::date, 'infinity')
           and (?::int is null or e."subscription_id" = ?::int) and (?::text is null or e."status" = ?::text)
+          and (?::int is null or exists (select 1 from "subscription_shares" sh where sh."subscription_id" = e."subscription_id" and sh."household_id" = ?::int))
         order by e."due_date", e."id" limit ?`,
       [
         userId,
@@ -94,6 +97,8 @@ export const ledgerRepository = {
         filter.subscriptionId ?? null,
         filter.status ?? null,
         filter.status ?? null,
+        filter.householdId ?? null,
+        filter.householdId ?? null,
         limit,
       ],
     );
@@ -108,6 +113,12 @@ export const ledgerRepository = {
       [id, userId],
     );
     return row ?? null;
+  },
+
+  /** The record an entry is of, or null. */
+  async subscriptionOf(em: StatementTarget, id: number): Promise<number | null> {
+    const [row] = await rowsOf<{ subscription_id: number }>(em, `select "subscription_id" from "payment_entries" where "id" = ?`, [id]);
+    return row?.subscription_id ?? null;
   },
 
   /** Records what became of an entry. */

@@ -33,6 +33,8 @@ class PaymentEntryFilter {
   @Field(() => LocalDateScalar, { nullable: true }) to?: string;
   @Field(() => Int, { nullable: true }) subscriptionId?: number;
   @Field(() => PaymentEntryStatus, { nullable: true }) status?: PaymentEntryStatus;
+  @Field(() => Int, { nullable: true, description: 'The entries of the records shared in this household (one you belong to), not your own' })
+  householdId?: number;
 }
 
 const toView = (row: EntryRow): PaymentEntryView => ({
@@ -59,8 +61,15 @@ export class LedgerResolver {
     @Ctx() context: GraphQLContext,
     @Arg('filter', () => PaymentEntryFilter, { nullable: true }) filter?: PaymentEntryFilter,
   ): Promise<PaymentEntryView[]> {
-    const { from, to, subscriptionId, status } = filter ?? {};
-    return (await this.ledger.entries(requireCaller(context), { from, to, subscriptionId, status: status as EntryStatus | undefined })).map(toView);
+    const { from, to, subscriptionId, status, householdId } = filter ?? {};
+    const entries = await this.ledger.entries(requireCaller(context), {
+      from,
+      to,
+      subscriptionId,
+      status: status as EntryStatus | undefined,
+      householdId: householdId ?? undefined,
+    });
+    return entries.map(toView);
   }
 
   @Mutation(() => PaymentEntryView, { description: "Records a payment: the expected amount, and today in the record's zone, unless given." })

@@ -2,7 +2,8 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Caller } from '../platform/caller';
 import { todayIn } from '../platform/dates';
-import { pooled } from '../platform/db/statements';
+import { pooled, type StatementTarget } from '../platform/db/statements';
+import type { HouseholdService } from '../households/household.service';
 import { AppError } from '../platform/errors';
 import { toMoneyString } from '../platform/money';
 import { hasLength } from '../platform/objects';
@@ -18,13 +19,18 @@ export const MAX_ENTRIES = 1000;
 export class LedgerService {
   constructor(
     private readonly orm: MikroORM<PostgreSqlDriver>,
+    private readonly households: HouseholdService,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  /** The caller's entries (their ledger brought up to date first: the sweep may not have run since a change). */
+  /**
+   * The caller's entries, or those of the records shared in a household the caller belongs to (the ledger
+   * brought up to date first: the sweep may not have run since a change).
+   */
   async entries(caller: Caller, filter: EntryFilter): Promise<EntryRow[]> {
-    await this.reconcile(caller.userId);
-    return ledgerRepository.list(pooled(this.orm), caller.userId, filter, MAX_ENTRIES);
+    const ownerId = filter.householdId === undefined ? caller.userId : (await this.households.membership(caller, filter.householdId)).owner_id;
+    await this.reconcile(ownerId);
+    return ledgerRepository.list(pooled(this.orm), ownerId, filter, MAX_ENTRIES);
   }
 
   /** Records an entry as paid: the expected amount and today (in the record's zone) unless given. */
@@ -70,6 +76,13 @@ export class LedgerService {
     await ledgerRepository.reconcile(em, userId, planned, now);
   }
 
+  /** An entry of a record shared in a household where the caller has edit rights, locked; else null. */
+  private async lockShared(em: StatementTarget, caller: Caller, id: number): Promise<EntryRow | null> {
+    const subscriptionId = await ledgerRepository.subscriptionOf(em, id);
+    const ownerId = subscriptionId === null ? null : await this.households.ownerFor(caller.userId, subscriptionId, 'edit');
+    return ownerId === null ? null : ledgerRepository.lockOwned(em, ownerId, id);
+  }
+
   private async settle(
     caller: Caller,
     id: number,
@@ -78,7 +91,7 @@ export class LedgerService {
   ): Promise<EntryRow> {
     if (note !== undefined && note !== null && !hasLength(note, 0, 1000)) throw AppError.field('note', 'The note must be at most 1000 characters.');
     return this.orm.em.transactional(async (em) => {
-      const entry = await ledgerRepository.lockOwned(em, caller.userId, id);
+      const entry = (await ledgerRepository.lockOwned(em, caller.userId, id)) ?? (await this.lockShared(em, caller, id));
       if (!entry) throw AppError.notFound('Payment entry');
       const settled = { ...outcome(entry), note: note ?? entry.note };
       await ledgerRepository.settle(em, id, settled);

@@ -41,13 +41,17 @@ export class ReminderMailer {
         text: `Reminder: ${message.date} is the last day to give notice on your ${message.productName} contract (${amount}) before it renews.`,
       },
     }[message.kind];
-    await this.transport.sendMail({ from: this.from, to: message.to, subject, text, html: htmlOf(text) });
+    await this.sendText(message.to, subject, text);
   }
 
   /** A notification target's message (mailto://); answers the SMTP server's reply. */
-  async sendNotification(to: string[], message: NotificationMessage): Promise<string> {
-    const text = [message.body, message.link].filter(Boolean).join('\n\n');
-    const info = (await this.transport.sendMail({ from: this.from, to, subject: message.title, text, html: htmlOf(text) })) as { response?: string };
+  sendNotification(to: string[], message: NotificationMessage): Promise<string> {
+    return this.sendText(to, message.title, [message.body, message.link].filter(Boolean).join('\n\n'));
+  }
+
+  /** A plain-text message (with its HTML part); answers the SMTP server's reply. */
+  async sendText(to: string | string[], subject: string, text: string): Promise<string> {
+    const info = (await this.transport.sendMail({ from: this.from, to, subject, text, html: htmlOf(text) })) as { response?: string };
     return info.response ?? '';
   }
 

@@ -15,6 +15,7 @@ import { ExportResolver } from '../exports/export.resolver';
 import { ImportResolver } from '../imports/import.resolver';
 import { LedgerResolver } from '../ledger/ledger.resolver';
 import { SpendingResolver } from '../spending/spending.resolver';
+import { HouseholdResolver, SubscriptionSharingResolver } from '../households/household.resolver';
 import type { Services } from './services';
 
 /** One instance of every resolver, built on the services. */
@@ -37,6 +38,8 @@ function createResolvers(services: Services): NonEmptyArray<object> {
     new ImportResolver(services.imports),
     new SpendingResolver(services.spending),
     new LedgerResolver(services.ledger),
+    new HouseholdResolver(services.households, services.subscriptions),
+    new SubscriptionSharingResolver(services.households, services.subscriptions),
     new NotificationTargetResolver(services.notificationTargets, services.deliveryLog),
   ];
 }

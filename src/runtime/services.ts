@@ -39,6 +39,7 @@ import { DeliveryService, type DeliveryTiming } from '../webhooks/delivery.servi
 import { LedgerService } from '../ledger/ledger.service';
 import { SpendingRepository } from '../spending/spending.repository';
 import { SpendingService } from '../spending/spending.service';
+import { HouseholdService } from '../households/household.service';
 
 /** The domain services, built once per process; the REST facade and GraphQL resolvers both call these. */
 export interface Services extends AccountSources {
@@ -63,6 +64,8 @@ export interface Services extends AccountSources {
   spending: SpendingService;
   /** The payment ledger: what was paid. */
   ledger: LedgerService;
+  /** Households: members, and the records shared in them. */
+  households: HouseholdService;
 }
 
 export function createServices(
@@ -78,13 +81,14 @@ export function createServices(
   const secrets = config.notifySecretKey ? new SecretBox(config.notifySecretKey) : null;
   const deliveries = new DeliveryService(orm, config, new NotificationSender(secrets, config, mailer), deliveryTiming);
   const subscriptions = new SubscriptionRepository(orm, stores.reads);
+  const households = new HouseholdService(orm, mailer ? (to, subject, text) => mailer.sendText(to, subject, text) : null, logger);
   const reminders = new ReminderService(orm, new ReminderRepository(orm), subscriptions, outbox, mailer, logger, config.baseUrl, clock);
   const services = {
     outbox,
     reminders,
     profile: new ProfileService(orm, subscriptions, reminders),
     auth: new AuthService(orm, new AccessTokenRepository(orm, stores.reads), config, new LoginThrottle(stores)),
-    subscriptions: new SubscriptionService(orm, subscriptions, `${config.baseUrl}/static/default-product.svg`, outbox, reminders, clock),
+    subscriptions: new SubscriptionService(orm, subscriptions, `${config.baseUrl}/static/default-product.svg`, outbox, reminders, households, clock),
     folders: new OwnedNamesService(orm, Folder, { label: 'Folder', validate: validateFolder, singleDefault: true }),
     tags: new OwnedNamesService(orm, Tag, { label: 'Tag' }),
     paymentModes: new OwnedNamesService(orm, PaymentMode, { label: 'Payment mode', validate: validatePaymentMode }),
@@ -105,7 +109,8 @@ export function createServices(
     ...services,
     exports: new AccountExportService(services, config.baseUrl, clock),
     imports: new ImportService(orm, new ImportRepository(orm), services),
-    spending: new SpendingService(orm, new SpendingRepository(stores.reads), services.subscriptions),
-    ledger: new LedgerService(orm, clock),
+    spending: new SpendingService(orm, new SpendingRepository(stores.reads), services.subscriptions, households),
+    ledger: new LedgerService(orm, households, clock),
+    households,
   };
 }

@@ -2,7 +2,7 @@ import { globalOrOwnSql } from '../platform/caller';
 import type { DirectReads } from '../platform/db/direct-reads';
 import { rowsOf, type StatementTarget } from '../platform/db/statements';
 import type { MonthlyBudgets, PaidSum, SpendingGrouping, SpendingSum } from './spending';
-import { paidSumsSql, spendingSumsSql } from './spending.sql';
+import { paidSumsSql, scopeParams, spendingSumsSql, type SpendingScope } from './spending.sql';
 
 /** A budget as stored, with its category's name. */
 export interface BudgetRow {
@@ -18,14 +18,14 @@ const BUDGET_COLUMNS = `b."id", b."category_id", pc."name" as "category_name", b
 export class SpendingRepository {
   constructor(private readonly reads: DirectReads) {}
 
-  /** What the user's live Active records cost, summed per group and billing kind (and by month, per month). */
-  plannedSums(userId: number, grouping: SpendingGrouping, from: string, to: string): Promise<SpendingSum[]> {
-    return this.reads.rows<SpendingSum>(spendingSumsSql(grouping), [from, to, userId]);
+  /** What the scope's live Active records cost, summed per group and billing kind (and by month, per month), in the viewer's base currency. */
+  plannedSums(scope: SpendingScope, viewerId: number, grouping: SpendingGrouping, from: string, to: string): Promise<SpendingSum[]> {
+    return this.reads.rows<SpendingSum>(spendingSumsSql(grouping, scope), [from, to, ...scopeParams(scope), viewerId]);
   }
 
-  /** What the user paid within [from, to], per group. */
-  paidSums(userId: number, grouping: SpendingGrouping, from: string, to: string): Promise<PaidSum[]> {
-    return this.reads.rows<PaidSum>(paidSumsSql(grouping), [from, to, userId]);
+  /** What was paid of the scope's records within [from, to], per group, in the viewer's base currency. */
+  paidSums(scope: SpendingScope, viewerId: number, grouping: SpendingGrouping, from: string, to: string): Promise<PaidSum[]> {
+    return this.reads.rows<PaidSum>(paidSumsSql(grouping, scope), [...scopeParams(scope), viewerId, from, to]);
   }
 
   /** The user's budgets: overall first, then by category id. */

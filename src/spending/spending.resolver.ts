@@ -3,7 +3,7 @@ import { requireCaller, type GraphQLContext } from '../platform/graphql/context'
 import { LocalDateScalar } from '../platform/graphql/scalars';
 import type { BudgetRow } from './spending.repository';
 import type { SpendingService } from './spending.service';
-import { BudgetInput, BudgetView, SpendingGroupBy, SpendingSummaryView } from './spending.types';
+import { BudgetInput, BudgetView, SpendingGroupBy, SpendingSummaryView, SpendingViewKind } from './spending.types';
 
 const toBudgetView = (row: BudgetRow): BudgetView => ({ id: row.id, categoryId: row.category_id, categoryName: row.category_name, amount: row.amount });
 
@@ -17,8 +17,15 @@ export class SpendingResolver {
     @Ctx() context: GraphQLContext,
     @Arg('from', () => LocalDateScalar, { nullable: true }) from?: string,
     @Arg('to', () => LocalDateScalar, { nullable: true }) to?: string,
+    @Arg('view', () => SpendingViewKind, { defaultValue: SpendingViewKind.OWN }) view: SpendingViewKind = SpendingViewKind.OWN,
+    @Arg('householdId', () => Int, { nullable: true }) householdId?: number | null,
+    @Arg('memberId', () => Int, { nullable: true }) memberId?: number | null,
   ): Promise<SpendingSummaryView> {
-    const summary = await this.spending.summary(requireCaller(context), groupBy, from ?? undefined, to ?? undefined);
+    const summary = await this.spending.summary(requireCaller(context), groupBy, from ?? undefined, to ?? undefined, {
+      kind: view,
+      householdId: householdId ?? undefined,
+      memberId: memberId ?? undefined,
+    });
     return { ...summary, plannedTotal: summary.periodTotal, groups: summary.groups.map((group) => ({ ...group, plannedTotal: group.periodTotal })) };
   }
 

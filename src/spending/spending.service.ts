@@ -5,8 +5,19 @@ import { pooled } from '../platform/db/statements';
 import { AppError } from '../platform/errors';
 import { moneyProblem } from '../subscriptions/subscription.input';
 import type { SubscriptionService } from '../subscriptions/subscription.service';
-import { summarizeSpending, type SpendingGrouping, type SpendingSummary } from './spending';
+import type { HouseholdService } from '../households/household.service';
+import { summarizeSpending, type MonthlyBudgets, type SpendingGrouping, type SpendingSummary } from './spending';
+import type { SpendingScope } from './spending.sql';
 import type { BudgetRow, SpendingRepository } from './spending.repository';
+
+/** Which spending a summary reads (see SpendingScope). */
+export interface SpendingView {
+  kind: 'own' | 'myShare' | 'household';
+  householdId?: number;
+  memberId?: number;
+}
+
+const NO_BUDGETS: MonthlyBudgets = { overall: null, categories: [] };
 
 /** Spending reports (planned, paid, against budgets) and the budgets themselves. */
 export class SpendingService {
@@ -14,17 +25,36 @@ export class SpendingService {
     private readonly orm: MikroORM<PostgreSqlDriver>,
     private readonly repository: SpendingRepository,
     private readonly subscriptions: SubscriptionService,
+    private readonly households: HouseholdService,
   ) {}
 
-  /** Monthly, yearly and in-range totals in the base currency: planned from the records, paid from the ledger, with the budgets. */
-  async summary(caller: Caller, grouping: SpendingGrouping, from?: string, to?: string): Promise<SpendingSummary> {
-    const period = await this.subscriptions.reportPeriod(caller, from, to);
+  /**
+   * Monthly, yearly and in-range totals in the caller's base currency: planned from the records, paid from the
+   * ledger, with the caller's budgets (not for a household's totals). Of the caller's own records (`own`), what
+   * they bear (`myShare`), or a household's shared records (`household`), whole or one member's share.
+   */
+  async summary(caller: Caller, grouping: SpendingGrouping, from?: string, to?: string, view: SpendingView = { kind: 'own' }): Promise<SpendingSummary> {
+    const [period, scope] = await Promise.all([this.subscriptions.reportPeriod(caller, from, to), this.scopeOf(caller, view)]);
     const [sums, paid, budgets] = await Promise.all([
-      this.repository.plannedSums(caller.userId, grouping, period.from, period.to),
-      this.repository.paidSums(caller.userId, grouping, period.from, period.to),
-      this.repository.monthlyBudgets(caller.userId),
+      this.repository.plannedSums(scope, caller.userId, grouping, period.from, period.to),
+      this.repository.paidSums(scope, caller.userId, grouping, period.from, period.to),
+      scope.kind === 'own' || scope.kind === 'myShare' ? this.repository.monthlyBudgets(caller.userId) : NO_BUDGETS,
     ]);
     return summarizeSpending({ sums, paid, budgets, baseCurrency: period.baseCurrency, from: period.from, to: period.to, grouping });
+  }
+
+  /** The scope a view reads, checked: a household's only for its members, a member only of that household. */
+  private async scopeOf(caller: Caller, view: SpendingView): Promise<SpendingScope> {
+    const { householdId, memberId } = view;
+    if (view.kind !== 'household') {
+      if (householdId !== undefined || memberId !== undefined) throw AppError.field('household_id', 'Only the HOUSEHOLD view names a household or member.');
+      return { kind: view.kind, userId: caller.userId };
+    }
+    if (householdId === undefined) throw AppError.field('household_id', 'The HOUSEHOLD view needs a householdId.');
+    const members = await this.households.members(caller, householdId);
+    if (memberId === undefined) return { kind: 'household', householdId };
+    if (!members.some((member) => member.id === memberId)) throw AppError.notFound('Household member');
+    return { kind: 'member', householdId, memberId };
   }
 
   budgets(caller: Caller): Promise<BudgetRow[]> {

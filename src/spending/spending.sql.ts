@@ -1,4 +1,4 @@
-import { BASE_AMOUNT, baseAmountSql, RATE_JOINS } from '../subscriptions/subscription.sql';
+import { baseAmountSql } from '../subscriptions/subscription.sql';
 
 /**
  * What spending groups by: the group's key and label over the record `s`, its folder `f` and category `pc`,
@@ -26,28 +26,94 @@ const stepPayments = (from: string, to: string) =>
                    greatest(${from}, st."step_from"), least(${to}, r."expiry_date", st."step_to"))`;
 
 /**
- * Spending's sums, made where the rows are: the user's live Active records summed per group and billing kind,
+ * Whose records spending sums, and which part of each: a user's own records in full (`own`); the records
+ * shared in a household in full (`household`); one member's share of them (`member`); or what a user bears
+ * (`myShare`): their records that are not shared in full, and their share of the records shared in every
+ * household they belong to.
+ */
+export type SpendingScope =
+  | { kind: 'own'; userId: number }
+  | { kind: 'myShare'; userId: number }
+  | { kind: 'household'; householdId: number }
+  | { kind: 'member'; householdId: number; memberId: number };
+
+/**
+ * Each shared record's members' parts as weight bounds: a member bears the part of a payment between the
+ * weights before theirs (`lo`) and up to theirs (`hi`) of the whole (`den`), each bound cut to the cent, so the
+ * parts add up to the payment exactly (splitCents does the same in JavaScript).
+ */
+const SPLIT_PARTS = `"split_parts" as (
+  select sp."subscription_id" as "id", sp."member_id", sh."household_id",
+         sum(sp."weight") over w - sp."weight" as "lo", sum(sp."weight") over w as "hi", sum(sp."weight") over (partition by sp."subscription_id") as "den"
+    from "subscription_splits" sp join "subscription_shares" sh on sh."subscription_id" = sp."subscription_id"
+  window w as (partition by sp."subscription_id" order by sp."position"))`;
+
+/** The scope's records `s` (or, for the ledger, their entries `e`) with the scope's part of each (`x`: lo, hi, den). */
+function scopeSource(scope: SpendingScope, table: 'subscriptions' | 'payment_entries'): string {
+  const [alias, key] = table === 'subscriptions' ? ['s', 's."id"'] : ['e', 'e."subscription_id"'];
+  if (scope.kind === 'own') {
+    // A user's records straight from their table (the hot path): no split to join.
+    return `(select * from "${table}" where "user_id" = ?) ${alias} cross join (values (0::numeric, 1::numeric, 1::numeric)) x("lo", "hi", "den")`;
+  }
+  const whole = `0::numeric, 1::numeric, 1::numeric`;
+  const records = {
+    household: `select "subscription_id", ${whole} from "subscription_shares" where "household_id" = ?`,
+    member: `select "id", "lo", "hi", "den" from "split_parts" where "household_id" = ? and "member_id" = ?`,
+    myShare: `select s."id", ${whole} from "subscriptions" s where s."user_id" = ? and not exists (select 1 from "subscription_shares" sh where sh."subscription_id" = s."id")
+              union all
+              select p."id", p."lo", p."hi", p."den" from "split_parts" p join "household_members" m on m."id" = p."member_id" where m."user_id" = ?`,
+  }[scope.kind];
+  return `(${records}) x("id", "lo", "hi", "den") join "${table}" ${alias} on ${key} = x."id"`;
+}
+
+/** The scope's parameters, in the order of its source's placeholders. */
+export function scopeParams(scope: SpendingScope): number[] {
+  switch (scope.kind) {
+    case 'own':
+      return [scope.userId];
+    case 'household':
+      return [scope.householdId];
+    case 'member':
+      return [scope.householdId, scope.memberId];
+    case 'myShare':
+      return [scope.userId, scope.userId];
+  }
+}
+
+/** The scope's part (the bounds of `alias`) of an amount in exact integer cents. */
+const partOf = (cents: string, alias = 'x') => `(div(${cents} * ${alias}."hi", ${alias}."den") - div(${cents} * ${alias}."lo", ${alias}."den"))::bigint`;
+
+/** The viewer `u` (whose base currency sums are in) and the rates of the amounts' currency `rp` and the base `rb`. */
+const viewerRates = (currency: string) => `join "users" u on u."id" = ?
+    left join "exchange_rates" rp on rp."currency" = ${currency}
+    left join "exchange_rates" rb on rb."currency" = u."base_currency"`;
+
+/**
+ * Spending's sums, made where the rows are: the scope's live Active records summed per group and billing kind,
  * in exact integer cents of their base value (today's price: the average monthly cost), with what their
  * payments within the range add up to at the price each payment's date had (`steps`: the price history's
- * steps, the first reaching back, or the one price throughout); by month, also each month's payments. A few
- * dozen rows, whatever the number of records. Parameters: from, to, user.
+ * steps, the first reaching back, or the one price throughout); by month, also each month's payments; each
+ * payment cut to the scope's part of it. A few dozen rows, whatever the number of records. Parameters: from,
+ * to, the scope's (scopeParams), the viewer.
  */
-export function spendingSumsSql(grouping: SpendingGroupingKey): string {
+export function spendingSumsSql(grouping: SpendingGroupingKey, scope: SpendingScope): string {
   const [key, label] = spendingGroup(grouping);
+  const base = (amount: string) => `trunc(${baseAmountSql(amount, 's."price_type"', 'rp."per_usd"', 'rb."per_usd"')} * 100)`;
   const sums = `
 with "range" as (select ?::date as "from", ?::date as "to"),
+${SPLIT_PARTS},
 "records" as (
   select s."id", s."recurring", s."payment_date", s."billing_type", s."billing_cycle", s."billing_frequency", s."expiry_date",
-         ${key} as "key", ${label} as "label",
-         trunc(${BASE_AMOUNT} * 100)::bigint as "cents", s."price_type", u."base_currency", rp."per_usd", rb."per_usd" as "base_per_usd"
-    from "subscriptions" s
-    ${RATE_JOINS}
+         ${key} as "key", ${label} as "label", ${partOf(base('s."price"'))} as "cents", x."lo", x."hi", x."den",
+         s."price_type", u."base_currency", rp."per_usd", rb."per_usd" as "base_per_usd"
+    from ${scopeSource(scope, 'subscriptions')}
+    ${viewerRates('s."price_type"')}
     left join "folders" f on f."id" = s."folder_id"
     left join "product_categories" pc on pc."id" = s."category_id"
-   where s."user_id" = ? and s."deleted_at" is null and s."status" = 1),
+   where s."deleted_at" is null and s."status" = 1),
 "steps" as (
   select r."id", case when row_number() over w = 1 then null else h."effective_from" end as "step_from", lead(h."effective_from") over w - 1 as "step_to",
-         trunc(${baseAmountSql('h."price"', 'r."price_type"', 'r."per_usd"', 'r."base_per_usd"', 'r."base_currency"')} * 100)::bigint as "cents"
+         ${partOf(`trunc(${baseAmountSql('h."price"', 'r."price_type"', 'r."per_usd"', 'r."base_per_usd"', 'r."base_currency"')} * 100)`, 'r')} as "cents"
     from "records" r join "price_changes" h on h."subscription_id" = r."id"
   window w as (partition by r."id" order by h."effective_from")
   union all
@@ -75,21 +141,20 @@ select 'month', m."key", m."key", null, null, null, null, sum(m."payments")::int
 
 /**
  * What was paid within [from, to] (by the day paid), per group, in exact integer cents of the base currency
- * at today's rates: the ledger's paid entries of the user's live records, whatever their status now; by month,
- * per month paid. Parameters: from, to, user.
+ * at today's rates: the ledger's paid entries of the scope's live records, whatever their status now, each cut
+ * to the scope's part; by month, per month paid. Parameters: the scope's (scopeParams), the viewer, from, to.
  */
-export function paidSumsSql(grouping: SpendingGroupingKey): string {
+export function paidSumsSql(grouping: SpendingGroupingKey, scope: SpendingScope): string {
   const [key, label] = grouping === 'MONTH' ? [`to_char(e."paid_on", 'YYYY-MM')`, `to_char(e."paid_on", 'YYYY-MM')`] : spendingGroup(grouping, 'e."currency"');
   return `
+with ${SPLIT_PARTS}
 select ${key} as "key", ${label} as "label", count(*)::int as "count",
-       sum(trunc(${baseAmountSql('e."paid_amount"', 'e."currency"', 'rp."per_usd"', 'rb."per_usd"')} * 100))::text as "cents"
-  from "payment_entries" e
+       sum(${partOf(`trunc(${baseAmountSql('e."paid_amount"', 'e."currency"', 'rp."per_usd"', 'rb."per_usd"')} * 100)`)})::text as "cents"
+  from ${scopeSource(scope, 'payment_entries')}
   join "subscriptions" s on s."id" = e."subscription_id" and s."deleted_at" is null
-  join "users" u on u."id" = e."user_id"
-  left join "exchange_rates" rp on rp."currency" = e."currency"
-  left join "exchange_rates" rb on rb."currency" = u."base_currency"
+  ${viewerRates('e."currency"')}
   left join "folders" f on f."id" = s."folder_id"
   left join "product_categories" pc on pc."id" = s."category_id"
- where e."paid_on" between ?::date and ?::date and e."user_id" = ? and e."status" = 'paid'
+ where e."paid_on" between ?::date and ?::date and e."status" = 'paid'
  group by 1, 2`;
 }

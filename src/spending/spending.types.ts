@@ -11,6 +11,17 @@ export enum SpendingGroupBy {
 }
 registerEnumType(SpendingGroupBy, { name: 'SpendingGroupBy' });
 
+/** Whose spending a summary reads. */
+export enum SpendingViewKind {
+  /** Your records, in full. */
+  OWN = 'own',
+  /** What you bear: your records that are not shared in full, and your share of the records shared in your households. */
+  MY_SHARE = 'myShare',
+  /** A household's shared records (householdId), in full, or one member's share of them (memberId). */
+  HOUSEHOLD = 'household',
+}
+registerEnumType(SpendingViewKind, { name: 'SpendingView' });
+
 @ObjectType('SpendingGroup')
 export class SpendingGroupView {
   @Field({ description: 'Category or folder id ("0": none), currency code, or YYYY-MM' }) key!: string;

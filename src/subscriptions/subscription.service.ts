@@ -4,6 +4,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import { definedOnly } from '../platform/objects';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Caller } from '../platform/caller';
+import type { SharedRecordAccess } from '../platform/shared-records';
 import type { Product } from '../catalogue/product.entity';
 import { utcTimestamp } from '../platform/db/timestamps';
 import { ambientTransaction, currentTarget, pooled, type StatementPart } from '../platform/db/statements';
@@ -84,6 +85,7 @@ export class SubscriptionService {
     private readonly defaultImage: string,
     private readonly outbox: OutboxSignal,
     private readonly reminders: ReminderScheduling,
+    private readonly sharedRecords: SharedRecordAccess,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -216,10 +218,19 @@ export class SubscriptionService {
     return asks.map((ask, index) => ({ ask, plan: plans[index] }));
   }
 
+  /** One live record: the caller's, or one shared in a household the caller is a member of. */
   async get(caller: Caller, id: number): Promise<SubscriptionRecord> {
-    const row = await this.repository.live(caller.userId, id);
-    if (!row) throw AppError.notFound('Subscription');
-    return toRecord(row, this.clock());
+    return this.asOwnerOrMember(caller, id, 'read', async (actor) => {
+      const row = await this.repository.live(actor.userId, id);
+      if (!row) throw AppError.notFound('Subscription');
+      return toRecord(row, this.clock());
+    });
+  }
+
+  /** The live records of `ownerId` among `ids` (a household's shared records, found by the households feature). */
+  async ofOwner(ownerId: number, ids: number[]): Promise<SubscriptionRecord[]> {
+    const today = todayCache(this.clock());
+    return (await this.repository.byIds(this.orm.em.fork(), ownerId, ids)).map((row) => toRecord(row, today));
   }
 
   /** Every live record of the caller, with each one's tags and alert definitions (an export's). */
@@ -291,6 +302,10 @@ export class SubscriptionService {
     // An update without fields would answer "updated" and emit an event for no change.
     if (Object.keys(definedOnly(patch)).length === 0) throw AppError.badInput('Nothing to change: send at least one field');
     assertValid(patch);
+    return this.asOwnerOrMember(caller, id, 'edit', (actor) => this.updateAs(actor, id, patch));
+  }
+
+  private updateAs(caller: Caller, id: number, patch: SubscriptionPatch): Promise<SubscriptionRecord> {
     return this.changeOf(id, async () => {
       const values: Partial<Subscription> = {};
       let tags: LinkPlan['tags'] | null = null;
@@ -318,6 +333,10 @@ export class SubscriptionService {
   async changePrice(caller: Caller, id: number, change: { price: string; effectiveFrom: string }): Promise<SubscriptionRecord> {
     refuseFieldErrors(validateSubscriptionInput({ price: change.price }));
     if (!isCalendarDate(change.effectiveFrom)) throw AppError.field('effective_from', 'The effective date must be a calendar date (YYYY-MM-DD).');
+    return this.asOwnerOrMember(caller, id, 'edit', (actor) => this.changePriceAs(actor, id, change));
+  }
+
+  private changePriceAs(caller: Caller, id: number, change: { price: string; effectiveFrom: string }): Promise<SubscriptionRecord> {
     return this.changeOf(id, async () => {
       const [record] = await this.changeRead(caller, id, 'none', {});
       if (record.recurring !== 1) throw AppError.field('price', 'A one-time purchase has one price: edit the record instead.');
@@ -642,6 +661,21 @@ export class SubscriptionService {
    * The caller's live record (another user's id is "not found"), locked for the rest of the transaction: concurrent writes to one record take
    * turns, and the second sees what the first did (a second cancel finds it cancelled, not Active).
    */
+  /**
+   * Runs `work` as the caller; when the record is not theirs (NOT_FOUND), as its owner if the caller is a member
+   * of the household it is shared in (`edit`: with edit rights). The owner's own path costs nothing more.
+   */
+  private async asOwnerOrMember<T>(caller: Caller, id: number, need: 'read' | 'edit', work: (actor: Caller) => Promise<T>): Promise<T> {
+    try {
+      return await work(caller);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== 'NOT_FOUND') throw error;
+      const owner = await this.sharedRecords.ownerFor(caller.userId, id, need);
+      if (owner === null || owner === caller.userId) throw error;
+      return work({ userId: owner, tokenId: null });
+    }
+  }
+
   private async owned(em: EntityManager, caller: Caller, id: number): Promise<Subscription> {
     const record = await this.repository.lockLive(em, caller.userId, id);
     if (!record) throw AppError.notFound('Subscription');

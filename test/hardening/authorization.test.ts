@@ -37,9 +37,13 @@ const ids = {} as Record<
   | 'calendarFeed'
   | 'notificationTarget'
   | 'delivery'
-  | 'entry',
+  | 'entry'
+  | 'household'
+  | 'member',
   number
 >;
+/** An invitation of A's household to an address that is not B's. */
+let inviteCode: string;
 let bSubscription: number;
 let bManageToken: string;
 let before: Record<string, string[]>;
@@ -100,6 +104,11 @@ beforeAll(async () => {
   ids.addon = addon.body.subscription.id;
   [{ id: ids.entry }] = (await asA('{ paymentEntries { id } }')).paymentEntries;
   await asA(`mutation { setBudget(input: {amount: "50", categoryId: ${ids.category}}) { id } }`);
+  ids.household = (await asA(`mutation { createHousehold(name: "home ${MARK}") { id } }`)).createHousehold.id;
+  ids.member = (await asA(`mutation { addHouseholdMember(input: {name: "member ${MARK}"}) { id } }`)).addHouseholdMember.id;
+  inviteCode = (await asA(`mutation { addHouseholdMember(input: {name: "invited ${MARK}", email: "invited@example.com"}) { invitationCode } }`))
+    .addHouseholdMember.invitationCode;
+  await asA(`mutation { shareSubscription(id: ${ids.subscription}, input: {payerMemberId: ${ids.member}, shares: [{memberId: ${ids.member}}]}) { id } }`);
   ids.deleted = (await createSubscription(testApp, a.token, { note: `deleted ${MARK}` })).id as number;
   expect((await testApp.http.delete(`/api/v1/subscriptions/${ids.deleted}`).set('authorization', `Bearer ${a.token}`)).status).toBe(200);
   // Every event of A delivered, so nothing of A's changes in the background while B tries.
@@ -310,6 +319,11 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
     ownOnly: [
       '{ spendingSummary(groupBy: FOLDER) { monthlyTotal groups { key label monthlyTotal } } }',
       '{ spendingSummary(from: "2026-01-01", to: "2026-12-31") { paidTotal budget groups { key label paidTotal budget } } }',
+      '{ spendingSummary(view: MY_SHARE) { periodTotal groups { key label periodTotal } } }',
+    ],
+    refused: [
+      '{ spendingSummary(view: HOUSEHOLD, householdId: A_HOUSEHOLD) { periodTotal } }',
+      '{ spendingSummary(view: HOUSEHOLD, householdId: A_HOUSEHOLD, memberId: A_MEMBER) { periodTotal } }',
     ],
   },
   reminders: { ownOnly: ['{ reminders(from: "2026-01-01T00:00:00Z", to: "2026-12-31T00:00:00Z") { id subscriptionId alertId kind date } }'] },
@@ -380,7 +394,10 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
   },
   sendTestNotification: { refused: ['mutation { sendTestNotification(id: NOTIFICATION_TARGET) { id } }'] },
   changePrice: { refused: ['mutation { changePrice(id: SUBSCRIPTION, price: "1.00", effectiveFrom: "2026-06-01") { id } }'] },
-  paymentEntries: { ownOnly: ['{ paymentEntries { id subscriptionId productName note } }'] },
+  paymentEntries: {
+    ownOnly: ['{ paymentEntries { id subscriptionId productName note } }'],
+    refused: ['{ paymentEntries(filter: {householdId: A_HOUSEHOLD}) { id } }'],
+  },
   markPaid: { refused: ['mutation { markPaid(entryId: ENTRY) { id } }'] },
   markSkipped: { refused: ['mutation { markSkipped(entryId: ENTRY) { id } }'] },
   budgets: { ownOnly: ['{ budgets { id categoryId categoryName amount } }'] },
@@ -389,6 +406,24 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
     asMissing: ['mutation { setBudget(input: {amount: "5", categoryId: CATEGORY}) { id } }'],
   },
   removeBudget: { refused: ['mutation { removeBudget(categoryId: CATEGORY) }'] },
+  households: { ownOnly: ['{ households { id name ownerName members { id name email } subscriptions { id note sharing { payerName } } } }'] },
+  // Each document makes B's own household and removes it again, so that the cases do not depend on their order.
+  createHousehold: { ownOnly: ['mutation { createHousehold(name: "B home") { id name members { name } } deleteHousehold }'] },
+  renameHousehold: { ownOnly: ['mutation { createHousehold(name: "B home") { id } renameHousehold(name: "B flat") { id name } deleteHousehold }'] },
+  deleteHousehold: { ownOnly: ['mutation { createHousehold(name: "B home") { id } deleteHousehold }'] },
+  addHouseholdMember: {
+    ownOnly: ['mutation { createHousehold(name: "B home") { id } addHouseholdMember(input: {name: "B member"}) { id name } deleteHousehold }'],
+  },
+  inviteHouseholdMember: { refused: ['mutation { inviteHouseholdMember(memberId: A_MEMBER, email: "b@example.com") { id } }'] },
+  updateHouseholdMember: { refused: ['mutation { updateHouseholdMember(memberId: A_MEMBER, input: {canEdit: true}) { id } }'] },
+  removeHouseholdMember: { refused: ['mutation { removeHouseholdMember(memberId: A_MEMBER) }'] },
+  joinHousehold: { refused: ['mutation { joinHousehold(code: "A_INVITE_CODE") { id } }'] },
+  leaveHousehold: { refused: ['mutation { leaveHousehold(householdId: A_HOUSEHOLD) }'] },
+  shareSubscription: {
+    refused: ['mutation { shareSubscription(id: SUBSCRIPTION, input: {payerMemberId: A_MEMBER, shares: [{memberId: A_MEMBER}]}) { id } }'],
+    asMissing: ['mutation { shareSubscription(id: B_SUBSCRIPTION, input: {payerMemberId: A_MEMBER, shares: [{memberId: A_MEMBER}]}) { id } }'],
+  },
+  unshareSubscription: { refused: ['mutation { unshareSubscription(id: SUBSCRIPTION) { id } }'] },
   ...ownedNameCases('Folder', 'FOLDER_ID'),
   ...ownedNameCases('Tag', 'TAG'),
   ...ownedNameCases('PaymentMode', 'PAYMENT_MODE'),
@@ -405,7 +440,7 @@ function ownedNameCases(kind: string, placeholder: string): Record<string, Graph
 }
 
 const PLACEHOLDER =
-  /\b(B_SUBSCRIPTION|SUBSCRIPTION|ADDON|DELETED|ALERT|FOLDER_ID|TAG|PAYMENT_MODE|CATEGORY|PRODUCT|ENDPOINT|INBOUND_TOKEN|CALENDAR_FEED|NOTIFICATION_TARGET|DELIVERY|ENTRY|A_EMAIL)\b/g;
+  /\b(B_SUBSCRIPTION|SUBSCRIPTION|ADDON|DELETED|ALERT|FOLDER_ID|TAG|PAYMENT_MODE|CATEGORY|PRODUCT|ENDPOINT|INBOUND_TOKEN|CALENDAR_FEED|NOTIFICATION_TARGET|DELIVERY|ENTRY|A_EMAIL|A_HOUSEHOLD|A_MEMBER|A_INVITE_CODE)\b/g;
 
 /** The document with A's ids (and B's own record) in place of the placeholders. */
 function withIds(document: string): string {
@@ -427,6 +462,9 @@ function withIds(document: string): string {
     DELIVERY: ids.delivery,
     ENTRY: ids.entry,
     A_EMAIL: a.email,
+    A_HOUSEHOLD: ids.household,
+    A_MEMBER: ids.member,
+    A_INVITE_CODE: inviteCode,
   };
   return document.replace(PLACEHOLDER, (key) => String(values[key]));
 }

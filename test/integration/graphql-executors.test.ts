@@ -101,6 +101,32 @@ const STEPS: Step[] = [
       '{ spendingSummary(from: "2026-03-01", to: "2026-04-15") { plannedTotal paidTotal monthlyBudget budget groups { key plannedTotal paidTotal budget } } }',
   },
   { query: 'mutation { removeBudget(categoryId: 2) }' },
+  {
+    query:
+      'mutation { createHousehold(name: "Home") { id name ownerName isOwner canEdit memberId members { id name email isOwner joined invited canEdit invitationCode invitationEmailed } } }',
+  },
+  { query: 'mutation { addHouseholdMember(input: {name: "Cleo", canEdit: true}) { id name email isOwner joined invited canEdit invitationCode } }' },
+  { query: 'mutation { inviteHouseholdMember(memberId: 999, email: "cleo@example.com") { id } }' },
+  { query: 'mutation { updateHouseholdMember(memberId: 2, input: {name: "Cleo B"}) { id name canEdit } }' },
+  {
+    query:
+      'mutation { shareSubscription(id: 1, input: {payerMemberId: 1, mode: PERCENTAGES, shares: [{memberId: 1, value: "60"}, {memberId: 2, value: "40"}]}) { id sharing { householdId payerMemberId payerName mode shares { memberId memberName value amount } } } }',
+  },
+  { query: 'mutation { shareSubscription(id: 1, input: {payerMemberId: 1, mode: AMOUNTS, shares: [{memberId: 1, value: "1"}]}) { id } }' },
+  { query: '{ households { id name members { id name } subscriptions { id sharing { mode shares { amount } } } } }' },
+  {
+    query:
+      '{ spendingSummary(view: HOUSEHOLD, householdId: 1, memberId: 2, from: "2026-01-01", to: "2026-06-30") { periodTotal paidTotal budget groups { key periodTotal } } }',
+  },
+  { query: '{ spendingSummary(view: MY_SHARE) { periodTotal paidTotal } }' },
+  { query: '{ paymentEntries(filter: {householdId: 1}) { id subscriptionId dueDate status } }' },
+  { query: 'mutation { joinHousehold(code: "not-a-code") { id } }' },
+  { query: 'mutation { leaveHousehold(householdId: 1) }' },
+  { query: 'mutation { removeHouseholdMember(memberId: 2) }' },
+  { query: 'mutation { unshareSubscription(id: 1) { id sharing { mode } } }' },
+  { query: 'mutation { removeHouseholdMember(memberId: 2) }' },
+  { query: 'mutation { renameHousehold(name: "Flat") { id name } }' },
+  { query: 'mutation { deleteHousehold }' },
   { query: `{ alerts { ${ALERT_FIELDS} } alert(id: 2) { id name } }` },
   {
     query:

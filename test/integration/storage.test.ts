@@ -33,6 +33,7 @@ it('records every committed migration', async () => {
     'Migration20261125034419_rates_refreshes',
     'Migration20261125040538_contract_notice',
     'Migration20261125085540_ledger_and_budgets',
+    'Migration20261125101146_households',
   ]);
 });
 

@@ -29,6 +29,10 @@ const OWNED_ROWS: Record<string, string> = {
   price_changes: `"subscription_id" in (select "id" from "subscriptions" where "user_id" = ?)`,
   payment_entries: `"user_id" = ?`,
   budgets: `"user_id" = ?`,
+  households: `"owner_id" = ?`,
+  household_members: `? in ("owner_id", "user_id")`,
+  subscription_shares: `"subscription_id" in (select "id" from "subscriptions" where "user_id" = ?)`,
+  subscription_splits: `"subscription_id" in (select "id" from "subscriptions" where "user_id" = ?)`,
 };
 
 /** Every row a user owns, table by table, as JSON text: equal snapshots mean nothing of theirs changed. */

@@ -16,6 +16,7 @@ import { Migration20261124171348_calendar_feeds } from './Migration2026112417134
 import { Migration20261125030352_notification_targets } from './Migration20261125030352_notification_targets';
 import { Migration20261125034419_rates_refreshes } from './Migration20261125034419_rates_refreshes';
 import { Migration20261125040538_contract_notice } from './Migration20261125040538_contract_notice';
+import { Migration20261125101146_households } from './Migration20261125101146_households';
 import { Migration20261125085540_ledger_and_budgets } from './Migration20261125085540_ledger_and_budgets';
 
 /** Committed migrations, oldest first. The migrator runs them on start. */
@@ -38,4 +39,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125034419_rates_refreshes', class: Migration20261125034419_rates_refreshes },
   { name: 'Migration20261125040538_contract_notice', class: Migration20261125040538_contract_notice },
   { name: 'Migration20261125085540_ledger_and_budgets', class: Migration20261125085540_ledger_and_budgets },
+  { name: 'Migration20261125101146_households', class: Migration20261125101146_households },
 ];

@@ -1,0 +1,223 @@
+import type { MikroORM } from '@mikro-orm/core';
+import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { emailProblem, normaliseEmail } from '../auth/email';
+import { personNameProblem } from '../auth/person-name';
+import { randomSecret, sha256Hex } from '../auth/secrets';
+import type { Caller } from '../platform/caller';
+import { pooled, type StatementTarget } from '../platform/db/statements';
+import { AppError } from '../platform/errors';
+import type { Logger } from '../platform/logger';
+import { hasLength } from '../platform/objects';
+import type { SharedRecordAccess } from '../platform/shared-records';
+import type { SplitMode } from './household.entity';
+import { householdRepository, type MemberRow, type MembershipRow, type SharingRow } from './household.repository';
+import { splitWeights, type ShareInput } from './split';
+
+/** Sends an invitation e-mail (SMTP_URL); absent: invitation codes are passed on by hand. */
+export type InvitationMail = (to: string, subject: string, text: string) => Promise<unknown>;
+
+export interface MemberInput {
+  name?: string;
+  email?: string | null;
+  canEdit?: boolean;
+}
+
+/** A member just added or invited: the invitation code is answered this once (only its hash is kept). */
+export type InvitedMember = MemberRow & { invitation_code: string | null; invitation_emailed: boolean };
+
+/** Households: their members and invitations, and the records shared in them with a payer and a split. */
+export class HouseholdService implements SharedRecordAccess {
+  constructor(
+    private readonly orm: MikroORM<PostgreSqlDriver>,
+    private readonly mail: InvitationMail | null,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The households the caller owns or joined (their own first), with their members. */
+  async households(caller: Caller): Promise<Array<{ household: MembershipRow; members: MemberRow[] }>> {
+    const em = pooled(this.orm);
+    const households = await householdRepository.memberships(em, caller.userId);
+    const members =
+      households.length > 0
+        ? await householdRepository.members(
+            em,
+            households.map((household) => household.id),
+          )
+        : [];
+    return households.map((household) => ({ household, members: members.filter((member) => member.household_id === household.id) }));
+  }
+
+  /** The caller's membership of a household: the one check before reading it. NOT_FOUND when not theirs. */
+  async membership(caller: Caller, householdId: number, em: StatementTarget = pooled(this.orm)): Promise<MembershipRow> {
+    const membership = await householdRepository.membership(em, caller.userId, householdId);
+    if (!membership) throw AppError.notFound('Household');
+    return membership;
+  }
+
+  /** The members of a household the caller belongs to (NOT_FOUND when not theirs). */
+  async members(caller: Caller, householdId: number): Promise<MemberRow[]> {
+    const em = pooled(this.orm);
+    await this.membership(caller, householdId, em);
+    return householdRepository.members(em, [householdId]);
+  }
+
+  async ownerFor(userId: number, subscriptionId: number, need: 'read' | 'edit'): Promise<number | null> {
+    return householdRepository.sharedRecordOwner(pooled(this.orm), userId, subscriptionId, need === 'edit');
+  }
+
+  /** Makes the caller's household (one per user), with the caller as its first member. */
+  async create(caller: Caller, name: string): Promise<void> {
+    const checked = householdName(name);
+    await this.orm.em.transactional(async (em) => {
+      if ((await householdRepository.ownedId(em, caller.userId)) !== null) throw new AppError('CONFLICT', 'You already have a household');
+      await householdRepository.create(em, caller.userId, checked);
+    });
+  }
+
+  async rename(caller: Caller, name: string): Promise<void> {
+    if (!(await householdRepository.rename(pooled(this.orm), caller.userId, householdName(name)))) throw AppError.notFound('Household');
+  }
+
+  /** Removes the caller's household: its members and shares go, the records stay the caller's, unshared. */
+  async remove(caller: Caller): Promise<void> {
+    if (!(await householdRepository.remove(pooled(this.orm), caller.userId))) throw AppError.notFound('Household');
+  }
+
+  /** Adds a member to the caller's household: by name only, or invited by e-mail (an invitation code to join with). */
+  async addMember(caller: Caller, input: MemberInput): Promise<InvitedMember> {
+    const name = memberName(input.name ?? '');
+    const email = input.email === undefined || input.email === null ? null : checkedEmail(input.email);
+    const code = email === null ? null : randomSecret(18);
+    const member = await this.orm.em.transactional(async (em) => {
+      if ((await householdRepository.ownedId(em, caller.userId)) === null) throw AppError.notFound('Household');
+      return householdRepository.addMember(em, caller.userId, { name, email, canEdit: input.canEdit ?? false, invitationHash: code && sha256Hex(code) });
+    });
+    return { ...member, invitation_code: code, invitation_emailed: code !== null && (await this.sendInvitation(caller, email!, code)) };
+  }
+
+  /** Invites a member not joined yet by e-mail, with a new invitation code (the previous one no longer works). */
+  async invite(caller: Caller, memberId: number, email: string): Promise<InvitedMember> {
+    const checked = checkedEmail(email);
+    const code = randomSecret(18);
+    const member = await this.orm.em.transactional(async (em) => {
+      const current = await householdRepository.lockMember(em, caller.userId, memberId);
+      if (!current) throw AppError.notFound('Household member');
+      if (current.user_id !== null) throw AppError.field('member_id', 'This member has joined already.');
+      return (await householdRepository.updateMember(em, caller.userId, memberId, { email: checked, invitationHash: sha256Hex(code) }))!;
+    });
+    return { ...member, invitation_code: code, invitation_emailed: await this.sendInvitation(caller, checked, code) };
+  }
+
+  /** Renames a member of the caller's household or changes their edit rights. */
+  async updateMember(caller: Caller, memberId: number, input: MemberInput): Promise<MemberRow> {
+    const change = { name: input.name === undefined ? undefined : memberName(input.name), canEdit: input.canEdit };
+    const member = await householdRepository.updateMember(pooled(this.orm), caller.userId, memberId, change);
+    if (!member) throw AppError.notFound('Household member');
+    return member;
+  }
+
+  /** Removes a member of the caller's household who neither pays nor shares a record (not the owner). */
+  async removeMember(caller: Caller, memberId: number): Promise<void> {
+    await this.orm.em.transactional(async (em) => {
+      const member = await householdRepository.lockMember(em, caller.userId, memberId);
+      if (!member) throw AppError.notFound('Household member');
+      if (member.user_id === caller.userId) throw AppError.field('member_id', 'The owner stays in the household: remove the household instead.');
+      if (member.uses > 0) throw new AppError('IN_USE', 'This member pays or shares records: change their splits first.');
+      await householdRepository.removeMember(em, memberId);
+    });
+  }
+
+  /** Joins the household whose invitation to the caller's e-mail address this code is. */
+  async join(caller: Caller, code: string): Promise<number> {
+    const householdId = await householdRepository.claimInvitation(pooled(this.orm), caller.userId, sha256Hex(code.trim()));
+    if (householdId === null) throw AppError.notFound('Invitation');
+    return householdId;
+  }
+
+  /** Leaves a household the caller joined: they stay in it by name, for the shares they hold. */
+  async leave(caller: Caller, householdId: number): Promise<void> {
+    if (!(await householdRepository.leave(pooled(this.orm), caller.userId, householdId))) throw AppError.notFound('Household');
+  }
+
+  /**
+   * Shares a record in its owner's household with a payer and a split (or changes them): the owner, or a
+   * member with edit rights of a record shared already. Answers the record's owner.
+   */
+  async share(caller: Caller, subscriptionId: number, sharing: { payerId: number; mode: SplitMode; shares: ShareInput[] }): Promise<number> {
+    const ownerId = await this.actingOwner(caller, subscriptionId);
+    await this.orm.em.transactional(async (em) => {
+      const record = await householdRepository.shareableRecord(em, ownerId, subscriptionId);
+      if (!record) throw AppError.notFound('Subscription');
+      const householdId = await householdRepository.ownedId(em, ownerId);
+      if (householdId === null) throw AppError.field('household_id', 'Make a household first.');
+      const members = new Set((await householdRepository.members(em, [householdId])).map((member) => member.id));
+      if (!members.has(sharing.payerId)) throw AppError.field('payer_member_id', 'The payer must be a member of the household.');
+      if (sharing.shares.some((share) => !members.has(share.memberId))) throw AppError.field('shares', 'Every share must be a member of the household.');
+      const splits = splitWeights(sharing.mode, sharing.shares, record.price);
+      await householdRepository.putSharing(em, { subscriptionId, householdId, payerId: sharing.payerId, mode: sharing.mode, splits });
+    });
+    return ownerId;
+  }
+
+  /** Stops sharing a record (the owner, or a member with edit rights). Answers the record's owner. */
+  async unshare(caller: Caller, subscriptionId: number): Promise<number> {
+    const ownerId = await this.actingOwner(caller, subscriptionId);
+    const removed = await this.orm.em.transactional(async (em) => {
+      if (!(await householdRepository.shareableRecord(em, ownerId, subscriptionId))) throw AppError.notFound('Subscription');
+      return householdRepository.removeSharing(em, subscriptionId);
+    });
+    if (!removed) throw AppError.field('id', 'This record is not shared.');
+    return ownerId;
+  }
+
+  /** The payer and split of each of these records that is shared (a loader's batch). */
+  sharingOf(subscriptionIds: readonly number[]): Promise<SharingRow[]> {
+    return householdRepository.sharingOf(pooled(this.orm), subscriptionIds);
+  }
+
+  /** The records shared in a household the caller belongs to: their owner and ids. */
+  async sharedRecords(caller: Caller, householdId: number): Promise<{ ownerId: number; ids: number[] }> {
+    const em = pooled(this.orm);
+    const membership = await this.membership(caller, householdId, em);
+    return { ownerId: membership.owner_id, ids: await householdRepository.sharedRecordIds(em, householdId) };
+  }
+
+  /** Whose record the caller acts on: their own, or one shared where they have edit rights. */
+  private async actingOwner(caller: Caller, subscriptionId: number): Promise<number> {
+    return (await householdRepository.sharedRecordOwner(pooled(this.orm), caller.userId, subscriptionId, true)) ?? caller.userId;
+  }
+
+  /** Sends the invitation's code when e-mail is configured; whether it went. A failure is logged, never fatal. */
+  private async sendInvitation(caller: Caller, to: string, code: string): Promise<boolean> {
+    if (!this.mail) return false;
+    const [household] = await householdRepository.memberships(pooled(this.orm), caller.userId);
+    const text =
+      `${household.owner_name} invited you to the household "${household.name}" on Subledger.\n\n` +
+      `Sign in (or sign up) with this e-mail address and join with the invitation code:\n\n${code}`;
+    try {
+      await this.mail(to, `${household.owner_name} invited you to "${household.name}"`, text);
+      return true;
+    } catch (error) {
+      this.logger.warn({ err: error }, 'household invitation e-mail failed');
+      return false;
+    }
+  }
+}
+
+function householdName(name: string): string {
+  if (!hasLength(name, 1, 100)) throw AppError.field('name', 'The name must be from 1 to 100 characters.');
+  return name.trim();
+}
+
+function memberName(name: string): string {
+  const problem = personNameProblem(name);
+  if (problem) throw AppError.field('name', problem);
+  return name.trim();
+}
+
+function checkedEmail(email: string): string {
+  const normalised = normaliseEmail(email);
+  const problem = emailProblem(normalised);
+  if (problem) throw AppError.field('email', problem);
+  return normalised;
+}

@@ -1,0 +1,53 @@
+import Decimal from 'decimal.js';
+import { AppError } from '../platform/errors';
+import { moneyProblem } from '../subscriptions/subscription.input';
+import type { SplitMode } from './household.entity';
+
+/** One member's part as given: nothing for equal shares, else an amount or a percentage (decimal string). */
+export interface ShareInput {
+  memberId: number;
+  value?: string | null;
+}
+
+export const MAX_SHARES = 50;
+
+/**
+ * The weights a split is stored as, in split order: 1 per member for equal shares, else the amounts or the
+ * percentages themselves, checked: amounts add up to the record's price, percentages to 100. Costs are split by
+ * weight, so a later price change keeps the proportions of the amounts.
+ */
+export function splitWeights(mode: SplitMode, shares: readonly ShareInput[], price: string): Array<{ memberId: number; weight: string }> {
+  const problem = (text: string) => AppError.field('shares', text);
+  if (shares.length < 1 || shares.length > MAX_SHARES) throw problem(`Give from 1 to ${MAX_SHARES} shares.`);
+  if (new Set(shares.map((share) => share.memberId)).size !== shares.length) throw problem('Each member may have one share.');
+  if (mode === 'equal') {
+    if (shares.some((share) => share.value !== undefined && share.value !== null)) throw problem('Equal shares take no values.');
+    return shares.map((share) => ({ memberId: share.memberId, weight: '1' }));
+  }
+  const label = mode === 'amounts' ? 'amount' : 'percentage';
+  for (const share of shares) {
+    const invalid = share.value === undefined || share.value === null ? `Each share needs its ${label}.` : moneyProblem(label, share.value);
+    if (invalid) throw problem(invalid);
+  }
+  const total = shares.reduce((sum, share) => sum.plus(share.value!), new Decimal(0));
+  const whole = mode === 'amounts' ? new Decimal(price) : new Decimal(100);
+  if (!total.equals(whole)) throw problem(`The ${label}s must add up to ${mode === 'amounts' ? `the price, ${price}` : '100'}.`);
+  if (total.isZero()) throw problem('At least one share must be more than 0.');
+  return shares.map((share) => ({ memberId: share.memberId, weight: new Decimal(share.value!).toFixed(2) }));
+}
+
+/**
+ * Each member's part of `cents` by weight, cut to the cent so that the parts always add up to the whole: the
+ * part of the weights up to and including a member's, rounded down, less the part before it. The spending
+ * statements cut the same way in SQL.
+ */
+export function splitCents(cents: bigint, weights: readonly string[]): bigint[] {
+  const hundredths = weights.map((weight) => BigInt(new Decimal(weight).times(100).toFixed(0)));
+  const total = hundredths.reduce((sum, weight) => sum + weight, 0n);
+  let before = 0n;
+  return hundredths.map((weight) => {
+    const part = (cents * (before + weight)) / total - (cents * before) / total;
+    before += weight;
+    return part;
+  });
+}
