@@ -1,5 +1,5 @@
 import { BILLING_TYPE_LABELS, CYCLE_LABELS, RECURRING_LABELS, STATUS_LABELS, SUB_ADDON_LABELS, TYPE_LABELS } from '../../src/subscriptions/codes';
-import { ALL_TOPICS } from '../../src/webhooks/topics';
+import { ALL_TOPICS, BUDGET_TOPICS } from '../../src/webhooks/topics';
 import { REMINDER_KINDS } from '../../src/alerts/alert.input';
 import {
   arrayOf,
@@ -256,7 +256,22 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
   }),
   WebhookDelivery: object(DELIVERY_FIELDS, {
     optional: ['reminder'],
-    description: `The body of every outbound delivery: the record at the time of the event. Topics: ${ALL_TOPICS.join(', ')}`,
+    description: `The body of every outbound delivery about a record: the record at the time of the event. Topics: ${ALL_TOPICS.filter(
+      (topic) => !(BUDGET_TOPICS as readonly string[]).includes(topic),
+    ).join(', ')}`,
   }),
+  BudgetWarning: object(
+    {
+      budget_id: integer,
+      category_id: nullable(integer),
+      category_name: nullable(string),
+      month: { type: 'string', pattern: '^\\d{4}-\\d{2}$', description: 'The month planned over the budget' },
+      amount: moneyString,
+      planned: moneyString,
+      over_by: moneyString,
+      currency: currencyCode,
+    },
+    { description: "The body of a budget.exceeded delivery: next month's planned total over a monthly budget, in the base currency" },
+  ),
   InboundAnswer: object({ status: boolean, message: string, subscription: ref('Subscription') }, { optional: ['subscription'] }),
 };

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { VERSION } from '../../src/platform/version';
-import { ALL_TOPICS, REMINDER_TOPICS } from '../../src/webhooks/topics';
+import { ALL_TOPICS, BUDGET_TOPICS, REMINDER_TOPICS } from '../../src/webhooks/topics';
 import { COMPONENT_SCHEMAS } from './components';
 import { ref, type JsonSchema } from './json-schema';
 import { restOperations, type Answer, type Operation } from './operations';
@@ -59,10 +59,15 @@ function pathItem(operation: Operation) {
 function webhook(topic: string, serviceShortName: string) {
   const header = (name: string, description: string, schema: JsonSchema = { type: 'string' }) => ({ name, in: 'header', required: true, description, schema });
   const reminder = (REMINDER_TOPICS as readonly string[]).includes(topic);
+  const budget = (BUDGET_TOPICS as readonly string[]).includes(topic);
   return {
     post: {
       summary: topic,
-      description: reminder ? 'A reminder fired (sent only to endpoints that list this topic)' : 'A record changed',
+      description: budget
+        ? "Next month's planned total exceeds a budget (sent only to endpoints that list this topic)"
+        : reminder
+          ? 'A reminder fired (sent only to endpoints that list this topic)'
+          : 'A record changed',
       parameters: [
         header(`x-${serviceShortName}-webhook-id`, 'The endpoint’s id', { type: 'string', pattern: '^\\d+$' }),
         header(`x-${serviceShortName}-webhook-event`, 'The topic', { const: topic }),
@@ -71,7 +76,7 @@ function webhook(topic: string, serviceShortName: string) {
         header('webhook-timestamp', 'Unix seconds of this attempt'),
         header('webhook-signature', '`v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` under the endpoint’s secret'),
       ],
-      requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookDelivery') } } },
+      requestBody: { required: true, content: { 'application/json': { schema: ref(budget ? 'BudgetWarning' : 'WebhookDelivery') } } },
       responses: {
         '2XX': { description: 'Received' },
         410: { description: 'Gone: no further attempts' },

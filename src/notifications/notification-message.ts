@@ -5,19 +5,57 @@ import type { ReminderKind } from '../alerts/alert.input';
 import { isPublicAddress } from '../webhooks/ssrf-guard';
 
 /**
- * A reminder as notification targets send it (and the body of a json:// target's POST): stored with its
- * delivery when the reminder fires, so every retry sends the same words.
+ * A reminder or a budget warning as notification targets send it (and the body of a json:// target's POST):
+ * stored with its delivery when it fires, so every retry sends the same words.
  */
-export interface NotificationMessage {
+export type NotificationMessage = ReminderMessage | BudgetMessage;
+
+interface MessageBase {
   /** Unique per message: a Matrix transaction id and a json:// target's webhook-id. */
   id: string;
-  type: 'reminder' | 'test';
   title: string;
   body: string;
-  /** The record in the dashboard, when BASE_URL is an address others can reach; else null. */
+  /** The record (or spending) in the dashboard, when BASE_URL is an address others can reach; else null. */
   link: string | null;
+}
+
+export interface ReminderMessage extends MessageBase {
+  type: 'reminder' | 'test';
   reminder: { kind: ReminderKind; date: string; days_ahead: number };
   subscription: { id: number | null; product_name: string; price: string; currency: string };
+}
+
+/** A budget warning: next month's planned total over a monthly budget. */
+export interface BudgetMessage extends MessageBase {
+  type: 'budget';
+  budget: BudgetWarningFacts;
+}
+
+/** What a budget warning says, in the user's base currency (decimal strings); also the budget.exceeded body. */
+export interface BudgetWarningFacts {
+  budget_id: number;
+  /** null: the overall budget. */
+  category_id: number | null;
+  category_name: string | null;
+  /** YYYY-MM: the month planned over the budget. */
+  month: string;
+  amount: string;
+  planned: string;
+  over_by: string;
+  currency: string;
+}
+
+/** The message of a budget warning. */
+export function budgetMessage(id: string, facts: BudgetWarningFacts, baseUrl: string): BudgetMessage {
+  const what = facts.category_name === null ? 'Your monthly budget' : `Your ${facts.category_name} budget`;
+  return {
+    id,
+    type: 'budget',
+    title: `Subledger: ${facts.month} is over budget`,
+    body: `${what} is ${facts.amount} ${facts.currency}; ${facts.month} plans ${facts.planned} ${facts.currency}, ${facts.over_by} over.`,
+    link: isPublicBaseUrl(baseUrl) ? `${baseUrl}/#/spending` : null,
+    budget: facts,
+  };
 }
 
 export interface MessageFacts {
@@ -34,7 +72,7 @@ export interface MessageFacts {
 }
 
 /** The message a reminder sends: product, amount with currency, the date in the owner's locale and how far ahead it is. */
-export function reminderMessage(facts: MessageFacts): NotificationMessage {
+export function reminderMessage(facts: MessageFacts): ReminderMessage {
   const { record, kind, date } = facts;
   const amount = `${toMoneyString(record.price)} ${record.price_type}`;
   const daysAhead = epochDay(date) - epochDay(facts.today);

@@ -135,7 +135,7 @@ export async function createRuntime(config: Config, role: Role, options: Runtime
 
   // Roll next payment dates and reminders forward now (payments that passed while stopped) and every few minutes.
   // Expiry first, so records that just expired lose their reminders in the same run; prices whose day came before
-  // the ledger's entries, which the rolled dates extend.
+  // the ledger's entries, which the rolled dates extend; budget warnings last, over the records as they now stand.
   const sweep = () =>
     services.subscriptions
       .expireDue()
@@ -143,6 +143,7 @@ export async function createRuntime(config: Config, role: Role, options: Runtime
       .then(() => services.subscriptions.rollNextPaymentDates())
       .then(() => services.ledger.sweep())
       .then(() => services.reminders.sweep())
+      .then(() => services.budgetWarnings.sweep())
       .catch((error: unknown) => logger.warn({ err: error }, 'sweep failed'));
   let sweeping: Promise<unknown> = Promise.resolve();
   let sweepTimer: NodeJS.Timeout | undefined;

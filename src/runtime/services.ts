@@ -40,6 +40,7 @@ import { LedgerService } from '../ledger/ledger.service';
 import { SpendingRepository } from '../spending/spending.repository';
 import { SpendingService } from '../spending/spending.service';
 import { HouseholdService } from '../households/household.service';
+import { BudgetWarningService } from '../spending/budget-warnings';
 
 /** The domain services, built once per process; the REST facade and GraphQL resolvers both call these. */
 export interface Services extends AccountSources {
@@ -66,6 +67,8 @@ export interface Services extends AccountSources {
   ledger: LedgerService;
   /** Households: members, and the records shared in them. */
   households: HouseholdService;
+  /** Warnings when next month's planned total exceeds a budget (the sweep's). */
+  budgetWarnings: BudgetWarningService;
 }
 
 export function createServices(
@@ -81,6 +84,7 @@ export function createServices(
   const secrets = config.notifySecretKey ? new SecretBox(config.notifySecretKey) : null;
   const deliveries = new DeliveryService(orm, config, new NotificationSender(secrets, config, mailer), deliveryTiming);
   const subscriptions = new SubscriptionRepository(orm, stores.reads);
+  const spendingRepository = new SpendingRepository(stores.reads);
   const households = new HouseholdService(orm, mailer ? (to, subject, text) => mailer.sendText(to, subject, text) : null, logger);
   const reminders = new ReminderService(orm, new ReminderRepository(orm), subscriptions, outbox, mailer, logger, config.baseUrl, clock);
   const services = {
@@ -109,7 +113,8 @@ export function createServices(
     ...services,
     exports: new AccountExportService(services, config.baseUrl, clock),
     imports: new ImportService(orm, new ImportRepository(orm), services),
-    spending: new SpendingService(orm, new SpendingRepository(stores.reads), services.subscriptions, households),
+    spending: new SpendingService(orm, spendingRepository, services.subscriptions, households),
+    budgetWarnings: new BudgetWarningService(orm, spendingRepository, outbox, mailer, logger, config.baseUrl, clock),
     ledger: new LedgerService(orm, households, clock),
     households,
   };

@@ -1,4 +1,5 @@
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/core';
+import { Alert } from '../alerts/alert.entity';
 import { User } from '../auth/user.entity';
 import { ProductCategory } from '../catalogue/product-category.entity';
 import { BaseEntity } from '../platform/db/base.entity';
@@ -18,4 +19,12 @@ export class Budget extends BaseEntity {
 
   @Property({ type: 'decimal', precision: 14, scale: 2 })
   amount!: string;
+
+  /** The alert definition whose channels warn when next month's planned total exceeds the budget; none: no warning. */
+  @ManyToOne(() => Alert, { mapToPk: true, nullable: true, deleteRule: 'set null' })
+  alert?: number | null;
+
+  /** YYYY-MM: the month last warned of (at most one warning per month; setting the budget again clears it). */
+  @Property({ length: 7, nullable: true })
+  warnedMonth?: string | null;
 }

@@ -10,9 +10,21 @@ export interface BudgetRow {
   category_id: number | null;
   category_name: string | null;
   amount: string;
+  alert_id: number | null;
+  warned_month: string | null;
 }
 
-const BUDGET_COLUMNS = `b."id", b."category_id", pc."name" as "category_name", b."amount"::text as "amount"`;
+/** A budget whose warning for next month (in its owner's zone) has not gone: the sweep checks it. */
+export interface BudgetToWarn extends BudgetRow {
+  user_id: number;
+  base_currency: string;
+  /** Next month: YYYY-MM, and its first and last days. */
+  month: string;
+  month_from: string;
+  month_to: string;
+}
+
+const BUDGET_COLUMNS = `b."id", b."category_id", pc."name" as "category_name", b."amount"::text as "amount", b."alert_id", b."warned_month"`;
 
 /** The one door to budgets, and the sums spending is made of (records as planned, the ledger as paid). */
 export class SpendingRepository {
@@ -53,18 +65,49 @@ export class SpendingRepository {
     return rows.length > 0;
   }
 
-  /** Sets the user's budget (overall, or the category's), made or replaced. */
-  async put(em: StatementTarget, userId: number, categoryId: number | null, amount: string): Promise<BudgetRow> {
+  /** Sets the user's budget (overall, or the category's) and its warning's alert, made or replaced: a new month may be warned of again. */
+  async put(em: StatementTarget, userId: number, categoryId: number | null, amount: string, alertId: number | null): Promise<BudgetRow> {
     const [row] = await rowsOf<BudgetRow>(
       em,
       `with "saved" as (
-         insert into "budgets" ("user_id", "category_id", "amount", "updated_at") values (?, ?, ?::numeric, now() at time zone 'utc')
-         on conflict ("user_id", coalesce("category_id", 0)) do update set "amount" = excluded."amount", "updated_at" = excluded."updated_at"
+         insert into "budgets" ("user_id", "category_id", "amount", "alert_id", "updated_at") values (?, ?, ?::numeric, ?, now() at time zone 'utc')
+         on conflict ("user_id", coalesce("category_id", 0)) do update
+           set "amount" = excluded."amount", "alert_id" = excluded."alert_id", "warned_month" = null, "updated_at" = excluded."updated_at"
          returning *)
        select ${BUDGET_COLUMNS} from "saved" b left join "product_categories" pc on pc."id" = b."category_id"`,
-      [userId, categoryId, amount],
+      [userId, categoryId, amount, alertId],
     );
     return row;
+  }
+
+  /** Whether an alert definition is the user's own or the global default. */
+  async alertVisible(em: StatementTarget, userId: number, alertId: number): Promise<boolean> {
+    return (await rowsOf(em, `select 1 from "alerts" where "id" = ? and ${globalOrOwnSql('"user_id"')}`, [alertId, userId])).length > 0;
+  }
+
+  /** Budgets with a warning whose owner's next month (at `now`) has not been warned of, by owner. */
+  budgetsToWarn(em: StatementTarget, now: Date, limit: number): Promise<BudgetToWarn[]> {
+    return rowsOf<BudgetToWarn>(
+      em,
+      `select ${BUDGET_COLUMNS}, b."user_id", u."base_currency", to_char(n."first", 'YYYY-MM') as "month",
+              to_char(n."first", 'YYYY-MM-DD') as "month_from", to_char(n."first" + interval '1 month - 1 day', 'YYYY-MM-DD') as "month_to"
+         from "budgets" b join "users" u on u."id" = b."user_id"
+         cross join lateral (select date_trunc('month', cast(? as timestamptz) at time zone u."timezone") + interval '1 month' as "first") n
+         left join "product_categories" pc on pc."id" = b."category_id"
+        where b."alert_id" is not null and b."warned_month" is distinct from to_char(n."first", 'YYYY-MM')
+        order by b."user_id", b."id" limit ?`,
+      [now.toISOString(), limit],
+    );
+  }
+
+  /** Marks a budget's month as warned of; false when it was already (another sweep got there first). */
+  async claimWarning(em: StatementTarget, budgetId: number, month: string): Promise<boolean> {
+    const rows = await rowsOf(em, `update "budgets" set "warned_month" = ? where "id" = ? and "warned_month" is distinct from ? returning "id"`, [
+      month,
+      budgetId,
+      month,
+    ]);
+    return rows.length > 0;
   }
 
   /** Removes the user's budget (overall, or the category's); whether there was one. */

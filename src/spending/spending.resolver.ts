@@ -5,7 +5,14 @@ import type { BudgetRow } from './spending.repository';
 import type { SpendingService } from './spending.service';
 import { BudgetInput, BudgetView, SpendingGroupBy, SpendingSummaryView, SpendingViewKind } from './spending.types';
 
-const toBudgetView = (row: BudgetRow): BudgetView => ({ id: row.id, categoryId: row.category_id, categoryName: row.category_name, amount: row.amount });
+const toBudgetView = (row: BudgetRow): BudgetView => ({
+  id: row.id,
+  categoryId: row.category_id,
+  categoryName: row.category_name,
+  amount: row.amount,
+  alertId: row.alert_id,
+  warnedMonth: row.warned_month,
+});
 
 @Resolver()
 export class SpendingResolver {
@@ -36,7 +43,9 @@ export class SpendingResolver {
 
   @Mutation(() => BudgetView, { description: 'Sets a monthly budget (overall, or for a category), replacing the one there was.' })
   async setBudget(@Arg('input', () => BudgetInput) input: BudgetInput, @Ctx() context: GraphQLContext): Promise<BudgetView> {
-    return toBudgetView(await this.spending.setBudget(requireCaller(context), input.amount, input.categoryId ?? null));
+    return toBudgetView(
+      await this.spending.setBudget(requireCaller(context), { amount: input.amount, categoryId: input.categoryId ?? null, alertId: input.alertId ?? null }),
+    );
   }
 
   @Mutation(() => Boolean, { description: "Removes the overall budget, or the category's when one is named." })

@@ -61,15 +61,22 @@ export class SpendingService {
     return this.repository.budgets(caller.userId);
   }
 
-  /** Sets the monthly budget in the base currency: overall without a category, else that category's (global or the caller's). */
-  async setBudget(caller: Caller, amount: string, categoryId: number | null): Promise<BudgetRow> {
-    const problem = moneyProblem('amount', amount);
+  /**
+   * Sets the monthly budget in the base currency: overall without a category, else that category's (global or
+   * the caller's); with an alert definition (global or the caller's), its channels warn when next month's
+   * planned total exceeds it.
+   */
+  async setBudget(caller: Caller, budget: { amount: string; categoryId: number | null; alertId: number | null }): Promise<BudgetRow> {
+    const problem = moneyProblem('amount', budget.amount);
     if (problem) throw AppError.field('amount', problem);
     const em = pooled(this.orm);
-    if (categoryId !== null && !(await this.repository.categoryVisible(em, caller.userId, categoryId))) {
+    if (budget.categoryId !== null && !(await this.repository.categoryVisible(em, caller.userId, budget.categoryId))) {
       throw AppError.field('category_id', 'The selected category_id does not exist.');
     }
-    return this.repository.put(em, caller.userId, categoryId, amount);
+    if (budget.alertId !== null && !(await this.repository.alertVisible(em, caller.userId, budget.alertId))) {
+      throw AppError.field('alert_id', 'The selected alert_id does not exist.');
+    }
+    return this.repository.put(em, caller.userId, budget.categoryId, budget.amount, budget.alertId);
   }
 
   async removeBudget(caller: Caller, categoryId: number | null): Promise<void> {

@@ -58,10 +58,19 @@ export class BudgetView {
   @Field(() => Int, { nullable: true, description: 'null: the overall budget' }) categoryId!: number | null;
   @Field(() => String, { nullable: true }) categoryName!: string | null;
   @Field({ description: 'Decimal string, per month' }) amount!: string;
+  @Field(() => Int, { nullable: true, description: "The alert definition whose channels warn when next month's planned total exceeds it" })
+  alertId!: number | null;
+  @Field(() => String, { nullable: true, description: 'YYYY-MM: the month last warned of' }) warnedMonth!: string | null;
 }
 
 @InputType()
 export class BudgetInput {
   @Field({ description: 'Decimal string, per month, in the base currency' }) amount!: string;
   @Field(() => Int, { nullable: true, description: 'A category (global or yours); none: the overall budget' }) categoryId?: number | null;
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      "An alert definition (global or yours) whose channels warn, once a month, when next month's planned total exceeds the budget; none: no warning",
+  })
+  alertId?: number | null;
 }

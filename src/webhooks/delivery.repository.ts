@@ -1,5 +1,5 @@
 import { intArray, rowsOf, run, withParts, type StatementPart, type StatementTarget } from '../platform/db/statements';
-import { SUBSCRIPTION_TOPICS, type SubscriptionTopic } from './topics';
+import { SUBSCRIPTION_TOPICS, type WebhookTopic } from './topics';
 
 /** A reminder's event: whether webhook endpoints get it, and the notification targets sent `message` with it. */
 export interface EventNotifications {
@@ -8,10 +8,10 @@ export interface EventNotifications {
   message: unknown;
 }
 
-/** An event to write: its id, its record and its body. */
+/** An event to write: its id, its record (none: a budget warning) and its body. */
 export interface NewEvent {
   id: string;
-  subscriptionId: number;
+  subscriptionId: number | null;
   payload: unknown;
 }
 
@@ -77,7 +77,7 @@ export const deliveryRepository = {
    * A change's events and, for each, one delivery per enabled endpoint of the owner that takes its topic (an
    * empty list: every subscription topic), in one statement.
    */
-  async insertEvents(em: StatementTarget, userId: number, topic: SubscriptionTopic, events: readonly NewEvent[], notify?: EventNotifications): Promise<void> {
+  async insertEvents(em: StatementTarget, userId: number, topic: WebhookTopic, events: readonly NewEvent[], notify?: EventNotifications): Promise<void> {
     const parts = [deliveryRepository.eventsPart(userId, topic, events, notify?.toEndpoints ?? true)];
     if (notify && notify.targetIds.length > 0) parts.push(deliveryRepository.targetDeliveriesPart(notify.targetIds, notify.message));
     const { sql, params } = withParts(parts, 'select 1');
@@ -88,7 +88,7 @@ export const deliveryRepository = {
    * insertEvents as a part of a larger statement (`given_events`, `event`, `event_deliveries`); `toEndpoints`
    * false writes the events alone (a reminder whose alert does not use webhooks, for its targets' deliveries).
    */
-  eventsPart(userId: number, topic: SubscriptionTopic, events: readonly NewEvent[], toEndpoints = true): StatementPart {
+  eventsPart(userId: number, topic: WebhookTopic, events: readonly NewEvent[], toEndpoints = true): StatementPart {
     return {
       sql: `"given_events" as (
          select x->>'id' as "id", (x->>'subscriptionId')::int as "subscription_id", x->'payload' as "payload" from jsonb_array_elements(?::jsonb) x),

@@ -403,7 +403,10 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
   budgets: { ownOnly: ['{ budgets { id categoryId categoryName amount } }'] },
   setBudget: {
     ownOnly: ['mutation { setBudget(input: {amount: "5"}) { id categoryId amount } }'],
-    asMissing: ['mutation { setBudget(input: {amount: "5", categoryId: CATEGORY}) { id } }'],
+    asMissing: [
+      'mutation { setBudget(input: {amount: "5", categoryId: CATEGORY}) { id } }',
+      'mutation { setBudget(input: {amount: "5", alertId: ALERT}) { id } }',
+    ],
   },
   removeBudget: { refused: ['mutation { removeBudget(categoryId: CATEGORY) }'] },
   households: { ownOnly: ['{ households { id name ownerName members { id name email } subscriptions { id note sharing { payerName } } } }'] },

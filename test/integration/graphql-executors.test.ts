@@ -93,7 +93,8 @@ const STEPS: Step[] = [
   { query: 'mutation { markPaid(entryId: 1, amount: "13.00", paidAt: "2026-03-14", note: "card") { id status paidAmount paidAt note } }' },
   { query: 'mutation { markSkipped(entryId: 2) { id status paidAmount } }' },
   { query: 'mutation { markPaid(entryId: 999) { id } }' },
-  { query: 'mutation { setBudget(input: {amount: "80"}) { id categoryId categoryName amount } }' },
+  { query: 'mutation { setBudget(input: {amount: "80", alertId: 1}) { id categoryId categoryName amount alertId warnedMonth } }' },
+  { query: 'mutation { setBudget(input: {amount: "80", alertId: 999}) { id } }' },
   { query: 'mutation { setBudget(input: {amount: "20", categoryId: 2}) { id categoryId categoryName amount } }' },
   { query: '{ budgets { id categoryId categoryName amount } }' },
   {

@@ -34,6 +34,7 @@ it('records every committed migration', async () => {
     'Migration20261125040538_contract_notice',
     'Migration20261125085540_ledger_and_budgets',
     'Migration20261125101146_households',
+    'Migration20261125103222_budget_warnings',
   ]);
 });
 
