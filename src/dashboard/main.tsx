@@ -4,7 +4,9 @@ import { session } from './api';
 import { Alerts } from './alerts';
 import { SignIn } from './auth';
 import { Calendar } from './calendar';
+import { HouseholdScreen } from './household';
 import { Integrations } from './integrations';
+import { Payments } from './payments';
 import { Profile } from './profile';
 import { Spending } from './spending';
 import { Subscriptions } from './subscriptions';
@@ -17,6 +19,8 @@ const SCREENS = {
   upcoming: ['Upcoming', Upcoming],
   calendar: ['Calendar', Calendar],
   spending: ['Spending', Spending],
+  payments: ['Payments', Payments],
+  household: ['Household', HouseholdScreen],
   alerts: ['Alerts', Alerts],
   webhooks: ['Webhooks', Webhooks],
   integrations: ['Integrations', Integrations],

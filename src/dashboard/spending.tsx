@@ -1,6 +1,7 @@
 import { BarController, BarElement, CategoryScale, Chart, LinearScale, Tooltip } from 'chart.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { gql } from './api';
+import { Budgets } from './budgets';
 import { money } from './format';
 import { Columns, Notice, Section, Select, useAction } from './ui';
 
@@ -10,24 +11,56 @@ interface Summary {
   baseCurrency: string;
   monthlyTotal: string;
   yearlyTotal: string;
+  plannedTotal: string;
+  paidTotal: string;
+  budget: string | null;
   groups: Array<{ key: string; label: string; count: number; monthlyTotal: string; periodTotal: string }>;
 }
+interface Household {
+  id: number;
+  name: string;
+  members: Array<{ id: number; name: string }>;
+}
 
-const SPENDING =
-  'query($groupBy: SpendingGroupBy!) { spendingSummary(groupBy: $groupBy) { baseCurrency monthlyTotal yearlyTotal groups { key label count monthlyTotal periodTotal } } }';
+const SPENDING = `query($groupBy: SpendingGroupBy!, $view: SpendingView!, $householdId: Int, $memberId: Int) {
+  spendingSummary(groupBy: $groupBy, view: $view, householdId: $householdId, memberId: $memberId) {
+    baseCurrency monthlyTotal yearlyTotal plannedTotal paidTotal budget groups { key label count monthlyTotal periodTotal }
+  }
+}`;
 const GROUPINGS = { CATEGORY: 'Category', FOLDER: 'Folder', CURRENCY: 'Currency', MONTH: 'Month' };
 
-/** What the active records cost a month, in the base currency, by the chosen grouping: a chart and its table. */
+/** Whose spending: the select's values ("OWN", "MY_SHARE", "<household>" or "<household>:<member>") and their variables. */
+function viewsOf(households: Household[]): Record<string, string> {
+  const views: Record<string, string> = { OWN: 'My records', MY_SHARE: 'My share' };
+  for (const household of households) {
+    views[`${household.id}`] = `${household.name}: everyone`;
+    for (const member of household.members) views[`${household.id}:${member.id}`] = `${household.name}: ${member.name}`;
+  }
+  return views;
+}
+function variablesOf(view: string): Record<string, unknown> {
+  if (view === 'OWN' || view === 'MY_SHARE') return { view };
+  const [householdId, memberId] = view.split(':').map(Number);
+  return { view: 'HOUSEHOLD', householdId, memberId: memberId ?? null };
+}
+
+/** What the active records cost (yours, your share, or a household's), by the chosen grouping: a chart, its table, and the budgets. */
 export function Spending() {
   const [groupBy, setGroupBy] = useState<keyof typeof GROUPINGS>('CATEGORY');
+  const [view, setView] = useState('OWN');
+  const [households, setHouseholds] = useState<Household[]>([]);
   const [summary, setSummary] = useState<Summary | null>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const chart = useRef<Chart | null>(null);
   const action = useAction();
 
   useEffect(() => {
-    void action.run(async () => setSummary((await gql<{ spendingSummary: Summary }>(SPENDING, { groupBy })).spendingSummary));
-  }, [groupBy]);
+    void action.run(async () => setHouseholds((await gql<{ households: Household[] }>('{ households { id name members { id name } } }')).households));
+  }, []);
+  const load = async () => setSummary((await gql<{ spendingSummary: Summary }>(SPENDING, { groupBy, ...variablesOf(view) })).spendingSummary);
+  useEffect(() => {
+    void action.run(load);
+  }, [groupBy, view]);
 
   const value = (group: Summary['groups'][number]) => Number(groupBy === 'MONTH' ? group.periodTotal : group.monthlyTotal);
   useEffect(() => {
@@ -49,18 +82,25 @@ export function Spending() {
   const description = summary?.groups.map((group) => `${group.label} ${money(value(group), summary.baseCurrency)}`).join(', ');
   return (
     <Section title="Spending">
-      <Select
-        label="Group by"
-        name="group_by"
-        options={GROUPINGS}
-        value={groupBy}
-        onChange={(event) => setGroupBy(event.currentTarget.value as keyof typeof GROUPINGS)}
-      />
+      <div class="list-controls">
+        <Select label="Whose" name="view" options={viewsOf(households)} value={view} onChange={(event) => setView(event.currentTarget.value)} />
+        <Select
+          label="Group by"
+          name="group_by"
+          options={GROUPINGS}
+          value={groupBy}
+          onChange={(event) => setGroupBy(event.currentTarget.value as keyof typeof GROUPINGS)}
+        />
+      </div>
       <Notice outcome={action.outcome} />
       {summary && (
         <>
           <p class="totals" data-testid="spending-total">
             {money(summary.monthlyTotal, summary.baseCurrency)} a month · {money(summary.yearlyTotal, summary.baseCurrency)} a year
+          </p>
+          <p class="totals" data-testid="month-figures">
+            This month: {money(summary.plannedTotal, summary.baseCurrency)} planned · {money(summary.paidTotal, summary.baseCurrency)} paid
+            {summary.budget !== null && ` · budget ${money(summary.budget, summary.baseCurrency)}`}
           </p>
           <div class="chart">
             <canvas ref={canvas} role="img" aria-label={`Cost by ${GROUPINGS[groupBy].toLowerCase()}: ${description || 'nothing active'}`} />
@@ -79,6 +119,7 @@ export function Spending() {
           </table>
         </>
       )}
+      <Budgets currency={summary?.baseCurrency ?? null} onChange={() => action.run(load)} />
     </Section>
   );
 }

@@ -250,6 +250,68 @@ describeInBrowser('the dashboard in Chromium', () => {
       await row('Newspaper').waitFor();
     }));
 
+  it('sets a budget, shares a record in a household, and reads the household’s spending', () =>
+    step(page, 'budget-household', async () => {
+      await screen('Spending');
+      const budgetForm = page.getByRole('form', { name: 'Set a budget' });
+      await budgetForm.getByLabel('Monthly budget').fill('10.00');
+      await budgetForm.getByRole('button', { name: 'Save budget' }).click();
+      await notice('Budget saved');
+      expect(await row('Everything').textContent()).toContain('€10.00');
+      await until(async () => ((await page.getByTestId('month-figures').textContent()) ?? '').includes('budget €10.00'), 'the budget in the month figures');
+
+      await screen('Household');
+      await page.getByLabel('Household name').fill('Home');
+      await page.getByRole('button', { name: 'Make household' }).click();
+      await notice('Household made');
+      const memberForm = page.getByRole('form', { name: 'Add a member' });
+      await memberForm.getByLabel('Member name').fill('Robin');
+      await memberForm.getByRole('button', { name: 'Add member' }).click();
+      await notice('Robin added');
+      expect(await row('Robin').textContent()).toContain('Name only');
+      await page.getByRole('button', { name: 'Share Newspaper' }).click();
+      await page.getByRole('form', { name: 'Share Newspaper' }).getByRole('button', { name: 'Save split' }).click();
+      await notice('Newspaper: shared');
+      expect(await row('Newspaper').textContent()).toContain('Dana pays; Dana $4.50, Robin $4.50');
+
+      await screen('Spending');
+      // Each view's total differs from the one before it (my records, the household's, Robin's part of it).
+      const total = async (view: string) => {
+        const shown = page.getByTestId('spending-total');
+        const before = await shown.textContent();
+        await page.getByLabel('Whose').selectOption({ label: view });
+        await until(async () => (await shown.textContent()) !== before, `the total of ${view}`);
+        return Number((await shown.textContent())!.replace(/^€([\d.,]+) a month.*$/, '$1').replace(/,/g, ''));
+      };
+      const everyone = await total('Home: everyone');
+      const robin = await total('Home: Robin');
+      expect(robin).toBeGreaterThan(0);
+      expect(robin).toBeLessThan(everyone);
+    }));
+
+  it('records a payment of another amount and a price change', () =>
+    step(page, 'payments', async () => {
+      await screen('Payments');
+      const due = addDays(todayIn('UTC'), 20);
+      await page.getByLabel('Month', { exact: true }).fill(due.slice(0, 7));
+      await page.getByRole('button', { name: `Record a payment of Newspaper due ${due}` }).click();
+      const form = page.getByRole('form', { name: 'Record a payment' });
+      await form.getByLabel('Amount paid').fill('8.50');
+      await form.getByRole('button', { name: 'Record payment' }).click();
+      await notice('Newspaper: paid');
+      expect(await row('Newspaper').textContent()).toContain('Paid$8.50 on');
+
+      const change = page.getByRole('form', { name: 'Change a price' });
+      await change.getByLabel('Record').selectOption({ label: 'Newspaper' });
+      await change.getByLabel('New price').fill('11.00');
+      await change.getByLabel('From').fill(addDays(todayIn('UTC'), 50));
+      await change.getByRole('button', { name: 'Save price change' }).click();
+      await notice('Price change saved');
+      const history = page.getByRole('table', { name: 'Price history of Newspaper' });
+      await until(async () => (await history.getByRole('row').count()) === 3, 'two steps in the price history');
+      expect(await history.getByRole('row').last().textContent()).toContain('$11.00');
+    }));
+
   it('reads well in dark mode and on a phone, and formats money in the browser’s locale', () =>
     step(page, 'dark-phone-locale', async () => {
       await page.emulateMedia({ colorScheme: 'dark' });

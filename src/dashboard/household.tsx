@@ -1,0 +1,267 @@
+import { useEffect, useState } from 'preact/hooks';
+import { gql } from './api';
+import { money } from './format';
+import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
+
+interface Member {
+  id: number;
+  name: string;
+  email: string | null;
+  isOwner: boolean;
+  joined: boolean;
+  invited: boolean;
+  canEdit: boolean;
+}
+interface Sharing {
+  payerMemberId: number;
+  payerName: string;
+  mode: 'EQUAL' | 'AMOUNTS' | 'PERCENTAGES';
+  shares: Array<{ memberId: number; memberName: string; value: string | null; amount: string }>;
+}
+interface SharedRecord {
+  id: number;
+  productName: string;
+  price: string;
+  currency: string;
+  sharing: Sharing | null;
+}
+interface Household {
+  id: number;
+  name: string;
+  ownerName: string;
+  isOwner: boolean;
+  canEdit: boolean;
+  members: Member[];
+  subscriptions: SharedRecord[];
+}
+
+const RECORD = 'id productName price currency sharing { payerMemberId payerName mode shares { memberId memberName value amount } }';
+const LOAD = `{ households { id name ownerName isOwner canEdit members { id name email isOwner joined invited canEdit } subscriptions { ${RECORD} } }
+  subscriptions(first: 100) { edges { node { ${RECORD} } } } }`;
+const MODES = { EQUAL: 'Equal shares', AMOUNTS: 'Amounts', PERCENTAGES: 'Percentages' };
+
+const standing = (member: Member) => (member.isOwner ? 'Owner' : member.joined ? 'Joined' : member.invited ? 'Invited' : 'Name only');
+const splitOf = (sharing: Sharing, currency: string) =>
+  `${sharing.payerName} pays; ${sharing.shares.map((share) => `${share.memberName} ${money(share.amount, currency)}`).join(', ')}`;
+
+/** Your household (members, invitations, records shared with a payer and a split) and the households you joined. */
+export function HouseholdScreen() {
+  const [households, setHouseholds] = useState<Household[]>([]);
+  const [records, setRecords] = useState<SharedRecord[]>([]);
+  const [sharing, setSharing] = useState<SharedRecord | null>(null);
+  const [mode, setMode] = useState<Sharing['mode']>('EQUAL');
+  const [code, setCode] = useState<string | null>(null);
+  const action = useAction();
+
+  const load = async () => {
+    const data = await gql<{ households: Household[]; subscriptions: { edges: Array<{ node: SharedRecord }> } }>(LOAD);
+    setHouseholds(data.households);
+    setRecords(data.subscriptions.edges.map(({ node }) => node));
+  };
+  const apply = changeThen(load);
+  useEffect(() => {
+    void action.run(load);
+  }, []);
+  const own = households.find((household) => household.isOwner);
+  const joined = households.filter((household) => !household.isOwner);
+
+  const submit = (run: (form: FormData) => Promise<string>) => async (event: Event) => {
+    event.preventDefault();
+    const element = event.currentTarget as HTMLFormElement;
+    if (await action.run(() => run(new FormData(element)))) element.reset();
+  };
+  const create = submit(async (form) => {
+    await gql('mutation($name: String!) { createHousehold(name: $name) { id } }', { name: String(form.get('name')) });
+    await load();
+    return 'Household made';
+  });
+  const addMember = submit(async (form) => {
+    const input = { name: String(form.get('name')), email: String(form.get('email')) || null, canEdit: form.get('can_edit') === 'on' };
+    const { addHouseholdMember: added } = await gql<{ addHouseholdMember: { name: string; invitationCode: string | null } }>(
+      'mutation($input: HouseholdMemberInput!) { addHouseholdMember(input: $input) { name invitationCode } }',
+      { input },
+    );
+    setCode(added.invitationCode && `Invitation code for ${added.name} (shown once): ${added.invitationCode}`);
+    await load();
+    return `${added.name} added`;
+  });
+  const join = submit(async (form) => {
+    await gql('mutation($code: String!) { joinHousehold(code: $code) { id } }', { code: String(form.get('code')) });
+    await load();
+    return 'Joined the household';
+  });
+  const share = submit(async (form) => {
+    const shares = own!.members
+      .filter((member) => (mode === 'EQUAL' ? form.get(`share_${member.id}`) === 'on' : String(form.get(`share_${member.id}`) ?? '') !== ''))
+      .map((member) => ({ memberId: member.id, value: mode === 'EQUAL' ? null : String(form.get(`share_${member.id}`)) }));
+    const input = { payerMemberId: Number(form.get('payer')), mode, shares };
+    await gql('mutation($id: Int!, $input: SharingInput!) { shareSubscription(id: $id, input: $input) { id } }', { id: sharing!.id, input });
+    setSharing(null);
+    await load();
+    return `${sharing!.productName}: shared`;
+  });
+
+  return (
+    <Section title="Household">
+      <Notice outcome={action.outcome} />
+      {code && (
+        <p class="secret" role="status">
+          <code>{code}</code>
+        </p>
+      )}
+      {!own && (
+        <form class="card" onSubmit={create} aria-label="Make a household">
+          <Field label="Household name" name="name" required errors={action.errors} />
+          <button type="submit">Make household</button>
+        </form>
+      )}
+      {own && (
+        <>
+          <h2>{own.name}</h2>
+          <table aria-label="Members">
+            <Columns names={['Member', 'E-mail', 'Standing', 'May edit', '']} />
+            <tbody>
+              {own.members.map((member) => (
+                <tr key={member.id}>
+                  <th scope="row">{member.name}</th>
+                  <td>{member.email ?? '—'}</td>
+                  <td>{standing(member)}</td>
+                  <td>{member.canEdit ? 'Yes' : 'No'}</td>
+                  <td class="actions">
+                    {!member.isOwner && (
+                      <>
+                        <button
+                          type="button"
+                          onClick={() =>
+                            void action.run(
+                              apply(
+                                'mutation($id: Int!, $canEdit: Boolean) { updateHouseholdMember(memberId: $id, input: {canEdit: $canEdit}) { id } }',
+                                { id: member.id, canEdit: !member.canEdit },
+                                `${member.name}: ${member.canEdit ? 'read-only' : 'may edit'}`,
+                              ),
+                            )
+                          }
+                        >
+                          {member.canEdit ? `Make ${member.name} read-only` : `Let ${member.name} edit`}
+                        </button>
+                        <button
+                          type="button"
+                          class="danger"
+                          onClick={() =>
+                            void action.run(apply('mutation($id: Int!) { removeHouseholdMember(memberId: $id) }', { id: member.id }, `${member.name} removed`))
+                          }
+                        >
+                          Remove {member.name}
+                        </button>
+                      </>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <form class="card" onSubmit={addMember} aria-label="Add a member">
+            <div class="grid">
+              <Field label="Member name" name="name" required errors={action.errors} />
+              <Field label="E-mail (to invite)" name="email" type="email" errors={action.errors} hint="Leave empty for someone without an account" />
+            </div>
+            <label>
+              <input type="checkbox" name="can_edit" /> May edit shared records
+            </label>
+            <button type="submit">Add member</button>
+          </form>
+          <h2>Sharing</h2>
+          <table aria-label="Sharing">
+            <Columns names={['Record', 'Price', 'Split', '']} />
+            <tbody>
+              {records.map((record) => (
+                <tr key={record.id}>
+                  <th scope="row">{record.productName}</th>
+                  <td>{money(record.price, record.currency)}</td>
+                  <td>{record.sharing ? splitOf(record.sharing, record.currency) : 'Not shared'}</td>
+                  <td class="actions">
+                    <button type="button" onClick={() => setSharing(record)}>
+                      {record.sharing ? `Change the split of ${record.productName}` : `Share ${record.productName}`}
+                    </button>
+                    {record.sharing && (
+                      <button
+                        type="button"
+                        class="link"
+                        onClick={() =>
+                          void action.run(
+                            apply('mutation($id: Int!) { unshareSubscription(id: $id) { id } }', { id: record.id }, `${record.productName}: not shared`),
+                          )
+                        }
+                      >
+                        Stop sharing {record.productName}
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {sharing && (
+            <form class="card" onSubmit={share} aria-label={`Share ${sharing.productName}`}>
+              <div class="grid">
+                <Select
+                  label="Paid by"
+                  name="payer"
+                  options={Object.fromEntries(own.members.map((member) => [String(member.id), member.name]))}
+                  initial={String(own.members[0].id)}
+                  errors={action.errors}
+                />
+                <Select label="Split" name="mode" options={MODES} value={mode} onChange={(event) => setMode(event.currentTarget.value as Sharing['mode'])} />
+              </div>
+              {own.members.map((member) =>
+                mode === 'EQUAL' ? (
+                  <label key={member.id}>
+                    <input type="checkbox" name={`share_${member.id}`} defaultChecked /> {member.name} shares it
+                  </label>
+                ) : (
+                  <Field
+                    key={member.id}
+                    label={`${member.name}'s ${mode === 'AMOUNTS' ? 'amount' : 'percentage'}`}
+                    name={`share_${member.id}`}
+                    inputMode="decimal"
+                  />
+                ),
+              )}
+              {action.errors.shares && <p class="notice failed">{action.errors.shares.join(' ')}</p>}
+              <button type="submit">Save split</button>
+            </form>
+          )}
+        </>
+      )}
+      <h2>Households you joined</h2>
+      {joined.length === 0 && <p>None yet.</p>}
+      {joined.map((household) => (
+        <div key={household.id} class="card">
+          <p>
+            <strong>{household.name}</strong> ({household.ownerName}'s{household.canEdit ? ', you may edit' : ', read-only'}){' '}
+            <button
+              type="button"
+              class="danger"
+              onClick={() =>
+                void action.run(apply('mutation($id: Int!) { leaveHousehold(householdId: $id) }', { id: household.id }, `You left ${household.name}`))
+              }
+            >
+              Leave {household.name}
+            </button>
+          </p>
+          <ul>
+            {household.subscriptions.map((record) => (
+              <li key={record.id}>
+                {record.productName} {money(record.price, record.currency)}: {record.sharing ? splitOf(record.sharing, record.currency) : ''}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
+      <form class="card" onSubmit={join} aria-label="Join a household">
+        <Field label="Invitation code" name="code" required errors={action.errors} />
+        <button type="submit">Join</button>
+      </form>
+    </Section>
+  );
+}

@@ -1,0 +1,209 @@
+import { useEffect, useState } from 'preact/hooks';
+import { gql } from './api';
+import { calendarDate, money } from './format';
+import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
+
+interface Entry {
+  id: number;
+  subscriptionId: number;
+  productName: string;
+  dueDate: string;
+  expectedAmount: string;
+  currency: string;
+  status: 'PENDING' | 'PAID' | 'SKIPPED';
+  paidAmount: string | null;
+  paidAt: string | null;
+  note: string | null;
+}
+interface PricedRecord {
+  id: number;
+  productName: string;
+  currency: string;
+  priceHistory: Array<{ effectiveFrom: string; price: string }>;
+}
+
+const ENTRIES = `query($filter: PaymentEntryFilter) {
+  paymentEntries(filter: $filter) { id subscriptionId productName dueDate expectedAmount currency status paidAmount paidAt note }
+}`;
+const RECORDS = `{ households { id name } subscriptions(first: 100, filter: {recurring: [1]}) { edges { node { id productName currency priceHistory { effectiveFrom price } } } } }`;
+const PAID =
+  'mutation($id: Int!, $amount: String, $paidAt: LocalDate, $note: String) { markPaid(entryId: $id, amount: $amount, paidAt: $paidAt, note: $note) { id } }';
+const STATUS = { PENDING: 'Pending', PAID: 'Paid', SKIPPED: 'Skipped' };
+
+const thisMonth = () => new Date().toISOString().slice(0, 7);
+const monthRange = (month: string) => {
+  const [year, number] = month.split('-').map(Number);
+  return { from: `${month}-01`, to: new Date(Date.UTC(year, number, 0)).toISOString().slice(0, 10) };
+};
+
+/** The payment ledger (what was paid, month by month, yours or a household's) and the records' price changes. */
+export function Payments() {
+  const [month, setMonth] = useState(thisMonth());
+  const [whose, setWhose] = useState('');
+  const [entries, setEntries] = useState<Entry[]>([]);
+  const [chosen, setChosen] = useState<Entry | null>(null);
+  const [households, setHouseholds] = useState<Record<string, string>>({});
+  const [records, setRecords] = useState<PricedRecord[]>([]);
+  const [recordId, setRecordId] = useState('');
+  const action = useAction();
+
+  const loadEntries = async () => {
+    const filter = { ...monthRange(month), householdId: whose ? Number(whose) : null };
+    setEntries((await gql<{ paymentEntries: Entry[] }>(ENTRIES, { filter })).paymentEntries);
+  };
+  const loadRecords = async () => {
+    const data = await gql<{ households: Array<{ id: number; name: string }>; subscriptions: { edges: Array<{ node: PricedRecord }> } }>(RECORDS);
+    setHouseholds(Object.fromEntries(data.households.map((household) => [String(household.id), household.name])));
+    setRecords(data.subscriptions.edges.map(({ node }) => node));
+  };
+  useEffect(() => {
+    void action.run(loadRecords);
+  }, []);
+  useEffect(() => {
+    if (month) void action.run(loadEntries);
+  }, [month, whose]);
+  const apply = changeThen(loadEntries);
+
+  async function recordPayment(event: Event) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const entry = chosen!;
+    const ok = await action.run(
+      apply(
+        PAID,
+        { id: entry.id, amount: String(form.get('amount')), paidAt: String(form.get('paid_at')), note: String(form.get('note')) || null },
+        `${entry.productName}: paid`,
+      ),
+    );
+    if (ok) setChosen(null);
+  }
+
+  async function changePrice(event: Event) {
+    event.preventDefault();
+    const element = event.currentTarget as HTMLFormElement;
+    const form = new FormData(element);
+    const variables = { id: Number(form.get('record')), price: String(form.get('price')), effectiveFrom: String(form.get('effective_from')) };
+    const done = await action.run(async () => {
+      await gql(
+        'mutation($id: Int!, $price: String!, $effectiveFrom: LocalDate!) { changePrice(id: $id, price: $price, effectiveFrom: $effectiveFrom) { id } }',
+        variables,
+      );
+      await Promise.all([loadRecords(), loadEntries()]);
+      return 'Price change saved';
+    });
+    // The record stays chosen (its history shows below); the change's own fields are emptied.
+    if (done) for (const name of ['price', 'effective_from']) (element.elements.namedItem(name) as HTMLInputElement).value = '';
+  }
+
+  const chosenRecord = recordId || String(records[0]?.id ?? '');
+  const history = records.find((record) => String(record.id) === chosenRecord);
+  return (
+    <Section title="Payments">
+      <div class="list-controls">
+        <Field label="Month" name="month" type="month" value={month} onInput={(event) => setMonth(event.currentTarget.value)} />
+        <Select
+          label="Whose"
+          name="whose"
+          options={{ '': 'My records', ...households }}
+          value={whose}
+          onChange={(event) => setWhose(event.currentTarget.value)}
+        />
+      </div>
+      <Notice outcome={action.outcome} />
+      {chosen && (
+        <form class="card" onSubmit={recordPayment} aria-label="Record a payment">
+          <p>
+            {chosen.productName}, due {calendarDate(chosen.dueDate)}
+          </p>
+          <div class="grid">
+            <Field
+              label="Amount paid"
+              name="amount"
+              inputMode="decimal"
+              required
+              defaultValue={chosen.paidAmount ?? chosen.expectedAmount}
+              errors={action.errors}
+            />
+            <Field
+              label="Paid on"
+              name="paid_at"
+              type="date"
+              required
+              defaultValue={chosen.paidAt ?? new Date().toISOString().slice(0, 10)}
+              errors={action.errors}
+            />
+            <Field label="Note" name="note" defaultValue={chosen.note ?? ''} errors={action.errors} />
+          </div>
+          <button type="submit" disabled={action.busy}>
+            Record payment
+          </button>
+          <button type="button" class="link" onClick={() => setChosen(null)}>
+            Cancel
+          </button>
+        </form>
+      )}
+      {entries.length === 0 && <p>No payments due in this month.</p>}
+      <div class="table-wrap">
+        <table aria-label="Payments">
+          <Columns names={['Record', 'Due', 'Expected', 'Status', 'Paid', '']} />
+          <tbody>
+            {entries.map((entry) => (
+              <tr key={entry.id}>
+                <th scope="row">{entry.productName}</th>
+                <td>{calendarDate(entry.dueDate)}</td>
+                <td>{money(entry.expectedAmount, entry.currency)}</td>
+                <td>{STATUS[entry.status]}</td>
+                <td>{entry.paidAmount === null ? '—' : `${money(entry.paidAmount, entry.currency)} on ${calendarDate(entry.paidAt!)}`}</td>
+                <td class="actions">
+                  <button type="button" onClick={() => setChosen(entry)}>
+                    Record a payment of {entry.productName} due {entry.dueDate}
+                  </button>
+                  <button
+                    type="button"
+                    class="link"
+                    onClick={() =>
+                      void action.run(apply('mutation($id: Int!) { markSkipped(entryId: $id) { id } }', { id: entry.id }, `${entry.productName}: skipped`))
+                    }
+                  >
+                    Skip {entry.productName} due {entry.dueDate}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <h2>Price changes</h2>
+      <form class="card" onSubmit={changePrice} aria-label="Change a price">
+        <div class="grid">
+          <Select
+            label="Record"
+            name="record"
+            options={Object.fromEntries(records.map((record) => [String(record.id), record.productName]))}
+            value={chosenRecord}
+            onChange={(event) => setRecordId(event.currentTarget.value)}
+            errors={action.errors}
+          />
+          <Field label="New price" name="price" inputMode="decimal" required errors={action.errors} />
+          <Field label="From" name="effective_from" type="date" required errors={action.errors} />
+        </div>
+        <button type="submit" disabled={action.busy || records.length === 0}>
+          Save price change
+        </button>
+      </form>
+      {history && (
+        <table aria-label={`Price history of ${history.productName}`}>
+          <Columns names={['From', 'Price']} />
+          <tbody>
+            {history.priceHistory.map((step) => (
+              <tr key={step.effectiveFrom}>
+                <th scope="row">{calendarDate(step.effectiveFrom)}</th>
+                <td>{money(step.price, history.currency)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Section>
+  );
+}
