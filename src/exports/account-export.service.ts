@@ -10,6 +10,10 @@ import type { SettingsService } from '../settings/settings.service';
 import { presentSubscription } from '../subscriptions/record-shape';
 import type { SubscriptionService } from '../subscriptions/subscription.service';
 import type { WebhookEndpointService } from '../webhooks/endpoint.service';
+import type { HouseholdService } from '../households/household.service';
+import type { LedgerService } from '../ledger/ledger.service';
+import type { SpendingService } from '../spending/spending.service';
+import type { SplitMode } from '../households/household.entity';
 
 /** The name and version of the account export's format (see the README); an import checks both. */
 export const ACCOUNT_EXPORT_FORMAT = { format: 'subledger-account', version: 1 } as const;
@@ -25,12 +29,16 @@ export interface AccountSources {
   categories: OwnedNamesService<ProductCategory>;
   alerts: AlertService;
   endpoints: WebhookEndpointService;
+  ledger: LedgerService;
+  spending: SpendingService;
+  households: HouseholdService;
 }
 
 /**
  * A whole account as one document: the profile, settings, the user's own folders, tags, payment methods,
- * categories and alert definitions, webhook endpoints without their secrets, and every live record (drafts,
- * ended records and add-ons included) in the REST record shape with its tag names and alert definitions.
+ * categories and alert definitions, webhook endpoints without their secrets, budgets, the household the user
+ * owns (its members by name), and every live record (drafts, ended records and add-ons included) in the REST
+ * record shape with its tag names, alert definitions, price history, paid and skipped payments and sharing.
  * Ids are the account's own, so records' links can be followed within the document.
  */
 export class AccountExportService {
@@ -46,18 +54,25 @@ export class AccountExportService {
   }
 
   async account(caller: Caller) {
-    const { auth, settings, subscriptions, folders, tags, paymentModes, categories, alerts, endpoints } = this.deps;
-    const [user, extension, records, folderRows, tagRows, modeRows, categoryRows, alertRows, endpointRows] = await Promise.all([
-      auth.me(caller),
-      settings.get(caller),
-      subscriptions.all(caller),
-      folders.list(caller),
-      tags.list(caller),
-      paymentModes.list(caller),
-      categories.list(caller),
-      alerts.list(caller, { start: 0, length: 100_000, sort: [{ field: 'id', direction: 'asc' }] }),
-      endpoints.list(caller),
-    ]);
+    const { auth, settings, subscriptions, folders, tags, paymentModes, categories, alerts, endpoints, ledger, spending, households } = this.deps;
+    const [user, extension, records, folderRows, tagRows, modeRows, categoryRows, alertRows, endpointRows, steps, payments, budgets, memberships] =
+      await Promise.all([
+        auth.me(caller),
+        settings.get(caller),
+        subscriptions.all(caller),
+        folders.list(caller),
+        tags.list(caller),
+        paymentModes.list(caller),
+        categories.list(caller),
+        alerts.list(caller, { start: 0, length: 100_000, sort: [{ field: 'id', direction: 'asc' }] }),
+        endpoints.list(caller),
+        subscriptions.priceSteps(caller),
+        ledger.settled(caller),
+        spending.budgets(caller),
+        households.households(caller),
+      ]);
+    const own = memberships.find(({ household }) => household.owner_id === caller.userId) ?? null;
+    const sharing = own ? await households.sharingOf(records.map(({ record }) => record.id)) : [];
     return {
       ...ACCOUNT_EXPORT_FORMAT,
       exportedAt: this.clock().toISOString(),
@@ -87,15 +102,43 @@ export class AccountExportService {
           subjects: alert.alertSubsType,
         })),
       webhookEndpoints: endpointRows.map((endpoint) => ({ id: endpoint.id, url: endpoint.url, events: endpoint.events, enabled: endpoint.enabled })),
+      budgets: budgets.map((budget) => ({ categoryId: budget.category_id, amount: budget.amount, alertId: budget.alert_id })),
+      household: own && {
+        name: own.household.name,
+        members: own.members.map((member) => ({ id: member.id, name: member.name, isOwner: member.user_id === caller.userId, canEdit: member.can_edit })),
+      },
       // Beside the REST record: its tags, all its alerts and the contract's notice (fields the REST shape has not).
       subscriptions: records.map(({ record, tags: names, alertIds }) => ({
         ...presentSubscription(record),
         tags: names,
         alert_ids: alertIds,
         contract_notice_days: record.contract_notice_days,
+        price_history: steps.filter((step) => step.subscription_id === record.id).map(({ effective_from, price }) => ({ effective_from, price })),
+        payments: payments
+          .filter((entry) => entry.subscription_id === record.id)
+          .map((entry) => ({
+            due_date: entry.due_date,
+            expected_amount: entry.expected_amount,
+            currency: entry.currency,
+            status: entry.status as 'paid' | 'skipped',
+            paid_amount: entry.paid_amount,
+            paid_on: entry.paid_on,
+            note: entry.note,
+          })),
+        sharing: sharingOf(sharing.find((row) => row.subscription_id === record.id)),
       })),
     };
   }
 }
 
 export type AccountExport = Awaited<ReturnType<AccountExportService['account']>>;
+
+/** A record's payer and split as the export writes it: the members' ids, and each value (none for equal shares). */
+function sharingOf(row: Awaited<ReturnType<HouseholdService['sharingOf']>>[number] | undefined) {
+  if (!row) return null;
+  return {
+    payer_member_id: row.payer_id,
+    mode: row.split_mode as SplitMode,
+    shares: row.splits.map((split) => ({ member_id: split.member_id, value: row.split_mode === 'equal' ? null : split.weight })),
+  };
+}

@@ -182,6 +182,38 @@ export class HouseholdService implements SharedRecordAccess {
     return { ownerId: membership.owner_id, ids: await householdRepository.sharedRecordIds(em, householdId) };
   }
 
+  /**
+   * An imported household: the caller's (made when they have none), with the file's members added by name
+   * unless a member of that name is there already (name-only: invitations are sent again from here). Answers
+   * each of the file's member ids as the member's id here; the file's owner is the caller.
+   */
+  async restore(caller: Caller, household: { name: string; members: Array<{ id: number; name: string; isOwner: boolean; canEdit: boolean }> }) {
+    return this.orm.em.transactional(async (em) => {
+      let householdId = await householdRepository.ownedId(em, caller.userId);
+      if (householdId === null) {
+        await householdRepository.create(em, caller.userId, householdName(household.name));
+        householdId = (await householdRepository.ownedId(em, caller.userId))!;
+      }
+      const present = await householdRepository.members(em, [householdId]);
+      const ids = new Map<number, number>();
+      for (const member of household.members) {
+        const same = member.isOwner
+          ? present.find((row) => row.user_id === caller.userId)
+          : present.find((row) => row.name.toLowerCase() === member.name.trim().toLowerCase());
+        const row =
+          same ??
+          (await householdRepository.addMember(em, caller.userId, {
+            name: memberName(member.name),
+            email: null,
+            canEdit: member.canEdit,
+            invitationHash: null,
+          }));
+        ids.set(member.id, row!.id);
+      }
+      return ids;
+    });
+  }
+
   /** Whose record the caller acts on: their own, or one shared where they have edit rights. */
   private async actingOwner(caller: Caller, subscriptionId: number): Promise<number> {
     return (await householdRepository.sharedRecordOwner(pooled(this.orm), caller.userId, subscriptionId, true)) ?? caller.userId;

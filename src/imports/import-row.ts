@@ -29,6 +29,18 @@ export interface RestoredParts {
   alertIds: number[];
   categoryId: number | null;
   createdAt: string | null;
+  /** Its stored price steps, its paid and skipped payments, and its payer and split (the file's member ids). */
+  priceHistory: Array<{ effective_from: string; price: string }>;
+  payments: Array<{
+    due_date: string;
+    expected_amount: string;
+    currency: string;
+    status: 'paid' | 'skipped';
+    paid_amount: string | null;
+    paid_on: string | null;
+    note: string | null;
+  }>;
+  sharing: { payer_member_id: number; mode: 'equal' | 'amounts' | 'percentages'; shares: Array<{ member_id: number; value: string | null }> } | null;
 }
 
 /** A record as other trackers and spreadsheets give one: text under known names (the CSV mapping's fields). */

@@ -168,6 +168,7 @@ export class ImportService {
       await create(rows.slice(start, end), (row) => (isAddon(row) ? byFileId.get(row.row.restore!.mainId!) : undefined));
       start = end;
     }
+    await this.restoreMoney(caller, rows, parts, alertIds, byFileId);
     // Endpoints come last: the import's own events are not sent to them.
     const endpoints = [];
     for (const endpoint of parts?.webhookEndpoints ?? []) {
@@ -176,6 +177,45 @@ export class ImportService {
       endpoints.push({ id: created.id, url: created.url, secret });
     }
     return { recordIds, endpoints };
+  }
+
+  /**
+   * A Subledger export's money parts, once its records are made: their price histories and settled payments,
+   * the budgets (their categories and alerts as made here), and the household with the records' sharing.
+   */
+  private async restoreMoney(caller: Caller, rows: ResolvedRow[], parts: AccountParts | null, alertIds: Map<number, number>, byFileId: Map<number, number>) {
+    const { subscriptions, ledger, spending, households } = this.targets;
+    const restored = rows.flatMap(({ row }) => (row.restore ? [{ line: row.line, id: byFileId.get(row.restore.id)!, restore: row.restore }] : []));
+    for (const { id, restore } of restored) if (restore.priceHistory.length > 0) await subscriptions.restorePriceSteps(caller, id, restore.priceHistory);
+    await ledger.restore(
+      caller,
+      restored.flatMap(({ id, restore }) => restore.payments.map((payment) => ({ ...payment, subscription_id: id }))),
+    );
+    if (!parts) return;
+    const names = await this.repository.accountNames(caller.userId);
+    for (const budget of parts.budgets) {
+      const fileCategory = parts.categories.find((category) => category.id === budget.categoryId);
+      const categoryId = fileCategory
+        ? (names.categories.find((category) => category.own && category.name.toLowerCase() === fileCategory.name.toLowerCase())?.id ?? null)
+        : budget.categoryId;
+      const alertId = budget.alertId === null ? null : (alertIds.get(budget.alertId) ?? budget.alertId);
+      await spending.setBudget(caller, { amount: budget.amount, categoryId, alertId });
+    }
+    if (!parts.household) return;
+    const members = await households.restore(caller, parts.household);
+    for (const { line, id, restore } of restored) {
+      if (!restore.sharing) continue;
+      const { payer_member_id: payer, mode, shares } = restore.sharing;
+      const sharing = {
+        payerId: members.get(payer) ?? 0,
+        mode,
+        shares: shares.map((share) => ({ memberId: members.get(share.member_id) ?? 0, value: share.value })),
+      };
+      await households.share(caller, id, sharing).catch((error: unknown) => {
+        // The whole import rolls back; the line says which record's split the file got wrong.
+        throw error instanceof AppError ? new AppError(error.code, `line ${line}: ${error.message}`, error.fieldErrors) : error;
+      });
+    }
   }
 
   /**

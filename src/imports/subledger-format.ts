@@ -1,6 +1,9 @@
 import { ACCOUNT_EXPORT_FORMAT, type AccountExport } from '../exports/account-export.service';
 import { AppError } from '../platform/errors';
 import { jsonValues, type PeekedFile } from './file-reading';
+import type { FieldErrors } from '../platform/errors';
+import { isCalendarDate } from '../platform/dates';
+import { moneyProblem } from '../subscriptions/subscription.input';
 import type { ImportRow, ImportValues } from './import-row';
 
 /** The parts of an account document besides its records. */
@@ -8,7 +11,7 @@ export type AccountParts = Omit<AccountExport, 'subscriptions' | 'exportedAt' | 
 type ExportedRecord = AccountExport['subscriptions'][number];
 
 const SQL_SECONDS = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
-const PARTS = ['profile', 'settings', 'folders', 'tags', 'paymentModes', 'categories', 'alerts', 'webhookEndpoints'] as const;
+const PARTS = ['profile', 'settings', 'folders', 'tags', 'paymentModes', 'categories', 'alerts', 'webhookEndpoints', 'budgets', 'household'] as const;
 
 /** A Subledger account document (GET /export/account.json), read as its records stream in. */
 export async function readAccountDocument(file: PeekedFile): Promise<{ parts: AccountParts; rows: ImportRow[] }> {
@@ -33,6 +36,9 @@ export async function readAccountDocument(file: PeekedFile): Promise<{ parts: Ac
     categories: parts.categories ?? [],
     alerts: parts.alerts ?? [],
     webhookEndpoints: parts.webhookEndpoints ?? [],
+    // Absent from exports made before budgets and households existed.
+    budgets: parts.budgets ?? [],
+    household: parts.household ?? null,
   } as AccountParts;
   return { parts: complete, rows: records.map((record, index) => rowOfRecord(index + 1, record, complete)) };
 }
@@ -78,7 +84,7 @@ function rowOfRecord(position: number, record: ExportedRecord, parts: AccountPar
       notify: record.alert_id !== 0,
     },
     notes: [],
-    problems: {},
+    problems: moneyPartProblems(record),
     restore: {
       id: record.id,
       mainId: record.sub_addon === 1 ? record.sub_id : null,
@@ -88,6 +94,28 @@ function rowOfRecord(position: number, record: ExportedRecord, parts: AccountPar
       categoryId: ownCategory ? null : record.category_id,
       // Stored as given when it is a UTC timestamp (YYYY-MM-DD HH:MM:SS), as the export writes it.
       createdAt: typeof record.created_at === 'string' && SQL_SECONDS.test(record.created_at) ? record.created_at : null,
+      priceHistory: record.price_history ?? [],
+      payments: record.payments ?? [],
+      sharing: record.sharing ?? null,
     },
   };
+}
+
+/** The problems of a record's money parts as the file gives them (a hand-edited file may hold anything). */
+function moneyPartProblems(record: ExportedRecord): FieldErrors {
+  const problems: FieldErrors = {};
+  const money = (value: unknown) => typeof value === 'string' && moneyProblem('amount', value) === null;
+  const day = (value: unknown) => typeof value === 'string' && isCalendarDate(value);
+  if (!(record.price_history ?? []).every((step) => day(step.effective_from) && money(step.price))) {
+    problems.price_history = ['Each price step needs an effective_from date and a price.'];
+  }
+  const settled = (entry: NonNullable<ExportedRecord['payments']>[number]) =>
+    day(entry.due_date) &&
+    money(entry.expected_amount) &&
+    typeof entry.currency === 'string' &&
+    (entry.status === 'skipped' || (entry.status === 'paid' && money(entry.paid_amount) && day(entry.paid_on))) &&
+    (entry.note === null || (typeof entry.note === 'string' && entry.note.length <= 1000));
+  if (!(record.payments ?? []).every(settled))
+    problems.payments = ['Each payment needs its due_date, amounts, currency and status (paid with paid_amount and paid_on, or skipped).'];
+  return problems;
 }

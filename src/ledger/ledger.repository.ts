@@ -18,6 +18,18 @@ export interface EntryRow {
   timezone: string;
 }
 
+/** A paid or skipped entry as an export carries it. */
+export interface SettledEntry {
+  subscription_id: number;
+  due_date: string;
+  expected_amount: string;
+  currency: string;
+  status: Exclude<EntryStatus, 'pending'>;
+  paid_amount: string | null;
+  paid_on: string | null;
+  note: string | null;
+}
+
 export interface EntryFilter {
   from?: string;
   to?: string;
@@ -113,6 +125,31 @@ export const ledgerRepository = {
       [id, userId],
     );
     return row ?? null;
+  },
+
+  /** The user's paid and skipped entries (pending ones follow from the records), for an export. */
+  settled(em: StatementTarget, userId: number): Promise<EntryRow[]> {
+    return rowsOf<EntryRow>(
+      em,
+      `select ${ENTRY_COLUMNS} from "payment_entries" e join "subscriptions" s on s."id" = e."subscription_id" and s."deleted_at" is null
+        where e."user_id" = ? and e."status" <> 'pending' order by e."subscription_id", e."due_date"`,
+      [userId],
+    );
+  },
+
+  /** Imported entries of the user's records, written as they were (a planned entry of the same day takes their outcome). */
+  async restore(em: StatementTarget, userId: number, entries: readonly SettledEntry[]): Promise<void> {
+    await rowsOf(
+      em,
+      `insert into "payment_entries" as e ("user_id", "subscription_id", "due_date", "expected_amount", "currency", "status", "paid_amount", "paid_on", "note", "updated_at")
+       select s."user_id", s."id", v."due_date", v."expected_amount", v."currency", v."status", v."paid_amount", v."paid_on", v."note", now() at time zone 'utc'
+         from jsonb_to_recordset(?::jsonb) as v("subscription_id" int, "due_date" date, "expected_amount" numeric, "currency" text, "status" text,
+                                                 "paid_amount" numeric, "paid_on" date, "note" text)
+         join "subscriptions" s on s."id" = v."subscription_id" and s."user_id" = ?
+       on conflict ("subscription_id", "due_date") do update set "status" = excluded."status", "paid_amount" = excluded."paid_amount",
+          "paid_on" = excluded."paid_on", "note" = excluded."note", "updated_at" = excluded."updated_at"`,
+      [JSON.stringify(entries), userId],
+    );
   },
 
   /** The record an entry is of, or null. */

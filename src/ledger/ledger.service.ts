@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Caller } from '../platform/caller';
 import { todayIn } from '../platform/dates';
-import { pooled, type StatementTarget } from '../platform/db/statements';
+import { currentTarget, pooled, type StatementTarget } from '../platform/db/statements';
 import type { HouseholdService } from '../households/household.service';
 import { AppError } from '../platform/errors';
 import { toMoneyString } from '../platform/money';
@@ -10,7 +10,7 @@ import { hasLength } from '../platform/objects';
 import { priceHistoryRepository } from '../subscriptions/price-history.repository';
 import { moneyProblem } from '../subscriptions/subscription.input';
 import { plannedEntries } from './ledger-plan';
-import { ledgerRepository, type EntryFilter, type EntryRow } from './ledger.repository';
+import { ledgerRepository, type EntryFilter, type EntryRow, type SettledEntry } from './ledger.repository';
 
 /** Entries answered at most per read. */
 export const MAX_ENTRIES = 1000;
@@ -49,6 +49,16 @@ export class LedgerService {
   /** Records an entry as skipped (not paid, and not owed any more). */
   async markSkipped(caller: Caller, id: number, note?: string | null): Promise<EntryRow> {
     return this.settle(caller, id, note, () => ({ status: 'skipped', paidAmount: null, paidOn: null }));
+  }
+
+  /** The caller's paid and skipped entries, for an export. */
+  settled(caller: Caller): Promise<EntryRow[]> {
+    return ledgerRepository.settled(currentTarget(this.orm), caller.userId);
+  }
+
+  /** Imported entries of the caller's records, in the import's transaction. */
+  async restore(caller: Caller, entries: readonly SettledEntry[]): Promise<void> {
+    if (entries.length > 0) await ledgerRepository.restore(currentTarget(this.orm), caller.userId, entries);
   }
 
   /** The sweep's part: the ledgers of users whose records have a next payment without its entry. */

@@ -87,12 +87,13 @@ export function createServices(
   const spendingRepository = new SpendingRepository(stores.reads);
   const households = new HouseholdService(orm, mailer ? (to, subject, text) => mailer.sendText(to, subject, text) : null, logger);
   const reminders = new ReminderService(orm, new ReminderRepository(orm), subscriptions, outbox, mailer, logger, config.baseUrl, clock);
+  const records = new SubscriptionService(orm, subscriptions, `${config.baseUrl}/static/default-product.svg`, outbox, reminders, households, clock);
   const services = {
     outbox,
     reminders,
     profile: new ProfileService(orm, subscriptions, reminders),
     auth: new AuthService(orm, new AccessTokenRepository(orm, stores.reads), config, new LoginThrottle(stores)),
-    subscriptions: new SubscriptionService(orm, subscriptions, `${config.baseUrl}/static/default-product.svg`, outbox, reminders, households, clock),
+    subscriptions: records,
     folders: new OwnedNamesService(orm, Folder, { label: 'Folder', validate: validateFolder, singleDefault: true }),
     tags: new OwnedNamesService(orm, Tag, { label: 'Tag' }),
     paymentModes: new OwnedNamesService(orm, PaymentMode, { label: 'Payment mode', validate: validatePaymentMode }),
@@ -108,14 +109,14 @@ export function createServices(
     deliveries,
     notificationTargets: new NotificationTargetService(orm, config, secrets, subscriptions, deliveries),
     rates: new RatesRefreshService(orm, config, logger, clock),
+    ledger: new LedgerService(orm, households, clock),
+    households,
+    spending: new SpendingService(orm, spendingRepository, records, households),
   };
   return {
     ...services,
     exports: new AccountExportService(services, config.baseUrl, clock),
     imports: new ImportService(orm, new ImportRepository(orm), services),
-    spending: new SpendingService(orm, spendingRepository, services.subscriptions, households),
     budgetWarnings: new BudgetWarningService(orm, spendingRepository, outbox, mailer, logger, config.baseUrl, clock),
-    ledger: new LedgerService(orm, households, clock),
-    households,
   };
 }

@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Caller } from '../platform/caller';
-import { pooled } from '../platform/db/statements';
+import { currentTarget, pooled } from '../platform/db/statements';
 import { AppError } from '../platform/errors';
 import { moneyProblem } from '../subscriptions/subscription.input';
 import type { SubscriptionService } from '../subscriptions/subscription.service';
@@ -69,7 +69,8 @@ export class SpendingService {
   async setBudget(caller: Caller, budget: { amount: string; categoryId: number | null; alertId: number | null }): Promise<BudgetRow> {
     const problem = moneyProblem('amount', budget.amount);
     if (problem) throw AppError.field('amount', problem);
-    const em = pooled(this.orm);
+    // An import's transaction, when it restores budgets, sees its own categories and alerts.
+    const em = currentTarget(this.orm);
     if (budget.categoryId !== null && !(await this.repository.categoryVisible(em, caller.userId, budget.categoryId))) {
       throw AppError.field('category_id', 'The selected category_id does not exist.');
     }

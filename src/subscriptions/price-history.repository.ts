@@ -19,6 +19,29 @@ export const priceHistoryRepository = {
     );
   },
 
+  /** The steps of the user's live records. */
+  ofUser(em: StatementTarget, userId: number): Promise<PriceStep[]> {
+    return rowsOf<PriceStep>(
+      em,
+      `select h."subscription_id", h."effective_from", h."price"::text as "price" from "price_changes" h
+         join "subscriptions" s on s."id" = h."subscription_id" and s."user_id" = ? and s."deleted_at" is null
+        order by h."subscription_id", h."effective_from"`,
+      [userId],
+    );
+  },
+
+  /** An imported record's steps, written when the record is the user's (in the import's transaction). */
+  async restore(em: StatementTarget, userId: number, id: number, steps: ReadonlyArray<{ effective_from: string; price: string }>): Promise<void> {
+    await rowsOf(
+      em,
+      `insert into "price_changes" ("subscription_id", "effective_from", "price")
+       select s."id", v."effective_from", v."price" from jsonb_to_recordset(?::jsonb) as v("effective_from" date, "price" numeric)
+         join "subscriptions" s on s."id" = ? and s."user_id" = ?
+       on conflict ("subscription_id", "effective_from") do update set "price" = excluded."price"`,
+      [JSON.stringify(steps), id, userId],
+    );
+  },
+
   /** Steps written (or, on a date that has one, their price replaced), as a part of the statement of the record's change. */
   stepsPart(steps: readonly PriceStep[]): StatementPart {
     return {

@@ -8,7 +8,7 @@ import type { SharedRecordAccess } from '../platform/shared-records';
 import type { Product } from '../catalogue/product.entity';
 import { utcTimestamp } from '../platform/db/timestamps';
 import { ambientTransaction, currentTarget, pooled, type StatementPart } from '../platform/db/statements';
-import { priceHistoryRepository } from './price-history.repository';
+import { priceHistoryRepository, type PriceStep } from './price-history.repository';
 import { priceOn, stepsAfterChange } from './price-history';
 import { AppError, refuseFieldErrors } from '../platform/errors';
 import { Status } from './codes';
@@ -225,6 +225,16 @@ export class SubscriptionService {
       if (!row) throw AppError.notFound('Subscription');
       return toRecord(row, this.clock());
     });
+  }
+
+  /** The stored price steps of the caller's records (a record whose price never changed has none), for an export. */
+  priceSteps(caller: Caller): Promise<PriceStep[]> {
+    return priceHistoryRepository.ofUser(currentTarget(this.orm), caller.userId);
+  }
+
+  /** An imported record's price history, in the import's transaction. */
+  async restorePriceSteps(caller: Caller, id: number, steps: ReadonlyArray<{ effective_from: string; price: string }>): Promise<void> {
+    await priceHistoryRepository.restore(currentTarget(this.orm), caller.userId, id, steps);
   }
 
   /** The live records of `ownerId` among `ids` (a household's shared records, found by the households feature). */

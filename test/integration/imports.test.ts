@@ -245,6 +245,7 @@ describe('a Subledger account export', () => {
     const categories = ordinal('category', account.categories);
     const alerts = ordinal('alert', account.alerts);
     const records = ordinal('record', account.subscriptions);
+    const members = ordinal('member', account.household?.members ?? []);
     const own = <T>(map: Map<number, string>, id: T) => map.get(id as number) ?? id;
     return JSON.stringify({
       ...account,
@@ -256,6 +257,8 @@ describe('a Subledger account export', () => {
       categories: account.categories.map((row: any) => ({ ...row, id: own(categories, row.id) })),
       alerts: account.alerts.map((row: any) => ({ ...row, id: own(alerts, row.id) })),
       webhookEndpoints: account.webhookEndpoints.map((row: any) => ({ ...row, id: 'endpoint' })),
+      budgets: account.budgets.map((row: any) => ({ ...row, categoryId: own(categories, row.categoryId), alertId: own(alerts, row.alertId) })),
+      household: account.household && { ...account.household, members: account.household.members.map((row: any) => ({ ...row, id: own(members, row.id) })) },
       subscriptions: account.subscriptions.map((record: any) => ({
         ...record,
         id: own(records, record.id),
@@ -268,6 +271,11 @@ describe('a Subledger account export', () => {
         alert_ids: record.alert_ids.map((id: number) => own(alerts, id)),
         sub_id: own(records, record.sub_id),
         brand_id: record.brandname === null ? 'private product' : record.brand_id,
+        sharing: record.sharing && {
+          ...record.sharing,
+          payer_member_id: own(members, record.sharing.payer_member_id),
+          shares: record.sharing.shares.map((share: any) => ({ ...share, member_id: own(members, share.member_id) })),
+        },
       })),
     });
   }
@@ -318,9 +326,47 @@ describe('a Subledger account export', () => {
       200,
     );
     await data('mutation { createWebhookEndpoint(input: {url: "https://hooks.example.com/subledger", events: ["subscription.created"]}) { id } }');
+    // Issue 20's parts: a price change, a paid and a skipped payment, budgets, and a household sharing the main record.
+    await data(`mutation { changePrice(id: ${mainId}, price: "14.00", effectiveFrom: "2027-01-31") { id } }`);
+    const { paymentEntries: entries } = await data<{ paymentEntries: Array<{ id: number }> }>(`{ paymentEntries(filter: {subscriptionId: ${mainId}}) { id } }`);
+    expect(entries.length).toBeGreaterThanOrEqual(2);
+    await data(`mutation { markPaid(entryId: ${entries[0].id}, amount: "13.00", paidAt: "2026-10-30", note: "card") { id } }`);
+    await data(`mutation { markSkipped(entryId: ${entries[1].id}, note: "paused") { id } }`);
+    await data(`mutation { setBudget(input: {amount: "100.00", alertId: ${alert.id}}) { id } }`);
+    await data(`mutation { setBudget(input: {amount: "30.00", categoryId: ${category.id}}) { id } }`);
+    await data('mutation { createHousehold(name: "Family") { id } }');
+    const { addHouseholdMember: kim } = await data<{ addHouseholdMember: { id: number } }>(
+      'mutation { addHouseholdMember(input: {name: "Kim", canEdit: true}) { id } }',
+    );
+    const { households } = await data<{ households: Array<{ memberId: number }> }>('{ households { memberId } }');
+    await data(
+      `mutation { shareSubscription(id: ${mainId}, input: {payerMemberId: ${kim.id}, mode: AMOUNTS, shares: [{memberId: ${households[0].memberId}, value: "10.00"}, {memberId: ${kim.id}, value: "2.50"}]}) { id } }`,
+    );
 
     const before = await exported(ann);
     expect(before.subscriptions).toHaveLength(3);
+    const exportedMain = before.subscriptions.find((record: { id: number }) => record.id === mainId);
+    expect(exportedMain.price_history).toEqual([
+      { effective_from: '2026-01-31', price: '12.50' },
+      { effective_from: '2027-01-31', price: '14.00' },
+    ]);
+    expect(exportedMain.payments.map((payment: { status: string }) => payment.status)).toEqual(['paid', 'skipped']);
+    expect(exportedMain.sharing).toEqual({
+      payer_member_id: kim.id,
+      mode: 'amounts',
+      shares: [
+        { member_id: households[0].memberId, value: '10.00' },
+        { member_id: kim.id, value: '2.50' },
+      ],
+    });
+    expect(before.budgets).toHaveLength(2);
+    expect(before.household).toEqual({
+      name: 'Family',
+      members: [
+        { id: households[0].memberId, name: 'Ann', isOwner: true, canEdit: false },
+        { id: kim.id, name: 'Kim', isOwner: false, canEdit: true },
+      ],
+    });
     const bob = await signUp(testApp, 'Ann');
     const report = await imported(bob.token, 'SUBLEDGER', Buffer.from(JSON.stringify(before)));
     expect(report).toMatchObject({ total: 3, created: 3, refused: 0 });
@@ -343,6 +389,27 @@ describe('a Subledger account export', () => {
       ).map((row) => Number(row.n));
     expect(await remindersBy(bob)).toEqual(await remindersBy(ann));
     expect((await remindersBy(bob))[0]).toBe(2);
+  });
+});
+
+describe('the money parts of a Subledger export', () => {
+  it('refuses a record whose price history or payments the file gives wrongly, and restores none of it', async () => {
+    const cleo = await signUp(testApp, 'Cleo');
+    expect((await postSubscription(testApp, cleo.token, { ...MINIMAL })).status).toBe(200);
+    const document = (await testApp.http.get('/export/account.json').set('authorization', `Bearer ${cleo.token}`)).body;
+    const dan = await signUp(testApp, 'Dan');
+    const broken = (record: Record<string, unknown>) =>
+      Buffer.from(JSON.stringify({ ...document, subscriptions: [{ ...document.subscriptions[0], ...record }] }));
+    const steps = await imported(dan.token, 'SUBLEDGER', broken({ price_history: [{ effective_from: '2026-02-30', price: '9.00' }] }), { dryRun: true });
+    expect(steps.rows[0]).toMatchObject({ outcome: 'REFUSED', problems: [{ field: 'price_history', messages: [expect.any(String)] }] });
+    const paid = broken({
+      payments: [{ due_date: '2026-02-28', expected_amount: '15.49', currency: 'USD', status: 'paid', paid_amount: null, paid_on: null, note: null }],
+    });
+    expect((await imported(dan.token, 'SUBLEDGER', paid, { dryRun: true })).rows[0]).toMatchObject({
+      outcome: 'REFUSED',
+      problems: [{ field: 'payments', messages: [expect.any(String)] }],
+    });
+    expect(await count('subscriptions', dan)).toBe(0);
   });
 });
 
