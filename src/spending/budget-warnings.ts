@@ -31,7 +31,8 @@ export class BudgetWarningService {
 
   /** The sweep's part: budgets not warned of for next month are checked (one spending read per owner); answers how many warned. */
   async sweep(limit = 200): Promise<number> {
-    const due = await this.repository.budgetsToWarn(pooled(this.orm), this.clock(), limit);
+    const now = this.clock();
+    const due = await this.repository.budgetsToWarn(pooled(this.orm), now, limit);
     let warned = 0;
     for (const userId of new Set(due.map((budget) => budget.user_id))) {
       const budgets = due.filter((budget) => budget.user_id === userId);
@@ -43,6 +44,13 @@ export class BudgetWarningService {
           budget.category_id === null ? summary.periodTotal : (summary.groups.find((group) => group.key === String(budget.category_id))?.periodTotal ?? '0.00');
         if (new Decimal(planned).greaterThan(budget.amount) && (await this.warn(budget, planned))) warned += 1;
       }
+    }
+    if (due.length > 0) {
+      await this.repository.checked(
+        pooled(this.orm),
+        due.map((budget) => budget.id),
+        now,
+      );
     }
     return warned;
   }

@@ -3,6 +3,7 @@ import { Alert } from '../alerts/alert.entity';
 import { User } from '../auth/user.entity';
 import { ProductCategory } from '../catalogue/product-category.entity';
 import { BaseEntity } from '../platform/db/base.entity';
+import { UtcTimestampType } from '../platform/db/timestamp.type';
 
 /** A monthly budget in the owner's base currency: overall (no category) or for one category; one of each. */
 @Entity({ tableName: 'budgets' })
@@ -27,4 +28,8 @@ export class Budget extends BaseEntity {
   /** YYYY-MM: the month last warned of (at most one warning per month; setting the budget again clears it). */
   @Property({ length: 7, nullable: true })
   warnedMonth?: string | null;
+
+  /** When the sweep last compared it with next month's plan: each budget is checked at most hourly, the longest unchecked first. */
+  @Property({ type: UtcTimestampType, nullable: true })
+  checkedAt?: string | null;
 }

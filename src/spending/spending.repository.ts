@@ -1,6 +1,6 @@
 import { globalOrOwnSql } from '../platform/caller';
 import type { DirectReads } from '../platform/db/direct-reads';
-import { rowsOf, type StatementTarget } from '../platform/db/statements';
+import { intArray, rowsOf, type StatementTarget } from '../platform/db/statements';
 import type { MonthlyBudgets, PaidSum, SpendingGrouping, SpendingSum } from './spending';
 import { paidSumsSql, scopeParams, spendingSumsSql, type SpendingScope } from './spending.sql';
 
@@ -72,7 +72,7 @@ export class SpendingRepository {
       `with "saved" as (
          insert into "budgets" ("user_id", "category_id", "amount", "alert_id", "updated_at") values (?, ?, ?::numeric, ?, now() at time zone 'utc')
          on conflict ("user_id", coalesce("category_id", 0)) do update
-           set "amount" = excluded."amount", "alert_id" = excluded."alert_id", "warned_month" = null, "updated_at" = excluded."updated_at"
+           set "amount" = excluded."amount", "alert_id" = excluded."alert_id", "warned_month" = null, "checked_at" = null, "updated_at" = excluded."updated_at"
          returning *)
        select ${BUDGET_COLUMNS} from "saved" b left join "product_categories" pc on pc."id" = b."category_id"`,
       [userId, categoryId, amount, alertId],
@@ -85,7 +85,10 @@ export class SpendingRepository {
     return (await rowsOf(em, `select 1 from "alerts" where "id" = ? and ${globalOrOwnSql('"user_id"')}`, [alertId, userId])).length > 0;
   }
 
-  /** Budgets with a warning whose owner's next month (at `now`) has not been warned of, by owner. */
+  /**
+   * Budgets with a warning whose owner's next month (at `now`) has not been warned of and that were not checked
+   * within the hour, the longest unchecked first (so a large installation is worked through over runs).
+   */
   budgetsToWarn(em: StatementTarget, now: Date, limit: number): Promise<BudgetToWarn[]> {
     return rowsOf<BudgetToWarn>(
       em,
@@ -95,9 +98,18 @@ export class SpendingRepository {
          cross join lateral (select date_trunc('month', cast(? as timestamptz) at time zone u."timezone") + interval '1 month' as "first") n
          left join "product_categories" pc on pc."id" = b."category_id"
         where b."alert_id" is not null and b."warned_month" is distinct from to_char(n."first", 'YYYY-MM')
-        order by b."user_id", b."id" limit ?`,
-      [now.toISOString(), limit],
+          and (b."checked_at" is null or b."checked_at" < cast(? as timestamptz) at time zone 'utc' - interval '1 hour')
+        order by b."checked_at" nulls first, b."user_id", b."id" limit ?`,
+      [now.toISOString(), now.toISOString(), limit],
     );
+  }
+
+  /** Notes when these budgets were compared with next month's plan. */
+  async checked(em: StatementTarget, ids: readonly number[], now: Date): Promise<void> {
+    await rowsOf(em, `update "budgets" set "checked_at" = cast(? as timestamptz) at time zone 'utc' where "id" = any(?::int[])`, [
+      now.toISOString(),
+      intArray(ids),
+    ]);
   }
 
   /** Marks a budget's month as warned of; false when it was already (another sweep got there first). */

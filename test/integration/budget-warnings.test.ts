@@ -45,6 +45,7 @@ describe('budget warnings', () => {
   let ann: SignedUpUser;
   let alertId: number;
   let overall: number;
+  let categoryId: number;
 
   beforeAll(async () => {
     ann = await signUp(testApp, 'Ann Budget');
@@ -67,7 +68,8 @@ describe('budget warnings', () => {
     receiver.received.length = 0;
     overall = (await graphqlData(testApp, ann.token, SET, { input: { amount: '50.00', alertId } })).setBudget.id;
     // April plans 60.00 in the record's category too: under this one.
-    await graphqlData(testApp, ann.token, SET, { input: { amount: '70.00', categoryId: Number(record.category_id), alertId } });
+    categoryId = Number(record.category_id);
+    await graphqlData(testApp, ann.token, SET, { input: { amount: '70.00', categoryId, alertId } });
   });
 
   it("warns once through every channel when next month's planned total exceeds the budget", async () => {
@@ -112,15 +114,31 @@ describe('budget warnings', () => {
     ]);
   });
 
+  it('checks a budget at most hourly: a plan grown over it warns once the hour has passed', async () => {
+    // April now plans 80.00 in the category, over its 70.00.
+    await createSubscription(testApp, ann.token, { price: '20.00', payment_date: '2026-01-25', category_id: String(categoryId) });
+    try {
+      now = new Date('2026-03-10T12:30:00Z');
+      expect(await sweep()).toBe(0);
+      now = new Date('2026-03-10T13:01:00Z');
+      expect(await sweep()).toBe(1);
+    } finally {
+      now = new Date('2026-03-10T12:00:00Z');
+    }
+    await deliveriesSettled(testApp);
+    expect(JSON.parse(received('/hook')[1].body)).toMatchObject({ category_id: categoryId, amount: '70.00', planned: '80.00', over_by: '10.00' });
+  });
+
   it('warns again when the budget is set again, and for the next month when it comes', async () => {
     expect((await graphqlData(testApp, ann.token, SET, { input: { amount: '55.00', alertId } })).setBudget).toMatchObject({ warnedMonth: null, alertId });
     expect(await sweep()).toBe(1);
     now = new Date('2026-04-15T12:00:00Z');
     try {
-      expect(await sweep()).toBe(1);
+      // May: the overall budget and the category's.
+      expect(await sweep()).toBe(2);
       expect(await sweep()).toBe(0);
       await deliveriesSettled(testApp);
-      expect(received('/hook').map((request) => JSON.parse(request.body).month)).toEqual(['2026-04', '2026-04', '2026-05']);
+      expect(received('/hook').map((request) => JSON.parse(request.body).month)).toEqual(['2026-04', '2026-04', '2026-04', '2026-05', '2026-05']);
     } finally {
       now = new Date('2026-03-10T12:00:00Z');
     }
