@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { gql } from './api';
-import { money, monthTitle } from './format';
+import { daysIn, localToday, money, monthRange, monthTitle, pad } from './format';
 import { Field, Notice, Section, useAction } from './ui';
 
 interface Entry {
@@ -11,13 +11,9 @@ interface Entry {
 
 const CALENDAR = 'query($from: LocalDate!, $to: LocalDate!) { calendar(from: $from, to: $to) { id date subscription { id productName price currency } } }';
 
-const pad = (value: number) => String(value).padStart(2, '0');
-const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
-
 /** A month of payment dates; the month is picked by the arrows or typed (YYYY-MM). */
 export function Calendar() {
-  const now = new Date();
-  const [month, setMonth] = useState(`${now.getFullYear()}-${pad(now.getMonth() + 1)}`);
+  const [month, setMonth] = useState(localToday().slice(0, 7));
   const [entries, setEntries] = useState<Entry[]>([]);
   const action = useAction();
   const [year, monthNumber] = month.split('-').map(Number);
@@ -25,7 +21,7 @@ export function Calendar() {
 
   useEffect(() => {
     void action.run(async () => {
-      const data = await gql<{ calendar: Entry[] }>(CALENDAR, { from: `${month}-01`, to: `${month}-${pad(last)}` });
+      const data = await gql<{ calendar: Entry[] }>(CALENDAR, monthRange(month));
       setEntries(data.calendar);
     });
   }, [month]);

@@ -12,6 +12,23 @@ export function calendarDate(date: string, options: Intl.DateTimeFormatOptions =
   return new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' }).format(new Date(Date.UTC(year, month - 1, day)));
 }
 
+export const pad = (value: number) => String(value).padStart(2, '0');
+
+/** Days in a month (1-12) of a year: calendar arithmetic only. */
+export const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
+
+/** Today as a calendar date (YYYY-MM-DD) in the browser's zone. */
+export function localToday(): string {
+  const now = new Date();
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** The first and last days of a month (YYYY-MM). */
+export function monthRange(month: string): { from: string; to: string } {
+  const [year, number] = month.split('-').map(Number);
+  return { from: `${month}-01`, to: `${month}-${pad(daysIn(year, number))}` };
+}
+
 export function monthTitle(year: number, month: number): string {
   return new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(year, month - 1, 1)));
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { gql } from './api';
-import { calendarDate, money } from './format';
+import { calendarDate, localToday, money, monthRange } from './format';
 import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
 
 interface Entry {
@@ -30,15 +30,9 @@ const PAID =
   'mutation($id: Int!, $amount: String, $paidAt: LocalDate, $note: String) { markPaid(entryId: $id, amount: $amount, paidAt: $paidAt, note: $note) { id } }';
 const STATUS = { PENDING: 'Pending', PAID: 'Paid', SKIPPED: 'Skipped' };
 
-const thisMonth = () => new Date().toISOString().slice(0, 7);
-const monthRange = (month: string) => {
-  const [year, number] = month.split('-').map(Number);
-  return { from: `${month}-01`, to: new Date(Date.UTC(year, number, 0)).toISOString().slice(0, 10) };
-};
-
 /** The payment ledger (what was paid, month by month, yours or a household's) and the records' price changes. */
 export function Payments() {
-  const [month, setMonth] = useState(thisMonth());
+  const [month, setMonth] = useState(localToday().slice(0, 7));
   const [whose, setWhose] = useState('');
   const [entries, setEntries] = useState<Entry[]>([]);
   const [chosen, setChosen] = useState<Entry | null>(null);
@@ -124,14 +118,7 @@ export function Payments() {
               defaultValue={chosen.paidAmount ?? chosen.expectedAmount}
               errors={action.errors}
             />
-            <Field
-              label="Paid on"
-              name="paid_at"
-              type="date"
-              required
-              defaultValue={chosen.paidAt ?? new Date().toISOString().slice(0, 10)}
-              errors={action.errors}
-            />
+            <Field label="Paid on" name="paid_at" type="date" required defaultValue={chosen.paidAt ?? localToday()} errors={action.errors} />
             <Field label="Note" name="note" defaultValue={chosen.note ?? ''} errors={action.errors} />
           </div>
           <button type="submit" disabled={action.busy}>

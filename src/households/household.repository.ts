@@ -34,28 +34,25 @@ export interface SharingRow {
 }
 
 const MEMBERSHIP_COLUMNS = `h."id", h."name", h."owner_id", u."name" as "owner_name", m."id" as "member_id", m."can_edit" or h."owner_id" = m."user_id" as "can_edit"`;
+/** A user's member rows (`m`) with their household (`h`) and its owner (`u`). */
+const MEMBERSHIPS = `"household_members" m join "households" h on h."id" = m."household_id" join "users" u on u."id" = h."owner_id"`;
 const MEMBER_COLUMNS = `"id", "household_id", "name", "email", "user_id", "can_edit", "invitation_hash" is not null as "invited", "joined_at"`;
 
 /** The one door to households, their members and the records shared in them; membership is the access check. */
 export const householdRepository = {
   /** The households the user owns or joined, their own first. */
   memberships(em: StatementTarget, userId: number): Promise<MembershipRow[]> {
-    return rowsOf<MembershipRow>(
-      em,
-      `select ${MEMBERSHIP_COLUMNS} from "household_members" m join "households" h on h."id" = m."household_id" join "users" u on u."id" = h."owner_id"
-        where m."user_id" = ? order by h."owner_id" <> m."user_id", h."id"`,
-      [userId],
-    );
+    return rowsOf<MembershipRow>(em, `select ${MEMBERSHIP_COLUMNS} from ${MEMBERSHIPS} where m."user_id" = ? order by h."owner_id" <> m."user_id", h."id"`, [
+      userId,
+    ]);
   },
 
   /** The user's membership of one household; null: not theirs to see. */
   async membership(em: StatementTarget, userId: number, householdId: number): Promise<MembershipRow | null> {
-    const [row] = await rowsOf<MembershipRow>(
-      em,
-      `select ${MEMBERSHIP_COLUMNS} from "household_members" m join "households" h on h."id" = m."household_id" join "users" u on u."id" = h."owner_id"
-        where m."user_id" = ? and h."id" = ?`,
-      [userId, householdId],
-    );
+    const [row] = await rowsOf<MembershipRow>(em, `select ${MEMBERSHIP_COLUMNS} from ${MEMBERSHIPS} where m."user_id" = ? and h."id" = ?`, [
+      userId,
+      householdId,
+    ]);
     return row ?? null;
   },
 
@@ -71,15 +68,17 @@ export const householdRepository = {
     return row?.owner_id ?? null;
   },
 
-  /** Makes the owner's household, with the owner as its first member. */
-  async create(em: StatementTarget, ownerId: number, name: string): Promise<void> {
-    await rowsOf(
+  /** Makes the owner's household, with the owner as its first member; answers its id. */
+  async create(em: StatementTarget, ownerId: number, name: string): Promise<number> {
+    const [row] = await rowsOf<{ household_id: number }>(
       em,
       `with "made" as (insert into "households" ("owner_id", "name", "updated_at") values (?, ?, now() at time zone 'utc') returning "id", "owner_id")
        insert into "household_members" ("household_id", "owner_id", "name", "email", "user_id", "joined_at", "updated_at")
-       select m."id", m."owner_id", u."name", u."email", u."id", now() at time zone 'utc', now() at time zone 'utc' from "made" m join "users" u on u."id" = m."owner_id"`,
+       select m."id", m."owner_id", u."name", u."email", u."id", now() at time zone 'utc', now() at time zone 'utc' from "made" m join "users" u on u."id" = m."owner_id"
+       returning "household_id"`,
       [ownerId, name],
     );
+    return row.household_id;
   },
 
   /** The id of the owner's household, or null. */
@@ -185,7 +184,7 @@ export const householdRepository = {
     return rows.length > 0;
   },
 
-  /** The live record of `ownerId` as sharing checks it (its price and kind), or null. */
+  /** The live record of `ownerId` as sharing checks it (its price), locked for the rest of the transaction; or null. */
   async shareableRecord(em: StatementTarget, ownerId: number, subscriptionId: number): Promise<{ price: string } | null> {
     const [row] = await rowsOf<{ price: string }>(
       em,

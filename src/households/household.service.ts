@@ -189,11 +189,8 @@ export class HouseholdService implements SharedRecordAccess {
    */
   async restore(caller: Caller, household: { name: string; members: Array<{ id: number; name: string; isOwner: boolean; canEdit: boolean }> }) {
     return this.orm.em.transactional(async (em) => {
-      let householdId = await householdRepository.ownedId(em, caller.userId);
-      if (householdId === null) {
-        await householdRepository.create(em, caller.userId, householdName(household.name));
-        householdId = (await householdRepository.ownedId(em, caller.userId))!;
-      }
+      const householdId =
+        (await householdRepository.ownedId(em, caller.userId)) ?? (await householdRepository.create(em, caller.userId, householdName(household.name)));
       const present = await householdRepository.members(em, [householdId]);
       const ids = new Map<number, number>();
       for (const member of household.members) {

@@ -2,7 +2,7 @@ import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphq
 import type { SplitMode } from './household.entity';
 import type { MemberRow, MembershipRow, SharingRow } from './household.repository';
 import { splitCents } from './split';
-import Decimal from 'decimal.js';
+import { centsText, toCents } from '../platform/money';
 
 /** How a shared record's cost is split. */
 export enum SplitModeValue {
@@ -118,9 +118,8 @@ export function toHouseholdView(household: MembershipRow, members: MemberRow[], 
 }
 
 export function toSharingView(row: SharingRow): SharingView {
-  const cents = BigInt(new Decimal(row.price).times(100).toFixed(0));
   const parts = splitCents(
-    cents,
+    toCents(row.price),
     row.splits.map((split) => split.weight),
   );
   return {
@@ -132,7 +131,7 @@ export function toSharingView(row: SharingRow): SharingView {
       memberId: split.member_id,
       memberName: split.name,
       value: row.split_mode === 'equal' ? null : split.weight,
-      amount: new Decimal(parts[index].toString()).dividedBy(100).toFixed(2),
+      amount: centsText(parts[index]),
     })),
   };
 }

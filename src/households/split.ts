@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
 import { AppError } from '../platform/errors';
+import { toCents } from '../platform/money';
 import { moneyProblem } from '../subscriptions/subscription.input';
 import type { SplitMode } from './household.entity';
 
@@ -42,7 +43,8 @@ export function splitWeights(mode: SplitMode, shares: readonly ShareInput[], pri
  * statements cut the same way in SQL.
  */
 export function splitCents(cents: bigint, weights: readonly string[]): bigint[] {
-  const hundredths = weights.map((weight) => BigInt(new Decimal(weight).times(100).toFixed(0)));
+  // A weight's hundredths, as cents are an amount's: integers, so the cut is exact.
+  const hundredths = weights.map(toCents);
   const total = hundredths.reduce((sum, weight) => sum + weight, 0n);
   let before = 0n;
   return hundredths.map((weight) => {

@@ -10,7 +10,7 @@ import type { Logger } from '../platform/logger';
 import { toMoneyString } from '../platform/money';
 import type { ReminderMailer } from '../reminders/reminder-mail';
 import { writeEvents, type OutboxSignal } from '../webhooks/outbox';
-import { summarizeSpending } from './spending';
+import { NO_BUDGETS, summarizeSpending } from './spending';
 import type { BudgetToWarn, SpendingRepository } from './spending.repository';
 
 /**
@@ -38,7 +38,7 @@ export class BudgetWarningService {
       const budgets = due.filter((budget) => budget.user_id === userId);
       const { month_from: from, month_to: to, base_currency: baseCurrency } = budgets[0];
       const sums = await this.repository.plannedSums({ kind: 'own', userId }, userId, 'CATEGORY', from, to);
-      const summary = summarizeSpending({ sums, paid: [], budgets: { overall: null, categories: [] }, baseCurrency, from, to, grouping: 'CATEGORY' });
+      const summary = summarizeSpending({ sums, paid: [], budgets: NO_BUDGETS, baseCurrency, from, to, grouping: 'CATEGORY' });
       for (const budget of budgets) {
         const planned =
           budget.category_id === null ? summary.periodTotal : (summary.groups.find((group) => group.key === String(budget.category_id))?.periodTotal ?? '0.00');

@@ -80,11 +80,6 @@ export class SpendingRepository {
     return row;
   }
 
-  /** Whether an alert definition is the user's own or the global default. */
-  async alertVisible(em: StatementTarget, userId: number, alertId: number): Promise<boolean> {
-    return (await rowsOf(em, `select 1 from "alerts" where "id" = ? and ${globalOrOwnSql('"user_id"')}`, [alertId, userId])).length > 0;
-  }
-
   /**
    * Budgets with a warning whose owner's next month (at `now`) has not been warned of and that were not checked
    * within the hour, the longest unchecked first (so a large installation is worked through over runs).

@@ -5,8 +5,9 @@ import { currentTarget, pooled } from '../platform/db/statements';
 import { AppError } from '../platform/errors';
 import { moneyProblem } from '../subscriptions/subscription.input';
 import type { SubscriptionService } from '../subscriptions/subscription.service';
+import { alertRepository } from '../alerts/alert.repository';
 import type { HouseholdService } from '../households/household.service';
-import { summarizeSpending, type MonthlyBudgets, type SpendingGrouping, type SpendingSummary } from './spending';
+import { NO_BUDGETS, summarizeSpending, type SpendingGrouping, type SpendingSummary } from './spending';
 import type { SpendingScope } from './spending.sql';
 import type { BudgetRow, SpendingRepository } from './spending.repository';
 
@@ -16,8 +17,6 @@ export interface SpendingView {
   householdId?: number;
   memberId?: number;
 }
-
-const NO_BUDGETS: MonthlyBudgets = { overall: null, categories: [] };
 
 /** Spending reports (planned, paid, against budgets) and the budgets themselves. */
 export class SpendingService {
@@ -74,7 +73,7 @@ export class SpendingService {
     if (budget.categoryId !== null && !(await this.repository.categoryVisible(em, caller.userId, budget.categoryId))) {
       throw AppError.field('category_id', 'The selected category_id does not exist.');
     }
-    if (budget.alertId !== null && !(await this.repository.alertVisible(em, caller.userId, budget.alertId))) {
+    if (budget.alertId !== null && (await alertRepository.usableDefinitions(em, caller.userId, [budget.alertId])).length === 0) {
       throw AppError.field('alert_id', 'The selected alert_id does not exist.');
     }
     return this.repository.put(em, caller.userId, budget.categoryId, budget.amount, budget.alertId);

@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
 import { addDays, daysInMonth, endOfMonth, epochDay, mustParse } from '../platform/dates';
+import { centsText } from '../platform/money';
 import { BillingType, Cycle } from '../subscriptions/codes';
 
 /**
@@ -33,6 +34,9 @@ export interface MonthlyBudgets {
   overall: string | null;
   categories: ReadonlyArray<{ key: string; label: string; amount: string }>;
 }
+
+/** No budgets: what a household's totals, and the planned sums a budget warning reads, are summed against. */
+export const NO_BUDGETS: MonthlyBudgets = { overall: null, categories: [] };
 
 /** Payments per month of one cycle unit: a calendar month is 1/12 of a year of 365.2425 days. */
 const PER_MONTH: Record<number, Decimal> = {
@@ -146,13 +150,6 @@ function monthlyOf(accumulator: Accumulator): Decimal {
     monthly = monthly.plus(monthlyEquivalent(new Decimal(cents.toString()).dividedBy(100), billingType, billingCycle, billingFrequency));
   }
   return monthly;
-}
-
-/** Two decimals of exact cents. */
-function centsText(cents: bigint): string {
-  const sign = cents < 0n ? '-' : '';
-  const magnitude = cents < 0n ? -cents : cents;
-  return `${sign}${magnitude / 100n}.${String(magnitude % 100n).padStart(2, '0')}`;
 }
 
 /**
