@@ -23,9 +23,10 @@ async function main(): Promise<void> {
 /**
  * By default V8 lets the old generation grow to several times what is live before collecting it, so an API
  * process holding ~60 MB of live objects under load sat at 280 MB RSS. Growth of 10% over the live size keeps
- * it near 150 MB for a little more collector time, with no hard cap that a large answer could hit. (The young
- * generation, 2 × 8 MB instead of 2 × 16, can only be set on the command line: `npm start` does; 2 × 4 MB saved
- * 10 MB more but scavenged twice as often, at ~2 ms a scavenge.)
+ * it near 150 MB for a little more collector time, with no hard cap that a large answer could hit. (Two more
+ * settings can only be given on the command line, and `npm start` gives them: a young generation of 2 × 4 MB
+ * instead of 2 × 16, and one V8 helper thread instead of four, whose malloc arenas held ~8 MB; see the README's
+ * Memory paragraph.)
  */
 const HEAP_GROWING_FLAG = '--heap-growing-percent=10';
 
