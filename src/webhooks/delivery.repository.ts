@@ -52,7 +52,7 @@ export type TakenAttempt = {
   attempt_count: number;
   topic: string;
 } & (
-  | { endpoint_id: number; target_id: null; payload: unknown; url: string; secret: string }
+  | { endpoint_id: number; target_id: null; /** The event's JSON text, posted as it is. */ payload: string; url: string; secret: string }
   | { endpoint_id: null; target_id: number; message: unknown; sealed_url: string; sealed_secret: string | null }
 );
 
@@ -91,7 +91,7 @@ export const deliveryRepository = {
   eventsPart(userId: number, topic: WebhookTopic, events: readonly NewEvent[], toEndpoints = true): StatementPart {
     return {
       sql: `"given_events" as (
-         select x->>'id' as "id", (x->>'subscriptionId')::int as "subscription_id", x->'payload' as "payload" from jsonb_array_elements(?::jsonb) x),
+         select x->>'id' as "id", (x->>'subscriptionId')::int as "subscription_id", x->'payload' as "payload" from json_array_elements(?::json) x),
        "event" as (
          insert into "webhook_events" ("id", "user_id", "topic", "subscription_id", "payload")
          select g."id", ?, ?, g."subscription_id", g."payload" from "given_events" g returning "id"),
@@ -122,7 +122,7 @@ export const deliveryRepository = {
     const [row] = await rowsOf<{ id: number }>(
       em,
       `with "event" as (
-         insert into "webhook_events" ("id", "user_id", "topic", "payload") values (?, ?, 'notification.test', ?::jsonb) returning "id")
+         insert into "webhook_events" ("id", "user_id", "topic", "payload") values (?, ?, 'notification.test', ?::json) returning "id")
        insert into "webhook_deliveries" ("event_id", "target_id", "message", "next_attempt_at")
        select "id", ?, ?::jsonb, ${NOW} + interval '1 minute' from "event" returning "id"`,
       [eventId, userId, JSON.stringify(message), targetId, JSON.stringify(message)],
@@ -158,7 +158,7 @@ export const deliveryRepository = {
           where d."id" = c."id" and d."status" = 'PENDING' and d."attempt_count" = c."made"
           returning d."id", d."event_id", d."endpoint_id", d."target_id", d."message", d."attempt_count")
        select t."id" as "delivery_id", t."event_id", t."endpoint_id", t."target_id", t."attempt_count", e."topic",
-              case when t."endpoint_id" is not null then e."payload" end as "payload", p."url", p."secret",
+              case when t."endpoint_id" is not null then e."payload"::text end as "payload", p."url", p."secret",
               t."message", n."sealed_url", n."sealed_secret"
          from "taken" t join "webhook_events" e on e."id" = t."event_id"
          left join "webhook_endpoints" p on p."id" = t."endpoint_id" left join "notification_targets" n on n."id" = t."target_id"`,

@@ -111,8 +111,8 @@ export class DeliveryService {
     }
   }
 
-  private post(endpointId: number, eventId: string, target: { topic: string; payload: unknown; url: string; secret: string }): Promise<PostResult> {
-    const body = JSON.stringify(target.payload);
+  private post(endpointId: number, eventId: string, target: { topic: string; payload: string; url: string; secret: string }): Promise<PostResult> {
+    const body = target.payload;
     const timestamp = Math.floor(Date.now() / 1000);
     const prefix = `x-${this.config.serviceShortName}-webhook`;
     return sendOnce(

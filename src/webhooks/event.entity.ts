@@ -20,8 +20,11 @@ export class WebhookEvent {
   @Property({ type: 'integer', nullable: true })
   subscriptionId?: number | null;
 
-  /** The record as the spec's Events section shows it, at the time of the event. */
-  @Property({ type: 'json' })
+  /**
+   * The record as the spec's Events section shows it, at the time of the event. Kept as the JSON text it was
+   * written as (json, not jsonb): each delivery posts that text as it is, without parsing and printing it again.
+   */
+  @Property({ type: 'json', columnType: 'json' })
   payload!: Record<string, unknown>;
 
   @Property({ type: UtcTimestampType, defaultRaw: SQL_UTC_NOW, onCreate: () => utcTimestamp() })

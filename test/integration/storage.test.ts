@@ -35,6 +35,7 @@ it('records every committed migration', async () => {
     'Migration20261125085540_ledger_and_budgets',
     'Migration20261125101146_households',
     'Migration20261125103222_budget_warnings',
+    'Migration20261125160000_webhook_payload_text',
   ]);
 });
 

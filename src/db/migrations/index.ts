@@ -18,6 +18,7 @@ import { Migration20261125034419_rates_refreshes } from './Migration202611250344
 import { Migration20261125040538_contract_notice } from './Migration20261125040538_contract_notice';
 import { Migration20261125101146_households } from './Migration20261125101146_households';
 import { Migration20261125103222_budget_warnings } from './Migration20261125103222_budget_warnings';
+import { Migration20261125160000_webhook_payload_text } from './Migration20261125160000_webhook_payload_text';
 import { Migration20261125085540_ledger_and_budgets } from './Migration20261125085540_ledger_and_budgets';
 
 /** Committed migrations, oldest first. The migrator runs them on start. */
@@ -42,4 +43,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125085540_ledger_and_budgets', class: Migration20261125085540_ledger_and_budgets },
   { name: 'Migration20261125101146_households', class: Migration20261125101146_households },
   { name: 'Migration20261125103222_budget_warnings', class: Migration20261125103222_budget_warnings },
+  { name: 'Migration20261125160000_webhook_payload_text', class: Migration20261125160000_webhook_payload_text },
 ];
