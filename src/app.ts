@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expressMiddleware } from '@as-integrations/express5';
 import { graphqlUploadExpress } from 'graphql-upload-minimal';
@@ -39,6 +39,15 @@ export interface RunningApp extends ApiRuntime {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
+
+/** A request's id, answered as X-Request-Id: the client's when it is well-formed, else a new one. */
+function requestId(req: IncomingMessage, res: ServerResponse): string {
+  const incoming = req.headers['x-request-id'];
+  const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  res.setHeader('X-Request-Id', id);
+  return id;
+}
+
 /** The largest file an import takes. */
 const UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
 
@@ -78,19 +87,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   app.disable('x-powered-by');
   // An ETag is a SHA-1 of every answer's whole body (a tenth of a list's CPU) and the original service sends none.
   app.disable('etag');
+  // Request logs are made at info. Below that level pino-http would still serialize every request's headers
+  // into a child logger that nothing writes (~8% of a create's CPU): then each request gets only its id.
   app.use(
-    pinoHttp({
-      logger,
-      serializers: {
-        req: (req: { url: string }) => Object.assign(req, { url: redactPath(req.url) }),
-      },
-      genReqId: (req, res) => {
-        const incoming = req.headers['x-request-id'];
-        const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-    }),
+    logger.isLevelEnabled('info')
+      ? pinoHttp({ logger, serializers: { req: (req: { url: string }) => Object.assign(req, { url: redactPath(req.url) }) }, genReqId: requestId })
+      : (req, res, next) => {
+          req.id = requestId(req, res);
+          req.log = logger.child({ reqId: req.id });
+          next();
+        },
   );
   app.use(metrics.middleware());
 

@@ -1,5 +1,6 @@
 import { expectErrorBody } from '../support/shapes';
-import { startTestApp, uniqueEmail, type SignedUpUser, type TestApp } from '../support/test-app';
+import { createLogger } from '../../src/platform/logger';
+import { signUp, startTestApp, uniqueEmail, type SignedUpUser, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;
 let user: SignedUpUser;
@@ -84,6 +85,26 @@ describe('encodings and paths', () => {
     expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     const kept = await testApp.http.get('/healthz').set('x-request-id', 'abc-123');
     expect(kept.headers['x-request-id']).toBe('abc-123');
+  });
+
+  it('below info logs no requests, but an unexpected error still with its request id', async () => {
+    const lines: string[] = [];
+    const quiet = await startTestApp({}, { logger: createLogger({ logLevel: 'warn' }, { write: (line: string) => void lines.push(line) }) });
+    try {
+      const owner = await signUp(quiet);
+      jest.spyOn(quiet.app.services.subscriptions, 'get').mockRejectedValueOnce(new Error('disk on fire'));
+      const failed = await quiet.http.get('/api/v1/subscriptions/1').set('authorization', `Bearer ${owner.token}`).set('x-request-id', 'broken-1');
+      expect(failed.status).toBe(500);
+      expect(failed.headers['x-request-id']).toBe('broken-1');
+      const entries = lines.map((line) => JSON.parse(line) as { msg: string; reqId?: string; req?: unknown; err?: { message: string } });
+      expect(entries.filter((entry) => entry.req !== undefined)).toEqual([]);
+      expect(entries.filter((entry) => entry.msg === 'unexpected error')).toEqual([
+        expect.objectContaining({ reqId: 'broken-1', err: expect.objectContaining({ message: 'disk on fire' }) }),
+      ]);
+    } finally {
+      jest.restoreAllMocks();
+      await quiet.close();
+    }
   });
 });
 
