@@ -16,8 +16,12 @@ export default tseslint.config(
       '@typescript-eslint/await-thenable': 'error',
       eqeqeq: ['error', 'always'],
       'no-console': ['error', { allow: ['warn', 'error'] }],
-      // bullmq, ioredis and nodemailer are required lazily, only where Redis or SMTP are configured (memory).
-      '@typescript-eslint/no-require-imports': ['error', { allow: ['^bullmq$', '^ioredis$', '^nodemailer$'] }],
+      // Required lazily, for memory: bullmq, ioredis and nodemailer only where Redis or SMTP are configured, the
+      // import and rates-source parsers only with the first import or refresh.
+      '@typescript-eslint/no-require-imports': [
+        'error',
+        { allow: ['^bullmq$', '^ioredis$', '^nodemailer$', '^csv-parse$', '^@streamparser/json-node$', '^fast-xml-parser$'] },
+      ],
     },
   },
   {

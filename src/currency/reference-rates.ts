@@ -1,5 +1,4 @@
 import Decimal from 'decimal.js';
-import { XMLParser } from 'fast-xml-parser';
 import { isCalendarDate } from '../platform/dates';
 
 /** Rates as a source publishes them: units of each currency per one unit of `base`, as of a date. */
@@ -12,7 +11,12 @@ export interface ReferenceRates {
 /** Why a source's answer is not taken. */
 export class RatesSourceError extends Error {}
 
-const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', removeNSPrefix: true, parseAttributeValue: false });
+/** The ECB's XML reader, made with the first refresh (most processes never refresh: they stay without it). */
+let xml: import('fast-xml-parser').XMLParser | undefined;
+function xmlParser(): import('fast-xml-parser').XMLParser {
+  const { XMLParser } = require('fast-xml-parser') as typeof import('fast-xml-parser');
+  return (xml ??= new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', removeNSPrefix: true, parseAttributeValue: false }));
+}
 
 /**
  * Reads the European Central Bank's daily XML (`<Cube time><Cube currency rate/>…`, per euro) or a
@@ -23,7 +27,7 @@ export function readReferenceRates(body: string): ReferenceRates {
   if (text.startsWith('<')) {
     let day: { time?: string; Cube?: unknown };
     try {
-      day = (xml.parse(text) as { Envelope?: { Cube?: { Cube?: typeof day } } }).Envelope?.Cube?.Cube ?? {};
+      day = (xmlParser().parse(text) as { Envelope?: { Cube?: { Cube?: typeof day } } }).Envelope?.Cube?.Cube ?? {};
     } catch (error) {
       throw new RatesSourceError(`the XML does not parse: ${(error as Error).message}`);
     }

@@ -1,7 +1,5 @@
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
-import { JSONParser } from '@streamparser/json-node';
-import { parse } from 'csv-parse';
 import { AppError } from '../platform/errors';
 
 /** A file's first bytes (at least its first line, when it has one) and the stream of the rest. */
@@ -74,6 +72,8 @@ function delimiterOf(header: string): string {
  */
 export async function* csvRecords(file: PeekedFile): AsyncGenerator<{ line: number; fields: string[] }> {
   const firstLine = file.head.toString('utf8').split('\n')[0];
+  // The parsers load with the first import, not in every API process (as bullmq does: see platform/queues).
+  const { parse } = require('csv-parse') as typeof import('csv-parse');
   const parser = parse({ delimiter: delimiterOf(firstLine), bom: true, relax_column_count: true, relax_quotes: true });
   const stop = feed(file, parser);
   // Lines are counted here: csv-parse counts CR and LF apart within quotes, and skipped lines not at all.
@@ -97,6 +97,7 @@ export async function* csvRecords(file: PeekedFile): AsyncGenerator<{ line: numb
  * key: a file of many records is never held as one string or one object.
  */
 export async function* jsonValues(file: PeekedFile, paths: string[]): AsyncGenerator<{ key: string | number | undefined; depth: number; value: unknown }> {
+  const { JSONParser } = require('@streamparser/json-node') as typeof import('@streamparser/json-node');
   const parser = new JSONParser({ paths, keepStack: false });
   const stop = feed(file, parser);
   try {
