@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { pgQuery, pooled, positional, preparedName, type PgStatement } from './statements';
+import { pgQuery, pooled, positional, type PgStatement } from './statements';
 
 /**
  * Hot reads (record lists, token lookups) straight on the pool's `pg` connections, outside any transaction.
@@ -9,16 +10,31 @@ import { pgQuery, pooled, positional, preparedName, type PgStatement } from './s
  * connection parses and plans it once.
  */
 export class DirectReads {
+  /** The prepared statement's name, per statement text. */
+  private readonly names = new Map<string, string>();
+
   constructor(private readonly orm: MikroORM<PostgreSqlDriver>) {}
 
   /** Rows of a read written with `?` placeholders (never inside string literals). */
   async rows<T>(sql: string, params: readonly unknown[]): Promise<T[]> {
     const text = positional(sql);
-    return (await this.query<T>({ name: preparedName(text), text, values: params })).rows;
+    return (await this.query<T>({ name: this.nameOf(text), text, values: params })).rows;
   }
 
   /** One statement written with `$n` placeholders, named or not (the rate limiter's store uses this). */
   query<T>(statement: PgStatement): Promise<{ rows: T[]; rowCount: number | null }> {
     return pgQuery<T>(pooled(this.orm), statement);
+  }
+
+  private nameOf(text: string): string {
+    let name = this.names.get(text);
+    if (name === undefined) {
+      name = `r_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+      // Statement texts are built from a bounded set of parts (sorts, filters); the guard only keeps a bug
+      // from growing the map without end.
+      if (this.names.size >= 10_000) this.names.clear();
+      this.names.set(text, name);
+    }
+    return name;
   }
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { TransactionContext, type MikroORM } from '@mikro-orm/core';
 import type { EntityManager, Knex, PostgreSqlDriver } from '@mikro-orm/postgresql';
 
@@ -51,24 +50,6 @@ export function positional(sql: string): string {
   return text;
 }
 
-const preparedNames = new Map<string, string>();
-
-/**
- * The name a statement is prepared under, per text: each connection then parses and plans it once and is sent
- * only its values afterwards. Unnamed, a create's statement of CTEs (several KB of text) was sent, parsed and
- * planned on every request.
- */
-export function preparedName(text: string): string {
-  let name = preparedNames.get(text);
-  if (name === undefined) {
-    name = `s_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-    // Statement texts are built from a bounded set of parts; the guard only keeps a bug from growing the map without end.
-    if (preparedNames.size >= 10_000) preparedNames.clear();
-    preparedNames.set(text, name);
-  }
-  return name;
-}
-
 const pools = new WeakMap<object, StatementTarget>();
 
 /**
@@ -101,14 +82,12 @@ export function currentTarget(orm: MikroORM<PostgreSqlDriver>): StatementTarget 
  * transaction alone sees its own writes, and holds its locks), else on a pooled connection.
  */
 export async function rowsOf<T>(em: StatementTarget, sql: string, params: readonly unknown[]): Promise<T[]> {
-  const text = positional(sql);
-  return (await pgQuery<T>(em, { name: preparedName(text), text, values: params })).rows;
+  return (await pgQuery<T>(em, { text: positional(sql), values: params })).rows;
 }
 
 /** A statement whose rows nobody reads, on `em`'s transaction when it is in one. */
 export async function run(em: StatementTarget, sql: string, params: readonly unknown[]): Promise<void> {
-  const text = positional(sql);
-  await pgQuery(em, { name: preparedName(text), text, values: params });
+  await pgQuery(em, { text: positional(sql), values: params });
 }
 
 /** A list of ids as one `int[]` parameter (a statement's text then stays the same whatever their number). */
