@@ -88,7 +88,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // An ETag is a SHA-1 of every answer's whole body (a tenth of a list's CPU) and the original service sends none.
   app.disable('etag');
   // Request logs are made at info. Below that level pino-http would still serialize every request's headers
-  // into a child logger that nothing writes (~8% of a create's CPU): then each request gets only its id.
+  // into a child logger that nothing writes (~6% of a create's CPU): then each request gets only its id.
   app.use(
     logger.isLevelEnabled('info')
       ? pinoHttp({ logger, serializers: { req: (req: { url: string }) => Object.assign(req, { url: redactPath(req.url) }) }, genReqId: requestId })
