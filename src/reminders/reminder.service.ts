@@ -11,7 +11,8 @@ import { scheduleOf, toRecord, type SubscriptionRecord } from '../subscriptions/
 import type { SubscriptionRepository } from '../subscriptions/subscription.repository';
 import type { ScheduledRecord } from '../platform/reminder-scheduling';
 import { alertRepository } from '../alerts/alert.repository';
-import type { ReminderRepository, ReminderRow } from './reminder.repository';
+import type { OwedReminders, ReminderRepository, ReminderRow } from './reminder.repository';
+import { REMINDER_LOOK_AHEAD_MS } from './reminder-queue';
 import type { OutboxSignal } from '../webhooks/outbox';
 import type { SubscriptionTopic } from '../webhooks/topics';
 import { writeRecordEvents } from '../subscriptions/subscription.events';
@@ -71,12 +72,14 @@ export class ReminderService {
   /** New records' reminders, as a part of the statement that inserts them (their definitions read beforehand). */
   newRecordsPart(records: readonly ScheduledRecord[], definitions: ReminderDefinition[]): StatementPart {
     const now = this.clock();
-    return this.reminders.owedPart(records.map((record) => ({ record, owed: owedReminders(record, definitions, now) })));
+    const owed = records.map((record) => ({ record, owed: owedReminders(record, definitions, now) }));
+    return { ...this.reminders.owedPart(owed), ...dueIfFiringSoon(owed, now) };
   }
 
   changedRecordsPart(records: ReadonlyArray<{ record: ScheduledRecord; deleted: boolean }>, definitions: ReminderDefinition[]): StatementPart {
     const now = this.clock();
-    return this.reminders.keptPart(records.map(({ record, deleted }) => ({ record, owed: deleted ? [] : owedReminders(record, definitions, now) })));
+    const owed = records.map(({ record, deleted }) => ({ record, owed: deleted ? [] : owedReminders(record, definitions, now) }));
+    return { ...this.reminders.keptPart(owed), ...dueIfFiringSoon(owed, now) };
   }
 
   /** The records that use an alert definition, as their first alert or another one. */
@@ -224,4 +227,10 @@ function owedReminders(record: ScheduledRecord, definitions: ReminderDefinition[
     definitions.filter((definition) => record.alert_ids.includes(definition.id)),
     now,
   );
+}
+
+/** A part's `due` when one of its reminders fires within the relays' look-ahead: the reminder relay then takes it now. */
+function dueIfFiringSoon(records: ReadonlyArray<OwedReminders>, now: Date): Pick<StatementPart, 'due'> {
+  const soon = now.getTime() + REMINDER_LOOK_AHEAD_MS;
+  return records.some(({ owed }) => owed.some((target) => target.fireAt.getTime() <= soon)) ? { due: 'true' } : {};
 }

@@ -2,7 +2,7 @@ import { LockMode, type MikroORM } from '@mikro-orm/core';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { ScheduledRecord } from '../platform/reminder-scheduling';
 import type { DirectReads } from '../platform/db/direct-reads';
-import { ambientTransaction, intArray, pooled, rowsOf, run, withParts, type StatementPart, type StatementTarget } from '../platform/db/statements';
+import { ambientTransaction, dueColumn, intArray, pooled, rowsOf, run, withParts, type StatementPart, type StatementTarget } from '../platform/db/statements';
 import type { Product } from '../catalogue/product.entity';
 import type { ReminderDefinition } from '../platform/reminder-scheduling';
 import { Status } from './codes';
@@ -224,16 +224,17 @@ export class SubscriptionRepository {
   async insertNew(
     records: ReadonlyArray<{ values: Partial<Subscription>; tagIds: readonly number[]; extraAlertIds: readonly number[] }>,
     parts: readonly StatementPart[],
-  ): Promise<void> {
+  ): Promise<{ due: boolean }> {
     const rows = records.map(({ values }) => this.columnsOf(values));
     const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
     const tagLinks = records.flatMap(({ values, tagIds }) => tagIds.map((tagId) => [values.id, tagId]));
     const alertLinks = records.flatMap(({ values, extraAlertIds }) => extraAlertIds.map((alertId, index) => [values.id, alertId, index + 1]));
     const { sql, params } = withParts(
       [{ sql: insertRecordsSql(columns), params: [JSON.stringify(rows), JSON.stringify(tagLinks), JSON.stringify(alertLinks)] }, ...parts],
-      'select 1',
+      `select ${dueColumn(parts)}`,
     );
-    await this.rows(sql, params);
+    const [{ due }] = await this.rows<{ due: boolean }>(sql, params);
+    return { due };
   }
 
   /**
@@ -254,15 +255,16 @@ export class SubscriptionRepository {
     changes: ReadonlyArray<{ id: number; version: string; values: Partial<Subscription> }>,
     tags: { id: number; tagIds: readonly number[] } | null,
     parts: readonly StatementPart[],
-  ): Promise<void> {
+  ): Promise<{ due: boolean }> {
     const rows = changes.map((change) => ({ id: change.id, ...this.columnsOf(change.values) }));
     const versions = Object.fromEntries(changes.map((change) => [change.id, change.version]));
     const own: StatementPart[] = [
       { sql: changeRecordsSql(Object.keys(rows[0]).filter((column) => column !== 'id')), params: [JSON.stringify(rows), JSON.stringify(versions)] },
     ];
     if (tags) own.push({ sql: REPLACE_TAGS, params: [tags.id, intArray(tags.tagIds), tags.id, intArray(tags.tagIds)] });
-    const { sql, params } = withParts([...own, ...parts], EXPECT_CHANGED);
-    await this.rows(sql, [...params, changes.length]);
+    const { sql, params } = withParts([...own, ...parts], `${EXPECT_CHANGED}, ${dueColumn(parts)}`);
+    const [{ due }] = await this.rows<{ due: boolean }>(sql, [...params, changes.length]);
+    return { due };
   }
 
   /** Entity values under their column names (the metadata's), for statements that take a record as JSON. */

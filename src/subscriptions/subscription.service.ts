@@ -166,7 +166,7 @@ export class SubscriptionService {
       ...(planned[index].ask.alertId === null ? [] : [planned[index].ask.alertId!]),
       ...(records[index].extraAlertIds ?? []),
     ];
-    await this.repository.insertNew(
+    const { due } = await this.repository.insertNew(
       values.map((value, index) => ({
         values: value,
         tagIds: planned[index].plan.tags.map((tag) => tag.id),
@@ -184,7 +184,7 @@ export class SubscriptionService {
         ),
       ],
     );
-    this.outbox.notify();
+    if (due) this.outbox.notify();
     return created;
   }
 
@@ -555,12 +555,12 @@ export class SubscriptionService {
         ),
       );
     }
-    await this.repository.applyChange(
+    const { due } = await this.repository.applyChange(
       records.map((record, index) => ({ id: record.id, version: rows[index].row_version, values: { ...values, nextPaymentDate: record.next_payment_date } })),
       options.tags ? { id: records[0].id, tagIds: options.tags.map((tag) => tag.id) } : null,
       parts,
     );
-    this.outbox.notify();
+    if (due) this.outbox.notify();
     return records;
   }
 

@@ -99,8 +99,10 @@ export const deliveryRepository = {
          insert into "webhook_deliveries" ("event_id", "endpoint_id", "next_attempt_at")
          select ev."id", p."id", ${NOW} from "event" ev cross join "webhook_endpoints" p
           where p."user_id" = ? and p."enabled" and ?::boolean
-            and (? = any(p."events") or (cardinality(p."events") = 0 and ? = any(?::text[]))))`,
+            and (? = any(p."events") or (cardinality(p."events") = 0 and ? = any(?::text[])))
+         returning "id")`,
       params: [JSON.stringify(events), userId, topic, userId, toEndpoints, topic, topic, `{${SUBSCRIPTION_TOPICS.join(',')}}`],
+      due: 'exists (select from "event_deliveries")',
     };
   },
 
@@ -109,8 +111,9 @@ export const deliveryRepository = {
     return {
       sql: `"target_deliveries" as (
          insert into "webhook_deliveries" ("event_id", "target_id", "message", "next_attempt_at")
-         select ev."id", t."id", ?::jsonb, ${NOW} from "event" ev cross join unnest(?::int[]) as t("id"))`,
+         select ev."id", t."id", ?::jsonb, ${NOW} from "event" ev cross join unnest(?::int[]) as t("id") returning "id")`,
       params: [JSON.stringify(message), intArray(targetIds)],
+      due: 'exists (select from "target_deliveries")',
     };
   },
 

@@ -102,6 +102,17 @@ export function intArray(values: readonly number[]): string {
 export interface StatementPart {
   sql: string;
   params: unknown[];
+  /**
+   * A condition over the part's own expressions, true when it wrote work a relay should take now (deliveries,
+   * reminders firing within the relays' look-ahead): the relays are nudged after the commit only then.
+   */
+  due?: string;
+}
+
+/** A column `due`: whether any of the parts wrote work a relay should take now. */
+export function dueColumn(parts: readonly StatementPart[]): string {
+  const conditions = parts.flatMap((part) => (part.due ? [part.due] : []));
+  return `${conditions.length > 0 ? conditions.join(' or ') : 'false'} as "due"`;
 }
 
 /** One statement from parts and a final query over them (data-modifying parts run whether it reads them or not). */
