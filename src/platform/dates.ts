@@ -121,18 +121,25 @@ export function addMonths(text: string, months: number): string {
   return formatDate(monthsAfter(mustParse(text), months));
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
+const MINUTE_MS = 60_000;
 
-/** Today's date in an IANA zone (formatters are costly to build, so one is kept per zone). */
+/** Per zone: its formatter (costly to build), and the date it gave for the last minute asked. */
+const zoneDays = new Map<string, { formatter: Intl.DateTimeFormat; minute: number; date: string }>();
+
+/**
+ * Today's date in an IANA zone. Zones' offsets are whole minutes, so the date is the same through a minute:
+ * it is formatted (~2 us through Intl) once per zone and minute, not for every record a request reads.
+ */
 export function todayIn(timezone: string, now: Date = new Date()): string {
-  let formatter = formatters.get(timezone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    formatters.set(timezone, formatter);
-  }
+  const minute = Math.floor(now.getTime() / MINUTE_MS);
+  let day = zoneDays.get(timezone);
+  if (day?.minute === minute) return day.date;
+  const formatter = day?.formatter ?? new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' });
   const parts = formatter.formatToParts(now);
   const value = (type: string) => parts.find((part) => part.type === type)!.value;
-  return `${value('year')}-${value('month')}-${value('day')}`;
+  day = { formatter, minute, date: `${value('year')}-${value('month')}-${value('day')}` };
+  zoneDays.set(timezone, day);
+  return day.date;
 }
 
 let zones: Set<string> | undefined;

@@ -269,9 +269,17 @@ export class SubscriptionRepository {
 
   /** Entity values under their column names (the metadata's), for statements that take a record as JSON. */
   private columnsOf(values: Partial<Subscription>): Record<string, unknown> {
-    const properties = this.orm.getMetadata().get(Subscription).properties as Record<string, { fieldNames: string[] }>;
-    return Object.fromEntries(Object.entries(values).map(([property, value]) => [properties[property].fieldNames[0], value]));
+    if (!this.columnNames) {
+      const properties = this.orm.getMetadata().get(Subscription).properties as Record<string, { fieldNames: string[] }>;
+      this.columnNames = new Map(Object.entries(properties).map(([property, { fieldNames }]) => [property, fieldNames?.[0]]));
+    }
+    const columns: Record<string, unknown> = {};
+    for (const property in values) columns[this.columnNames.get(property)!] = values[property as keyof Subscription];
+    return columns;
   }
+
+  /** Each entity property's column, from the metadata (read on first use: the ORM is ready by then). */
+  private columnNames: Map<string, string> | null = null;
 
   /**
    * The caller's live record as an entity, locked for the rest of the transaction: concurrent writes to one

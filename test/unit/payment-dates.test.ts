@@ -179,6 +179,17 @@ describe('today in a zone', () => {
     expect(todayIn('Pacific/Kiritimati', new Date('2025-02-28T11:00:00Z'))).toBe('2025-03-01');
   });
 
+  it('turns at local midnight, asked in any order (it keeps the last minute asked per zone)', () => {
+    // Midnight in Berlin is 23:00 UTC in winter; Kolkata's +05:30 turns at 18:30 UTC.
+    expect(todayIn('Europe/Berlin', new Date('2026-01-10T22:59:59.999Z'))).toBe('2026-01-10');
+    expect(todayIn('Europe/Berlin', new Date('2026-01-10T22:59:00.000Z'))).toBe('2026-01-10');
+    expect(todayIn('Europe/Berlin', new Date('2026-01-10T23:00:00.000Z'))).toBe('2026-01-11');
+    expect(todayIn('Asia/Kolkata', new Date('2026-01-10T18:29:59Z'))).toBe('2026-01-10');
+    expect(todayIn('Asia/Kolkata', new Date('2026-01-10T18:30:00Z'))).toBe('2026-01-11');
+    expect(todayIn('Europe/Berlin', new Date('2026-01-10T22:59:30Z'))).toBe('2026-01-10');
+    expect(todayIn('Europe/Berlin', new Date('2026-01-11T22:59:30Z'))).toBe('2026-01-11');
+  });
+
   it('knows the runtime zone list', () => {
     expect(isTimeZone('Europe/Berlin')).toBe(true);
     expect(isTimeZone('UTC')).toBe(true);

@@ -42,6 +42,14 @@ describe('fire times', () => {
     // 02:30 does not exist in Berlin on the switch day: it fires when the clock shows 03:30.
     expect(instantOf('2026-03-29', '02:30:00', 'Europe/Berlin').toISOString()).toBe('2026-03-29T01:30:00.000Z');
   });
+
+  it('answers each date, time and zone apart, and a Date of its own each time', () => {
+    const berlin = instantOf('2026-05-28', '09:00:00', 'Europe/Berlin');
+    expect(instantOf('2026-05-28', '09:00:00', 'America/New_York').toISOString()).toBe('2026-05-28T13:00:00.000Z');
+    expect(instantOf('2026-05-28', '09:30:00', 'Europe/Berlin').toISOString()).toBe('2026-05-28T07:30:00.000Z');
+    berlin.setTime(0);
+    expect(instantOf('2026-05-28', '09:00:00', 'Europe/Berlin').toISOString()).toBe('2026-05-28T07:00:00.000Z');
+  });
 });
 
 describe('reminderTargets', () => {
