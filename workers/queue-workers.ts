@@ -6,7 +6,7 @@ import type { ClaimedDelivery, DeliveryService } from '../src/webhooks/delivery.
 import { queueConnection } from '../src/platform/queues';
 import { DELIVERY_QUEUE } from '../src/webhooks/delivery-queue';
 
-/** Jobs attempted at once; each is a claimed batch of up to 100 deliveries posted together. */
+/** Jobs attempted at once; each is a claimed batch of up to 250 deliveries posted together. */
 export const DELIVERY_CONCURRENCY = 4;
 
 /** Consumes the delivery queue: each job is one attempt of each delivery of a claimed batch. */

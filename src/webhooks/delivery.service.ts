@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import { USER_AGENT } from '../platform/version';
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
@@ -33,7 +32,7 @@ export interface TargetSender {
   send(
     target: { sealed_url: string; sealed_secret: string | null },
     message: { id: string },
-    signal: AbortSignal,
+    timeoutMs: number,
   ): Promise<{ statusCode: number | null; excerpt: string }>;
 }
 
@@ -80,16 +79,13 @@ export class DeliveryService {
     if (claims.length === 0) return;
     const taken = await deliveryRepository.takeAttempts(pooled(this.orm), claims);
     if (taken.length === 0) return;
-    // One deadline for the batch: its POSTs start together, and each listens to it until it ends.
-    const signal = AbortSignal.timeout(this.timeoutMs);
-    setMaxListeners(taken.length, signal);
     const outcomes = await Promise.all(
       taken.map((attempt) =>
         this.timed(() =>
           attempt.target_id === null
-            ? this.post(attempt.endpoint_id, attempt.event_id, attempt, signal)
+            ? this.post(attempt.endpoint_id, attempt.event_id, attempt)
             : // The message's id is the delivery's: the same on every attempt, another for each target.
-              this.notifications.send(attempt, { ...(attempt.message as object), id: `ntf_${attempt.delivery_id}` }, signal),
+              this.notifications.send(attempt, { ...(attempt.message as object), id: `ntf_${attempt.delivery_id}` }, this.timeoutMs),
         ),
       ),
     );
@@ -115,12 +111,7 @@ export class DeliveryService {
     }
   }
 
-  private post(
-    endpointId: number,
-    eventId: string,
-    target: { topic: string; payload: string; url: string; secret: string },
-    signal: AbortSignal,
-  ): Promise<PostResult> {
+  private post(endpointId: number, eventId: string, target: { topic: string; payload: string; url: string; secret: string }): Promise<PostResult> {
     const body = target.payload;
     const timestamp = Math.floor(Date.now() / 1000);
     const prefix = `x-${this.config.serviceShortName}-webhook`;
@@ -137,7 +128,7 @@ export class DeliveryService {
         'webhook-signature': signWebhook(target.secret, eventId, timestamp, body),
       },
       body,
-      { signal, allowPrivate: this.config.webhookAllowPrivate },
+      { timeoutMs: this.timeoutMs, allowPrivate: this.config.webhookAllowPrivate },
     );
   }
 

@@ -11,60 +11,73 @@ export interface PostResult {
 const EXCERPT_BYTES = 1024;
 
 /**
- * Keep-alive connections per origin (undici's Agent holds a Pool for each), one agent per address rule: a burst
- * of deliveries to one receiver reuses a few sockets instead of a handshake a POST.
+ * Keep-alive connections per origin, at most: a burst of deliveries to one receiver (a claimed batch of a few
+ * hundred, several batches at once) queues on these instead of opening a socket, and a handshake, per POST.
  */
+export const CONNECTIONS_PER_ORIGIN = 64;
+
+/** One agent per address rule; undici's Agent holds a pool for each origin. */
 const agents = {
-  publicOnly: new Agent({ connect: { lookup: publicOnlyLookup } }),
-  any: new Agent(),
+  publicOnly: new Agent({ connections: CONNECTIONS_PER_ORIGIN, connect: { lookup: publicOnlyLookup } }),
+  any: new Agent({ connections: CONNECTIONS_PER_ORIGIN }),
 };
 
+/** undici's errors of a connection, an answer's headers or its body that took longer than allowed. */
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
 /**
- * One request (a POST, or a PUT for Matrix), as deliveries need it: no redirects followed, given up when
- * `signal` aborts (a batch of deliveries shares one deadline), at most 1 KB of the answer read, and (unless
- * private targets are allowed) connections only to public addresses, checked on the resolved address at
- * connect time. Undici's dispatch interface, not `request`: a burst of deliveries then builds no response
- * stream, async iterator or timer per POST, which were a good part of a delivery's CPU and garbage.
+ * One request (a POST, or a PUT for Matrix), as deliveries need it: no redirects followed, `timeoutMs` for
+ * the connection, for the answer's headers and for the 1 KB of it that is read, counted from when the
+ * request leaves (not while it waits for one of the origin's connections), and (unless private targets are
+ * allowed) connections only to public addresses, checked on the resolved address at connect time. A timeout
+ * rejects with an error named TimeoutError. Undici's dispatch interface, not `request`: a burst of
+ * deliveries then builds no response stream, async iterator or AbortSignal per POST, which were a good part of
+ * a delivery's CPU and garbage.
  */
 export function sendOnce(
   target: string,
   headers: Record<string, string>,
   body: string,
-  options: { signal: AbortSignal; allowPrivate: boolean; method?: 'POST' | 'PUT' },
+  options: { timeoutMs: number; allowPrivate: boolean; method?: 'POST' | 'PUT' },
 ): Promise<PostResult> {
   const url = new URL(target);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (!options.allowPrivate && ipaddr.isValid(host) && !isPublicAddress(host)) return Promise.reject(new Error(`refused: ${host} is an internal address`));
-  const { signal } = options;
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
   const agent = options.allowPrivate ? agents.any : agents.publicOnly;
+  const { timeoutMs } = options;
   return new Promise<PostResult>((resolve, reject) => {
-    const answer = new ExcerptHandler(signal, resolve, reject);
-    agent.dispatch({ origin: url.origin, path: `${url.pathname}${url.search}`, method: options.method ?? 'POST', headers, body }, answer);
+    agent.dispatch(
+      {
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: options.method ?? 'POST',
+        headers,
+        body,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      },
+      new ExcerptHandler(timeoutMs, resolve, reject),
+    );
   });
 }
 
-/** Collects the status and the first 1 KB of one answer; stops reading there, or when the signal aborts. */
+/** Collects the status and the first 1 KB of one answer, and stops reading there or once its time is up. */
 class ExcerptHandler implements Dispatcher.DispatchHandler {
-  private controller: Dispatcher.DispatchController | null = null;
+  private startedAt = 0;
   private statusCode = 0;
   private readonly chunks: Buffer[] = [];
   private size = 0;
   /** Enough was read: the abort that drops the rest (and the connection with it) is the answer's end. */
   private enough = false;
-  private readonly onAbort = () => this.controller?.abort(this.signal.reason as Error);
 
   constructor(
-    private readonly signal: AbortSignal,
+    private readonly timeoutMs: number,
     private readonly resolve: (result: PostResult) => void,
     private readonly reject: (error: Error) => void,
-  ) {
-    signal.addEventListener('abort', this.onAbort, { once: true });
-  }
+  ) {}
 
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.controller = controller;
-    if (this.signal.aborted) controller.abort(this.signal.reason as Error);
+  onRequestStart(): void {
+    this.startedAt = performance.now();
   }
 
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
@@ -74,9 +87,13 @@ class ExcerptHandler implements Dispatcher.DispatchHandler {
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     this.chunks.push(chunk);
     this.size += chunk.length;
-    if (this.size < EXCERPT_BYTES) return;
-    this.enough = true;
-    controller.abort(new Error('excerpt read'));
+    if (this.size >= EXCERPT_BYTES) {
+      this.enough = true;
+      controller.abort(new Error('excerpt read'));
+    } else if (performance.now() - this.startedAt > this.timeoutMs) {
+      // A body trickled a chunk at a time stays within bodyTimeout between chunks: the whole is bounded here.
+      controller.abort(timeoutError(this.timeoutMs));
+    }
   }
 
   onResponseEnd(): void {
@@ -85,15 +102,15 @@ class ExcerptHandler implements Dispatcher.DispatchHandler {
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     if (this.enough) this.settle();
-    else {
-      this.signal.removeEventListener('abort', this.onAbort);
-      this.reject(error);
-    }
+    else this.reject(TIMEOUT_CODES.has((error as { code?: string }).code ?? '') ? timeoutError(this.timeoutMs) : error);
   }
 
   private settle(): void {
-    this.signal.removeEventListener('abort', this.onAbort);
     const excerpt = this.chunks.length === 0 ? '' : Buffer.concat(this.chunks).subarray(0, EXCERPT_BYTES).toString('utf8');
     this.resolve({ statusCode: this.statusCode, excerpt });
   }
+}
+
+function timeoutError(timeoutMs: number): Error {
+  return Object.assign(new Error(`timed out after ${timeoutMs} ms`), { name: 'TimeoutError' });
 }

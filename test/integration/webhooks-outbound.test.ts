@@ -1,7 +1,10 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CONNECTIONS_PER_ORIGIN } from '../../src/webhooks/http-post';
 import { signWebhook } from '../../src/webhooks/signature';
 import { Receiver, type ReceivedRequest } from '../support/receiver';
 import { countRows, createSubscription, MINIMAL } from '../support/subscriptions';
-import { graphql, graphqlData, signUp, startTestApp, type SignedUpUser, type TestApp, deliveriesSettled } from '../support/test-app';
+import { graphql, graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp, deliveriesSettled } from '../support/test-app';
 
 /** Events from every channel, end to end to a real receiver on loopback (allowed here by WEBHOOK_ALLOW_PRIVATE). */
 let testApp: TestApp;
@@ -181,6 +184,75 @@ it('times out a slow receiver, records it and schedules the retry', async () => 
     expect(new Date(delivery.nextAttemptAt).getTime() - Date.now()).toBeGreaterThan(2_000);
   } finally {
     await slow.stop();
+  }
+});
+
+it('times out an answer whose body trickles in past the timeout, though each piece comes in time', async () => {
+  const user = await signUp(testApp, 'Trickle');
+  // Headers at once, then a byte every 100 ms for 2 s: each piece well within the 500 ms timeout.
+  const trickle = createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    let sent = 0;
+    const timer = setInterval(() => (++sent < 20 ? res.write('x') : (clearInterval(timer), res.end('x'))), 100);
+    res.on('close', () => clearInterval(timer));
+  });
+  await new Promise<void>((resolve) => trickle.listen(0, '127.0.0.1', resolve));
+  try {
+    await gql(testApp, user.token, 'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }', {
+      input: { url: `http://127.0.0.1:${(trickle.address() as AddressInfo).port}/`, events: [] },
+    });
+    await createSubscription(testApp, user.token);
+    let delivery: any;
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+      delivery = (await gql(testApp, user.token, '{ webhookDeliveries(first: 5) { edges { node { status attempts { statusCode error } } } } }'))
+        .webhookDeliveries.edges[0]?.node;
+      if (delivery?.attempts.length) break;
+    }
+    expect(delivery).toMatchObject({ status: 'PENDING', attempts: [{ statusCode: null, error: 'timed out after 500 ms' }] });
+  } finally {
+    trickle.closeAllConnections();
+    await new Promise((resolve) => trickle.close(resolve));
+  }
+});
+
+it('sends a burst to one receiver over at most CONNECTIONS_PER_ORIGIN connections, every delivery arriving', async () => {
+  const user = await signUp(testApp, 'Burst');
+  const burst = CONNECTIONS_PER_ORIGIN * 2 + 10;
+  const sockets = new Set<unknown>();
+  let arrived = 0;
+  // Answers after 200 ms, so that the burst's POSTs are under way together.
+  const slowish = createServer((req, res) => {
+    sockets.add(req.socket);
+    req.resume();
+    req.on('end', () => setTimeout(() => (arrived++, res.writeHead(204).end()), 200));
+  });
+  await new Promise<void>((resolve) => slowish.listen(0, '127.0.0.1', resolve));
+  try {
+    const { createWebhookEndpoint } = await gql(
+      testApp,
+      user.token,
+      'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }',
+      {
+        input: { url: `http://127.0.0.1:${(slowish.address() as AddressInfo).port}/`, events: [] },
+      },
+    );
+    // The outbox rows a busy moment leaves, written at once (as the bench's burst is).
+    await sql(
+      testApp,
+      `with e as (insert into "webhook_events" ("id", "user_id", "topic", "payload")
+                  select 'evt_burst_' || g, ?, 'subscription.updated', '{}'::json from generate_series(1, ?) g returning "id")
+       insert into "webhook_deliveries" ("event_id", "endpoint_id", "next_attempt_at") select "id", ?, (now() at time zone 'utc') from e`,
+      [user.id, burst, createWebhookEndpoint.id],
+    );
+    testApp.app.nudgeRelays();
+    for (const deadline = Date.now() + 20_000; arrived < burst && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 50));
+    expect(arrived).toBe(burst);
+    expect(sockets.size).toBeGreaterThan(1);
+    expect(sockets.size).toBeLessThanOrEqual(CONNECTIONS_PER_ORIGIN);
+  } finally {
+    slowish.closeAllConnections();
+    await new Promise((resolve) => slowish.close(resolve));
   }
 });
 
