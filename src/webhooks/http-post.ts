@@ -16,19 +16,22 @@ const EXCERPT_BYTES = 1024;
  */
 export const CONNECTIONS_PER_ORIGIN = 64;
 
+/** How long a connection may take to open (the delivery timeout's default). */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 /** One agent per address rule; undici's Agent holds a pool for each origin. */
 const agents = {
-  publicOnly: new Agent({ connections: CONNECTIONS_PER_ORIGIN, connect: { lookup: publicOnlyLookup } }),
-  any: new Agent({ connections: CONNECTIONS_PER_ORIGIN }),
+  publicOnly: new Agent({ connections: CONNECTIONS_PER_ORIGIN, connect: { lookup: publicOnlyLookup, timeout: CONNECT_TIMEOUT_MS } }),
+  any: new Agent({ connections: CONNECTIONS_PER_ORIGIN, connect: { timeout: CONNECT_TIMEOUT_MS } }),
 };
 
 /** undici's errors of a connection, an answer's headers or its body that took longer than allowed. */
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 /**
- * One request (a POST, or a PUT for Matrix), as deliveries need it: no redirects followed, `timeoutMs` for
- * the connection, for the answer's headers and for the 1 KB of it that is read, counted from when the
- * request leaves (not while it waits for one of the origin's connections), and (unless private targets are
+ * One request (a POST, or a PUT for Matrix), as deliveries need it: no redirects followed, 10 s to connect,
+ * `timeoutMs` for the answer's headers and for the 1 KB of it that is read, counted from when the request
+ * leaves (not while it waits for one of the origin's connections), and (unless private targets are
  * allowed) connections only to public addresses, checked on the resolved address at connect time. A timeout
  * rejects with an error named TimeoutError. Undici's dispatch interface, not `request`: a burst of
  * deliveries then builds no response stream, async iterator or AbortSignal per POST, which were a good part of
