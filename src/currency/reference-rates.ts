@@ -14,8 +14,11 @@ export class RatesSourceError extends Error {}
 /** The ECB's XML reader, made with the first refresh (most processes never refresh: they stay without it). */
 let xml: import('fast-xml-parser').XMLParser | undefined;
 function xmlParser(): import('fast-xml-parser').XMLParser {
-  const { XMLParser } = require('fast-xml-parser') as typeof import('fast-xml-parser');
-  return (xml ??= new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', removeNSPrefix: true, parseAttributeValue: false }));
+  if (!xml) {
+    const { XMLParser } = require('fast-xml-parser') as typeof import('fast-xml-parser');
+    xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', removeNSPrefix: true, parseAttributeValue: false });
+  }
+  return xml;
 }
 
 /**
