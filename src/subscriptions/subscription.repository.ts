@@ -13,12 +13,10 @@ import {
   changeReadSql,
   changeRecordsSql,
   LINK_PLAN,
-  LINK_PLANS,
   EXPECT_CHANGED,
   insertRecordsSql,
-  DRAW_RECORD_IDS,
   listQuerySql,
-  RECORDS_PREVIEW,
+  PLANNED_PREVIEWS,
   recordSelect,
   REPLACE_TAGS,
   type AddonScope,
@@ -63,9 +61,21 @@ export interface ChangeRow extends SubscriptionRow {
   /** The stored row's version the write checks. */
   row_version: string;
   status_before: number;
+  /** The columns the change lays over the stored row: what its write stores. */
+  laid: RecordColumns;
   tags: Array<{ id: number; name: string }>;
   alert_ids: number[];
   definitions: ReminderDefinition[];
+}
+
+/** A record's stored columns by name, as the statements that take records as JSON have them. */
+export type RecordColumns = Record<string, unknown>;
+
+/** A new record's plan and, once its product is found, the columns it would store and its preview (PLANNED_PREVIEWS). */
+export interface PlannedPreview {
+  plan: LinkPlan;
+  stored: RecordColumns | null;
+  preview: SubscriptionRow | null;
 }
 
 /** What a record's reminders are computed from, and whether it is deleted. */
@@ -179,14 +189,9 @@ export class SubscriptionRepository {
     return row;
   }
 
-  /**
-   * What creates or updates need to know of the rows they link before they write (LINK_PLAN), one plan per ask
-   * in their order, in one read (one ask, the common case, as a statement of its own parameters).
-   */
-  async linkPlans(userId: number, asks: readonly LinkPlanAsk[]): Promise<LinkPlan[]> {
-    if (asks.length !== 1) return this.rows<LinkPlan>(LINK_PLANS, [JSON.stringify(asks), userId, userId, userId, userId]);
-    const [ask] = asks;
-    return this.rows<LinkPlan>(LINK_PLAN, [
+  /** What an update that names links needs to know of the rows it links before it writes (LINK_PLAN); null without the user. */
+  async linkPlan(userId: number, ask: LinkPlanAsk): Promise<LinkPlan | null> {
+    const [plan] = await this.rows<LinkPlan>(LINK_PLAN, [
       ask.currency,
       ask.productId,
       userId,
@@ -203,32 +208,46 @@ export class SubscriptionRepository {
       ask.alertId,
       userId,
     ]);
-  }
-
-  /** New records as they will read once inserted (RECORDS_PREVIEW), by id; a record without an id draws one. */
-  preview(records: ReadonlyArray<Partial<Subscription>>): Promise<SubscriptionRow[]> {
-    return this.rows<SubscriptionRow>(RECORDS_PREVIEW, [JSON.stringify(records.map((values) => this.columnsOf(values)))]);
-  }
-
-  /** `count` ids for new records. */
-  async drawIds(count: number): Promise<number[]> {
-    return (await this.rows<{ id: number }>(DRAW_RECORD_IDS, [count])).map((row) => row.id);
+    return plan ?? null;
   }
 
   /**
-   * Inserts records from their entity values (each with its id), with their tags, the alerts kept beside
+   * New records planned and previewed in one read (PLANNED_PREVIEWS): the plan of each distinct ask, and each
+   * record (the index of its ask, its own values) with its plan, the columns it would store and its preview,
+   * in order; none without the user.
+   */
+  async plannedPreviews(
+    userId: number,
+    asks: readonly LinkPlanAsk[],
+    records: ReadonlyArray<{ ask: number; values: Partial<Subscription> }>,
+    defaultImage: string,
+  ): Promise<PlannedPreview[]> {
+    const rows = await this.rows<SubscriptionRow & { plan: LinkPlan; stored: RecordColumns | null }>(PLANNED_PREVIEWS, [
+      JSON.stringify(asks),
+      userId,
+      userId,
+      userId,
+      userId,
+      defaultImage,
+      JSON.stringify(records.map(({ ask, values }) => [ask, this.columnsOf(values)])),
+    ]);
+    return rows.map(({ plan, stored, ...preview }) => ({ plan, stored, preview: stored ? preview : null }));
+  }
+
+  /**
+   * Inserts records from their columns (each with its id), with their tags, the alerts kept beside
    * alert_id (positions from 1, as replaceExtraAlerts keeps them) and the other parts (events,
    * deliveries, reminders), as one statement: it commits whole or not at all, with no transaction around it
    * (unless the caller runs in one).
    */
   async insertNew(
-    records: ReadonlyArray<{ values: Partial<Subscription>; tagIds: readonly number[]; extraAlertIds: readonly number[] }>,
+    records: ReadonlyArray<{ columns: RecordColumns; tagIds: readonly number[]; extraAlertIds: readonly number[] }>,
     parts: readonly StatementPart[],
   ): Promise<{ due: boolean }> {
-    const rows = records.map(({ values }) => this.columnsOf(values));
+    const rows = records.map(({ columns }) => columns);
     const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
-    const tagLinks = records.flatMap(({ values, tagIds }) => tagIds.map((tagId) => [values.id, tagId]));
-    const alertLinks = records.flatMap(({ values, extraAlertIds }) => extraAlertIds.map((alertId, index) => [values.id, alertId, index + 1]));
+    const tagLinks = records.flatMap(({ columns, tagIds }) => tagIds.map((tagId) => [columns.id, tagId]));
+    const alertLinks = records.flatMap(({ columns, extraAlertIds }) => extraAlertIds.map((alertId, index) => [columns.id, alertId, index + 1]));
     const { sql, params } = withParts(
       [{ sql: insertRecordsSql(columns), params: [JSON.stringify(rows), JSON.stringify(tagLinks), JSON.stringify(alertLinks)] }, ...parts],
       `select ${dueColumn(parts)}`,
@@ -238,25 +257,34 @@ export class SubscriptionRepository {
   }
 
   /**
-   * A live record of the user and the add-ons `addons` names, as they will read once `values` are stored on
-   * each; none when the user has no such live record. Inside a transaction the rows are locked too.
+   * A live record of the user and the add-ons `addons` names, as they will read once `values` (after the
+   * copies of `product`, when given) are stored on each; none when the user has no such live record. Inside a
+   * transaction the rows are locked too.
    */
-  changeRead(userId: number, id: number, addons: AddonScope, values: Partial<Subscription>): Promise<ChangeRow[]> {
+  changeRead(
+    userId: number,
+    id: number,
+    addons: AddonScope,
+    values: Partial<Subscription>,
+    copied?: { product: Product; defaultImage: string },
+  ): Promise<ChangeRow[]> {
     const transaction = ambientTransaction();
-    return this.rows<ChangeRow>(changeReadSql(addons, transaction !== undefined), [JSON.stringify(this.columnsOf(values)), userId, id, id]);
+    const params = [JSON.stringify(this.columnsOf(values)), userId, id, id];
+    if (copied) params.unshift(JSON.stringify(copied.product), copied.defaultImage);
+    return this.rows<ChangeRow>(changeReadSql(addons, transaction !== undefined, copied !== undefined), params);
   }
 
   /**
-   * Stores each record's changed values (every object with the same keys) and the record's tags when given,
+   * Stores each record's changed columns (every object with the same keys) and the record's tags when given,
    * with the other parts (events, deliveries, reminders), as one statement: only when every row is still the
    * version read, else nothing at all and a serialization failure (40001) for the caller to read again.
    */
   async applyChange(
-    changes: ReadonlyArray<{ id: number; version: string; values: Partial<Subscription> }>,
+    changes: ReadonlyArray<{ id: number; version: string; columns: RecordColumns }>,
     tags: { id: number; tagIds: readonly number[] } | null,
     parts: readonly StatementPart[],
   ): Promise<{ due: boolean }> {
-    const rows = changes.map((change) => ({ id: change.id, ...this.columnsOf(change.values) }));
+    const rows = changes.map((change) => ({ ...change.columns, id: change.id }));
     const versions = Object.fromEntries(changes.map((change) => [change.id, change.version]));
     const own: StatementPart[] = [
       { sql: changeRecordsSql(Object.keys(rows[0]).filter((column) => column !== 'id')), params: [JSON.stringify(rows), JSON.stringify(versions)] },

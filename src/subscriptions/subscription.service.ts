@@ -14,7 +14,7 @@ import { AppError, refuseFieldErrors } from '../platform/errors';
 import { Status } from './codes';
 import { addDays, endOfMonth, epochDay, isCalendarDate, todayIn } from '../platform/dates';
 import { nextOnOrAfter, occurrencesBetween } from './payment-dates';
-import { checkCurrency, checkPlan, DEFAULT_CATEGORY_ID, linkValues, makeUnmade, namesLinks, planAsk, usableAlerts } from './subscription-links';
+import { checkCurrency, checkPlan, linkValues, makeUnmade, namesLinks, planAsk, usableAlerts } from './subscription-links';
 import { Subscription } from './subscription.entity';
 import type { ReminderScheduling } from '../platform/reminder-scheduling';
 import type { OutboxSignal } from '../webhooks/outbox';
@@ -126,50 +126,56 @@ export class SubscriptionService {
   }
 
   private async createBatch(caller: Caller, records: readonly NewRecord[]): Promise<SubscriptionRecord[]> {
+    const createdAt = utcTimestamp();
+    // The values that do not depend on the plan; the product's copies, its category and the owner's zone are the preview's.
+    const valuesOf = ({ input, createdAt: kept, mainRecordId }: NewRecord, ask: LinkPlanAsk): Partial<Subscription> => ({
+      user: caller.userId,
+      createdBy: caller.userId,
+      folder: ask.folderId,
+      ...(input.categoryId !== undefined ? { category: input.categoryId } : {}),
+      alert: ask.alertId,
+      paymentMode: ask.paymentModeId,
+      rating: 0,
+      payGatewayId: 0,
+      subAddon: mainRecordId === undefined ? 0 : 1,
+      ...(mainRecordId === undefined ? {} : { mainRecord: mainRecordId }),
+      ...entityFields(input),
+      createdAt: kept ?? createdAt,
+      updatedAt: kept ?? createdAt,
+    });
+    // A record keeps the id its first preview drew when a first-use product or tag makes it read again.
+    let drawn: Array<number | undefined> = [];
     const planned = await this.planned(
       caller,
       records.map(({ input }) => input),
       true,
+      async (asks, askOf) => {
+        const entries = await this.repository.plannedPreviews(
+          caller.userId,
+          asks,
+          records.map((record, index) => ({ ask: askOf[index], values: { ...valuesOf(record, asks[askOf[index]]), id: drawn[index] } })),
+          this.defaultImage,
+        );
+        drawn = entries.map((entry) => entry.preview?.id);
+        return entries;
+      },
     );
     const extraAlertIds = [...new Set(records.flatMap((record) => record.extraAlertIds ?? []))];
     const extraDefinitions = await usableAlerts(currentTarget(this.orm), caller.userId, extraAlertIds);
-    const createdAt = utcTimestamp();
-    const values = records.map(({ input, createdAt: kept, mainRecordId }, index): Partial<Subscription> => {
-      const { ask, plan } = planned[index];
-      const product = plan.product!;
-      return {
-        user: caller.userId,
-        createdBy: caller.userId,
-        ...this.productFields(product),
-        folder: ask.folderId,
-        category: input.categoryId !== undefined ? input.categoryId : (product.category ?? DEFAULT_CATEGORY_ID),
-        alert: ask.alertId,
-        paymentMode: ask.paymentModeId,
-        rating: 0,
-        payGatewayId: 0,
-        subAddon: mainRecordId === undefined ? 0 : 1,
-        ...(mainRecordId === undefined ? {} : { mainRecord: mainRecordId }),
-        ...entityFields(input),
-        timezone: input.timezone ?? plan.timezone,
-        createdAt: kept ?? createdAt,
-        updatedAt: kept ?? createdAt,
-      };
-    });
-    // One record draws its id in its preview; several draw theirs first, to know which preview is which.
-    if (values.length > 1) (await this.repository.drawIds(values.length)).forEach((id, index) => (values[index].id = id));
     const now = this.clock();
-    const previews = (await this.repository.preview(values)).map((row) => toRecord(row, now));
-    const byId = new Map(previews.map((record) => [record.id, record]));
-    const created = values.length === 1 ? previews : values.map((value) => byId.get(value.id!)!);
-    values.forEach((value, index) => Object.assign(value, { id: created[index].id, nextPaymentDate: created[index].next_payment_date }));
+    const created = planned.map(({ preview }) => {
+      // Its product was made and then removed before the preview read it.
+      if (!preview) throw new AppError('CONFLICT', 'The product changed meanwhile; try again');
+      return toRecord(preview, now);
+    });
     const alertIdsOf = (index: number) => [
       ...(planned[index].ask.alertId === null ? [] : [planned[index].ask.alertId!]),
       ...(records[index].extraAlertIds ?? []),
     ];
     const { due } = await this.repository.insertNew(
-      values.map((value, index) => ({
-        values: value,
-        tagIds: planned[index].plan.tags.map((tag) => tag.id),
+      planned.map(({ stored, plan }, index) => ({
+        columns: { ...stored, next_payment_date: created[index].next_payment_date },
+        tagIds: plan.tags.map((tag) => tag.id),
         extraAlertIds: records[index].extraAlertIds ?? [],
       })),
       [
@@ -189,33 +195,44 @@ export class SubscriptionService {
   }
 
   /**
-   * The rows each input of a create (or an update) links, checked (a field error names each missing one; the
-   * first input with one refuses them all), read once per distinct set of links; a private product or tags named for the first
-   * time are made before the write, then all is planned again (a link may have gone meanwhile).
+   * Each input of a create (or an update) with its plan, checked: a field error names each link that is
+   * missing (the first input with one refuses them all). `read` reads the plan of each distinct ask (`askOf`
+   * gives each input's) and answers one entry per input, in order; a private product or tags named for the
+   * first time are made before the write, then all is read again (a link may have gone meanwhile).
    */
-  private async planned(caller: Caller, inputs: readonly SubscriptionPatch[], creating: boolean): Promise<Array<{ ask: LinkPlanAsk; plan: LinkPlan }>> {
+  private async planned<T extends { plan: LinkPlan }>(
+    caller: Caller,
+    inputs: readonly SubscriptionPatch[],
+    creating: boolean,
+    read: (asks: LinkPlanAsk[], askOf: number[]) => Promise<T[]>,
+  ): Promise<Array<T & { ask: LinkPlanAsk }>> {
     const asks = inputs.map((input) => planAsk(input, creating));
-    const keys = asks.map((ask) => JSON.stringify(ask));
-    const distinct = new Map(asks.map((ask, index) => [keys[index], ask]));
-    const planAll = async () => {
-      const plans = await this.repository.linkPlans(caller.userId, [...distinct.values()]);
-      const byKey = new Map([...distinct.keys()].map((key, index) => [key, plans[index]]));
-      return keys.map((key) => byKey.get(key)!);
+    const distinct = new Map<string, number>();
+    const distinctAsks: LinkPlanAsk[] = [];
+    const askOf = asks.map((ask) => {
+      const key = JSON.stringify(ask);
+      if (!distinct.has(key)) distinct.set(key, distinctAsks.push(ask) - 1);
+      return distinct.get(key)!;
+    });
+    const readAll = async () => {
+      const entries = await read(distinctAsks, askOf);
+      if (entries.length !== inputs.length) throw AppError.notFound('User');
+      return entries;
     };
-    let plans = await planAll();
+    let entries = await readAll();
     const unmade = { products: new Set<string>(), tags: new Set<string>() };
     inputs.forEach((input, index) => {
-      const checked = checkPlan(input, asks[index], plans[index]);
+      const checked = checkPlan(input, asks[index], entries[index].plan);
       refuseFieldErrors(checked.errors);
       if (checked.unmade.product !== undefined) unmade.products.add(checked.unmade.product);
       for (const tag of checked.unmade.tags) unmade.tags.add(tag);
     });
     if (unmade.products.size > 0 || unmade.tags.size > 0) {
       await makeUnmade(currentTarget(this.orm), caller.userId, { products: [...unmade.products], tags: [...unmade.tags] });
-      plans = await planAll();
-      inputs.forEach((input, index) => refuseFieldErrors(checkPlan(input, asks[index], plans[index]).errors));
+      entries = await readAll();
+      inputs.forEach((input, index) => refuseFieldErrors(checkPlan(input, asks[index], entries[index].plan).errors));
     }
-    return asks.map((ask, index) => ({ ask, plan: plans[index] }));
+    return entries.map((entry, index) => ({ ...entry, ask: asks[index] }));
   }
 
   /** One live record: the caller's, or one shared in a household the caller is a member of. */
@@ -319,20 +336,24 @@ export class SubscriptionService {
     return this.changeOf(id, async () => {
       const values: Partial<Subscription> = {};
       let tags: LinkPlan['tags'] | null = null;
+      let product: Product | undefined;
       if (namesLinks(patch)) {
-        const [{ ask, plan }] = await this.planned(caller, [patch], false);
-        if (patch.product !== undefined) Object.assign(values, this.productFields(plan.product!), { category: plan.product!.category ?? DEFAULT_CATEGORY_ID });
+        const [{ ask, plan }] = await this.planned(caller, [patch], false, async ([only]) => {
+          const plan = await this.repository.linkPlan(caller.userId, only);
+          return plan ? [{ plan }] : [];
+        });
+        if (patch.product !== undefined) product = plan.product!;
         Object.assign(values, linkValues(patch, ask));
         if (patch.tags !== undefined) tags = plan.tags;
       }
       Object.assign(values, entityFields(patch), { updatedAt: utcTimestamp() });
-      const rows = await this.changeRead(caller, id, 'none', values);
+      const rows = await this.changeRead(caller, id, 'none', values, product);
       // A patch may move either end of the refund window: the record is checked as it will stand.
       refuseFieldErrors(validateRefundWindow(rows[0].payment_date, rows[0].refund_days));
       const movesDates = DATE_FIELDS.some((field) => patch[field] !== undefined);
       // An edited price corrects the price in effect today; a change from a date is changePrice's.
       const parts = patch.price === undefined ? [] : [priceHistoryRepository.correctionPart(id, todayIn(rows[0].timezone, this.clock()), patch.price)];
-      return recordOf(await this.writeChange(caller, 'subscription.updated', rows, values, { tags, movesDates, parts }), id);
+      return recordOf(await this.writeChange(caller, 'subscription.updated', rows, { tags, movesDates, parts }), id);
     });
   }
 
@@ -358,7 +379,7 @@ export class SubscriptionService {
       };
       const rows = await this.changeRead(caller, id, 'none', values);
       const parts = [priceHistoryRepository.stepsPart(steps)];
-      return recordOf(await this.writeChange(caller, 'subscription.updated', rows, values, { movesDates: false, parts }), id);
+      return recordOf(await this.writeChange(caller, 'subscription.updated', rows, { movesDates: false, parts }), id);
     });
   }
 
@@ -382,7 +403,7 @@ export class SubscriptionService {
     await this.changeOf(id, async () => {
       const deletedAt = utcTimestamp(this.clock());
       const values: Partial<Subscription> = { deletedAt, updatedAt: deletedAt };
-      await this.writeChange(caller, 'subscription.deleted', await this.changeRead(caller, id, 'live', values), values);
+      await this.writeChange(caller, 'subscription.deleted', await this.changeRead(caller, id, 'live', values));
     });
   }
 
@@ -404,7 +425,7 @@ export class SubscriptionService {
       const values: Partial<Subscription> = { status: Status.Cancelled, updatedAt: utcTimestamp() };
       const rows = await this.changeRead(caller, id, 'active', values);
       if (rows[0].status_before !== Status.Active) throw new AppError('CONFLICT', 'Only an active subscription can be cancelled');
-      return recordOf(await this.writeChange(caller, 'subscription.canceled', rows, values), id);
+      return recordOf(await this.writeChange(caller, 'subscription.canceled', rows), id);
     });
   }
 
@@ -419,7 +440,7 @@ export class SubscriptionService {
       const before = rows[0].status_before;
       if (before === Status.Refunded) throw new AppError('CONFLICT', 'The subscription is already refunded');
       if (before !== Status.Active && before !== Status.Cancelled) throw new AppError('CONFLICT', 'Only an active or cancelled subscription can be refunded');
-      return recordOf(await this.writeChange(caller, 'subscription.refunded', rows, values), id);
+      return recordOf(await this.writeChange(caller, 'subscription.refunded', rows), id);
     });
   }
 
@@ -516,16 +537,20 @@ export class SubscriptionService {
     return result;
   }
 
-  /** The caller's live record `id` (first) and the add-ons `addons` names, as `values` will leave them; "not found" when it has none. */
-  private async changeRead(caller: Caller, id: number, addons: AddonScope, values: Partial<Subscription>): Promise<ChangeRow[]> {
-    const rows = await this.repository.changeRead(caller.userId, id, addons, values);
+  /**
+   * The caller's live record `id` (first) and the add-ons `addons` names, as `values` (after the copies of
+   * `product`, when given) will leave them; "not found" when it has none.
+   */
+  private async changeRead(caller: Caller, id: number, addons: AddonScope, values: Partial<Subscription>, product?: Product): Promise<ChangeRow[]> {
+    const copied = product ? { product, defaultImage: this.defaultImage } : undefined;
+    const rows = await this.repository.changeRead(caller.userId, id, addons, values, copied);
     const main = rows.find((row) => row.id === id);
     if (!main) throw AppError.notFound('Subscription');
     return [main, ...rows.filter((row) => row !== main)];
   }
 
   /**
-   * Writes `values` on the rows read (the first with its new `tags` when given) with the topic's event for
+   * Writes the columns the read laid over the rows (the first with its new `tags` when given) with the topic's event for
    * each record and, when the change moves dates, their reminders and next payment dates: one statement, which
    * changes nothing if another write changed a row since it was read. Answers the records as written.
    */
@@ -533,7 +558,6 @@ export class SubscriptionService {
     caller: Caller,
     topic: SubscriptionTopic,
     rows: ChangeRow[],
-    values: Partial<Subscription>,
     options: { tags?: LinkPlan['tags'] | null; movesDates?: boolean; parts?: StatementPart[] } = {},
   ): Promise<SubscriptionRecord[]> {
     const now = this.clock();
@@ -556,7 +580,11 @@ export class SubscriptionService {
       );
     }
     const { due } = await this.repository.applyChange(
-      records.map((record, index) => ({ id: record.id, version: rows[index].row_version, values: { ...values, nextPaymentDate: record.next_payment_date } })),
+      records.map((record, index) => ({
+        id: record.id,
+        version: rows[index].row_version,
+        columns: { ...rows[index].laid, next_payment_date: record.next_payment_date },
+      })),
       options.tags ? { id: records[0].id, tagIds: options.tags.map((tag) => tag.id) } : null,
       parts,
     );
@@ -632,7 +660,7 @@ export class SubscriptionService {
       const caller = { userId, tokenId: null };
       await this.changeOf(id, async () => {
         const values: Partial<Subscription> = { price, updatedAt: utcTimestamp() };
-        await this.writeChange(caller, 'subscription.updated', await this.changeRead(caller, id, 'none', values), values, { movesDates: false });
+        await this.writeChange(caller, 'subscription.updated', await this.changeRead(caller, id, 'none', values), { movesDates: false });
       });
     }
     return due.length;
@@ -690,19 +718,6 @@ export class SubscriptionService {
     const record = await this.repository.lockLive(em, caller.userId, id);
     if (!record) throw AppError.notFound('Subscription');
     return record;
-  }
-
-  /** The product fields a record copies, with the default image where the product has none. */
-  private productFields(product: Product) {
-    return {
-      product: product.id,
-      productName: product.productName,
-      brandname: product.owner ? null : product.brandname,
-      productType: product.productType,
-      image: product.image || this.defaultImage,
-      favicon: product.favicon || this.defaultImage,
-      homepage: product.url ?? null,
-    };
   }
 }
 

@@ -78,25 +78,11 @@ export function recordSelect(filter: string, order = '', options: { total?: bool
 }
 
 /**
- * New records not yet stored, read as the record read will answer them once stored, by id: their columns (one
- * JSON object each, with an id drawn here unless the object has one) joined to the rows they link. A create's
- * answer and event bodies are made from it before the insert; only a create that passed its checks draws an id.
- */
-export const RECORDS_PREVIEW = recordSelectFrom(
-  `select r.* from jsonb_array_elements(?::jsonb) e,
-     lateral jsonb_populate_record(null::"subscriptions",
-       e.value || jsonb_build_object('id', coalesce((e.value->>'id')::int, nextval('subscriptions_id_seq')))) r`,
-  'order by s."id"',
-);
-
-/** Ids for new records, drawn before their preview when a batch needs to know which is which. */
-export const DRAW_RECORD_IDS = `select nextval('subscriptions_id_seq')::int as "id" from generate_series(1, ?::int)`;
-
-/**
  * What a change reads beside each record: the version of the stored row (its `xmin`, which every update of
- * the row replaces), its status before the change, its tags, and its alerts with their definitions.
+ * the row replaces), its status before the change, the columns the change lays over it (which its write
+ * stores), its tags, and its alerts with their definitions.
  */
-const CHANGE_COLUMNS = `, s."row_version", s."status_before",
+const CHANGE_COLUMNS = `, s."row_version", s."status_before", s."laid",
        (select coalesce(jsonb_agg(jsonb_build_object('id', t."id", 'name', t."name") order by t."name"), '[]')
           from "subscription_tags" st join "tags" t on t."id" = st."tag_id" where st."subscription_id" = s."id") as "tags",
        array(select s."alert_id" where s."alert_id" is not null
@@ -115,19 +101,35 @@ const ADDON_CONDITIONS: Record<AddonScope, string> = {
 };
 
 /**
- * A live record and the add-ons `addons` names, each as it will read once the change (one JSON object of
- * columns, laid over every row) is stored, with CHANGE_COLUMNS. `lock` holds the rows for the rest of the
- * transaction the caller runs in; without it, the write checks the row versions instead.
+ * A live record and the add-ons `addons` names, each as it will read once the change is stored: one JSON
+ * object of columns laid over every row, after the copies of a product (a JSON object of PRODUCT_AS_ENTITY)
+ * when `copiesProduct`, with CHANGE_COLUMNS. `lock` holds the rows for the rest of the transaction the caller
+ * runs in; without it, the write checks the row versions instead. Parameters: the product and the default
+ * image when it copies one, the columns, the user's id, the record's id twice.
  */
-export function changeReadSql(addons: AddonScope, lock: boolean): string {
+export function changeReadSql(addons: AddonScope, lock: boolean, copiesProduct: boolean): string {
+  const laid = copiesProduct ? `${productCopiesSql('?::jsonb', '?::text')} || ?::jsonb` : '?::jsonb';
   return recordSelectFrom(
-    `select s1.*, s0."xmin"::text as "row_version", s0."status" as "status_before"
-       from "subscriptions" s0 cross join lateral jsonb_populate_record(s0, ?::jsonb) s1
+    `select s1.*, s0."xmin"::text as "row_version", s0."status" as "status_before", c."laid"
+       from (select ${laid} as "laid") c cross join "subscriptions" s0 cross join lateral jsonb_populate_record(s0, c."laid") s1
       where s0."user_id" = ? and s0."deleted_at" is null and (s0."id" = ? or (s0."sub_id" = ? and ${ADDON_CONDITIONS[addons]}))
       ${lock ? 'for update of s0' : ''}`,
     'order by s."id"',
     { change: true },
   );
+}
+
+/**
+ * The columns a record copies from its product (`product`: a JSON object of PRODUCT_AS_ENTITY), with
+ * `defaultImage` where the product has no image or favicon, and the product's category, which a record's own
+ * category_id overrides.
+ */
+function productCopiesSql(product: string, defaultImage: string): string {
+  return `(select jsonb_build_object('product_id', (x."p"->>'id')::int, 'product_name', x."p"->>'productName',
+            'brandname', case when x."p"->>'owner' is null then x."p"->>'brandname' end, 'product_type', (x."p"->>'productType')::int,
+            'image', coalesce(nullif(x."p"->>'image', ''), x."d"), 'favicon', coalesce(nullif(x."p"->>'favicon', ''), x."d"),
+            'homepage', x."p"->>'url', 'category_id', (x."p"->>'category')::int)
+     from (select ${product} as "p", ${defaultImage} as "d") x)`;
 }
 
 /**
@@ -307,17 +309,34 @@ const ASK_PARAMETERS: Record<AskValue, string> = {
 /** One ask's plan, its values as parameters (in the order of linkPlanSql's text). */
 export const LINK_PLAN = linkPlanSql((value) => ASK_PARAMETERS[value]);
 
-/** The plans of many asks (a JSON array, each ask's fields by name) in their order, in one statement; then the user's id four times. */
-export const LINK_PLANS = `
-select plan.* from jsonb_array_elements(?::jsonb) with ordinality e("ask", "n")
- cross join lateral (${linkPlanSql((value) =>
-   value === 'tagIds'
-     ? `array(select jsonb_array_elements_text(e."ask"->'tagIds')::int)`
-     : value === 'tagNames'
-       ? `(e."ask"->'tagNames')`
-       : `(e."ask"->>'${value}')${ASK_PARAMETERS[value].slice(1)}`,
- )}) plan
- order by e."n"`;
+/**
+ * A create's plan and preview in one read. `plans`: the plan of each ask of a JSON array (by its position
+ * `n` from 1). Then each new record of a JSON array of [its ask's index from 0, its columns], in order: its
+ * plan as the JSON column "plan", the columns it would store as "stored" (its product's copies and category,
+ * the owner's zone, its own columns over those, and an id drawn here unless they hold one) and, as the record
+ * read will answer it once stored, the record itself. A record whose product is not found (not made yet, or
+ * missing) has neither and draws no id. Parameters: the asks, the user's id four times, the default image, the records.
+ */
+export const PLANNED_PREVIEWS = `
+with "plans" as (
+  select e."n", plan.* from jsonb_array_elements(?::jsonb) with ordinality e("ask", "n")
+   cross join lateral (${linkPlanSql((value) =>
+     value === 'tagIds'
+       ? `array(select jsonb_array_elements_text(e."ask"->'tagIds')::int)`
+       : value === 'tagNames'
+         ? `(e."ask"->'tagNames')`
+         : `(e."ask"->>'${value}')${ASK_PARAMETERS[value].slice(1)}`,
+   )}) plan),
+"stored" as (
+  select r."n", pl."n" as "plan_n",
+         case when pl."product" is not null then ${productCopiesSql('pl."product"', '?::text')} || jsonb_build_object('timezone', pl."timezone")
+           || (r."value"->1) || jsonb_build_object('id', coalesce((r."value"->1->>'id')::int, nextval('subscriptions_id_seq'))) end as "stored"
+    from jsonb_array_elements(?::jsonb) with ordinality r("value", "n") join "plans" pl on pl."n" = (r."value"->>0)::int + 1
+   order by r."n")
+select to_jsonb(pl) - 'n' as "plan", st."stored", pv.*
+  from "stored" st join "plans" pl on pl."n" = st."plan_n"
+  left join lateral (${recordSelectFrom(`select * from jsonb_populate_record(null::"subscriptions", st."stored") where st."stored" is not null`)}) pv on true
+ order by st."n"`;
 
 /**
  * New records inserted with their tags, the alerts kept beside their alert_id and the statement's other parts (their events, deliveries and

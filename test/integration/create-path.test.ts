@@ -126,3 +126,46 @@ it('stores nothing when a link is refused, not even the first-use product or tag
   expectErrorBody(response.body, ['folder_id', 'payment_mode_id']);
   expect(await Promise.all(tables.map((table) => countRows(testApp, table)))).toEqual(before);
 });
+
+it("copies a product's columns on an update as a create copies them, its category unless the record names one", async () => {
+  const copied = ['brand_id', 'product_name', 'brandname', 'product_type', 'image', 'favicon', 'homepage', 'category_id'];
+  const pick = (record: Record<string, unknown>) => Object.fromEntries(copied.map((key) => [key, record[key]]));
+  const read = async (id: number) => (await testApp.http.get(`/api/v1/subscriptions/${id}`).set(auth(ann.token))).body[0] as Record<string, unknown>;
+  // A private product made by its first use (no image, no category of its own) and a catalogue product.
+  const own = (await postSubscription(testApp, ann.token, { ...MINIMAL, brand_id: 'Copied Own' })).body.subscription;
+  const listed = (await postSubscription(testApp, ann.token, { ...MINIMAL, brand_id: '12' })).body.subscription;
+  expect(own.brandname).toBeNull();
+  expect(own.image).toEqual(expect.any(String));
+  expect(own.image).not.toBe('');
+  expect(own.category_id).toBe(1);
+
+  const moved = (await postSubscription(testApp, ann.token, { ...MINIMAL, brand_id: '12' })).body.subscription;
+  expect((await put(moved.id, { brand_id: 'Copied Own' })).status).toBe(200);
+  expect(pick(await read(moved.id))).toEqual(pick(own));
+  expect((await put(moved.id, { brand_id: '12' })).status).toBe(200);
+  expect(pick(await read(moved.id))).toEqual(pick(listed));
+
+  const named = (await postSubscription(testApp, ann.token, { ...MINIMAL, brand_id: '12', category_id: '3' })).body.subscription;
+  expect(named.category_id).toBe(3);
+  expect((await put(moved.id, { brand_id: 'Copied Own', category_id: '3' })).status).toBe(200);
+  expect(pick(await read(moved.id))).toEqual({ ...pick(own), category_id: 3 });
+});
+
+it("gives a new record the zone it names, else its owner's", async () => {
+  const zoned = await signUp(testApp, 'Zoned');
+  await sql(testApp, `update "users" set "timezone" = 'Asia/Tokyo' where "id" = ?`, [zoned.id]);
+  const [unnamed, named] = await Promise.all([
+    postSubscription(testApp, zoned.token, MINIMAL),
+    postSubscription(testApp, zoned.token, { ...MINIMAL, timezone: 'Pacific/Auckland' }),
+  ]);
+  expect(unnamed.body.subscription.timezone).toBe('Asia/Tokyo');
+  expect(named.body.subscription.timezone).toBe('Pacific/Auckland');
+});
+
+it('draws one id per create, also when a first-use product or tag makes it plan again', async () => {
+  const first = (await postSubscription(testApp, ann.token, MINIMAL)).body.subscription;
+  const freshTag = (await postSubscription(testApp, ann.token, { ...MINIMAL, brand_id: '12', 'tags[]': ['fresh-tag'] })).body.subscription;
+  const freshProduct = (await postSubscription(testApp, ann.token, { ...MINIMAL, brand_id: 'Fresh Product', 'tags[]': ['fresher-tag'] })).body.subscription;
+  const next = (await postSubscription(testApp, ann.token, MINIMAL)).body.subscription;
+  expect([freshTag.id, freshProduct.id, next.id]).toEqual([first.id + 1, first.id + 2, first.id + 3]);
+});
