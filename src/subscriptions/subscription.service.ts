@@ -95,10 +95,10 @@ export class SubscriptionService {
   }
 
   /**
-   * A create in three round trips: one read plans it (links, product, tags, alert definition), one previews the
-   * new row (its id drawn) and one statement inserts the record with its tags, event, deliveries and reminders,
-   * committing all or none. The answer and the event body come from the preview, which reads the row as the
-   * record read will.
+   * A create in two round trips: one read plans it (links, product, tags, alert definition) and previews the
+   * new row (its id drawn), and one statement inserts the columns previewed with the record's tags, event,
+   * deliveries and reminders, committing all or none. The answer and the event body come from the preview,
+   * which reads the row as the record read will.
    */
   async create(caller: Caller, input: SubscriptionInput): Promise<SubscriptionRecord> {
     assertValid(input);
