@@ -71,7 +71,7 @@ export interface ChangeRow extends SubscriptionRow {
 /** A record's stored columns by name, as the statements that take records as JSON have them. */
 export type RecordColumns = Record<string, unknown>;
 
-/** A new record's plan and, once its product is found, the columns it would store and its preview (PLANNED_PREVIEWS). */
+/** A new record's plan and, once every product of its batch is found, the columns it would store and its preview (PLANNED_PREVIEWS). */
 export interface PlannedPreview {
   plan: LinkPlan;
   stored: RecordColumns | null;

@@ -164,7 +164,7 @@ export class SubscriptionService {
     const extraDefinitions = await usableAlerts(currentTarget(this.orm), caller.userId, extraAlertIds);
     const now = this.clock();
     const created = planned.map(({ preview }) => {
-      // Its product was made and then removed before the preview read it.
+      // A product of the batch was made and then removed before the preview read it.
       if (!preview) throw new AppError('CONFLICT', 'The product changed meanwhile; try again');
       return toRecord(preview, now);
     });

@@ -314,8 +314,8 @@ export const LINK_PLAN = linkPlanSql((value) => ASK_PARAMETERS[value]);
  * `n` from 1). Then each new record of a JSON array of [its ask's index from 0, its columns], in order: its
  * plan as the JSON column "plan", the columns it would store as "stored" (its product's copies and category,
  * the owner's zone, its own columns over those, and an id drawn here unless they hold one) and, as the record
- * read will answer it once stored, the record itself. A record whose product is not found (not made yet, or
- * missing) has neither and draws no id. Parameters: the asks, the user's id four times, the default image, the records.
+ * read will answer it once stored, the record itself. While the product of any ask is not found (not made
+ * yet, or missing) no record has either, so a batch draws its ids in one read, in its order. Parameters: the asks, the user's id four times, the default image, the records.
  */
 export const PLANNED_PREVIEWS = `
 with "plans" as (
@@ -329,7 +329,7 @@ with "plans" as (
    )}) plan),
 "stored" as (
   select r."n", pl."n" as "plan_n",
-         case when pl."product" is not null then ${productCopiesSql('pl."product"', '?::text')} || jsonb_build_object('timezone', pl."timezone")
+         case when not exists (select from "plans" where "product" is null) then ${productCopiesSql('pl."product"', '?::text')} || jsonb_build_object('timezone', pl."timezone")
            || (r."value"->1) || jsonb_build_object('id', coalesce((r."value"->1->>'id')::int, nextval('subscriptions_id_seq'))) end as "stored"
     from jsonb_array_elements(?::jsonb) with ordinality r("value", "n") join "plans" pl on pl."n" = (r."value"->>0)::int + 1
    order by r."n")

@@ -213,6 +213,16 @@ describe('CSV from a spreadsheet', () => {
   });
 });
 
+it("gives the records ids in the file's order, new products and catalogue ones alike", async () => {
+  const ann = await signUp(testApp, 'Ann');
+  const lines = ['Ordered New A', 'YouTube TV', 'Ordered New B', 'YouTube TV', 'Ordered New A'];
+  const file = Buffer.from(`Name,Price,Currency,Next payment date\n${lines.map((name) => `${name},5,USD,2027-01-01`).join('\n')}\n`);
+  const report = await imported(ann.token, 'CSV', file);
+  expect(report.rows.map((row) => row.outcome)).toEqual(lines.map(() => 'CREATED'));
+  const ids = report.rows.map((row) => row.recordId!);
+  expect(ids).toEqual(ids.map((_, index) => ids[0] + index));
+});
+
 describe('the upload', () => {
   it('needs a Bearer token, and refuses a file that is not in the format', async () => {
     const ann = await signUp(testApp, 'Ann');
