@@ -245,11 +245,11 @@ export class SubscriptionRepository {
     parts: readonly StatementPart[],
   ): Promise<{ due: boolean }> {
     const rows = records.map(({ columns }) => columns);
-    const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+    const names = [...new Set(rows.flatMap((row) => Object.keys(row)))];
     const tagLinks = records.flatMap(({ columns, tagIds }) => tagIds.map((tagId) => [columns.id, tagId]));
     const alertLinks = records.flatMap(({ columns, extraAlertIds }) => extraAlertIds.map((alertId, index) => [columns.id, alertId, index + 1]));
     const { sql, params } = withParts(
-      [{ sql: insertRecordsSql(columns), params: [JSON.stringify(rows), JSON.stringify(tagLinks), JSON.stringify(alertLinks)] }, ...parts],
+      [{ sql: insertRecordsSql(names), params: [JSON.stringify(rows), JSON.stringify(tagLinks), JSON.stringify(alertLinks)] }, ...parts],
       `select ${dueColumn(parts)}`,
     );
     const [{ due }] = await this.rows<{ due: boolean }>(sql, params);

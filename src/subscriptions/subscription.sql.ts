@@ -315,7 +315,8 @@ export const LINK_PLAN = linkPlanSql((value) => ASK_PARAMETERS[value]);
  * plan as the JSON column "plan", the columns it would store as "stored" (its product's copies and category,
  * the owner's zone, its own columns over those, and an id drawn here unless they hold one) and, as the record
  * read will answer it once stored, the record itself. While the product of any ask is not found (not made
- * yet, or missing) no record has either, so a batch draws its ids in one read, in its order. Parameters: the asks, the user's id four times, the default image, the records.
+ * yet, or missing) no record has either, so a batch draws its ids in one read, in its order. Parameters: the
+ * asks, the user's id four times, the default image, the records.
  */
 export const PLANNED_PREVIEWS = `
 with "plans" as (
@@ -328,14 +329,13 @@ with "plans" as (
          : `(e."ask"->>'${value}')${ASK_PARAMETERS[value].slice(1)}`,
    )}) plan),
 "stored" as (
-  select r."n", pl."n" as "plan_n",
+  select r."n", to_jsonb(pl) - 'n' as "plan",
          case when not exists (select from "plans" where "product" is null) then ${productCopiesSql('pl."product"', '?::text')} || jsonb_build_object('timezone', pl."timezone")
            || (r."value"->1) || jsonb_build_object('id', coalesce((r."value"->1->>'id')::int, nextval('subscriptions_id_seq'))) end as "stored"
     from jsonb_array_elements(?::jsonb) with ordinality r("value", "n") join "plans" pl on pl."n" = (r."value"->>0)::int + 1
    order by r."n")
-select to_jsonb(pl) - 'n' as "plan", st."stored", pv.*
-  from "stored" st join "plans" pl on pl."n" = st."plan_n"
-  left join lateral (${recordSelectFrom(`select * from jsonb_populate_record(null::"subscriptions", st."stored") where st."stored" is not null`)}) pv on true
+select st."plan", st."stored", pv.*
+  from "stored" st left join lateral (${recordSelectFrom(`select * from jsonb_populate_record(null::"subscriptions", st."stored") where st."stored" is not null`)}) pv on true
  order by st."n"`;
 
 /**
