@@ -81,19 +81,6 @@ export class ReminderRepository {
     };
   }
 
-  /** Live Active records with no scheduled reminder (the last one fired, or the record predates its reminders). */
-  async recordsToRollForward(limit: number): Promise<number[]> {
-    const rows = await rowsOf<{ id: number }>(
-      pooled(this.orm),
-      `select s."id" from "subscriptions" s
-        where s."deleted_at" is null and s."status" = 1
-          and not exists (select 1 from "reminders" r where r."subscription_id" = s."id" and r."status" = 'SCHEDULED')
-        order by s."id" limit ?`,
-      [limit],
-    );
-    return rows.map((row) => row.id);
-  }
-
   /** Scheduled reminders whose time is at or before `until`, soonest first. */
   scheduledUntil(until: Date, limit: number): Promise<Array<{ id: number; fire_at: string }>> {
     return rowsOf(pooled(this.orm), `select "id", "fire_at" from "reminders" where "status" = 'SCHEDULED' and "fire_at" <= ? order by "fire_at" limit ?`, [

@@ -23,9 +23,6 @@ import { reminderMessage } from '../notifications/notification-message';
 import { reminderTargets, type ReminderDefinition, type ReminderKind, type ReminderTarget } from './reminder-schedule';
 import type { StatementPart } from '../platform/db/statements';
 
-/** Records rescheduled per transaction by a sweep. */
-const SWEEP_BATCH = 200;
-
 /** The webhook topic of each kind of reminder. */
 const REMINDER_TOPIC: Record<ReminderKind, SubscriptionTopic> = {
   payment: 'subscription.payment_due',
@@ -85,19 +82,6 @@ export class ReminderService {
   /** The records that use an alert definition, as their first alert or another one. */
   recordsUsingAlert(em: EntityManager, alertId: number): Promise<number[]> {
     return this.subscriptions.usingAlert(em, alertId);
-  }
-
-  /**
-   * Rolls reminders forward: active records with no scheduled reminder (the last one fired, or the record
-   * predates its reminders) are rescheduled, at most `limit` per run in small transactions, so a large
-   * installation is worked through over a few runs instead of loading the database at once.
-   */
-  async sweep(limit = SWEEP_BATCH * 10): Promise<number> {
-    const ids = await this.reminders.recordsToRollForward(limit);
-    for (let start = 0; start < ids.length; start += SWEEP_BATCH) {
-      await this.orm.em.transactional((em) => this.reschedule(em, ids.slice(start, start + SWEEP_BATCH)));
-    }
-    return ids.length;
   }
 
   /** Reminders that have not fired and whose time comes within `lookAheadMs` (0: has come). */

@@ -138,17 +138,7 @@ export async function createRuntime(config: Config, role: Role, options: Runtime
   services.outbox.subscribe(() => reminderRelay.nudge());
 
   // Roll next payment dates and reminders forward now (payments that passed while stopped) and every few minutes.
-  // Expiry first, so records that just expired lose their reminders in the same run; prices whose day came before
-  // the ledger's entries, which the rolled dates extend; budget warnings last, over the records as they now stand.
-  const sweep = () =>
-    services.subscriptions
-      .expireDue()
-      .then(() => services.subscriptions.applyDuePrices())
-      .then(() => services.subscriptions.rollNextPaymentDates())
-      .then(() => services.ledger.sweep())
-      .then(() => services.reminders.sweep())
-      .then(() => services.budgetWarnings.sweep())
-      .catch((error: unknown) => logger.warn({ err: error }, 'sweep failed'));
+  const sweep = () => sweepOnce(services).catch((error: unknown) => logger.warn({ err: error }, 'sweep failed'));
   let sweeping: Promise<unknown> = Promise.resolve();
   let sweepTimer: NodeJS.Timeout | undefined;
   // Exchange rates from RATES_URL: at start when the last success is older than half the interval (a restart
@@ -190,4 +180,26 @@ export async function createRuntime(config: Config, role: Role, options: Runtime
       await closeBase();
     },
   };
+}
+
+/**
+ * The upkeep the API process runs at start and every few minutes, step by step; each step works through at most
+ * a batch and answers how many records, users or budgets it brought up to date (0: nothing was behind). Expiry
+ * first, so records that just expired lose their reminders in the same pass; prices whose day came before the
+ * ledger's entries, which the rolled dates (and the reminders rolled with them) extend; budget warnings last,
+ * over the records as they now stand.
+ */
+export const SWEEP_STEPS: ReadonlyArray<(services: Services) => Promise<number>> = [
+  (services) => services.subscriptions.expireDue(),
+  (services) => services.subscriptions.applyDuePrices(),
+  (services) => services.subscriptions.rollNextPaymentDates(),
+  (services) => services.ledger.sweep(),
+  (services) => services.budgetWarnings.sweep(),
+];
+
+/** One pass of the upkeep: how much it brought up to date. */
+export async function sweepOnce(services: Services): Promise<number> {
+  let done = 0;
+  for (const step of SWEEP_STEPS) done += await step(services);
+  return done;
 }

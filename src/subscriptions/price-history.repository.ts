@@ -75,7 +75,7 @@ export const priceHistoryRepository = {
          cross join lateral (select pc."price" from "price_changes" pc
                               where pc."subscription_id" = s."id" and pc."effective_from" <= (cast(? as timestamptz) at time zone s."timezone")::date
                               order by pc."effective_from" desc limit 1) h
-        where s."deleted_at" is null and s."price" <> h."price"
+        where s."id" in (select "subscription_id" from "price_changes") and s."deleted_at" is null and s."price" <> h."price"
         order by s."user_id", s."id" limit ?`,
       [now.toISOString(), limit],
     );

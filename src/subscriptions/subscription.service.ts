@@ -66,6 +66,8 @@ const RETRIED = new Set([FOREIGN_KEY_VIOLATION, SERIALIZATION_FAILURE]);
 const MAX_ATTEMPTS = 10;
 /** Records per statement of a createMany (an import's): a few hundred kilobytes of rows, events and reminders. */
 const CREATE_BATCH = 500;
+/** Records whose next payment dates and reminders the sweep rolls on per transaction. */
+const ROLL_BATCH = 200;
 /** Alert definitions per record: its alert_id and those kept beside it. */
 const MAX_ALERTS = 10;
 /** The original service's upcoming window. */
@@ -641,15 +643,28 @@ export class SubscriptionService {
     return records;
   }
 
-  /** The sweep's part: stored next payment dates that have passed (or were never stored) move forward. */
+  /**
+   * The sweep's part: stored next payment dates that have passed (or were never stored) move forward, and the
+   * records' reminders with them, in the same transaction: a payment reminder is owed for the next payment
+   * only once the date has moved on to it. Small transactions, so a large installation is worked through.
+   */
   async rollNextPaymentDates(limit = 1000): Promise<number> {
     const now = this.clock();
     const rows = await this.repository.staleNextPaymentDates(now, limit);
     const today = todayCache(now);
-    await this.repository.storeNextPaymentDates(
-      pooled(this.orm),
-      rows.map((row) => ({ id: row.id, next_payment_date: nextOnOrAfter(scheduleOf(row), today(row.timezone)) })),
-    );
+    for (let start = 0; start < rows.length; start += ROLL_BATCH) {
+      const batch = rows.slice(start, start + ROLL_BATCH);
+      await this.orm.em.transactional(async (em) => {
+        await this.repository.storeNextPaymentDates(
+          em,
+          batch.map((row) => ({ id: row.id, next_payment_date: nextOnOrAfter(scheduleOf(row), today(row.timezone)) })),
+        );
+        await this.reminders.reschedule(
+          em,
+          batch.map((row) => row.id),
+        );
+      });
+    }
     return rows.length;
   }
 

@@ -1,4 +1,5 @@
 import { createReminderQueue } from '../../src/reminders/reminder-queue';
+import { sweepOnce } from '../../src/runtime/runtime';
 import { signWebhook } from '../../src/webhooks/signature';
 import { provisionDatabase, type TestDatabase } from '../support/database';
 import { FakeSmtp } from '../support/fake-smtp';
@@ -302,6 +303,36 @@ describe('firing', () => {
     await deliveriesSettled(testApp);
     expect(await paymentDueEvents(testApp, record.id as number)).toBe(1);
     expect(receiver.received).toHaveLength(1);
+  });
+
+  it("rolls a record's reminders on to its next payment when the sweep rolls its date, however many records owe none", async () => {
+    const user = await signUp(testApp, 'Roll');
+    const id = await alert(testApp, user, 'timePeriod: 1, time: "09:00", timezone: "UTC", channel: 4');
+    // Ahead of the record, more Active records that owe no reminder (bought once, no alert) than a sweep takes at once.
+    const once = await createSubscription(testApp, user.token, { recurring: '0', alert_id: '0', payment_date: '2026-03-01' });
+    await sql(
+      testApp,
+      `insert into "subscriptions"
+       select (jsonb_populate_record(null::"subscriptions", to_jsonb(s) || jsonb_build_object('id', nextval(pg_get_serial_sequence('subscriptions', 'id'))))).*
+         from "subscriptions" s, generate_series(1, 2001) where s."id" = ?`,
+      [once.id],
+    );
+    const record = await createSubscription(testApp, user.token, { payment_date: '2026-02-25', alert_id: String(id) });
+    const remindersOf = async () => (await schedule(testApp, user)).filter((reminder) => reminder.subscriptionId === record.id);
+    expect(await remindersOf()).toEqual([
+      { subscriptionId: record.id, alertId: id, kind: 'payment', date: '2026-03-25', fireAt: iso('2026-03-24T09:00:00Z'), status: 'SCHEDULED' },
+    ]);
+
+    now = new Date('2026-03-24T09:00:00Z');
+    testApp.app.reminderRelay.nudge();
+    await until(async () => (await remindersOf())[0].status === 'SENT', 'the reminder to fire');
+    // The day after the payment: the sweep rolls the date on, and the next payment's reminder with it.
+    now = new Date('2026-03-26T00:30:00Z');
+    expect(await sweepOnce(testApp.app.services)).toBeGreaterThanOrEqual(1);
+    expect(await remindersOf()).toEqual([
+      { subscriptionId: record.id, alertId: id, kind: 'payment', date: '2026-03-25', fireAt: iso('2026-03-24T09:00:00Z'), status: 'SENT' },
+      { subscriptionId: record.id, alertId: id, kind: 'payment', date: '2026-04-25', fireAt: iso('2026-04-24T09:00:00Z'), status: 'SCHEDULED' },
+    ]);
   });
 
   it('fires a reminder missed while the service was down once after a restart, and never again', async () => {
