@@ -1,11 +1,14 @@
 import { Client } from 'pg';
-import { todayIn } from '../../src/platform/dates';
-import { nextOnOrAfter } from '../../src/subscriptions/payment-dates';
+import { loadConfig } from '../../src/platform/config';
+import { createRuntime, SWEEP_STEPS } from '../../src/runtime/runtime';
 
 /**
  * Realistic data straight into the database (mostly monthly and yearly, some weekly, a few daily records):
  * one user with 1,000 records across every cycle and currency,
- * with folders, tags and catalogue products; and 1,000 more users with 100 records each.
+ * with folders, tags and catalogue products; and 1,000 more users with 100 records each. Then brought to the
+ * state the server's upkeep keeps (next payment dates, ledgers, reminders), as on a server that has been
+ * running: otherwise the server's first sweeps after the seed would catch up on 101,000 records in the middle of
+ * a measurement.
  */
 export async function seed(databaseUrl: string, mainUserId: number): Promise<void> {
   const client = new Client({ connectionString: databaseUrl });
@@ -44,23 +47,13 @@ export async function seed(databaseUrl: string, mainUserId: number): Promise<voi
       [mainUserId],
     );
     await client.query(`${records('u."id"', `"users" u cross join generate_series(1, 100) as g(n)`, 'null')} where u."email" like 'bench%'`);
-    // The stored next payment dates of the measured user's records, as writes and the sweep keep them.
-    const { rows } = await client.query(
-      `select "id", "payment_date"::text, "billing_type", "billing_cycle", "billing_frequency", "timezone" from "subscriptions"
-        where "user_id" = $1 and "status" = 1 and "recurring" = 1`,
-      [mainUserId],
-    );
-    const next = rows.map((row) => ({
-      id: row.id,
-      date: nextOnOrAfter(
-        { anchor: row.payment_date, billingType: row.billing_type, billingCycle: row.billing_cycle, billingFrequency: row.billing_frequency },
-        todayIn(row.timezone),
-      ),
-    }));
-    await client.query(
-      `update "subscriptions" s set "next_payment_date" = v."date" from jsonb_to_recordset($1::jsonb) as v("id" int, "date" date) where s."id" = v."id"`,
-      [JSON.stringify(next)],
-    );
+    const upkeep = await createRuntime(loadConfig({ ...process.env, DATABASE_URL: databaseUrl }), 'cli');
+    try {
+      // Each step to its end before the next, as the server's passes would take them over many runs.
+      for (const step of SWEEP_STEPS) while ((await step(upkeep.services)) > 0);
+    } finally {
+      await upkeep.close();
+    }
     // Vacuumed as well as analysed, so autovacuum does not start on the fresh rows in the middle of a measurement.
     await client.query('vacuum analyze');
   } finally {
