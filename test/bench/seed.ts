@@ -49,13 +49,19 @@ export async function seed(databaseUrl: string, mainUserId: number): Promise<voi
     await client.query(`${records('u."id"', `"users" u cross join generate_series(1, 100) as g(n)`, 'null')} where u."email" like 'bench%'`);
     const upkeep = await createRuntime(loadConfig({ ...process.env, DATABASE_URL: databaseUrl }), 'cli');
     try {
-      // Each step to its end before the next, as the server's passes would take them over many runs.
+      // Each step to its end before the next, as the server's passes would take them over many runs; then the
+      // reminders whose time has come fire, as the server's relay would have fired them on the way.
       for (const step of SWEEP_STEPS) while ((await step(upkeep.services)) > 0);
+      for (let due = await upkeep.services.reminders.claimDue(500); due.length > 0; due = await upkeep.services.reminders.claimDue(500)) {
+        for (const { reminderId } of due) await upkeep.services.reminders.fire(reminderId);
+      }
     } finally {
       await upkeep.close();
     }
     // Vacuumed as well as analysed, so autovacuum does not start on the fresh rows in the middle of a measurement.
     await client.query('vacuum analyze');
+    // And written out, so the checkpoint of these writes does not run under the measurements that follow.
+    await client.query('checkpoint');
   } finally {
     await client.end();
   }

@@ -25,10 +25,10 @@ export interface EmbeddedPostgres {
 const READY_TIMEOUT_MS = 60_000;
 /**
  * Loopback TCP only (no Unix socket, so two instances never meet in /tmp), warnings and worse in the log, and
- * 32 MB of shared buffers instead of 128: a household's data fits many times over, and the operating system
+ * 16 MB of shared buffers instead of 128: a household's data fits many times over, and the operating system
  * caches the rest of the files anyway.
  */
-const SERVER_SETTINGS = ['listen_addresses=127.0.0.1', 'unix_socket_directories=', 'log_min_messages=warning', 'shared_buffers=32MB'];
+const SERVER_SETTINGS = ['listen_addresses=127.0.0.1', 'unix_socket_directories=', 'log_min_messages=warning', 'shared_buffers=16MB'];
 
 interface Layout {
   dataDir: string;
