@@ -10,41 +10,39 @@ import type { Caller } from '../src/platform/caller';
 const CHUNK_BYTES = 64 * 1024;
 
 /**
- * Sends a JSON array presenting one item at a time, in chunks, waiting for the socket to drain between them.
- * Every answer of records goes this way: a year's calendar is tens of thousands of entries (tens of MB as
- * one string; 32 of them at once held 400 MB), and even a list page is past the size that costs a mapping.
- * Returns the chunks sent when the whole answer went out within `keepUpTo` bytes, else null.
+ * A JSON array presenting one item at a time, as chunks of about CHUNK_BYTES. Every answer of records is sent
+ * this way: a year's calendar is tens of thousands of entries (tens of MB as one string; 32 of them at once
+ * held 400 MB), and even a list page is past the size that costs a mapping.
  */
-export async function sendJsonArray<T>(res: Response, items: readonly T[], present: (item: T) => unknown, keepUpTo = 0): Promise<Buffer[] | null> {
-  res.status(200).type('application/json');
-  let sent: Buffer[] | null = keepUpTo > 0 ? [] : null;
-  let sentBytes = 0;
-  const send = async (text: string, last: boolean) => {
-    const chunk = Buffer.from(text);
-    sentBytes += chunk.length;
-    if (sent && sentBytes <= keepUpTo) sent.push(chunk);
-    else sent = null;
-    if (last) res.end(chunk);
-    else if (!res.write(chunk)) await drainedOrClosed(res);
-  };
+function* jsonArrayChunks<T>(items: readonly T[], present: (item: T) => unknown): Generator<Buffer> {
   let text = '[';
   for (let i = 0; i < items.length; i++) {
     text += (i === 0 ? '' : ',') + JSON.stringify(present(items[i]));
     if (text.length >= CHUNK_BYTES) {
-      await send(text, false);
-      // The client went away: nothing more to send.
-      if (res.destroyed) return null;
+      yield Buffer.from(text);
       text = '';
     }
   }
-  await send(`${text}]`, true);
-  return sent;
+  yield Buffer.from(`${text}]`);
+}
+
+/** Writes the chunks, waiting for the socket to drain between them; stops when the client has gone. */
+async function sendChunks(res: Response, chunks: Iterable<Buffer>): Promise<void> {
+  res.status(200).type('application/json');
+  let previous: Buffer | undefined;
+  for (const chunk of chunks) {
+    if (previous && !res.write(previous)) await drainedOrClosed(res);
+    if (res.destroyed) return;
+    previous = chunk;
+  }
+  res.end(previous);
 }
 
 /**
- * An answer of records through the answer cache: the kept bytes when the caller's data has not changed since
- * they were made, else a fresh answer (kept for the next request). `request` names everything the answer
- * depends on besides the user's data and the date.
+ * An answer of records through the answer cache: the kept chunks when the caller's data has not changed since
+ * they were made, else a fresh answer, kept for the next request when it fits what may be kept; a larger one
+ * is streamed as it is made. `request` names everything the answer depends on besides the user's data and the
+ * date.
  */
 export async function sendKeptJsonArray<T>(
   res: Response,
@@ -54,26 +52,29 @@ export async function sendKeptJsonArray<T>(
   load: () => Promise<readonly T[]>,
   present: (item: T) => unknown,
 ): Promise<void> {
-  const kept = answers.get<Buffer[]>(caller, request);
-  if (kept) {
-    res.status(200).type('application/json');
-    for (let i = 0; i < kept.length - 1; i++) {
-      if (!res.write(kept[i])) await drainedOrClosed(res);
-      if (res.destroyed) return;
+  let tooLarge: { made: Buffer[]; rest: Iterator<Buffer> } | undefined;
+  const kept = await answers.keptOrMade(caller, request, async (keepUpTo) => {
+    const chunks = jsonArrayChunks(await load(), present);
+    const made: Buffer[] = [];
+    let bytes = 0;
+    for (let next = chunks.next(); !next.done; next = chunks.next()) {
+      made.push(next.value);
+      bytes += next.value.length;
+      if (bytes > keepUpTo) {
+        tooLarge = { made, rest: chunks };
+        return undefined;
+      }
     }
-    res.end(kept[kept.length - 1]);
-    return;
-  }
-  const quarterHour = answers.quarterHour();
-  const chunks = await sendJsonArray(res, await load(), present, answers.maxEntryBytes);
-  if (chunks)
-    answers.keep(
-      caller,
-      request,
-      chunks,
-      chunks.reduce((sum, chunk) => sum + chunk.length, 0),
-      quarterHour,
-    );
+    return { answer: made, bytes };
+  });
+  if (kept) return sendChunks(res, kept);
+  const { made, rest } = tooLarge!;
+  await sendChunks(res, {
+    *[Symbol.iterator]() {
+      yield* made.splice(0);
+      for (let next = rest.next(); !next.done; next = rest.next()) yield next.value;
+    },
+  });
 }
 
 /**

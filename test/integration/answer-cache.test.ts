@@ -114,6 +114,20 @@ it('makes a fresh answer in the next quarter-hour, when dates derived from today
   expect(after.next_payment_date).toBe('2026-04-20');
 });
 
+it('reads the records once for a burst of the same request after a change, and sends each the same answer', async () => {
+  const readsAfterAChange = async (price: number, requests: number) => {
+    await sql(testApp, `update "subscriptions" set "price" = ? where "id" = ?`, [price, laterId]);
+    statements.length = 0;
+    const answers = await Promise.all(Array.from({ length: requests }, () => list()));
+    expect(new Set(answers.map((response) => response.text)).size).toBe(1);
+    expect((answers[0].body as Item[]).find((item) => item.id === laterId)!.price).toBe(price);
+    return statements.filter((statement) => statement.includes('"subscriptions"')).length;
+  };
+  const one = await readsAfterAChange(14, 1);
+  expect(one).toBeGreaterThan(0);
+  expect(await readsAfterAChange(15, 8)).toBe(one);
+});
+
 describe('GraphQL', () => {
   const page = `{ subscriptions(first: 10, orderBy: {field: ID, direction: ASC}) { totalCount edges { node { id price folder { name } alerts { id } } } } }`;
   type Page = { subscriptions: { totalCount: number; edges: Array<{ node: { id: number; price: string; alerts: Array<{ id: number }> } }> } };
@@ -137,6 +151,20 @@ describe('GraphQL', () => {
     const alertsBefore = (await node()).alerts.map((alert) => alert.id);
     await sql(testApp, `insert into "subscription_alerts" ("subscription_id", "alert_id", "position") values (?, ?, 1)`, [laterId, alertId]);
     expect((await node()).alerts.map((alert) => alert.id)).toEqual(expect.arrayContaining([...alertsBefore, alertId]));
+  });
+
+  it('executes a burst of the same query after a change once, and answers each with its result', async () => {
+    const readsAfterAChange = async (price: string, requests: number) => {
+      await sql(testApp, `update "subscriptions" set "price" = ? where "id" = ?`, [price, laterId]);
+      statements.length = 0;
+      const answers = await Promise.all(Array.from({ length: requests }, () => graphqlData<Page>(testApp, user.token, page)));
+      expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1);
+      expect(answers[0].subscriptions.edges.find((edge) => edge.node.id === laterId)!.node.price).toBe(price);
+      return statements.filter((statement) => statement.includes('"subscriptions"')).length;
+    };
+    const one = await readsAfterAChange('7.00', 1);
+    expect(one).toBeGreaterThan(0);
+    expect(await readsAfterAChange('8.00', 8)).toBe(one);
   });
 
   it('keeps nothing for a query that also reads what the version does not cover, or for another user', async () => {
