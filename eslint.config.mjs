@@ -17,10 +17,22 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
       'no-console': ['error', { allow: ['warn', 'error'] }],
       // Required lazily, for memory: bullmq, ioredis and nodemailer only where Redis or SMTP are configured, the
-      // import and rates-source parsers only with the first import or refresh, undici with the first delivery.
+      // import and rates-source parsers only with the first import or refresh, undici with the first delivery,
+      // the migrator only when migrations are pending.
       '@typescript-eslint/no-require-imports': [
         'error',
-        { allow: ['^bullmq$', '^ioredis$', '^nodemailer$', '^csv-parse$', '^@streamparser/json-node$', '^fast-xml-parser$', '^undici$'] },
+        {
+          allow: [
+            '^bullmq$',
+            '^ioredis$',
+            '^nodemailer$',
+            '^csv-parse$',
+            '^@streamparser/json-node$',
+            '^fast-xml-parser$',
+            '^undici$',
+            '^@mikro-orm/migrations$',
+          ],
+        },
       ],
     },
   },

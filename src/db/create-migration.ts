@@ -1,10 +1,11 @@
 /**
  * Developer tool: diffs the entities against a database migrated to the newest committed migration and
- * writes the difference as a new migration under src/db/migrations (then add it to index.ts).
+ * writes the difference as a new migration under src/db/migrations (then add its name to index.ts).
  * Usage: DATABASE_URL=postgres://…/scratch npm run migration:create -- <name>
  */
 import 'reflect-metadata';
 import { MikroORM } from '@mikro-orm/core';
+import { committedMigrator } from './migrations';
 import { ormOptions } from './orm';
 
 async function main(): Promise<void> {
@@ -12,7 +13,7 @@ async function main(): Promise<void> {
   if (!url) throw new Error('DATABASE_URL must name a scratch database');
   const orm = await MikroORM.init(ormOptions(url, 2));
   try {
-    const migrator = orm.getMigrator();
+    const migrator = committedMigrator(orm);
     await migrator.up();
     const result = await migrator.createMigration(undefined, false, false, process.argv[2]);
     console.log(result.fileName ? `written ${result.fileName}` : 'no changes');

@@ -1,12 +1,11 @@
 import { MikroORM, type Options } from '@mikro-orm/core';
-import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
 import { DirectReads } from '../platform/db/direct-reads';
 import type { EmbeddedPostgres } from '../platform/db/embedded-postgres';
 import { ENTITIES } from './entities';
-import { MIGRATIONS } from './migrations';
+import { APPLIED_MIGRATIONS, migrate } from './migrations';
 
 export interface Database {
   orm: MikroORM<PostgreSqlDriver>;
@@ -34,7 +33,6 @@ export function ormOptions(clientUrl: string, poolMax: number, onQuery?: QueryLi
     driver: PostgreSqlDriver,
     clientUrl,
     entities: ENTITIES,
-    extensions: [Migrator],
     pool: {
       min: 0,
       max: poolMax,
@@ -51,7 +49,7 @@ export function ormOptions(clientUrl: string, poolMax: number, onQuery?: QueryLi
     // the schema diff behind migration:create must neither drop nor recreate them.
     schemaGenerator: { skipTables: ['reminders', 'subscription_alerts', 'inbound_idempotency_keys', 'rate_limits', 'data_versions'] },
     migrations: {
-      migrationsList: MIGRATIONS,
+      tableName: APPLIED_MIGRATIONS,
       transactional: true,
       allOrNothing: true,
       snapshot: false,
@@ -85,8 +83,8 @@ export async function openDatabase(
     const lock = await knex.client.acquireConnection();
     try {
       await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-      const applied = await orm.getMigrator().up();
-      if (applied.length > 0) logger.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');
+      const applied = await migrate(orm, lock);
+      if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
     } finally {
       await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
       await knex.client.releaseConnection(lock);

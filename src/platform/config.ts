@@ -122,7 +122,8 @@ export function loadConfig(env: Env = process.env): Config {
     baseUrl: (url('BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
     dataDir: path.resolve(read('DATA_DIR') ?? './data'),
-    databasePoolSize: integer('DATABASE_POOL_SIZE', 4, 1, 200),
+    // Two at least: start-up migrates on one while it holds the migration lock on another.
+    databasePoolSize: integer('DATABASE_POOL_SIZE', 4, 2, 200),
     webConcurrency: integer('WEB_CONCURRENCY', availableParallelism(), 1, 64),
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
     redisPrefix,

@@ -1,12 +1,13 @@
 import { MikroORM } from '@mikro-orm/core';
 import { ormOptions } from '../../src/db/orm';
+import { committedMigrator } from '../../src/db/migrations';
 import { provisionDatabase } from '../support/database';
 
 it('the entities and the committed migrations describe the same schema (migration:create would write nothing)', async () => {
   const database = await provisionDatabase();
   const orm = await MikroORM.init(ormOptions(database.url, 2));
   try {
-    await orm.getMigrator().up();
+    await committedMigrator(orm).up();
     const diff = await orm.getSchemaGenerator().getUpdateSchemaSQL({ wrap: false, safe: false, dropTables: true });
     expect(diff.trim()).toBe('');
   } finally {

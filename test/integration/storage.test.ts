@@ -1,4 +1,6 @@
-import { MIGRATIONS } from '../../src/db/migrations';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { committedMigrator, MIGRATION_NAMES } from '../../src/db/migrations';
 import { MikroORM } from '@mikro-orm/core';
 import { openDatabase, ormOptions } from '../../src/db/orm';
 import { createLogger } from '../../src/platform/logger';
@@ -50,7 +52,7 @@ it("maps existing alerts and records to the original's codes, keeping what they 
   const database = await provisionDatabase();
   const orm = await MikroORM.init(ormOptions(database.url, 2));
   try {
-    await orm.getMigrator().up({ to: 'Migration20261122160000_list_order_index' });
+    await committedMigrator(orm).up({ to: 'Migration20261122160000_list_order_index' });
     const run = (text: string, params: unknown[] = []) => orm.em.getConnection().execute(text, params);
     await run(`insert into "users" ("email", "password_hash", "name", "first_name", "last_name") values ('old@example.com', 'x', 'Old', 'Old', '')`);
     const [{ id: userId }] = await run(`select "id" from "users"`);
@@ -71,7 +73,7 @@ it("maps existing alerts and records to the original's codes, keeping what they 
                values (?, 1, 4, 4, '', 'Revenue', 1, 'USD', 1, '2026-01-01', 1, 3, 2, 1, 'UTC', ?)`,
       [userId, userId],
     );
-    await orm.getMigrator().up();
+    await committedMigrator(orm).up();
     const alerts = await run(`select "alert_name", "alert_condition", "alert_type", "alert_subs_type" from "alerts" order by "id"`);
     expect(alerts).toEqual([
       { alert_name: 'Default alert', alert_condition: 2, alert_type: 1, alert_subs_type: 1 },
@@ -156,8 +158,36 @@ it('lets several processes start on one fresh database at once: one migrates, th
   try {
     const opened = await Promise.all([1, 2, 3].map(() => openDatabase(database.url, { databasePoolSize: 2 }, createLogger({ logLevel: 'silent' }))));
     const rows = await opened[0].orm.em.getConnection().execute<Array<{ name: string }>>('select "name" from "mikro_orm_migrations"');
-    expect(rows.map((row) => row.name).sort()).toEqual(MIGRATIONS.map((migration) => migration.name).sort());
+    expect(rows.map((row) => row.name).sort()).toEqual([...MIGRATION_NAMES].sort());
     await Promise.all(opened.map((db) => db.close()));
+  } finally {
+    await database.drop();
+  }
+});
+
+it('opens a database that has every migration without loading the migrator, and one that lacks some with it', async () => {
+  const database = await provisionDatabase();
+  // A process of its own, as the service runs (the built code), so that what it loads is its own.
+  const open = () =>
+    execFileSync(
+      process.execPath,
+      [
+        '-e',
+        `require('reflect-metadata');
+         const { openDatabase } = require('./dist/src/db/orm');
+         const { createLogger } = require('./dist/src/platform/logger');
+         openDatabase(process.env.URL, { databasePoolSize: 2 }, createLogger({ logLevel: 'silent' })).then(async (db) => {
+           console.log(Object.keys(require.cache).some((file) => file.endsWith('/node_modules/@mikro-orm/migrations/Migrator.js')));
+           await db.close();
+         });`,
+      ],
+      { cwd: path.resolve(__dirname, '../..'), env: { PATH: process.env.PATH, URL: database.url } },
+    )
+      .toString()
+      .trim();
+  try {
+    expect(open()).toBe('true');
+    expect(open()).toBe('false');
   } finally {
     await database.drop();
   }
