@@ -52,7 +52,7 @@ export async function sendKeptJsonArray<T>(
   load: () => Promise<readonly T[]>,
   present: (item: T) => unknown,
 ): Promise<void> {
-  let tooLarge: { made: Buffer[]; rest: Iterator<Buffer> } | undefined;
+  let tooLarge: { made: Buffer[]; rest: Generator<Buffer> } | undefined;
   const kept = await answers.keptOrMade(caller, request, async (keepUpTo) => {
     const chunks = jsonArrayChunks(await load(), present);
     const made: Buffer[] = [];
@@ -69,12 +69,14 @@ export async function sendKeptJsonArray<T>(
   });
   if (kept) return sendChunks(res, kept);
   const { made, rest } = tooLarge!;
-  await sendChunks(res, {
-    *[Symbol.iterator]() {
+  // The chunks made so far leave `made` as they are sent, so that none is held to the end of a long answer.
+  await sendChunks(
+    res,
+    (function* () {
       yield* made.splice(0);
-      for (let next = rest.next(); !next.done; next = rest.next()) yield next.value;
-    },
-  });
+      yield* rest;
+    })(),
+  );
 }
 
 /**
