@@ -13,6 +13,7 @@ import autocannon from 'autocannon';
 import { Queue, Worker } from 'bullmq';
 import { Client } from 'pg';
 import { runningEmbeddedPostgres } from '../../src/platform/db/embedded-postgres';
+import { dropRedisPrefix } from '../support/redis-keys';
 import { startArguments } from '../support/service-process';
 import { startCeiling } from './ceiling';
 import { seed } from './seed';
@@ -254,6 +255,7 @@ async function main(): Promise<void> {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
     await admin(`drop database if exists "${name}" with (force)`);
+    await dropRedisPrefix(REDIS_URL, prefix);
   }
   if (ONLY.length === 0 || ONLY.includes('runtime')) await runtime(port + 10);
   const verdicts = checkTargets();

@@ -3,6 +3,7 @@ import { LoginThrottle } from '../../src/auth/login-throttle';
 import { provisionDatabase } from '../support/database';
 import { MINIMAL } from '../support/subscriptions';
 import { graphql, signUp, sql, startTestApp, uniqueEmail, type TestApp } from '../support/test-app';
+import { dropRedisPrefix } from '../support/redis-keys';
 import { randomBytes } from 'node:crypto';
 
 // Claims of the README's Security section, each held to its word.
@@ -100,6 +101,7 @@ describe('login throttling', () => {
       }
     } finally {
       await database.drop();
+      await dropRedisPrefix(process.env.REDIS_URL, env.REDIS_PREFIX);
     }
   });
 });

@@ -7,6 +7,7 @@ import { newEndpointSecret } from '../../src/webhooks/signature';
 import { provisionDatabase } from '../support/database';
 import { Receiver } from '../support/receiver';
 import { freePort } from '../support/wait';
+import { dropRedisPrefix } from '../support/redis-keys';
 
 /** `npm run worker`: the built worker process on its own, as docker-compose runs it. */
 const root = path.resolve(__dirname, '../..');
@@ -72,5 +73,6 @@ withServers('delivers queued attempts, answers health checks and drains on SIGTE
     await queue.close();
     await receiver.stop();
     await database.drop();
+    await dropRedisPrefix(process.env.REDIS_URL, prefix);
   }
 });

@@ -4,6 +4,7 @@ import { createApp, type AppOptions, type RunningApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/platform/config';
 import { provisionDatabase, type TestDatabase } from './database';
 import { checkedAgent } from './openapi-check';
+import { dropRedisPrefix } from './redis-keys';
 import { until } from './wait';
 
 export interface TestApp {
@@ -48,6 +49,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: Ap
     async close() {
       await app.close();
       if (!shared) await database.drop();
+      // A prefix the test chose is the test's to drop (it may start another app on it).
+      if (!env.REDIS_PREFIX) await dropRedisPrefix(config.redisUrl, config.redisPrefix);
     },
   };
 }
