@@ -12,6 +12,11 @@ interface KeptAnswer {
   bytes: number;
 }
 
+/** The key of a user's request, among kept answers and answers being made alike. */
+function keyOf(caller: Caller, request: string): string {
+  return `${caller.userId} ${request}`;
+}
+
 /** Kept in place of an answer too large to keep: the requests for it send theirs as made, holding none of it. */
 const TOO_LARGE = Symbol('too large');
 
@@ -54,7 +59,7 @@ export class AnswerCache {
   /** The kept answer for `request` when it is still what a fresh one would be. */
   get<T>(caller: Caller, request: string): T | undefined {
     if (!this.kept || caller.dataVersion === undefined) return undefined;
-    const key = `${caller.userId} ${request}`;
+    const key = keyOf(caller, request);
     const answer = this.kept.get(key);
     if (!answer) return undefined;
     if (answer.dataVersion === caller.dataVersion && answer.quarterHour === this.quarterHour()) return answer.answer as T;
@@ -90,7 +95,7 @@ export class AnswerCache {
    * settles as undefined when theirs failed or is not kept); undefined when none is being made.
    */
   madeByAnother<T>(caller: Caller, request: string): Promise<T | undefined> | undefined {
-    const making = this.making.get(`${caller.userId} ${request}`);
+    const making = this.making.get(keyOf(caller, request));
     if (!making || making.dataVersion !== caller.dataVersion || making.quarterHour !== this.quarterHour()) return undefined;
     return making.answer as Promise<T | undefined>;
   }
@@ -103,7 +108,7 @@ export class AnswerCache {
   startMaking<T>(caller: Caller, request: string): (made?: { answer: T; bytes: number } | typeof TOO_LARGE) => void {
     const { dataVersion } = caller;
     if (!this.kept || dataVersion === undefined) return () => undefined;
-    const key = `${caller.userId} ${request}`;
+    const key = keyOf(caller, request);
     const quarterHour = this.quarterHour();
     let settle!: (answer: T | typeof TOO_LARGE | undefined) => void;
     const mine: AnswerInTheMaking = { dataVersion, quarterHour, answer: new Promise((resolve) => (settle = resolve)) };
