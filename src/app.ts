@@ -124,6 +124,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       status: ready ? 'ok' : 'unavailable',
       database,
       queue,
+      // This start shut down the embedded server a killed Subledger had left running: worth the operator's look.
+      ...(runtime.reclaimedOrphan ? { reclaimedOrphanedDatabase: { pid: runtime.reclaimedOrphan.pid } } : {}),
       ...(rates
         ? { rates: { asOf: rates.as_of, lastRefreshAt: toIsoMicros(rates.attempted_at), lastSuccessAt: toIsoMicros(rates.succeeded_at), error: rates.error } }
         : {}),

@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { ConfigError, loadConfig, type Config } from './platform/config';
 import { EmbeddedDatabaseError } from './platform/db/embedded-postgres';
 import { createLogger } from './platform/logger';
-import { apiProcessOfCluster, logListening, superviseApiProcesses, tellSupervisor } from './platform/ops/cluster';
+import { apiProcessOfCluster, logListening, superviseApiProcesses, tellSupervisor, type SupervisedDatabase } from './platform/ops/cluster';
 
 /**
  * `npm start`: one API process (WEB_CONCURRENCY=1), or a light supervisor with WEB_CONCURRENCY API processes
@@ -12,11 +12,12 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const member = apiProcessOfCluster();
   if (member) {
-    await runApiProcess({ ...config, databaseUrl: await member.databaseUrl }, member.background, true);
+    const database = await member.database;
+    await runApiProcess({ ...config, databaseUrl: database.url }, member.background, database);
   } else if (config.webConcurrency > 1) {
     await superviseApiProcesses(config, createLogger(config));
   } else {
-    await runApiProcess(config, true, false);
+    await runApiProcess(config, true);
   }
 }
 
@@ -30,10 +31,14 @@ async function main(): Promise<void> {
  */
 const HEAP_GROWING_FLAG = '--heap-growing-percent=10';
 
-async function runApiProcess(config: Config, background: boolean, supervised: boolean): Promise<void> {
+/** One API process: alone (`supervised` null), or under the supervisor, which started the database. */
+async function runApiProcess(config: Config, background: boolean, supervised: SupervisedDatabase | null = null): Promise<void> {
   setFlagsFromString(HEAP_GROWING_FLAG);
   const { createApp } = await import('./app.js');
-  const app = await createApp(config, { background, ...(supervised ? { onOutboxCommit: () => tellSupervisor({ kind: 'outbox' }) } : {}) });
+  const app = await createApp(config, {
+    background,
+    ...(supervised ? { onOutboxCommit: () => tellSupervisor({ kind: 'outbox' }), reclaimedOrphan: supervised.reclaimedOrphan } : {}),
+  });
   const port = await app.listen(config.port);
   if (supervised) {
     process.on('message', (message: { kind?: string }) => message.kind === 'nudge' && app.nudgeRelays());

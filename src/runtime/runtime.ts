@@ -2,7 +2,7 @@ import type { GraphQLExecution } from '../platform/graphql/jit-executor';
 import type { Redis } from 'ioredis';
 import type { Worker } from 'bullmq';
 import { ConfigError, type Config } from '../platform/config';
-import { databaseServer } from '../platform/db/embedded-postgres';
+import { databaseServer, logReclaimedOrphan, type ReclaimedOrphan } from '../platform/db/embedded-postgres';
 import { createLogger, type Logger } from '../platform/logger';
 import type { LimiterStores } from '../platform/ops/limiters';
 import { createRedis, whenReady } from '../platform/ops/redis';
@@ -41,6 +41,8 @@ export interface RuntimeOptions {
   onOutboxCommit?: () => void;
   /** "Now" for records and reminders (tests move it instead of sleeping). */
   clock?: () => Date;
+  /** api under the supervisor: the orphaned server its start of the embedded database shut down, if any. */
+  reclaimedOrphan?: ReclaimedOrphan | null;
   /** api: how GraphQL documents are executed (default jit; the tests compare it with graphql-js). */
   graphqlExecution?: GraphQLExecution;
 }
@@ -54,6 +56,8 @@ export interface Runtime {
   stores: LimiterStores;
   services: Services;
   deliveries: DeliveryService;
+  /** The server a killed Subledger had left running on DATA_DIR, shut down by this start (for /readyz). */
+  reclaimedOrphan: ReclaimedOrphan | null;
   /** The queue consumers this process runs (worker, and api with Redis and background work). */
   workers: Array<Worker<ClaimedDelivery[]> | Worker<DueReminder>>;
   close(): Promise<void>;
@@ -92,6 +96,8 @@ export async function createRuntime(config: Config, role: Role, options: Runtime
   const logger = options.logger ?? createLogger(role === 'cli' ? { logLevel: 'warn' } : config);
   // The CLI uses the server of a Subledger running on DATA_DIR, or starts one for the command.
   const database = await databaseServer(config, { attach: role === 'cli' });
+  const reclaimedOrphan = database.embedded?.reclaimedOrphan ?? options.reclaimedOrphan ?? null;
+  if (database.embedded?.reclaimedOrphan) logReclaimedOrphan(logger, database.embedded.reclaimedOrphan, config.dataDir);
   const db = await openDatabase(database.url, config, logger, { onQuery: options.onQuery, embedded: database.embedded });
   if (role !== 'cli' && !config.notifySecretKey && (await notificationTargetRepository.any(pooled(db.orm)))) {
     await db.close();
@@ -115,7 +121,7 @@ export async function createRuntime(config: Config, role: Role, options: Runtime
     redis?.disconnect();
     await db.close();
   };
-  const base: Runtime = { config, logger, db, redis, stores, services, deliveries, workers, close: closeBase };
+  const base: Runtime = { config, logger, db, redis, stores, services, deliveries, workers, reclaimedOrphan, close: closeBase };
   if (role !== 'api') return base;
 
   // Outbound deliveries: the relay moves due rows of the outbox; with Redis through BullMQ to workers (here

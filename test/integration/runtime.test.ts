@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Receiver } from '../support/receiver';
@@ -46,11 +46,15 @@ async function signUp(url: string, email: string): Promise<string> {
   return body.data.signUp.token;
 }
 
-async function login(url: string, email: string): Promise<number> {
+function loginForm(email: string): FormData {
   const form = new FormData();
   form.set('email', email);
   form.set('password', 'runtime password');
-  return (await fetch(`${url}/api/v1/auth/login`, { method: 'POST', body: form })).status;
+  return form;
+}
+
+async function login(url: string, email: string): Promise<number> {
+  return (await fetch(`${url}/api/v1/auth/login`, { method: 'POST', body: loginForm(email) })).status;
 }
 
 /** One request on a connection of its own (a keep-alive connection would stay with one process). */
@@ -77,6 +81,20 @@ function connectable(port: number): Promise<boolean> {
   });
 }
 
+/** Every process whose command line names the data folder (the server is started with -D DATA_DIR/postgres). */
+function processesOf(dataDir: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(path.join(dataDir, 'postgres'));
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
 /** The embedded server's process, from its lock file. */
 function postmasterPid(dataDir: string): number {
   return Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
@@ -93,17 +111,71 @@ describe('embedded PostgreSQL under DATA_DIR', () => {
     expect((await fetch(`${first.url}/readyz`)).status).toBe(200);
   });
 
-  it('starts again after SIGKILL, keeping what was written (orphaned server stopped, then a stale lock)', async () => {
+  it.each([1, 2])('stops its PostgreSQL within 10 s when SIGKILLed (WEB_CONCURRENCY=%i)', async (processes) => {
+    const dataDir = dataFolder();
+    const service = await start({ DATA_DIR: dataDir, WEB_CONCURRENCY: String(processes) });
+    await signUp(service.url, 'killed@example.com');
+    const server = postmasterPid(dataDir);
+    const serverProcesses = [server, ...childrenOf(server)];
+    expect(serverProcesses.length).toBeGreaterThan(1);
+    service.child.kill('SIGKILL');
+    await service.exited;
+    await until(() => serverProcesses.every((pid) => !isAlive(pid)) && processesOf(dataDir).length === 0, 'the server and its backends to stop', 10_000);
+    expect(processesOf(dataDir)).toEqual([]);
+  });
+
+  it('keeps every acknowledged write when SIGKILLed in the middle of writes, and starts again on the folder', async () => {
+    const dataDir = dataFolder();
+    const first = await start({ DATA_DIR: dataDir, WEB_CONCURRENCY: '1' });
+    const token = await signUp(first.url, 'writer@example.com');
+    const acknowledged: number[] = [];
+    let killed = false;
+    // Four writers until the kill: every 200 answer is a commit the next start must still hold.
+    const writer = async () => {
+      for (let i = 0; !killed; i++) {
+        const response = await fetch(`${first.url}/api/v1/subscriptions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ ...MINIMAL, brand_id: `Write ${i}` }).toString(),
+        }).catch(() => null);
+        if (response?.status === 200) acknowledged.push(((await response.json()) as { subscription: { id: number } }).subscription.id);
+      }
+    };
+    const writers = Promise.all([writer(), writer(), writer(), writer()]);
+    await until(() => acknowledged.length >= 40, '40 acknowledged writes');
+    first.child.kill('SIGKILL');
+    await first.exited;
+    killed = true;
+    await writers;
+    await until(() => processesOf(dataDir).length === 0, 'the server to stop', 10_000);
+
+    const second = await start({ DATA_DIR: dataDir, WEB_CONCURRENCY: '1' });
+    const login = await fetch(`${second.url}/api/v1/auth/login`, { method: 'POST', body: loginForm('writer@example.com') });
+    const { token: again } = (await login.json()) as { token: string };
+    const listed = await fetch(`${second.url}/api/v1/subscriptions?length=1000`, { headers: { authorization: `Bearer ${again}` } });
+    const ids = new Set(((await listed.json()) as Array<{ id: number }>).map((record) => record.id));
+    expect(acknowledged.filter((id) => !ids.has(id))).toEqual([]);
+    // The watchdog stopped the server: nothing was left to reclaim.
+    expect(await (await fetch(`${second.url}/readyz`)).json()).not.toHaveProperty('reclaimedOrphanedDatabase');
+  });
+
+  it('reclaims a server whose watchdog was killed too, saying so in /readyz and the log; then a stale lock', async () => {
     const dataDir = dataFolder();
     const first = await start({ DATA_DIR: dataDir, WEB_CONCURRENCY: '1' });
     await signUp(first.url, 'killed@example.com');
     const orphan = postmasterPid(dataDir);
+    // The watchdog (the server's parent shell and its reader) dies first, then its owner: the server is left
+    // running alone, as one started by a version without the watchdog would be.
+    const watchdog = Number(/PPid:\s+(\d+)/.exec(readFileSync(`/proc/${orphan}/status`, 'utf8'))![1]);
+    const reader = childrenOf(watchdog).filter((pid) => pid !== orphan);
+    for (const pid of [watchdog, ...reader, ...reader.flatMap(childrenOf)]) process.kill(pid, 'SIGKILL');
     first.child.kill('SIGKILL');
     await first.exited;
-    // The server outlives its owner: the next start must shut it down cleanly and take over.
     expect(isAlive(orphan)).toBe(true);
-    const second = await start({ DATA_DIR: dataDir, WEB_CONCURRENCY: '1' });
+    const second = await start({ DATA_DIR: dataDir, WEB_CONCURRENCY: '1', LOG_LEVEL: 'warn' });
     expect(isAlive(orphan)).toBe(false);
+    expect(await (await fetch(`${second.url}/readyz`)).json()).toMatchObject({ status: 'ok', reclaimedOrphanedDatabase: { pid: orphan } });
+    expect(second.stdout()).toContain(`shut down a PostgreSQL server (process ${orphan}) left running on ${dataDir}`);
     expect(await login(second.url, 'killed@example.com')).toBe(201);
     await signUp(second.url, 'crashed@example.com');
 
@@ -117,6 +189,7 @@ describe('embedded PostgreSQL under DATA_DIR', () => {
     const third = await start({ DATA_DIR: dataDir, WEB_CONCURRENCY: '1' });
     expect(await login(third.url, 'killed@example.com')).toBe(201);
     expect(await login(third.url, 'crashed@example.com')).toBe(201);
+    expect(await (await fetch(`${third.url}/readyz`)).json()).not.toHaveProperty('reclaimedOrphanedDatabase');
   });
 
   it('refuses a DATA_DIR made by the PGlite version, saying what it is and what to do, and changes nothing', async () => {

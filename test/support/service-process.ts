@@ -19,6 +19,8 @@ export interface ServiceProcess {
   url: string;
   /** What the process wrote to stderr so far. */
   stderr(): string;
+  /** What the process wrote to stdout (its log) so far. */
+  stdout(): string;
   /** Resolves to the exit code once it has exited. */
   exited: Promise<number | null>;
 }
@@ -36,13 +38,15 @@ export function spawnService(env: NodeJS.ProcessEnv, port: number, options: Pick
   const child = spawn(process.execPath, startArguments(), {
     cwd: root,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
     ...options,
   });
   let stderr = '';
+  let stdout = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, port, url: `http://127.0.0.1:${port}`, stderr: () => stderr, exited };
+  return { child, port, url: `http://127.0.0.1:${port}`, stderr: () => stderr, stdout: () => stdout, exited };
 }
 
 /** Starts the service and waits for /readyz; fails with its stderr if it exits first. */

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { Client } from 'pg';
 import type { Config } from '../config';
+import type { Logger } from '../logger';
 import { binaries, createCluster, DATABASE, EmbeddedDatabaseError, OS_USER, serverAccount, SUPERUSER, type Account, type Binaries } from './postgres-cluster';
 
 export { EmbeddedDatabaseError };
@@ -20,9 +21,47 @@ export interface EmbeddedPostgres {
   url: string;
   /** Stops the server (fast shutdown: open transactions roll back, nothing committed is lost). */
   stop(): Promise<void>;
+  /** The server a killed Subledger had left running on this folder, which this start shut down; null if none. */
+  reclaimedOrphan: ReclaimedOrphan | null;
+}
+
+/** A PostgreSQL server found running on DATA_DIR with no live Subledger owning it. */
+export interface ReclaimedOrphan {
+  pid: number;
+}
+
+/** The start-up's warning that it shut down an orphaned server: its owner had been killed. */
+export function logReclaimedOrphan(logger: Pick<Logger, 'warn'>, orphan: ReclaimedOrphan, dataDir: string): void {
+  logger.warn(
+    { orphanPid: orphan.pid, dataDir },
+    `shut down a PostgreSQL server (process ${orphan.pid}) left running on ${dataDir} by a Subledger that was killed; nothing committed was lost`,
+  );
 }
 
 const READY_TIMEOUT_MS = 60_000;
+
+/**
+ * The server runs under a small POSIX shell watchdog (no native module, about a megabyte) whose standard
+ * input is a pipe from this process. However this process ends (a graceful stop closes the pipe; SIGKILL or
+ * the out-of-memory killer make the kernel close it), the watchdog reads end-of-file and asks the server for
+ * a fast shutdown, then an immediate one (crash recovery on the next start) if it has not stopped after
+ * WATCHDOG_GRACE_SECONDS. It exits with the server, so a server that stops on its own is seen here too.
+ * Its own input is kept on descriptor 3 for the reader: an asynchronous command's input is /dev/null.
+ */
+const WATCHDOG_GRACE_SECONDS = 5;
+const WATCHDOG = `
+exec 3<&0
+"$@" 3<&- </dev/null &
+server=$!
+{ cat <&3 >/dev/null; kill -INT "$server" 2>/dev/null; sleep ${WATCHDOG_GRACE_SECONDS}; kill -QUIT "$server" 2>/dev/null; } &
+reader=$!
+exec 3<&-
+wait "$server"
+status=$?
+kill "$reader" 2>/dev/null
+exit "$status"
+`;
+
 /**
  * Loopback TCP only (no Unix socket, so two instances never meet in /tmp), warnings and worse in the log, and
  * 16 MB of shared buffers instead of 128: a household's data fits many times over, and the operating system
@@ -62,7 +101,7 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
   try {
     const account = await serverAccount();
     const bins = account.uid !== undefined ? await reachableBinaries(layout, account) : await binaries();
-    await stopOrphanedServer(layout);
+    const reclaimedOrphan = await stopOrphanedServer(layout);
     if (!fs.existsSync(path.join(layout.pgdata, 'PG_VERSION'))) await initialise(layout, account, bins);
     const password = fs.readFileSync(layout.passwordFile, 'utf8').trim();
     const port = await freeLoopbackPort();
@@ -71,6 +110,7 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
     const running = server;
     return {
       url,
+      reclaimedOrphan,
       async stop() {
         await stopChild(running);
         releaseOwnership(layout);
@@ -151,13 +191,17 @@ function releaseOwnership(layout: Layout): void {
 }
 
 /**
- * A server left running by a Subledger that was killed (SIGKILL, OOM) still holds the folder: shut it down
- * cleanly. A lock file whose process is gone, or was reused by another program, is removed.
+ * A server left running by a Subledger that was killed still holds the folder: shut it down cleanly. The
+ * watchdog stops the server when its owner dies, so this finds one only when the watchdog was killed too, or
+ * the folder was last run by a version without it. A lock file whose process is gone, or was reused by
+ * another program, is removed. Answers the orphan shut down, if any.
  */
-async function stopOrphanedServer(layout: Layout): Promise<void> {
+async function stopOrphanedServer(layout: Layout): Promise<ReclaimedOrphan | null> {
   const postmaster = readPostmaster(layout.pgdata);
-  if (!postmaster) return;
+  if (!postmaster) return null;
+  let orphan: ReclaimedOrphan | null = null;
   if (isAlive(postmaster.pid) && isPostgres(postmaster.pid)) {
+    orphan = { pid: postmaster.pid };
     process.kill(postmaster.pid, 'SIGINT');
     const deadline = Date.now() + READY_TIMEOUT_MS;
     while (isAlive(postmaster.pid)) {
@@ -167,6 +211,7 @@ async function stopOrphanedServer(layout: Layout): Promise<void> {
     }
   }
   fs.rmSync(path.join(layout.pgdata, 'postmaster.pid'), { force: true });
+  return orphan;
 }
 
 /**
@@ -228,13 +273,16 @@ async function startServer(layout: Layout, account: Account, url: string, { post
   const log = fs.openSync(layout.logFile, 'a', 0o600);
   if (account.uid !== undefined) fs.fchownSync(log, account.uid, account.gid!);
   const child = spawn(
-    postgres,
-    ['-D', layout.pgdata, '-p', port, ...SERVER_SETTINGS.flatMap((setting) => ['-c', setting])],
+    '/bin/sh',
+    ['-c', WATCHDOG, 'subledger-postgres-watchdog', postgres, '-D', layout.pgdata, '-p', port, ...SERVER_SETTINGS.flatMap((setting) => ['-c', setting])],
     // A process group of its own: Ctrl-C in a terminal reaches Subledger, which drains its requests and then
-    // stops the server, instead of stopping the server under them.
-    { ...account, stdio: ['ignore', log, log], env: { ...process.env, LC_ALL: 'C' }, detached: true },
+    // stops the server, instead of stopping the server under them. The watchdog's standard input is the pipe
+    // that ties the server's life to this process.
+    { ...account, stdio: ['pipe', log, log], env: { ...process.env, LC_ALL: 'C' }, detached: true },
   );
   fs.closeSync(log);
+  // The pipe breaks only when the watchdog is already gone, which its exit reports.
+  child.stdin!.on('error', () => undefined);
   const exited = new Promise<never>((_, reject) =>
     child.once('exit', (code, signal) =>
       reject(new EmbeddedDatabaseError(`the embedded PostgreSQL server exited at start (${signal ?? `code ${code}`}):\n${tail(layout.logFile)}`)),
@@ -264,11 +312,12 @@ async function startServer(layout: Layout, account: Account, url: string, { post
   }
 }
 
+/** Closing the watchdog's pipe is the one way to stop the server: the same path as when Subledger dies. */
 function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
-    child.kill('SIGINT');
+    child.stdin?.end();
   });
 }
 

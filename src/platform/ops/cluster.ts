@@ -1,10 +1,16 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from '../config';
-import { databaseServer } from '../db/embedded-postgres';
+import { databaseServer, logReclaimedOrphan, type ReclaimedOrphan } from '../db/embedded-postgres';
 import type { Logger } from '../logger';
 
 /** Messages between the supervising process and the API processes. */
-export type ToApiProcess = { kind: 'database'; url: string } | { kind: 'nudge' };
+export type ToApiProcess = { kind: 'database'; database: SupervisedDatabase } | { kind: 'nudge' };
+
+/** What the supervisor tells its API processes of the database it started. */
+export interface SupervisedDatabase {
+  url: string;
+  reclaimedOrphan: ReclaimedOrphan | null;
+}
 export type FromApiProcess = { kind: 'ready' } | { kind: 'outbox' };
 
 /** The API process that runs the relays, the reminder sweep and the in-process queue workers. */
@@ -33,7 +39,7 @@ interface Slot {
 export async function superviseApiProcesses(config: Config, logger: Logger): Promise<void> {
   const slots: Slot[] = [];
   let stopping = false;
-  let databaseUrl: string | null = null;
+  let supervised: SupervisedDatabase | null = null;
   let failed: (error: Error) => void = () => undefined;
   const startupFailure = new Promise<never>((_, reject) => (failed = reject));
   let allReady: () => void = () => undefined;
@@ -61,7 +67,7 @@ export async function superviseApiProcesses(config: Config, logger: Logger): Pro
         if (relaying) send(relaying.worker, { kind: 'nudge' });
       }
     });
-    worker.on('online', () => databaseUrl && send(worker, { kind: 'database', url: databaseUrl }));
+    worker.on('online', () => supervised && send(worker, { kind: 'database', database: supervised }));
     worker.on('exit', (code, signal) => {
       if (stopping) return;
       const index = slots.indexOf(started);
@@ -106,8 +112,10 @@ export async function superviseApiProcesses(config: Config, logger: Logger): Pro
   slots.push(fork({ role: BACKGROUND_ROLE, restarts: 0 }));
   try {
     const started = await Promise.race([database, startupFailure]);
-    databaseUrl = started.url;
-    for (const slot of slots) send(slot.worker, { kind: 'database', url: started.url });
+    const reclaimedOrphan = started.embedded?.reclaimedOrphan ?? null;
+    if (reclaimedOrphan) logReclaimedOrphan(logger, reclaimedOrphan, config.dataDir);
+    supervised = { url: started.url, reclaimedOrphan };
+    for (const slot of slots) send(slot.worker, { kind: 'database', database: supervised });
     await Promise.race([ready, startupFailure]);
   } catch (error) {
     await drain();
@@ -129,16 +137,16 @@ export function logListening(logger: Logger, config: Config, port: number): void
   );
 }
 
-/** In an API process under the supervisor: its role and, once the supervisor has it, the database URL. */
-export function apiProcessOfCluster(): { background: boolean; databaseUrl: Promise<string> } | null {
+/** In an API process under the supervisor: its role and, once the supervisor has it, the database. */
+export function apiProcessOfCluster(): { background: boolean; database: Promise<SupervisedDatabase> } | null {
   if (!cluster.isWorker) return null;
   return {
     background: process.env[ROLE_VARIABLE] === BACKGROUND_ROLE,
-    databaseUrl: new Promise((resolve) => {
+    database: new Promise((resolve) => {
       const listener = (message: ToApiProcess) => {
         if (message.kind !== 'database') return;
         process.off('message', listener);
-        resolve(message.url);
+        resolve(message.database);
       };
       process.on('message', listener);
     }),
