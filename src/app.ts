@@ -19,7 +19,7 @@ import type { GraphQLContext } from './platform/graphql/context';
 import { buildAppSchema } from './runtime/schema';
 import { VERSIONED_QUERIES } from './subscriptions/subscription.resolver';
 import { createGraphQLServer } from './platform/graphql/server';
-import { redactPath } from './platform/logger';
+import { redactRequest } from './platform/logger';
 import { createRuntime, type ApiRuntime, type RuntimeOptions } from './runtime/runtime';
 import { requestLimiter } from './platform/ops/limiters';
 import { Metrics } from './platform/ops/metrics';
@@ -91,7 +91,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // into a child logger that nothing writes (~6% of a create's CPU): then each request gets only its id.
   app.use(
     logger.isLevelEnabled('info')
-      ? pinoHttp({ logger, serializers: { req: (req: { url: string }) => Object.assign(req, { url: redactPath(req.url) }) }, genReqId: requestId })
+      ? pinoHttp({ logger, serializers: { req: redactRequest }, genReqId: requestId })
       : (req, res, next) => {
           req.id = requestId(req, res);
           req.log = logger.child({ reqId: req.id });

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
+import { unescapeFormula } from '../platform/csv-formulas';
 import { AppError } from '../platform/errors';
 
 /** A file's first bytes (at least its first line, when it has one) and the stream of the rest. */
@@ -68,7 +69,9 @@ function delimiterOf(header: string): string {
 
 /**
  * The records of a CSV file as it streams in, each with the line it starts on: a byte order mark, quoted
- * fields with newlines, and comma, semicolon or tab delimiters (as a spreadsheet saves them) are read.
+ * fields with newlines, and comma, semicolon or tab delimiters (as a spreadsheet saves them) are read. A
+ * cell escaped against spreadsheet formulas (an apostrophe before =, +, -, @, tab or CR, as the CSV export
+ * writes it) is read without its apostrophe.
  */
 export async function* csvRecords(file: PeekedFile): AsyncGenerator<{ line: number; fields: string[] }> {
   const firstLine = file.head.toString('utf8').split('\n')[0];
@@ -83,7 +86,7 @@ export async function* csvRecords(file: PeekedFile): AsyncGenerator<{ line: numb
       const start = line;
       line += 1 + fields.reduce((sum, field) => sum + (field.match(/\r\n|\r|\n/g)?.length ?? 0), 0);
       if (fields.length === 1 && fields[0].trim() === '') continue;
-      yield { line: start, fields };
+      yield { line: start, fields: fields.map(unescapeFormula) };
     }
   } catch (error) {
     throw unreadable(error, 'CSV');

@@ -9,13 +9,57 @@ export function createLogger(config: Pick<Config, 'logLevel'>, destination?: Des
     {
       level: config.logLevel,
       base: { service: 'subledger' },
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.params.token', '*.password', '*.token'], remove: true },
+      // A request's URL, query and route parameters are redacted by its serializer (redactRequest below).
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'], remove: true },
     },
     destination,
   );
 }
 
-/** The inbound webhook's path carries its secret token: logged, it would hand it to whoever reads the logs. */
-export function redactPath(url: string): string {
-  return url.replace(/^(\/webhook\/user\/data\/)[^/?#]+/, '$1[redacted]');
+/*
+ * Every place a request carries a secret in its URL, which the request log must not keep (it would hand the
+ * secret to whoever reads the logs):
+ * - the path segment of a calendar feed's token (`/calendar/<token>.ics`: calendar apps send no other
+ *   credential) and of an inbound webhook's (`/webhook/user/data/<token>`), however the path is cased or
+ *   slashed (Express routes it all the same) and whether or not a route took it;
+ * - on any path, the query parameters GraphQL reads over GET (`query`, `variables`, `extensions`: a `login`
+ *   or `signUp` password, a `joinHousehold` invitation code, which Apollo refuses over GET after the request is
+ *   logged) and the names clients put credentials under (`?token=`, `?access_token=`, `?code=`…);
+ * - the route parameters of those names (the `:token` of the two paths above).
+ * A new secret-bearing path or parameter is added here; the log keeps the rest of the URL, so the route shows.
+ */
+const SECRET_SEGMENT = /^(\/+(?:calendar|webhook\/+user\/+data)\/+)[^/?#]*?(\.ics)?(?=[/?#]|$)/i;
+const SECRET_PARAMETERS = new Set(['query', 'variables', 'extensions', 'token', 'access_token', 'api_token', 'api_key', 'key', 'secret', 'password', 'code']);
+const REDACTED = '[redacted]';
+
+const isSecretName = (name: string) => SECRET_PARAMETERS.has(name.toLowerCase());
+
+/** A request URL (path and query) without its secrets: `/calendar/[redacted].ics`, `/graphql?query=[redacted]`. */
+export function redactUrl(url: string): string {
+  const at = url.indexOf('?');
+  const path = (at < 0 ? url : url.slice(0, at)).replace(SECRET_SEGMENT, `$1${REDACTED}$2`);
+  if (at < 0) return path;
+  const pairs = url
+    .slice(at + 1)
+    .split('&')
+    .map((pair) => {
+      // The name as the query parser reads it (percent-decoded, + as space), so no spelling slips past.
+      const [name] = new URLSearchParams(pair).keys();
+      return name !== undefined && isSecretName(name) ? `${pair.split('=')[0]}=${REDACTED}` : pair;
+    });
+  return `${path}?${pairs.join('&')}`;
+}
+
+const redactedEntries = (values: unknown) =>
+  values && typeof values === 'object'
+    ? Object.fromEntries(Object.entries(values).map(([name, value]) => [name, isSecretName(name) ? REDACTED : value]))
+    : values;
+
+/** The request as the request log writes it (pino-http's `req` serializer): its URL, query and route parameters without their secrets. */
+export function redactRequest<T extends { url?: string; query?: unknown; params?: unknown }>(req: T): T {
+  return Object.assign(req, {
+    url: typeof req.url === 'string' ? redactUrl(req.url) : req.url,
+    query: redactedEntries(req.query),
+    params: redactedEntries(req.params),
+  });
 }
