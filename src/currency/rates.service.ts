@@ -9,6 +9,7 @@ import { todayIn } from '../platform/dates';
 import type { Logger } from '../platform/logger';
 import { exchangeRateRepository, type RatesStatus } from './exchange-rate.repository';
 import { perUsdRates, readReferenceRates, RatesSourceError } from './reference-rates';
+import { storedRate } from './stored-rate';
 
 export type { RatesStatus };
 
@@ -24,29 +25,25 @@ export interface RatesFile {
 
 /**
  * Refreshes the exchange-rate table from a rates file, in one transaction: every listed currency is set (or
- * added); currencies not listed keep their rate. A file with any bad entry changes nothing.
+ * added); currencies not listed keep their rate. A file with any bad entry (a rate storedRate refuses among
+ * them) changes nothing.
  */
 export async function importRates(orm: MikroORM<PostgreSqlDriver>, file: RatesFile): Promise<number> {
   const problems: FieldErrors = {};
   if (typeof file?.asOf !== 'string' || !isCalendarDate(file.asOf)) problems.asOf = ['asOf must be a calendar date (YYYY-MM-DD).'];
   const entries = Object.entries(file?.rates ?? {});
   if (entries.length === 0) problems.rates = ['rates must list at least one currency.'];
+  const stored: Array<[string, string]> = [];
   for (const [currency, value] of entries) {
-    let rate: Decimal | null;
-    try {
-      rate = new Decimal(value);
-    } catch {
-      rate = null;
-    }
+    const checked = storedRate(currency, value);
     if (!/^[A-Z]{3}$/.test(currency)) (problems.rates ??= []).push(`${currency} is not a 3-letter currency code.`);
-    else if (!rate || !rate.isFinite() || rate.lte(0)) (problems.rates ??= []).push(`${currency} needs a rate above 0.`);
-    else if (currency === 'USD' && !rate.eq(1)) (problems.rates ??= []).push('USD is 1 by definition.');
+    else if ('problem' in checked) (problems.rates ??= []).push(checked.problem);
+    else if (currency === 'USD' && !new Decimal(checked.rate).eq(1)) (problems.rates ??= []).push('USD is 1 by definition.');
+    else stored.push([currency, checked.rate]);
   }
   refuseFieldErrors(problems, 'The rates file is invalid');
   await orm.em.transactional(async (em) => {
-    for (const [currency, value] of entries) {
-      await exchangeRateRepository.upsert(em, currency, new Decimal(value).toFixed(8), file.asOf);
-    }
+    for (const [currency, rate] of stored) await exchangeRateRepository.upsert(em, currency, rate, file.asOf);
   });
   return entries.length;
 }

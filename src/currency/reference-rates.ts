@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
 import { isCalendarDate } from '../platform/dates';
+import { storedRate } from './stored-rate';
 
 /** Rates as a source publishes them: units of each currency per one unit of `base`, as of a date. */
 export interface ReferenceRates {
@@ -56,7 +57,8 @@ const PLAUSIBLE_FACTOR = 2;
 
 /**
  * The rates per US dollar (the table's unit), checked: a date, a base, every rate a positive number, the
- * dollar among them, and no rate moved more than PLAUSIBLE_FACTOR from the one kept.
+ * dollar among them, every rate per dollar one the table can keep (storedRate), and no rate moved more than
+ * PLAUSIBLE_FACTOR from the one kept.
  */
 export function perUsdRates(source: ReferenceRates, kept: Record<string, string>, today: string): { asOf: string; rates: Record<string, string> } {
   if (!isCalendarDate(source.asOf) || source.asOf > today) throw new RatesSourceError(`the as-of date "${source.asOf}" is not a date up to today`);
@@ -74,11 +76,14 @@ export function perUsdRates(source: ReferenceRates, kept: Record<string, string>
   const rates: Record<string, string> = {};
   for (const [currency, rate] of perBase) {
     const perUsd = rate.div(dollar);
+    // A rate the table cannot keep (one that rounds to 0, or too large) refuses the whole answer.
+    const stored = storedRate(currency, perUsd);
+    if ('problem' in stored) throw new RatesSourceError(stored.problem);
     const before = kept[currency] === undefined ? null : new Decimal(kept[currency]);
     if (before && (perUsd.gt(before.mul(PLAUSIBLE_FACTOR)) || perUsd.mul(PLAUSIBLE_FACTOR).lt(before))) {
       throw new RatesSourceError(`${currency} would move from ${before.toFixed()} to ${perUsd.toFixed(8)} per USD at once, more than ${PLAUSIBLE_FACTOR}×`);
     }
-    rates[currency] = perUsd.toFixed(8);
+    rates[currency] = stored.rate;
   }
   return { asOf: source.asOf, rates };
 }

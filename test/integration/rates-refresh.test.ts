@@ -105,6 +105,32 @@ describe('a failed refresh keeps the old rates, says why in /readyz and the metr
       /JPY would move from .* more than 2×/,
     ],
     [
+      // Stored at 8 places it would be 0, and every record in that currency would divide by zero: the whole
+      // answer is refused, the rates it did publish well included.
+      'a rate that rounds to 0 per dollar',
+      () => (
+        (answer = { status: 200, body: ECB.replace("<Cube currency='JPY'", "<Cube currency='XTS' rate='1e-9'/><Cube currency='JPY'") }),
+        testApp.app.services.rates.refresh()
+      ),
+      /XTS's rate \S+ rounds to 0 at 8 decimals/,
+    ],
+    [
+      'a rate that rounds to 0 per dollar, written out',
+      () => (
+        (answer = { status: 200, body: ECB.replace("<Cube currency='JPY'", "<Cube currency='XTS' rate='0.000000004'/><Cube currency='JPY'") }),
+        testApp.app.services.rates.refresh()
+      ),
+      /XTS's rate \S+ rounds to 0 at 8 decimals/,
+    ],
+    [
+      'a rate too large for the table',
+      () => (
+        (answer = { status: 200, body: ECB.replace("<Cube currency='JPY'", "<Cube currency='XTS' rate='1e15'/><Cube currency='JPY'") }),
+        testApp.app.services.rates.refresh()
+      ),
+      /XTS's rate \S+ is over the largest rate kept/,
+    ],
+    [
       'a date in the future',
       () => ((answer = { status: 200, body: ECB.replace("time='2026-11-20'", "time='2099-01-01'") }), testApp.app.services.rates.refresh()),
       /as-of date "2099-01-01"/,

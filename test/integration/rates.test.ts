@@ -1,6 +1,12 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { importRates } from '../../src/currency/rates.service';
 import { AppError } from '../../src/platform/errors';
+import { root } from '../support/service-process';
 import { createSubscription } from '../support/subscriptions';
+import { today } from '../support/test-clock';
 import { graphqlData, signUp, startTestApp, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;
@@ -42,6 +48,61 @@ it.each([
   expect(error).toBeInstanceOf(AppError);
   expect(Object.keys((error as AppError).fieldErrors ?? {})).toContain(field);
   expect(await rateOf('EUR')).toEqual(before);
+});
+
+describe('a rate the table cannot keep (checked as stored: 8 decimals, 12 digits before the point)', () => {
+  const unkeepable: Array<[string, string | number]> = [
+    ['a rate that rounds to 0', '1e-9'],
+    ['a rate that rounds to 0, sent as a number', 1e-9],
+    ['a rate that rounds to 0, written out', '0.000000004999'],
+    ['a rate too large for the column', '1e12'],
+    ['a rate that rounds up past the column', '999999999999.999999995'],
+    ['a non-finite rate', 'Infinity'],
+    ['a negative rate', '-0.5'],
+  ];
+
+  it.each(unkeepable)('refuses %s (%p), naming the currency, and stores nothing of the file', async (_label, rate) => {
+    const before = await rateOf('EUR');
+    const error = await importRates(testApp.app.db.orm, { asOf: today(), rates: { EUR: '0.5', XAU: rate } }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).fieldErrors?.rates).toEqual([expect.stringContaining('XAU')]);
+    expect(await rateOf('EUR')).toEqual(before);
+    expect((await rateOf('XAU')).per_usd).toBe('0.00040000');
+  });
+
+  it('keeps the smallest and the largest rate the column holds', async () => {
+    const asOf = today();
+    expect(await importRates(testApp.app.db.orm, { asOf, rates: { XAG: '0.000000005', XPT: '999999999999.99999999' } })).toBe(2);
+    expect(await rateOf('XAG')).toEqual({ per_usd: '0.00000001', as_of: asOf });
+    expect((await rateOf('XPT')).per_usd).toBe('999999999999.99999999');
+  });
+
+  it('is refused by the CLI (npm run cli -- rates:import) with a message naming the currency, a non-zero exit and nothing stored', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'subledger-rates-'));
+    const cli = (rates: Record<string, unknown>) => {
+      const file = path.join(dir, 'rates.json');
+      writeFileSync(file, JSON.stringify({ asOf: today(), rates }));
+      return spawnSync(process.execPath, ['dist/src/cli.js', 'rates:import', '--file', file], {
+        cwd: root,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: testApp.database.url, LOG_LEVEL: 'warn' },
+        encoding: 'utf8',
+      });
+    };
+    try {
+      const before = await rateOf('EUR');
+      for (const rate of ['1e-9', 1e-9, '1e12']) {
+        const refused = cli({ EUR: '0.5', XAU: rate });
+        expect(refused.stderr).toContain('The rates file is invalid');
+        expect(refused.stderr).toMatch(/XAU's rate \S+ (rounds to 0|is over the largest rate)/);
+        expect(refused.stdout).toBe('');
+        expect(refused.status).toBe(1);
+        expect(await rateOf('EUR')).toEqual(before);
+        expect((await rateOf('XAU')).per_usd).toBe('0.00040000');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 it('converts base_value through the dollar rates in exact decimal, two places, half away from zero', async () => {
