@@ -2,6 +2,7 @@ import { ALERT_SORT_FIELDS } from '../../src/alerts/alert.service';
 import { CATEGORY_SORT_FIELDS, MAX_SEARCH_RESULTS } from '../../src/catalogue/catalogue.service';
 import { DEFAULT_LENGTH, FILTER_KEYS, MAX_LENGTH, SORT_FIELDS } from '../../src/subscriptions/subscription.list';
 import { DEFAULT_UPCOMING_DAYS, MAX_RANGE_DAYS } from '../../src/subscriptions/subscription.service';
+import { INBOUND_CREATE_DEFAULTS, RECORD_FIELDS } from '../../src/subscriptions/subscription.fields';
 import {
   ADDON_FORM,
   ALERT_CREATE_FORM,
@@ -15,6 +16,11 @@ import {
 } from './forms';
 import { OWNED_RESOURCES } from '../routes/organizing.routes';
 import { arrayOf, date, ref, string, type JsonSchema } from './json-schema';
+
+/** The fields the inbound webhook's created event may leave out, with the value each then takes. */
+const INBOUND_DEFAULTS = RECORD_FIELDS.filter((field) => INBOUND_CREATE_DEFAULTS[field.name] !== undefined)
+  .map((field) => `${field.rest} ${INBOUND_CREATE_DEFAULTS[field.name]}`)
+  .join(', ');
 
 export interface Parameter {
   name: string;
@@ -341,7 +347,7 @@ export function restOperations(serviceShortName: string): Operation[] {
           id: { type: ['string', 'integer'], description: 'The record (all events but created)' },
           ...(SUBSCRIPTION_CREATE_FORM.properties as Record<string, JsonSchema>),
         }),
-        description: 'created: the fields of operation 4; updated: id and any of them; deleted, refunded, canceled: id. Values may be strings.',
+        description: `created: the fields of operation 4, where these may be left out and then take the value named: ${INBOUND_DEFAULTS}; updated: id and any of them; deleted, refunded, canceled: id. Values may be strings.`,
       },
       answers: {
         200: json('Done (created and updated carry the record)', 'InboundAnswer'),

@@ -4,6 +4,7 @@ import { AppError, asAppError } from '../../src/platform/errors';
 import { httpStatusOf, toErrorBody } from '../http-errors';
 import type { Services } from '../../src/runtime/services';
 import { presentSubscription } from '../../src/subscriptions/record-shape';
+import { INBOUND_CREATE_DEFAULTS } from '../../src/subscriptions/subscription.fields';
 import { InboundTokenKind, type InboundWebhookToken } from '../../src/webhooks/inbound-token.entity';
 import { json, normalise } from '../body';
 import { fromParserError } from '../http-errors';
@@ -99,7 +100,7 @@ export function inboundWebhookRoutes(services: Services, config: Pick<Config, 's
     const caller = { userId: token.user, tokenId: null };
     const subscriptions = services.subscriptions;
     if (event === 'created') {
-      const record = await subscriptions.create(caller, readCreateForm(form));
+      const record = await subscriptions.create(caller, readCreateForm(form, INBOUND_CREATE_DEFAULTS));
       return { status: 200, body: { status: true, message: MESSAGES.created, subscription: presentSubscription(record) } };
     }
     const id = form.integer('id', { required: true });

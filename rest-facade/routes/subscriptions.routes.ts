@@ -159,19 +159,22 @@ function readValue(form: FormReader, field: RecordField, required: boolean): unk
   }
 }
 
-/** The value fields of the field table, but those `skip` names. */
-function readValues(form: FormReader, requiredOnCreate: boolean, skip: ValueField[] = []): SubscriptionPatch {
+/** The value fields of the field table, but those `skip` names; those `optional` names are not required on create. */
+function readValues(form: FormReader, requiredOnCreate: boolean, skip: ValueField[] = [], optional: ValueField[] = []): SubscriptionPatch {
   const values: Record<string, unknown> = {};
   for (const field of RECORD_FIELDS) {
-    if (!skip.includes(field.name)) values[field.name] = readValue(form, field, requiredOnCreate && REQUIRED_ON_CREATE.has(field.name));
+    const required = requiredOnCreate && REQUIRED_ON_CREATE.has(field.name) && !optional.includes(field.name);
+    if (!skip.includes(field.name)) values[field.name] = readValue(form, field, required);
   }
   return values as SubscriptionPatch;
 }
 
-export function readCreateForm(form: FormReader): SubscriptionInput {
+/** Operation 4; a field `defaults` names may be left out and takes its value there (the inbound webhook's created). */
+export function readCreateForm(form: FormReader, defaults: Partial<Record<ValueField, number>> = {}): SubscriptionInput {
   const input = {
     product: readProduct(form, true) ?? { name: '' },
-    ...definedOnly(readValues(form, true)),
+    ...defaults,
+    ...definedOnly(readValues(form, true, [], Object.keys(defaults) as ValueField[])),
     ...definedOnly(readLinks(form)),
   } as SubscriptionInput;
   form.merge(validateSubscriptionInput(input));

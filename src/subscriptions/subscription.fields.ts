@@ -1,4 +1,4 @@
-import { BILLING_TYPE_LABELS, CYCLE_LABELS, MAX_RATING, RECURRING_LABELS, STATUS_LABELS, TYPE_LABELS } from './codes';
+import { BILLING_TYPE_LABELS, BillingType, Cycle, CYCLE_LABELS, MAX_RATING, RECURRING_LABELS, Status, STATUS_LABELS, TYPE_LABELS } from './codes';
 import type { Subscription } from './subscription.entity';
 import type { SubscriptionInput } from './subscription.input';
 
@@ -89,6 +89,21 @@ export const REQUIRED_ON_CREATE: ReadonlySet<ValueField> = new Set([
   'status',
   'recurring',
 ]);
+
+/**
+ * What the inbound webhook's created event (operation 25) takes for a field of REQUIRED_ON_CREATE its sender
+ * leaves out (absent, null or empty), as the original's webhook does (Webhook\SubscriptionController::create):
+ * billing_type 1 (`?? 1`), status 0 Draft and recurring 0 Once (`input('status') ? 1 : 0`). The original leaves
+ * billing_frequency and billing_cycle NULL; a record here always has a period, so they take 1 and 3: once a
+ * month, as the original's list shows a record without a cycle. A value that is sent is checked as on operation 4.
+ */
+export const INBOUND_CREATE_DEFAULTS: Readonly<Partial<Record<ValueField, number>>> = {
+  billingType: BillingType.FixedDays,
+  billingFrequency: 1,
+  billingCycle: Cycle.Monthly,
+  status: Status.Draft,
+  recurring: 0,
+};
 
 /** The entity properties an input sets, from the field table. */
 export function entityFields(input: Partial<SubscriptionInput>): Partial<Subscription> {

@@ -164,6 +164,49 @@ describe('POST /webhook/user/data/<token> (operation 25)', () => {
     expect(await countRows(testApp, 'subscriptions')).toBe(before);
   });
 
+  describe('created without billing_type, billing_frequency, billing_cycle, status or recurring', () => {
+    // The original's webhook fills them: billing_type 1, status 0 (Draft), recurring 0 (Once); it leaves the
+    // period unset, which here is once a month.
+    const DEFAULTS = { billing_type: 1, billing_frequency: 1, billing_cycle: 3, status: 0, recurring: 0 };
+    const FIELDS = Object.keys(DEFAULTS) as Array<keyof typeof DEFAULTS>;
+    // Every value sent differs from its default, so a default that is not applied shows.
+    const SENT = { ...MINIMAL, billing_type: '2', billing_frequency: '2', billing_cycle: '4', status: '1', recurring: '1' };
+    const without = (omitted: string[]) => Object.fromEntries(Object.entries(SENT).filter(([name]) => !omitted.includes(name)));
+
+    it.each([[FIELDS], ...FIELDS.map((field) => [[field]])])('stores the defaults for %j left out', async (omitted) => {
+      const response = await send(createToken, 'created', without(omitted));
+      expect(response.status).toBe(200);
+      const stored = await read(response.body.subscription.id);
+      const expected = (field: keyof typeof DEFAULTS) => (omitted.includes(field) ? DEFAULTS[field] : Number(SENT[field]));
+      expect(stored.billing_type).toBe(expected('billing_type'));
+      expect(stored.billing_frequency).toBe(expected('billing_frequency'));
+      expect(stored.billing_cycle).toBe(expected('billing_cycle'));
+      expect(stored.status).toBe(expected('status'));
+      expect(stored.recurring).toBe(expected('recurring'));
+      expect(stored).toMatchObject({ price: 15.49, price_type: 'USD', payment_date: MINIMAL.payment_date });
+    });
+
+    it('takes null or empty values as left out', async () => {
+      const response = await send(createToken, 'created', { ...without(FIELDS), billing_type: null, billing_cycle: '', status: null, recurring: '' });
+      expect(response.status).toBe(200);
+      expect(await read(response.body.subscription.id)).toMatchObject(DEFAULTS);
+    });
+
+    it.each([
+      ['billing_type', '3'],
+      ['billing_frequency', '0'],
+      ['billing_cycle', '5'],
+      ['status', '7'],
+      ['recurring', '2'],
+    ])('still answers 400 naming %s for an invalid value (%s), storing nothing', async (field, value) => {
+      const before = await countRows(testApp, 'subscriptions');
+      const response = await send(createToken, 'created', { ...without(FIELDS), [field]: value });
+      expect(response.status).toBe(400);
+      expectErrorBody(response.body, [field]);
+      expect(await countRows(testApp, 'subscriptions')).toBe(before);
+    });
+  });
+
   it('answers 415 for a body that is not JSON by content type', async () => {
     const form = await testApp.http.post(`/webhook/user/data/${createToken}`).set('x-subledger-webhook-event', 'created').type('form').send(MINIMAL);
     expect(form.status).toBe(415);
