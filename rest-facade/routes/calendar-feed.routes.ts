@@ -5,8 +5,8 @@ import { toErrorBody } from '../http-errors';
 
 /**
  * GET /calendar/<token>.ics: a calendar feed, opened by the token in its URL alone (calendar apps send no
- * other credentials). Calendar apps poll: the ETag names the owner's data version, so an unchanged feed
- * answers 304 without being made again.
+ * other credentials). Calendar apps poll: the ETag and Last-Modified both name the owner's data version, so
+ * an unchanged feed answers 304 to either without being made again, and a changed one to neither.
  */
 export function calendarFeedRoutes(services: Services): Router {
   const router = Router();

@@ -28,4 +28,11 @@ export class CalendarFeed {
 
   @Property({ type: UtcTimestampType, nullable: true })
   revokedAt?: string | null;
+
+  /** The owner's data version the feed's Last-Modified was last given for (null: never read), and that time. */
+  @Property({ type: 'bigint', nullable: true })
+  lastModifiedVersion?: string | null;
+
+  @Property({ type: UtcTimestampType, nullable: true })
+  lastModifiedAt?: string | null;
 }

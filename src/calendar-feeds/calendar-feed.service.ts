@@ -13,7 +13,7 @@ import type { SubscriptionRow } from '../subscriptions/subscription.record';
 import { scheduleOf } from '../subscriptions/subscription.record';
 import type { SubscriptionRepository } from '../subscriptions/subscription.repository';
 import { CalendarFeed } from './calendar-feed.entity';
-import type { CalendarFeedRepository } from './calendar-feed.repository';
+import type { CalendarFeedRepository, FeedByToken } from './calendar-feed.repository';
 import { renderCalendar, type FeedEvent } from './calendar-ics';
 
 const TOKEN_PATTERN = /^calf_[A-Za-z0-9_-]{20,80}$/;
@@ -67,9 +67,21 @@ export class CalendarFeedService {
     return {
       // The feed's text is made from the owner's data alone, so its version names it.
       etag: `"${feed.id}-${feed.include_reminders ? 'r' : 'n'}-${feed.data_version}"`,
-      lastModified: feed.last_modified ? fromUtcTimestamp(feed.last_modified) : null,
+      lastModified: await this.lastModified(feed),
       text: async () => renderCalendar(feed.name, new URL(this.baseUrl).hostname, await this.events(feed.user_id, feed.include_reminders)),
     };
+  }
+
+  /**
+   * The feed's Last-Modified, made from its data version as the ETag is, so that any change to what it shows
+   * changes both: the time the feed was first answered under that version (a second past the previous
+   * version's at least, since HTTP dates are whole seconds). The version only grows; a request that read an
+   * older one than the feed was dated under meanwhile answers without a Last-Modified.
+   */
+  private async lastModified(feed: FeedByToken): Promise<Date | null> {
+    let dated = feed.last_modified_version === null ? null : { last_modified_version: feed.last_modified_version, last_modified_at: feed.last_modified_at! };
+    if (dated === null || BigInt(dated.last_modified_version) < BigInt(feed.data_version)) dated = await this.feeds.dateVersion(feed.id, feed.data_version);
+    return dated?.last_modified_version === feed.data_version ? fromUtcTimestamp(dated.last_modified_at) : null;
   }
 
   private async events(userId: number, includeReminders: boolean): Promise<FeedEvent[]> {

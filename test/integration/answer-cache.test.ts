@@ -1,8 +1,10 @@
+import { Client } from 'pg';
 import { buildAppSchema } from '../../src/runtime/schema';
 import type { Services } from '../../src/runtime/services';
 import { VERSIONED_QUERIES } from '../../src/subscriptions/subscription.resolver';
 import { createSubscription } from '../support/subscriptions';
-import { graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { graphql, graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { until } from '../support/wait';
 
 /**
  * Answers of records are kept and served again until anything they were made from changes: a kept answer is
@@ -180,5 +182,171 @@ describe('GraphQL', () => {
   it('names only queries the schema has', async () => {
     const fields = Object.keys((await buildAppSchema({} as Services)).getQueryType()!.getFields());
     expect(fields).toEqual(expect.arrayContaining([...VERSIONED_QUERIES]));
+  });
+});
+
+/**
+ * Issue 39: a user's data version moves only with changes that concern them, and never takes a value it had
+ * before. A calendar feed's ETag shows the version (`"<feed>-<n|r>-<version>"`), which makes it visible.
+ */
+describe('the data version, across users and households', () => {
+  const feedOf = async (token: string) =>
+    new URL(
+      (await graphqlData<{ createCalendarFeed: { url: string } }>(testApp, token, 'mutation { createCalendarFeed(input: {name: "Version"}) { url } }'))
+        .createCalendarFeed.url,
+    ).pathname;
+  const versionOf = async (feed: string) => {
+    const response = await testApp.http.get(feed);
+    expect(response.status).toBe(200);
+    return BigInt(/^"\d+-[nr]-(\d+)"$/.exec(response.headers.etag)![1]);
+  };
+
+  it("is not moved by another user's members without an account, so their mutations leave everyone's kept answers alone", async () => {
+    const stranger = await signUp(testApp, 'Ghost Keeper');
+    await graphqlData(testApp, stranger.token, 'mutation { createHousehold(name: "Haunted") { id } }');
+    const [mineFeed, theirFeed] = [await feedOf(user.token), await feedOf(stranger.token)];
+    const [mineBefore, theirsBefore] = [await versionOf(mineFeed), await versionOf(theirFeed)];
+    await list();
+    // 15 aliased mutations a request, as item 5 of the issue had them.
+    const ghosts = Array.from({ length: 15 }, (_, index) => `g${index}: addHouseholdMember(input: {name: "Ghost ${index}"}) { id }`).join(' ');
+    const added = await graphqlData<Record<string, { id: number }>>(testApp, stranger.token, `mutation { ${ghosts} }`);
+    await graphqlData(testApp, stranger.token, `mutation { removeHouseholdMember(memberId: ${added.g0.id}) }`);
+    await graphqlData(testApp, stranger.token, `mutation { updateHouseholdMember(memberId: ${added.g1.id}, input: {name: "Poltergeist"}) { id } }`);
+    expect(await versionOf(mineFeed)).toBe(mineBefore);
+    statements.length = 0;
+    await list();
+    expect(statements.some((statement) => statement.includes('"subscriptions"'))).toBe(false);
+    // The owner's own version moves (the members are theirs).
+    expect(await versionOf(theirFeed)).toBeGreaterThan(theirsBefore);
+  });
+
+  describe('members', () => {
+    let ann: SignedUpUser;
+    let householdId: number;
+    let sharedId: number;
+    const SHARED = () => `{ subscription(id: ${sharedId}) { id price } }`;
+
+    beforeAll(async () => {
+      ann = await signUp(testApp, 'Ann Owner');
+      const created = await graphqlData<{ createHousehold: { id: number; memberId: number } }>(
+        testApp,
+        ann.token,
+        'mutation { createHousehold(name: "Home") { id memberId } }',
+      );
+      householdId = created.createHousehold.id;
+      sharedId = (await createSubscription(testApp, ann.token, { price: '20.00' })).id as number;
+      // Ann pays and bears it alone: every member reads it, and none is held in the household by a share.
+      const ownMember = created.createHousehold.memberId;
+      await graphqlData(
+        testApp,
+        ann.token,
+        `mutation { shareSubscription(id: ${sharedId}, input: {payerMemberId: ${ownMember}, mode: EQUAL, shares: [{memberId: ${ownMember}}]}) { id } }`,
+      );
+    });
+
+    /** A new user who joined Ann's household (invited by e-mail, with the code). */
+    const joined = async (name: string) => {
+      const member = await signUp(testApp, name);
+      const { addHouseholdMember: invited } = await graphqlData<{ addHouseholdMember: { id: number; invitationCode: string } }>(
+        testApp,
+        ann.token,
+        'mutation($input: HouseholdMemberInput!) { addHouseholdMember(input: $input) { id invitationCode } }',
+        { input: { name, email: member.email } },
+      );
+      await graphqlData(testApp, member.token, 'mutation($code: String!) { joinHousehold(code: $code) { id } }', { code: invited.invitationCode });
+      return { member, memberId: invited.id };
+    };
+    const sharedPrice = async (member: SignedUpUser) =>
+      (await graphqlData<{ subscription: { price: string } }>(testApp, member.token, SHARED())).subscription.price;
+
+    it("moves for every member of the household with the owner's changes", async () => {
+      const { member } = await joined('Mo Member');
+      const feed = await feedOf(member.token);
+      expect(await sharedPrice(member)).toBe('20.00');
+      const before = await versionOf(feed);
+      await testApp.http.put(`/api/v1/subscriptions/${sharedId}`).set('authorization', `Bearer ${ann.token}`).type('form').send({ price: '21.00' });
+      expect(await versionOf(feed)).toBeGreaterThan(before);
+      expect(await sharedPrice(member)).toBe('21.00');
+      // The owner's rows changed by SQL by hand move it as well.
+      const again = await versionOf(feed);
+      await sql(testApp, `update "subscriptions" set "price" = 22 where "id" = ?`, [sharedId]);
+      expect(await versionOf(feed)).toBeGreaterThan(again);
+      expect(await sharedPrice(member)).toBe('22.00');
+    });
+
+    const connectionOfAnotherShard = async () => {
+      const shardOf = (pid: number) => pid % 16;
+      const taken = new Set(
+        (await sql<{ pid: number }>(testApp, `select "pid" from pg_stat_activity where "datname" = current_database()`)).map((row) => shardOf(row.pid)),
+      );
+      // Two apps of 5 connections each leave 6 of the 16 shards at least.
+      for (let attempt = 1; ; attempt += 1) {
+        const client = new Client({ connectionString: testApp.database.url });
+        await client.connect();
+        const { pid } = (await client.query<{ pid: number }>('select pg_backend_pid() as "pid"')).rows[0];
+        if (!taken.has(shardOf(pid)) || attempt === 100) return client;
+        await client.end();
+      }
+    };
+
+    it("counts a member who joins while the owner's change is being made: the join waits for it, or the change reaches the member", async () => {
+      const member = await signUp(testApp, 'Rae Racing');
+      const { addHouseholdMember: invited } = await graphqlData<{ addHouseholdMember: { invitationCode: string } }>(
+        testApp,
+        ann.token,
+        'mutation($input: HouseholdMemberInput!) { addHouseholdMember(input: $input) { invitationCode } }',
+        { input: { name: 'Rae', email: member.email } },
+      );
+      const price = await sharedPrice((await joined('Pat Present')).member);
+      // The owner's change by SQL by hand, in a transaction held open while the member joins over the API: on a
+      // connection of a version shard no connection of the app's adds to (it would wait for that row alone).
+      const owner = await connectionOfAnotherShard();
+      try {
+        await owner.query('begin');
+        await owner.query(`update "subscriptions" set "price" = "price" + 1 where "id" = $1`, [sharedId]);
+        let joinedNow = false;
+        const joining = graphqlData(testApp, member.token, 'mutation($code: String!) { joinHousehold(code: $code) { id } }', {
+          code: invited.invitationCode,
+        }).then(() => (joinedNow = true));
+        const waitingOnALock = async () =>
+          (await sql(testApp, `select 1 from pg_stat_activity where "datname" = current_database() and "wait_event_type" = 'Lock'`)).length > 0;
+        await until(async () => joinedNow || (await waitingOnALock()), 'the join to be made or to wait for the change');
+        // Read before the change commits, when the join did not wait: that answer is kept (the change is not in it).
+        if (joinedNow) expect(await sharedPrice(member)).toBe(price);
+        await owner.query('commit');
+        await joining;
+      } finally {
+        await owner.end();
+      }
+      expect(await sharedPrice(member)).toBe((Number(price) + 1).toFixed(2));
+    });
+
+    it.each([
+      ['leaves', async (member: SignedUpUser) => graphqlData(testApp, member.token, `mutation { leaveHousehold(householdId: ${householdId}) }`)],
+      ['is removed', async (_: SignedUpUser, memberId: number) => graphqlData(testApp, ann.token, `mutation { removeHouseholdMember(memberId: ${memberId}) }`)],
+    ])('never goes back to an earlier value after a member %s, so a kept answer of the shared record is never served again', async (_, goes) => {
+      const { member, memberId } = await joined('Lea Leaving');
+      const feed = await feedOf(member.token);
+      const seen: bigint[] = [];
+      const version = async () => {
+        seen.push(await versionOf(feed));
+        return seen[seen.length - 1];
+      };
+      // The shared record, read and kept under the member's version (unchanged before and after the read).
+      const kept = await version();
+      expect(await sharedPrice(member)).toEqual(expect.any(String));
+      expect(await version()).toBe(kept);
+      const before = seen.length;
+      await goes(member, memberId);
+      // The member's own writes, one at a time, until the version is back where the answer was kept (it must never be).
+      for (let tag = 0; (await version()) < kept && tag < 1000; tag += 1) {
+        await graphqlData(testApp, member.token, `mutation { createTag(input: {name: "after ${tag}"}) { id } }`);
+      }
+      const after = await graphql(testApp, member.token, SHARED());
+      expect(after.body.data?.subscription ?? null).toBeNull();
+      expect(after.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+      expect(seen.slice(before).every((value) => value > kept)).toBe(true);
+      expect(seen).toEqual([...seen].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    });
   });
 });

@@ -177,3 +177,36 @@ it('answers 404 once revoked, and to unknown or malformed tokens; another user c
   const bad = await graphql(testApp, user.token, 'mutation { createCalendarFeed(input: {name: "  "}) { id } }');
   expect(bad.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
 });
+it('changes both validators with anything the feed shows: an alert definition answers If-Modified-Since with the new feed too', async () => {
+  const { createAlert } = await graphqlData<{ createAlert: { id: number } }>(
+    testApp,
+    user.token,
+    'mutation { createAlert(input: {name: "Feed", timePeriod: 2, time: "07:00", timezone: "UTC", channel: 1}) { id } }',
+  );
+  await testApp.http
+    .put(`/api/v1/subscriptions/${String(once.id)}`)
+    .set('authorization', `Bearer ${user.token}`)
+    .type('form')
+    .send({ alert_id: String(createAlert.id) });
+  const path = pathOf((await createFeed(true)).url);
+  const triggerOf = (text: string) =>
+    eventsOf(text)
+      .find((event) => event.uid === uidOf(once.id))!
+      .alarms!.map((alarm) => alarm.trigger);
+  const first = await testApp.http.get(path);
+  expect(triggerOf(first.text)).toEqual(['-P1DT17H']);
+  expect((await testApp.http.get(path).set('if-modified-since', first.headers['last-modified'])).status).toBe(304);
+  await graphqlData(testApp, user.token, `mutation { updateAlert(id: ${createAlert.id}, input: {time: "06:30"}) { id } }`);
+  // A client that keeps only Last-Modified, and one that keeps only the ETag, both get the new feed.
+  const since = await testApp.http.get(path).set('if-modified-since', first.headers['last-modified']);
+  expect(since.status).toBe(200);
+  expect(triggerOf(since.text)).toEqual(['-P1DT17H30M']);
+  expect(new Date(since.headers['last-modified']).getTime()).toBeGreaterThan(new Date(first.headers['last-modified']).getTime());
+  expect(since.headers.etag).not.toBe(first.headers.etag);
+  expect((await testApp.http.get(path).set('if-none-match', first.headers.etag)).status).toBe(200);
+  // Unchanged since: 304 to either validator, the same ones again.
+  const again = await testApp.http.get(path).set('if-modified-since', since.headers['last-modified']);
+  expect([again.status, again.headers['last-modified'], again.headers.etag]).toEqual([304, since.headers['last-modified'], since.headers.etag]);
+  expect((await testApp.http.get(path).set('if-none-match', since.headers.etag)).status).toBe(304);
+});
+

@@ -31,6 +31,7 @@ export const MIGRATION_NAMES: readonly string[] = [
   'Migration20261125101146_households',
   'Migration20261125103222_budget_warnings',
   'Migration20261125160000_webhook_payload_text',
+  'Migration20261126090000_member_data_versions',
 ];
 
 /**
