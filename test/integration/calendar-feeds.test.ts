@@ -1,6 +1,9 @@
 import ical, { type VEvent } from 'node-ical';
+import { addDays, addMonths, daysInMonth } from '../../src/platform/dates';
+import { ENGINES } from '../support/ics-engines';
 import { createSubscription } from '../support/subscriptions';
 import { graphql, graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { dayOfMonthFromToday, today } from '../support/test-clock';
 
 /**
  * Calendar feeds over HTTP, as a calendar app reads them: made and revoked through GraphQL, fetched by the
@@ -103,6 +106,57 @@ it("gives Active records the calendar operation's dates, one by one, over three 
   }
 });
 
+it('gives month ends the dates of the REST calendar in ical.js, node-ical and rrule alike, over five years', async () => {
+  // A user of its own: records on the 28th to the 31st of this month and the six before it (months without
+  // the day are left out), monthly, every 2 and every 3 months, and yearly on the last Feb 29 (and monthly from it).
+  const owner = await signUp(testApp, 'Month ends');
+  const records = new Map<number, string>();
+  const add = async (payment_date: string, billing_cycle: string, billing_frequency: string) => {
+    const record = await createSubscription(testApp, owner.token, { payment_date, billing_cycle, billing_frequency });
+    records.set(Number(record.id), `${payment_date} every ${billing_frequency} ${billing_cycle === '3' ? 'month' : 'year'}(s)`);
+  };
+  for (let months = -6; months <= 0; months++) {
+    for (const day of [28, 29, 30, 31]) {
+      const anchor = dayOfMonthFromToday(months, day);
+      if (Number(anchor.slice(8)) !== day) continue;
+      for (const frequency of ['1', '2', '3']) await add(anchor, '3', frequency);
+    }
+  }
+  let leapYear = Number(today().slice(0, 4));
+  while (daysInMonth(leapYear, 2) !== 29 || `${leapYear}-02-29` > today()) leapYear--;
+  await add(`${leapYear}-02-29`, '4', '1');
+  await add(`${leapYear}-02-29`, '3', '1');
+  const feed = (
+    await graphqlData<{ createCalendarFeed: NewFeed }>(
+      testApp,
+      owner.token,
+      'mutation { createCalendarFeed(input: {name: "Month ends", includeReminders: false}) { url } }',
+    )
+  ).createCalendarFeed;
+  const text = (await testApp.http.get(pathOf(feed.url))).text;
+  // Five years from the first of the earliest anchors' month: a leap February and every month end.
+  const from = dayOfMonthFromToday(-6, 1);
+  const to = addDays(addMonths(from, 60), -1);
+  const calendar = new Map<number, string[]>();
+  for (let year = 0; year < 5; year++) {
+    const [start, end] = [addMonths(from, 12 * year), addDays(addMonths(from, 12 * (year + 1)), -1)];
+    const answer = await testApp.http.get(`/api/v1/calendar?start=${start}&end=${end}`).set('authorization', `Bearer ${owner.token}`);
+    expect(answer.status).toBe(200);
+    for (const entry of answer.body as Array<{ subscription_id: number; calendar_date: string }>) {
+      calendar.set(entry.subscription_id, [...(calendar.get(entry.subscription_id) ?? []), entry.calendar_date]);
+    }
+  }
+  expect([...records.keys()].every((id) => calendar.get(id)?.length)).toBe(true);
+  expect([...calendar.values()].flat().some((date) => date.endsWith('-02-29'))).toBe(true);
+  for (const [engine, expansion] of Object.entries(ENGINES)) {
+    const fromFeed = expansion(text, from, to);
+    const mismatches = [...records]
+      .filter(([id]) => JSON.stringify(fromFeed.get(id) ?? []) !== JSON.stringify(calendar.get(id) ?? []))
+      .map(([id, record]) => ({ engine, record, calendar: calendar.get(id)?.slice(0, 6), feed: fromFeed.get(id)?.slice(0, 6) }));
+    expect(mismatches.slice(0, 3)).toEqual([]);
+  }
+});
+
 it('carries an alarm per alert definition at the offset reminders use, when asked', async () => {
   const withReminders = eventsOf((await testApp.http.get(pathOf((await createFeed(true)).url))).text);
   // The default alert: 3 days before at 09:00, from the all-day event's midnight.
@@ -153,30 +207,6 @@ it('answers 304 to a poll while nothing changed, and the new feed once a record 
   expect(eventsOf(changed.text).find((event) => event.uid === uidOf(monthEnd.id))!.summary).toContain('16.99 USD');
 });
 
-it('answers 404 once revoked, and to unknown or malformed tokens; another user cannot revoke it', async () => {
-  const feed = await createFeed(false);
-  const stranger = await signUp(testApp, 'Stranger');
-  const refused = await graphql(testApp, stranger.token, `mutation { revokeCalendarFeed(id: ${feed.id}) { id } }`);
-  expect(refused.body.errors[0].extensions.code).toBe('NOT_FOUND');
-  expect((await testApp.http.get(pathOf(feed.url))).status).toBe(200);
-  const revoked = await graphqlData<{ revokeCalendarFeed: { id: number; revokedAt: string } }>(
-    testApp,
-    user.token,
-    `mutation { revokeCalendarFeed(id: ${feed.id}) { id revokedAt } }`,
-  );
-  expect(revoked.revokeCalendarFeed.revokedAt).toEqual(expect.any(String));
-  for (const path of [
-    pathOf(feed.url),
-    '/calendar/calf_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.ics',
-    '/calendar/nonsense.ics',
-    pathOf(feed.url).replace('.ics', '.txt'),
-  ]) {
-    const response = await testApp.http.get(path);
-    expect([path, response.status, response.body.status]).toEqual([path, 404, false]);
-  }
-  const bad = await graphql(testApp, user.token, 'mutation { createCalendarFeed(input: {name: "  "}) { id } }');
-  expect(bad.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
-});
 it('changes both validators with anything the feed shows: an alert definition answers If-Modified-Since with the new feed too', async () => {
   const { createAlert } = await graphqlData<{ createAlert: { id: number } }>(
     testApp,
@@ -210,3 +240,27 @@ it('changes both validators with anything the feed shows: an alert definition an
   expect((await testApp.http.get(path).set('if-none-match', since.headers.etag)).status).toBe(304);
 });
 
+it('answers 404 once revoked, and to unknown or malformed tokens; another user cannot revoke it', async () => {
+  const feed = await createFeed(false);
+  const stranger = await signUp(testApp, 'Stranger');
+  const refused = await graphql(testApp, stranger.token, `mutation { revokeCalendarFeed(id: ${feed.id}) { id } }`);
+  expect(refused.body.errors[0].extensions.code).toBe('NOT_FOUND');
+  expect((await testApp.http.get(pathOf(feed.url))).status).toBe(200);
+  const revoked = await graphqlData<{ revokeCalendarFeed: { id: number; revokedAt: string } }>(
+    testApp,
+    user.token,
+    `mutation { revokeCalendarFeed(id: ${feed.id}) { id revokedAt } }`,
+  );
+  expect(revoked.revokeCalendarFeed.revokedAt).toEqual(expect.any(String));
+  for (const path of [
+    pathOf(feed.url),
+    '/calendar/calf_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.ics',
+    '/calendar/nonsense.ics',
+    pathOf(feed.url).replace('.ics', '.txt'),
+  ]) {
+    const response = await testApp.http.get(path);
+    expect([path, response.status, response.body.status]).toEqual([path, 404, false]);
+  }
+  const bad = await graphql(testApp, user.token, 'mutation { createCalendarFeed(input: {name: "  "}) { id } }');
+  expect(bad.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+});
