@@ -68,7 +68,7 @@ export class SubscriptionShare extends BaseEntity {
   @ManyToOne(() => Household, { mapToPk: true, deleteRule: 'cascade', index: true })
   household!: number;
 
-  // Removing a member who pays or holds a share is refused by the service; the cascade serves a household's removal.
+  // Removing a member hands what they pay or share to the owner first (the service); the cascade serves a household's removal.
   @ManyToOne(() => HouseholdMember, { mapToPk: true, deleteRule: 'cascade' })
   payer!: number;
 

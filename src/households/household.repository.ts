@@ -139,17 +139,26 @@ export const householdRepository = {
     return row ?? null;
   },
 
-  /** A member of the owner's household, locked for the rest of the transaction, with how many shared records name them. */
-  async lockMember(em: StatementTarget, ownerId: number, memberId: number): Promise<(MemberRow & { uses: number }) | null> {
-    const [row] = await rowsOf<MemberRow & { uses: number }>(
-      em,
-      `select ${MEMBER_COLUMNS},
-              (select count(*) from "subscription_shares" sh where sh."payer_id" = m."id")::int
-            + (select count(*) from "subscription_splits" sp where sp."member_id" = m."id")::int as "uses"
-         from "household_members" m where m."id" = ? and m."owner_id" = ? for update`,
-      [memberId, ownerId],
-    );
+  /** A member of the owner's household, locked for the rest of the transaction. */
+  async lockMember(em: StatementTarget, ownerId: number, memberId: number): Promise<MemberRow | null> {
+    const [row] = await rowsOf<MemberRow>(em, `select ${MEMBER_COLUMNS} from "household_members" m where m."id" = ? and m."owner_id" = ? for update`, [
+      memberId,
+      ownerId,
+    ]);
     return row ?? null;
+  },
+
+  /** The ids of the records whose payer or split names the member, locked (in id order) for the rest of the transaction. */
+  async lockRecordsNaming(em: StatementTarget, memberId: number): Promise<number[]> {
+    const rows = await rowsOf<{ id: number }>(
+      em,
+      `select s."id" from "subscriptions" s
+        where s."id" in (select "subscription_id" from "subscription_shares" where "payer_id" = ?
+                         union select "subscription_id" from "subscription_splits" where "member_id" = ?)
+        order by s."id" for update`,
+      [memberId, memberId],
+    );
+    return rows.map((row) => row.id);
   },
 
   async removeMember(em: StatementTarget, memberId: number): Promise<void> {
@@ -197,7 +206,7 @@ export const householdRepository = {
   /** Shares a record in a household, or changes its payer and split: the whole split is replaced. */
   async putSharing(
     em: StatementTarget,
-    sharing: { subscriptionId: number; householdId: number; payerId: number; mode: SplitMode; splits: Array<{ memberId: number; weight: string }> },
+    sharing: { subscriptionId: number; householdId: number; payerId: number; mode: SplitMode; splits: ReadonlyArray<{ memberId: number; weight: string }> },
   ): Promise<void> {
     await rowsOf(
       em,

@@ -33,8 +33,9 @@ export class HouseholdResolver {
 
   @FieldResolver(() => [SubscriptionRecordView], { description: 'The records shared in it (read-only unless you may edit).' })
   async subscriptions(@Root() household: HouseholdView, @Ctx() context: GraphQLContext): Promise<SubscriptionRecordView[]> {
-    const { ownerId, ids } = await this.service.sharedRecords(requireCaller(context), household.id);
-    return (await this.records.ofOwner(ownerId, ids)).map(asRecordView);
+    const caller = requireCaller(context);
+    const { ownerId, ids } = await this.service.sharedRecords(caller, household.id);
+    return (await this.records.ofOwner(caller, ownerId, ids)).map(asRecordView);
   }
 
   @Mutation(() => HouseholdView, { description: 'Makes your household (one per user), with you as its first member.' })
@@ -87,7 +88,9 @@ export class HouseholdResolver {
     return toMemberView(member, caller.userId, true);
   }
 
-  @Mutation(() => Boolean, { description: 'Removes a member who neither pays nor shares a record.' })
+  @Mutation(() => Boolean, {
+    description: 'Removes a member of your household: the records they pay and their shares become yours (merged with your own share), in one go.',
+  })
   async removeHouseholdMember(@Arg('memberId', () => Int) memberId: number, @Ctx() context: GraphQLContext): Promise<boolean> {
     await this.service.removeMember(requireCaller(context), memberId);
     return true;

@@ -11,7 +11,7 @@ import { hasLength } from '../platform/objects';
 import type { SharedRecordAccess } from '../platform/shared-records';
 import type { SplitMode } from './household.entity';
 import { householdRepository, type MemberRow, type MembershipRow, type SharingRow } from './household.repository';
-import { splitWeights, type ShareInput } from './split';
+import { handedBack, splitWeights, type ShareInput } from './split';
 
 /** Sends an invitation e-mail (SMTP_URL); absent: invitation codes are passed on by hand. */
 export type InvitationMail = (to: string, subject: string, text: string) => Promise<unknown>;
@@ -116,13 +116,31 @@ export class HouseholdService implements SharedRecordAccess {
     return member;
   }
 
-  /** Removes a member of the caller's household who neither pays nor shares a record (not the owner). */
+  /**
+   * Removes a member of the caller's household (not the owner), in one transaction: the records they pay are
+   * the owner's to pay, and their shares the owner's (see handedBack), so every split still adds up; then the
+   * member goes, and with them their access to the records.
+   */
   async removeMember(caller: Caller, memberId: number): Promise<void> {
     await this.orm.em.transactional(async (em) => {
       const member = await householdRepository.lockMember(em, caller.userId, memberId);
       if (!member) throw AppError.notFound('Household member');
       if (member.user_id === caller.userId) throw AppError.field('member_id', 'The owner stays in the household: remove the household instead.');
-      if (member.uses > 0) throw new AppError('IN_USE', 'This member pays or shares records: change their splits first.');
+      // Read after the member's lock: a split naming them is either here or waits for the removal (and fails).
+      const recordIds = await householdRepository.lockRecordsNaming(em, memberId);
+      if (recordIds.length > 0) {
+        const owner = (await householdRepository.members(em, [member.household_id])).find((row) => row.user_id === caller.userId)!;
+        for (const sharing of await householdRepository.sharingOf(em, recordIds)) {
+          const stored = {
+            payerId: sharing.payer_id,
+            mode: sharing.split_mode,
+            price: sharing.price,
+            splits: sharing.splits.map((split) => ({ memberId: split.member_id, weight: split.weight })),
+          };
+          const handed = handedBack(stored, memberId, owner.id);
+          await householdRepository.putSharing(em, { subscriptionId: sharing.subscription_id, householdId: sharing.household_id, ...handed });
+        }
+      }
       await householdRepository.removeMember(em, memberId);
     });
   }

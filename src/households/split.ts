@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import { AppError } from '../platform/errors';
-import { toCents } from '../platform/money';
+import { centsText, toCents } from '../platform/money';
 import { moneyProblem } from '../subscriptions/subscription.input';
 import type { SplitMode } from './household.entity';
 
@@ -35,6 +35,51 @@ export function splitWeights(mode: SplitMode, shares: readonly ShareInput[], pri
   if (!total.equals(whole)) throw problem(`The ${label}s must add up to ${mode === 'amounts' ? `the price, ${price}` : '100'}.`);
   if (total.isZero()) throw problem('At least one share must be more than 0.');
   return shares.map((share) => ({ memberId: share.memberId, weight: new Decimal(share.value!).toFixed(2) }));
+}
+
+/** A shared record's payer and split as stored: the split's weights in split order. */
+export interface StoredSharing {
+  payerId: number;
+  mode: SplitMode;
+  price: string;
+  splits: ReadonlyArray<{ memberId: number; weight: string }>;
+}
+
+/**
+ * A shared record's payer and split once a member's part is handed back to the owner: the owner pays what the
+ * member paid and takes the member's share, in its place, or merged into the owner's own share when they hold
+ * one (the weights added: amounts still add up to the same price, percentages to 100). Equal shares merged so
+ * are no longer equal: the split becomes each member's amount of the current price, the owner's two together,
+ * so no one's part changes (at a price of 0.00, where every part is nothing, the member's equal share just goes).
+ */
+export function handedBack(sharing: StoredSharing, memberId: number, ownerMemberId: number): Omit<StoredSharing, 'price'> {
+  const payerId = sharing.payerId === memberId ? ownerMemberId : sharing.payerId;
+  const ownerHasShare = sharing.splits.some((split) => split.memberId === ownerMemberId);
+  if (!ownerHasShare) {
+    const splits = sharing.splits.map((split) => (split.memberId === memberId ? { memberId: ownerMemberId, weight: split.weight } : split));
+    return { payerId, mode: sharing.mode, splits };
+  }
+  let mode = sharing.mode;
+  let splits = [...sharing.splits];
+  const cents = toCents(sharing.price);
+  if (mode === 'equal' && cents > 0n && splits.some((split) => split.memberId === memberId)) {
+    mode = 'amounts';
+    const parts = splitCents(
+      cents,
+      splits.map((split) => split.weight),
+    );
+    splits = splits.map((split, index) => ({ memberId: split.memberId, weight: centsText(parts[index]) }));
+  }
+  const handed = splits.find((split) => split.memberId === memberId)?.weight ?? '0';
+  return {
+    payerId,
+    mode,
+    splits: splits
+      .filter((split) => split.memberId !== memberId)
+      .map((split) =>
+        split.memberId === ownerMemberId && mode !== 'equal' ? { memberId: split.memberId, weight: new Decimal(split.weight).plus(handed).toFixed(2) } : split,
+      ),
+  };
 }
 
 /**

@@ -116,6 +116,23 @@ export function todayCache(now: Date): (timezone: string) => string {
 }
 
 /**
+ * Whether `userId` sees the record's alert set-up (its alert definitions, their channels and contacts): its
+ * owner does; a member of the household it is shared in does not. The one rule of what a member reads of it.
+ */
+export function seesAlertSetUp(record: Pick<SubscriptionRow, 'user_id'>, userId: number): boolean {
+  return record.user_id === userId;
+}
+
+/**
+ * The record as `userId` may read it: whole for its owner (the same object); for a member of the household it
+ * is shared in, a copy without the owner's alert set-up: alert_id 0 (no alert of theirs), no alert type or name.
+ */
+export function asSeenBy<T extends SubscriptionRecord>(record: T, userId: number): T {
+  if (seesAlertSetUp(record, userId)) return record;
+  return { ...record, alert_id: 0, alert_type: null, alert_name: null };
+}
+
+/**
  * Derives next_payment_date, payment_date_upd and refund_date; `now` is the instant of the read.
  * The row becomes the record in place: copying 60 fields per row was the largest cost of a list. The read
  * selects the three as nulls, so filling them changes no object's shape (adding them did, and slowed V8 down).

@@ -12,13 +12,13 @@ import type { SubscriptionRow } from './subscription.record';
 import {
   changeReadSql,
   changeRecordsSql,
-  LINK_PLAN,
   EXPECT_CHANGED,
   insertRecordsSql,
   listQuerySql,
   PLANNED_PREVIEWS,
   recordSelect,
   REPLACE_TAGS,
+  UPDATE_LINK_PLAN,
   type AddonScope,
 } from './subscription.sql';
 
@@ -189,9 +189,14 @@ export class SubscriptionRepository {
     return row;
   }
 
-  /** What an update that names links needs to know of the rows it links before it writes (LINK_PLAN); null without the user. */
-  async linkPlan(userId: number, ask: LinkPlanAsk): Promise<LinkPlan | null> {
-    const [plan] = await this.rows<LinkPlan>(LINK_PLAN, [
+  /**
+   * What an update of record `recordId` that names links needs to know of the rows it links before it writes,
+   * and whether the record is the user's (UPDATE_LINK_PLAN); null without the user.
+   */
+  async linkPlan(userId: number, ask: LinkPlanAsk, recordId: number): Promise<(LinkPlan & { record_found: boolean }) | null> {
+    const [plan] = await this.rows<LinkPlan & { record_found: boolean }>(UPDATE_LINK_PLAN, [
+      recordId,
+      userId,
       ask.currency,
       ask.productId,
       userId,

@@ -12,7 +12,7 @@ import { decodeCursor } from '../platform/graphql/cursors';
 import { ProductCategoryView, FolderView, PaymentModeView, TagView, toTagView } from '../organizing/organizing.types';
 import type { Product } from '../catalogue/product.entity';
 import { ProductSummaryView, toProductSummary } from '../catalogue/product.types';
-import type { ProductSummaryColumns } from './subscription.record';
+import { seesAlertSetUp, type ProductSummaryColumns } from './subscription.record';
 import type { SubscriptionInput, SubscriptionPatch } from './subscription.input';
 import { DEFAULT_LENGTH, DEFAULT_SORT, MAX_LENGTH } from './subscription.list';
 import type { SubscriptionService } from './subscription.service';
@@ -185,8 +185,11 @@ export class SubscriptionResolver {
     return record.payment_mode_id ? { id: record.payment_mode_id, name: record.payment_mode_name! } : null;
   }
 
-  @FieldResolver(() => [AlertView], { description: 'Its alert definitions; the first is the REST alert_id.' })
+  @FieldResolver(() => [AlertView], {
+    description: "Its alert definitions; the first is the REST alert_id. None for a household member: a shared record's alerts are its owner's.",
+  })
   async alerts(@Root() record: SubscriptionRecordView, @Ctx() context: GraphQLContext): Promise<AlertView[]> {
+    if (!seesAlertSetUp(record, requireCaller(context).userId)) return [];
     return (await this.loadersOf(context).alertsOfSubscription.load(record.id)).map(toAlertView);
   }
 

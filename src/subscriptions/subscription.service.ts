@@ -25,7 +25,7 @@ import type { ListQuery } from './subscription.list';
 import type { AddonScope, ChangeRow, LinkPlan, LinkPlanAsk, SubscriptionRepository } from './subscription.repository';
 
 import { entityFields, MAX_REFUND_DAYS } from './subscription.fields';
-import { scheduleOf, todayCache, toRecord, type SubscriptionRecord } from './subscription.record';
+import { asSeenBy, scheduleOf, todayCache, toRecord, type SubscriptionRecord } from './subscription.record';
 
 /** An add-on: a record under a main record, taking its product, folder, category, alert and billing. */
 export interface AddonInput {
@@ -239,11 +239,12 @@ export class SubscriptionService {
 
   /** One live record: the caller's, or one shared in a household the caller is a member of. */
   async get(caller: Caller, id: number): Promise<SubscriptionRecord> {
-    return this.asOwnerOrMember(caller, id, 'read', async (actor) => {
+    const record = await this.asOwnerOrMember(caller, id, 'read', async (actor) => {
       const row = await this.repository.live(actor.userId, id);
       if (!row) throw AppError.notFound('Subscription');
       return toRecord(row, this.clock());
     });
+    return asSeenBy(record, caller.userId);
   }
 
   /** The stored price steps of the caller's records (a record whose price never changed has none), for an export. */
@@ -256,10 +257,13 @@ export class SubscriptionService {
     await priceHistoryRepository.restore(currentTarget(this.orm), caller.userId, id, steps);
   }
 
-  /** The live records of `ownerId` among `ids` (a household's shared records, found by the households feature). */
-  async ofOwner(ownerId: number, ids: number[]): Promise<SubscriptionRecord[]> {
+  /**
+   * The live records of `ownerId` among `ids` (a household's shared records, found by the households feature),
+   * as the caller, the owner or a member, may read them.
+   */
+  async ofOwner(caller: Caller, ownerId: number, ids: number[]): Promise<SubscriptionRecord[]> {
     const today = todayCache(this.clock());
-    return (await this.repository.byIds(this.orm.em.fork(), ownerId, ids)).map((row) => toRecord(row, today));
+    return (await this.repository.byIds(this.orm.em.fork(), ownerId, ids)).map((row) => asSeenBy(toRecord(row, today), caller.userId));
   }
 
   /** Every live record of the caller, with each one's tags and alert definitions (an export's). */
@@ -331,7 +335,12 @@ export class SubscriptionService {
     // An update without fields would answer "updated" and emit an event for no change.
     if (Object.keys(definedOnly(patch)).length === 0) throw AppError.badInput('Nothing to change: send at least one field');
     assertValid(patch);
-    return this.asOwnerOrMember(caller, id, 'edit', (actor) => this.updateAs(actor, id, patch));
+    const updated = await this.asOwnerOrMember(caller, id, 'edit', (actor) => {
+      // A member edits as the owner, but the alerts stay the owner's to set.
+      if (actor.userId !== caller.userId && patch.alertId !== undefined) throw AppError.field('alert_id', "A shared record's alerts are its owner's to set.");
+      return this.updateAs(actor, id, patch);
+    });
+    return asSeenBy(updated, caller.userId);
   }
 
   private updateAs(caller: Caller, id: number, patch: SubscriptionPatch): Promise<SubscriptionRecord> {
@@ -341,7 +350,10 @@ export class SubscriptionService {
       let product: Product | undefined;
       if (namesLinks(patch)) {
         const [{ ask, plan }] = await this.planned(caller, [patch], false, async ([only]) => {
-          const plan = await this.repository.linkPlan(caller.userId, only);
+          const plan = await this.repository.linkPlan(caller.userId, only, id);
+          // Nothing is checked, or made, for a record that is not the caller's: a member's update goes on as
+          // the owner's, whose tags and products a first-use name makes, never the member's.
+          if (plan && !plan.record_found) throw AppError.notFound('Subscription');
           return plan ? [{ plan }] : [];
         });
         if (patch.product !== undefined) product = plan.product!;
@@ -366,7 +378,7 @@ export class SubscriptionService {
   async changePrice(caller: Caller, id: number, change: { price: string; effectiveFrom: string }): Promise<SubscriptionRecord> {
     refuseFieldErrors(validateSubscriptionInput({ price: change.price }));
     if (!isCalendarDate(change.effectiveFrom)) throw AppError.field('effective_from', 'The effective date must be a calendar date (YYYY-MM-DD).');
-    return this.asOwnerOrMember(caller, id, 'edit', (actor) => this.changePriceAs(actor, id, change));
+    return asSeenBy(await this.asOwnerOrMember(caller, id, 'edit', (actor) => this.changePriceAs(actor, id, change)), caller.userId);
   }
 
   private changePriceAs(caller: Caller, id: number, change: { price: string; effectiveFrom: string }): Promise<SubscriptionRecord> {

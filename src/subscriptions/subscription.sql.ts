@@ -310,6 +310,13 @@ const ASK_PARAMETERS: Record<AskValue, string> = {
 export const LINK_PLAN = linkPlanSql((value) => ASK_PARAMETERS[value]);
 
 /**
+ * An update's plan: LINK_PLAN's, and whether the record updated is the user's live record ("record_found").
+ * Parameters: the record's id, the user's id, then LINK_PLAN's.
+ */
+export const UPDATE_LINK_PLAN = `select p.*, exists (select 1 from "subscriptions" s where s."id" = ?::int and s."user_id" = ? and s."deleted_at" is null) as "record_found"
+  from (${LINK_PLAN}) p`;
+
+/**
  * A create's plan and preview in one read. `plans`: the plan of each ask of a JSON array (by its position
  * `n` from 1). Then each new record of a JSON array of [its ask's index from 0, its columns], in order: its
  * plan as the JSON column "plan", the columns it would store as "stored" (its product's copies and category,

@@ -37,7 +37,11 @@ export class SubscriptionRecordView {
   @Field({ name: 'baseValue', description: 'The price in baseCurrency, decimal string' }) base_value!: string;
   @Field(() => CurrencyResolver, { name: 'baseCurrency' }) base_currency!: string;
   @Field(() => Int, { description: '0 (unset) to 10' }) rating!: number;
-  @Field(() => Int, { name: 'alertId', description: '1 the system default alert, 0 no alert' }) alert_id!: number;
+  @Field(() => Int, {
+    name: 'alertId',
+    description: "1 the system default alert, 0 no alert (always 0 for a household member: a shared record's alerts are its owner's)",
+  })
+  alert_id!: number;
   @Field(() => String, { name: 'discountVoucher', nullable: true }) discount_voucher!: string | null;
   @Field(() => String, { name: 'companyName', nullable: true }) company_name!: string | null;
   @Field(() => String, { name: 'ltdvalPrice', nullable: true, description: 'Lifetime value: a decimal string' }) ltdval_price!: string | null;
@@ -55,6 +59,8 @@ export class SubscriptionRecordView {
     return toIsoMicros(this.created_at)!;
   }
   // Read model fields the resolver uses for the nested objects.
+  /** The owner: who sees its alert set-up. */
+  user_id!: number;
   folder_id!: number | null;
   folder_name!: string | null;
   folder_color!: string | null;
