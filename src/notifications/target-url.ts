@@ -35,13 +35,16 @@ const basic = (user: string, password: string) => `Basic ${Buffer.from(`${decode
 /** The message as one text: chat services show no separate title. */
 const plain = (message: NotificationMessage) => [message.title, message.body, message.link].filter(Boolean).join('\n');
 
+/** The self-hosted services' schemes that mean https: sent over TLS (its certificate verified) or not at all. */
+const SECURE_SCHEMES: ReadonlySet<string> = new Set(['ntfys', 'gotifys', 'matrixs', 'jsons']);
+
 /**
- * A self-hosted service's URL (ntfy, Gotify, Matrix, JSON), its scheme swapped for http(s) so the URL parser
- * reads user, password, host, port and path; the host must pass the webhook address rule.
+ * A self-hosted service's URL (ntfy, Gotify, Matrix, JSON), its scheme (as written: `ntfy` or `ntfys`) swapped
+ * for http or https so the URL parser reads user, password, host, port and path; the host must pass the
+ * webhook address rule.
  */
 function hosted(text: string, scheme: string, allowPrivate: boolean): URL {
-  const secure = text.slice(scheme.length).startsWith('s://');
-  const web = `${secure ? 'https' : 'http'}${text.slice(text.indexOf('://'))}`;
+  const web = `${SECURE_SCHEMES.has(scheme) ? 'https' : 'http'}${text.slice(text.indexOf('://'))}`;
   const url = checkEndpointUrl(web.replace(/\/\/[^/@]*@/, '//'), allowPrivate);
   const withCredentials = new URL(web);
   url.username = withCredentials.username;
@@ -68,7 +71,8 @@ const parsers: Record<Scheme, (text: string, scheme: string, allowPrivate: boole
     const authorization = url.username ? (url.password ? basic(url.username, url.password) : `Bearer ${decodeURIComponent(url.username)}`) : null;
     return {
       scheme: 'ntfy',
-      masked: maskedOf(scheme, url, url.username ? (url.password ? url.username : MASK) : null, [...path, topic]),
+      // The topic is the secret on a public server (anyone who knows it reads and posts): masked like a token.
+      masked: maskedOf(scheme, url, url.username ? (url.password ? url.username : MASK) : null, [...path, MASK]),
       send: (message) => ({
         kind: 'http',
         method: 'POST',
@@ -216,9 +220,12 @@ const parsers: Record<Scheme, (text: string, scheme: string, allowPrivate: boole
     const url = hosted(text, scheme, allowPrivate);
     const authorization = url.username ? basic(url.username, url.password) : null;
     const target = `${url.origin}${url.pathname}${url.search}`;
+    // Services that take a JSON POST put their secret in the path or the query (a hook id, a key): both are
+    // masked whole, as is a user given without a password (a token); the host is what a person recognises.
+    const user = url.username ? (url.password ? url.username : MASK) : null;
     return {
       scheme: 'json',
-      masked: `${scheme}://${url.username ? `${url.username}${url.password ? `:${MASK}` : ''}@` : ''}${url.host}${url.pathname}${url.search ? '?…' : ''}`,
+      masked: maskedOf(scheme, url, user, url.pathname !== '/' || url.search ? [MASK] : []),
       send: (message) => ({
         kind: 'http',
         method: 'POST',

@@ -69,7 +69,7 @@ export function sendOnce(
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       },
-      new ExcerptHandler(timeoutMs, resolve, reject),
+      new ExcerptHandler(timeoutMs, resolve, (error) => reject(tlsFailure(error, url))),
     );
   });
 }
@@ -122,6 +122,30 @@ class ExcerptHandler implements Dispatcher.DispatchHandler {
     const excerpt = this.chunks.length === 0 ? '' : Buffer.concat(this.chunks).subarray(0, EXCERPT_BYTES).toString('utf8');
     this.resolve({ statusCode: this.statusCode, excerpt });
   }
+}
+
+/** Node's names for a certificate OpenSSL did not accept (the handshake's other failures are ERR_SSL_…). */
+const CERTIFICATE_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/**
+ * A failed TLS handshake said as one (OpenSSL's own words are a record layer's, such as "wrong version
+ * number" for a server answering in plain HTTP): an https address is sent over verified TLS or not at all.
+ */
+function tlsFailure(error: Error, url: URL): Error {
+  const code = (error as { code?: string }).code ?? '';
+  if (url.protocol !== 'https:') return error;
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER')
+    return new Error(`TLS handshake with ${url.host} failed: it does not answer in TLS (plain HTTP?), and https is required`);
+  if (code.startsWith('ERR_SSL_') || CERTIFICATE_CODES.has(code)) return new Error(`TLS handshake with ${url.host} failed: ${error.message} (${code})`);
+  return error;
 }
 
 function timeoutError(timeoutMs: number): Error {

@@ -15,9 +15,12 @@ export function isPublicAddress(address: string): boolean {
   if (parsed.kind() === 'ipv6') {
     const ipv6 = parsed as ipaddr.IPv6;
     if (ipv6.isIPv4MappedAddress()) parsed = ipv6.toIPv4Address();
-    // IPv4-compatible addresses (::a.b.c.d, deprecated by RFC 4291) embed an IPv4 address in ::/96, which
-    // ipaddr.js files under unicast; other embeddings (6to4, NAT64, Teredo) have ranges of their own.
-    else if (ipv6.parts.slice(0, 6).every((part) => part === 0)) return false;
+    // Only 2000::/3 is global unicast. ipaddr.js files the unassigned rest under unicast too, the reserved
+    // ::/8 included, where IPv4 addresses hide: IPv4-compatible (::a.b.c.d, deprecated by RFC 4291, so
+    // ::7f00:1 too) and ISATAP with a zero prefix (::5efe:a.b.c.d). The other embeddings (6to4 2002::/16,
+    // NAT64 64:ff9b::/96 and 64:ff9b:1::/48, Teredo, IPv4-translated ::ffff:0:a.b.c.d) have ranges of their
+    // own, refused whole.
+    else if ((ipv6.parts[0] & 0xe000) !== 0x2000) return false;
   }
   return parsed.range() === 'unicast';
 }

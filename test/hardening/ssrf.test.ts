@@ -11,7 +11,7 @@ let guarded: TestApp;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  guarded = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'false' });
+  guarded = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'false', NOTIFY_SECRET_KEY: 'ssrf-test-notify-secret-key-0123456789' });
   receiver = new Receiver();
   await receiver.start();
 });
@@ -19,6 +19,32 @@ afterAll(async () => {
   await receiver.stop();
   await guarded.close();
 });
+
+/**
+ * IPv6 literals that spell a loopback or private IPv4 address: IPv4-compatible (::a.b.c.d, in every spelling
+ * the URL parser takes), IPv4-mapped and -translated, NAT64 (well-known and local-use prefixes), 6to4 and
+ * ISATAP with a zero prefix. Each is refused for webhook endpoints and for notification targets alike.
+ */
+const EMBEDDED_V4 = [
+  '[::127.0.0.1]',
+  '[::7f00:1]',
+  '[0:0:0:0:0:0:127.0.0.1]',
+  '[::10.0.0.1]',
+  '[::a00:1]',
+  '[::192.168.1.10]',
+  '[::169.254.169.254]',
+  '[::ffff:10.0.0.1]',
+  '[::ffff:0:127.0.0.1]',
+  '[64:ff9b::127.0.0.1]',
+  '[64:ff9b::10.0.0.1]',
+  '[64:ff9b::c0a8:10a]',
+  '[64:ff9b:1::a00:1]',
+  '[2002:a00:1::]',
+  '[2002:7f00:1::1]',
+  '[2002:c0a8:10a:1::1]',
+  '[::5efe:127.0.0.1]',
+  '[::5efe:10.0.0.1]',
+];
 
 describe('SSRF guard', () => {
   const refused = [
@@ -57,6 +83,8 @@ describe('SSRF guard', () => {
     'http://localhost./hook',
     'http://LOCALHOST../hook',
     'http://sub.localhost./hook',
+    ...EMBEDDED_V4.map((host) => `http://${host}/hook`),
+    ...EMBEDDED_V4.map((host) => `https://${host}:8443/hook`),
   ];
   it.each(refused)('refuses %s when the endpoint is saved', async (url) => {
     const user = await signUp(guarded, 'Guarded');
@@ -75,6 +103,49 @@ describe('SSRF guard', () => {
       'mutation { createWebhookEndpoint(input: {url: "https://hooks.example.com/subledger", events: []}) { url } }',
     );
     expect(createWebhookEndpoint.url).toBe('https://hooks.example.com/subledger');
+  });
+
+  it('accepts a public IPv6 address', async () => {
+    const user = await signUp(guarded, 'Public IPv6');
+    const { createWebhookEndpoint } = await gql(
+      guarded,
+      user.token,
+      'mutation { createWebhookEndpoint(input: {url: "https://[2606:4700:4700::1111]/hook", events: []}) { url } }',
+    );
+    expect(createWebhookEndpoint.url).toBe('https://[2606:4700:4700::1111]/hook');
+  });
+
+  // The self-hosted schemes' hosts follow the same rule; the refusal names `url` and stores nothing.
+  const targetUrls = (host: string) => [
+    `ntfy://${host}/alerts`,
+    `ntfys://user:pass@${host}/alerts`,
+    `gotify://${host}/AppToken`,
+    `gotifys://${host}:8443/gotify/AppToken`,
+    `matrix://bot:token@${host}/!room:example.org`,
+    `matrixs://token@${host}/!room:example.org`,
+    `json://${host}/hook`,
+    `jsons://hook:pw@${host}/hook?key=1`,
+  ];
+  it.each(EMBEDDED_V4)('refuses notification targets on %s when they are saved', async (host) => {
+    const user = await signUp(guarded, 'Guarded targets');
+    for (const url of targetUrls(host)) {
+      const response = await graphql(guarded, user.token, 'mutation($input: NotificationTargetInput!) { createNotificationTarget(input: $input) { id } }', {
+        input: { name: 'Inward', url },
+      });
+      expect([url, response.body.errors?.[0].extensions.code]).toEqual([url, 'BAD_USER_INPUT']);
+      expect([url, response.body.errors[0].extensions.errors.url[0]]).toEqual([url, expect.stringMatching(/loopback, private, link-local/)]);
+    }
+    expect(await sql(guarded, 'select "id" from "notification_targets" where "user_id" = ?', [user.id])).toEqual([]);
+  });
+
+  it('accepts notification targets on public hosts', async () => {
+    const user = await signUp(guarded, 'Public targets');
+    for (const url of [...targetUrls('ntfy.example.com'), ...targetUrls('[2606:4700:4700::1111]')]) {
+      const response = await graphql(guarded, user.token, 'mutation($input: NotificationTargetInput!) { createNotificationTarget(input: $input) { id } }', {
+        input: { name: 'Public', url },
+      });
+      expect([url, response.body.errors]).toEqual([url, undefined]);
+    }
   });
 
   it('refuses at connect time a name that resolves to an internal address (DNS rebinding)', async () => {

@@ -94,14 +94,15 @@ interface SchemeCase {
 
 const SCHEMES: Record<string, SchemeCase> = {
   ntfy: {
-    url: () => `ntfy://ann:s3cret-pass@${host()}/reminders`,
-    masked: () => `ntfy://ann:****@${host()}/reminders`,
-    secrets: ['s3cret-pass'],
+    url: () => `ntfy://ann:s3cret-pass@${host()}/reminders-Topic7x`,
+    // The topic is the secret on a public server: masked too.
+    masked: () => `ntfy://ann:****@${host()}/****`,
+    secrets: ['s3cret-pass', 'reminders-Topic7x'],
     check(request) {
       expect([request.method, request.url]).toEqual(['POST', '/']);
       expect(request.headers).toMatchObject({ 'content-type': 'application/json', authorization: basic('ann', 's3cret-pass') });
       expect(jsonOf(request)).toEqual({
-        topic: 'reminders',
+        topic: 'reminders-Topic7x',
         title: 'Subledger: test notification',
         message: expect.stringMatching(SAMPLE),
         click: expect.any(String),
@@ -109,8 +110,9 @@ const SCHEMES: Record<string, SchemeCase> = {
     },
   },
   gotify: {
-    url: () => `gotifys://${host()}/gotify/AppTokenSecret1`,
-    masked: () => `gotifys://${host()}/gotify/****`,
+    // gotify://, not gotifys://: the fake speaks plain HTTP, and an `…s` scheme is sent over TLS only.
+    url: () => `gotify://${host()}/gotify/AppTokenSecret1`,
+    masked: () => `gotify://${host()}/gotify/****`,
     secrets: ['AppTokenSecret1'],
     check(request) {
       expect([request.method, request.url]).toEqual(['POST', '/gotify/message']);
@@ -174,11 +176,12 @@ const SCHEMES: Record<string, SchemeCase> = {
     },
   },
   json: {
-    url: () => `json://hook:pw-secret@${host()}/notify?key=abc`,
-    masked: () => `json://hook:****@${host()}/notify?…`,
-    secrets: ['pw-secret', 'key=abc'],
+    url: () => `json://hook:pw-secret@${host()}/notify/HookIdSecret9?key=abc`,
+    // Such services put their secret in the path or the query: both masked whole.
+    masked: () => `json://hook:****@${host()}/****`,
+    secrets: ['pw-secret', 'HookIdSecret9', 'key=abc'],
     check(request, deliveryId) {
-      expect([request.method, request.url]).toEqual(['POST', '/notify?key=abc']);
+      expect([request.method, request.url]).toEqual(['POST', '/notify/HookIdSecret9?key=abc']);
       expect(request.headers).toMatchObject({
         'content-type': 'application/json',
         authorization: basic('hook', 'pw-secret'),
@@ -257,6 +260,139 @@ describe.each(Object.entries(SCHEMES))('%s targets', (scheme, target) => {
     for (const secret of target.secrets) {
       for (const read of [...reads, stored.sealed_url]) expect(read).not.toContain(secret);
     }
+  });
+});
+
+describe('masked forms', () => {
+  // Each scheme's forms: the masked URL a read shows, and the parts of the URL that no read may show. What is
+  // left (scheme as written, host, port, a path prefix, ids that are no credential) lets a person tell targets apart.
+  const FORMS: [url: string, masked: string, secrets: string[]][] = [
+    ['ntfy://ntfy.example.com/BillsTopicX1', 'ntfy://ntfy.example.com/****', ['BillsTopicX1']],
+    ['ntfys://ann:PassWordX1@ntfy.example.com/BillsTopicX1', 'ntfys://ann:****@ntfy.example.com/****', ['PassWordX1', 'BillsTopicX1']],
+    ['ntfys://tk_AccessTokenX1@ntfy.example.com:8443/sub/BillsTopicX1', 'ntfys://****@ntfy.example.com:8443/sub/****', ['tk_AccessTokenX1', 'BillsTopicX1']],
+    ['gotify://gotify.example.com/AppTokenX1', 'gotify://gotify.example.com/****', ['AppTokenX1']],
+    ['gotifys://gotify.example.com/gotify/AppTokenX1', 'gotifys://gotify.example.com/gotify/****', ['AppTokenX1']],
+    ['tgram://123456789:AAHsecretBotTokenX1/-100987654', 'tgram://123456789:****/-100987654', ['AAHsecretBotTokenX1']],
+    ['tgram://123456789:AAHsecretBotTokenX1/@mychannel', 'tgram://123456789:****/@mychannel', ['AAHsecretBotTokenX1']],
+    ['discord://112233445566/DiscordTokenX1', 'discord://112233445566/****', ['DiscordTokenX1']],
+    [`pover://${PUSHOVER_USER}@${PUSHOVER_APP}`, 'pover://****@****', [PUSHOVER_USER, PUSHOVER_APP]],
+    ['slack://T00000000/B00000000/SlackSecretX1', 'slack://T00000000/B00000000/****', ['SlackSecretX1']],
+    ['https://hooks.slack.com/services/T00000000/B00000000/SlackSecretX1', 'slack://T00000000/B00000000/****', ['SlackSecretX1']],
+    ['matrix://bot:syt_MatrixTokenX1@matrix.example.org/!room:example.org', 'matrix://bot:****@matrix.example.org/!room:example.org', ['syt_MatrixTokenX1']],
+    ['matrixs://syt_MatrixTokenX1@matrix.example.org/!room:example.org', 'matrixs://****@matrix.example.org/!room:example.org', ['syt_MatrixTokenX1']],
+    ['mailto://ann@example.com,bob@example.com', 'mailto://ann@example.com,bob@example.com', []],
+    ['json://hooks.example.com/', 'json://hooks.example.com/', []],
+    ['json://hooks.example.com/api/webhooks/HookIdX1', 'json://hooks.example.com/****', ['HookIdX1', 'api/webhooks']],
+    ['jsons://hooks.example.com/?token=QueryTokenX1', 'jsons://hooks.example.com/****', ['QueryTokenX1', 'token=']],
+    [
+      'jsons://hook:PassWordX1@hooks.example.com/in/HookIdX1?key=QueryTokenX1',
+      'jsons://hook:****@hooks.example.com/****',
+      ['PassWordX1', 'HookIdX1', 'QueryTokenX1'],
+    ],
+    // A user without a password is a token (Basic auth with an empty password).
+    ['jsons://TokenUserX1@hooks.example.com/hook', 'jsons://****@hooks.example.com/****', ['TokenUserX1']],
+  ];
+
+  it('show every scheme with its secrets, the ntfy topic and the json path and query, as ****', async () => {
+    const user = await signUp(testApp, 'Masked forms');
+    const created = [];
+    for (const [url] of FORMS) created.push(await createTarget(user, 'Masked', url));
+    const { notificationTargets } = await graphqlData(testApp, user.token, `{ notificationTargets { ${TARGET_FIELDS} } }`);
+    const renamed = [];
+    for (const target of created) {
+      const { updateNotificationTarget } = await graphqlData(
+        testApp,
+        user.token,
+        `mutation { updateNotificationTarget(id: ${target.id}, input: {name: "Renamed"}) { ${TARGET_FIELDS} } }`,
+      );
+      renamed.push(updateNotificationTarget);
+    }
+    const maskedForms = FORMS.map(([, masked]) => masked);
+    expect(created.map((target) => target.url)).toEqual(maskedForms);
+    expect(notificationTargets.map((target: { url: string }) => target.url)).toEqual(maskedForms);
+    expect(renamed.map((target) => target.url)).toEqual(maskedForms);
+    const reads = JSON.stringify([created, notificationTargets, renamed]);
+    for (const secret of FORMS.flatMap(([, , secrets]) => secrets)) expect([secret, reads.includes(secret)]).toEqual([secret, false]);
+  });
+
+  it('are rewritten by the migration for targets saved with the older masked forms', async () => {
+    // Each URL's masked form as it was stored before (the topic, the path and a token user shown).
+    const OLDER: Record<string, string> = {
+      'ntfy://ntfy.example.com/BillsTopicX1': 'ntfy://ntfy.example.com/BillsTopicX1',
+      'ntfys://ann:PassWordX1@ntfy.example.com/BillsTopicX1': 'ntfys://ann:****@ntfy.example.com/BillsTopicX1',
+      'ntfys://tk_AccessTokenX1@ntfy.example.com:8443/sub/BillsTopicX1': 'ntfys://****@ntfy.example.com:8443/sub/BillsTopicX1',
+      'gotifys://gotify.example.com/gotify/AppTokenX1': 'gotifys://gotify.example.com/gotify/****',
+      'matrixs://syt_MatrixTokenX1@matrix.example.org/!room:example.org': 'matrixs://****@matrix.example.org/!room:example.org',
+      'json://hooks.example.com/': 'json://hooks.example.com/',
+      'json://hooks.example.com/api/webhooks/HookIdX1': 'json://hooks.example.com/api/webhooks/HookIdX1',
+      'jsons://hooks.example.com/?token=QueryTokenX1': 'jsons://hooks.example.com/?…',
+      'jsons://hook:PassWordX1@hooks.example.com/in/HookIdX1?key=QueryTokenX1': 'jsons://hook:****@hooks.example.com/in/HookIdX1?…',
+      'jsons://TokenUserX1@hooks.example.com/hook': 'jsons://TokenUserX1@hooks.example.com/hook',
+    };
+    const database = await provisionDatabase();
+    try {
+      const before = await startTestApp(appEnv(), {}, database);
+      const user = await signUp(before, 'Older masks');
+      for (const [url, older] of Object.entries(OLDER)) {
+        const { createNotificationTarget } = await graphqlData(
+          before,
+          user.token,
+          'mutation($input: NotificationTargetInput!) { createNotificationTarget(input: $input) { id } }',
+          {
+            input: { name: 'Older', url },
+          },
+        );
+        await sql(before, `update "notification_targets" set "masked_url" = ? where "id" = ?`, [older, createNotificationTarget.id]);
+      }
+      await sql(before, `delete from "mikro_orm_migrations" where "name" = 'Migration20261126120000_mask_notification_secrets'`);
+      await before.close();
+
+      const after = await startTestApp(appEnv(), {}, database);
+      try {
+        const { notificationTargets } = await graphqlData(after, user.token, '{ notificationTargets { url } }');
+        const now = Object.fromEntries(FORMS.map(([url, masked]) => [url, masked]));
+        expect(notificationTargets.map((target: { url: string }) => target.url)).toEqual(Object.keys(OLDER).map((url) => now[url]));
+      } finally {
+        await after.close();
+      }
+    } finally {
+      await database.drop();
+    }
+  });
+});
+
+describe('…s schemes', () => {
+  it('are sent over TLS only: a plain-HTTP listener receives no request and the attempt fails, naming TLS', async () => {
+    const user = await signUp(testApp, 'TLS only');
+    const targets = [
+      [`ntfys://ann:PlainPassX1@${host()}/PlainTopicX1`, `ntfys://ann:****@${host()}/****`],
+      [`gotifys://${host()}/gotify/PlainTokenX1`, `gotifys://${host()}/gotify/****`],
+      [`matrixs://bot:syt_PlainTokenX2@${host()}/!plainroom:example.org`, `matrixs://bot:****@${host()}/!plainroom:example.org`],
+      [`jsons://hook:PlainPassX2@${host()}/PlainHookX1`, `jsons://hook:****@${host()}/****`],
+    ];
+    for (const [url, masked] of targets) {
+      const target = await createTarget(user, 'Secure', url);
+      expect(target.url).toBe(masked);
+      const { sendTestNotification } = await graphqlData(testApp, user.token, `mutation { sendTestNotification(id: ${target.id}) { ${DELIVERY_FIELDS} } }`);
+      expect([url, sendTestNotification.status, sendTestNotification.attempts]).toEqual([
+        url,
+        'PENDING',
+        [
+          {
+            attemptNumber: 1,
+            statusCode: null,
+            responseExcerpt: null,
+            error: `TLS handshake with ${host()} failed: it does not answer in TLS (plain HTTP?), and https is required`,
+          },
+        ],
+      ]);
+    }
+    // The attempts are over (each answer came after its attempt): nothing of these targets reached the listener.
+    const arrived = JSON.stringify(fake.received);
+    for (const secret of ['PlainPassX1', 'PlainTopicX1', 'PlainTokenX1', 'syt_PlainTokenX2', 'plainroom', 'PlainPassX2', 'PlainHookX1']) {
+      expect([secret, arrived.includes(secret)]).toEqual([secret, false]);
+    }
+    expect(fake.received).toEqual([]);
   });
 });
 

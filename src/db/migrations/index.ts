@@ -32,6 +32,7 @@ export const MIGRATION_NAMES: readonly string[] = [
   'Migration20261125103222_budget_warnings',
   'Migration20261125160000_webhook_payload_text',
   'Migration20261126090000_member_data_versions',
+  'Migration20261126120000_mask_notification_secrets',
 ];
 
 /**
