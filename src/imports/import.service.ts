@@ -5,6 +5,7 @@ import type { AccountSources } from '../exports/account-export.service';
 import type { ProfileService } from '../settings/profile.service';
 import type { Caller } from '../platform/caller';
 import { AppError, type FieldErrors } from '../platform/errors';
+import { definedOnly } from '../platform/objects';
 import type { NewRecord } from '../subscriptions/subscription.service';
 import { peek } from './file-reading';
 import type { ImportRow } from './import-row';
@@ -226,7 +227,10 @@ export class ImportService {
   private async restoreParts(caller: Caller, parts: AccountParts): Promise<Map<number, number>> {
     const { profile, settings, folders, tags, paymentModes, categories, alerts } = this.targets;
     if (parts.profile) await profile.update(caller, { baseCurrency: parts.profile.baseCurrency, timezone: parts.profile.timezone });
-    if (parts.settings) await settings.update(caller, parts.settings);
+    // The settings the file gives, by name: the caller's own row is the one written, whatever else the file's object holds.
+    const { autoDetectSubscriptions, browserNotifications, notifyBefore } = parts.settings ?? {};
+    const change = definedOnly({ autoDetectSubscriptions, browserNotifications, notifyBefore });
+    if (Object.keys(change).length > 0) await settings.update(caller, change);
     const names = await this.repository.accountNames(caller.userId);
     const missing = (existing: Array<{ name: string }>, name: string) => !existing.some((row) => row.name.toLowerCase() === name.toLowerCase());
     for (const folder of parts.folders) {

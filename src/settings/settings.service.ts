@@ -38,14 +38,23 @@ export class SettingsService {
     return this.load(this.orm.em.fork(), caller);
   }
 
+  /**
+   * Changes the caller's settings: the known fields of `change` only (never its owner, whatever else the
+   * object holds), in the caller's transaction when there is one (an import's, which a later refusal undoes).
+   */
   async update(caller: Caller, change: ExtensionSettingsChange): Promise<ExtensionSettings> {
-    const errors = validateSettingsChange(change);
-    refuseFieldErrors(errors);
-    const em = this.orm.em.fork();
-    const settings = await this.load(em, caller);
-    em.assign(settings, definedOnly(change));
-    await em.flush();
-    return settings;
+    const known = definedOnly({
+      autoDetectSubscriptions: change.autoDetectSubscriptions,
+      browserNotifications: change.browserNotifications,
+      notifyBefore: change.notifyBefore,
+    });
+    refuseFieldErrors(validateSettingsChange(known));
+    return this.orm.em.transactional(async (em) => {
+      const settings = await this.load(em, caller);
+      Object.assign(settings, known);
+      await em.flush();
+      return settings;
+    });
   }
 
   private async load(em: EntityManager, caller: Caller): Promise<ExtensionSettings> {

@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildSchema, type GraphQLObjectType } from 'graphql';
-import { AnswerLog, ownedRows, restRoutes, storedSecrets, tablesWithoutOwnership } from '../support/hardening';
+import { exportedAlert, exportedRecord, uploadAccount } from '../support/account-imports';
+import { AnswerLog, linksToOthersRows, ownedRows, restRoutes, storedSecrets, tablesWithoutOwnership } from '../support/hardening';
 import { Receiver } from '../support/receiver';
 import { expectErrorBody } from '../support/shapes';
 import { createSubscription, MINIMAL, postSubscription } from '../support/subscriptions';
 import { graphql, graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { daysFromToday } from '../support/test-clock';
 import { until } from '../support/wait';
 
 /**
@@ -57,6 +59,8 @@ beforeAll(async () => {
   a = await signUp(testApp, `A ${MARK}`);
   b = await signUp(testApp, 'B');
   const asA = (query: string) => graphqlData(testApp, a.token, query);
+  // Settings of A's own, which no import of B may reach.
+  await asA('mutation { updateExtensionSettings(input: {notifyBefore: 4}) { notifyBefore } }');
   ids.folder = (await asA(`mutation { createFolder(input: {name: "folder ${MARK}"}) { id } }`)).createFolder.id;
   ids.tag = (await asA(`mutation { createTag(input: {name: "tag ${MARK}"}) { id } }`)).createTag.id;
   ids.paymentMode = (await asA(`mutation { createPaymentMode(input: {name: "card ${MARK}"}) { id } }`)).createPaymentMode.id;
@@ -478,8 +482,8 @@ function withMissingIds(document: string): string {
 }
 
 /**
- * Fields without documents: GraphQL logout would end B's token for the other cases; an import takes a file
- * upload (imports.test.ts checks a file cannot reach another user's rows). Their own tests are elsewhere.
+ * Fields without documents: GraphQL logout would end B's token for the other cases (its own test is below);
+ * an import takes a file upload (its case is "GraphQL importSubscriptions" below).
  */
 const WITHOUT_DOCUMENTS = new Set(['logout', 'importSubscriptions']);
 
@@ -537,6 +541,175 @@ describe('authorization matrix', () => {
       });
       expect([document, answer(foreign)]).toEqual([document, answer(missing)]);
     }
+  });
+
+  it("GraphQL importSubscriptions: a file with A's ids in every place restores into B's own rows, and A's ids as links are missing ones", async () => {
+    const SETTINGS = '{ extensionSettings { autoDetectSubscriptions browserNotifications notifyBefore } }';
+    const aSettings = await graphqlData(testApp, a.token, SETTINGS);
+    expect(aSettings.extensionSettings.notifyBefore).toBe(4);
+    const notifyBeforeOfB = async () => (await graphqlData(testApp, b.token, SETTINGS)).extensionSettings.notifyBefore;
+    const imported = async (document: unknown) => {
+      const response = log.add('import', await uploadAccount(testApp, b.token, document));
+      expect(response.status).toBe(200);
+      expect(response.text).not.toContain(MARK);
+      return response;
+    };
+    // Owner and bookkeeping ids of A on every object of the file: none of them is read.
+    const ofA = { user: a.id, user_id: a.id, owner_id: a.id, created_by: a.id, subscription_id: ids.subscription, household_id: ids.household };
+    const record = (overrides: Record<string, unknown>) => ({ ...exportedRecord(), ...ofA, ...overrides });
+
+    // A's ids as the file's own ids: each is the file's row, made anew as B's, and the file's links follow them.
+    const document = {
+      format: 'subledger-account',
+      version: 1,
+      ...ofA,
+      profile: { ...ofA, id: a.id, name: 'B', email: a.email, baseCurrency: 'EUR', timezone: 'UTC' },
+      settings: { ...ofA, notifyBefore: 7 },
+      folders: [{ ...ofA, id: ids.folder, name: 'B folder', color: null, isDefault: true }],
+      tags: [{ ...ofA, id: ids.tag, name: 'B tag' }],
+      paymentModes: [{ ...ofA, id: ids.paymentMode, name: 'B card' }],
+      categories: [{ ...ofA, id: ids.category, name: 'B category' }],
+      alerts: [{ ...exportedAlert(ids.alert, 'B alert'), ...ofA }],
+      webhookEndpoints: [{ ...ofA, id: ids.endpoint, url: `${receiver.url}b-import`, events: [], enabled: false }],
+      budgets: [{ ...ofA, id: ids.category, categoryId: ids.category, amount: '20.00', alertId: ids.alert }],
+      household: { ...ofA, id: ids.household, name: 'B home', members: [{ ...ofA, id: ids.member, name: 'B', isOwner: true, canEdit: false }] },
+      subscriptions: [
+        record({
+          id: ids.subscription,
+          folder_id: ids.folder,
+          payment_mode_id: ids.paymentMode,
+          category_id: ids.category,
+          alert_id: ids.alert,
+          alert_ids: [ids.alert],
+          brand_id: ids.product,
+          product_name: 'B product',
+          tags: ['B tag'],
+          price_history: [{ ...ofA, id: ids.entry, effective_from: daysFromToday(-40), price: '12.50' }],
+          payments: [
+            {
+              ...ofA,
+              id: ids.entry,
+              due_date: daysFromToday(-10),
+              expected_amount: '12.50',
+              currency: 'USD',
+              status: 'paid',
+              paid_amount: '12.50',
+              paid_on: daysFromToday(-10),
+              note: null,
+            },
+          ],
+          sharing: { ...ofA, payer_member_id: ids.member, mode: 'equal', shares: [{ ...ofA, member_id: ids.member, value: null }] },
+        }),
+        record({ id: ids.addon, sub_addon: 1, sub_id: ids.subscription, product_name: 'B product', price: 2 }),
+      ],
+    };
+    const response = await imported(document);
+    expect(response.body.errors).toBeUndefined();
+    const report = response.body.data.importSubscriptions;
+    expect(report).toMatchObject({ total: 2, created: 2, refused: 0 });
+    const [mainId, addonId] = report.rows.map((row: { recordId: number }) => row.recordId);
+    expect([mainId, addonId]).not.toContain(ids.subscription);
+    expect(await notifyBeforeOfB()).toBe(7);
+    expect(await graphqlData(testApp, a.token, SETTINGS)).toEqual(aSettings);
+    expect(await ownedRows(testApp, a.id)).toEqual(before);
+    expect(await linksToOthersRows(testApp, b.id, a.id)).toEqual({});
+    // The file's links were restored, to B's rows.
+    const [main] = await sql<Record<string, unknown>>(
+      testApp,
+      `select s."user_id", s."created_by", f."name" as "folder", f."user_id" as "folder_owner", m."name" as "mode", c."name" as "category",
+              al."alert_name" as "alert", p."owner_id" as "product_owner", (select count(*)::int from "subscription_shares" x where x."subscription_id" = s."id") as "shares",
+              (select count(*)::int from "payment_entries" e where e."subscription_id" = s."id" and e."status" = 'paid') as "paid"
+         from "subscriptions" s left join "folders" f on f."id" = s."folder_id" left join "payment_modes" m on m."id" = s."payment_mode_id"
+         left join "product_categories" c on c."id" = s."category_id" left join "alerts" al on al."id" = s."alert_id" join "products" p on p."id" = s."product_id"
+        where s."id" = ?`,
+      [mainId],
+    );
+    expect(main).toEqual({
+      user_id: b.id,
+      created_by: b.id,
+      folder: 'B folder',
+      folder_owner: b.id,
+      mode: 'B card',
+      category: 'B category',
+      alert: 'B alert',
+      product_owner: b.id,
+      shares: 1,
+      paid: 1,
+    });
+    const [addon] = await sql<{ sub_id: number; user_id: number }>(testApp, `select "sub_id", "user_id" from "subscriptions" where "id" = ?`, [addonId]);
+    expect(addon).toEqual({ sub_id: mainId, user_id: b.id });
+
+    // A's ids as links the file does not hold: each is a missing id, refused or dropped as one, and changes nothing of A's.
+    const MISSING = 2147480000;
+    // The file's own ids are far from any of A's.
+    const household = { name: 'B home', members: [{ id: 900_003, name: 'B', isOwner: true, canEdit: false }] };
+    const linking = (parts: Record<string, unknown>, records: Array<Record<string, unknown>> = [record({ id: 900_001 })]) => ({
+      format: 'subledger-account',
+      version: 1,
+      settings: { notifyBefore: 9, user: a.id },
+      ...parts,
+      subscriptions: records,
+    });
+    const cases: Array<{ place: string; aId: number; refused: boolean; file: (id: number) => unknown }> = [
+      { place: "a record's category_id", aId: ids.category, refused: true, file: (id) => linking({}, [record({ id: 900_001, category_id: id })]) },
+      { place: "a record's alert_ids", aId: ids.alert, refused: true, file: (id) => linking({}, [record({ id: 900_001, alert_id: id, alert_ids: [id] })]) },
+      {
+        place: "an add-on's sub_id",
+        aId: ids.subscription,
+        refused: true,
+        file: (id) => linking({}, [record({ id: 900_001 }), record({ id: 900_002, sub_addon: 1, sub_id: id })]),
+      },
+      {
+        place: "a budget's categoryId",
+        aId: ids.category,
+        refused: true,
+        file: (id) => linking({ budgets: [{ categoryId: id, amount: '1.00', alertId: null }] }),
+      },
+      { place: "a budget's alertId", aId: ids.alert, refused: true, file: (id) => linking({ budgets: [{ categoryId: null, amount: '1.00', alertId: id }] }) },
+      {
+        place: "a share's payer_member_id",
+        aId: ids.member,
+        refused: true,
+        file: (id) =>
+          linking({ household }, [record({ id: 900_001, sharing: { payer_member_id: id, mode: 'equal', shares: [{ member_id: 900_003, value: null }] } })]),
+      },
+      {
+        place: "a share's member_id",
+        aId: ids.member,
+        refused: true,
+        file: (id) =>
+          linking({ household }, [record({ id: 900_001, sharing: { payer_member_id: 900_003, mode: 'equal', shares: [{ member_id: id, value: null }] } })]),
+      },
+      { place: "a record's folder_id", aId: ids.folder, refused: false, file: (id) => linking({}, [record({ id: 900_001, folder_id: id })]) },
+      { place: "a record's payment_mode_id", aId: ids.paymentMode, refused: false, file: (id) => linking({}, [record({ id: 900_001, payment_mode_id: id })]) },
+      {
+        place: "a record's brand_id as a catalogue product's",
+        aId: ids.product,
+        refused: false,
+        file: (id) => linking({}, [record({ id: 900_001, brand_id: id, brandname: 'B brand', product_name: 'B product' })]),
+      },
+    ];
+    // What an answer says, its numbers aside (the id it names, the ids of the records it makes).
+    const said = (answer: { body: Record<string, any> }) =>
+      JSON.stringify({
+        errors: answer.body.errors?.map((error: Record<string, any>) => ({ message: error.message, extensions: error.extensions })),
+        rows: answer.body.data?.importSubscriptions?.rows,
+      }).replace(/\d+/g, '#');
+    for (const { place, aId, refused, file } of cases) {
+      const bBefore = await ownedRows(testApp, b.id);
+      const foreign = await imported(file(aId));
+      expect([place, foreign.body.errors?.[0]?.extensions?.code ?? 'imported']).toEqual([place, refused ? 'BAD_USER_INPUT' : 'imported']);
+      if (refused) {
+        expect([place, await ownedRows(testApp, b.id)]).toEqual([place, bBefore]);
+        expect([place, await notifyBeforeOfB()]).toEqual([place, 7]);
+      }
+      const missing = await imported(file(MISSING));
+      expect([place, said(foreign)]).toEqual([place, said(missing)]);
+      expect([place, await linksToOthersRows(testApp, b.id, a.id)]).toEqual([place, {}]);
+      expect([place, await ownedRows(testApp, a.id)]).toEqual([place, before]);
+    }
+    expect(await notifyBeforeOfB()).toBe(9);
+    expect(await graphqlData(testApp, a.token, SETTINGS)).toEqual(aSettings);
   });
 
   it('leaves every row of A byte for byte as it was', async () => {

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
-import { ownedRowsDigest } from '../support/hardening';
-import { MINIMAL } from '../support/subscriptions';
+import { exportedAlert, exportedRecord, uploadAccount } from '../support/account-imports';
+import { linksToOthersRows, ownedRowsDigest } from '../support/hardening';
+import { MINIMAL, postAddon, postSubscription } from '../support/subscriptions';
 import { graphqlData, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { daysFromToday, monthsFromToday } from '../support/test-clock';
 
 /**
  * Every REST route fuzzed with fast-check, two ways: valid requests (as a client of the spec sends them,
@@ -452,4 +454,236 @@ describe('fuzzing every REST route', () => {
     for (const name of ['update', 'addon', 'alert create', 'inbound created'])
       expect([name, report.get(name)!.refusedForFields >= floor(20)]).toEqual([name, true]);
   }, 1_200_000);
+});
+
+/**
+ * Account imports fuzzed the same way: a user B imports documents that name another user A's ids in every
+ * place a document holds an id — as the document's own ids (of its folders, tags, payment methods,
+ * categories, alerts, endpoints, household members and records), as its links (a record's folder, payment
+ * method, category, alerts, product and main record, a share's payer and members, a budget's category and
+ * alert), and as owner and bookkeeping fields on every object (settings.user, user_id, owner_id, created_by,
+ * subscription_id, household_id) — or missing ids, or values of the wrong kind. Never a 5xx; A's rows and
+ * settings never change; B's rows never link to A's; a refused import (or a dry run) changes none of B's.
+ * FUZZ_IMPORT_RUNS changes the number of imports (120 by default).
+ */
+const IMPORT_RUNS = Number(process.env.FUZZ_IMPORT_RUNS ?? 120);
+const MISSING_ID = 2_147_480_000;
+/** The kinds of row a document declares with an id of its own. */
+const DECLARED = ['folder', 'tag', 'paymentMode', 'category', 'alert', 'endpoint', 'member', 'record', 'addon'] as const;
+type Declared = (typeof DECLARED)[number];
+/** The links a document holds, and the kind of row each names. */
+const LINKS = {
+  folderId: 'folder',
+  paymentModeId: 'paymentMode',
+  categoryId: 'category',
+  alertId: 'alert',
+  subId: 'record',
+  payerMemberId: 'member',
+  shareMemberId: 'member',
+  budgetCategoryId: 'category',
+  budgetAlertId: 'alert',
+} as const satisfies Record<string, Declared>;
+const SETTINGS_QUERY = '{ extensionSettings { autoDetectSubscriptions browserNotifications notifyBefore } }';
+
+describe('fuzzing account imports', () => {
+  let a: SignedUpUser;
+  let b: SignedUpUser;
+  /** A's rows of each kind a document can name, and A's settings as A reads them. */
+  const theirs = {} as Record<Declared | 'product' | 'entry' | 'household', number>;
+  let aSettings: unknown;
+
+  beforeAll(async () => {
+    [a, b] = [await signUp(testApp, 'Other'), await signUp(testApp, 'Importer')];
+    const asA = (query: string) => graphqlData(testApp, a.token, query);
+    await asA('mutation { updateExtensionSettings(input: {notifyBefore: 4}) { notifyBefore } }');
+    theirs.folder = (await asA('mutation { createFolder(input: {name: "A folder"}) { id } }')).createFolder.id;
+    theirs.tag = (await asA('mutation { createTag(input: {name: "A tag"}) { id } }')).createTag.id;
+    theirs.paymentMode = (await asA('mutation { createPaymentMode(input: {name: "A card"}) { id } }')).createPaymentMode.id;
+    theirs.category = (await asA('mutation { createProductCategory(input: {name: "A category"}) { id } }')).createProductCategory.id;
+    theirs.alert = (
+      await asA(
+        'mutation { createAlert(input: {name: "A alert", timePeriod: 2, time: "09:00", condition: 2, channel: 2, timezone: "UTC", subjects: 1}) { id } }',
+      )
+    ).createAlert.id;
+    const record = await postSubscription(testApp, a.token, {
+      ...MINIMAL,
+      brand_id: 'A private product',
+      payment_date: monthsFromToday(1),
+      folder_id: String(theirs.folder),
+      payment_mode_id: String(theirs.paymentMode),
+      category_id: String(theirs.category),
+      alert_id: String(theirs.alert),
+      'tags[]': String(theirs.tag),
+    });
+    expect(record.status).toBe(200);
+    theirs.record = record.body.subscription.id;
+    theirs.product = record.body.subscription.brand_id;
+    const addon = await postAddon(testApp, a.token, theirs.record, { payment_date: monthsFromToday(1) });
+    expect(addon.status).toBe(200);
+    theirs.addon = addon.body.subscription.id;
+    [{ id: theirs.entry }] = (await asA('{ paymentEntries { id } }')).paymentEntries;
+    theirs.household = (await asA('mutation { createHousehold(name: "A home") { id } }')).createHousehold.id;
+    theirs.member = (await asA('mutation { addHouseholdMember(input: {name: "A member"}) { id } }')).addHouseholdMember.id;
+    await asA(`mutation { shareSubscription(id: ${theirs.record}, input: {payerMemberId: ${theirs.member}, shares: [{memberId: ${theirs.member}}]}) { id } }`);
+    // Last, and never sent to: no event of A's is delivered while the imports run.
+    theirs.endpoint = (await asA('mutation { createWebhookEndpoint(input: {url: "https://hooks.example.com/a"}) { id } }')).createWebhookEndpoint.id;
+    aSettings = await graphqlData(testApp, a.token, SETTINGS_QUERY);
+    // B's settings row exists before the first import, so a refused import's "nothing changed" holds from the start.
+    await graphqlData(testApp, b.token, SETTINGS_QUERY);
+  }, 60_000);
+
+  /** Values of the wrong kind where an id belongs. */
+  const notAnId = fc.constantFrom<unknown>(0, -1, 1.5, '7', '', null, true, [], {}, [1], 2 ** 31, -(2 ** 31) - 1, 1e300, 'x');
+  /** Where an id of the document comes from: its own id, A's, one nobody has, or a value of the wrong kind. */
+  const placeArb = fc.record({ roll: fc.nat({ max: 99 }), source: fc.constantFrom('theirs', 'theirs', 'missing', 'wrong'), wrong: notAnId });
+  const importArb = fc.record({
+    /** How often (in 100) a link names something other than the document's own row. */
+    hostility: fc.constantFrom(0, 0, 10, 30, 60),
+    /** Each declared id: the document's own number, A's id of that kind, or a value of the wrong kind. */
+    declared: fc.record(
+      Object.fromEntries(DECLARED.map((kind) => [kind, fc.record({ roll: fc.nat({ max: 99 }), wrong: notAnId })])) as Record<
+        Declared,
+        fc.Arbitrary<{ roll: number; wrong: unknown }>
+      >,
+    ),
+    links: fc.record(Object.fromEntries(Object.keys(LINKS).map((link) => [link, placeArb])) as Record<keyof typeof LINKS, typeof placeArb>),
+    product: fc.record({ source: fc.constantFrom('catalogue', 'theirs', 'theirs', 'missing', 'wrong'), wrong: notAnId, brandname: fc.boolean() }),
+    parts: fc.record({ household: fc.boolean(), budget: fc.boolean(), sharing: fc.boolean(), addon: fc.boolean(), payments: fc.boolean() }),
+    notifyBefore: fc.integer({ min: 0, max: 365 }),
+    dryRun: fc.nat({ max: 5 }).map((roll) => roll === 0),
+    skipRefused: fc.boolean(),
+  });
+  type Plan = typeof importArb extends fc.Arbitrary<infer T> ? T : never;
+
+  /** The document a plan describes: every object also carries A's owner and bookkeeping ids. */
+  function documentOf(plan: Plan, run: number): Record<string, unknown> {
+    const own = (kind: Declared) => 900_000 + DECLARED.indexOf(kind) * 1000 + run;
+    const declared = Object.fromEntries(
+      DECLARED.map((kind) => {
+        const { roll, wrong } = plan.declared[kind];
+        return [kind, roll < 50 ? own(kind) : roll < 97 ? theirs[kind] : wrong];
+      }),
+    ) as Record<Declared, unknown>;
+    const link = (name: keyof typeof LINKS) => {
+      const { roll, source, wrong } = plan.links[name];
+      if (roll >= plan.hostility) return declared[LINKS[name]];
+      return source === 'theirs' ? theirs[LINKS[name]] : source === 'missing' ? MISSING_ID : wrong;
+    };
+    const ofA = { user: a.id, user_id: a.id, owner_id: a.id, created_by: a.id, subscription_id: theirs.record, household_id: theirs.household };
+    const product = { catalogue: 1, theirs: theirs.product, missing: MISSING_ID, wrong: plan.product.wrong }[plan.product.source];
+    const main = {
+      ...exportedRecord(),
+      ...ofA,
+      id: declared.record,
+      product_name: `Imported ${run % 7}`,
+      brandname: plan.product.brandname ? 'A brand' : null,
+      brand_id: product,
+      folder_id: link('folderId'),
+      payment_mode_id: link('paymentModeId'),
+      category_id: link('categoryId'),
+      alert_id: link('alertId'),
+      alert_ids: [link('alertId')],
+      tags: ['A tag', 'B tag'],
+      payments: plan.parts.payments
+        ? [
+            {
+              ...ofA,
+              id: theirs.entry,
+              due_date: daysFromToday(-10),
+              expected_amount: '12.50',
+              currency: 'USD',
+              status: 'paid',
+              paid_amount: '12.50',
+              paid_on: daysFromToday(-10),
+              note: null,
+            },
+          ]
+        : [],
+      price_history: [{ ...ofA, id: theirs.entry, effective_from: daysFromToday(-40), price: '12.50' }],
+      sharing: plan.parts.sharing
+        ? { ...ofA, payer_member_id: link('payerMemberId'), mode: 'equal', shares: [{ ...ofA, member_id: link('shareMemberId'), value: null }] }
+        : null,
+    };
+    const addon = { ...exportedRecord(), ...ofA, id: declared.addon, product_name: `Imported ${run % 7}`, price: 2, sub_addon: 1, sub_id: link('subId') };
+    return {
+      format: 'subledger-account',
+      version: 1,
+      ...ofA,
+      profile: { ...ofA, id: a.id, email: a.email, name: 'A', baseCurrency: 'USD', timezone: 'UTC' },
+      settings: { ...ofA, notifyBefore: plan.notifyBefore },
+      folders: [{ ...ofA, id: declared.folder, name: 'B folder', color: null, isDefault: false }],
+      tags: [{ ...ofA, id: declared.tag, name: 'B tag' }],
+      paymentModes: [{ ...ofA, id: declared.paymentMode, name: 'B card' }],
+      categories: [{ ...ofA, id: declared.category, name: 'B category' }],
+      alerts: [{ ...exportedAlert(0, 'B alert'), ...ofA, id: declared.alert }],
+      // Never enabled: no delivery of B's changes in the background.
+      webhookEndpoints: [{ ...ofA, id: declared.endpoint, url: 'https://hooks.example.com/b', events: [], enabled: false }],
+      budgets: plan.parts.budget
+        ? [{ ...ofA, id: theirs.category, categoryId: link('budgetCategoryId'), amount: '25.00', alertId: link('budgetAlertId') }]
+        : [],
+      household: plan.parts.household
+        ? { ...ofA, id: theirs.household, name: 'B home', members: [{ ...ofA, id: declared.member, name: 'B', isOwner: true, canEdit: false }] }
+        : null,
+      subscriptions: plan.parts.addon ? [main, addon] : [main],
+    };
+  }
+
+  /** A plan whose ids are all of the right kind and whose links name the document's own rows (A's ids or not). */
+  const clean = (plan: Plan) =>
+    DECLARED.every((kind) => plan.declared[kind].roll < 97) &&
+    Object.values(plan.links).every((place) => place.roll >= plan.hostility) &&
+    plan.product.source !== 'wrong';
+
+  it(`never answers 5xx, never touches A's rows, never links B's rows to A's (${IMPORT_RUNS} imports)`, async () => {
+    let run = 0;
+    const outcomes = { imported: 0, refused: 0, dryRun: 0, clean: 0 };
+    const aRows = await ownedRowsDigest(testApp, a.id);
+    await fc.assert(
+      fc.asyncProperty(importArb, async (plan) => {
+        run++;
+        if (clean(plan)) outcomes.clean++;
+        const document = documentOf(plan, run);
+        const bRows = await ownedRowsDigest(testApp, b.id);
+        const bSettings = await graphqlData(testApp, b.token, SETTINGS_QUERY);
+        const response = await uploadAccount(testApp, b.token, document, { dryRun: plan.dryRun, skipRefused: plan.skipRefused });
+        const label = `run ${run} ${JSON.stringify(plan)} → ${response.status} ${response.text.slice(0, 600)}`;
+        expect([label, response.status < 500]).toEqual([label, true]);
+        expect([label, response.headers['content-type']]).toEqual([label, expect.stringMatching(/^application\/json/)]);
+        const errors = (response.body.errors ?? []) as Array<{ message: unknown; extensions?: { code?: unknown } }>;
+        // A refusal is the file's fault, said as such; a file whose only foreign ids are its own rows' ids and
+        // bookkeeping fields is not refused at all: those ids are the document's, its rows are made as B's.
+        for (const error of errors) expect([label, typeof error.message, error.extensions?.code]).toEqual([label, 'string', 'BAD_USER_INPUT']);
+        if (clean(plan)) expect([label, errors]).toEqual([label, []]);
+        const settings = await graphqlData(testApp, b.token, SETTINGS_QUERY);
+        if (errors.length > 0 || plan.dryRun) {
+          outcomes[plan.dryRun && errors.length === 0 ? 'dryRun' : 'refused']++;
+          expect([label, await ownedRowsDigest(testApp, b.id)]).toEqual([label, bRows]);
+          expect([label, settings]).toEqual([label, bSettings]);
+        } else {
+          outcomes.imported++;
+          expect([label, settings.extensionSettings.notifyBefore]).toEqual([label, plan.notifyBefore]);
+        }
+        expect([label, await linksToOthersRows(testApp, b.id, a.id)]).toEqual([label, {}]);
+        expect([label, await ownedRowsDigest(testApp, a.id)]).toEqual([label, aRows]);
+        expect([label, await graphqlData(testApp, a.token, SETTINGS_QUERY)]).toEqual([label, aSettings]);
+      }),
+      {
+        seed: SEED,
+        numRuns: IMPORT_RUNS,
+        endOnFailure: true,
+        reporter: (details) => {
+          if (details.failed)
+            throw new Error(
+              `import fuzz failed at run ${details.numRuns} (seed ${details.seed}, path ${details.counterexamplePath}): ${String((details.errorInstance as Error)?.message ?? details.errorInstance).slice(0, 4000)}`,
+            );
+        },
+      },
+    );
+    console.log(`import fuzz: ${JSON.stringify(outcomes)}`);
+    // Both ways were taken in numbers: files restored into B's rows, and files refused.
+    expect(outcomes.imported).toBeGreaterThanOrEqual(Math.max(1, Math.floor(IMPORT_RUNS / 10)));
+    expect(outcomes.refused).toBeGreaterThanOrEqual(Math.max(1, Math.floor(IMPORT_RUNS / 10)));
+    expect(outcomes.imported + outcomes.refused + outcomes.dryRun).toBe(IMPORT_RUNS);
+    expect(outcomes.clean).toBeGreaterThanOrEqual(Math.max(1, Math.floor(IMPORT_RUNS / 20)));
+  }, 600_000);
 });

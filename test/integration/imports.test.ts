@@ -2,7 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root } from '../support/service-process';
+import { exportedAlert, exportedRecord, uploadAccount } from '../support/account-imports';
+import { ownedRows } from '../support/hardening';
 import { MINIMAL, postSubscription } from '../support/subscriptions';
+import { daysFromToday } from '../support/test-clock';
 import { graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
 
 /** Imports over HTTP as a GraphQL client uploads a file (graphql-multipart-request-spec), from real-shaped files. */
@@ -477,6 +480,79 @@ it("a file cannot reach another user's rows: their ids are refused, their names 
   const [stored] = await sql<{ folder_id: number }>(testApp, `select "folder_id" from "subscriptions" where "id" = ?`, [report.rows[2].recordId]);
   expect(stored.folder_id).toBe(folder.id);
   expect(await count('subscriptions', ann)).toBe(0);
+});
+
+it('a refused account import changes nothing: not the settings and profile it restored first, nor any row', async () => {
+  const eve = await signUp(testApp, 'Eve');
+  const ACCOUNT = '{ me { baseCurrency timezone } extensionSettings { autoDetectSubscriptions browserNotifications notifyBefore } }';
+  const account = () => graphqlData(testApp, eve.token, ACCOUNT);
+  const before = await account();
+  expect(before.extensionSettings).toEqual({ autoDetectSubscriptions: false, browserNotifications: false, notifyBefore: 3 });
+  const rowsBefore = await ownedRows(testApp, eve.id);
+  const counts = (rows: Record<string, string[]>) => Object.fromEntries(Object.entries(rows).map(([table, list]) => [table, list.length]));
+  // Every part of the file is restored, in the import's order, before its webhook endpoints: the last of them is refused.
+  const document = (url: string) => ({
+    format: 'subledger-account',
+    version: 1,
+    profile: { baseCurrency: 'EUR', timezone: 'Europe/Berlin' },
+    settings: { autoDetectSubscriptions: 1, browserNotifications: 1, notifyBefore: 5 },
+    folders: [{ id: 11, name: 'Media', color: '#112233', isDefault: true }],
+    tags: [{ id: 12, name: 'family' }],
+    paymentModes: [{ id: 13, name: 'Visa' }],
+    categories: [{ id: 14, name: 'Home' }],
+    alerts: [exportedAlert(15, 'Week before')],
+    budgets: [{ categoryId: 14, amount: '30.00', alertId: 15 }],
+    household: { name: 'Family', members: [{ id: 16, name: 'Eve', isOwner: true, canEdit: false }] },
+    webhookEndpoints: [
+      { id: 17, url: 'https://hooks.example.com/subledger', events: [], enabled: true },
+      { id: 18, url, events: [], enabled: true },
+    ],
+    subscriptions: [
+      exportedRecord({
+        id: 19,
+        folder_id: 11,
+        payment_mode_id: 13,
+        category_id: 14,
+        alert_id: 15,
+        alert_ids: [15],
+        tags: ['family'],
+        price_history: [{ effective_from: daysFromToday(-40), price: '12.50' }],
+        payments: [
+          {
+            due_date: daysFromToday(-20),
+            expected_amount: '12.50',
+            currency: 'USD',
+            status: 'paid',
+            paid_amount: '12.50',
+            paid_on: daysFromToday(-20),
+            note: null,
+          },
+        ],
+        sharing: { payer_member_id: 16, mode: 'equal', shares: [{ member_id: 16, value: null }] },
+      }),
+    ],
+  });
+  const refused = await uploadAccount(testApp, eve.token, document('not a url'));
+  expect(refused.body.data).toBeNull();
+  expect(refused.body.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', errors: { url: [expect.any(String)] } } });
+  expect(await account()).toEqual(before);
+  const rowsAfter = await ownedRows(testApp, eve.id);
+  expect(counts(rowsAfter)).toEqual(counts(rowsBefore));
+  expect(rowsAfter).toEqual(rowsBefore);
+
+  // The same file with a good URL is restored whole: the refusal above was the URL's alone.
+  const accepted = await uploadAccount(testApp, eve.token, document('https://hooks.example.com/other'));
+  expect(accepted.body.errors).toBeUndefined();
+  expect(accepted.body.data.importSubscriptions).toMatchObject({ created: 1, refused: 0 });
+  expect(await account()).toEqual({
+    me: { baseCurrency: 'EUR', timezone: 'Europe/Berlin' },
+    extensionSettings: { autoDetectSubscriptions: true, browserNotifications: true, notifyBefore: 5 },
+  });
+  const grown = counts(await ownedRows(testApp, eve.id));
+  for (const table of ['folders', 'tags', 'payment_modes', 'product_categories', 'alerts', 'budgets', 'households', 'webhook_endpoints', 'subscriptions']) {
+    expect([table, grown[table]]).toEqual([table, counts(rowsBefore)[table] + (table === 'webhook_endpoints' ? 2 : 1)]);
+  }
+  for (const table of ['price_changes', 'payment_entries', 'subscription_shares']) expect([table, grown[table] > 0]).toEqual([table, true]);
 });
 
 it('imports from the shell: npm run cli -- import, a dry run first, exit status 1 for refused rows', async () => {

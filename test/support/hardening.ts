@@ -45,6 +45,34 @@ export async function ownedRows(testApp: TestApp, userId: number): Promise<Recor
   return snapshot;
 }
 
+/**
+ * The links from a user's rows to rows another user owns, as "table.column → table" with their number (none
+ * when the user's data refers only to their own rows and the global ones). Every foreign key between tables
+ * with user data is followed, read from the schema: a new link is checked without a change here.
+ */
+export async function linksToOthersRows(testApp: TestApp, userId: number, otherId: number): Promise<Record<string, number>> {
+  const keys = await sql<{ table: string; column: string; referenced: string; referencedColumn: string }>(
+    testApp,
+    `select c."conrelid"::regclass::text as "table", a."attname" as "column", c."confrelid"::regclass::text as "referenced", r."attname" as "referencedColumn"
+       from pg_constraint c
+       join pg_attribute a on a."attrelid" = c."conrelid" and a."attnum" = c."conkey"[1]
+       join pg_attribute r on r."attrelid" = c."confrelid" and r."attnum" = c."confkey"[1]
+      where c."contype" = 'f' and cardinality(c."conkey") = 1 and c."connamespace" = current_schema()::regnamespace
+      order by 1, 2`,
+  );
+  const of = (table: string, owner: number) => OWNED_ROWS[table].replaceAll('?', String(Number(owner)));
+  const counts = keys
+    .filter((key) => key.table in OWNED_ROWS && key.referenced in OWNED_ROWS)
+    .map(
+      (key) =>
+        `select '${key.table}.${key.column} → ${key.referenced}' as "link", count(*)::int as "n"
+           from (select "${key.column}" as "target" from "${key.table}" where ${of(key.table, userId)}) t
+          where t."target" in (select "${key.referencedColumn}" from "${key.referenced}" where ${of(key.referenced, otherId)})`,
+    );
+  const rows = await sql<{ link: string; n: number }>(testApp, counts.join(' union all '));
+  return Object.fromEntries(rows.filter((row) => row.n > 0).map((row) => [row.link, row.n]));
+}
+
 /** The tables of OWNED_ROWS that exist in the schema but are not covered: a new table must be added there. */
 export async function tablesWithoutOwnership(testApp: TestApp): Promise<string[]> {
   // data_versions holds counters only (how often each user's data changed), never read back by a client;
