@@ -87,7 +87,7 @@ async function main(argv: string[]): Promise<number> {
       return report.refused > 0 && !values['skip-refused'] ? 1 : 0;
     }
     if (ratesImport) {
-      const count = await importRates(runtime.db.orm, JSON.parse(readFileSync(values.file!, 'utf8')) as RatesFile);
+      const count = await importRates(runtime.db.orm, readRatesFile(values.file!));
       console.log(`imported ${count} exchange rates`);
       return 0;
     }
@@ -100,6 +100,21 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   } finally {
     await runtime.close();
+  }
+}
+
+/** The rates file's JSON, or a refusal saying why it cannot be read (missing, unreadable, not JSON). */
+function readRatesFile(file: string): RatesFile {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw AppError.badInput(`cannot read the rates file ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as RatesFile;
+  } catch (error) {
+    throw AppError.badInput(`the rates file ${file} is not JSON: ${(error as Error).message}`);
   }
 }
 

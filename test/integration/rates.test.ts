@@ -79,14 +79,16 @@ describe('a rate the table cannot keep (checked as stored: 8 decimals, 12 digits
 
   it('is refused by the CLI (npm run cli -- rates:import) with a message naming the currency, a non-zero exit and nothing stored', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'subledger-rates-'));
-    const cli = (rates: Record<string, unknown>) => {
-      const file = path.join(dir, 'rates.json');
-      writeFileSync(file, JSON.stringify({ asOf: today(), rates }));
-      return spawnSync(process.execPath, ['dist/src/cli.js', 'rates:import', '--file', file], {
+    const importFile = (file: string) =>
+      spawnSync(process.execPath, ['dist/src/cli.js', 'rates:import', '--file', file], {
         cwd: root,
         env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: testApp.database.url, LOG_LEVEL: 'warn' },
         encoding: 'utf8',
       });
+    const cli = (rates: Record<string, unknown>) => {
+      const file = path.join(dir, 'rates.json');
+      writeFileSync(file, JSON.stringify({ asOf: today(), rates }));
+      return importFile(file);
     };
     try {
       const before = await rateOf('EUR');
@@ -99,6 +101,19 @@ describe('a rate the table cannot keep (checked as stored: 8 decimals, 12 digits
         expect(await rateOf('EUR')).toEqual(before);
         expect((await rateOf('XAU')).per_usd).toBe('0.00040000');
       }
+      // A file that is not there, or not JSON, is refused in a sentence, not a stack trace.
+      const broken = path.join(dir, 'broken.json');
+      writeFileSync(broken, '{"asOf": "');
+      for (const [file, reason] of [
+        [path.join(dir, 'missing.json'), 'cannot read the rates file'],
+        [broken, 'is not JSON'],
+      ]) {
+        const refused = importFile(file);
+        expect(refused.stderr).toContain(reason);
+        expect(refused.stderr).not.toMatch(/^\s+at /m);
+        expect(refused.status).toBe(1);
+      }
+      expect(await rateOf('EUR')).toEqual(before);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
