@@ -695,12 +695,18 @@ describe('authorization matrix', () => {
         errors: answer.body.errors?.map((error: Record<string, any>) => ({ message: error.message, extensions: error.extensions })),
         rows: answer.body.data?.importSubscriptions?.rows,
       }).replace(/\d+/g, '#');
+    // B's rows less the progress of B's deliveries, which the relay makes in the background (B's endpoint
+    // does not resolve, so they are retried for the whole test): a refused import writes no event to deliver.
+    const bRows = async () => {
+      const { webhook_deliveries: _deliveries, webhook_delivery_attempts: _attempts, ...rows } = await ownedRows(testApp, b.id);
+      return rows;
+    };
     for (const { place, aId, refused, file } of cases) {
-      const bBefore = await ownedRows(testApp, b.id);
+      const bBefore = await bRows();
       const foreign = await imported(file(aId));
       expect([place, foreign.body.errors?.[0]?.extensions?.code ?? 'imported']).toEqual([place, refused ? 'BAD_USER_INPUT' : 'imported']);
       if (refused) {
-        expect([place, await ownedRows(testApp, b.id)]).toEqual([place, bBefore]);
+        expect([place, await bRows()]).toEqual([place, bBefore]);
         expect([place, await notifyBeforeOfB()]).toEqual([place, 7]);
       }
       const missing = await imported(file(MISSING));

@@ -1,8 +1,9 @@
+import { countOwnedRows } from '../support/hardening';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { Receiver } from '../support/receiver';
-import { countRows, MINIMAL, postSubscription } from '../support/subscriptions';
+import { MINIMAL, postSubscription } from '../support/subscriptions';
 import { deliveriesSettled, graphql, signUp, startTestApp, type TestApp } from '../support/test-app';
 import { freePort, until } from '../support/wait';
 
@@ -64,7 +65,7 @@ withServers('delivery under faults', () => {
       })();
       await until(() => receiver.received.length >= 10, 'the first deliveries', 30_000);
       await stop(redis);
-      await until(async () => (await countRows(testApp, 'subscriptions')) >= 100, 'writes while Redis is down', 60_000);
+      await until(async () => (await countOwnedRows(testApp, 'subscriptions', user.id)) >= 100, 'writes while Redis is down', 60_000);
       redis = await startRedis(port);
       await writes;
       await until(() => new Set(receiver.received.map((r) => r.headers['webhook-id'])).size >= 200, '200 distinct events', 90_000);

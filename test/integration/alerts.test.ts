@@ -1,5 +1,6 @@
+import { countOwnedRows } from '../support/hardening';
 import { expectErrorBody } from '../support/shapes';
-import { countRows, createSubscription } from '../support/subscriptions';
+import { createSubscription } from '../support/subscriptions';
 import { graphql, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;
@@ -83,7 +84,7 @@ describe('POST /api/v1/alerts (operation 14)', () => {
   });
 
   it('names each bad or missing field and stores nothing', async () => {
-    const before = await countRows(testApp, 'alerts');
+    const before = await countOwnedRows(testApp, 'alerts', ann.id);
     const bad = await createAlert(ann.token, {
       ...FIELDS,
       time: '25:00',
@@ -98,7 +99,7 @@ describe('POST /api/v1/alerts (operation 14)', () => {
     const missing = await createAlert(ann.token, { alert_name: 'only a name' });
     expect(missing.status).toBe(400);
     expectErrorBody(missing.body, ['time_period', 'time', 'alert_condition', 'alert_type', 'timezone', 'alert_subs_type']);
-    expect(await countRows(testApp, 'alerts')).toBe(before);
+    expect(await countOwnedRows(testApp, 'alerts', ann.id)).toBe(before);
   });
 
   it('carries what a reminder needs: period with its unit, date, local time, zone, kinds of record, channel', async () => {

@@ -1,5 +1,7 @@
 import { expectErrorBody } from '../support/shapes';
-import { countRows, MINIMAL, postSubscription } from '../support/subscriptions';
+import { countOwnedRows } from '../support/hardening';
+import { MINIMAL, postSubscription } from '../support/subscriptions';
+import { daysFromToday } from '../support/test-clock';
 import { graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
 
 /**
@@ -101,7 +103,8 @@ describe.each(CASES)('a create from %s', (_name, fields) => {
 });
 
 it("schedules a new record's reminders as rescheduling the stored record does", async () => {
-  const fields = { ...MINIMAL, payment_date: '2026-12-03', billing_cycle: '2', refund_days: '20' };
+  // Far enough ahead that the week-before reminders of the payment and of the refund date are both still due.
+  const fields = { ...MINIMAL, payment_date: daysFromToday(30), billing_cycle: '2', refund_days: '20' };
   const direct = (await postSubscription(testApp, ann.token, { ...fields, alert_id: String(alertId) })).body.subscription;
   const later = (await postSubscription(testApp, ann.token, { ...fields, alert_id: '0' })).body.subscription;
   expect(await reminders(later.id)).toEqual([]);
@@ -113,9 +116,13 @@ it("schedules a new record's reminders as rescheduling the stored record does", 
 });
 
 it('stores nothing when a link is refused, not even the first-use product or tags of that request', async () => {
+  // A user of its own, whose rows no background work (reminders firing, the sweep) can move during the test.
+  const refused = await signUp(testApp, 'Refused');
+  expect((await postSubscription(testApp, refused.token, { ...MINIMAL, 'tags[]': ['known'] })).status).toBe(200);
   const tables = ['subscriptions', 'subscription_tags', 'tags', 'products', 'webhook_events', 'webhook_deliveries', 'reminders'];
-  const before = await Promise.all(tables.map((table) => countRows(testApp, table)));
-  const response = await postSubscription(testApp, ann.token, {
+  const counts = () => Promise.all(tables.map((table) => countOwnedRows(testApp, table, refused.id)));
+  const before = await counts();
+  const response = await postSubscription(testApp, refused.token, {
     ...MINIMAL,
     brand_id: 'Never Made',
     folder_id: '999999',
@@ -124,7 +131,7 @@ it('stores nothing when a link is refused, not even the first-use product or tag
   });
   expect(response.status).toBe(400);
   expectErrorBody(response.body, ['folder_id', 'payment_mode_id']);
-  expect(await Promise.all(tables.map((table) => countRows(testApp, table)))).toEqual(before);
+  expect(await counts()).toEqual(before);
 });
 
 it("copies a product's columns on an update as a create copies them, its category unless the record names one", async () => {

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
-import { accessibilityProblems, describeInBrowser, launchBrowser, offlinePage, step } from '../support/browser';
+import { accessibilityProblems, describeInBrowser, launchBrowser, newClockedContext, offlinePage, step } from '../support/browser';
 import { Receiver } from '../support/receiver';
-import { addDays, todayIn } from '../../src/platform/dates';
+import { addDays, endOfMonth, todayIn } from '../../src/platform/dates';
 import { startTestApp, uniqueEmail, type TestApp } from '../support/test-app';
 import { until } from '../support/wait';
 
@@ -12,6 +12,10 @@ describeInBrowser('the dashboard in Chromium', () => {
   let page: Page;
   let outside: string[];
   const receiver = new Receiver();
+  // From the test clock: January 31 of last year (a monthly record from it is next due within a month, on
+  // any day) and the February after it; March 1 of next year.
+  const thisYear = Number(todayIn('UTC').slice(0, 4));
+  const [january31, february, march1] = [`${thisYear - 1}-01-31`, `${thisYear - 1}-02`, `${thisYear + 1}-03-01`];
 
   beforeAll(async () => {
     // The receiver is on loopback, which the delivery guard refuses unless told.
@@ -56,13 +60,13 @@ describeInBrowser('the dashboard in Chromium', () => {
       const form = page.getByRole('form', { name: 'Add a subscription' });
       await form.getByLabel('Product').fill('Gym');
       await form.getByLabel('Price').fill('-5');
-      await form.getByLabel('First payment').fill('2027-01-31');
+      await form.getByLabel('First payment').fill(january31);
       await form.getByRole('button', { name: 'Add' }).click();
       await page.locator('#field-price-errors').waitFor();
       expect(await page.getByLabel('Price').getAttribute('aria-invalid')).toBe('true');
     }));
 
-  it('creates a monthly record on January 31 and the calendar shows February 28', () =>
+  it('creates a monthly record on January 31 and the calendar shows the last day of February', () =>
     step(page, 'create-and-calendar', async () => {
       const form = page.getByRole('form', { name: 'Add a subscription' });
       await form.getByLabel('Price').fill('30.00');
@@ -73,11 +77,14 @@ describeInBrowser('the dashboard in Chromium', () => {
       expect(await row('Gym').textContent()).toContain('$30.00');
 
       await screen('Calendar');
-      await page.getByLabel('Month', { exact: true }).fill('2027-02');
-      await page.locator('li[data-date="2027-02-28"]').filter({ hasText: 'Gym' }).waitFor();
+      await page.getByLabel('Month', { exact: true }).fill(february);
+      await page
+        .locator(`li[data-date="${endOfMonth(`${february}-01`)}"]`)
+        .filter({ hasText: 'Gym' })
+        .waitFor();
       expect(await page.locator('li.due').count()).toBe(1);
-      await page.getByLabel('Month', { exact: true }).fill('2027-01');
-      await page.locator('li[data-date="2027-01-31"]').filter({ hasText: 'Gym' }).waitFor();
+      await page.getByLabel('Month', { exact: true }).fill(january31.slice(0, 7));
+      await page.locator(`li[data-date="${january31}"]`).filter({ hasText: 'Gym' }).waitFor();
     }));
 
   it('lists what is due in the chosen window', () =>
@@ -158,7 +165,7 @@ describeInBrowser('the dashboard in Chromium', () => {
       expect(download.suggestedFilename()).toBe('subscriptions.csv');
       await notice('subscriptions.csv downloaded');
 
-      const csv = 'Name,Price,Currency,Billing cycle,Next payment\nMagazine,4.50,USD,Monthly,2027-02-01\nBroken,abc,USD,Monthly,2027-02-01\n';
+      const csv = `Name,Price,Currency,Billing cycle,Next payment\nMagazine,4.50,USD,Monthly,${february}-01\nBroken,abc,USD,Monthly,${february}-01\n`;
       await page.getByLabel('File (at most 10 MB)').setInputFiles({ name: 'records.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
       await page.getByRole('button', { name: 'Import' }).click();
       await notice('Dry run: 1 of 2 rows would be imported');
@@ -190,7 +197,7 @@ describeInBrowser('the dashboard in Chromium', () => {
       const form = page.getByRole('form', { name: 'Add a subscription' });
       await form.getByLabel('Product').fill('Cloud backup');
       await form.getByLabel('Price').fill('7');
-      await form.getByLabel('First payment').fill('2027-03-01');
+      await form.getByLabel('First payment').fill(march1);
       await form.getByRole('button', { name: 'Add' }).click();
       await notice('Cloud backup: added');
       await receiver.waitFor(1);
@@ -213,7 +220,7 @@ describeInBrowser('the dashboard in Chromium', () => {
       await page.getByRole('button', { name: 'Add an add-on to Cloud backup' }).click();
       const form = page.getByRole('form', { name: 'Add an add-on to Cloud backup' });
       await form.getByLabel('Price').fill('2.50');
-      await form.getByLabel('First payment').fill('2027-03-01');
+      await form.getByLabel('First payment').fill(march1);
       await form.getByRole('button', { name: 'Add add-on' }).click();
       await notice('Cloud backup: add-on added');
       await page
@@ -319,7 +326,7 @@ describeInBrowser('the dashboard in Chromium', () => {
       await screen('Subscriptions');
       await screen('Spending');
       const token = await page.evaluate('sessionStorage.getItem("subledger.token")');
-      const german = await browser.newContext({ locale: 'de-DE' });
+      const german = await newClockedContext(browser, { locale: 'de-DE' });
       const other = await german.newPage();
       await other.goto(`${testApp.baseUrl}/static/avatar.svg`);
       await other.evaluate(`sessionStorage.setItem("subledger.token", ${JSON.stringify(token)})`);

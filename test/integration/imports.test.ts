@@ -5,7 +5,9 @@ import { root } from '../support/service-process';
 import { exportedAlert, exportedRecord, uploadAccount } from '../support/account-imports';
 import { ownedRows } from '../support/hardening';
 import { MINIMAL, postSubscription } from '../support/subscriptions';
-import { daysFromToday } from '../support/test-clock';
+import { addMonths } from '../../src/platform/dates';
+import { nextOnOrAfter } from '../../src/subscriptions/payment-dates';
+import { clockEnvironment, daysFromToday, today } from '../support/test-clock';
 import { graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
 
 /** Imports over HTTP as a GraphQL client uploads a file (graphql-multipart-request-spec), from real-shaped files. */
@@ -134,7 +136,8 @@ describe('Wallos exports', () => {
       billingFrequency: 1,
       billingType: 2,
       paymentDate: '2027-01-31',
-      nextPaymentDate: '2027-01-31',
+      // The file's next payment while it is ahead; on a later day, the first month end on or after today.
+      nextPaymentDate: nextOnOrAfter({ anchor: '2027-01-31', billingType: 2, billingCycle: 3, billingFrequency: 1 }, today()),
       status: 1,
       recurring: 1,
       note: 'Family plan\nhttps://youtube.com\nPaid by Ann',
@@ -315,6 +318,9 @@ describe('a Subledger account export', () => {
       'mutation { createAlert(input: {name: "Week before", timePeriod: 1, timeCycle: 2, time: "08:30", condition: 2, channel: 2, timezone: "Europe/Berlin", subjects: 1}) { id } }',
     );
     const form = (fields: Record<string, string | string[]>) => postSubscription(testApp, ann.token, { ...MINIMAL, price: '12.5', ...fields });
+    // The main record's price changes on its anchor's day a year on, about two weeks from today.
+    const anchor = MINIMAL.payment_date;
+    const changedFrom = addMonths(anchor, 12);
     const main = await form({
       brand_id: 'Neighbourhood allotment',
       folder_id: String(folder.id),
@@ -340,10 +346,10 @@ describe('a Subledger account export', () => {
     );
     await data('mutation { createWebhookEndpoint(input: {url: "https://hooks.example.com/subledger", events: ["subscription.created"]}) { id } }');
     // Issue 20's parts: a price change, a paid and a skipped payment, budgets, and a household sharing the main record.
-    await data(`mutation { changePrice(id: ${mainId}, price: "14.00", effectiveFrom: "2027-01-31") { id } }`);
+    await data(`mutation { changePrice(id: ${mainId}, price: "14.00", effectiveFrom: "${changedFrom}") { id } }`);
     const { paymentEntries: entries } = await data<{ paymentEntries: Array<{ id: number }> }>(`{ paymentEntries(filter: {subscriptionId: ${mainId}}) { id } }`);
     expect(entries.length).toBeGreaterThanOrEqual(2);
-    await data(`mutation { markPaid(entryId: ${entries[0].id}, amount: "13.00", paidAt: "2026-10-30", note: "card") { id } }`);
+    await data(`mutation { markPaid(entryId: ${entries[0].id}, amount: "13.00", paidAt: "${today()}", note: "card") { id } }`);
     await data(`mutation { markSkipped(entryId: ${entries[1].id}, note: "paused") { id } }`);
     await data(`mutation { setBudget(input: {amount: "100.00", alertId: ${alert.id}}) { id } }`);
     await data(`mutation { setBudget(input: {amount: "30.00", categoryId: ${category.id}}) { id } }`);
@@ -360,8 +366,8 @@ describe('a Subledger account export', () => {
     expect(before.subscriptions).toHaveLength(3);
     const exportedMain = before.subscriptions.find((record: { id: number }) => record.id === mainId);
     expect(exportedMain.price_history).toEqual([
-      { effective_from: '2026-01-31', price: '12.50' },
-      { effective_from: '2027-01-31', price: '14.00' },
+      { effective_from: anchor, price: '12.50' },
+      { effective_from: changedFrom, price: '14.00' },
     ]);
     expect(exportedMain.payments.map((payment: { status: string }) => payment.status)).toEqual(['paid', 'skipped']);
     expect(exportedMain.sharing).toEqual({
@@ -560,7 +566,7 @@ it('imports from the shell: npm run cli -- import, a dry run first, exit status 
   const cli = (...args: string[]) =>
     spawnSync(process.execPath, ['dist/src/cli.js', 'import', '--user', ann.email, ...args], {
       cwd: root,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: testApp.database.url, LOG_LEVEL: 'warn' },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...clockEnvironment(), DATABASE_URL: testApp.database.url, LOG_LEVEL: 'warn' },
       encoding: 'utf8',
     });
   const file = join(__dirname, '../fixtures/imports/wallos-export.csv');

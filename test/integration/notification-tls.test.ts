@@ -43,11 +43,7 @@ async function tlsReceiver(key: string, cert: string): Promise<{ server: Server;
   return { server, origin: `127.0.0.1:${(server.address() as AddressInfo).port}`, received };
 }
 
-/**
- * A certificate for 127.0.0.1 made now. Valid from years before the test clock to years after it: the
- * spawned service keeps only the environment it is given, so under libfaketime it may read the real time
- * while this process reads the faked one.
- */
+/** A certificate for 127.0.0.1 made now, valid from years before the test clock to years after it. */
 function certificate() {
   const year = 365 * 24 * 3600 * 1000;
   return generate([{ name: 'commonName', value: 'subledger-test' }], {

@@ -6,7 +6,7 @@ import { importRates } from '../../src/currency/rates.service';
 import { AppError } from '../../src/platform/errors';
 import { root } from '../support/service-process';
 import { createSubscription } from '../support/subscriptions';
-import { today } from '../support/test-clock';
+import { clockEnvironment, today } from '../support/test-clock';
 import { graphqlData, signUp, startTestApp, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;
@@ -82,7 +82,7 @@ describe('a rate the table cannot keep (checked as stored: 8 decimals, 12 digits
     const importFile = (file: string) =>
       spawnSync(process.execPath, ['dist/src/cli.js', 'rates:import', '--file', file], {
         cwd: root,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: testApp.database.url, LOG_LEVEL: 'warn' },
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...clockEnvironment(), DATABASE_URL: testApp.database.url, LOG_LEVEL: 'warn' },
         encoding: 'utf8',
       });
     const cli = (rates: Record<string, unknown>) => {

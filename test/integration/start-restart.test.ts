@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { provisionDatabase, type TestDatabase } from '../support/database';
 import { root, startService, stopService } from '../support/service-process';
+import { clockEnvironment } from '../support/test-clock';
 import { freePort } from '../support/wait';
 
 /**
@@ -17,7 +18,7 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'subledger-data-'));
-  env = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
+  env = { PATH: process.env.PATH, HOME: process.env.HOME, ...clockEnvironment(), DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
   if (process.env.DATABASE_URL) {
     database = await provisionDatabase();
     env.DATABASE_URL = database.url;

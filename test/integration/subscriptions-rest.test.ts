@@ -1,6 +1,7 @@
+import { countOwnedRows } from '../support/hardening';
 import { todayIn, addDays } from '../../src/platform/dates';
 import { expectErrorBody } from '../support/shapes';
-import { countRows, createSubscription, expectRecordShape, LIST_EXTRAS, MINIMAL, postSubscription, postAddon } from '../support/subscriptions';
+import { createSubscription, expectRecordShape, LIST_EXTRAS, MINIMAL, postSubscription, postAddon } from '../support/subscriptions';
 import { graphql, graphqlData, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;
@@ -120,15 +121,15 @@ describe('POST /api/v1/subscriptions (operation 4)', () => {
   });
 
   it('refuses an integer brand_id that names no product, storing nothing', async () => {
-    const before = await countRows(testApp, 'subscriptions');
+    const before = await countOwnedRows(testApp, 'subscriptions', ann.id);
     const response = await postSubscription(testApp, ann.token, { ...MINIMAL, brand_id: '999999' });
     expect(response.status).toBe(400);
     expectErrorBody(response.body, ['brand_id']);
-    expect(await countRows(testApp, 'subscriptions')).toBe(before);
+    expect(await countOwnedRows(testApp, 'subscriptions', ann.id)).toBe(before);
   });
 
   it('names every bad field at once and stores nothing, not even new tags or products', async () => {
-    const counts = await Promise.all(['subscriptions', 'tags', 'products'].map((table) => countRows(testApp, table)));
+    const counts = await Promise.all(['subscriptions', 'tags', 'products'].map((table) => countOwnedRows(testApp, table, ann.id)));
     const response = await postSubscription(testApp, ann.token, {
       brand_id: 'A New Product',
       type: '9',
@@ -152,7 +153,7 @@ describe('POST /api/v1/subscriptions (operation 4)', () => {
     });
     expect(unknownCurrency.status).toBe(400);
     expectErrorBody(unknownCurrency.body, ['price_type']);
-    expect(await Promise.all(['subscriptions', 'tags', 'products'].map((table) => countRows(testApp, table)))).toEqual(counts);
+    expect(await Promise.all(['subscriptions', 'tags', 'products'].map((table) => countOwnedRows(testApp, table, ann.id)))).toEqual(counts);
   });
 
   it('names missing required fields', async () => {

@@ -1,5 +1,6 @@
+import { countOwnedRows } from '../support/hardening';
 import { expectErrorBody } from '../support/shapes';
-import { countRows, createSubscription, expectRecordShape, MINIMAL } from '../support/subscriptions';
+import { createSubscription, expectRecordShape, MINIMAL } from '../support/subscriptions';
 import { createLogger } from '../../src/platform/logger';
 import { graphql, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
 
@@ -71,13 +72,13 @@ describe('tokens', () => {
 
 describe('POST /webhook/user/data/<token> (operation 25)', () => {
   it('creates with a CREATE token, answering 200 with the record', async () => {
-    const before = await countRows(testApp, 'subscriptions');
+    const before = await countOwnedRows(testApp, 'subscriptions', ann.id);
     const response = await send(createToken, 'created', { ...MINIMAL, brand_id: 'Inbound Service', price: '4.20' });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ status: true, message: expect.any(String) });
     expectRecordShape(response.body.subscription);
     expect(response.body.subscription).toMatchObject({ user_id: ann.id, product_name: 'Inbound Service', price: 4.2 });
-    expect(await countRows(testApp, 'subscriptions')).toBe(before + 1);
+    expect(await countOwnedRows(testApp, 'subscriptions', ann.id)).toBe(before + 1);
   });
 
   it('updates, cancels, refunds and deletes with a MANAGE token', async () => {
@@ -151,7 +152,7 @@ describe('POST /webhook/user/data/<token> (operation 25)', () => {
   });
 
   it('answers 400 for a body that is not JSON, not an object, or fails validation, storing nothing', async () => {
-    const before = await countRows(testApp, 'subscriptions');
+    const before = await countOwnedRows(testApp, 'subscriptions', ann.id);
     const broken = await send(createToken, 'created', '{"brand_id": ');
     expect(broken.status).toBe(400);
     expectErrorBody(broken.body);
@@ -161,7 +162,7 @@ describe('POST /webhook/user/data/<token> (operation 25)', () => {
     expectErrorBody(invalid.body, ['price', 'payment_date']);
     const missingId = await send(manageToken, 'deleted', {});
     expectErrorBody(missingId.body, ['id']);
-    expect(await countRows(testApp, 'subscriptions')).toBe(before);
+    expect(await countOwnedRows(testApp, 'subscriptions', ann.id)).toBe(before);
   });
 
   describe('created without billing_type, billing_frequency, billing_cycle, status or recurring', () => {
@@ -199,11 +200,11 @@ describe('POST /webhook/user/data/<token> (operation 25)', () => {
       ['status', '7'],
       ['recurring', '2'],
     ])('still answers 400 naming %s for an invalid value (%s), storing nothing', async (field, value) => {
-      const before = await countRows(testApp, 'subscriptions');
+      const before = await countOwnedRows(testApp, 'subscriptions', ann.id);
       const response = await send(createToken, 'created', { ...without(FIELDS), [field]: value });
       expect(response.status).toBe(400);
       expectErrorBody(response.body, [field]);
-      expect(await countRows(testApp, 'subscriptions')).toBe(before);
+      expect(await countOwnedRows(testApp, 'subscriptions', ann.id)).toBe(before);
     });
   });
 
@@ -228,13 +229,13 @@ describe('POST /webhook/user/data/<token> (operation 25)', () => {
   });
 
   it('answers a repeated Idempotency-Key as the first time and changes nothing', async () => {
-    const before = await countRows(testApp, 'subscriptions');
+    const before = await countOwnedRows(testApp, 'subscriptions', ann.id);
     const first = await send(createToken, 'created', { ...MINIMAL, brand_id: 'Once Only' }, { 'idempotency-key': 'abc-123' });
     const again = await send(createToken, 'created', { ...MINIMAL, brand_id: 'Once Only' }, { 'idempotency-key': 'abc-123' });
     expect(first.status).toBe(200);
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
-    expect(await countRows(testApp, 'subscriptions')).toBe(before + 1);
+    expect(await countOwnedRows(testApp, 'subscriptions', ann.id)).toBe(before + 1);
     const failedFirst = await send(createToken, 'created', { ...MINIMAL, price: 'x' }, { 'idempotency-key': 'bad-1' });
     const failedAgain = await send(createToken, 'created', { ...MINIMAL, price: 'x' }, { 'idempotency-key': 'bad-1' });
     expect(failedFirst.status).toBe(400);
@@ -275,13 +276,13 @@ describe('POST /webhook/user/data/<token> (operation 25)', () => {
   });
 
   it('runs concurrent requests with one key once: one record, every answer the same', async () => {
-    const before = await countRows(testApp, 'subscriptions');
+    const before = await countOwnedRows(testApp, 'subscriptions', ann.id);
     const answers = await Promise.all(
       Array.from({ length: 10 }, () => send(createToken, 'created', { ...MINIMAL, brand_id: 'Concurrent Once' }, { 'idempotency-key': 'together-1' })),
     );
     expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
     expect(new Set(answers.map((answer) => answer.body.subscription.id)).size).toBe(1);
-    expect(await countRows(testApp, 'subscriptions')).toBe(before + 1);
+    expect(await countOwnedRows(testApp, 'subscriptions', ann.id)).toBe(before + 1);
   });
 
   it('keeps the token out of the request log', async () => {

@@ -1,9 +1,10 @@
+import { countOwnedRows } from '../support/hardening';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CONNECTIONS_PER_ORIGIN } from '../../src/webhooks/http-post';
 import { signWebhook } from '../../src/webhooks/signature';
 import { Receiver, type ReceivedRequest } from '../support/receiver';
-import { countRows, createSubscription, MINIMAL } from '../support/subscriptions';
+import { createSubscription, MINIMAL } from '../support/subscriptions';
 import { graphql, graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp, deliveriesSettled } from '../support/test-app';
 
 /** Events from every channel, end to end to a real receiver on loopback (allowed here by WEBHOOK_ALLOW_PRIVATE). */
@@ -147,14 +148,14 @@ it('delivers only the topics an endpoint takes, and nothing to a disabled one; r
   const disabled = await endpointFor(user);
   await gql(testApp, user.token, `mutation { disableWebhookEndpoint(id: ${disabled.id}) { enabled } }`);
   const record = await createSubscription(testApp, user.token);
-  const events = await countRows(testApp, 'webhook_events');
+  const events = await countOwnedRows(testApp, 'webhook_events', user.id);
   const refused = await testApp.http
     .put(`/api/v1/subscriptions/${record.id}`)
     .set({ authorization: `Bearer ${user.token}` })
     .type('form')
     .send({ price: 'nope' });
   expect(refused.status).toBe(400);
-  expect(await countRows(testApp, 'webhook_events')).toBe(events);
+  expect(await countOwnedRows(testApp, 'webhook_events', user.id)).toBe(events);
   await testApp.http.post(`/api/v1/subscriptions/${record.id}/cancel`).set({ authorization: `Bearer ${user.token}` });
   const [request] = await receiver.waitFor(1);
   await deliveriesSettled(testApp);

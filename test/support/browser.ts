@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { CHROMIUM } from './chromium';
 
 export { launchBrowser } from './chromium';
@@ -19,10 +19,20 @@ export function describeInBrowser(name: string, body: () => void): void {
   describe.skip(name, body);
 }
 
+/**
+ * A browser context whose pages read the clock this test process reads: under libfaketime (the CI pass at a
+ * faked date, which Chromium does not run under) the pages' clock is set to the faked time and runs on.
+ */
+export async function newClockedContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  if (process.env.FAKETIME) await context.clock.install({ time: Date.now() });
+  return context;
+}
+
 /** A page that may load only from `origin`: anything else is aborted and listed in `outside`. */
 export async function offlinePage(browser: Browser, origin: string): Promise<{ page: Page; outside: string[] }> {
   // Its own context: axe-core's runner opens pages in the page's context.
-  const page = await (await browser.newContext()).newPage();
+  const page = await (await newClockedContext(browser)).newPage();
   const outside: string[] = [];
   await page.route('**/*', (route) => {
     const url = route.request().url();

@@ -9,6 +9,9 @@ export async function launchBrowser(): Promise<Browser> {
   // The flags keep Chromium from calling Google's services, which this machine's closed network refuses.
   return chromium.launch({
     executablePath: CHROMIUM,
+    // Chromium's processes do not start under libfaketime (the faked-date CI pass): the browser runs on the
+    // real clock, and each page is given the test's clock instead (newClockedContext).
+    env: Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'LD_PRELOAD' && !name.startsWith('FAKETIME'))),
     args: [
       '--no-sandbox',
       '--disable-gpu',

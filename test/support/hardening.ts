@@ -35,6 +35,14 @@ const OWNED_ROWS: Record<string, string> = {
   subscription_splits: `"subscription_id" in (select "id" from "subscriptions" where "user_id" = ?)`,
 };
 
+/** How many rows of a table a user owns: a count background work on other users' data cannot move. */
+export async function countOwnedRows(testApp: TestApp, table: string, userId: number): Promise<number> {
+  const condition = OWNED_ROWS[table];
+  if (!condition) throw new Error(`no ownership rule for table ${table}`);
+  const [row] = await sql<{ n: string }>(testApp, `select count(*) as "n" from "${table}" where ${condition}`, [userId]);
+  return Number(row.n);
+}
+
 /** Every row a user owns, table by table, as JSON text: equal snapshots mean nothing of theirs changed. */
 export async function ownedRows(testApp: TestApp, userId: number): Promise<Record<string, string[]>> {
   const snapshot: Record<string, string[]> = {};

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { clockEnvironment } from './test-clock';
 import { until } from './wait';
 
 /**
@@ -33,11 +34,11 @@ export function startArguments(): string[] {
   return args;
 }
 
-/** `npm start`'s process with exactly this environment (plus PATH and HOME). */
+/** `npm start`'s process with exactly this environment (plus PATH, HOME and the test's clock). */
 export function spawnService(env: NodeJS.ProcessEnv, port: number, options: Pick<SpawnOptions, 'uid' | 'gid'> = {}): ServiceProcess {
   const child = spawn(process.execPath, startArguments(), {
     cwd: root,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env, PORT: String(port) },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...clockEnvironment(), ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
     ...options,
   });

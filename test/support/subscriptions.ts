@@ -1,6 +1,12 @@
 import { SQL_TIMESTAMP } from './shapes';
-import { sql, type TestApp } from './test-app';
+import { addMonths } from '../../src/platform/dates';
+import type { TestApp } from './test-app';
+import { daysFromToday } from './test-clock';
 
+/**
+ * A monthly record. Its anchor is a year back, about two weeks past today's date, so on any day its next
+ * payment is about two weeks ahead: no reminder of it comes due, and nothing rolls it on, while a test runs.
+ */
 export const MINIMAL = {
   brand_id: '1',
   type: '1',
@@ -9,7 +15,7 @@ export const MINIMAL = {
   billing_type: '2',
   billing_frequency: '1',
   billing_cycle: '3',
-  payment_date: '2026-01-31',
+  payment_date: addMonths(daysFromToday(14), -12),
   status: '1',
   recurring: '1',
 };
@@ -148,9 +154,4 @@ export function expectRecordShape(record: Record<string, unknown>, extras: strin
   expect(record.tags).toBeNull();
   expect(record.created_at).toMatch(SQL_TIMESTAMP);
   expect(() => new URL(String(record.image))).not.toThrow();
-}
-
-export async function countRows(testApp: TestApp, table: string): Promise<number> {
-  const [row] = await sql<{ n: string }>(testApp, `select count(*) as "n" from "${table}"`);
-  return Number(row.n);
 }
