@@ -6,6 +6,7 @@ import { importRates, type RatesFile } from './currency/rates.service';
 import { runningEmbeddedPostgres } from './platform/db/embedded-postgres';
 import { AppError } from './platform/errors';
 import { createRuntime } from './runtime/runtime';
+import { runBackupCommand } from './db/backup-command';
 import type { ImportFormat, ImportReport } from './imports/import.service';
 import type { ColumnMapping } from './imports/loose-formats';
 
@@ -30,6 +31,9 @@ const USAGE = [
   '       npm run cli -- import --user EMAIL --file F --format wallos|csv|subledger [--dry-run] [--skip-refused]',
   '                         [--currency XXX] [--date-order DMY|MDY] [--map field=Column ...]   (see README: Import)',
   '       npm run -s cli -- db:url   (the database URL, e.g. for pg_dump; with the embedded default, Subledger must be running)',
+  '       npm run cli -- backup [FILE|FOLDER]   (the whole database, while Subledger runs; default ./subledger-backup-<UTC time>.gz;',
+  '                         NOTIFY_SECRET_KEY is not in it: keep it apart, see docs/backups.md)',
+  '       npm run cli -- restore FILE   (into an empty database, e.g. a new DATA_DIR; then start Subledger with the same NOTIFY_SECRET_KEY)',
 ].join('\n');
 
 /**
@@ -38,6 +42,7 @@ const USAGE = [
  */
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === 'backup' || command === 'restore') return runBackupCommand(command, rest, USAGE, (text) => console.log(text));
   const { values } = parseArgs({
     args: rest,
     options: {

@@ -60,8 +60,8 @@ export function ormOptions(clientUrl: string, poolMax: number, onQuery?: QueryLi
   };
 }
 
-/** Any number that all Subledger processes agree on: they take turns at migrating through it. */
-const MIGRATION_LOCK = 720_417;
+/** Any number that all Subledger processes agree on: they take turns at migrating (and restoring) through it. */
+export const MIGRATION_LOCK = 720_417;
 
 /**
  * Opens the database named by `url` and brings its schema up to date with the committed migrations. Several

@@ -138,6 +138,11 @@ export async function databaseServer(
   return { url: embedded.url, embedded };
 }
 
+/** Whether DATA_DIR holds an embedded database yet (a backup of one that does not would make an empty one first). */
+export function hasEmbeddedDatabase(dataDir: string): boolean {
+  return fs.existsSync(path.join(layoutOf(dataDir).pgdata, 'PG_VERSION'));
+}
+
 /**
  * The URL of the server a running Subledger owns for DATA_DIR, or null when none runs (the CLI then starts
  * one of its own). Lets `npm run cli` (and a backup, or the bench) work beside `npm start`.
