@@ -42,7 +42,8 @@ export default tseslint.config(
     rules: { 'no-console': 'off', '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    files: ['eslint.config.mjs'],
+    // Plain Node scripts, outside the TypeScript project (scripts/build.mjs runs before anything is compiled).
+    files: ['eslint.config.mjs', 'scripts/**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
   },
 );

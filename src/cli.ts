@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './platform/config';
 import { importRates, type RatesFile } from './currency/rates.service';
 import { runningEmbeddedPostgres } from './platform/db/embedded-postgres';
 import { AppError } from './platform/errors';
+import { VERSION } from './platform/version';
 import { createRuntime } from './runtime/runtime';
 import { runBackupCommand } from './db/backup-command';
 import type { ImportFormat, ImportReport } from './imports/import.service';
@@ -36,13 +37,50 @@ const USAGE = [
   '       npm run cli -- restore FILE   (into an empty database, e.g. a new DATA_DIR; then start Subledger with the same NOTIFY_SECRET_KEY)',
 ].join('\n');
 
+/** Loaded by the release's `subledger` (src/bin.ts) rather than run as `npm run cli`: usage names that command. */
+const PROGRAM = require.main === module ? null : 'subledger';
+
+function usage(): string {
+  return PROGRAM ? USAGE.replace(/npm run (-s )?cli --/g, PROGRAM) : USAGE;
+}
+
+/** `--help`: how to run the server, then every command above, with where the data is. */
+function help(): string {
+  let dataDir: string;
+  try {
+    dataDir = loadConfig().dataDir;
+  } catch (error) {
+    dataDir = `(not read: ${error instanceof Error ? error.message : String(error)})`;
+  }
+  const program = PROGRAM ?? 'npm run cli --';
+  const line = (how: string, what: string) => `${how.padEnd(28)} ${what}`;
+  return [
+    `Subledger ${VERSION}: a self-hosted subscription tracker. Settings come from the environment (docs/release.md).`,
+    '',
+    line(PROGRAM ? 'subledger [start]' : 'npm start', `run the server on PORT (3000), with its data in DATA_DIR (here ${dataDir})`),
+    line(PROGRAM ? 'subledger worker' : 'npm run worker', 'run a delivery worker beside servers sharing REDIS_URL and DATABASE_URL'),
+    line(`${program} --version`, 'print the version'),
+    line(`${program} --help`, 'print this help'),
+    '',
+    usage(),
+  ].join('\n');
+}
+
 /**
  * Administration from the shell: accounts, exchange-rate refreshes and imports. With the embedded database it uses the
  * server of a Subledger running on DATA_DIR, or starts one for the command.
  */
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === 'backup' || command === 'restore') return runBackupCommand(command, rest, USAGE, (text) => console.log(text));
+  if (command === '--version' || command === '-v') {
+    console.log(VERSION);
+    return 0;
+  }
+  if (command === 'help' || argv.includes('--help') || argv.includes('-h')) {
+    console.log(help());
+    return 0;
+  }
+  if (command === 'backup' || command === 'restore') return runBackupCommand(command, rest, usage(), (text) => console.log(text));
   const { values } = parseArgs({
     args: rest,
     options: {
@@ -63,7 +101,7 @@ async function main(argv: string[]): Promise<number> {
   const ratesImport = command === 'rates:import' && values.file;
   const fileImport = command === 'import' && values.user && values.file && IMPORT_FORMATS.includes(values.format as ImportFormat);
   if (!userCreate && !ratesImport && !fileImport && command !== 'db:url') {
-    console.error(USAGE);
+    console.error(usage());
     return 2;
   }
   const config = loadConfig();

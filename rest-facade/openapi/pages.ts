@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { Config } from '../../src/platform/config';
-import { htmlPage, packageFile, servedFiles } from '../../src/platform/web/package-files';
+import { htmlPage, vendorAsset, servedFiles } from '../../src/platform/web/package-files';
 import { openApiDocument } from './document';
 
 /**
@@ -14,7 +14,7 @@ export function apiDocsPages(config: Pick<Config, 'serviceShortName'>): Router {
   router.get('/openapi.json', (_req, res) => {
     res.type('json').setHeader('Cache-Control', 'no-cache').send(document);
   });
-  router.use('/docs/assets', servedFiles({ 'scalar.js': packageFile('@scalar/api-reference', 'dist/browser/standalone.js') }));
+  router.use('/docs/assets', servedFiles({ 'scalar.js': vendorAsset('@scalar/api-reference', 'dist/browser/standalone.js') }));
   const settings = {
     url: '/openapi.json',
     withDefaultFonts: false,

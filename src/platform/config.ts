@@ -1,4 +1,5 @@
-import { availableParallelism } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism, homedir } from 'node:os';
 import path from 'node:path';
 
 /** Every setting of the service, read from the environment once at start-up. */
@@ -41,6 +42,8 @@ export interface Config {
   /** A keyless source of reference rates: the ECB's daily XML or a Frankfurter-compatible JSON API. */
   ratesUrl: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** pretty: one readable line per event (pino-pretty); json: one JSON object per line. */
+  logFormat: 'pretty' | 'json';
   nodeEnv: 'development' | 'production' | 'test';
 }
 
@@ -63,11 +66,15 @@ type Env = Record<string, string | undefined>;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const NODE_ENVS = ['development', 'production', 'test'] as const;
 const RATES_REFRESHES = ['off', 'daily', 'hourly'] as const;
+const LOG_FORMATS = ['pretty', 'json'] as const;
 /** The European Central Bank's reference rates of the day, published on working days around 16:00 CET. */
 export const ECB_DAILY_RATES = 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml';
 
-/** Reads and validates the environment; throws one ConfigError naming every bad variable. */
-export function loadConfig(env: Env = process.env): Config {
+/**
+ * Reads and validates the environment; throws one ConfigError naming every bad variable. `terminal`: whether
+ * standard output is a terminal, which makes pretty logs the default.
+ */
+export function loadConfig(env: Env = process.env, terminal: boolean = process.stdout.isTTY === true): Config {
   const problems: string[] = [];
   const read = (name: string): string | undefined => {
     const value = env[name]?.trim();
@@ -121,7 +128,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     baseUrl: (url('BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
-    dataDir: path.resolve(read('DATA_DIR') ?? './data'),
+    dataDir: path.resolve(read('DATA_DIR') ?? defaultDataDir({ checkout: runsFromCheckout(), env })),
     // Two at least: start-up migrates on one while it holds the migration lock on another.
     databasePoolSize: integer('DATABASE_POOL_SIZE', 4, 2, 200),
     webConcurrency: integer('WEB_CONCURRENCY', availableParallelism(), 1, 64),
@@ -147,10 +154,69 @@ export function loadConfig(env: Env = process.env): Config {
     ratesRefresh: oneOf('RATES_REFRESH', RATES_REFRESHES, 'daily'),
     ratesUrl: url('RATES_URL', ['http:', 'https:']) ?? ECB_DAILY_RATES,
     logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    logFormat: logFormat(read('LOG_FORMAT'), terminal, problems),
     nodeEnv: oneOf('NODE_ENV', NODE_ENVS, 'development'),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** LOG_FORMAT: pretty or json; unset, pretty when standard output is a terminal and json otherwise. */
+function logFormat(raw: string | undefined, terminal: boolean, problems: string[]): Config['logFormat'] {
+  if (raw === undefined) return terminal ? 'pretty' : 'json';
+  const format = raw.toLowerCase();
+  if ((LOG_FORMATS as readonly string[]).includes(format)) return format as Config['logFormat'];
+  problems.push(`LOG_FORMAT must be pretty (one readable line per event) or json (one JSON object per line) (got "${raw}")`);
+  return 'json';
+}
+
+/**
+ * Where the data lives when DATA_DIR is unset: ./data (from the working directory) when Subledger runs from a
+ * checkout of its repository, and the user's data folder when it runs from an installed release, so that
+ * `subledger` finds the same data from any folder: $XDG_DATA_HOME/subledger (~/.local/share/subledger when
+ * unset) on Linux and other Unixes, ~/Library/Application Support/subledger on macOS, and
+ * %LOCALAPPDATA%\subledger on Windows.
+ */
+export function defaultDataDir(options: { checkout: boolean; env?: Env; platform?: NodeJS.Platform; home?: string }): string {
+  if (options.checkout) return './data';
+  const env = options.env ?? process.env;
+  const platform = options.platform ?? process.platform;
+  const home = options.home ?? (env.HOME?.trim() || homedir());
+  const join = platform === 'win32' ? path.win32.join : path.posix.join;
+  const absolute = (value: string | undefined) => {
+    const trimmed = value?.trim();
+    return trimmed && (platform === 'win32' ? path.win32.isAbsolute(trimmed) : path.posix.isAbsolute(trimmed)) ? trimmed : null;
+  };
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'subledger');
+  if (platform === 'win32') return join(absolute(env.LOCALAPPDATA) ?? join(home, 'AppData', 'Local'), 'subledger');
+  // The XDG base directory rules: a relative XDG_DATA_HOME is invalid and ignored.
+  return join(absolute(env.XDG_DATA_HOME) ?? join(home, '.local', 'share'), 'subledger');
+}
+
+/**
+ * Whether this Subledger is a checkout of its repository (a .git or src/ beside its package.json) rather than an
+ * installed release, whose package holds neither. The package is the nearest folder up from this file whose
+ * package.json names subledger (src/platform/ under ts-jest, dist/src/platform/ when built).
+ */
+export function isCheckout(packageRoot: string): boolean {
+  return existsSync(path.join(packageRoot, '.git')) || existsSync(path.join(packageRoot, 'src'));
+}
+
+let checkout: boolean | undefined;
+
+function runsFromCheckout(): boolean {
+  if (checkout === undefined) {
+    const root = [path.resolve(__dirname, '../..'), path.resolve(__dirname, '../../..')].find((folder) => {
+      try {
+        return (JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) as { name?: string }).name === 'subledger';
+      } catch {
+        return false;
+      }
+    });
+    // No package.json found (files moved by hand): the old default, beside the working directory.
+    checkout = root === undefined || isCheckout(root);
+  }
+  return checkout;
 }
 
 /** NOTIFY_SECRET_KEY: at least 32 characters (e.g. `openssl rand -base64 32`). */

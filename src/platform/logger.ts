@@ -3,8 +3,11 @@ import type { Config } from './config';
 
 export type { Logger };
 
-/** `destination`: where lines go (tests read them); standard output otherwise. */
-export function createLogger(config: Pick<Config, 'logLevel'>, destination?: DestinationStream): Logger {
+/**
+ * `destination`: where lines go (tests read them, as JSON); otherwise standard output, as JSON or, with
+ * logFormat pretty, one readable line per event.
+ */
+export function createLogger(config: Pick<Config, 'logLevel'> & Partial<Pick<Config, 'logFormat'>>, destination?: DestinationStream): Logger {
   return pino(
     {
       level: config.logLevel,
@@ -12,8 +15,36 @@ export function createLogger(config: Pick<Config, 'logLevel'>, destination?: Des
       // A request's URL, query and route parameters are redacted by its serializer (redactRequest below).
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'], remove: true },
     },
-    destination,
+    destination ?? (config.logFormat === 'pretty' ? prettyOutput() : undefined),
   );
+}
+
+interface RequestLine {
+  req?: { id?: unknown; method?: string; url?: string };
+  res?: { statusCode?: number };
+  responseTime?: number;
+}
+
+/**
+ * Standard output through pino-pretty (loaded only here, so JSON logs never load it): time, level and message
+ * on one line with the other fields after it; a request's line is `GET /path 200 3ms` and its id. Formatted
+ * in this process and written synchronously, so no line is lost to an exit.
+ */
+function prettyOutput(): DestinationStream {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- only when pretty logs are chosen
+  const { prettyFactory } = require('pino-pretty') as typeof import('pino-pretty');
+  const format = prettyFactory({
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,service,req,res,responseTime',
+    messageFormat: (log, messageKey) => {
+      const { req, res, responseTime } = log as RequestLine;
+      const message = String(log[messageKey] ?? '');
+      if (!req?.method || !res) return message;
+      return `${req.method} ${req.url ?? ''} ${res.statusCode ?? ''} ${responseTime ?? '?'}ms (${String(req.id ?? '')})${message === 'request completed' ? '' : ` ${message}`}`;
+    },
+  });
+  return { write: (line: string) => void process.stdout.write(format(line)) };
 }
 
 /*

@@ -93,7 +93,7 @@ export async function createRuntime(config: Config, role: Role, options: Runtime
   if (role === 'worker' && (!config.redisUrl || !config.databaseUrl)) {
     throw new ConfigError(['npm run worker needs REDIS_URL and DATABASE_URL; with the embedded database, npm start delivers in-process']);
   }
-  const logger = options.logger ?? createLogger(role === 'cli' ? { logLevel: 'warn' } : config);
+  const logger = options.logger ?? createLogger(role === 'cli' ? { logLevel: 'warn', logFormat: config.logFormat } : config);
   // The CLI uses the server of a Subledger running on DATA_DIR, or starts one for the command.
   const database = await databaseServer(config, { attach: role === 'cli' });
   const reclaimedOrphan = database.embedded?.reclaimedOrphan ?? options.reclaimedOrphan ?? null;

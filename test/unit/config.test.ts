@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from '../../src/platform/config';
 
 describe('loadConfig', () => {
   it('gives every setting a working default with nothing set', () => {
-    expect(loadConfig({})).toEqual({
+    expect(loadConfig({}, false)).toEqual({
       port: 3000,
       baseUrl: 'http://localhost:3000',
       databaseUrl: null,
@@ -33,6 +33,7 @@ describe('loadConfig', () => {
       ratesRefresh: 'daily',
       ratesUrl: 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml',
       logLevel: 'info',
+      logFormat: 'json',
       nodeEnv: 'development',
     });
   });
@@ -96,6 +97,7 @@ describe('loadConfig', () => {
         NOTIFY_SECRET_KEY: 'too short',
         NOTIFY_SLACK_API: 'slack.example.com',
         RATES_REFRESH: 'weekly',
+        LOG_FORMAT: 'xml',
       });
     } catch (caught) {
       error = caught;
@@ -115,6 +117,7 @@ describe('loadConfig', () => {
       'NOTIFY_SECRET_KEY',
       'NOTIFY_SLACK_API',
       'RATES_REFRESH',
+      'LOG_FORMAT',
     ]) {
       expect(problems).toContain(name);
     }

@@ -9,7 +9,7 @@ import path from 'node:path';
  *   indirectly.
  */
 const ROOT = path.resolve(__dirname, '../..');
-const COMPOSITION = new Set(['runtime', 'db', 'app.ts', 'main.ts', 'cli.ts']);
+const COMPOSITION = new Set(['runtime', 'db', 'app.ts', 'main.ts', 'cli.ts', 'bin.ts']);
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(path.join(ROOT, folder), { withFileTypes: true, recursive: true })

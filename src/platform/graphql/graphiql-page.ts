@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { htmlPage, packageFile, servedFiles } from '../web/package-files';
+import { htmlPage, vendorAsset, servedFiles } from '../web/package-files';
 
 const DEFAULT_QUERY = `# Sign in (or signUp), then put {"authorization": "Bearer <token>"} under Headers below.
 mutation {
@@ -19,10 +19,10 @@ export function graphiqlPage(): Router {
   router.use(
     '/graphql/assets',
     servedFiles({
-      'react.js': packageFile('react', 'umd/react.production.min.js'),
-      'react-dom.js': packageFile('react-dom', 'umd/react-dom.production.min.js'),
-      'graphiql.js': packageFile('graphiql', 'graphiql.min.js'),
-      'graphiql.css': packageFile('graphiql', 'graphiql.min.css'),
+      'react.js': vendorAsset('react', 'umd/react.production.min.js'),
+      'react-dom.js': vendorAsset('react-dom', 'umd/react-dom.production.min.js'),
+      'graphiql.js': vendorAsset('graphiql', 'graphiql.min.js'),
+      'graphiql.css': vendorAsset('graphiql', 'graphiql.min.css'),
     }),
   );
   const page = htmlPage(

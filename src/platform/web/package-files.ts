@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RequestHandler } from 'express';
+import VENDOR_ASSETS from './vendor-assets.json';
 
 /**
  * A file shipped inside an installed npm package (browser bundles served to the pages), found from the
@@ -16,6 +17,26 @@ export function packageFile(packageName: string, relativePath: string): string {
     const parent = path.dirname(folder);
     if (parent === folder) throw new Error(`${packageName} is not installed`);
     folder = parent;
+  }
+}
+
+/**
+ * A browser file of a package the pages serve (GraphiQL, React, Scalar), listed in vendor-assets.json: from
+ * dist/assets/<package>/, where `npm run build` copies them (the installed release has them there and does not
+ * install those packages), else from the installed package (tests running from src/).
+ */
+export function vendorAsset(packageName: string, relativePath: string): string {
+  const listed = (VENDOR_ASSETS as Record<string, string[] | undefined>)[packageName] ?? [];
+  if (!listed.includes(relativePath)) throw new Error(`${packageName}/${relativePath} is not listed in src/platform/web/vendor-assets.json`);
+  // From dist/src/platform/web/ (the built server), then the checkout's dist/ from src/platform/web/.
+  const folders = [path.resolve(__dirname, '../../../assets'), path.resolve(__dirname, '../../../dist/assets')];
+  const [built, checkoutCopy] = folders.map((folder) => path.join(folder, packageName, relativePath));
+  if (existsSync(built)) return built;
+  try {
+    return packageFile(packageName, relativePath);
+  } catch {
+    if (existsSync(checkoutCopy)) return checkoutCopy;
+    throw new Error(`${packageName}/${relativePath} is neither in ${folders[0]} (npm run build copies it there) nor installed`);
   }
 }
 
