@@ -6,7 +6,7 @@ import { graphql, signUp, sql, startTestApp, uniqueEmail, type TestApp } from '.
 import { dropRedisPrefix } from '../support/redis-keys';
 import { randomBytes } from 'node:crypto';
 
-// Claims of the README's Security section, each held to its word.
+// Claims of docs/security.md, docs/operations.md and docs/webhooks.md (once the README's), each held to its word.
 
 describe('passwords', () => {
   let testApp: TestApp;

@@ -131,7 +131,7 @@ withServers('delivery under faults', () => {
         60_000,
       );
       // The POST the killed worker made arrived; the attempt made again carries the same webhook-id, so the
-      // receiver can drop it. That is the one duplicate the README allows: exactly two, one id.
+      // receiver can drop it. That is the one duplicate docs/webhooks.md allows: exactly two, one id.
       await deliveriesSettled(testApp);
       const ids = new Set(receiver.received.map((request) => request.headers['webhook-id']));
       expect(ids.size).toBe(1);
