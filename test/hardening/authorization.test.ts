@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildSchema, type GraphQLObjectType } from 'graphql';
-import { exportedAlert, exportedRecord, uploadAccount } from '../support/account-imports';
+import { exportedAlert, exportedPayment, exportedRecord, uploadAccount } from '../support/account-imports';
 import { AnswerLog, linksToOthersRows, ownedRows, restRoutes, storedSecrets, tablesWithoutOwnership } from '../support/hardening';
 import { Receiver } from '../support/receiver';
 import { expectErrorBody } from '../support/shapes';
@@ -585,19 +585,7 @@ describe('authorization matrix', () => {
           product_name: 'B product',
           tags: ['B tag'],
           price_history: [{ ...ofA, id: ids.entry, effective_from: daysFromToday(-40), price: '12.50' }],
-          payments: [
-            {
-              ...ofA,
-              id: ids.entry,
-              due_date: daysFromToday(-10),
-              expected_amount: '12.50',
-              currency: 'USD',
-              status: 'paid',
-              paid_amount: '12.50',
-              paid_on: daysFromToday(-10),
-              note: null,
-            },
-          ],
+          payments: [exportedPayment(10, { ...ofA, id: ids.entry })],
           sharing: { ...ofA, payer_member_id: ids.member, mode: 'equal', shares: [{ ...ofA, member_id: ids.member, value: null }] },
         }),
         record({ id: ids.addon, sub_addon: 1, sub_id: ids.subscription, product_name: 'B product', price: 2 }),

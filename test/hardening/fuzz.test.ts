@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { exportedAlert, exportedRecord, uploadAccount } from '../support/account-imports';
+import { exportedAlert, exportedPayment, exportedRecord, uploadAccount } from '../support/account-imports';
 import { linksToOthersRows, ownedRowsDigest } from '../support/hardening';
 import { addDays } from '../../src/platform/dates';
 import { MINIMAL, postAddon, postSubscription } from '../support/subscriptions';
@@ -596,21 +596,7 @@ describe('fuzzing account imports', () => {
       alert_id: link('alertId'),
       alert_ids: [link('alertId')],
       tags: ['A tag', 'B tag'],
-      payments: plan.parts.payments
-        ? [
-            {
-              ...ofA,
-              id: theirs.entry,
-              due_date: daysFromToday(-10),
-              expected_amount: '12.50',
-              currency: 'USD',
-              status: 'paid',
-              paid_amount: '12.50',
-              paid_on: daysFromToday(-10),
-              note: null,
-            },
-          ]
-        : [],
+      payments: plan.parts.payments ? [exportedPayment(10, { ...ofA, id: theirs.entry })] : [],
       price_history: [{ ...ofA, id: theirs.entry, effective_from: daysFromToday(-40), price: '12.50' }],
       sharing: plan.parts.sharing
         ? { ...ofA, payer_member_id: link('payerMemberId'), mode: 'equal', shares: [{ ...ofA, member_id: link('shareMemberId'), value: null }] }

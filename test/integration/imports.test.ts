@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root } from '../support/service-process';
-import { exportedAlert, exportedRecord, uploadAccount } from '../support/account-imports';
+import { exportedAlert, exportedPayment, exportedRecord, uploadAccount } from '../support/account-imports';
 import { ownedRows } from '../support/hardening';
 import { MINIMAL, postSubscription } from '../support/subscriptions';
 import { addMonths } from '../../src/platform/dates';
@@ -523,17 +523,7 @@ it('a refused account import changes nothing: not the settings and profile it re
         alert_ids: [15],
         tags: ['family'],
         price_history: [{ effective_from: daysFromToday(-40), price: '12.50' }],
-        payments: [
-          {
-            due_date: daysFromToday(-20),
-            expected_amount: '12.50',
-            currency: 'USD',
-            status: 'paid',
-            paid_amount: '12.50',
-            paid_on: daysFromToday(-20),
-            note: null,
-          },
-        ],
+        payments: [exportedPayment(20)],
         sharing: { payer_member_id: 16, mode: 'equal', shares: [{ member_id: 16, value: null }] },
       }),
     ],

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { isAlive, root } from '../support/service-process';
+import { embeddedServerProcesses, isAlive, root } from '../support/service-process';
 import { MINIMAL } from '../support/subscriptions';
 import { clockEnvironment } from '../support/test-clock';
 import { freePort, until } from '../support/wait';
@@ -21,20 +21,6 @@ let prefix: string;
 let bin: string;
 let dataDir: string;
 let server: { child: ChildProcess; output: () => string; exited: Promise<number | null>; url: string } | null = null;
-
-/** Every process whose command line names the data folder (the embedded server runs with -D DATA_DIR/postgres). */
-function processesOf(data: string): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(path.join(data, 'postgres'));
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 /** The names of the packages installed anywhere under `modules` (nested node_modules included). */
 function installedPackages(modules: string): Set<string> {
@@ -120,7 +106,7 @@ afterAll(async () => {
     server.child.kill('SIGTERM');
     await server.exited;
   }
-  if (dataDir) await until(() => processesOf(dataDir).length === 0, 'the embedded PostgreSQL to stop', 20_000).catch(() => undefined);
+  if (dataDir) await until(() => embeddedServerProcesses(dataDir).length === 0, 'the embedded PostgreSQL to stop', 20_000).catch(() => undefined);
   if (folder) rmSync(folder, { recursive: true, force: true });
 });
 
@@ -177,7 +163,7 @@ describe('the release tarball, installed without development dependencies', () =
         120_000,
       );
       expect(existsSync(path.join(dataDir, 'postgres'))).toBe(true);
-      expect(processesOf(dataDir).length).toBeGreaterThan(0);
+      expect(embeddedServerProcesses(dataDir).length).toBeGreaterThan(0);
 
       const signUp = await fetch(`${url}/graphql`, {
         method: 'POST',
@@ -218,10 +204,10 @@ describe('the release tarball, installed without development dependencies', () =
       expect((await subledger(['db:url'])).stdout.trim()).toMatch(/^postgres(ql)?:\/\//);
       if (hasBackupCommand()) await checkBackup();
 
-      const postgres = processesOf(dataDir);
+      const postgres = embeddedServerProcesses(dataDir);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
-      await until(() => processesOf(dataDir).length === 0 && postgres.every((pid) => !isAlive(pid)), 'the embedded PostgreSQL to stop', 20_000);
+      await until(() => embeddedServerProcesses(dataDir).length === 0 && postgres.every((pid) => !isAlive(pid)), 'the embedded PostgreSQL to stop', 20_000);
       expect(output).not.toMatch(/"level":(50|60)/);
     },
     5 * 60_000,

@@ -1,10 +1,10 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Receiver } from '../support/receiver';
-import { childrenOf, isAlive, spawnService, startService, stopService, type ServiceProcess } from '../support/service-process';
+import { childrenOf, embeddedServerProcesses, isAlive, spawnService, startService, stopService, type ServiceProcess } from '../support/service-process';
 import { MINIMAL } from '../support/subscriptions';
 import { freePort, until } from '../support/wait';
 
@@ -81,20 +81,6 @@ function connectable(port: number): Promise<boolean> {
   });
 }
 
-/** Every process whose command line names the data folder (the server is started with -D DATA_DIR/postgres). */
-function processesOf(dataDir: string): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(path.join(dataDir, 'postgres'));
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
-
 /** The embedded server's process, from its lock file. */
 function postmasterPid(dataDir: string): number {
   return Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
@@ -120,8 +106,12 @@ describe('embedded PostgreSQL under DATA_DIR', () => {
     expect(serverProcesses.length).toBeGreaterThan(1);
     service.child.kill('SIGKILL');
     await service.exited;
-    await until(() => serverProcesses.every((pid) => !isAlive(pid)) && processesOf(dataDir).length === 0, 'the server and its backends to stop', 10_000);
-    expect(processesOf(dataDir)).toEqual([]);
+    await until(
+      () => serverProcesses.every((pid) => !isAlive(pid)) && embeddedServerProcesses(dataDir).length === 0,
+      'the server and its backends to stop',
+      10_000,
+    );
+    expect(embeddedServerProcesses(dataDir)).toEqual([]);
   });
 
   it('keeps every acknowledged write when SIGKILLed in the middle of writes, and starts again on the folder', async () => {
@@ -147,7 +137,7 @@ describe('embedded PostgreSQL under DATA_DIR', () => {
     await first.exited;
     killed = true;
     await writers;
-    await until(() => processesOf(dataDir).length === 0, 'the server to stop', 10_000);
+    await until(() => embeddedServerProcesses(dataDir).length === 0, 'the server to stop', 10_000);
 
     const second = await start({ DATA_DIR: dataDir, WEB_CONCURRENCY: '1' });
     const login = await fetch(`${second.url}/api/v1/auth/login`, { method: 'POST', body: loginForm('writer@example.com') });

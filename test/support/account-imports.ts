@@ -58,3 +58,9 @@ export function exportedRecord(overrides: Record<string, unknown> = {}): Record<
 export function exportedAlert(id: number, name: string): Record<string, unknown> {
   return { id, name, timePeriod: 2, timeCycle: null, time: '09:00', timezone: 'UTC', condition: 2, channel: 2, contact: null, subjects: 1 };
 }
+
+/** A payment of 12.50 USD as an account export writes it: due and paid `daysAgo` days before today. */
+export function exportedPayment(daysAgo: number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const day = daysFromToday(-daysAgo);
+  return { due_date: day, expected_amount: '12.50', currency: 'USD', status: 'paid', paid_amount: '12.50', paid_on: day, note: null, ...overrides };
+}

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { clockEnvironment } from './test-clock';
 import { until } from './wait';
@@ -96,4 +96,18 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** Every process whose command line names the data folder's embedded server (started with -D DATA_DIR/postgres). */
+export function embeddedServerProcesses(dataDir: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(path.join(dataDir, 'postgres'));
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
