@@ -153,9 +153,12 @@ describe('Wallos exports', () => {
     expect(await count('payment_modes', ann)).toBe(2);
     const [backups] = await sql<{ id: number }>(testApp, `select "id" from "product_categories" where "user_id" = ? and "name" = 'Backups'`, [ann.id]);
     expect(backblaze.categoryId).toBe(backups.id);
-    const events = await sql<{ topic: string; n: string }>(testApp, `select "topic", count(*) as n from "webhook_events" where "user_id" = ? group by 1`, [
-      ann.id,
-    ]);
+    // Reminders aside: on a day when an imported record's next payment is close, one may fire at once.
+    const events = await sql<{ topic: string; n: string }>(
+      testApp,
+      `select "topic", count(*) as n from "webhook_events" where "user_id" = ? and "topic" not like '%\\_due' group by 1`,
+      [ann.id],
+    );
     expect(events).toEqual([{ topic: 'subscription.created', n: '3' }]);
     const reminders = await sql<{ subscription_id: number }>(testApp, `select distinct "subscription_id" from "reminders" where "user_id" = ?`, [ann.id]);
     // Only the active record with notifications on has reminders (Backblaze's are off, the gym is cancelled).

@@ -71,7 +71,10 @@ export async function createCluster(target: string, account: Account, bins: Bina
   const template = templateFolder();
   if (readTemplateVersion(template) === bins.version) {
     try {
-      fs.cpSync(path.join(template, 'cluster'), target, { recursive: true });
+      const source = path.join(template, 'cluster');
+      // Asked first: Node 24's cpSync ends the process (a C++ exception) on a folder it may not read.
+      fs.accessSync(source, fs.constants.R_OK | fs.constants.X_OK);
+      fs.cpSync(source, target, { recursive: true });
       if (account.uid !== undefined) chownTree(target, account);
       // Single-user mode: the new password is set before the server ever listens.
       await singleUser(bins, target, account, `ALTER ROLE ${SUPERUSER} PASSWORD '${password}';`);
