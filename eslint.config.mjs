@@ -1,5 +1,6 @@
 // Lint rules: the recommended JavaScript and type-aware TypeScript sets; formatting is Prettier's.
 import js from '@eslint/js';
+import simpleImportSort from 'eslint-plugin-simple-import-sort';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -8,9 +9,16 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    plugins: { 'simple-import-sort': simpleImportSort },
     rules: {
+      // One import order everywhere, fixed by `npm run format`.
+      'simple-import-sort/imports': 'error',
+      'simple-import-sort/exports': 'error',
       // Unused names are refused by tsc (noUnusedLocals); `_` prefixes mark deliberate ones.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
       '@typescript-eslint/await-thenable': 'error',
@@ -37,13 +45,19 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**', 'src/cli.ts', 'src/runtime/print-schema.ts', 'src/platform/db/build-postgres-template.ts', 'src/db/create-migration.ts'],
+    files: [
+      'test/**',
+      'src/cli.ts',
+      'src/runtime/print-schema.ts',
+      'src/platform/db/build-postgres-template.ts',
+      'src/db/create-migration.ts',
+    ],
     // Tests read loosely typed HTTP answers.
     rules: { 'no-console': 'off', '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
     // Plain Node scripts, outside the TypeScript project (scripts/build.mjs runs before anything is compiled).
-    files: ['eslint.config.mjs', 'scripts/**/*.mjs'],
+    files: ['eslint.config.mjs', 'commitlint.config.mjs', 'scripts/**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
   },
 );

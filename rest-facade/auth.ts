@@ -1,7 +1,8 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+
 import type { AuthService } from '../src/auth/auth.service';
-import type { Caller } from '../src/platform/caller';
 import { bearerToken } from '../src/auth/secrets';
+import type { Caller } from '../src/platform/caller';
 import { AppError } from '../src/platform/errors';
 
 declare module 'express-serve-static-core' {

@@ -1,6 +1,7 @@
+import { parse as parseJsonText } from '@humanwhocodes/momoa';
 import busboy from 'busboy';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { parse as parseJsonText } from '@humanwhocodes/momoa';
+
 import { AppError, type FieldErrors, refuseFieldErrors } from '../src/platform/errors';
 
 /** Largest request body accepted, in bytes. */
@@ -53,7 +54,8 @@ function parseMultipart(req: Request): Promise<FormBody> {
     parser.on('field', (name: string | undefined, value, info) => {
       if (info.nameTruncated || info.valueTruncated) fail(new AppError('PAYLOAD_TOO_LARGE', 'Request body too large'));
       // A part without a name (no content-disposition name) was an uncaught TypeError that stopped the process.
-      else if (typeof name !== 'string' || name === '') fail(AppError.badInput('Malformed multipart body: a part has no field name'));
+      else if (typeof name !== 'string' || name === '')
+        fail(AppError.badInput('Malformed multipart body: a part has no field name'));
       else addField(body, name, value);
     });
     parser.on('file', (_name, stream) => stream.resume());
@@ -101,7 +103,11 @@ export function normalise(raw: unknown): FormBody {
   for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
     for (const item of Array.isArray(value) ? value : [value]) {
       if (item === null || item === undefined) continue;
-      addField(body, Array.isArray(value) && !name.endsWith('[]') ? `${name}[]` : name, typeof item === 'object' ? JSON.stringify(item) : String(item));
+      addField(
+        body,
+        Array.isArray(value) && !name.endsWith('[]') ? `${name}[]` : name,
+        typeof item === 'object' ? JSON.stringify(item) : String(item),
+      );
     }
   }
   return body;
@@ -121,7 +127,12 @@ export const parseBody: RequestHandler = (req: Request, res: Response, next: Nex
   }
   // A body without a content type cannot be read; taking it as empty would answer "updated" for nothing.
   if (type === '')
-    return next(new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send a Content-Type: multipart/form-data, application/x-www-form-urlencoded or application/json'));
+    return next(
+      new AppError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        'Send a Content-Type: multipart/form-data, application/x-www-form-urlencoded or application/json',
+      ),
+    );
   if (type.startsWith('multipart/form-data')) {
     parseMultipart(req).then((body) => {
       req.body = body;
@@ -129,8 +140,18 @@ export const parseBody: RequestHandler = (req: Request, res: Response, next: Nex
     }, next);
     return;
   }
-  const parser = type.startsWith('application/x-www-form-urlencoded') ? urlencoded : /[/+]json\b/.test(type) ? json : null;
-  if (!parser) return next(new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send multipart/form-data, application/x-www-form-urlencoded or application/json'));
+  const parser = type.startsWith('application/x-www-form-urlencoded')
+    ? urlencoded
+    : /[/+]json\b/.test(type)
+      ? json
+      : null;
+  if (!parser)
+    return next(
+      new AppError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        'Send multipart/form-data, application/x-www-form-urlencoded or application/json',
+      ),
+    );
   parser(req, res, (error?: unknown) => {
     if (error) return next(error);
     req.body = normalise(req.body);

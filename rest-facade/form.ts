@@ -1,5 +1,5 @@
-import { characterCount } from '../src/platform/objects';
 import { type FieldErrors, refuseFieldErrors } from '../src/platform/errors';
+import { characterCount } from '../src/platform/objects';
 import type { FormBody } from './body';
 
 type Source = Record<string, unknown>;
@@ -65,8 +65,10 @@ export class FormReader {
     const value = this.body[name];
     if (value === undefined || value === '') return undefined;
     const values = Array.isArray(value) ? value : [value];
-    if (values.some((item) => typeof item !== 'string')) return this.fail(name, `The ${name} field must be a list of strings.`);
-    if (values.some((item) => item.includes('\u0000'))) return this.fail(name, `The ${name} field must not contain NUL characters.`);
+    if (values.some((item) => typeof item !== 'string'))
+      return this.fail(name, `The ${name} field must be a list of strings.`);
+    if (values.some((item) => item.includes('\u0000')))
+      return this.fail(name, `The ${name} field must not contain NUL characters.`);
     return values as string[];
   }
 
@@ -78,7 +80,8 @@ export class FormReader {
 
   /** Adds rule errors found on the typed values, for fields that have no reading error already. */
   merge(errors: FieldErrors): void {
-    for (const [field, messages] of Object.entries(errors)) if (!this.problems[field]) this.problems[field] = [...messages];
+    for (const [field, messages] of Object.entries(errors))
+      if (!this.problems[field]) this.problems[field] = [...messages];
   }
 
   done(): void {

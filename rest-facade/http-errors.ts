@@ -1,5 +1,6 @@
-import type {} from 'pino-http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type {} from 'pino-http';
+
 import { AppError, asAppError, type ErrorCode, type FieldErrors } from '../src/platform/errors';
 
 // The spec answers 400 for a refused operation and for an unknown (or foreign) id alike.
@@ -34,7 +35,9 @@ export interface ErrorBody {
 }
 
 export function toErrorBody(error: AppError): ErrorBody {
-  return error.fieldErrors ? { status: false, message: error.message, errors: error.fieldErrors } : { status: false, message: error.message };
+  return error.fieldErrors
+    ? { status: false, message: error.message, errors: error.fieldErrors }
+    : { status: false, message: error.message };
 }
 
 /** Errors raised by Express's own body parsers carry a 4xx `status`; they become the taxonomy's codes. */
@@ -69,7 +72,10 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: import('
   if (!socket.writable) return void socket.destroy();
   const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
   const [status, reason] = tooLarge ? [431, 'Request Header Fields Too Large'] : [400, 'Bad Request'];
-  const body = JSON.stringify({ status: false, message: tooLarge ? 'Request headers too large (at most 16 KB)' : 'Malformed HTTP request' });
+  const body = JSON.stringify({
+    status: false,
+    message: tooLarge ? 'Request headers too large (at most 16 KB)' : 'Malformed HTTP request',
+  });
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );

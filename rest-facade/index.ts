@@ -1,18 +1,19 @@
 import { Router } from 'express';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+
 import type { Config } from '../src/platform/config';
 import type { Services } from '../src/runtime/services';
 import { identifyCaller, requireCaller } from './auth';
 import { rateLimit } from './rate-limit';
-import { authRoutes, loginRoute } from './routes/auth.routes';
-import { subscriptionRoutes } from './routes/subscriptions.routes';
 import { alertRoutes } from './routes/alerts.routes';
-import { catalogueRoutes } from './routes/catalogue.routes';
-import { settingsRoutes } from './routes/settings.routes';
-import { organizingRoutes } from './routes/organizing.routes';
-import { inboundWebhookRoutes } from './routes/inbound-webhook.routes';
+import { authRoutes, loginRoute } from './routes/auth.routes';
 import { calendarFeedRoutes } from './routes/calendar-feed.routes';
+import { catalogueRoutes } from './routes/catalogue.routes';
 import { exportRoutes } from './routes/export.routes';
+import { inboundWebhookRoutes } from './routes/inbound-webhook.routes';
+import { organizingRoutes } from './routes/organizing.routes';
+import { settingsRoutes } from './routes/settings.routes';
+import { subscriptionRoutes } from './routes/subscriptions.routes';
 
 export interface RestFacadeDeps {
   services: Services;

@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+
 import type { AnswerCache } from '../src/platform/answer-cache';
 import type { Caller } from '../src/platform/caller';
 

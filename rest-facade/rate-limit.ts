@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+
 import { AppError } from '../src/platform/errors';
 import { consume, retryAfterSeconds } from '../src/platform/ops/limiters';
 

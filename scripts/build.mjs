@@ -85,7 +85,11 @@ function npmRun(script) {
   const npm = process.env.npm_execpath;
   const result = npm
     ? spawnSync(process.execPath, [npm, 'run', '--silent', script], { cwd: root, stdio: ['ignore', 2, 2] })
-    : spawnSync('npm', ['run', '--silent', script], { cwd: root, stdio: ['ignore', 2, 2], shell: process.platform === 'win32' });
+    : spawnSync('npm', ['run', '--silent', script], {
+        cwd: root,
+        stdio: ['ignore', 2, 2],
+        shell: process.platform === 'win32',
+      });
   if (result.status !== 0) {
     say(`npm run ${script} failed`);
     process.exit(result.status ?? 1);
@@ -111,7 +115,10 @@ function copyVendorAssets() {
   for (const [name, files] of Object.entries(listed)) {
     const folder = packageFolder(require, name);
     // Their licences go with them: the licence files, and package.json (name, version, licence, repository).
-    const licences = ['package.json', ...fs.readdirSync(folder).filter((file) => /^(licen[cs]e|copying|notice)/i.test(file))];
+    const licences = [
+      'package.json',
+      ...fs.readdirSync(folder).filter((file) => /^(licen[cs]e|copying|notice)/i.test(file)),
+    ];
     for (const file of [...files, ...licences]) {
       const from = path.join(folder, file);
       const to = path.join(target, name, file);
@@ -155,7 +162,9 @@ function pruneOrphans() {
     for (const file of filesUnder(at('dist', tree))) {
       const relative = path.relative(at('dist'), file);
       const compiled = /\.(js|js\.map|d\.ts)$/.exec(relative);
-      const sources = compiled ? ['.ts', '.tsx'].map((extension) => relative.slice(0, compiled.index) + extension) : [relative];
+      const sources = compiled
+        ? ['.ts', '.tsx'].map((extension) => relative.slice(0, compiled.index) + extension)
+        : [relative];
       if (sources.some((source) => fs.existsSync(at(source)))) continue;
       say(`removing ${path.join('dist', relative)}: its source is gone`);
       fs.rmSync(file);
@@ -170,7 +179,8 @@ if (process.argv.includes('--dry-run')) {
   for (const step of stale) process.stdout.write(`${step.name}\n`);
   process.exit(0);
 }
-if (stale.length > 0 && ifStale) say(`building ${stale.map((step) => step.name).join(' and ')} (sources changed since the last build)`);
+if (stale.length > 0 && ifStale)
+  say(`building ${stale.map((step) => step.name).join(' and ')} (sources changed since the last build)`);
 for (const step of stale) {
   npmRun(step.script);
   touch(step.stamps);
@@ -179,5 +189,6 @@ copyVendorAssets();
 if (release) {
   pruneOrphans();
   const bin = at('dist', 'src', 'bin.js');
-  if (!fs.readFileSync(bin, 'utf8').startsWith('#!/usr/bin/env node')) throw new Error(`${bin} does not start with #!/usr/bin/env node`);
+  if (!fs.readFileSync(bin, 'utf8').startsWith('#!/usr/bin/env node'))
+    throw new Error(`${bin} does not start with #!/usr/bin/env node`);
 }

@@ -1,34 +1,37 @@
 import 'reflect-metadata';
+
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import { expressMiddleware } from '@as-integrations/express5';
-import { graphqlUploadExpress } from 'graphql-upload-minimal';
 import cors from 'cors';
 import express, { type Express, type RequestHandler } from 'express';
+import { graphqlUploadExpress } from 'graphql-upload-minimal';
 import { pinoHttp } from 'pino-http';
-import { answerClientError, errorHandler, unknownRoute } from '../rest-facade/http-errors';
-import { BODY_LIMIT_BYTES } from '../rest-facade/body';
+
 import { createRestFacade } from '../rest-facade';
-import { bearerToken, matchesHash, sha256Hex } from './auth/secrets';
-import { AppError } from './platform/errors';
 import { identifyCaller } from '../rest-facade/auth';
+import { BODY_LIMIT_BYTES } from '../rest-facade/body';
+import { answerClientError, errorHandler, unknownRoute } from '../rest-facade/http-errors';
+import { apiDocsPages } from '../rest-facade/openapi/pages';
 import { rateLimit } from '../rest-facade/rate-limit';
+import { bearerToken, matchesHash, sha256Hex } from './auth/secrets';
 import type { Config } from './platform/config';
+import { epochDay, todayIn } from './platform/dates';
+import { AppError } from './platform/errors';
 import type { GraphQLContext } from './platform/graphql/context';
-import { buildAppSchema } from './runtime/schema';
-import { VERSIONED_QUERIES } from './subscriptions/subscription.resolver';
+import { graphiqlPage } from './platform/graphql/graphiql-page';
 import { createGraphQLServer } from './platform/graphql/server';
 import { redactRequest } from './platform/logger';
-import { createRuntime, type ApiRuntime, type RuntimeOptions } from './runtime/runtime';
 import { requestLimiter } from './platform/ops/limiters';
 import { Metrics } from './platform/ops/metrics';
-import { toIsoMicros } from './platform/wire-formats';
-import { epochDay, todayIn } from './platform/dates';
 import { staticImages } from './platform/ops/static-images';
-import { graphiqlPage } from './platform/graphql/graphiql-page';
 import { dashboardPage } from './platform/web/dashboard';
-import { apiDocsPages } from '../rest-facade/openapi/pages';
+import { toIsoMicros } from './platform/wire-formats';
+import { type ApiRuntime, createRuntime, type RuntimeOptions } from './runtime/runtime';
+import { buildAppSchema } from './runtime/schema';
+import { VERSIONED_QUERIES } from './subscriptions/subscription.resolver';
 
 export type AppOptions = RuntimeOptions;
 
@@ -57,7 +60,8 @@ const UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
  * such a form cannot send, so requiring it does the same.
  */
 const uploadsNeedCaller: RequestHandler = (req, _res, next) => {
-  if (req.is('multipart/form-data') && !req.caller) return next(AppError.unauthenticated('A file upload needs your Bearer token'));
+  if (req.is('multipart/form-data') && !req.caller)
+    return next(AppError.unauthenticated('A file upload needs your Bearer token'));
   next();
 };
 
@@ -79,7 +83,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     () => services.deliveryLog.countsByStatus(),
     async () => {
       const status = await services.rates.status();
-      return { ageDays: status.as_of === null ? null : epochDay(todayIn('UTC')) - epochDay(status.as_of), failing: status.error !== null };
+      return {
+        ageDays: status.as_of === null ? null : epochDay(todayIn('UTC')) - epochDay(status.as_of),
+        failing: status.error !== null,
+      };
     },
   );
 
@@ -127,12 +134,22 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       // This start shut down the embedded server a killed Subledger had left running: worth the operator's look.
       ...(runtime.reclaimedOrphan ? { reclaimedOrphanedDatabase: { pid: runtime.reclaimedOrphan.pid } } : {}),
       ...(rates
-        ? { rates: { asOf: rates.as_of, lastRefreshAt: toIsoMicros(rates.attempted_at), lastSuccessAt: toIsoMicros(rates.succeeded_at), error: rates.error } }
+        ? {
+            rates: {
+              asOf: rates.as_of,
+              lastRefreshAt: toIsoMicros(rates.attempted_at),
+              lastSuccessAt: toIsoMicros(rates.succeeded_at),
+              error: rates.error,
+            },
+          }
         : {}),
     });
   });
   app.get('/metrics', async (req, res) => {
-    if (config.metricsToken !== null && !matchesHash(bearerToken(req.headers.authorization) ?? '', sha256Hex(config.metricsToken))) {
+    if (
+      config.metricsToken !== null &&
+      !matchesHash(bearerToken(req.headers.authorization) ?? '', sha256Hex(config.metricsToken))
+    ) {
       throw AppError.unauthenticated('/metrics needs METRICS_TOKEN as a Bearer token');
     }
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
@@ -145,7 +162,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     cors({
       origin: config.corsOrigins ?? '*',
       methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-      exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After', 'Content-Disposition', 'ETag', 'Last-Modified'],
+      exposedHeaders: [
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'Retry-After',
+        'Content-Disposition',
+        'ETag',
+        'Last-Modified',
+      ],
       maxAge: 600,
     }),
   );
@@ -157,7 +181,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   const limiter =
     config.rateLimitPerMinute > 0
-      ? requestLimiter(stores, { keyPrefix: 'requests', points: config.rateLimitPerMinute, durationSeconds: 60 }, { processes: config.webConcurrency })
+      ? requestLimiter(
+          stores,
+          { keyPrefix: 'requests', points: config.rateLimitPerMinute, durationSeconds: 60 },
+          { processes: config.webConcurrency },
+        )
       : null;
   app.use(
     '/graphql',

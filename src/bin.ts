@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import path from 'node:path';
+
 import { SERVER_NODE_FLAGS } from './platform/ops/node-flags';
 
 /**

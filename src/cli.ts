@@ -1,15 +1,17 @@
 import 'reflect-metadata';
+
 import { createReadStream, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './platform/config';
+
 import { importRates, type RatesFile } from './currency/rates.service';
+import { runBackupCommand } from './db/backup-command';
+import type { ImportFormat, ImportReport } from './imports/import.service';
+import type { ColumnMapping } from './imports/loose-formats';
+import { ConfigError, loadConfig } from './platform/config';
 import { runningEmbeddedPostgres } from './platform/db/embedded-postgres';
 import { AppError } from './platform/errors';
 import { VERSION } from './platform/version';
 import { createRuntime } from './runtime/runtime';
-import { runBackupCommand } from './db/backup-command';
-import type { ImportFormat, ImportReport } from './imports/import.service';
-import type { ColumnMapping } from './imports/loose-formats';
 
 const IMPORT_FORMATS: ImportFormat[] = ['wallos', 'csv', 'subledger'];
 
@@ -19,11 +21,16 @@ function printImportReport(report: ImportReport): void {
     const problems = Object.entries(row.problems).map(([field, messages]) => `${field}: ${messages.join(' ')}`);
     const made = row.matches.filter((match) => !match.existing).map((match) => `new ${match.kind} "${match.name}"`);
     const detail = row.outcome === 'REFUSED' ? problems : [...made, ...row.notes];
-    console.log(`line ${row.line}\t${row.outcome}${row.recordId ? ` #${row.recordId}` : ''}\t${row.name}${detail.length ? `\t${detail.join('; ')}` : ''}`);
+    console.log(
+      `line ${row.line}\t${row.outcome}${row.recordId ? ` #${row.recordId}` : ''}\t${row.name}${detail.length ? `\t${detail.join('; ')}` : ''}`,
+    );
   }
-  for (const endpoint of report.webhookEndpoints) console.log(`webhook endpoint ${endpoint.url}: new secret ${endpoint.secret}`);
+  for (const endpoint of report.webhookEndpoints)
+    console.log(`webhook endpoint ${endpoint.url}: new secret ${endpoint.secret}`);
   const verb = report.dryRun ? 'would be created' : 'created';
-  console.log(`${report.total} rows: ${report.dryRun ? report.total - report.refused : report.created} ${verb}, ${report.refused} refused`);
+  console.log(
+    `${report.total} rows: ${report.dryRun ? report.total - report.refused : report.created} ${verb}, ${report.refused} refused`,
+  );
 }
 
 const USAGE = [
@@ -57,8 +64,14 @@ function help(): string {
   return [
     `Subledger ${VERSION}: a self-hosted subscription tracker. Settings come from the environment (docs/release.md).`,
     '',
-    line(PROGRAM ? 'subledger [start]' : 'npm start', `run the server on PORT (3000), with its data in DATA_DIR (here ${dataDir})`),
-    line(PROGRAM ? 'subledger worker' : 'npm run worker', 'run a delivery worker beside servers sharing REDIS_URL and DATABASE_URL'),
+    line(
+      PROGRAM ? 'subledger [start]' : 'npm start',
+      `run the server on PORT (3000), with its data in DATA_DIR (here ${dataDir})`,
+    ),
+    line(
+      PROGRAM ? 'subledger worker' : 'npm run worker',
+      'run a delivery worker beside servers sharing REDIS_URL and DATABASE_URL',
+    ),
     line(`${program} --version`, 'print the version'),
     line(`${program} --help`, 'print this help'),
     '',
@@ -80,7 +93,8 @@ async function main(argv: string[]): Promise<number> {
     console.log(help());
     return 0;
   }
-  if (command === 'backup' || command === 'restore') return runBackupCommand(command, rest, usage(), (text) => console.log(text));
+  if (command === 'backup' || command === 'restore')
+    return runBackupCommand(command, rest, usage(), (text) => console.log(text));
   const { values } = parseArgs({
     args: rest,
     options: {
@@ -99,7 +113,8 @@ async function main(argv: string[]): Promise<number> {
   });
   const userCreate = command === 'user:create' && values.email && values.password && values.name;
   const ratesImport = command === 'rates:import' && values.file;
-  const fileImport = command === 'import' && values.user && values.file && IMPORT_FORMATS.includes(values.format as ImportFormat);
+  const fileImport =
+    command === 'import' && values.user && values.file && IMPORT_FORMATS.includes(values.format as ImportFormat);
   if (!userCreate && !ratesImport && !fileImport && command !== 'db:url') {
     console.error(usage());
     return 2;
@@ -134,7 +149,11 @@ async function main(argv: string[]): Promise<number> {
       console.log(`imported ${count} exchange rates`);
       return 0;
     }
-    const user = await runtime.services.auth.createUser({ email: values.email!, password: values.password!, name: values.name! });
+    const user = await runtime.services.auth.createUser({
+      email: values.email!,
+      password: values.password!,
+      name: values.name!,
+    });
     console.log(`created user ${user.id} <${user.email}>`);
     return 0;
   } catch (error) {

@@ -1,8 +1,15 @@
 import { setFlagsFromString } from 'node:v8';
-import { ConfigError, loadConfig, type Config } from './platform/config';
+
+import { type Config, ConfigError, loadConfig } from './platform/config';
 import { EmbeddedDatabaseError } from './platform/db/embedded-postgres';
 import { createLogger } from './platform/logger';
-import { apiProcessOfCluster, logListening, superviseApiProcesses, tellSupervisor, type SupervisedDatabase } from './platform/ops/cluster';
+import {
+  apiProcessOfCluster,
+  logListening,
+  superviseApiProcesses,
+  type SupervisedDatabase,
+  tellSupervisor,
+} from './platform/ops/cluster';
 
 /**
  * `npm start`: one API process (WEB_CONCURRENCY=1), or a light supervisor with WEB_CONCURRENCY API processes
@@ -32,12 +39,18 @@ async function main(): Promise<void> {
 const HEAP_GROWING_FLAG = '--heap-growing-percent=10';
 
 /** One API process: alone (`supervised` null), or under the supervisor, which started the database. */
-async function runApiProcess(config: Config, background: boolean, supervised: SupervisedDatabase | null = null): Promise<void> {
+async function runApiProcess(
+  config: Config,
+  background: boolean,
+  supervised: SupervisedDatabase | null = null,
+): Promise<void> {
   setFlagsFromString(HEAP_GROWING_FLAG);
   const { createApp } = await import('./app.js');
   const app = await createApp(config, {
     background,
-    ...(supervised ? { onOutboxCommit: () => tellSupervisor({ kind: 'outbox' }), reclaimedOrphan: supervised.reclaimedOrphan } : {}),
+    ...(supervised
+      ? { onOutboxCommit: () => tellSupervisor({ kind: 'outbox' }), reclaimedOrphan: supervised.reclaimedOrphan }
+      : {}),
   });
   const port = await app.listen(config.port);
   if (supervised) {

@@ -1,5 +1,7 @@
 import 'reflect-metadata';
+
 import { createServer } from 'node:http';
+
 import { ConfigError, loadConfig } from '../src/platform/config';
 import { createRuntime } from '../src/runtime/runtime';
 
@@ -14,8 +16,11 @@ async function main(): Promise<void> {
 
   // Health for orchestrators: /healthz while the process runs, /readyz while the worker is connected.
   const health = createServer((req, res) => {
-    const ready = req.url === '/healthz' || (req.url === '/readyz' && runtime.workers.every((worker) => worker.isRunning()));
-    res.writeHead(ready ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify({ status: ready ? 'ok' : 'unavailable' }));
+    const ready =
+      req.url === '/healthz' || (req.url === '/readyz' && runtime.workers.every((worker) => worker.isRunning()));
+    res
+      .writeHead(ready ? 200 : 503, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ status: ready ? 'ok' : 'unavailable' }));
   }).listen(config.port);
   logger.info({ port: config.port }, 'delivery worker running');
 

@@ -1,6 +1,13 @@
-import { BILLING_TYPE_LABELS, CYCLE_LABELS, RECURRING_LABELS, STATUS_LABELS, SUB_ADDON_LABELS, TYPE_LABELS } from '../../src/subscriptions/codes';
-import { ALL_TOPICS, BUDGET_TOPICS } from '../../src/webhooks/topics';
 import { REMINDER_KINDS } from '../../src/alerts/alert.input';
+import {
+  BILLING_TYPE_LABELS,
+  CYCLE_LABELS,
+  RECURRING_LABELS,
+  STATUS_LABELS,
+  SUB_ADDON_LABELS,
+  TYPE_LABELS,
+} from '../../src/subscriptions/codes';
+import { ALL_TOPICS, BUDGET_TOPICS } from '../../src/webhooks/topics';
 import {
   arrayOf,
   boolean,
@@ -8,6 +15,7 @@ import {
   date,
   integer,
   isoMicros,
+  type JsonSchema,
   labelOf,
   moneyString,
   nullable,
@@ -15,7 +23,6 @@ import {
   ref,
   sqlTimestamp,
   string,
-  type JsonSchema,
 } from './json-schema';
 
 const currencyCode: JsonSchema = { type: 'string', pattern: '^[A-Z]{3}$' };
@@ -42,7 +49,10 @@ const SUBSCRIPTION_FIELDS: Record<string, JsonSchema> = {
   price_type: currencyCode,
   recurring: code(RECURRING_LABELS),
   payment_date: date,
-  next_payment_date: { ...nullable(date), description: 'The next payment on or after today in the record’s zone; null when none is due' },
+  next_payment_date: {
+    ...nullable(date),
+    description: 'The next payment on or after today in the record’s zone; null when none is due',
+  },
   payment_date_upd: { ...date, description: 'The latest payment date that has come (payment_date while none has)' },
   expiry_date: nullable(date),
   contract_expiry: nullable(date),
@@ -233,7 +243,13 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
   ),
   Product: object(PRODUCT_FIELDS),
   ProductDetail: object({ ...PRODUCT_FIELDS, updated_at: nullable(sqlTimestamp) }),
-  Category: object({ id: integer, user_id: nullable(integer), name: string, created_at: isoMicros, updated_at: nullable(isoMicros) }),
+  Category: object({
+    id: integer,
+    user_id: nullable(integer),
+    name: string,
+    created_at: isoMicros,
+    updated_at: nullable(isoMicros),
+  }),
   ExtensionSettings: object({
     extension: object({
       auto_detect_subscriptions: { type: 'integer', enum: [0, 1] },
@@ -243,7 +259,14 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
     }),
     user: ref('User'),
   }),
-  Folder: object({ id: integer, user_id: integer, name: string, color: nullable(string), is_default: integer, ...ownedTimestamps }),
+  Folder: object({
+    id: integer,
+    user_id: integer,
+    name: string,
+    color: nullable(string),
+    is_default: integer,
+    ...ownedTimestamps,
+  }),
   Tag: object({ id: integer, user_id: integer, name: string, ...ownedTimestamps }),
   PaymentMethod: object({
     id: integer,
@@ -271,7 +294,13 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
       over_by: moneyString,
       currency: currencyCode,
     },
-    { description: "The body of a budget.exceeded delivery: next month's planned total over a monthly budget, in the base currency" },
+    {
+      description:
+        "The body of a budget.exceeded delivery: next month's planned total over a monthly budget, in the base currency",
+    },
   ),
-  InboundAnswer: object({ status: boolean, message: string, subscription: ref('Subscription') }, { optional: ['subscription'] }),
+  InboundAnswer: object(
+    { status: boolean, message: string, subscription: ref('Subscription') },
+    { optional: ['subscription'] },
+  ),
 };

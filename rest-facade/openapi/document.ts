@@ -1,9 +1,10 @@
 import path from 'node:path';
+
 import { VERSION } from '../../src/platform/version';
 import { ALL_TOPICS, BUDGET_TOPICS, REMINDER_TOPICS } from '../../src/webhooks/topics';
 import { COMPONENT_SCHEMAS } from './components';
-import { ref, type JsonSchema } from './json-schema';
-import { restOperations, type Answer, type Operation } from './operations';
+import { type JsonSchema, ref } from './json-schema';
+import { type Answer, type Operation, restOperations } from './operations';
 
 /** The committed document: the default service name (the served one carries the configured name). */
 export const OPENAPI_FILE = path.resolve(process.cwd(), 'schema', 'openapi.json');
@@ -27,14 +28,21 @@ const error = (description: string): Answer => ({ description, schema: ref('Erro
 /** What every operation of its kind may also answer. */
 function commonAnswers(operation: Operation): Record<string, Answer> {
   return {
-    ...(operation.bearer === false ? {} : { 401: error('No valid Bearer token'), 429: error('Too many requests (Retry-After says when to retry)') }),
-    ...(operation.form || operation.json ? { 413: error('Body over 1 MB'), 415: error('Unsupported body encoding') } : {}),
+    ...(operation.bearer === false
+      ? {}
+      : { 401: error('No valid Bearer token'), 429: error('Too many requests (Retry-After says when to retry)') }),
+    ...(operation.form || operation.json
+      ? { 413: error('Body over 1 MB'), 415: error('Unsupported body encoding') }
+      : {}),
   };
 }
 
 function response(answer: Answer) {
   if (!answer.schema) return { description: answer.description };
-  return { description: answer.description, content: { [answer.mediaType ?? 'application/json']: { schema: answer.schema } } };
+  return {
+    description: answer.description,
+    content: { [answer.mediaType ?? 'application/json']: { schema: answer.schema } },
+  };
 }
 
 function pathItem(operation: Operation) {
@@ -50,14 +58,27 @@ function pathItem(operation: Operation) {
     tags: [operation.tag],
     ...(operation.bearer === false ? { security: [] } : {}),
     ...(operation.parameters ? { parameters: operation.parameters } : {}),
-    ...(body ? { requestBody: { required: true, content: Object.fromEntries(Object.entries(body).map(([type, schema]) => [type, { schema }])) } } : {}),
+    ...(body
+      ? {
+          requestBody: {
+            required: true,
+            content: Object.fromEntries(Object.entries(body).map(([type, schema]) => [type, { schema }])),
+          },
+        }
+      : {}),
     responses: Object.fromEntries(Object.entries(answers).map(([status, answer]) => [status, response(answer)])),
   };
 }
 
 /** One outbound topic: the POST Subledger makes to a registered endpoint. */
 function webhook(topic: string, serviceShortName: string) {
-  const header = (name: string, description: string, schema: JsonSchema = { type: 'string' }) => ({ name, in: 'header', required: true, description, schema });
+  const header = (name: string, description: string, schema: JsonSchema = { type: 'string' }) => ({
+    name,
+    in: 'header',
+    required: true,
+    description,
+    schema,
+  });
   const reminder = (REMINDER_TOPICS as readonly string[]).includes(topic);
   const budget = (BUDGET_TOPICS as readonly string[]).includes(topic);
   return {
@@ -74,9 +95,15 @@ function webhook(topic: string, serviceShortName: string) {
         header(`x-${serviceShortName}-webhook-source`, 'The service’s base URL'),
         header('webhook-id', 'The event’s id: the same on every retry (deduplicate on it)'),
         header('webhook-timestamp', 'Unix seconds of this attempt'),
-        header('webhook-signature', '`v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` under the endpoint’s secret'),
+        header(
+          'webhook-signature',
+          '`v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` under the endpoint’s secret',
+        ),
       ],
-      requestBody: { required: true, content: { 'application/json': { schema: ref(budget ? 'BudgetWarning' : 'WebhookDelivery') } } },
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: ref(budget ? 'BudgetWarning' : 'WebhookDelivery') } },
+      },
       responses: {
         '2XX': { description: 'Received' },
         410: { description: 'Gone: no further attempts' },
@@ -93,14 +120,21 @@ export function openApiDocument(serviceShortName = 'subledger') {
   for (const operation of operations) (paths[operation.path] ??= {})[operation.method] = pathItem(operation);
   return {
     openapi: '3.1.0',
-    info: { title: 'Subledger REST API', version: VERSION, description: DESCRIPTION, license: { name: 'MIT', identifier: 'MIT' } },
+    info: {
+      title: 'Subledger REST API',
+      version: VERSION,
+      description: DESCRIPTION,
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
     tags: [...new Set(operations.map((operation) => operation.tag))].map((name) => ({ name })),
     security: [{ bearer: [] }],
     paths,
     webhooks: Object.fromEntries(ALL_TOPICS.map((topic) => [topic, webhook(topic, serviceShortName)])),
     components: {
       schemas: COMPONENT_SCHEMAS,
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The token of login (or GraphQL’s signUp/login)' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'The token of login (or GraphQL’s signUp/login)' },
+      },
     },
   };
 }

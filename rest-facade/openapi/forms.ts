@@ -1,7 +1,14 @@
-import { RECORD_FIELDS, REQUIRED_ON_CREATE, type FieldRule } from '../../src/subscriptions/subscription.fields';
+import {
+  ALERT_CHANNELS,
+  ALERT_CONDITIONS,
+  ALERT_SUBJECTS,
+  ALERT_TIME,
+  MAX_TIME_PERIOD,
+  TIME_CYCLES,
+} from '../../src/alerts/alert.input';
+import { type FieldRule, RECORD_FIELDS, REQUIRED_ON_CREATE } from '../../src/subscriptions/subscription.fields';
 import { DECIMAL } from '../form';
-import { ALERT_CHANNELS, ALERT_TIME, ALERT_CONDITIONS, ALERT_SUBJECTS, MAX_TIME_PERIOD, TIME_CYCLES } from '../../src/alerts/alert.input';
-import { arrayOf, code, date, integer, string, type JsonSchema } from './json-schema';
+import { arrayOf, code, date, integer, type JsonSchema, string } from './json-schema';
 
 /** A form field's schema from its rule in the field table (what FormReader accepts, before the domain's checks). */
 function ruleSchema(rule: FieldRule): JsonSchema {
@@ -11,7 +18,11 @@ function ruleSchema(rule: FieldRule): JsonSchema {
     case 'integer':
       return { type: 'integer', minimum: rule.min, maximum: rule.max };
     case 'money':
-      return { type: 'string', pattern: DECIMAL.source, description: 'A decimal number of at least 0, two decimals at most' };
+      return {
+        type: 'string',
+        pattern: DECIMAL.source,
+        description: 'A decimal number of at least 0, two decimals at most',
+      };
     case 'date':
       return date;
     case 'text':
@@ -25,11 +36,17 @@ function ruleSchema(rule: FieldRule): JsonSchema {
 
 /** The value fields of the field table, by their REST names. */
 const VALUE_FIELDS: Record<string, JsonSchema> = Object.fromEntries(
-  RECORD_FIELDS.map((field) => [field.rest, field.description ? { ...ruleSchema(field.rule), description: field.description } : ruleSchema(field.rule)]),
+  RECORD_FIELDS.map((field) => [
+    field.rest,
+    field.description ? { ...ruleSchema(field.rule), description: field.description } : ruleSchema(field.rule),
+  ]),
 );
 
 const LINK_FIELDS: Record<string, JsonSchema> = {
-  brand_id: { type: 'string', description: 'A catalogue product id, or a product name (a private product of that name is made)' },
+  brand_id: {
+    type: 'string',
+    description: 'A catalogue product id, or a product name (a private product of that name is made)',
+  },
   folder_id: integer,
   alert_id: integer,
   category_id: integer,
@@ -52,7 +69,10 @@ export const SUBSCRIPTION_CREATE_FORM = form({ ...LINK_FIELDS, ...VALUE_FIELDS }
 export const SUBSCRIPTION_UPDATE_FORM = form({
   id: { type: 'integer', description: 'When sent, the id in the path' },
   ...LINK_FIELDS,
-  currency_code: { ...VALUE_FIELDS.price_type, description: 'The price’s currency (or price_type: send one, or the same in both)' },
+  currency_code: {
+    ...VALUE_FIELDS.price_type,
+    description: 'The price’s currency (or price_type: send one, or the same in both)',
+  },
   ...VALUE_FIELDS,
 });
 
@@ -76,14 +96,29 @@ const ALERT_FIELDS: Record<string, JsonSchema> = {
   time_cycle: { ...code(TIME_CYCLES), description: 'The unit of time_period (days when absent)' },
   time: { type: 'string', pattern: ALERT_TIME.source, description: 'HH:MM, 24-hour, in timezone' },
   alert_condition: code(ALERT_CONDITIONS),
-  alert_type: { ...code(ALERT_CHANNELS), description: `${code(ALERT_CHANNELS).description} (1 also means every notification target)` },
+  alert_type: {
+    ...code(ALERT_CHANNELS),
+    description: `${code(ALERT_CHANNELS).description} (1 also means every notification target)`,
+  },
   timezone: { type: 'string', description: 'IANA zone name' },
   alert_subs_type: code(ALERT_SUBJECTS),
-  alert_contact: { type: 'string', format: 'email', description: 'Where reminder e-mails go (the account’s address when absent)' },
+  alert_contact: {
+    type: 'string',
+    format: 'email',
+    description: 'Where reminder e-mails go (the account’s address when absent)',
+  },
 };
 
 /** Operation 14 (every field but time_cycle and alert_contact required) and 17 (each optional). */
-export const ALERT_CREATE_FORM = form(ALERT_FIELDS, ['alert_name', 'time_period', 'time', 'alert_condition', 'alert_type', 'timezone', 'alert_subs_type']);
+export const ALERT_CREATE_FORM = form(ALERT_FIELDS, [
+  'alert_name',
+  'time_period',
+  'time',
+  'alert_condition',
+  'alert_type',
+  'timezone',
+  'alert_subs_type',
+]);
 export const ALERT_UPDATE_FORM = form(ALERT_FIELDS);
 
 const flag: JsonSchema = { type: 'integer', enum: [0, 1] };

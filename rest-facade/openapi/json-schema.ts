@@ -11,7 +11,10 @@ export const moneyString: JsonSchema = { type: 'string', pattern: '^-?\\d+\\.\\d
 /** `YYYY-MM-DD HH:MM:SS`, the original's SQL form. */
 export const sqlTimestamp: JsonSchema = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$' };
 /** ISO 8601 with microseconds and Z, the original's other form. */
-export const isoMicros: JsonSchema = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{6}Z$' };
+export const isoMicros: JsonSchema = {
+  type: 'string',
+  pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{6}Z$',
+};
 
 export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
@@ -25,7 +28,10 @@ export function nullable(schema: JsonSchema): JsonSchema {
 export const arrayOf = (items: JsonSchema): JsonSchema => ({ type: 'array', items });
 
 /** A closed object: every listed property present (but `optional` ones), nothing else. */
-export function object(properties: Record<string, JsonSchema>, options: { optional?: string[]; description?: string } = {}): JsonSchema {
+export function object(
+  properties: Record<string, JsonSchema>,
+  options: { optional?: string[]; description?: string } = {},
+): JsonSchema {
   return {
     type: 'object',
     ...(options.description ? { description: options.description } : {}),
@@ -42,4 +48,7 @@ export function code(labels: Record<number, string>): JsonSchema {
 }
 
 /** The labels of a code (the `*_value` fields). */
-export const labelOf = (labels: Record<number, string>): JsonSchema => ({ type: 'string', enum: Object.values(labels) });
+export const labelOf = (labels: Record<number, string>): JsonSchema => ({
+  type: 'string',
+  enum: Object.values(labels),
+});

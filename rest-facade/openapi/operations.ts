@@ -1,8 +1,9 @@
 import { ALERT_SORT_FIELDS } from '../../src/alerts/alert.service';
 import { CATEGORY_SORT_FIELDS, MAX_SEARCH_RESULTS } from '../../src/catalogue/catalogue.service';
+import { INBOUND_CREATE_DEFAULTS, RECORD_FIELDS } from '../../src/subscriptions/subscription.fields';
 import { DEFAULT_LENGTH, FILTER_KEYS, MAX_LENGTH, SORT_FIELDS } from '../../src/subscriptions/subscription.list';
 import { DEFAULT_UPCOMING_DAYS, MAX_RANGE_DAYS } from '../../src/subscriptions/subscription.service';
-import { INBOUND_CREATE_DEFAULTS, RECORD_FIELDS } from '../../src/subscriptions/subscription.fields';
+import { OWNED_RESOURCES } from '../routes/organizing.routes';
 import {
   ADDON_FORM,
   ALERT_CREATE_FORM,
@@ -14,8 +15,7 @@ import {
   SUBSCRIPTION_CREATE_FORM,
   SUBSCRIPTION_UPDATE_FORM,
 } from './forms';
-import { OWNED_RESOURCES } from '../routes/organizing.routes';
-import { arrayOf, date, ref, string, type JsonSchema } from './json-schema';
+import { arrayOf, date, type JsonSchema, ref, string } from './json-schema';
 
 /** The fields the inbound webhook's created event may leave out, with the value each then takes. */
 const INBOUND_DEFAULTS = RECORD_FIELDS.filter((field) => INBOUND_CREATE_DEFAULTS[field.name] !== undefined)
@@ -54,8 +54,19 @@ export interface Operation {
   answers: Record<string, Answer>;
 }
 
-const id = (what: string): Parameter => ({ name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 }, description: `The ${what}'s id` });
-const query = (name: string, schema: JsonSchema, description?: string): Parameter => ({ name, in: 'query', schema, ...(description ? { description } : {}) });
+const id = (what: string): Parameter => ({
+  name: 'id',
+  in: 'path',
+  required: true,
+  schema: { type: 'integer', minimum: 1 },
+  description: `The ${what}'s id`,
+});
+const query = (name: string, schema: JsonSchema, description?: string): Parameter => ({
+  name,
+  in: 'query',
+  schema,
+  ...(description ? { description } : {}),
+});
 const sortDescription = (fields: readonly string[]) => `<field>[:asc|desc], comma-separated, on ${fields.join(', ')}`;
 
 function paged(sortFields: readonly string[], lengths = { default: 10, max: 1000 }): Parameter[] {
@@ -70,7 +81,10 @@ function paged(sortFields: readonly string[], lengths = { default: 10, max: 1000
 const json = (description: string, name: string): Answer => ({ description, schema: ref(name) });
 const list = (description: string, name: string): Answer => ({ description, schema: arrayOf(ref(name)) });
 const done = (description: string): Answer => ({ description, schema: ref('StatusMessage') });
-const refused = (description = 'Refused input (field errors under `errors`) or an unknown id'): Answer => ({ description, schema: ref('Error') });
+const refused = (description = 'Refused input (field errors under `errors`) or an unknown id'): Answer => ({
+  description,
+  schema: ref('Error'),
+});
 const noResults = refused('No result, an unknown id, or a malformed parameter');
 
 const subscriptions = 'Subscriptions';
@@ -172,7 +186,13 @@ export function restOperations(serviceShortName: string): Operation[] {
       operationId: 'upcomingPayments',
       summary: 'Records with a payment due in the next days',
       tag: subscriptions,
-      parameters: [query('days', { type: 'integer', minimum: 0, maximum: MAX_RANGE_DAYS, default: DEFAULT_UPCOMING_DAYS }, 'How many days ahead')],
+      parameters: [
+        query(
+          'days',
+          { type: 'integer', minimum: 0, maximum: MAX_RANGE_DAYS, default: DEFAULT_UPCOMING_DAYS },
+          'How many days ahead',
+        ),
+      ],
       answers: { 200: list('Records by next payment date', 'Subscription'), 400: noResults },
     },
     {
@@ -182,7 +202,10 @@ export function restOperations(serviceShortName: string): Operation[] {
       summary: 'One record (in an array, as the original answers)',
       tag: subscriptions,
       parameters: [id('subscription')],
-      answers: { 200: { description: 'The record', schema: { ...arrayOf(ref('Subscription')), minItems: 1, maxItems: 1 } }, 400: noResults },
+      answers: {
+        200: { description: 'The record', schema: { ...arrayOf(ref('Subscription')), minItems: 1, maxItems: 1 } },
+        400: noResults,
+      },
     },
     {
       method: 'put',
@@ -326,8 +349,19 @@ export function restOperations(serviceShortName: string): Operation[] {
       tag: 'Inbound webhook',
       bearer: false,
       parameters: [
-        { name: 'token', in: 'path', required: true, schema: string, description: 'A create token (created only) or a manage token (the rest)' },
-        { name: header('topic'), in: 'header', schema: { type: 'string', pattern: '^subscription\\.[a-z]+$' }, description: 'subscription.<event>' },
+        {
+          name: 'token',
+          in: 'path',
+          required: true,
+          schema: string,
+          description: 'A create token (created only) or a manage token (the rest)',
+        },
+        {
+          name: header('topic'),
+          in: 'header',
+          schema: { type: 'string', pattern: '^subscription\\.[a-z]+$' },
+          description: 'subscription.<event>',
+        },
         {
           name: header('event'),
           in: 'header',
@@ -367,7 +401,11 @@ export function restOperations(serviceShortName: string): Operation[] {
       bearer: false,
       parameters: [{ name: 'token', in: 'path', required: true, schema: string }],
       answers: {
-        200: { description: 'The feed; ETag and Last-Modified allow conditional requests', mediaType: 'text/calendar', schema: string },
+        200: {
+          description: 'The feed; ETag and Last-Modified allow conditional requests',
+          mediaType: 'text/calendar',
+          schema: string,
+        },
         304: { description: 'Unchanged since If-None-Match or If-Modified-Since' },
         404: refused('Unknown or revoked feed'),
       },

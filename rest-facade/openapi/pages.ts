@@ -1,6 +1,7 @@
 import { Router } from 'express';
+
 import type { Config } from '../../src/platform/config';
-import { htmlPage, vendorAsset, servedFiles } from '../../src/platform/web/package-files';
+import { htmlPage, servedFiles, vendorAsset } from '../../src/platform/web/package-files';
 import { openApiDocument } from './document';
 
 /**
@@ -14,7 +15,10 @@ export function apiDocsPages(config: Pick<Config, 'serviceShortName'>): Router {
   router.get('/openapi.json', (_req, res) => {
     res.type('json').setHeader('Cache-Control', 'no-cache').send(document);
   });
-  router.use('/docs/assets', servedFiles({ 'scalar.js': vendorAsset('@scalar/api-reference', 'dist/browser/standalone.js') }));
+  router.use(
+    '/docs/assets',
+    servedFiles({ 'scalar.js': vendorAsset('@scalar/api-reference', 'dist/browser/standalone.js') }),
+  );
   const settings = {
     url: '/openapi.json',
     withDefaultFonts: false,

@@ -1,9 +1,10 @@
 import type { Product } from '../../src/catalogue/product.entity';
 import type { ProductCategory } from '../../src/catalogue/product-category.entity';
-import { toIsoMicros, toSqlSeconds } from '../../src/platform/wire-formats';
 import { toMoneyString } from '../../src/platform/money';
+import { toIsoMicros, toSqlSeconds } from '../../src/platform/wire-formats';
 
-const money = (value: string | null | undefined) => (value === null || value === undefined ? null : toMoneyString(value));
+const money = (value: string | null | undefined) =>
+  value === null || value === undefined ? null : toMoneyString(value);
 
 /** A Catalogue product as search lists it (every documented field but updated_at). */
 export function presentProduct(product: Product, defaultImage: string) {

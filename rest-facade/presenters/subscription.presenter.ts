@@ -21,7 +21,8 @@ export function presentListItem(record: SubscriptionRecord) {
 
 /** A calendar entry: the record on one of its payment dates, with its own stable id. */
 export function presentCalendarEntry(entry: CalendarEntry) {
-  const item: ReturnType<typeof presentSubscription> & { subscription_id?: number; calendar_date?: string } = presentSubscription(entry.record);
+  const item: ReturnType<typeof presentSubscription> & { subscription_id?: number; calendar_date?: string } =
+    presentSubscription(entry.record);
   item.id = entry.id;
   item.payment_date = entry.date;
   item.subscription_id = entry.record.id;

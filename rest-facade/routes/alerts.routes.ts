@@ -1,9 +1,10 @@
 import { Router } from 'express';
-import { definedOnly } from '../../src/platform/objects';
+
 import type { AlertInput } from '../../src/alerts/alert.input';
 import { validateAlertInput } from '../../src/alerts/alert.input';
 import { ALERT_SORT_FIELDS } from '../../src/alerts/alert.service';
 import { AppError } from '../../src/platform/errors';
+import { definedOnly } from '../../src/platform/objects';
 import type { Services } from '../../src/runtime/services';
 import { callerOf } from '../auth';
 import { parseBody } from '../body';

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+
 import type { Config } from '../../src/platform/config';
 import type { Services } from '../../src/runtime/services';
 import { callerOf } from '../auth';

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+
 import { AppError } from '../../src/platform/errors';
 import type { Services } from '../../src/runtime/services';
 import { toErrorBody } from '../http-errors';

@@ -1,4 +1,5 @@
-import { Router, type RequestHandler } from 'express';
+import { type RequestHandler, Router } from 'express';
+
 import { CATEGORY_SORT_FIELDS, MAX_SEARCH_RESULTS } from '../../src/catalogue/catalogue.service';
 import type { Config } from '../../src/platform/config';
 import { AppError } from '../../src/platform/errors';

@@ -1,5 +1,6 @@
-import { Router } from 'express';
 import { stringify } from 'csv-stringify/sync';
+import { Router } from 'express';
+
 import { escapeQuotedFormula } from '../../src/platform/csv-formulas';
 import type { Services } from '../../src/runtime/services';
 import { callerOf } from '../auth';
@@ -14,11 +15,18 @@ import { presentListItem } from '../presenters/subscription.presenter';
 export function exportRoutes(services: Services): Router {
   const router = Router();
   router.get('/subscriptions.csv', async (req, res) => {
-    const rows = (await services.subscriptions.all(callerOf(req))).map(({ record, tags }) => ({ ...presentListItem(record), tags: tags.join(';') }));
+    const rows = (await services.subscriptions.all(callerOf(req))).map(({ record, tags }) => ({
+      ...presentListItem(record),
+      tags: tags.join(';'),
+    }));
     res
       .type('text/csv; charset=utf-8')
       .attachment('subscriptions.csv')
-      .send(rows.length === 0 ? '\uFEFF' : stringify(rows, { header: true, bom: true, escape_formulas: true, cast: { string: escapeQuotedFormula } }));
+      .send(
+        rows.length === 0
+          ? '\uFEFF'
+          : stringify(rows, { header: true, bom: true, escape_formulas: true, cast: { string: escapeQuotedFormula } }),
+      );
   });
   router.get('/account.json', async (req, res) => {
     res.attachment('account.json').json(await services.exports.account(callerOf(req)));

@@ -1,17 +1,18 @@
-import { Router, type Request } from 'express';
+import { type Request, Router } from 'express';
+import stableStringify from 'safe-stable-stringify';
+
+import { sha256Hex } from '../../src/auth/secrets';
 import type { Config } from '../../src/platform/config';
 import { AppError, asAppError } from '../../src/platform/errors';
-import { httpStatusOf, toErrorBody } from '../http-errors';
 import type { Services } from '../../src/runtime/services';
 import { presentSubscription } from '../../src/subscriptions/record-shape';
 import { INBOUND_CREATE_DEFAULTS } from '../../src/subscriptions/subscription.fields';
 import { InboundTokenKind, type InboundWebhookToken } from '../../src/webhooks/inbound-token.entity';
 import { json, normalise } from '../body';
-import { fromParserError } from '../http-errors';
 import { FormReader } from '../form';
+import { httpStatusOf, toErrorBody } from '../http-errors';
+import { fromParserError } from '../http-errors';
 import { readCreateForm, readPatchForm } from './subscriptions.routes';
-import stableStringify from 'safe-stable-stringify';
-import { sha256Hex } from '../../src/auth/secrets';
 
 const EVENTS = ['created', 'updated', 'deleted', 'refunded', 'canceled'] as const;
 type InboundEvent = (typeof EVENTS)[number];
@@ -59,7 +60,8 @@ export function inboundWebhookRoutes(services: Services, config: Pick<Config, 's
         }
       };
       // With a key, the request runs once: the same key answers as the first did and changes nothing.
-      const fingerprint = () => sha256Hex(`${header(req, 'topic') ?? ''}\n${header(req, 'event') ?? ''}\n${stableStringify(req.body) ?? ''}`);
+      const fingerprint = () =>
+        sha256Hex(`${header(req, 'topic') ?? ''}\n${header(req, 'event') ?? ''}\n${stableStringify(req.body) ?? ''}`);
       (key ? services.inboundTokens.once(token.id, key, fingerprint(), answered) : answered()).then(
         (answer) => void res.status(answer.status).json(answer.body),
         next,
@@ -78,13 +80,21 @@ export function inboundWebhookRoutes(services: Services, config: Pick<Config, 's
     const fromTopic = topic === undefined ? undefined : /^subscription\.([a-z]+)$/.exec(topic)?.[1];
     const named = fromTopic ?? event;
     if (topic !== undefined && fromTopic === undefined) {
-      throw AppError.field(`x-${config.serviceShortName}-webhook-topic`, `The topic must be subscription.<event> with an event among ${EVENTS.join(', ')}.`);
+      throw AppError.field(
+        `x-${config.serviceShortName}-webhook-topic`,
+        `The topic must be subscription.<event> with an event among ${EVENTS.join(', ')}.`,
+      );
     }
     if (!named || !EVENTS.includes(named as InboundEvent)) {
-      throw AppError.field(`x-${config.serviceShortName}-webhook-${topic === undefined ? 'event' : 'topic'}`, `The event must be one of ${EVENTS.join(', ')}.`);
+      throw AppError.field(
+        `x-${config.serviceShortName}-webhook-${topic === undefined ? 'event' : 'topic'}`,
+        `The event must be one of ${EVENTS.join(', ')}.`,
+      );
     }
     if ((event !== undefined && event !== named) || (resource !== undefined && resource !== 'subscription')) {
-      throw AppError.badInput('The webhook headers disagree: resource must be "subscription" and topic "subscription.<event>"');
+      throw AppError.badInput(
+        'The webhook headers disagree: resource must be "subscription" and topic "subscription.<event>"',
+      );
     }
     return named as InboundEvent;
   }
@@ -93,21 +103,31 @@ export function inboundWebhookRoutes(services: Services, config: Pick<Config, 's
     const event = inboundEvent(req);
     const needed = event === 'created' ? InboundTokenKind.CREATE : InboundTokenKind.MANAGE;
     if (token.kind !== needed) {
-      throw new AppError('FORBIDDEN', event === 'created' ? 'This token can only manage records' : 'This token can only create records');
+      throw new AppError(
+        'FORBIDDEN',
+        event === 'created' ? 'This token can only manage records' : 'This token can only create records',
+      );
     }
-    if (req.body === null || typeof req.body !== 'object' || Array.isArray(req.body)) throw AppError.badInput('The body must be a JSON object');
+    if (req.body === null || typeof req.body !== 'object' || Array.isArray(req.body))
+      throw AppError.badInput('The body must be a JSON object');
     const form = new FormReader(normalise(req.body));
     const caller = { userId: token.user, tokenId: null };
     const subscriptions = services.subscriptions;
     if (event === 'created') {
       const record = await subscriptions.create(caller, readCreateForm(form, INBOUND_CREATE_DEFAULTS));
-      return { status: 200, body: { status: true, message: MESSAGES.created, subscription: presentSubscription(record) } };
+      return {
+        status: 200,
+        body: { status: true, message: MESSAGES.created, subscription: presentSubscription(record) },
+      };
     }
     const id = form.integer('id', { required: true });
     if (event === 'updated') {
       const patch = readPatchForm(form);
       const record = await subscriptions.update(caller, id!, patch);
-      return { status: 200, body: { status: true, message: MESSAGES.updated, subscription: presentSubscription(record) } };
+      return {
+        status: 200,
+        body: { status: true, message: MESSAGES.updated, subscription: presentSubscription(record) },
+      };
     }
     form.done();
     if (event === 'deleted') await subscriptions.remove(caller, id!);

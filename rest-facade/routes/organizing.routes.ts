@@ -1,11 +1,12 @@
 import { Router } from 'express';
-import { toIsoMicros } from '../../src/platform/wire-formats';
-import { AppError } from '../../src/platform/errors';
-import { definedOnly } from '../../src/platform/objects';
+
 import type { Folder } from '../../src/organizing/folder.entity';
 import type { OwnedNamed, OwnedNamesService } from '../../src/organizing/owned-names.service';
 import type { PaymentMode } from '../../src/organizing/payment-mode.entity';
 import type { Tag } from '../../src/organizing/tag.entity';
+import { AppError } from '../../src/platform/errors';
+import { definedOnly } from '../../src/platform/objects';
+import { toIsoMicros } from '../../src/platform/wire-formats';
 import type { Services } from '../../src/runtime/services';
 import { callerOf } from '../auth';
 import { parseBody } from '../body';
@@ -24,7 +25,10 @@ interface OwnedResource<E extends Timestamped, F extends string> {
   present(row: E): Record<string, unknown>;
 }
 
-const timestamps = (row: Timestamped) => ({ created_at: toIsoMicros(row.createdAt), updated_at: toIsoMicros(row.updatedAt ?? row.createdAt) });
+const timestamps = (row: Timestamped) => ({
+  created_at: toIsoMicros(row.createdAt),
+  updated_at: toIsoMicros(row.updatedAt ?? row.createdAt),
+});
 
 const FOLDERS: OwnedResource<Folder, 'id' | 'name' | 'is_default' | 'created_at'> = {
   path: '/folders',
@@ -49,10 +53,20 @@ const TAGS: OwnedResource<Tag, 'id' | 'name' | 'created_at' | 'updated_at'> = {
   present: (tag) => ({ id: tag.id, user_id: tag.user, name: tag.name, ...timestamps(tag) }),
 };
 
-const PAYMENT_METHODS: OwnedResource<PaymentMode, 'id' | 'name' | 'description' | 'expiry' | 'created_at' | 'updated_at'> = {
+const PAYMENT_METHODS: OwnedResource<
+  PaymentMode,
+  'id' | 'name' | 'description' | 'expiry' | 'created_at' | 'updated_at'
+> = {
   path: '/payments/methods',
   label: 'Payment method',
-  sort: { id: 'id', name: 'name', description: 'description', expiry: 'expiry', created_at: 'createdAt', updated_at: 'updatedAt' },
+  sort: {
+    id: 'id',
+    name: 'name',
+    description: 'description',
+    expiry: 'expiry',
+    created_at: 'createdAt',
+    updated_at: 'updatedAt',
+  },
   read: (form) => ({
     paymentType: form.text('payment_type'),
     description: form.text('description'),
@@ -85,7 +99,11 @@ export function organizingRoutes(services: Services): Router {
 /** The paths, labels and sortable fields of the three resources (the API document describes them from here). */
 export const OWNED_RESOURCES = { folders: FOLDERS, tags: TAGS, methods: PAYMENT_METHODS } as const;
 
-function mount<E extends Timestamped, F extends string>(router: Router, service: OwnedNamesService<E>, resource: OwnedResource<E, F>): void {
+function mount<E extends Timestamped, F extends string>(
+  router: Router,
+  service: OwnedNamesService<E>,
+  resource: OwnedResource<E, F>,
+): void {
   const { path, label } = resource;
   router.get(path, async (req, res) => {
     const form = new FormReader(req.query);
@@ -100,7 +118,9 @@ function mount<E extends Timestamped, F extends string>(router: Router, service:
     const form = new FormReader(req.body);
     const fields = { name: form.text('name', { required: true }) ?? '', ...definedOnly(resource.read(form)) };
     form.done();
-    res.status(201).json(resource.present(await service.create(callerOf(req), fields as { name: string } & Partial<E>)));
+    res
+      .status(201)
+      .json(resource.present(await service.create(callerOf(req), fields as { name: string } & Partial<E>)));
   });
 
   router.get(`${path}/:id`, async (req, res) => {

@@ -1,13 +1,14 @@
 import { Router } from 'express';
+
+import type { Config } from '../../src/platform/config';
 import { definedOnly } from '../../src/platform/objects';
 import type { Services } from '../../src/runtime/services';
-import { validateSettingsChange, type ExtensionSettingsChange } from '../../src/settings/settings.service';
 import type { ExtensionSettings } from '../../src/settings/extension-settings.entity';
+import { type ExtensionSettingsChange, validateSettingsChange } from '../../src/settings/settings.service';
 import { callerOf } from '../auth';
 import { parseBody } from '../body';
 import { FormReader } from '../form';
 import { presentUser } from '../presenters/user.presenter';
-import type { Config } from '../../src/platform/config';
 
 // notify_before is the spec's name, notify_before_days the original's: both are answered and accepted.
 const presentSettings = (settings: ExtensionSettings) => ({

@@ -1,11 +1,28 @@
-import { Router, type Request } from 'express';
-import { definedOnly } from '../../src/platform/objects';
-import type { Services } from '../../src/runtime/services';
-import { RECORD_FIELDS, REQUIRED_ON_CREATE, type RecordField, type ValueField } from '../../src/subscriptions/subscription.fields';
-import { validateSubscriptionInput, type SubscriptionInput, type SubscriptionPatch } from '../../src/subscriptions/subscription.input';
-import { DEFAULT_LENGTH, DEFAULT_SORT, FILTER_KEYS, MAX_LENGTH, SORT_FIELDS, type ListQuery } from '../../src/subscriptions/subscription.list';
+import { type Request, Router } from 'express';
+
 import { isCalendarDate } from '../../src/platform/dates';
 import { AppError } from '../../src/platform/errors';
+import { definedOnly } from '../../src/platform/objects';
+import type { Services } from '../../src/runtime/services';
+import {
+  RECORD_FIELDS,
+  type RecordField,
+  REQUIRED_ON_CREATE,
+  type ValueField,
+} from '../../src/subscriptions/subscription.fields';
+import {
+  type SubscriptionInput,
+  type SubscriptionPatch,
+  validateSubscriptionInput,
+} from '../../src/subscriptions/subscription.input';
+import {
+  DEFAULT_LENGTH,
+  DEFAULT_SORT,
+  FILTER_KEYS,
+  type ListQuery,
+  MAX_LENGTH,
+  SORT_FIELDS,
+} from '../../src/subscriptions/subscription.list';
 import { callerOf } from '../auth';
 import { parseBody } from '../body';
 import { FormReader } from '../form';
@@ -160,7 +177,12 @@ function readValue(form: FormReader, field: RecordField, required: boolean): unk
 }
 
 /** The value fields of the field table, but those `skip` names; those `optional` names are not required on create. */
-function readValues(form: FormReader, requiredOnCreate: boolean, skip: ValueField[] = [], optional: ValueField[] = []): SubscriptionPatch {
+function readValues(
+  form: FormReader,
+  requiredOnCreate: boolean,
+  skip: ValueField[] = [],
+  optional: ValueField[] = [],
+): SubscriptionPatch {
   const values: Record<string, unknown> = {};
   for (const field of RECORD_FIELDS) {
     const required = requiredOnCreate && REQUIRED_ON_CREATE.has(field.name) && !optional.includes(field.name);
@@ -170,7 +192,10 @@ function readValues(form: FormReader, requiredOnCreate: boolean, skip: ValueFiel
 }
 
 /** Operation 4; a field `defaults` names may be left out and takes its value there (the inbound webhook's created). */
-export function readCreateForm(form: FormReader, defaults: Partial<Record<ValueField, number>> = {}): SubscriptionInput {
+export function readCreateForm(
+  form: FormReader,
+  defaults: Partial<Record<ValueField, number>> = {},
+): SubscriptionInput {
   const input = {
     product: readProduct(form, true) ?? { name: '' },
     ...defaults,
@@ -237,7 +262,8 @@ function readFilters(form: FormReader, text: string | undefined): ListQuery['fil
     if (field === 'payment_date') {
       const date = Array.isArray(values) ? values[0] : values;
       if (date === null || date === undefined || date === '') continue;
-      if (typeof date !== 'string' || !isCalendarDate(date)) form.fail('filters', 'The payment_date filter takes a date (YYYY-MM-DD).');
+      if (typeof date !== 'string' || !isCalendarDate(date))
+        form.fail('filters', 'The payment_date filter takes a date (YYYY-MM-DD).');
       else filters.paymentDate = date;
       continue;
     }

@@ -1,6 +1,6 @@
-import { hasLength } from '../platform/objects';
-import type { FieldErrors } from '../platform/errors';
 import { isTimeZone } from '../platform/dates';
+import type { FieldErrors } from '../platform/errors';
+import { hasLength } from '../platform/objects';
 
 /** alert_id 0: the record has no alert (no reminders); 1: the system default alert. */
 export const NO_ALERT = 0;
@@ -68,12 +68,16 @@ export function validateAlertInput(input: Partial<AlertInput>): FieldErrors {
   const errors: FieldErrors = {};
   const fail = (field: string, message: string) => (errors[field] ??= []).push(message);
   const code = (field: string, value: number | null | undefined, codes: Record<number, string>) => {
-    if (value !== undefined && value !== null && !(value in codes)) fail(field, `The ${field} must be one of ${Object.keys(codes).join(', ')}.`);
+    if (value !== undefined && value !== null && !(value in codes))
+      fail(field, `The ${field} must be one of ${Object.keys(codes).join(', ')}.`);
   };
   if (input.alertName !== undefined && !hasLength(input.alertName, 1, 200)) {
     fail('alert_name', 'The alert_name must be from 1 to 200 characters.');
   }
-  if (input.timePeriod !== undefined && (!Number.isInteger(input.timePeriod) || input.timePeriod < 0 || input.timePeriod > MAX_TIME_PERIOD)) {
+  if (
+    input.timePeriod !== undefined &&
+    (!Number.isInteger(input.timePeriod) || input.timePeriod < 0 || input.timePeriod > MAX_TIME_PERIOD)
+  ) {
     fail('time_period', `The time_period must be a whole number from 0 to ${MAX_TIME_PERIOD}.`);
   }
   code('time_cycle', input.timeCycle, TIME_CYCLES);
@@ -81,7 +85,8 @@ export function validateAlertInput(input: Partial<AlertInput>): FieldErrors {
   code('alert_condition', input.alertCondition, ALERT_CONDITIONS);
   code('alert_type', input.alertType, ALERT_CHANNELS);
   code('alert_subs_type', input.alertSubsType, ALERT_SUBJECTS);
-  if (input.timezone !== undefined && !isTimeZone(input.timezone)) fail('timezone', 'The timezone must be an IANA zone name.');
+  if (input.timezone !== undefined && !isTimeZone(input.timezone))
+    fail('timezone', 'The timezone must be an IANA zone name.');
   if (
     input.alertContact !== undefined &&
     input.alertContact !== null &&

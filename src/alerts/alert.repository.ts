@@ -1,6 +1,6 @@
-import type { ReminderDefinition } from '../platform/reminder-scheduling';
-import { intArray, rowsOf, type StatementTarget } from '../platform/db/statements';
 import { globalOrOwnSql } from '../platform/caller';
+import { intArray, rowsOf, type StatementTarget } from '../platform/db/statements';
+import type { ReminderDefinition } from '../platform/reminder-scheduling';
 
 /** Where an alert's reminders go: its channel code, its own address, and the owner's e-mail (and country, for dates). */
 export interface AlertContact {
@@ -27,7 +27,11 @@ export const alertRepository = {
   /** The timing of those of these definitions the user may use (theirs, or global). */
   usableDefinitions(em: StatementTarget, userId: number, ids: number[]): Promise<ReminderDefinition[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return rowsOf<ReminderDefinition>(em, `${DEFINITION_SELECT} where "id" = any(?::int[]) and ${globalOrOwnSql('"user_id"')}`, [intArray(ids), userId]);
+    return rowsOf<ReminderDefinition>(
+      em,
+      `${DEFINITION_SELECT} where "id" = any(?::int[]) and ${globalOrOwnSql('"user_id"')}`,
+      [intArray(ids), userId],
+    );
   },
 
   /** The alert's channels and addresses, if the user may use it (theirs, or global). */

@@ -1,12 +1,15 @@
-import { definedOnly } from '../platform/objects';
 import { DateTimeResolver, TimeZoneResolver } from 'graphql-scalars';
 import { Arg, Ctx, Field, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+
+import { type GraphQLContext, requireCaller } from '../platform/graphql/context';
+import { definedOnly } from '../platform/objects';
 import { toIsoMicros } from '../platform/wire-formats';
-import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
 import type { Alert } from './alert.entity';
 import type { AlertService } from './alert.service';
 
-@ObjectType('Alert', { description: 'A reminder definition: timePeriod × timeCycle before a date, at time in timezone.' })
+@ObjectType('Alert', {
+  description: 'A reminder definition: timePeriod × timeCycle before a date, at time in timezone.',
+})
 export class AlertView {
   @Field(() => Int) id!: number;
   @Field() name!: string;
@@ -16,11 +19,15 @@ export class AlertView {
   @Field({ description: 'Local time, HH:MM:SS' }) time!: string;
   @Field({ description: 'IANA zone name' }) timezone!: string;
   @Field(() => Int, {
-    description: '1 All (payment and refund dates, and the last day to cancel a contract), 2 before the due (payment) date, 3 before the refund date',
+    description:
+      '1 All (payment and refund dates, and the last day to cancel a contract), 2 before the due (payment) date, 3 before the refund date',
   })
   condition!: number;
   @Field(() => Int, { description: '1 All, 2 Email, 3 Browser (extension), 4 Webhook' }) channel!: number;
-  @Field(() => Int, { description: 'The record type it is for: 1 Subscription, 2 Trial, 3 Lifetime (the system default alert is for every type)' })
+  @Field(() => Int, {
+    description:
+      'The record type it is for: 1 Subscription, 2 Trial, 3 Lifetime (the system default alert is for every type)',
+  })
   subjects!: number;
   @Field(() => String, { nullable: true }) contact!: string | null;
   @Field(() => DateTimeResolver) createdAt!: string;
@@ -91,7 +98,11 @@ export class AlertResolver {
 
   @Query(() => [AlertView], { description: "The system default alert and the caller's own." })
   async alerts(@Ctx() context: GraphQLContext): Promise<AlertView[]> {
-    const list = await this.service.list(requireCaller(context), { start: 0, length: 1000, sort: [{ field: 'id', direction: 'asc' }] });
+    const list = await this.service.list(requireCaller(context), {
+      start: 0,
+      length: 1000,
+      sort: [{ field: 'id', direction: 'asc' }],
+    });
     return list.map(toAlertView);
   }
 
@@ -101,7 +112,10 @@ export class AlertResolver {
   }
 
   @Mutation(() => AlertView)
-  async createAlert(@Arg('input', () => AlertCreateInput) input: AlertCreateInput, @Ctx() context: GraphQLContext): Promise<AlertView> {
+  async createAlert(
+    @Arg('input', () => AlertCreateInput) input: AlertCreateInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<AlertView> {
     return toAlertView(await this.service.create(requireCaller(context), toAlertInput(input) as never));
   }
 

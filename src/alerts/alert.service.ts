@@ -1,12 +1,13 @@
 import { LockMode, type MikroORM } from '@mikro-orm/core';
-import { definedOnly, entityOrder, escapeLike, type SortKey } from '../platform/objects';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
-import type { ReminderScheduling } from '../platform/reminder-scheduling';
+
 import { type Caller, globalOrOwn } from '../platform/caller';
 import { AppError, refuseFieldErrors } from '../platform/errors';
-import { DEFAULT_ALERT } from './alert.input';
+import { definedOnly, entityOrder, escapeLike, type SortKey } from '../platform/objects';
+import type { ReminderScheduling } from '../platform/reminder-scheduling';
 import { Alert } from './alert.entity';
-import { normaliseTime, validateAlertInput, type AlertInput } from './alert.input';
+import { DEFAULT_ALERT } from './alert.input';
+import { type AlertInput, normaliseTime, validateAlertInput } from './alert.input';
 
 export const ALERT_SORT_FIELDS = ['id', 'alert_name', 'is_default', 'time_period', 'created_at', 'updated_at'] as const;
 export type AlertSortField = (typeof ALERT_SORT_FIELDS)[number];
@@ -103,14 +104,19 @@ export class AlertService {
   async remove(caller: Caller, id: number): Promise<void> {
     await this.orm.em.transactional(async (em) => {
       const alert = await this.ownedForWrite(em, caller, id, true);
-      if ((await this.reminders.recordsUsingAlert(em, id)).length > 0) throw new AppError('IN_USE', 'This alert profile is currently being used.');
+      if ((await this.reminders.recordsUsingAlert(em, id)).length > 0)
+        throw new AppError('IN_USE', 'This alert profile is currently being used.');
       await em.remove(alert).flush();
     });
   }
 
   private async ownedForWrite(em: EntityManager, caller: Caller, id: number, lock = false): Promise<Alert> {
     if (id === DEFAULT_ALERT) throw new AppError('CONFLICT', 'The default alert cannot be changed or deleted');
-    const alert = await em.findOne(Alert, { id, user: caller.userId }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+    const alert = await em.findOne(
+      Alert,
+      { id, user: caller.userId },
+      lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
+    );
     if (!alert) throw AppError.notFound('Alert');
     return alert;
   }

@@ -1,7 +1,8 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import type { DirectReads } from '../platform/db/direct-reads';
+
 import { dataVersionSql } from '../platform/db/data-version';
+import type { DirectReads } from '../platform/db/direct-reads';
 import { pooled, run } from '../platform/db/statements';
 
 export interface LiveToken {
@@ -35,9 +36,10 @@ export class AccessTokenRepository {
 
   /** Pushes the token's expiry to `ttlDays` from now. */
   async slide(id: number, ttlDays: number): Promise<void> {
-    await run(pooled(this.orm), `update "access_tokens" set "expires_at" = (now() at time zone 'utc') + make_interval(days => ?::int) where "id" = ?`, [
-      ttlDays,
-      id,
-    ]);
+    await run(
+      pooled(this.orm),
+      `update "access_tokens" set "expires_at" = (now() at time zone 'utc') + make_interval(days => ?::int) where "id" = ?`,
+      [ttlDays, id],
+    );
   }
 }

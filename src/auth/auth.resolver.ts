@@ -1,5 +1,6 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
+
+import { type GraphQLContext, requireCaller } from '../platform/graphql/context';
 import type { AuthService, Session } from './auth.service';
 import { AuthPayload, SignUpInput, toUserView, UserView } from './auth.types';
 

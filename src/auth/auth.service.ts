@@ -1,17 +1,18 @@
-import type { AccessTokenRepository } from './access-token.repository';
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
+
+import type { Caller } from '../platform/caller';
 import type { Config } from '../platform/config';
 import { utcTimestamp } from '../platform/db/timestamps';
 import { AppError, type FieldErrors, refuseFieldErrors } from '../platform/errors';
 import { AccessToken } from './access-token.entity';
-import type { Caller } from '../platform/caller';
-import type { LoginThrottle } from './login-throttle';
+import type { AccessTokenRepository } from './access-token.repository';
 import { emailProblem, normaliseEmail } from './email';
+import type { LoginThrottle } from './login-throttle';
 import { hashPassword, PASSWORD_MIN_LENGTH, verifyPassword } from './password';
+import { personNameProblem } from './person-name';
 import { formatAccessToken, matchesHash, parseAccessToken, randomSecret, sha256Hex } from './secrets';
 import { User } from './user.entity';
-import { personNameProblem } from './person-name';
 
 export interface NewUser {
   email: string;
@@ -64,7 +65,9 @@ export class AuthService {
   /** Revokes the token the caller presented; it gets 401 from then on. */
   async logout(caller: Caller): Promise<void> {
     if (caller.tokenId === null) return;
-    await this.orm.em.fork().nativeUpdate(AccessToken, { id: caller.tokenId, user: caller.userId }, { revokedAt: utcTimestamp() });
+    await this.orm.em
+      .fork()
+      .nativeUpdate(AccessToken, { id: caller.tokenId, user: caller.userId }, { revokedAt: utcTimestamp() });
   }
 
   async me(caller: Caller): Promise<User> {
@@ -105,7 +108,9 @@ export class AuthService {
     if ((await em.count(User, { email })) > 0) {
       // A generic refusal, not "taken": sign-up should not confirm who has an account (login answers an unknown
       // e-mail and a wrong password alike).
-      throw new AppError('BAD_USER_INPUT', 'Sign-up was refused', { email: ['This e-mail address cannot be used to sign up.'] });
+      throw new AppError('BAD_USER_INPUT', 'Sign-up was refused', {
+        email: ['This e-mail address cannot be used to sign up.'],
+      });
     }
     const [firstName, ...rest] = name.split(/\s+/);
     const user = em.create(User, {
@@ -126,7 +131,8 @@ export class AuthService {
     const token = em.create(AccessToken, {
       user: userId,
       secretHash: sha256Hex(secret),
-      expiresAt: this.config.tokenTtlDays === 0 ? null : utcTimestamp(new Date(Date.now() + this.config.tokenTtlDays * DAY_MS)),
+      expiresAt:
+        this.config.tokenTtlDays === 0 ? null : utcTimestamp(new Date(Date.now() + this.config.tokenTtlDays * DAY_MS)),
     });
     await em.flush();
     return formatAccessToken(token.id, secret);

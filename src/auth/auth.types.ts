@@ -1,9 +1,12 @@
 import { CurrencyResolver, DateTimeResolver, EmailAddressResolver } from 'graphql-scalars';
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
+
 import { toIsoMicros } from '../platform/wire-formats';
 import type { User } from './user.entity';
 
-@ObjectType('User', { description: 'An account. Money totals are given in baseCurrency; "today" is decided in timezone.' })
+@ObjectType('User', {
+  description: 'An account. Money totals are given in baseCurrency; "today" is decided in timezone.',
+})
 export class UserView {
   @Field(() => Int)
   id!: number;

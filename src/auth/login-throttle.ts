@@ -1,6 +1,7 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+
 import { AppError } from '../platform/errors';
-import { consume, retryAfterSeconds, sharedLimiter, type LimiterStores } from '../platform/ops/limiters';
+import { consume, type LimiterStores, retryAfterSeconds, sharedLimiter } from '../platform/ops/limiters';
 
 /** Failed logins allowed per minute for one e-mail before the next attempt is refused with 429. */
 export const LOGIN_FAILURES_PER_EMAIL = 29;
@@ -17,8 +18,16 @@ export class LoginThrottle {
   private readonly byAddress: RateLimiterAbstract;
 
   constructor(stores: LimiterStores) {
-    this.byEmail = sharedLimiter(stores, { keyPrefix: 'login-email', points: LOGIN_FAILURES_PER_EMAIL, durationSeconds: 60 });
-    this.byAddress = sharedLimiter(stores, { keyPrefix: 'login-ip', points: LOGIN_FAILURES_PER_ADDRESS, durationSeconds: 60 });
+    this.byEmail = sharedLimiter(stores, {
+      keyPrefix: 'login-email',
+      points: LOGIN_FAILURES_PER_EMAIL,
+      durationSeconds: 60,
+    });
+    this.byAddress = sharedLimiter(stores, {
+      keyPrefix: 'login-ip',
+      points: LOGIN_FAILURES_PER_ADDRESS,
+      durationSeconds: 60,
+    });
   }
 
   /**

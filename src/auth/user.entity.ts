@@ -1,6 +1,7 @@
-import { Entity, Property, Unique, type Opt } from '@mikro-orm/core';
-import { UtcTimestampType } from '../platform/db/timestamp.type';
+import { Entity, type Opt, Property, Unique } from '@mikro-orm/core';
+
 import { BaseEntity } from '../platform/db/base.entity';
+import { UtcTimestampType } from '../platform/db/timestamp.type';
 
 @Entity({ tableName: 'users' })
 export class User extends BaseEntity {

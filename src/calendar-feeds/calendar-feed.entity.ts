@@ -1,4 +1,5 @@
-import { Entity, Index, ManyToOne, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
+import { Entity, Index, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+
 import { User } from '../auth/user.entity';
 import { UtcTimestampType } from '../platform/db/timestamp.type';
 import { SQL_UTC_NOW, utcTimestamp } from '../platform/db/timestamps';

@@ -34,7 +34,10 @@ export class CalendarFeedRepository {
    * previous one was given, so that every version has a Last-Modified of its own. Answers the version dated
    * last and its time, which are another request's when that one dated this or a newer version first.
    */
-  async dateVersion(id: number, version: string): Promise<{ last_modified_version: string; last_modified_at: string } | null> {
+  async dateVersion(
+    id: number,
+    version: string,
+  ): Promise<{ last_modified_version: string; last_modified_at: string } | null> {
     type Dated = { last_modified_version: string; last_modified_at: string };
     const [dated] = await this.reads.rows<Dated>(
       `update "calendar_feeds"

@@ -1,6 +1,7 @@
 import { DateTimeResolver } from 'graphql-scalars';
 import { Arg, Ctx, Field, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
+
+import { type GraphQLContext, requireCaller } from '../platform/graphql/context';
 import { toIsoMicros } from '../platform/wire-formats';
 import type { CalendarFeed } from './calendar-feed.entity';
 import type { CalendarFeedService } from './calendar-feed.service';
@@ -8,7 +9,10 @@ import type { CalendarFeedService } from './calendar-feed.service';
 @InputType()
 class CalendarFeedInput {
   @Field() name!: string;
-  @Field({ defaultValue: false, description: 'An alarm per alert definition of each record, at the offset its reminders use.' })
+  @Field({
+    defaultValue: false,
+    description: 'An alarm per alert definition of each record, at the offset its reminders use.',
+  })
   includeReminders!: boolean;
 }
 
@@ -21,7 +25,9 @@ class CalendarFeedView {
   @Field(() => DateTimeResolver, { nullable: true }) revokedAt!: string | null;
 }
 
-@ObjectType('NewCalendarFeed', { description: 'Subscribe to the url in a calendar app; it holds the secret token and is shown this once.' })
+@ObjectType('NewCalendarFeed', {
+  description: 'Subscribe to the url in a calendar app; it holds the secret token and is shown this once.',
+})
 class NewCalendarFeedView extends CalendarFeedView {
   @Field() url!: string;
 }
@@ -44,13 +50,19 @@ export class CalendarFeedResolver {
   }
 
   @Mutation(() => NewCalendarFeedView)
-  async createCalendarFeed(@Arg('input', () => CalendarFeedInput) input: CalendarFeedInput, @Ctx() context: GraphQLContext): Promise<NewCalendarFeedView> {
+  async createCalendarFeed(
+    @Arg('input', () => CalendarFeedInput) input: CalendarFeedInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<NewCalendarFeedView> {
     const { feed, url } = await this.feeds.create(requireCaller(context), input);
     return { ...toView(feed), url };
   }
 
   @Mutation(() => CalendarFeedView, { description: 'Ends a feed: its URL answers 404 from then on.' })
-  async revokeCalendarFeed(@Arg('id', () => Int) id: number, @Ctx() context: GraphQLContext): Promise<CalendarFeedView> {
+  async revokeCalendarFeed(
+    @Arg('id', () => Int) id: number,
+    @Ctx() context: GraphQLContext,
+  ): Promise<CalendarFeedView> {
     return toView(await this.feeds.revoke(requireCaller(context), id));
   }
 }

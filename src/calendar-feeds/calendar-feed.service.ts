@@ -1,20 +1,21 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { randomSecret, sha256Hex } from '../auth/secrets';
+
 import { alertRepository } from '../alerts/alert.repository';
+import { randomSecret, sha256Hex } from '../auth/secrets';
 import type { Caller } from '../platform/caller';
 import { todayIn } from '../platform/dates';
 import { fromUtcTimestamp, utcTimestamp } from '../platform/db/timestamps';
+import { AppError } from '../platform/errors';
 import { hasLength } from '../platform/objects';
 import { appliesTo } from '../reminders/reminder-schedule';
-import { AppError } from '../platform/errors';
 import { label, Status, STATUS_LABELS } from '../subscriptions/codes';
 import type { SubscriptionRow } from '../subscriptions/subscription.record';
 import { scheduleOf } from '../subscriptions/subscription.record';
 import type { SubscriptionRepository } from '../subscriptions/subscription.repository';
 import { CalendarFeed } from './calendar-feed.entity';
 import type { CalendarFeedRepository, FeedByToken } from './calendar-feed.repository';
-import { renderCalendar, type FeedEvent } from './calendar-ics';
+import { type FeedEvent, renderCalendar } from './calendar-ics';
 
 const TOKEN_PATTERN = /^calf_[A-Za-z0-9_-]{20,80}$/;
 
@@ -35,12 +36,20 @@ export class CalendarFeedService {
   ) {}
 
   /** A new feed and its URL, which holds the token and is shown this once. */
-  async create(caller: Caller, input: { name: string; includeReminders: boolean }): Promise<{ feed: CalendarFeed; url: string }> {
+  async create(
+    caller: Caller,
+    input: { name: string; includeReminders: boolean },
+  ): Promise<{ feed: CalendarFeed; url: string }> {
     const name = input.name.trim();
     if (!hasLength(name, 1, 100)) throw AppError.field('name', 'The name must be from 1 to 100 characters.');
     const token = `calf_${randomSecret(30)}`;
     const em = this.orm.em.fork();
-    const feed = em.create(CalendarFeed, { user: caller.userId, name, includeReminders: input.includeReminders, tokenHash: sha256Hex(token) });
+    const feed = em.create(CalendarFeed, {
+      user: caller.userId,
+      name,
+      includeReminders: input.includeReminders,
+      tokenHash: sha256Hex(token),
+    });
     await em.flush();
     return { feed, url: `${this.baseUrl}/calendar/${token}.ics` };
   }
@@ -68,7 +77,12 @@ export class CalendarFeedService {
       // The feed's text is made from the owner's data alone, so its version names it.
       etag: `"${feed.id}-${feed.include_reminders ? 'r' : 'n'}-${feed.data_version}"`,
       lastModified: await this.lastModified(feed),
-      text: async () => renderCalendar(feed.name, new URL(this.baseUrl).hostname, await this.events(feed.user_id, feed.include_reminders)),
+      text: async () =>
+        renderCalendar(
+          feed.name,
+          new URL(this.baseUrl).hostname,
+          await this.events(feed.user_id, feed.include_reminders),
+        ),
     };
   }
 
@@ -79,8 +93,12 @@ export class CalendarFeedService {
    * older one than the feed was dated under meanwhile answers without a Last-Modified.
    */
   private async lastModified(feed: FeedByToken): Promise<Date | null> {
-    let dated = feed.last_modified_version === null ? null : { last_modified_version: feed.last_modified_version, last_modified_at: feed.last_modified_at! };
-    if (dated === null || BigInt(dated.last_modified_version) < BigInt(feed.data_version)) dated = await this.feeds.dateVersion(feed.id, feed.data_version);
+    let dated =
+      feed.last_modified_version === null
+        ? null
+        : { last_modified_version: feed.last_modified_version, last_modified_at: feed.last_modified_at! };
+    if (dated === null || BigInt(dated.last_modified_version) < BigInt(feed.data_version))
+      dated = await this.feeds.dateVersion(feed.id, feed.data_version);
     return dated?.last_modified_version === feed.data_version ? fromUtcTimestamp(dated.last_modified_at) : null;
   }
 
@@ -113,7 +131,9 @@ export class CalendarFeedService {
       em,
       rows.map((row) => row.id),
     );
-    const definitions = new Map((await alertRepository.definitions(em, [...new Set(links.map((link) => link.alert_id))])).map((d) => [d.id, d]));
+    const definitions = new Map(
+      (await alertRepository.definitions(em, [...new Set(links.map((link) => link.alert_id))])).map((d) => [d.id, d]),
+    );
     const records = new Map(rows.map((row) => [row.id, row]));
     const byRecord = new Map<number, FeedEvent['reminders'][number][]>();
     for (const link of links) {

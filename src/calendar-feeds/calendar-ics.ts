@@ -1,4 +1,5 @@
 import ical, { ICalAlarmType } from 'ical-generator';
+
 import { formatDate, monthsAfter, mustParse } from '../platform/dates';
 import { fromUtcTimestamp } from '../platform/db/timestamps';
 import type { ReminderDefinition } from '../platform/reminder-scheduling';
@@ -53,11 +54,19 @@ export function recurrences(schedule: Schedule, until: string | null): Recurrenc
   if (months % 12 === 0 && anchorDate.month !== 2) {
     // A yearly date outside February is in every year. (ical.js shifts `BYMONTH=1;BYMONTHDAY=-1` by a year
     // when INTERVAL is over 1, so the 31st is named, not -1.)
-    return [{ start: anchor, rule: `FREQ=YEARLY;INTERVAL=${months / 12};BYMONTH=${anchorDate.month};BYMONTHDAY=${anchorDate.day}${end}` }];
+    return [
+      {
+        start: anchor,
+        rule: `FREQ=YEARLY;INTERVAL=${months / 12};BYMONTH=${anchorDate.month};BYMONTHDAY=${anchorDate.day}${end}`,
+      },
+    ];
   }
   if (anchorDate.day <= 28 || anchorDate.day === 31) {
     const monthDay = `BYMONTHDAY=${anchorDate.day === 31 ? -1 : anchorDate.day}`;
-    const rule = months % 12 === 0 ? `FREQ=YEARLY;INTERVAL=${months / 12};BYMONTH=2;${monthDay}` : `FREQ=MONTHLY;INTERVAL=${months};${monthDay}`;
+    const rule =
+      months % 12 === 0
+        ? `FREQ=YEARLY;INTERVAL=${months / 12};BYMONTH=2;${monthDay}`
+        : `FREQ=MONTHLY;INTERVAL=${months};${monthDay}`;
     return [{ start: anchor, rule: `${rule}${end}` }];
   }
   const years = months / greatestCommonDivisor(months, 12);
@@ -73,8 +82,12 @@ export function recurrences(schedule: Schedule, until: string | null): Recurrenc
   }
   return [...parts.entries()]
     .map(([key, part]) => {
-      const [byMonth, byMonthDay] = key === 'february' ? ['2', -1] : [part.months.sort((a, b) => a - b).join(','), anchorDate.day];
-      return { start: part.start, rule: `FREQ=YEARLY;INTERVAL=${years};BYMONTH=${byMonth};BYMONTHDAY=${byMonthDay}${end}` };
+      const [byMonth, byMonthDay] =
+        key === 'february' ? ['2', -1] : [part.months.sort((a, b) => a - b).join(','), anchorDate.day];
+      return {
+        start: part.start,
+        rule: `FREQ=YEARLY;INTERVAL=${years};BYMONTH=${byMonth};BYMONTHDAY=${byMonthDay}${end}`,
+      };
     })
     .sort((a, b) => (a.start < b.start ? -1 : 1))
     .filter((part, index) => index === 0 || !until || part.start <= until);
@@ -116,7 +129,11 @@ export function renderCalendar(name: string, host: string, events: readonly Feed
         repeating: part.rule,
       });
       for (const reminder of event.reminders) {
-        created.createAlarm({ type: ICalAlarmType.display, trigger: alarmOffsetSeconds(reminder), description: event.summary });
+        created.createAlarm({
+          type: ICalAlarmType.display,
+          trigger: alarmOffsetSeconds(reminder),
+          description: event.summary,
+        });
       }
     }
   }

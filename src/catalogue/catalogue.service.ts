@@ -1,11 +1,12 @@
 import type { MikroORM } from '@mikro-orm/core';
-import { entityOrder, escapeLike, type SortKey } from '../platform/objects';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
+
 import { type Caller, globalOrOwn } from '../platform/caller';
+import { pooled } from '../platform/db/statements';
 import { AppError } from '../platform/errors';
+import { entityOrder, escapeLike, type SortKey } from '../platform/objects';
 import { Product } from './product.entity';
 import { productRepository } from './product.repository';
-import { pooled } from '../platform/db/statements';
 import { ProductCategory } from './product-category.entity';
 
 /** Search answers at most this many products. */
@@ -21,7 +22,12 @@ export interface CategoryListQuery {
   sort: SortKey<CategorySortField>[];
 }
 
-const CATEGORY_SORT_PROPERTIES: Record<CategorySortField, keyof ProductCategory> = { id: 'id', name: 'name', created_at: 'createdAt', updated_at: 'updatedAt' };
+const CATEGORY_SORT_PROPERTIES: Record<CategorySortField, keyof ProductCategory> = {
+  id: 'id',
+  name: 'name',
+  created_at: 'createdAt',
+  updated_at: 'updatedAt',
+};
 
 /** The global catalogue plus each user's private products, and the product categories. */
 export class CatalogueService {
@@ -31,11 +37,19 @@ export class CatalogueService {
    * Products as a person typing expects them: the exact name first, then names starting with the text, then
    * names (or brands) with a word starting with it, then close spellings (pg_trgm), best similarity first.
    */
-  async search(caller: Caller, text: string, options: { categoryId?: number; offset?: number; limit?: number } = {}): Promise<Product[]> {
+  async search(
+    caller: Caller,
+    text: string,
+    options: { categoryId?: number; offset?: number; limit?: number } = {},
+  ): Promise<Product[]> {
     const q = text.trim().toLowerCase();
     if (q.length === 0) return [];
     const limit = Math.min(options.limit ?? MAX_SEARCH_RESULTS, MAX_SEARCH_RESULTS);
-    const ids = await productRepository.searchIds(pooled(this.orm), caller.userId, q, { categoryId: options.categoryId, limit, offset: options.offset ?? 0 });
+    const ids = await productRepository.searchIds(pooled(this.orm), caller.userId, q, {
+      categoryId: options.categoryId,
+      limit,
+      offset: options.offset ?? 0,
+    });
     if (ids.length === 0) return [];
     const products = await this.orm.em.fork().find(Product, { id: { $in: ids } });
     const byId = new Map(products.map((product) => [product.id, product]));

@@ -1,4 +1,5 @@
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/core';
+
 import { User } from '../auth/user.entity';
 import { BaseEntity } from '../platform/db/base.entity';
 

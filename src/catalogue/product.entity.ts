@@ -1,14 +1,19 @@
-import { Entity, Index, Unique, ManyToOne, Property, type Opt } from '@mikro-orm/core';
+import { Entity, Index, ManyToOne, type Opt, Property, Unique } from '@mikro-orm/core';
+
 import { User } from '../auth/user.entity';
 import { BaseEntity } from '../platform/db/base.entity';
 import { ProductCategory } from './product-category.entity';
 
 /** A catalogue product: global (owner null) or private to the user who typed its name. */
 @Entity({ tableName: 'products' })
-@Index({ name: 'products_name_trgm', expression: 'create index "products_name_trgm" on "products" using gin (lower("product_name") gin_trgm_ops)' })
+@Index({
+  name: 'products_name_trgm',
+  expression: 'create index "products_name_trgm" on "products" using gin (lower("product_name") gin_trgm_ops)',
+})
 @Unique({
   name: 'products_owner_name_unique',
-  expression: 'create unique index "products_owner_name_unique" on "products" ("owner_id", "product_name") where "owner_id" is not null',
+  expression:
+    'create unique index "products_owner_name_unique" on "products" ("owner_id", "product_name") where "owner_id" is not null',
 })
 export class Product extends BaseEntity {
   @ManyToOne(() => User, { mapToPk: true, nullable: true, deleteRule: 'cascade' })

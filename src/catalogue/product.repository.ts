@@ -1,7 +1,7 @@
-import { intArray, rowsOf, run, type StatementTarget } from '../platform/db/statements';
-import type { Product } from './product.entity';
-import { escapeLike } from '../platform/objects';
 import { globalOrOwnSql } from '../platform/caller';
+import { intArray, rowsOf, run, type StatementTarget } from '../platform/db/statements';
+import { escapeLike } from '../platform/objects';
+import type { Product } from './product.entity';
 
 /** Trigram similarity from which a name counts as a close spelling of what was typed. */
 const CLOSE_SPELLING = 0.3;
@@ -14,7 +14,12 @@ export const PRODUCT_AS_ENTITY = `select "id", "owner_id" as "owner", "category_
 /** Statements on the products table beyond the unit of work's: the ranked search and the private find-or-create. */
 export const productRepository = {
   /** Ids of the products the user sees that match `q` (lower case), best first: exact, prefix, word prefix, close spelling. */
-  async searchIds(em: StatementTarget, userId: number, q: string, page: { categoryId?: number; limit: number; offset: number }): Promise<number[]> {
+  async searchIds(
+    em: StatementTarget,
+    userId: number,
+    q: string,
+    page: { categoryId?: number; limit: number; offset: number },
+  ): Promise<number[]> {
     const like = escapeLike(q);
     const rows = await rowsOf<{ id: number }>(
       em,
@@ -31,7 +36,20 @@ export const productRepository = {
        where p."tier" < 3 or p."score" >= ?
        order by p."tier", p."score" desc, lower(p."product_name"), p."id"
        limit ? offset ?`,
-      [q, `${like}%`, `% ${like}%`, `${like}%`, q, q, userId, page.categoryId ?? null, page.categoryId ?? null, CLOSE_SPELLING, page.limit, page.offset],
+      [
+        q,
+        `${like}%`,
+        `% ${like}%`,
+        `${like}%`,
+        q,
+        q,
+        userId,
+        page.categoryId ?? null,
+        page.categoryId ?? null,
+        CLOSE_SPELLING,
+        page.limit,
+        page.offset,
+      ],
     );
     return rows.map((row) => row.id);
   },
@@ -41,7 +59,12 @@ export const productRepository = {
    * requests cannot both win: the insert yields to a row another transaction made meanwhile (waiting for its
    * commit). Names go in sorted, so two such statements take their rows in the same order.
    */
-  async ensurePrivate(em: StatementTarget, userId: number, names: readonly string[], categoryId: number): Promise<void> {
+  async ensurePrivate(
+    em: StatementTarget,
+    userId: number,
+    names: readonly string[],
+    categoryId: number,
+  ): Promise<void> {
     await run(
       em,
       `insert into "products" ("owner_id", "category_id", "product_name", "brandname", "image", "favicon")

@@ -1,5 +1,6 @@
 import { CurrencyResolver } from 'graphql-scalars';
 import { Field, Int, ObjectType } from 'type-graphql';
+
 import { toMoneyString } from '../platform/money';
 import type { Product } from './product.entity';
 

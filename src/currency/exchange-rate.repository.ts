@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+
 import { rowsOf, run, type StatementTarget } from '../platform/db/statements';
 
 /** How the last scheduled refresh went, with the as-of date of the rates there are. */
@@ -24,7 +25,11 @@ export const exchangeRateRepository = {
 
   /** Every rate kept, per US dollar. */
   async all(em: StatementTarget): Promise<Record<string, string>> {
-    const rows = await rowsOf<{ currency: string; per_usd: string }>(em, `select "currency", "per_usd" from "exchange_rates"`, []);
+    const rows = await rowsOf<{ currency: string; per_usd: string }>(
+      em,
+      `select "currency", "per_usd" from "exchange_rates"`,
+      [],
+    );
     return Object.fromEntries(rows.map((row) => [row.currency, row.per_usd]));
   },
 

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+
 import { ExchangeRate } from './exchange-rate.entity';
 
 /** The one "currency is known" rule: a currency is usable when the exchange-rate table has it. Null when it does. */

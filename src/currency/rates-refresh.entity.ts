@@ -1,4 +1,5 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
+
 import { UtcTimestampType } from '../platform/db/timestamp.type';
 
 /**

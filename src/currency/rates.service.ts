@@ -1,14 +1,15 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import Decimal from 'decimal.js';
-import { type FieldErrors, refuseFieldErrors } from '../platform/errors';
-import { isCalendarDate } from '../platform/dates';
+
 import type { Config } from '../platform/config';
-import { pooled } from '../platform/db/statements';
+import { isCalendarDate } from '../platform/dates';
 import { todayIn } from '../platform/dates';
+import { pooled } from '../platform/db/statements';
+import { type FieldErrors, refuseFieldErrors } from '../platform/errors';
 import type { Logger } from '../platform/logger';
 import { exchangeRateRepository, type RatesStatus } from './exchange-rate.repository';
-import { perUsdRates, readReferenceRates, RatesSourceError } from './reference-rates';
+import { perUsdRates, RatesSourceError, readReferenceRates } from './reference-rates';
 import { storedRate } from './stored-rate';
 
 export type { RatesStatus };
@@ -30,7 +31,8 @@ export interface RatesFile {
  */
 export async function importRates(orm: MikroORM<PostgreSqlDriver>, file: RatesFile): Promise<number> {
   const problems: FieldErrors = {};
-  if (typeof file?.asOf !== 'string' || !isCalendarDate(file.asOf)) problems.asOf = ['asOf must be a calendar date (YYYY-MM-DD).'];
+  if (typeof file?.asOf !== 'string' || !isCalendarDate(file.asOf))
+    problems.asOf = ['asOf must be a calendar date (YYYY-MM-DD).'];
   const entries = Object.entries(file?.rates ?? {});
   if (entries.length === 0) problems.rates = ['rates must list at least one currency.'];
   const stored: Array<[string, string]> = [];
@@ -38,7 +40,8 @@ export async function importRates(orm: MikroORM<PostgreSqlDriver>, file: RatesFi
     const checked = storedRate(currency, value);
     if (!/^[A-Z]{3}$/.test(currency)) (problems.rates ??= []).push(`${currency} is not a 3-letter currency code.`);
     else if ('problem' in checked) (problems.rates ??= []).push(checked.problem);
-    else if (currency === 'USD' && !new Decimal(checked.rate).eq(1)) (problems.rates ??= []).push('USD is 1 by definition.');
+    else if (currency === 'USD' && !new Decimal(checked.rate).eq(1))
+      (problems.rates ??= []).push('USD is 1 by definition.');
     else stored.push([currency, checked.rate]);
   }
   refuseFieldErrors(problems, 'The rates file is invalid');
@@ -67,7 +70,11 @@ export class RatesRefreshService {
     let error: string | null = null;
     try {
       const source = readReferenceRates(await this.fetchSource());
-      const file = perUsdRates(source, await exchangeRateRepository.all(pooled(this.orm)), todayIn('UTC', this.clock()));
+      const file = perUsdRates(
+        source,
+        await exchangeRateRepository.all(pooled(this.orm)),
+        todayIn('UTC', this.clock()),
+      );
       await importRates(this.orm, file);
       this.logger.info({ asOf: file.asOf, currencies: Object.keys(file.rates).length }, 'exchange rates refreshed');
     } catch (caught) {
@@ -75,9 +82,11 @@ export class RatesRefreshService {
       error = name === 'TimeoutError' ? `the source did not answer within ${this.timeoutMs} ms` : message;
       this.logger.warn({ err: caught, url: this.config.ratesUrl }, 'exchange-rate refresh failed; the old rates stay');
     }
-    await exchangeRateRepository.recordAttempt(pooled(this.orm), this.config.ratesUrl, error).catch((caught: unknown) => {
-      this.logger.warn({ err: caught }, 'could not record the exchange-rate refresh');
-    });
+    await exchangeRateRepository
+      .recordAttempt(pooled(this.orm), this.config.ratesUrl, error)
+      .catch((caught: unknown) => {
+        this.logger.warn({ err: caught }, 'could not record the exchange-rate refresh');
+      });
     return error;
   }
 

@@ -1,4 +1,5 @@
 import Decimal from 'decimal.js';
+
 import { isCalendarDate } from '../platform/dates';
 import { storedRate } from './stored-rate';
 
@@ -17,7 +18,12 @@ let xml: import('fast-xml-parser').XMLParser | undefined;
 function xmlParser(): import('fast-xml-parser').XMLParser {
   if (!xml) {
     const { XMLParser } = require('fast-xml-parser') as typeof import('fast-xml-parser');
-    xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', removeNSPrefix: true, parseAttributeValue: false });
+    xml = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: '',
+      removeNSPrefix: true,
+      parseAttributeValue: false,
+    });
   }
   return xml;
 }
@@ -36,7 +42,11 @@ export function readReferenceRates(body: string): ReferenceRates {
       throw new RatesSourceError(`the XML does not parse: ${(error as Error).message}`);
     }
     const entries = ([] as Array<{ currency?: string; rate?: string }>).concat((day.Cube as never) ?? []);
-    return { asOf: String(day.time ?? ''), base: 'EUR', rates: Object.fromEntries(entries.map((entry) => [String(entry.currency), String(entry.rate)])) };
+    return {
+      asOf: String(day.time ?? ''),
+      base: 'EUR',
+      rates: Object.fromEntries(entries.map((entry) => [String(entry.currency), String(entry.rate)])),
+    };
   }
   let json: { base?: unknown; date?: unknown; rates?: unknown };
   try {
@@ -60,8 +70,13 @@ const PLAUSIBLE_FACTOR = 2;
  * dollar among them, every rate per dollar one the table can keep (storedRate), and no rate moved more than
  * PLAUSIBLE_FACTOR from the one kept.
  */
-export function perUsdRates(source: ReferenceRates, kept: Record<string, string>, today: string): { asOf: string; rates: Record<string, string> } {
-  if (!isCalendarDate(source.asOf) || source.asOf > today) throw new RatesSourceError(`the as-of date "${source.asOf}" is not a date up to today`);
+export function perUsdRates(
+  source: ReferenceRates,
+  kept: Record<string, string>,
+  today: string,
+): { asOf: string; rates: Record<string, string> } {
+  if (!isCalendarDate(source.asOf) || source.asOf > today)
+    throw new RatesSourceError(`the as-of date "${source.asOf}" is not a date up to today`);
   if (!/^[A-Z]{3}$/.test(source.base)) throw new RatesSourceError(`the base "${source.base}" is not a currency code`);
   const perBase = new Map<string, Decimal>([[source.base, new Decimal(1)]]);
   for (const [currency, value] of Object.entries(source.rates)) {
@@ -81,7 +96,9 @@ export function perUsdRates(source: ReferenceRates, kept: Record<string, string>
     if ('problem' in stored) throw new RatesSourceError(stored.problem);
     const before = kept[currency] === undefined ? null : new Decimal(kept[currency]);
     if (before && (perUsd.gt(before.mul(PLAUSIBLE_FACTOR)) || perUsd.mul(PLAUSIBLE_FACTOR).lt(before))) {
-      throw new RatesSourceError(`${currency} would move from ${before.toFixed()} to ${perUsd.toFixed(8)} per USD at once, more than ${PLAUSIBLE_FACTOR}×`);
+      throw new RatesSourceError(
+        `${currency} would move from ${before.toFixed()} to ${perUsd.toFixed(8)} per USD at once, more than ${PLAUSIBLE_FACTOR}×`,
+      );
     }
     rates[currency] = stored.rate;
   }

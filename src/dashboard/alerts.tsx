@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+
 import { gql } from './api';
 import { calendarDate } from './format';
 import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
@@ -25,7 +26,11 @@ interface Reminder {
 
 const CYCLES: Record<number, string> = { 1: 'days', 2: 'weeks', 3: 'months' };
 const CHANNELS: Record<number, string> = { 1: 'All channels', 2: 'E-mail', 3: 'Browser', 4: 'Webhooks' };
-const KINDS: Record<string, string> = { payment: 'Payment', refund: 'Refund window ends', contract_notice: 'Last day to cancel' };
+const KINDS: Record<string, string> = {
+  payment: 'Payment',
+  refund: 'Refund window ends',
+  contract_notice: 'Last day to cancel',
+};
 const LOAD = `query($from: DateTime!, $to: DateTime!) {
   alerts { id name isSystem timePeriod timeCycle time timezone channel }
   reminders(from: $from, to: $to) { id subscriptionId alertId kind date fireAt status }
@@ -45,7 +50,11 @@ export function Alerts() {
   const load = async () => {
     const from = new Date();
     const to = new Date(from.getTime() + REMINDER_DAYS * 86_400_000);
-    const data = await gql<{ alerts: Alert[]; reminders: Reminder[]; subscriptions: { edges: Array<{ node: { id: number; productName: string } }> } }>(LOAD, {
+    const data = await gql<{
+      alerts: Alert[];
+      reminders: Reminder[];
+      subscriptions: { edges: Array<{ node: { id: number; productName: string } }> };
+    }>(LOAD, {
       from: from.toISOString(),
       to: to.toISOString(),
     });
@@ -83,7 +92,15 @@ export function Alerts() {
       <form class="card" onSubmit={create} aria-label="Add an alert">
         <div class="grid">
           <Field label="Alert name" name="alert_name" required errors={action.errors} />
-          <Field label="Remind this long before" name="time_period" type="number" min={0} required defaultValue="3" errors={action.errors} />
+          <Field
+            label="Remind this long before"
+            name="time_period"
+            type="number"
+            min={0}
+            required
+            defaultValue="3"
+            errors={action.errors}
+          />
           <Select label="Unit" name="time_cycle" options={CYCLES} errors={action.errors} />
           <Field label={`At (${zone})`} name="time" type="time" required defaultValue="09:00" errors={action.errors} />
           <Select label="Channel" name="alert_type" options={CHANNELS} errors={action.errors} />
@@ -96,13 +113,21 @@ export function Alerts() {
       <ul class="endpoints">
         {alerts.map((alert) => (
           <li key={alert.id}>
-            <strong>{alert.name}</strong> {alert.timePeriod} {CYCLES[alert.timeCycle]} before, at {alert.time.slice(0, 5)} ({alert.timezone}),{' '}
-            {CHANNELS[alert.channel]}
+            <strong>{alert.name}</strong> {alert.timePeriod} {CYCLES[alert.timeCycle]} before, at{' '}
+            {alert.time.slice(0, 5)} ({alert.timezone}), {CHANNELS[alert.channel]}
             {!alert.isSystem && (
               <button
                 type="button"
                 class="danger"
-                onClick={() => void action.run(apply('mutation($id: Int!) { deleteAlert(id: $id) }', { id: alert.id }, `Alert deleted: ${alert.name}`))}
+                onClick={() =>
+                  void action.run(
+                    apply(
+                      'mutation($id: Int!) { deleteAlert(id: $id) }',
+                      { id: alert.id },
+                      `Alert deleted: ${alert.name}`,
+                    ),
+                  )
+                }
               >
                 Delete {alert.name}
               </button>

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+
 import { gql, session } from './api';
 import { Field, Notice, useAction } from './ui';
 
@@ -17,7 +18,11 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
     const ok = await action.run(async () => {
       const data =
         mode === 'signup'
-          ? (await gql<{ signUp: { token: string } }>(SIGN_UP, { input: { email, password, name: String(form.get('name')) } })).signUp
+          ? (
+              await gql<{ signUp: { token: string } }>(SIGN_UP, {
+                input: { email, password, name: String(form.get('name')) },
+              })
+            ).signUp
           : (await gql<{ login: { token: string } }>(LOGIN, { email, password })).login;
       session.token = data.token;
     });

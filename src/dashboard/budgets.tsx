@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+
 import { gql } from './api';
 import { money } from './format';
 import { changeThen, Columns, Field, Notice, Select, useAction } from './ui';
@@ -23,7 +24,11 @@ export function Budgets({ currency, onChange }: { currency: string | null; onCha
   const action = useAction();
 
   const load = async () => {
-    const data = await gql<{ budgets: Budget[]; alerts: Array<{ id: number; name: string }>; productCategories: Array<{ id: number; name: string }> }>(LOAD);
+    const data = await gql<{
+      budgets: Budget[];
+      alerts: Array<{ id: number; name: string }>;
+      productCategories: Array<{ id: number; name: string }>;
+    }>(LOAD);
     setBudgets(data.budgets);
     setAlerts(Object.fromEntries(data.alerts.map((alert) => [String(alert.id), alert.name])));
     setCategories(Object.fromEntries(data.productCategories.map((category) => [String(category.id), category.name])));
@@ -38,7 +43,11 @@ export function Budgets({ currency, onChange }: { currency: string | null; onCha
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
     const optional = (name: string) => (form.get(name) ? Number(form.get(name)) : null);
-    const input = { amount: String(form.get('amount')), categoryId: optional('category_id'), alertId: optional('alert_id') };
+    const input = {
+      amount: String(form.get('amount')),
+      categoryId: optional('category_id'),
+      alertId: optional('alert_id'),
+    };
     await action.run(apply(SET, { input }, 'Budget saved'));
   }
 
@@ -48,8 +57,20 @@ export function Budgets({ currency, onChange }: { currency: string | null; onCha
       <form class="card" onSubmit={save} aria-label="Set a budget">
         <div class="grid">
           <Field label="Monthly budget" name="amount" inputMode="decimal" required errors={action.errors} />
-          <Select label="For" name="category_id" options={{ '': 'Everything', ...categories }} initial="" errors={action.errors} />
-          <Select label="Warn through" name="alert_id" options={{ '': 'No warning', ...alerts }} initial="" errors={action.errors} />
+          <Select
+            label="For"
+            name="category_id"
+            options={{ '': 'Everything', ...categories }}
+            initial=""
+            errors={action.errors}
+          />
+          <Select
+            label="Warn through"
+            name="alert_id"
+            options={{ '': 'No warning', ...alerts }}
+            initial=""
+            errors={action.errors}
+          />
         </div>
         <button type="submit" disabled={action.busy}>
           Save budget
@@ -71,7 +92,11 @@ export function Budgets({ currency, onChange }: { currency: string | null; onCha
                   class="danger"
                   onClick={() =>
                     void action.run(
-                      apply('mutation($categoryId: Int) { removeBudget(categoryId: $categoryId) }', { categoryId: budget.categoryId }, 'Budget removed'),
+                      apply(
+                        'mutation($categoryId: Int) { removeBudget(categoryId: $categoryId) }',
+                        { categoryId: budget.categoryId },
+                        'Budget removed',
+                      ),
                     )
                   }
                 >

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+
 import { gql } from './api';
 import { daysIn, localToday, money, monthRange, monthTitle, pad } from './format';
 import { Field, Notice, Section, useAction } from './ui';
@@ -9,7 +10,8 @@ interface Entry {
   subscription: { id: number; productName: string; price: string; currency: string };
 }
 
-const CALENDAR = 'query($from: LocalDate!, $to: LocalDate!) { calendar(from: $from, to: $to) { id date subscription { id productName price currency } } }';
+const CALENDAR =
+  'query($from: LocalDate!, $to: LocalDate!) { calendar(from: $from, to: $to) { id date subscription { id productName price currency } } }';
 
 /** A month of payment dates; the month is picked by the arrows or typed (YYYY-MM). */
 export function Calendar() {
@@ -44,7 +46,13 @@ export function Calendar() {
         <button type="button" onClick={() => shift(1)} aria-label="Next month">
           ›
         </button>
-        <Field label="Month" name="month" type="month" value={month} onChange={(event) => event.currentTarget.value && setMonth(event.currentTarget.value)} />
+        <Field
+          label="Month"
+          name="month"
+          type="month"
+          value={month}
+          onChange={(event) => event.currentTarget.value && setMonth(event.currentTarget.value)}
+        />
       </div>
       <Notice outcome={action.outcome} />
       <ol class="month" aria-label={monthTitle(year, monthNumber)}>

@@ -9,7 +9,9 @@ export function money(amount: string | number, currency: string): string {
 /** A calendar date (YYYY-MM-DD) as the locale writes it; no zone is involved. */
 export function calendarDate(date: string, options: Intl.DateTimeFormatOptions = { dateStyle: 'medium' }): string {
   const [year, month, day] = date.split('-').map(Number);
-  return new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' }).format(new Date(Date.UTC(year, month - 1, day)));
+  return new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' }).format(
+    new Date(Date.UTC(year, month - 1, day)),
+  );
 }
 
 export const pad = (value: number) => String(value).padStart(2, '0');
@@ -30,11 +32,19 @@ export function monthRange(month: string): { from: string; to: string } {
 }
 
 export function monthTitle(year: number, month: number): string {
-  return new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(year, month - 1, 1)));
+  return new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+    new Date(Date.UTC(year, month - 1, 1)),
+  );
 }
 
 export const CYCLES: Record<number, string> = { 1: 'Daily', 2: 'Weekly', 3: 'Monthly', 4: 'Yearly' };
-export const STATUSES: Record<number, string> = { 0: 'Draft', 1: 'Active', 2: 'Cancelled', 3: 'Refunded', 4: 'Expired' };
+export const STATUSES: Record<number, string> = {
+  0: 'Draft',
+  1: 'Active',
+  2: 'Cancelled',
+  3: 'Refunded',
+  4: 'Expired',
+};
 export const TYPES: Record<number, string> = { 1: 'Subscription', 2: 'Trial', 3: 'Lifetime' };
 
 /** A two-decimal amount as whole cents, read from its digits (sums of money stay exact). */

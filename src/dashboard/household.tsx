@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+
 import { gql } from './api';
 import { money } from './format';
 import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
@@ -35,12 +36,14 @@ interface Household {
   subscriptions: SharedRecord[];
 }
 
-const RECORD = 'id productName price currency sharing { payerMemberId payerName mode shares { memberId memberName value amount } }';
+const RECORD =
+  'id productName price currency sharing { payerMemberId payerName mode shares { memberId memberName value amount } }';
 const LOAD = `{ households { id name ownerName isOwner canEdit members { id name email isOwner joined invited canEdit } subscriptions { ${RECORD} } }
   subscriptions(first: 100) { edges { node { ${RECORD} } } } }`;
 const MODES = { EQUAL: 'Equal shares', AMOUNTS: 'Amounts', PERCENTAGES: 'Percentages' };
 
-const standing = (member: Member) => (member.isOwner ? 'Owner' : member.joined ? 'Joined' : member.invited ? 'Invited' : 'Name only');
+const standing = (member: Member) =>
+  member.isOwner ? 'Owner' : member.joined ? 'Joined' : member.invited ? 'Invited' : 'Name only';
 const splitOf = (sharing: Sharing, currency: string) =>
   `${sharing.payerName} pays; ${sharing.shares.map((share) => `${share.memberName} ${money(share.amount, currency)}`).join(', ')}`;
 
@@ -76,11 +79,16 @@ export function HouseholdScreen() {
     return 'Household made';
   });
   const addMember = submit(async (form) => {
-    const input = { name: String(form.get('name')), email: String(form.get('email')) || null, canEdit: form.get('can_edit') === 'on' };
-    const { addHouseholdMember: added } = await gql<{ addHouseholdMember: { name: string; invitationCode: string | null } }>(
-      'mutation($input: HouseholdMemberInput!) { addHouseholdMember(input: $input) { name invitationCode } }',
-      { input },
-    );
+    const input = {
+      name: String(form.get('name')),
+      email: String(form.get('email')) || null,
+      canEdit: form.get('can_edit') === 'on',
+    };
+    const { addHouseholdMember: added } = await gql<{
+      addHouseholdMember: { name: string; invitationCode: string | null };
+    }>('mutation($input: HouseholdMemberInput!) { addHouseholdMember(input: $input) { name invitationCode } }', {
+      input,
+    });
     setCode(added.invitationCode && `Invitation code for ${added.name} (shown once): ${added.invitationCode}`);
     await load();
     return `${added.name} added`;
@@ -92,10 +100,20 @@ export function HouseholdScreen() {
   });
   const share = submit(async (form) => {
     const shares = own!.members
-      .filter((member) => (mode === 'EQUAL' ? form.get(`share_${member.id}`) === 'on' : String(form.get(`share_${member.id}`) ?? '') !== ''))
-      .map((member) => ({ memberId: member.id, value: mode === 'EQUAL' ? null : String(form.get(`share_${member.id}`)) }));
+      .filter((member) =>
+        mode === 'EQUAL'
+          ? form.get(`share_${member.id}`) === 'on'
+          : String(form.get(`share_${member.id}`) ?? '') !== '',
+      )
+      .map((member) => ({
+        memberId: member.id,
+        value: mode === 'EQUAL' ? null : String(form.get(`share_${member.id}`)),
+      }));
     const input = { payerMemberId: Number(form.get('payer')), mode, shares };
-    await gql('mutation($id: Int!, $input: SharingInput!) { shareSubscription(id: $id, input: $input) { id } }', { id: sharing!.id, input });
+    await gql('mutation($id: Int!, $input: SharingInput!) { shareSubscription(id: $id, input: $input) { id } }', {
+      id: sharing!.id,
+      input,
+    });
     setSharing(null);
     await load();
     return `${sharing!.productName}: shared`;
@@ -148,7 +166,13 @@ export function HouseholdScreen() {
                           type="button"
                           class="danger"
                           onClick={() =>
-                            void action.run(apply('mutation($id: Int!) { removeHouseholdMember(memberId: $id) }', { id: member.id }, `${member.name} removed`))
+                            void action.run(
+                              apply(
+                                'mutation($id: Int!) { removeHouseholdMember(memberId: $id) }',
+                                { id: member.id },
+                                `${member.name} removed`,
+                              ),
+                            )
                           }
                         >
                           Remove {member.name}
@@ -163,7 +187,13 @@ export function HouseholdScreen() {
           <form class="card" onSubmit={addMember} aria-label="Add a member">
             <div class="grid">
               <Field label="Member name" name="name" required errors={action.errors} />
-              <Field label="E-mail (to invite)" name="email" type="email" errors={action.errors} hint="Leave empty for someone without an account" />
+              <Field
+                label="E-mail (to invite)"
+                name="email"
+                type="email"
+                errors={action.errors}
+                hint="Leave empty for someone without an account"
+              />
             </div>
             <label>
               <input type="checkbox" name="can_edit" /> May edit shared records
@@ -189,7 +219,11 @@ export function HouseholdScreen() {
                         class="link"
                         onClick={() =>
                           void action.run(
-                            apply('mutation($id: Int!) { unshareSubscription(id: $id) { id } }', { id: record.id }, `${record.productName}: not shared`),
+                            apply(
+                              'mutation($id: Int!) { unshareSubscription(id: $id) { id } }',
+                              { id: record.id },
+                              `${record.productName}: not shared`,
+                            ),
                           )
                         }
                       >
@@ -211,7 +245,13 @@ export function HouseholdScreen() {
                   initial={String(own.members[0].id)}
                   errors={action.errors}
                 />
-                <Select label="Split" name="mode" options={MODES} value={mode} onChange={(event) => setMode(event.currentTarget.value as Sharing['mode'])} />
+                <Select
+                  label="Split"
+                  name="mode"
+                  options={MODES}
+                  value={mode}
+                  onChange={(event) => setMode(event.currentTarget.value as Sharing['mode'])}
+                />
               </div>
               {own.members.map((member) =>
                 mode === 'EQUAL' ? (
@@ -238,12 +278,19 @@ export function HouseholdScreen() {
       {joined.map((household) => (
         <div key={household.id} class="card">
           <p>
-            <strong>{household.name}</strong> ({household.ownerName}'s{household.canEdit ? ', you may edit' : ', read-only'}){' '}
+            <strong>{household.name}</strong> ({household.ownerName}'s
+            {household.canEdit ? ', you may edit' : ', read-only'}){' '}
             <button
               type="button"
               class="danger"
               onClick={() =>
-                void action.run(apply('mutation($id: Int!) { leaveHousehold(householdId: $id) }', { id: household.id }, `You left ${household.name}`))
+                void action.run(
+                  apply(
+                    'mutation($id: Int!) { leaveHousehold(householdId: $id) }',
+                    { id: household.id },
+                    `You left ${household.name}`,
+                  ),
+                )
               }
             >
               Leave {household.name}
@@ -252,7 +299,8 @@ export function HouseholdScreen() {
           <ul>
             {household.subscriptions.map((record) => (
               <li key={record.id}>
-                {record.productName} {money(record.price, record.currency)}: {record.sharing ? splitOf(record.sharing, record.currency) : ''}
+                {record.productName} {money(record.price, record.currency)}:{' '}
+                {record.sharing ? splitOf(record.sharing, record.currency) : ''}
               </li>
             ))}
           </ul>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+
 import { gql, session } from './api';
 import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
 
@@ -27,7 +28,11 @@ const LISTS =
 const IMPORT = `mutation($file: Upload!, $format: ImportFormat!, $dryRun: Boolean!) {
   importSubscriptions(file: $file, format: $format, dryRun: $dryRun) { dryRun total created refused rows { line name outcome problems { field messages } } }
 }`;
-const FORMATS = { CSV: 'CSV with a header row', WALLOS: 'Wallos export (JSON or CSV)', SUBLEDGER: 'Subledger account export' };
+const FORMATS = {
+  CSV: 'CSV with a header row',
+  WALLOS: 'Wallos export (JSON or CSV)',
+  SUBLEDGER: 'Subledger account export',
+};
 
 /** Calendar feeds, inbound webhook tokens, export and import: each secret URL or token is shown once. */
 export function Integrations() {
@@ -52,9 +57,12 @@ export function Integrations() {
     const form = new FormData(event.currentTarget as HTMLFormElement);
     await action.run(async () => {
       const input = { name: String(form.get('feed_name')), includeReminders: form.get('include_reminders') === 'on' };
-      const made = await gql<{ createCalendarFeed: { url: string } }>('mutation($input: CalendarFeedInput!) { createCalendarFeed(input: $input) { url } }', {
-        input,
-      });
+      const made = await gql<{ createCalendarFeed: { url: string } }>(
+        'mutation($input: CalendarFeedInput!) { createCalendarFeed(input: $input) { url } }',
+        {
+          input,
+        },
+      );
       once('Feed URL', made.createCalendarFeed.url);
       await load();
       return 'Calendar feed added';
@@ -67,7 +75,10 @@ export function Integrations() {
       // The links name BASE_URL; the dashboard asks the server it was loaded from.
       const response = await fetch(new URL(url).pathname, { headers: { authorization: `Bearer ${session.token}` } });
       if (!response.ok) throw new Error(`The download failed (${response.status})`);
-      const link = Object.assign(document.createElement('a'), { href: URL.createObjectURL(await response.blob()), download: file });
+      const link = Object.assign(document.createElement('a'), {
+        href: URL.createObjectURL(await response.blob()),
+        download: file,
+      });
       link.click();
       URL.revokeObjectURL(link.href);
       return `${file} downloaded`;
@@ -80,7 +91,13 @@ export function Integrations() {
     const file = form.get('file') as File;
     // The GraphQL multipart request spec: the operation, where the file goes, then the file.
     const body = new FormData();
-    body.append('operations', JSON.stringify({ query: IMPORT, variables: { file: null, format: form.get('format'), dryRun: form.get('dry_run') === 'on' } }));
+    body.append(
+      'operations',
+      JSON.stringify({
+        query: IMPORT,
+        variables: { file: null, format: form.get('format'), dryRun: form.get('dry_run') === 'on' },
+      }),
+    );
     body.append('map', JSON.stringify({ 0: ['variables.file'] }));
     body.append('0', file, file.name);
     await action.run(async () => {
@@ -89,11 +106,16 @@ export function Integrations() {
         headers: { authorization: `Bearer ${session.token}`, 'apollo-require-preflight': 'true' },
         body,
       });
-      const answer = (await response.json()) as { data?: { importSubscriptions: ImportReport }; errors?: Array<{ message: string }> };
+      const answer = (await response.json()) as {
+        data?: { importSubscriptions: ImportReport };
+        errors?: Array<{ message: string }>;
+      };
       if (!answer.data) throw new Error(answer.errors?.[0]?.message ?? `The import failed (${response.status})`);
       const made = answer.data.importSubscriptions;
       setReport(made);
-      return made.dryRun ? `Dry run: ${made.total - made.refused} of ${made.total} rows would be imported` : `${made.created} records imported`;
+      return made.dryRun
+        ? `Dry run: ${made.total - made.refused} of ${made.total} rows would be imported`
+        : `${made.created} records imported`;
     });
   }
 
@@ -121,7 +143,15 @@ export function Integrations() {
               <button
                 type="button"
                 class="danger"
-                onClick={() => void action.run(apply('mutation($id: Int!) { revokeCalendarFeed(id: $id) { id } }', { id: feed.id }, 'Feed revoked'))}
+                onClick={() =>
+                  void action.run(
+                    apply(
+                      'mutation($id: Int!) { revokeCalendarFeed(id: $id) { id } }',
+                      { id: feed.id },
+                      'Feed revoked',
+                    ),
+                  )
+                }
               >
                 Revoke {feed.name}
               </button>
@@ -158,7 +188,15 @@ export function Integrations() {
               <button
                 type="button"
                 class="danger"
-                onClick={() => void action.run(apply('mutation($id: Int!) { revokeInboundWebhookToken(id: $id) { id } }', { id: token.id }, 'Token revoked'))}
+                onClick={() =>
+                  void action.run(
+                    apply(
+                      'mutation($id: Int!) { revokeInboundWebhookToken(id: $id) { id } }',
+                      { id: token.id },
+                      'Token revoked',
+                    ),
+                  )
+                }
               >
                 Revoke token #{token.id}
               </button>

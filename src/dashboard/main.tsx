@@ -1,7 +1,10 @@
+import './styles.css';
+
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { session } from './api';
+
 import { Alerts } from './alerts';
+import { session } from './api';
 import { SignIn } from './auth';
 import { Calendar } from './calendar';
 import { HouseholdScreen } from './household';
@@ -12,7 +15,6 @@ import { Spending } from './spending';
 import { Subscriptions } from './subscriptions';
 import { Upcoming } from './upcoming';
 import { Webhooks } from './webhooks';
-import './styles.css';
 
 const SCREENS = {
   subscriptions: ['Subscriptions', Subscriptions],

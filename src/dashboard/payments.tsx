@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+
 import { gql } from './api';
 import { calendarDate, localToday, money, monthRange } from './format';
 import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
@@ -46,7 +47,10 @@ export function Payments() {
     setEntries((await gql<{ paymentEntries: Entry[] }>(ENTRIES, { filter })).paymentEntries);
   };
   const loadRecords = async () => {
-    const data = await gql<{ households: Array<{ id: number; name: string }>; subscriptions: { edges: Array<{ node: PricedRecord }> } }>(RECORDS);
+    const data = await gql<{
+      households: Array<{ id: number; name: string }>;
+      subscriptions: { edges: Array<{ node: PricedRecord }> };
+    }>(RECORDS);
     setHouseholds(Object.fromEntries(data.households.map((household) => [String(household.id), household.name])));
     setRecords(data.subscriptions.edges.map(({ node }) => node));
   };
@@ -65,7 +69,12 @@ export function Payments() {
     const ok = await action.run(
       apply(
         PAID,
-        { id: entry.id, amount: String(form.get('amount')), paidAt: String(form.get('paid_at')), note: String(form.get('note')) || null },
+        {
+          id: entry.id,
+          amount: String(form.get('amount')),
+          paidAt: String(form.get('paid_at')),
+          note: String(form.get('note')) || null,
+        },
         `${entry.productName}: paid`,
       ),
     );
@@ -76,7 +85,11 @@ export function Payments() {
     event.preventDefault();
     const element = event.currentTarget as HTMLFormElement;
     const form = new FormData(element);
-    const variables = { id: Number(form.get('record')), price: String(form.get('price')), effectiveFrom: String(form.get('effective_from')) };
+    const variables = {
+      id: Number(form.get('record')),
+      price: String(form.get('price')),
+      effectiveFrom: String(form.get('effective_from')),
+    };
     const done = await action.run(async () => {
       await gql(
         'mutation($id: Int!, $price: String!, $effectiveFrom: LocalDate!) { changePrice(id: $id, price: $price, effectiveFrom: $effectiveFrom) { id } }',
@@ -86,7 +99,8 @@ export function Payments() {
       return 'Price change saved';
     });
     // The record stays chosen (its history shows below); the change's own fields are emptied.
-    if (done) for (const name of ['price', 'effective_from']) (element.elements.namedItem(name) as HTMLInputElement).value = '';
+    if (done)
+      for (const name of ['price', 'effective_from']) (element.elements.namedItem(name) as HTMLInputElement).value = '';
   }
 
   const chosenRecord = recordId || String(records[0]?.id ?? '');
@@ -94,7 +108,13 @@ export function Payments() {
   return (
     <Section title="Payments">
       <div class="list-controls">
-        <Field label="Month" name="month" type="month" value={month} onInput={(event) => setMonth(event.currentTarget.value)} />
+        <Field
+          label="Month"
+          name="month"
+          type="month"
+          value={month}
+          onInput={(event) => setMonth(event.currentTarget.value)}
+        />
         <Select
           label="Whose"
           name="whose"
@@ -118,7 +138,14 @@ export function Payments() {
               defaultValue={chosen.paidAmount ?? chosen.expectedAmount}
               errors={action.errors}
             />
-            <Field label="Paid on" name="paid_at" type="date" required defaultValue={chosen.paidAt ?? localToday()} errors={action.errors} />
+            <Field
+              label="Paid on"
+              name="paid_at"
+              type="date"
+              required
+              defaultValue={chosen.paidAt ?? localToday()}
+              errors={action.errors}
+            />
             <Field label="Note" name="note" defaultValue={chosen.note ?? ''} errors={action.errors} />
           </div>
           <button type="submit" disabled={action.busy}>
@@ -140,7 +167,11 @@ export function Payments() {
                 <td>{calendarDate(entry.dueDate)}</td>
                 <td>{money(entry.expectedAmount, entry.currency)}</td>
                 <td>{STATUS[entry.status]}</td>
-                <td>{entry.paidAmount === null ? '—' : `${money(entry.paidAmount, entry.currency)} on ${calendarDate(entry.paidAt!)}`}</td>
+                <td>
+                  {entry.paidAmount === null
+                    ? '—'
+                    : `${money(entry.paidAmount, entry.currency)} on ${calendarDate(entry.paidAt!)}`}
+                </td>
                 <td class="actions">
                   <button type="button" onClick={() => setChosen(entry)}>
                     Record a payment of {entry.productName} due {entry.dueDate}
@@ -149,7 +180,13 @@ export function Payments() {
                     type="button"
                     class="link"
                     onClick={() =>
-                      void action.run(apply('mutation($id: Int!) { markSkipped(entryId: $id) { id } }', { id: entry.id }, `${entry.productName}: skipped`))
+                      void action.run(
+                        apply(
+                          'mutation($id: Int!) { markSkipped(entryId: $id) { id } }',
+                          { id: entry.id },
+                          `${entry.productName}: skipped`,
+                        ),
+                      )
                     }
                   >
                     Skip {entry.productName} due {entry.dueDate}

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+
 import { gql } from './api';
 import { Field, Notice, Section, Select, useAction } from './ui';
 
@@ -25,7 +26,11 @@ export function Profile() {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
     await action.run(async () => {
-      const input = { name: String(form.get('name')), baseCurrency: String(form.get('base_currency')).toUpperCase(), timezone: String(form.get('timezone')) };
+      const input = {
+        name: String(form.get('name')),
+        baseCurrency: String(form.get('base_currency')).toUpperCase(),
+        timezone: String(form.get('timezone')),
+      };
       setMe((await gql<{ updateProfile: Me }>(UPDATE, { input })).updateProfile);
       return 'Profile saved';
     });
@@ -48,7 +53,13 @@ export function Profile() {
             errors={action.errors}
             hint="Totals and spending are shown in it"
           />
-          <Select label="Time zone" name="timezone" options={{ [me.timezone]: me.timezone, ...ZONES }} initial={me.timezone} errors={action.errors} />
+          <Select
+            label="Time zone"
+            name="timezone"
+            options={{ [me.timezone]: me.timezone, ...ZONES }}
+            initial={me.timezone}
+            errors={action.errors}
+          />
           <button type="submit" disabled={action.busy}>
             Save
           </button>

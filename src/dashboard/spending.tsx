@@ -1,5 +1,6 @@
 import { BarController, BarElement, CategoryScale, Chart, LinearScale, Tooltip } from 'chart.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
+
 import { gql } from './api';
 import { Budgets } from './budgets';
 import { money } from './format';
@@ -55,21 +56,30 @@ export function Spending() {
   const action = useAction();
 
   useEffect(() => {
-    void action.run(async () => setHouseholds((await gql<{ households: Household[] }>('{ households { id name members { id name } } }')).households));
+    void action.run(async () =>
+      setHouseholds(
+        (await gql<{ households: Household[] }>('{ households { id name members { id name } } }')).households,
+      ),
+    );
   }, []);
-  const load = async () => setSummary((await gql<{ spendingSummary: Summary }>(SPENDING, { groupBy, ...variablesOf(view) })).spendingSummary);
+  const load = async () =>
+    setSummary((await gql<{ spendingSummary: Summary }>(SPENDING, { groupBy, ...variablesOf(view) })).spendingSummary);
   useEffect(() => {
     void action.run(load);
   }, [groupBy, view]);
 
-  const value = (group: Summary['groups'][number]) => Number(groupBy === 'MONTH' ? group.periodTotal : group.monthlyTotal);
+  const value = (group: Summary['groups'][number]) =>
+    Number(groupBy === 'MONTH' ? group.periodTotal : group.monthlyTotal);
   useEffect(() => {
     if (!summary || !canvas.current) return;
     chart.current?.destroy();
     const color = getComputedStyle(document.documentElement).getPropertyValue('--accent').trim() || '#4f46e5';
     chart.current = new Chart(canvas.current, {
       type: 'bar',
-      data: { labels: summary.groups.map((group) => group.label), datasets: [{ label: 'Cost', data: summary.groups.map(value), backgroundColor: color }] },
+      data: {
+        labels: summary.groups.map((group) => group.label),
+        datasets: [{ label: 'Cost', data: summary.groups.map(value), backgroundColor: color }],
+      },
       options: {
         animation: false,
         responsive: true,
@@ -79,11 +89,19 @@ export function Spending() {
     });
   }, [summary]);
 
-  const description = summary?.groups.map((group) => `${group.label} ${money(value(group), summary.baseCurrency)}`).join(', ');
+  const description = summary?.groups
+    .map((group) => `${group.label} ${money(value(group), summary.baseCurrency)}`)
+    .join(', ');
   return (
     <Section title="Spending">
       <div class="list-controls">
-        <Select label="Whose" name="view" options={viewsOf(households)} value={view} onChange={(event) => setView(event.currentTarget.value)} />
+        <Select
+          label="Whose"
+          name="view"
+          options={viewsOf(households)}
+          value={view}
+          onChange={(event) => setView(event.currentTarget.value)}
+        />
         <Select
           label="Group by"
           name="group_by"
@@ -96,14 +114,20 @@ export function Spending() {
       {summary && (
         <>
           <p class="totals" data-testid="spending-total">
-            {money(summary.monthlyTotal, summary.baseCurrency)} a month · {money(summary.yearlyTotal, summary.baseCurrency)} a year
+            {money(summary.monthlyTotal, summary.baseCurrency)} a month ·{' '}
+            {money(summary.yearlyTotal, summary.baseCurrency)} a year
           </p>
           <p class="totals" data-testid="month-figures">
-            This month: {money(summary.plannedTotal, summary.baseCurrency)} planned · {money(summary.paidTotal, summary.baseCurrency)} paid
+            This month: {money(summary.plannedTotal, summary.baseCurrency)} planned ·{' '}
+            {money(summary.paidTotal, summary.baseCurrency)} paid
             {summary.budget !== null && ` · budget ${money(summary.budget, summary.baseCurrency)}`}
           </p>
           <div class="chart">
-            <canvas ref={canvas} role="img" aria-label={`Cost by ${GROUPINGS[groupBy].toLowerCase()}: ${description || 'nothing active'}`} />
+            <canvas
+              ref={canvas}
+              role="img"
+              aria-label={`Cost by ${GROUPINGS[groupBy].toLowerCase()}: ${description || 'nothing active'}`}
+            />
           </div>
           <table>
             <Columns names={[GROUPINGS[groupBy], 'Records', groupBy === 'MONTH' ? 'Paid in the month' : 'A month']} />

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+
 import { gql } from './api';
-import { CYCLES, STATUSES, TYPES, calendarDate, money } from './format';
+import { calendarDate, CYCLES, money, STATUSES, TYPES } from './format';
 import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
 
 export interface Row {
@@ -30,7 +31,8 @@ const PAGE = `query($first: Int!, $after: String, $search: String, $orderBy: Sub
   }
   spendingSummary { baseCurrency monthlyTotal yearlyTotal }
 }`;
-const PRODUCTS = 'query($search: String!) { products(search: $search, first: 8) { edges { node { id productName } } } }';
+const PRODUCTS =
+  'query($search: String!) { products(search: $search, first: 8) { edges { node { id productName } } } }';
 const CREATE = `mutation($input: SubscriptionCreateInput!) { createSubscription(input: $input) { ${FIELDS} } }`;
 const LINKS = '{ folders { id name } paymentModes { id name } }';
 const ADDON = 'mutation($id: Int!, $input: AddonCreateInput!) { addAddon(subscriptionId: $id, input: $input) { id } }';
@@ -55,7 +57,10 @@ function useLinks(): { folders: Named[]; paymentModes: Named[] } {
   return links;
 }
 
-const choices = (rows: Named[], none: string) => ({ '': none, ...Object.fromEntries(rows.map((row) => [row.id, row.name])) });
+const choices = (rows: Named[], none: string) => ({
+  '': none,
+  ...Object.fromEntries(rows.map((row) => [row.id, row.name])),
+});
 const UPDATE = `mutation($id: Int!, $input: SubscriptionUpdateInput!) { updateSubscription(id: $id, input: $input) { ${FIELDS} } }`;
 const PAGE_SIZES = { 25: '25', 50: '50', 100: '100' };
 const LIFECYCLE = {
@@ -65,13 +70,24 @@ const LIFECYCLE = {
 } as const;
 
 interface Page {
-  subscriptions: { totalCount: number; edges: Array<{ node: Row }>; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+  subscriptions: {
+    totalCount: number;
+    edges: Array<{ node: Row }>;
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
   spendingSummary: { baseCurrency: string; monthlyTotal: string; yearlyTotal: string };
 }
 
 /** The list: search, paging through the connection, totals in the base currency, and each record's actions. */
 export function Subscriptions() {
-  const [query, setQuery] = useState({ search: '', sort: 'PAYMENT_DATE ASC' as keyof typeof SORTS, status: '', type: '', folder: '', pageSize: 25 });
+  const [query, setQuery] = useState({
+    search: '',
+    sort: 'PAYMENT_DATE ASC' as keyof typeof SORTS,
+    status: '',
+    type: '',
+    folder: '',
+    pageSize: 25,
+  });
   const links = useLinks();
   const filter = {
     ...(query.status ? { statuses: [Number(query.status)] } : {}),
@@ -126,8 +142,18 @@ export function Subscriptions() {
       await load();
       // A delete is soft: the record can be brought back until the next one replaces this notice.
       const undo = () =>
-        void action.run(changeThen(load)('mutation($id: Int!) { restoreSubscription(id: $id) { id } }', { id: row.id }, `${row.productName}: restored`));
-      action.setOutcome({ kind: 'done', message: `${row.productName}: ${done}`, ...(verb === 'delete' ? { next: { label: 'Undo', run: undo } } : {}) });
+        void action.run(
+          changeThen(load)(
+            'mutation($id: Int!) { restoreSubscription(id: $id) { id } }',
+            { id: row.id },
+            `${row.productName}: restored`,
+          ),
+        );
+      action.setOutcome({
+        kind: 'done',
+        message: `${row.productName}: ${done}`,
+        ...(verb === 'delete' ? { next: { label: 'Undo', run: undo } } : {}),
+      });
     }
   }
 
@@ -151,7 +177,13 @@ export function Subscriptions() {
       )}
       {addonFor && <AddonForm key={addonFor.id} main={addonFor} onDone={finished} onCancel={() => setAddonFor(null)} />}
       <form role="search" class="list-controls" onSubmit={(event) => event.preventDefault()}>
-        <Field label="Search" name="search" type="search" value={query.search} onInput={(event) => change({ search: event.currentTarget.value })} />
+        <Field
+          label="Search"
+          name="search"
+          type="search"
+          value={query.search}
+          onInput={(event) => change({ search: event.currentTarget.value })}
+        />
         <Select
           label="Sort by"
           name="sort"
@@ -166,7 +198,13 @@ export function Subscriptions() {
           value={query.status}
           onChange={(event) => change({ status: event.currentTarget.value })}
         />
-        <Select label="Type" name="type_filter" options={TYPE_FILTER} value={query.type} onChange={(event) => change({ type: event.currentTarget.value })} />
+        <Select
+          label="Type"
+          name="type_filter"
+          options={TYPE_FILTER}
+          value={query.type}
+          onChange={(event) => change({ type: event.currentTarget.value })}
+        />
         <Select
           label="Folder"
           name="folder_filter"
@@ -198,13 +236,20 @@ export function Subscriptions() {
                   <tr key={node.id}>
                     <th scope="row">{node.productName}</th>
                     <td>
-                      {[node.isAddon ? 'Add-on' : null, node.folder?.name, node.paymentMode?.name, ...node.tags.map((tag) => `#${tag.name}`)]
+                      {[
+                        node.isAddon ? 'Add-on' : null,
+                        node.folder?.name,
+                        node.paymentMode?.name,
+                        ...node.tags.map((tag) => `#${tag.name}`),
+                      ]
                         .filter(Boolean)
                         .join(' · ')}
                     </td>
                     <td>
                       {money(node.price, node.currency)}
-                      {node.currency !== node.baseCurrency && <small> ≈ {money(node.baseValue, node.baseCurrency)}</small>}
+                      {node.currency !== node.baseCurrency && (
+                        <small> ≈ {money(node.baseValue, node.baseCurrency)}</small>
+                      )}
                     </td>
                     <td>
                       {TYPES[node.type]}, {node.billingFrequency > 1 ? `every ${node.billingFrequency} ` : ''}
@@ -217,21 +262,38 @@ export function Subscriptions() {
                         Edit
                       </button>
                       {!node.isAddon && (
-                        <button type="button" onClick={() => setAddonFor(node)} aria-label={`Add an add-on to ${node.productName}`}>
+                        <button
+                          type="button"
+                          onClick={() => setAddonFor(node)}
+                          aria-label={`Add an add-on to ${node.productName}`}
+                        >
                           Add-on
                         </button>
                       )}
                       {node.status === 1 && (
-                        <button type="button" onClick={() => lifecycle(node, 'cancel')} aria-label={`Cancel ${node.productName}`}>
+                        <button
+                          type="button"
+                          onClick={() => lifecycle(node, 'cancel')}
+                          aria-label={`Cancel ${node.productName}`}
+                        >
                           Cancel
                         </button>
                       )}
                       {node.status === 1 && (
-                        <button type="button" onClick={() => lifecycle(node, 'refund')} aria-label={`Refund ${node.productName}`}>
+                        <button
+                          type="button"
+                          onClick={() => lifecycle(node, 'refund')}
+                          aria-label={`Refund ${node.productName}`}
+                        >
                           Refund
                         </button>
                       )}
-                      <button type="button" class="danger" onClick={() => lifecycle(node, 'delete')} aria-label={`Delete ${node.productName}`}>
+                      <button
+                        type="button"
+                        class="danger"
+                        onClick={() => lifecycle(node, 'delete')}
+                        aria-label={`Delete ${node.productName}`}
+                      >
                         Delete
                       </button>
                     </td>
@@ -259,13 +321,23 @@ export function Subscriptions() {
 }
 
 /** Create or edit: the catalogue is searched as the name is typed (the server's search forgives typos). */
-function RecordForm({ record, onDone, onCancel }: { record: Row | null; onDone: (message: string) => void; onCancel: () => void }) {
+function RecordForm({
+  record,
+  onDone,
+  onCancel,
+}: {
+  record: Row | null;
+  onDone: (message: string) => void;
+  onCancel: () => void;
+}) {
   const action = useAction();
   const [products, setProducts] = useState<Array<{ id: number; productName: string }>>([]);
 
   async function lookUp(text: string) {
     if (text.trim().length < 2) return setProducts([]);
-    const data = await gql<{ products: { edges: Array<{ node: { id: number; productName: string } }> } }>(PRODUCTS, { search: text }).catch(() => null);
+    const data = await gql<{ products: { edges: Array<{ node: { id: number; productName: string } }> } }>(PRODUCTS, {
+      search: text,
+    }).catch(() => null);
     setProducts(data?.products.edges.map((edge) => edge.node) ?? []);
   }
 
@@ -321,10 +393,30 @@ function RecordForm({ record, onDone, onCancel }: { record: Row | null; onDone: 
             <option key={product.id} value={product.productName} />
           ))}
         </datalist>
-        <Field label="Price" name="price" inputMode="decimal" required defaultValue={record?.price} errors={action.errors} />
-        <Field label="Currency" name="price_type" required maxLength={3} defaultValue={record?.currency ?? 'USD'} errors={action.errors} />
+        <Field
+          label="Price"
+          name="price"
+          inputMode="decimal"
+          required
+          defaultValue={record?.price}
+          errors={action.errors}
+        />
+        <Field
+          label="Currency"
+          name="price_type"
+          required
+          maxLength={3}
+          defaultValue={record?.currency ?? 'USD'}
+          errors={action.errors}
+        />
         <Select label="Type" name="type" options={TYPES} initial={String(record?.type ?? 1)} errors={action.errors} />
-        <Select label="Billing cycle" name="billing_cycle" options={CYCLES} initial={String(record?.billingCycle ?? 3)} errors={action.errors} />
+        <Select
+          label="Billing cycle"
+          name="billing_cycle"
+          options={CYCLES}
+          initial={String(record?.billingCycle ?? 3)}
+          errors={action.errors}
+        />
         <Field
           label="Every"
           name="billing_frequency"
@@ -334,8 +426,21 @@ function RecordForm({ record, onDone, onCancel }: { record: Row | null; onDone: 
           defaultValue={String(record?.billingFrequency ?? 1)}
           errors={action.errors}
         />
-        <Field label="First payment" name="payment_date" type="date" required defaultValue={record?.paymentDate} errors={action.errors} />
-        <Select label="Folder" name="folder_id" options={choices(links.folders, 'None')} initial={String(record?.folder?.id ?? '')} errors={action.errors} />
+        <Field
+          label="First payment"
+          name="payment_date"
+          type="date"
+          required
+          defaultValue={record?.paymentDate}
+          errors={action.errors}
+        />
+        <Select
+          label="Folder"
+          name="folder_id"
+          options={choices(links.folders, 'None')}
+          initial={String(record?.folder?.id ?? '')}
+          errors={action.errors}
+        />
         <Select
           label="Payment mode"
           name="payment_mode_id"
@@ -369,7 +474,11 @@ function AddonForm({ main, onDone, onCancel }: { main: Row; onDone: (message: st
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
     await action.run(async () => {
-      const input = { price: String(form.get('price')), currency: String(form.get('price_type')).toUpperCase(), paymentDate: String(form.get('payment_date')) };
+      const input = {
+        price: String(form.get('price')),
+        currency: String(form.get('price_type')).toUpperCase(),
+        paymentDate: String(form.get('payment_date')),
+      };
       await gql(ADDON, { id: main.id, input });
       onDone(`${main.productName}: add-on added`);
     });
@@ -379,7 +488,14 @@ function AddonForm({ main, onDone, onCancel }: { main: Row; onDone: (message: st
       <h2>Add-on to {main.productName}</h2>
       <div class="grid">
         <Field label="Price" name="price" inputMode="decimal" required errors={action.errors} />
-        <Field label="Currency" name="price_type" required maxLength={3} defaultValue={main.currency} errors={action.errors} />
+        <Field
+          label="Currency"
+          name="price_type"
+          required
+          maxLength={3}
+          defaultValue={main.currency}
+          errors={action.errors}
+        />
         <Field label="First payment" name="payment_date" type="date" required errors={action.errors} />
       </div>
       <Notice outcome={action.outcome} />

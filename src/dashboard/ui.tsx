@@ -1,16 +1,30 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { useState } from 'preact/hooks';
+
 import { ApiError, gql } from './api';
 
 /** A labelled input with the server's messages for its field under it. */
-export function Field(props: { label: string; name: string; errors?: Record<string, string[]>; hint?: string } & JSX.InputHTMLAttributes<HTMLInputElement>) {
+export function Field(
+  props: {
+    label: string;
+    name: string;
+    errors?: Record<string, string[]>;
+    hint?: string;
+  } & JSX.InputHTMLAttributes<HTMLInputElement>,
+) {
   const { label, name, errors, hint, ...input } = props;
   const messages = errors?.[name] ?? [];
   const id = `field-${name}`;
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <input id={id} name={name} aria-invalid={messages.length > 0} aria-describedby={messages.length > 0 ? `${id}-errors` : undefined} {...input} />
+      <input
+        id={id}
+        name={name}
+        aria-invalid={messages.length > 0}
+        aria-describedby={messages.length > 0 ? `${id}-errors` : undefined}
+        {...input}
+      />
       {hint && <small>{hint}</small>}
       {messages.length > 0 && (
         <ul class="field-errors" id={`${id}-errors`}>
@@ -114,7 +128,15 @@ export function changeThen(reload: () => Promise<unknown>) {
   };
 }
 
-export function Section({ title, children, actions }: { title: string; children: ComponentChildren; actions?: ComponentChildren }) {
+export function Section({
+  title,
+  children,
+  actions,
+}: {
+  title: string;
+  children: ComponentChildren;
+  actions?: ComponentChildren;
+}) {
   return (
     <section aria-labelledby={`title-${title}`}>
       <header class="section-header">

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+
 import { gql } from './api';
 import { calendarDate, cents, money } from './format';
 import { Notice, Section, Select, useAction } from './ui';
@@ -13,7 +14,8 @@ interface Due {
   baseCurrency: string;
 }
 
-const UPCOMING = 'query($days: Int!) { upcomingPayments(days: $days) { id productName price currency nextPaymentDate baseValue baseCurrency } }';
+const UPCOMING =
+  'query($days: Int!) { upcomingPayments(days: $days) { id productName price currency nextPaymentDate baseValue baseCurrency } }';
 const WINDOWS = { 7: 'Next 7 days', 30: 'Next 30 days', 90: 'Next 90 days' };
 
 /** What is due soon, soonest first, with the window's total in the base currency. */
@@ -28,15 +30,21 @@ export function Upcoming() {
   const totalCents = due.reduce((sum, item) => sum + cents(item.baseValue), 0);
   return (
     <Section title="Upcoming">
-      <Select label="Window" name="days" options={WINDOWS} value={String(days)} onChange={(event) => setDays(Number(event.currentTarget.value))} />
+      <Select
+        label="Window"
+        name="days"
+        options={WINDOWS}
+        value={String(days)}
+        onChange={(event) => setDays(Number(event.currentTarget.value))}
+      />
       <Notice outcome={action.outcome} />
       {due.length > 0 && <p class="totals">{money(totalCents / 100, due[0].baseCurrency)} due</p>}
       {due.length === 0 && <p>Nothing due in this window.</p>}
       <ul class="upcoming">
         {due.map((item) => (
           <li key={item.id}>
-            <strong>{calendarDate(item.nextPaymentDate, { weekday: 'short', day: 'numeric', month: 'short' })}</strong> {item.productName}{' '}
-            {money(item.price, item.currency)}
+            <strong>{calendarDate(item.nextPaymentDate, { weekday: 'short', day: 'numeric', month: 'short' })}</strong>{' '}
+            {item.productName} {money(item.price, item.currency)}
           </li>
         ))}
       </ul>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+
 import { gql } from './api';
 import { changeThen, Columns, Field, Notice, Section, useAction } from './ui';
 
@@ -36,7 +37,9 @@ export function Webhooks() {
   const action = useAction();
 
   const load = async () => {
-    const data = await gql<{ webhookEndpoints: Endpoint[]; webhookDeliveries: { edges: Array<{ node: Delivery }> } }>(ENDPOINTS);
+    const data = await gql<{ webhookEndpoints: Endpoint[]; webhookDeliveries: { edges: Array<{ node: Delivery }> } }>(
+      ENDPOINTS,
+    );
     setEndpoints(data.webhookEndpoints);
     setDeliveries(data.webhookDeliveries.edges.map((edge) => edge.node));
   };
@@ -50,7 +53,8 @@ export function Webhooks() {
     const form = event.currentTarget as HTMLFormElement;
     const url = String(new FormData(form).get('url'));
     await action.run(async () => {
-      const made = (await gql<{ createWebhookEndpoint: { secret: string } }>(CREATE, { input: { url } })).createWebhookEndpoint;
+      const made = (await gql<{ createWebhookEndpoint: { secret: string } }>(CREATE, { input: { url } }))
+        .createWebhookEndpoint;
       setSecret(made.secret);
       form.reset();
       await load();
@@ -68,7 +72,14 @@ export function Webhooks() {
       }
     >
       <form class="card" onSubmit={create} aria-label="Add a webhook endpoint">
-        <Field label="Endpoint URL" name="url" type="url" required placeholder="https://example.com/hooks/subledger" errors={action.errors} />
+        <Field
+          label="Endpoint URL"
+          name="url"
+          type="url"
+          required
+          placeholder="https://example.com/hooks/subledger"
+          errors={action.errors}
+        />
         <button type="submit" disabled={action.busy}>
           Add endpoint
         </button>
@@ -89,14 +100,21 @@ export function Webhooks() {
               type="button"
               onClick={() =>
                 void action.run(async () => {
-                  setSecret((await gql<{ rotateWebhookEndpointSecret: { secret: string } }>(ROTATE, { id: endpoint.id })).rotateWebhookEndpointSecret.secret);
+                  setSecret(
+                    (await gql<{ rotateWebhookEndpointSecret: { secret: string } }>(ROTATE, { id: endpoint.id }))
+                      .rotateWebhookEndpointSecret.secret,
+                  );
                   return 'Secret rotated';
                 })
               }
             >
               Rotate secret
             </button>
-            <button type="button" class="danger" onClick={() => void action.run(apply(DELETE, { id: endpoint.id }, 'Endpoint deleted'))}>
+            <button
+              type="button"
+              class="danger"
+              onClick={() => void action.run(apply(DELETE, { id: endpoint.id }, 'Endpoint deleted'))}
+            >
               Delete
             </button>
           </li>
@@ -118,7 +136,10 @@ export function Webhooks() {
                   <td>{new Date(delivery.createdAt).toLocaleString()}</td>
                   <td>
                     {delivery.status !== 'PENDING' && (
-                      <button type="button" onClick={() => void action.run(apply(REDELIVER, { id: delivery.id }, 'Sent again'))}>
+                      <button
+                        type="button"
+                        onClick={() => void action.run(apply(REDELIVER, { id: delivery.id }, 'Sent again'))}
+                      >
                         Redeliver
                       </button>
                     )}

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+
 import { loadConfig } from '../platform/config';
 import { databaseServer, hasEmbeddedDatabase } from '../platform/db/embedded-postgres';
 import { BackupRefusal, checkBackup, defaultBackupName, restoreBackup, writeBackup } from './backup';
@@ -15,7 +16,12 @@ const SECRET_KEY_NOTE =
  * database: the server of a Subledger running on DATA_DIR while it serves, else one started for the command.
  * Answers the exit code: 0 done, 1 refused (the message says why; nothing was written or changed), 2 usage.
  */
-export async function runBackupCommand(command: 'backup' | 'restore', args: string[], usage: string, print: (text: string) => void): Promise<number> {
+export async function runBackupCommand(
+  command: 'backup' | 'restore',
+  args: string[],
+  usage: string,
+  print: (text: string) => void,
+): Promise<number> {
   let files: string[] | null;
   try {
     files = parseArgs({ args, allowPositionals: true, options: {} }).positionals;
@@ -40,7 +46,9 @@ export async function runBackupCommand(command: 'backup' | 'restore', args: stri
     if (!backup) {
       const summary = await writeBackup(server.url, file);
       print(`wrote ${summary.file}`);
-      print(`${summary.tables} tables, ${summary.rows} rows, schema version ${summary.schemaVersion}, ${summary.bytes} bytes`);
+      print(
+        `${summary.tables} tables, ${summary.rows} rows, schema version ${summary.schemaVersion}, ${summary.bytes} bytes`,
+      );
       print(SECRET_KEY_NOTE);
       return 0;
     }
@@ -50,14 +58,21 @@ export async function runBackupCommand(command: 'backup' | 'restore', args: stri
       `the backup of ${summary.createdAt} (Subledger ${summary.subledgerVersion}, schema version ${summary.schemaVersion}): ` +
         `${summary.tables} tables, ${summary.rows} rows`,
     );
-    if (summary.migrationsToApply > 0) print(`${summary.migrationsToApply} newer migrations of this Subledger are applied when it starts`);
+    if (summary.migrationsToApply > 0)
+      print(`${summary.migrationsToApply} newer migrations of this Subledger are applied when it starts`);
     const targets = summary.notificationTargets;
-    print(targets > 0 ? `It holds ${targets} notification target${targets === 1 ? '' : 's'}. ${SECRET_KEY_NOTE}` : SECRET_KEY_NOTE);
+    print(
+      targets > 0
+        ? `It holds ${targets} notification target${targets === 1 ? '' : 's'}. ${SECRET_KEY_NOTE}`
+        : SECRET_KEY_NOTE,
+    );
     return 0;
   } catch (error) {
     const message = (error as Error).message;
     if (error instanceof BackupRefusal) {
-      console.error(`${command} refused: ${message}. ${command === 'backup' ? 'No backup was written.' : 'Nothing in the database was changed.'}`);
+      console.error(
+        `${command} refused: ${message}. ${command === 'backup' ? 'No backup was written.' : 'Nothing in the database was changed.'}`,
+      );
     } else {
       console.error(`${command} failed: ${message}`);
     }

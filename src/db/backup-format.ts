@@ -163,7 +163,8 @@ async function* decompressed(file: string, onOpen: (close: () => void) => void):
     for await (const chunk of gunzip) yield chunk as Buffer;
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException;
-    if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') throw new BackupFileError(`cannot read it: ${message}`);
+    if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR')
+      throw new BackupFileError(`cannot read it: ${message}`);
     if (code === 'Z_DATA_ERROR' && /header/.test(message)) throw new BackupFileError('it is not gzip-compressed');
     throw new BackupFileError(`it is damaged or incomplete (gzip: ${message})`);
   }
@@ -178,7 +179,9 @@ export async function openBackup(file: string): Promise<BackupFile> {
     const [name, version] = signature.split(' ');
     if (name !== BACKUP_SIGNATURE) throw new BackupFileError('it is not a Subledger backup');
     if (version !== String(BACKUP_FORMAT_VERSION)) {
-      throw new BackupFileError(`it is in backup format ${version}, which this Subledger (format ${BACKUP_FORMAT_VERSION}) does not read`);
+      throw new BackupFileError(
+        `it is in backup format ${version}, which this Subledger (format ${BACKUP_FORMAT_VERSION}) does not read`,
+      );
     }
     const manifest = checkManifest(parseJson(await reader.line('its manifest'), 'its manifest'));
     return {
@@ -215,14 +218,16 @@ async function* sectionOf(reader: ByteReader, table: BackupTable): AsyncGenerato
 export async function countRows(section: AsyncIterable<Buffer>, table: BackupTable): Promise<number> {
   const what = `the rows of ${table.name}`;
   const reader = new ByteReader(section);
-  if (!(await reader.take(COPY_SIGNATURE.length, what)).equals(COPY_SIGNATURE)) throw new BackupFileError(`${what} are not COPY's binary format`);
+  if (!(await reader.take(COPY_SIGNATURE.length, what)).equals(COPY_SIGNATURE))
+    throw new BackupFileError(`${what} are not COPY's binary format`);
   await reader.take(4, what);
   await reader.take((await reader.take(4, what)).readUInt32BE(0), what);
   let rows = 0;
   for (;;) {
     const fields = (await reader.take(2, what)).readInt16BE(0);
     if (fields === -1) break;
-    if (fields !== table.columns.length) throw new BackupFileError(`${what} are damaged (a row of ${fields} fields, not ${table.columns.length})`);
+    if (fields !== table.columns.length)
+      throw new BackupFileError(`${what} are damaged (a row of ${fields} fields, not ${table.columns.length})`);
     for (let field = 0; field < fields; field++) {
       const length = (await reader.take(4, what)).readInt32BE(0);
       if (length < -1) throw new BackupFileError(`${what} are damaged (a field of length ${length})`);
@@ -247,34 +252,56 @@ const isText = (value: unknown): value is string => typeof value === 'string' &&
 function checkManifest(value: unknown): BackupManifest {
   const manifest = value as BackupManifest;
   const damaged = (part: string) => new BackupFileError(`its manifest is damaged (${part})`);
-  if (typeof manifest !== 'object' || manifest === null || manifest.format !== 'subledger-backup' || manifest.version !== BACKUP_FORMAT_VERSION) {
+  if (
+    typeof manifest !== 'object' ||
+    manifest === null ||
+    manifest.format !== 'subledger-backup' ||
+    manifest.version !== BACKUP_FORMAT_VERSION
+  ) {
     throw damaged('format');
   }
-  if (!isText(manifest.createdAt) || !isText(manifest.subledgerVersion) || !isText(manifest.postgresVersion)) throw damaged('origin');
-  if (!Array.isArray(manifest.migrations) || manifest.migrations.length === 0 || !manifest.migrations.every(isText)) throw damaged('migrations');
+  if (!isText(manifest.createdAt) || !isText(manifest.subledgerVersion) || !isText(manifest.postgresVersion))
+    throw damaged('origin');
+  if (!Array.isArray(manifest.migrations) || manifest.migrations.length === 0 || !manifest.migrations.every(isText))
+    throw damaged('migrations');
   if (!Array.isArray(manifest.tables) || manifest.tables.length === 0) throw damaged('tables');
   const names = new Set<string>();
   for (const table of manifest.tables) {
-    if (!isText(table?.name) || names.has(table.name) || !Array.isArray(table.columns) || table.columns.length === 0) throw damaged('tables');
-    if (!table.columns.every((column) => isText(column?.name) && isText(column.type))) throw damaged(`columns of ${table.name}`);
+    if (!isText(table?.name) || names.has(table.name) || !Array.isArray(table.columns) || table.columns.length === 0)
+      throw damaged('tables');
+    if (!table.columns.every((column) => isText(column?.name) && isText(column.type)))
+      throw damaged(`columns of ${table.name}`);
     names.add(table.name);
   }
   const bigint = (text: unknown) => typeof text === 'string' && /^-?\d{1,19}$/.test(text);
   if (!Array.isArray(manifest.sequences)) throw damaged('sequences');
   for (const sequence of manifest.sequences) {
-    if (!isText(sequence?.name) || !(sequence.lastValue === null || bigint(sequence.lastValue)) || !bigint(sequence.startValue)) throw damaged('sequences');
+    if (
+      !isText(sequence?.name) ||
+      !(sequence.lastValue === null || bigint(sequence.lastValue)) ||
+      !bigint(sequence.startValue)
+    )
+      throw damaged('sequences');
   }
   return manifest;
 }
 
 function checkTrailer(value: unknown, manifest: BackupManifest): BackupTrailer {
   const trailer = value as BackupTrailer;
-  if (typeof trailer !== 'object' || trailer === null || trailer.end !== 'subledger-backup' || typeof trailer.rows !== 'object' || trailer.rows === null) {
+  if (
+    typeof trailer !== 'object' ||
+    trailer === null ||
+    trailer.end !== 'subledger-backup' ||
+    typeof trailer.rows !== 'object' ||
+    trailer.rows === null
+  ) {
     throw new BackupFileError('its trailer is damaged');
   }
   const counted = Object.keys(trailer.rows);
   const listed = manifest.tables.map((table) => table.name);
-  const complete = counted.length === listed.length && listed.every((name) => Number.isSafeInteger(trailer.rows[name]) && trailer.rows[name] >= 0);
+  const complete =
+    counted.length === listed.length &&
+    listed.every((name) => Number.isSafeInteger(trailer.rows[name]) && trailer.rows[name] >= 0);
   if (!complete) throw new BackupFileError('its trailer is damaged (row counts)');
   return trailer;
 }

@@ -2,26 +2,28 @@ import { closeSync, createWriteStream, existsSync, fsyncSync, openSync, renameSy
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
+
 import { MikroORM } from '@mikro-orm/core';
 import type { Knex } from '@mikro-orm/knex';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { Client, type ClientBase } from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+
 import { VERSION } from '../platform/version';
+import * as backupSql from './backup.sql';
 import {
   BACKUP_FORMAT_VERSION,
   BACKUP_SIGNATURE,
   BackupFileError,
-  countRows,
-  line,
-  openBackup,
-  tableSection,
   type BackupManifest,
   type BackupSequence,
   type BackupTable,
   type BackupTrailer,
+  countRows,
+  line,
+  openBackup,
+  tableSection,
 } from './backup-format';
-import * as backupSql from './backup.sql';
 import { APPLIED_MIGRATIONS, committedMigrator, MIGRATION_NAMES } from './migrations';
 import { MIGRATION_LOCK, ormOptions } from './orm';
 
@@ -57,7 +59,8 @@ export interface RestoreSummary {
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const columnList = (table: BackupTable) => table.columns.map((column) => quote(column.name)).join(', ');
 const last = (names: readonly string[]) => names[names.length - 1];
-const isPrefix = (prefix: readonly string[], of: readonly string[]) => prefix.length <= of.length && prefix.every((name, index) => of[index] === name);
+const isPrefix = (prefix: readonly string[], of: readonly string[]) =>
+  prefix.length <= of.length && prefix.every((name, index) => of[index] === name);
 
 async function connect(url: string): Promise<Client> {
   const client = new Client({ connectionString: url, application_name: 'subledger backup' });
@@ -82,11 +85,19 @@ async function schemaTables(client: Pick<ClientBase, 'query'>): Promise<BackupTa
     if (!tables.has(table)) tables.set(table, { name: table, columns: [] });
     tables.get(table)!.columns.push({ name, type });
   }
-  const parents = new Map([...tables.keys()].map((name) => [name, new Set(keys.filter((key) => key.child === name).map((key) => key.parent))]));
+  const parents = new Map(
+    [...tables.keys()].map((name) => [
+      name,
+      new Set(keys.filter((key) => key.child === name).map((key) => key.parent)),
+    ]),
+  );
   const ordered: BackupTable[] = [];
   while (parents.size > 0) {
     const ready = [...parents.keys()].filter((name) => [...parents.get(name)!].every((parent) => !parents.has(parent)));
-    if (ready.length === 0) throw new BackupRefusal(`the foreign keys of tables ${[...parents.keys()].join(', ')} form a cycle, which COPY cannot load`);
+    if (ready.length === 0)
+      throw new BackupRefusal(
+        `the foreign keys of tables ${[...parents.keys()].join(', ')} form a cycle, which COPY cannot load`,
+      );
     for (const name of ready.sort()) {
       ordered.push(tables.get(name)!);
       parents.delete(name);
@@ -106,9 +117,12 @@ async function schemaSequences(client: Pick<ClientBase, 'query'>): Promise<Backu
 
 /** The migrations applied to the database, oldest first; null when it has no migrations table. */
 async function appliedMigrations(client: Pick<ClientBase, 'query'>): Promise<string[] | null> {
-  const [{ found }] = (await client.query<{ found: boolean }>(backupSql.TABLE_EXISTS, [quote(APPLIED_MIGRATIONS)])).rows;
+  const [{ found }] = (await client.query<{ found: boolean }>(backupSql.TABLE_EXISTS, [quote(APPLIED_MIGRATIONS)]))
+    .rows;
   if (!found) return null;
-  return (await client.query<{ name: string }>(backupSql.appliedMigrations(quote(APPLIED_MIGRATIONS)))).rows.map((row) => row.name);
+  return (await client.query<{ name: string }>(backupSql.appliedMigrations(quote(APPLIED_MIGRATIONS)))).rows.map(
+    (row) => row.name,
+  );
 }
 
 /** The default name of a backup: its UTC time, to the second. */
@@ -131,7 +145,8 @@ export async function writeBackup(url: string, file: string): Promise<BackupSumm
   try {
     await client.query('begin transaction isolation level repeatable read, read only');
     const migrations = await appliedMigrations(client);
-    if (!migrations || migrations.length === 0) throw new BackupRefusal('the database holds no Subledger schema (no migrations applied): nothing to back up');
+    if (!migrations || migrations.length === 0)
+      throw new BackupRefusal('the database holds no Subledger schema (no migrations applied): nothing to back up');
     const tables = await schemaTables(client);
     const sequences = await schemaSequences(client);
     const [origin] = (await client.query<{ now: Date; version: string }>(backupSql.SNAPSHOT_ORIGIN)).rows;
@@ -195,13 +210,17 @@ async function inspectBackup(file: string): Promise<{ manifest: BackupManifest; 
       for (const table of backup.manifest.tables) counted[table.name] = await countRows(backup.section(table), table);
       const trailer = await backup.trailer();
       const wrong = backup.manifest.tables.find((table) => trailer.rows[table.name] !== counted[table.name]);
-      if (wrong) throw new BackupFileError(`${wrong.name} has ${counted[wrong.name]} rows, not the ${trailer.rows[wrong.name]} its trailer counts`);
+      if (wrong)
+        throw new BackupFileError(
+          `${wrong.name} has ${counted[wrong.name]} rows, not the ${trailer.rows[wrong.name]} its trailer counts`,
+        );
       return { manifest: backup.manifest, trailer };
     } finally {
       backup.close();
     }
   } catch (error) {
-    if (error instanceof BackupFileError) throw new BackupRefusal(`${file} is not a backup that can be restored: ${error.message}`);
+    if (error instanceof BackupFileError)
+      throw new BackupRefusal(`${file} is not a backup that can be restored: ${error.message}`);
     throw error;
   }
 }
@@ -230,7 +249,11 @@ interface PausedTrigger {
   mode: 'O' | 'A' | 'R';
 }
 
-const ENABLE: Record<PausedTrigger['mode'], string> = { O: 'enable trigger', A: 'enable always trigger', R: 'enable replica trigger' };
+const ENABLE: Record<PausedTrigger['mode'], string> = {
+  O: 'enable trigger',
+  A: 'enable always trigger',
+  R: 'enable replica trigger',
+};
 
 /**
  * Pauses the schema's own triggers (not the foreign keys' internal ones, which go on checking every row) for the
@@ -242,19 +265,22 @@ const ENABLE: Record<PausedTrigger['mode'], string> = { O: 'enable trigger', A: 
 async function pauseTriggers(client: Pick<ClientBase, 'query'>): Promise<PausedTrigger[]> {
   const { rows } = await client.query<PausedTrigger>(backupSql.ENABLED_TRIGGERS);
   for (const trigger of rows) {
-    await client.query(`alter table ${quote(trigger.table)} disable trigger ${quote(trigger.name)}`).catch((error: { code?: string; message: string }) => {
-      if (error.code !== '42501') throw error;
-      throw new BackupRefusal(
-        `the database role does not own table ${trigger.table} (${error.message}), so its triggers cannot be paused for the load: ` +
-          `restore as the role that owns Subledger's tables, or into a new database that role owns`,
-      );
-    });
+    await client
+      .query(`alter table ${quote(trigger.table)} disable trigger ${quote(trigger.name)}`)
+      .catch((error: { code?: string; message: string }) => {
+        if (error.code !== '42501') throw error;
+        throw new BackupRefusal(
+          `the database role does not own table ${trigger.table} (${error.message}), so its triggers cannot be paused for the load: ` +
+            `restore as the role that owns Subledger's tables, or into a new database that role owns`,
+        );
+      });
   }
   return rows;
 }
 
 async function resumeTriggers(client: Pick<ClientBase, 'query'>, triggers: PausedTrigger[]): Promise<void> {
-  for (const trigger of triggers) await client.query(`alter table ${quote(trigger.table)} ${ENABLE[trigger.mode]} ${quote(trigger.name)}`);
+  for (const trigger of triggers)
+    await client.query(`alter table ${quote(trigger.table)} ${ENABLE[trigger.mode]} ${quote(trigger.name)}`);
 }
 
 /** The schema the migrations made must be the backup's: the same tables with the same columns, and its sequences. */
@@ -265,14 +291,18 @@ async function checkSchemaMatches(client: Pick<ClientBase, 'query'>, manifest: B
   for (const table of manifest.tables) {
     const made = here.get(table.name);
     if (!made) differences.push(`table ${table.name} is missing`);
-    else if (describe(made) !== describe(table)) differences.push(`table ${table.name} has (${describe(made)}), the backup (${describe(table)})`);
+    else if (describe(made) !== describe(table))
+      differences.push(`table ${table.name} has (${describe(made)}), the backup (${describe(table)})`);
     here.delete(table.name);
   }
   for (const name of here.keys()) differences.push(`table ${name} is not in the backup`);
   const sequences = new Set((await schemaSequences(client)).map((sequence) => sequence.name));
-  for (const sequence of manifest.sequences) if (!sequences.has(sequence.name)) differences.push(`sequence ${sequence.name} is missing`);
+  for (const sequence of manifest.sequences)
+    if (!sequences.has(sequence.name)) differences.push(`sequence ${sequence.name} is missing`);
   if (differences.length > 0) {
-    throw new BackupRefusal(`the schema at ${last(manifest.migrations)} here differs from the backup's: ${differences.join('; ')}`);
+    throw new BackupRefusal(
+      `the schema at ${last(manifest.migrations)} here differs from the backup's: ${differences.join('; ')}`,
+    );
   }
 }
 
@@ -322,7 +352,9 @@ export async function restoreBackup(url: string, { file, manifest, trailer }: Ch
       throw new BackupRefusal(`cannot connect to the database: ${(error as Error).message}`);
     }
     const backup = await openBackup(file).catch((error: unknown) => {
-      throw error instanceof BackupFileError ? new BackupRefusal(`${file} cannot be read again: ${error.message}`) : error;
+      throw error instanceof BackupFileError
+        ? new BackupRefusal(`${file} cannot be read again: ${error.message}`)
+        : error;
     });
     try {
       await orm.em.getKnex().transaction((transaction) => load(orm, transaction, manifest, trailer, backup));
@@ -387,7 +419,9 @@ async function load(
       throw Object.assign(error as Error, { table: table.name });
     }
     if (copy.rowCount !== trailer.rows[table.name]) {
-      throw new BackupRefusal(`table ${table.name} took ${copy.rowCount} rows, not the backup's ${trailer.rows[table.name]}`);
+      throw new BackupRefusal(
+        `table ${table.name} took ${copy.rowCount} rows, not the backup's ${trailer.rows[table.name]}`,
+      );
     }
   }
   await backup.trailer();

@@ -4,7 +4,9 @@
  * Usage: DATABASE_URL=postgres://…/scratch npm run migration:create -- <name>
  */
 import 'reflect-metadata';
+
 import { MikroORM } from '@mikro-orm/core';
+
 import { committedMigrator } from './migrations';
 import { ormOptions } from './orm';
 

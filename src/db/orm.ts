@@ -1,9 +1,10 @@
 import { MikroORM, type Options } from '@mikro-orm/core';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+
 import type { Config } from '../platform/config';
-import type { Logger } from '../platform/logger';
 import { DirectReads } from '../platform/db/direct-reads';
 import type { EmbeddedPostgres } from '../platform/db/embedded-postgres';
+import type { Logger } from '../platform/logger';
 import { ENTITIES } from './entities';
 import { APPLIED_MIGRATIONS, migrate } from './migrations';
 
@@ -38,7 +39,10 @@ export function ormOptions(clientUrl: string, poolMax: number, onQuery?: QueryLi
       max: poolMax,
       // Every join in our SQL is written by hand in the order it should run; searching for another order cost
       // more than executing the record reads (10 ms of planning against 2 ms of execution for a page).
-      afterCreate(connection: { query(sql: string, done: (error?: Error) => void): void }, done: (error: Error | undefined, connection: unknown) => void) {
+      afterCreate(
+        connection: { query(sql: string, done: (error?: Error) => void): void },
+        done: (error: Error | undefined, connection: unknown) => void,
+      ) {
         connection.query('set join_collapse_limit = 1', (error) => done(error, connection));
       },
     },
@@ -47,7 +51,9 @@ export function ormOptions(clientUrl: string, poolMax: number, onQuery?: QueryLi
     allowGlobalContext: false,
     // Migrations are the authority for the tables no entity maps (their statements live in repositories):
     // the schema diff behind migration:create must neither drop nor recreate them.
-    schemaGenerator: { skipTables: ['reminders', 'subscription_alerts', 'inbound_idempotency_keys', 'rate_limits', 'data_versions'] },
+    schemaGenerator: {
+      skipTables: ['reminders', 'subscription_alerts', 'inbound_idempotency_keys', 'rate_limits', 'data_versions'],
+    },
     migrations: {
       tableName: APPLIED_MIGRATIONS,
       transactional: true,
@@ -74,10 +80,12 @@ export async function openDatabase(
   logger: Logger,
   options: { onQuery?: QueryListener; embedded?: EmbeddedPostgres } = {},
 ): Promise<Database> {
-  const orm = await MikroORM.init(ormOptions(url, config.databasePoolSize, options.onQuery)).catch(async (error: unknown) => {
-    await options.embedded?.stop();
-    throw error;
-  });
+  const orm = await MikroORM.init(ormOptions(url, config.databasePoolSize, options.onQuery)).catch(
+    async (error: unknown) => {
+      await options.embedded?.stop();
+      throw error;
+    },
+  );
   try {
     const knex = orm.em.getKnex();
     const lock = await knex.client.acquireConnection();

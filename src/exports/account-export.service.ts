@@ -1,19 +1,19 @@
 import type { AlertService } from '../alerts/alert.service';
 import type { AuthService } from '../auth/auth.service';
-import type { Caller } from '../platform/caller';
-import type { OwnedNamesService } from '../organizing/owned-names.service';
+import type { ProductCategory } from '../catalogue/product-category.entity';
+import type { SplitMode } from '../households/household.entity';
+import type { HouseholdService } from '../households/household.service';
+import type { LedgerService } from '../ledger/ledger.service';
 import type { Folder } from '../organizing/folder.entity';
+import type { OwnedNamesService } from '../organizing/owned-names.service';
 import type { PaymentMode } from '../organizing/payment-mode.entity';
 import type { Tag } from '../organizing/tag.entity';
-import type { ProductCategory } from '../catalogue/product-category.entity';
+import type { Caller } from '../platform/caller';
 import type { SettingsService } from '../settings/settings.service';
+import type { SpendingService } from '../spending/spending.service';
 import { presentSubscription } from '../subscriptions/record-shape';
 import type { SubscriptionService } from '../subscriptions/subscription.service';
 import type { WebhookEndpointService } from '../webhooks/endpoint.service';
-import type { HouseholdService } from '../households/household.service';
-import type { LedgerService } from '../ledger/ledger.service';
-import type { SpendingService } from '../spending/spending.service';
-import type { SplitMode } from '../households/household.entity';
 
 /** The name and version of the account export's format (see the README); an import checks both. */
 export const ACCOUNT_EXPORT_FORMAT = { format: 'subledger-account', version: 1 } as const;
@@ -50,27 +50,56 @@ export class AccountExportService {
 
   /** Where the downloads are (GET with a Bearer token). */
   links(): { subscriptionsCsv: string; accountJson: string } {
-    return { subscriptionsCsv: `${this.baseUrl}/export/subscriptions.csv`, accountJson: `${this.baseUrl}/export/account.json` };
+    return {
+      subscriptionsCsv: `${this.baseUrl}/export/subscriptions.csv`,
+      accountJson: `${this.baseUrl}/export/account.json`,
+    };
   }
 
   async account(caller: Caller) {
-    const { auth, settings, subscriptions, folders, tags, paymentModes, categories, alerts, endpoints, ledger, spending, households } = this.deps;
-    const [user, extension, records, folderRows, tagRows, modeRows, categoryRows, alertRows, endpointRows, steps, payments, budgets, memberships] =
-      await Promise.all([
-        auth.me(caller),
-        settings.get(caller),
-        subscriptions.all(caller),
-        folders.list(caller),
-        tags.list(caller),
-        paymentModes.list(caller),
-        categories.list(caller),
-        alerts.list(caller, { start: 0, length: 100_000, sort: [{ field: 'id', direction: 'asc' }] }),
-        endpoints.list(caller),
-        subscriptions.priceSteps(caller),
-        ledger.settled(caller),
-        spending.budgets(caller),
-        households.households(caller),
-      ]);
+    const {
+      auth,
+      settings,
+      subscriptions,
+      folders,
+      tags,
+      paymentModes,
+      categories,
+      alerts,
+      endpoints,
+      ledger,
+      spending,
+      households,
+    } = this.deps;
+    const [
+      user,
+      extension,
+      records,
+      folderRows,
+      tagRows,
+      modeRows,
+      categoryRows,
+      alertRows,
+      endpointRows,
+      steps,
+      payments,
+      budgets,
+      memberships,
+    ] = await Promise.all([
+      auth.me(caller),
+      settings.get(caller),
+      subscriptions.all(caller),
+      folders.list(caller),
+      tags.list(caller),
+      paymentModes.list(caller),
+      categories.list(caller),
+      alerts.list(caller, { start: 0, length: 100_000, sort: [{ field: 'id', direction: 'asc' }] }),
+      endpoints.list(caller),
+      subscriptions.priceSteps(caller),
+      ledger.settled(caller),
+      spending.budgets(caller),
+      households.households(caller),
+    ]);
     const own = memberships.find(({ household }) => household.owner_id === caller.userId) ?? null;
     const sharing = own ? await households.sharingOf(records.map(({ record }) => record.id)) : [];
     return {
@@ -82,11 +111,18 @@ export class AccountExportService {
         browserNotifications: extension.browserNotifications,
         notifyBefore: extension.notifyBefore,
       },
-      folders: folderRows.map((folder) => ({ id: folder.id, name: folder.name, color: folder.color ?? null, isDefault: folder.isDefault === 1 })),
+      folders: folderRows.map((folder) => ({
+        id: folder.id,
+        name: folder.name,
+        color: folder.color ?? null,
+        isDefault: folder.isDefault === 1,
+      })),
       tags: tagRows.map((tag) => ({ id: tag.id, name: tag.name })),
       paymentModes: modeRows.map((mode) => ({ id: mode.id, name: mode.name })),
       // The global categories and the system alert are the server's, not the account's.
-      categories: categoryRows.filter((category) => category.user === caller.userId).map((category) => ({ id: category.id, name: category.name })),
+      categories: categoryRows
+        .filter((category) => category.user === caller.userId)
+        .map((category) => ({ id: category.id, name: category.name })),
       alerts: alertRows
         .filter((alert) => alert.user === caller.userId)
         .map((alert) => ({
@@ -101,11 +137,25 @@ export class AccountExportService {
           contact: alert.alertContact ?? null,
           subjects: alert.alertSubsType,
         })),
-      webhookEndpoints: endpointRows.map((endpoint) => ({ id: endpoint.id, url: endpoint.url, events: endpoint.events, enabled: endpoint.enabled })),
-      budgets: budgets.map((budget) => ({ categoryId: budget.category_id, amount: budget.amount, alertId: budget.alert_id })),
+      webhookEndpoints: endpointRows.map((endpoint) => ({
+        id: endpoint.id,
+        url: endpoint.url,
+        events: endpoint.events,
+        enabled: endpoint.enabled,
+      })),
+      budgets: budgets.map((budget) => ({
+        categoryId: budget.category_id,
+        amount: budget.amount,
+        alertId: budget.alert_id,
+      })),
       household: own && {
         name: own.household.name,
-        members: own.members.map((member) => ({ id: member.id, name: member.name, isOwner: member.user_id === caller.userId, canEdit: member.can_edit })),
+        members: own.members.map((member) => ({
+          id: member.id,
+          name: member.name,
+          isOwner: member.user_id === caller.userId,
+          canEdit: member.can_edit,
+        })),
       },
       // Beside the REST record: its tags, all its alerts and the contract's notice (fields the REST shape has not).
       subscriptions: records.map(({ record, tags: names, alertIds }) => ({
@@ -113,7 +163,9 @@ export class AccountExportService {
         tags: names,
         alert_ids: alertIds,
         contract_notice_days: record.contract_notice_days,
-        price_history: steps.filter((step) => step.subscription_id === record.id).map(({ effective_from, price }) => ({ effective_from, price })),
+        price_history: steps
+          .filter((step) => step.subscription_id === record.id)
+          .map(({ effective_from, price }) => ({ effective_from, price })),
         payments: payments
           .filter((entry) => entry.subscription_id === record.id)
           .map((entry) => ({
@@ -139,6 +191,9 @@ function sharingOf(row: Awaited<ReturnType<HouseholdService['sharingOf']>>[numbe
   return {
     payer_member_id: row.payer_id,
     mode: row.split_mode as SplitMode,
-    shares: row.splits.map((split) => ({ member_id: split.member_id, value: row.split_mode === 'equal' ? null : split.weight })),
+    shares: row.splits.map((split) => ({
+      member_id: split.member_id,
+      value: row.split_mode === 'equal' ? null : split.weight,
+    })),
   };
 }

@@ -1,5 +1,6 @@
 import { Ctx, Field, ObjectType, Query, Resolver } from 'type-graphql';
-import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
+
+import { type GraphQLContext, requireCaller } from '../platform/graphql/context';
 import type { AccountExportService } from './account-export.service';
 
 @ObjectType('ExportLinks', { description: 'Where to download your data (GET with your Bearer token).' })

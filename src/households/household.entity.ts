@@ -1,4 +1,5 @@
 import { Entity, Enum, Index, ManyToOne, Property, Unique } from '@mikro-orm/core';
+
 import { User } from '../auth/user.entity';
 import { BaseEntity } from '../platform/db/base.entity';
 import { UtcTimestampType } from '../platform/db/timestamp.type';
@@ -22,7 +23,8 @@ export class Household extends BaseEntity {
 @Entity({ tableName: 'household_members' })
 @Index({
   name: 'household_members_household_user_unique',
-  expression: 'create unique index "household_members_household_user_unique" on "household_members" ("household_id", "user_id") where "user_id" is not null',
+  expression:
+    'create unique index "household_members_household_user_unique" on "household_members" ("household_id", "user_id") where "user_id" is not null',
 })
 @Index({
   name: 'household_members_household_email_unique',

@@ -42,22 +42,30 @@ const MEMBER_COLUMNS = `"id", "household_id", "name", "email", "user_id", "can_e
 export const householdRepository = {
   /** The households the user owns or joined, their own first. */
   memberships(em: StatementTarget, userId: number): Promise<MembershipRow[]> {
-    return rowsOf<MembershipRow>(em, `select ${MEMBERSHIP_COLUMNS} from ${MEMBERSHIPS} where m."user_id" = ? order by h."owner_id" <> m."user_id", h."id"`, [
-      userId,
-    ]);
+    return rowsOf<MembershipRow>(
+      em,
+      `select ${MEMBERSHIP_COLUMNS} from ${MEMBERSHIPS} where m."user_id" = ? order by h."owner_id" <> m."user_id", h."id"`,
+      [userId],
+    );
   },
 
   /** The user's membership of one household; null: not theirs to see. */
   async membership(em: StatementTarget, userId: number, householdId: number): Promise<MembershipRow | null> {
-    const [row] = await rowsOf<MembershipRow>(em, `select ${MEMBERSHIP_COLUMNS} from ${MEMBERSHIPS} where m."user_id" = ? and h."id" = ?`, [
-      userId,
-      householdId,
-    ]);
+    const [row] = await rowsOf<MembershipRow>(
+      em,
+      `select ${MEMBERSHIP_COLUMNS} from ${MEMBERSHIPS} where m."user_id" = ? and h."id" = ?`,
+      [userId, householdId],
+    );
     return row ?? null;
   },
 
   /** The owner of a record shared in a household the user is a member of (`edit`: with edit rights), or null. */
-  async sharedRecordOwner(em: StatementTarget, userId: number, subscriptionId: number, edit: boolean): Promise<number | null> {
+  async sharedRecordOwner(
+    em: StatementTarget,
+    userId: number,
+    subscriptionId: number,
+    edit: boolean,
+  ): Promise<number | null> {
     const [row] = await rowsOf<{ owner_id: number }>(
       em,
       `select h."owner_id" from "subscription_shares" sh join "households" h on h."id" = sh."household_id"
@@ -88,10 +96,11 @@ export const householdRepository = {
   },
 
   async rename(em: StatementTarget, ownerId: number, name: string): Promise<boolean> {
-    const rows = await rowsOf(em, `update "households" set "name" = ?, "updated_at" = now() at time zone 'utc' where "owner_id" = ? returning "id"`, [
-      name,
-      ownerId,
-    ]);
+    const rows = await rowsOf(
+      em,
+      `update "households" set "name" = ?, "updated_at" = now() at time zone 'utc' where "owner_id" = ? returning "id"`,
+      [name, ownerId],
+    );
     return rows.length > 0;
   },
 
@@ -101,9 +110,11 @@ export const householdRepository = {
   },
 
   members(em: StatementTarget, householdIds: readonly number[]): Promise<MemberRow[]> {
-    return rowsOf<MemberRow>(em, `select ${MEMBER_COLUMNS} from "household_members" where "household_id" = any(?::int[]) order by "id"`, [
-      intArray(householdIds),
-    ]);
+    return rowsOf<MemberRow>(
+      em,
+      `select ${MEMBER_COLUMNS} from "household_members" where "household_id" = any(?::int[]) order by "id"`,
+      [intArray(householdIds)],
+    );
   },
 
   /** Adds a member to the owner's household (invited when an invitation hash is given). */
@@ -134,17 +145,25 @@ export const householdRepository = {
       `update "household_members" set "name" = coalesce(?, "name"), "can_edit" = coalesce(?, "can_edit"), "email" = coalesce(?, "email"),
               "invitation_hash" = coalesce(?, "invitation_hash"), "updated_at" = now() at time zone 'utc'
         where "id" = ? and "owner_id" = ? returning ${MEMBER_COLUMNS}`,
-      [change.name ?? null, change.canEdit ?? null, change.email ?? null, change.invitationHash ?? null, memberId, ownerId],
+      [
+        change.name ?? null,
+        change.canEdit ?? null,
+        change.email ?? null,
+        change.invitationHash ?? null,
+        memberId,
+        ownerId,
+      ],
     );
     return row ?? null;
   },
 
   /** A member of the owner's household, locked for the rest of the transaction. */
   async lockMember(em: StatementTarget, ownerId: number, memberId: number): Promise<MemberRow | null> {
-    const [row] = await rowsOf<MemberRow>(em, `select ${MEMBER_COLUMNS} from "household_members" m where m."id" = ? and m."owner_id" = ? for update`, [
-      memberId,
-      ownerId,
-    ]);
+    const [row] = await rowsOf<MemberRow>(
+      em,
+      `select ${MEMBER_COLUMNS} from "household_members" m where m."id" = ? and m."owner_id" = ? for update`,
+      [memberId, ownerId],
+    );
     return row ?? null;
   },
 
@@ -194,7 +213,11 @@ export const householdRepository = {
   },
 
   /** The live record of `ownerId` as sharing checks it (its price), locked for the rest of the transaction; or null. */
-  async shareableRecord(em: StatementTarget, ownerId: number, subscriptionId: number): Promise<{ price: string } | null> {
+  async shareableRecord(
+    em: StatementTarget,
+    ownerId: number,
+    subscriptionId: number,
+  ): Promise<{ price: string } | null> {
     const [row] = await rowsOf<{ price: string }>(
       em,
       `select "price"::text as "price" from "subscriptions" where "id" = ? and "user_id" = ? and "deleted_at" is null for update`,
@@ -206,7 +229,13 @@ export const householdRepository = {
   /** Shares a record in a household, or changes its payer and split: the whole split is replaced. */
   async putSharing(
     em: StatementTarget,
-    sharing: { subscriptionId: number; householdId: number; payerId: number; mode: SplitMode; splits: ReadonlyArray<{ memberId: number; weight: string }> },
+    sharing: {
+      subscriptionId: number;
+      householdId: number;
+      payerId: number;
+      mode: SplitMode;
+      splits: ReadonlyArray<{ memberId: number; weight: string }>;
+    },
   ): Promise<void> {
     await rowsOf(
       em,
@@ -221,14 +250,25 @@ export const householdRepository = {
       `insert into "subscription_splits" ("subscription_id", "member_id", "weight", "position", "updated_at")
        select ?, s."member_id", s."weight", s."position", now() at time zone 'utc'
          from jsonb_to_recordset(?::jsonb) as s("member_id" int, "weight" numeric, "position" int)`,
-      [sharing.subscriptionId, JSON.stringify(sharing.splits.map((split, position) => ({ member_id: split.memberId, weight: split.weight, position })))],
+      [
+        sharing.subscriptionId,
+        JSON.stringify(
+          sharing.splits.map((split, position) => ({ member_id: split.memberId, weight: split.weight, position })),
+        ),
+      ],
     );
   },
 
   /** Stops sharing a record; whether it was shared. */
   async removeSharing(em: StatementTarget, subscriptionId: number): Promise<boolean> {
     await rowsOf(em, `delete from "subscription_splits" where "subscription_id" = ?`, [subscriptionId]);
-    return (await rowsOf(em, `delete from "subscription_shares" where "subscription_id" = ? returning "id"`, [subscriptionId])).length > 0;
+    return (
+      (
+        await rowsOf(em, `delete from "subscription_shares" where "subscription_id" = ? returning "id"`, [
+          subscriptionId,
+        ])
+      ).length > 0
+    );
   },
 
   /** The payer and split of each of these records that is shared. */

@@ -1,7 +1,8 @@
 import DataLoader from 'dataloader';
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
+
 import { AppError } from '../platform/errors';
+import { type GraphQLContext, requireCaller } from '../platform/graphql/context';
 import type { SubscriptionService } from '../subscriptions/subscription.service';
 import { asRecordView, SubscriptionRecordView } from '../subscriptions/subscription.types';
 import type { SharingRow } from './household.repository';
@@ -28,11 +29,18 @@ export class HouseholdResolver {
   @Query(() => [HouseholdView], { description: 'The households you own or joined, yours first.' })
   async households(@Ctx() context: GraphQLContext): Promise<HouseholdView[]> {
     const caller = requireCaller(context);
-    return (await this.service.households(caller)).map(({ household, members }) => toHouseholdView(household, members, caller.userId));
+    return (await this.service.households(caller)).map(({ household, members }) =>
+      toHouseholdView(household, members, caller.userId),
+    );
   }
 
-  @FieldResolver(() => [SubscriptionRecordView], { description: 'The records shared in it (read-only unless you may edit).' })
-  async subscriptions(@Root() household: HouseholdView, @Ctx() context: GraphQLContext): Promise<SubscriptionRecordView[]> {
+  @FieldResolver(() => [SubscriptionRecordView], {
+    description: 'The records shared in it (read-only unless you may edit).',
+  })
+  async subscriptions(
+    @Root() household: HouseholdView,
+    @Ctx() context: GraphQLContext,
+  ): Promise<SubscriptionRecordView[]> {
     const caller = requireCaller(context);
     const { ownerId, ids } = await this.service.sharedRecords(caller, household.id);
     return (await this.records.ofOwner(caller, ownerId, ids)).map(asRecordView);
@@ -50,23 +58,32 @@ export class HouseholdResolver {
     return this.own(context);
   }
 
-  @Mutation(() => Boolean, { description: 'Removes your household: its members and shares go, your records stay, unshared.' })
+  @Mutation(() => Boolean, {
+    description: 'Removes your household: its members and shares go, your records stay, unshared.',
+  })
   async deleteHousehold(@Ctx() context: GraphQLContext): Promise<boolean> {
     await this.service.remove(requireCaller(context));
     return true;
   }
 
-  @Mutation(() => HouseholdMemberView, { description: 'Adds a member to your household: by name, or invited by e-mail (answers the invitation code once).' })
+  @Mutation(() => HouseholdMemberView, {
+    description: 'Adds a member to your household: by name, or invited by e-mail (answers the invitation code once).',
+  })
   async addHouseholdMember(
     @Arg('input', () => HouseholdMemberInput) input: HouseholdMemberInput,
     @Ctx() context: GraphQLContext,
   ): Promise<HouseholdMemberView> {
     const caller = requireCaller(context);
     const member = await this.service.addMember(caller, input);
-    return toMemberView(member, caller.userId, true, { code: member.invitation_code, emailed: member.invitation_emailed });
+    return toMemberView(member, caller.userId, true, {
+      code: member.invitation_code,
+      emailed: member.invitation_emailed,
+    });
   }
 
-  @Mutation(() => HouseholdMemberView, { description: 'Invites a member not joined yet by e-mail, with a new invitation code.' })
+  @Mutation(() => HouseholdMemberView, {
+    description: 'Invites a member not joined yet by e-mail, with a new invitation code.',
+  })
   async inviteHouseholdMember(
     @Arg('memberId', () => Int) memberId: number,
     @Arg('email') email: string,
@@ -74,7 +91,10 @@ export class HouseholdResolver {
   ): Promise<HouseholdMemberView> {
     const caller = requireCaller(context);
     const member = await this.service.invite(caller, memberId, email);
-    return toMemberView(member, caller.userId, true, { code: member.invitation_code, emailed: member.invitation_emailed });
+    return toMemberView(member, caller.userId, true, {
+      code: member.invitation_code,
+      emailed: member.invitation_emailed,
+    });
   }
 
   @Mutation(() => HouseholdMemberView)
@@ -84,19 +104,28 @@ export class HouseholdResolver {
     @Ctx() context: GraphQLContext,
   ): Promise<HouseholdMemberView> {
     const caller = requireCaller(context);
-    const member = await this.service.updateMember(caller, memberId, { name: input.name ?? undefined, canEdit: input.canEdit ?? undefined });
+    const member = await this.service.updateMember(caller, memberId, {
+      name: input.name ?? undefined,
+      canEdit: input.canEdit ?? undefined,
+    });
     return toMemberView(member, caller.userId, true);
   }
 
   @Mutation(() => Boolean, {
-    description: 'Removes a member of your household: the records they pay and their shares become yours (merged with your own share), in one go.',
+    description:
+      'Removes a member of your household: the records they pay and their shares become yours (merged with your own share), in one go.',
   })
-  async removeHouseholdMember(@Arg('memberId', () => Int) memberId: number, @Ctx() context: GraphQLContext): Promise<boolean> {
+  async removeHouseholdMember(
+    @Arg('memberId', () => Int) memberId: number,
+    @Ctx() context: GraphQLContext,
+  ): Promise<boolean> {
     await this.service.removeMember(requireCaller(context), memberId);
     return true;
   }
 
-  @Mutation(() => HouseholdView, { description: "Joins the household that invited your account's e-mail address with this code." })
+  @Mutation(() => HouseholdView, {
+    description: "Joins the household that invited your account's e-mail address with this code.",
+  })
   async joinHousehold(@Arg('code') code: string, @Ctx() context: GraphQLContext): Promise<HouseholdView> {
     const caller = requireCaller(context);
     const householdId = await this.service.join(caller, code);
@@ -104,8 +133,13 @@ export class HouseholdResolver {
     return toHouseholdView(joined.household, joined.members, caller.userId);
   }
 
-  @Mutation(() => Boolean, { description: 'Leaves a household you joined; you stay in it by name for the shares you hold.' })
-  async leaveHousehold(@Arg('householdId', () => Int) householdId: number, @Ctx() context: GraphQLContext): Promise<boolean> {
+  @Mutation(() => Boolean, {
+    description: 'Leaves a household you joined; you stay in it by name for the shares you hold.',
+  })
+  async leaveHousehold(
+    @Arg('householdId', () => Int) householdId: number,
+    @Ctx() context: GraphQLContext,
+  ): Promise<boolean> {
     await this.service.leave(requireCaller(context), householdId);
     return true;
   }
@@ -129,7 +163,10 @@ export class SubscriptionSharingResolver {
     private readonly subscriptions: SubscriptionService,
   ) {}
 
-  @FieldResolver(() => SharingView, { nullable: true, description: 'Its payer and split when it is shared in a household' })
+  @FieldResolver(() => SharingView, {
+    nullable: true,
+    description: 'Its payer and split when it is shared in a household',
+  })
   async sharing(@Root() record: SubscriptionRecordView, @Ctx() context: GraphQLContext): Promise<SharingView | null> {
     let loader = this.loaders.get(context);
     if (!loader) {
@@ -144,7 +181,8 @@ export class SubscriptionSharingResolver {
   }
 
   @Mutation(() => SubscriptionRecordView, {
-    description: 'Shares a record in your household with a payer and a split, or changes them (the owner, or a member with edit rights).',
+    description:
+      'Shares a record in your household with a payer and a split, or changes them (the owner, or a member with edit rights).',
   })
   async shareSubscription(
     @Arg('id', () => Int) id: number,
@@ -161,7 +199,10 @@ export class SubscriptionSharingResolver {
   }
 
   @Mutation(() => SubscriptionRecordView, { description: 'Stops sharing a record.' })
-  async unshareSubscription(@Arg('id', () => Int) id: number, @Ctx() context: GraphQLContext): Promise<SubscriptionRecordView> {
+  async unshareSubscription(
+    @Arg('id', () => Int) id: number,
+    @Ctx() context: GraphQLContext,
+  ): Promise<SubscriptionRecordView> {
     const caller = requireCaller(context);
     await this.households.unshare(caller, id);
     return asRecordView(await this.subscriptions.get(caller, id));

@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
+
 import { emailProblem, normaliseEmail } from '../auth/email';
 import { personNameProblem } from '../auth/person-name';
 import { randomSecret, sha256Hex } from '../auth/secrets';
@@ -11,7 +12,7 @@ import { hasLength } from '../platform/objects';
 import type { SharedRecordAccess } from '../platform/shared-records';
 import type { SplitMode } from './household.entity';
 import { householdRepository, type MemberRow, type MembershipRow, type SharingRow } from './household.repository';
-import { handedBack, splitWeights, type ShareInput } from './split';
+import { handedBack, type ShareInput, splitWeights } from './split';
 
 /** Sends an invitation e-mail (SMTP_URL); absent: invitation codes are passed on by hand. */
 export type InvitationMail = (to: string, subject: string, text: string) => Promise<unknown>;
@@ -44,11 +45,18 @@ export class HouseholdService implements SharedRecordAccess {
             households.map((household) => household.id),
           )
         : [];
-    return households.map((household) => ({ household, members: members.filter((member) => member.household_id === household.id) }));
+    return households.map((household) => ({
+      household,
+      members: members.filter((member) => member.household_id === household.id),
+    }));
   }
 
   /** The caller's membership of a household: the one check before reading it. NOT_FOUND when not theirs. */
-  async membership(caller: Caller, householdId: number, em: StatementTarget = pooled(this.orm)): Promise<MembershipRow> {
+  async membership(
+    caller: Caller,
+    householdId: number,
+    em: StatementTarget = pooled(this.orm),
+  ): Promise<MembershipRow> {
     const membership = await householdRepository.membership(em, caller.userId, householdId);
     if (!membership) throw AppError.notFound('Household');
     return membership;
@@ -69,13 +77,15 @@ export class HouseholdService implements SharedRecordAccess {
   async create(caller: Caller, name: string): Promise<void> {
     const checked = householdName(name);
     await this.orm.em.transactional(async (em) => {
-      if ((await householdRepository.ownedId(em, caller.userId)) !== null) throw new AppError('CONFLICT', 'You already have a household');
+      if ((await householdRepository.ownedId(em, caller.userId)) !== null)
+        throw new AppError('CONFLICT', 'You already have a household');
       await householdRepository.create(em, caller.userId, checked);
     });
   }
 
   async rename(caller: Caller, name: string): Promise<void> {
-    if (!(await householdRepository.rename(pooled(this.orm), caller.userId, householdName(name)))) throw AppError.notFound('Household');
+    if (!(await householdRepository.rename(pooled(this.orm), caller.userId, householdName(name))))
+      throw AppError.notFound('Household');
   }
 
   /** Removes the caller's household: its members and shares go, the records stay the caller's, unshared. */
@@ -90,9 +100,18 @@ export class HouseholdService implements SharedRecordAccess {
     const code = email === null ? null : randomSecret(18);
     const member = await this.orm.em.transactional(async (em) => {
       if ((await householdRepository.ownedId(em, caller.userId)) === null) throw AppError.notFound('Household');
-      return householdRepository.addMember(em, caller.userId, { name, email, canEdit: input.canEdit ?? false, invitationHash: code && sha256Hex(code) });
+      return householdRepository.addMember(em, caller.userId, {
+        name,
+        email,
+        canEdit: input.canEdit ?? false,
+        invitationHash: code && sha256Hex(code),
+      });
     });
-    return { ...member, invitation_code: code, invitation_emailed: code !== null && (await this.sendInvitation(caller, email!, code)) };
+    return {
+      ...member,
+      invitation_code: code,
+      invitation_emailed: code !== null && (await this.sendInvitation(caller, email!, code)),
+    };
   }
 
   /** Invites a member not joined yet by e-mail, with a new invitation code (the previous one no longer works). */
@@ -103,7 +122,10 @@ export class HouseholdService implements SharedRecordAccess {
       const current = await householdRepository.lockMember(em, caller.userId, memberId);
       if (!current) throw AppError.notFound('Household member');
       if (current.user_id !== null) throw AppError.field('member_id', 'This member has joined already.');
-      return (await householdRepository.updateMember(em, caller.userId, memberId, { email: checked, invitationHash: sha256Hex(code) }))!;
+      return (await householdRepository.updateMember(em, caller.userId, memberId, {
+        email: checked,
+        invitationHash: sha256Hex(code),
+      }))!;
     });
     return { ...member, invitation_code: code, invitation_emailed: await this.sendInvitation(caller, checked, code) };
   }
@@ -125,11 +147,14 @@ export class HouseholdService implements SharedRecordAccess {
     await this.orm.em.transactional(async (em) => {
       const member = await householdRepository.lockMember(em, caller.userId, memberId);
       if (!member) throw AppError.notFound('Household member');
-      if (member.user_id === caller.userId) throw AppError.field('member_id', 'The owner stays in the household: remove the household instead.');
+      if (member.user_id === caller.userId)
+        throw AppError.field('member_id', 'The owner stays in the household: remove the household instead.');
       // Read after the member's lock: a split naming them is either here or waits for the removal (and fails).
       const recordIds = await householdRepository.lockRecordsNaming(em, memberId);
       if (recordIds.length > 0) {
-        const owner = (await householdRepository.members(em, [member.household_id])).find((row) => row.user_id === caller.userId)!;
+        const owner = (await householdRepository.members(em, [member.household_id])).find(
+          (row) => row.user_id === caller.userId,
+        )!;
         for (const sharing of await householdRepository.sharingOf(em, recordIds)) {
           const stored = {
             payerId: sharing.payer_id,
@@ -138,7 +163,11 @@ export class HouseholdService implements SharedRecordAccess {
             splits: sharing.splits.map((split) => ({ memberId: split.member_id, weight: split.weight })),
           };
           const handed = handedBack(stored, memberId, owner.id);
-          await householdRepository.putSharing(em, { subscriptionId: sharing.subscription_id, householdId: sharing.household_id, ...handed });
+          await householdRepository.putSharing(em, {
+            subscriptionId: sharing.subscription_id,
+            householdId: sharing.household_id,
+            ...handed,
+          });
         }
       }
       await householdRepository.removeMember(em, memberId);
@@ -147,21 +176,30 @@ export class HouseholdService implements SharedRecordAccess {
 
   /** Joins the household whose invitation to the caller's e-mail address this code is. */
   async join(caller: Caller, code: string): Promise<number> {
-    const householdId = await householdRepository.claimInvitation(pooled(this.orm), caller.userId, sha256Hex(code.trim()));
+    const householdId = await householdRepository.claimInvitation(
+      pooled(this.orm),
+      caller.userId,
+      sha256Hex(code.trim()),
+    );
     if (householdId === null) throw AppError.notFound('Invitation');
     return householdId;
   }
 
   /** Leaves a household the caller joined: they stay in it by name, for the shares they hold. */
   async leave(caller: Caller, householdId: number): Promise<void> {
-    if (!(await householdRepository.leave(pooled(this.orm), caller.userId, householdId))) throw AppError.notFound('Household');
+    if (!(await householdRepository.leave(pooled(this.orm), caller.userId, householdId)))
+      throw AppError.notFound('Household');
   }
 
   /**
    * Shares a record in its owner's household with a payer and a split (or changes them): the owner, or a
    * member with edit rights of a record shared already. Answers the record's owner.
    */
-  async share(caller: Caller, subscriptionId: number, sharing: { payerId: number; mode: SplitMode; shares: ShareInput[] }): Promise<number> {
+  async share(
+    caller: Caller,
+    subscriptionId: number,
+    sharing: { payerId: number; mode: SplitMode; shares: ShareInput[] },
+  ): Promise<number> {
     const ownerId = await this.actingOwner(caller, subscriptionId);
     await this.orm.em.transactional(async (em) => {
       const record = await householdRepository.shareableRecord(em, ownerId, subscriptionId);
@@ -169,10 +207,18 @@ export class HouseholdService implements SharedRecordAccess {
       const householdId = await householdRepository.ownedId(em, ownerId);
       if (householdId === null) throw AppError.field('household_id', 'Make a household first.');
       const members = new Set((await householdRepository.members(em, [householdId])).map((member) => member.id));
-      if (!members.has(sharing.payerId)) throw AppError.field('payer_member_id', 'The payer must be a member of the household.');
-      if (sharing.shares.some((share) => !members.has(share.memberId))) throw AppError.field('shares', 'Every share must be a member of the household.');
+      if (!members.has(sharing.payerId))
+        throw AppError.field('payer_member_id', 'The payer must be a member of the household.');
+      if (sharing.shares.some((share) => !members.has(share.memberId)))
+        throw AppError.field('shares', 'Every share must be a member of the household.');
       const splits = splitWeights(sharing.mode, sharing.shares, record.price);
-      await householdRepository.putSharing(em, { subscriptionId, householdId, payerId: sharing.payerId, mode: sharing.mode, splits });
+      await householdRepository.putSharing(em, {
+        subscriptionId,
+        householdId,
+        payerId: sharing.payerId,
+        mode: sharing.mode,
+        splits,
+      });
     });
     return ownerId;
   }
@@ -181,7 +227,8 @@ export class HouseholdService implements SharedRecordAccess {
   async unshare(caller: Caller, subscriptionId: number): Promise<number> {
     const ownerId = await this.actingOwner(caller, subscriptionId);
     const removed = await this.orm.em.transactional(async (em) => {
-      if (!(await householdRepository.shareableRecord(em, ownerId, subscriptionId))) throw AppError.notFound('Subscription');
+      if (!(await householdRepository.shareableRecord(em, ownerId, subscriptionId)))
+        throw AppError.notFound('Subscription');
       return householdRepository.removeSharing(em, subscriptionId);
     });
     if (!removed) throw AppError.field('id', 'This record is not shared.');
@@ -205,10 +252,14 @@ export class HouseholdService implements SharedRecordAccess {
    * unless a member of that name is there already (name-only: invitations are sent again from here). Answers
    * each of the file's member ids as the member's id here; the file's owner is the caller.
    */
-  async restore(caller: Caller, household: { name: string; members: Array<{ id: number; name: string; isOwner: boolean; canEdit: boolean }> }) {
+  async restore(
+    caller: Caller,
+    household: { name: string; members: Array<{ id: number; name: string; isOwner: boolean; canEdit: boolean }> },
+  ) {
     return this.orm.em.transactional(async (em) => {
       const householdId =
-        (await householdRepository.ownedId(em, caller.userId)) ?? (await householdRepository.create(em, caller.userId, householdName(household.name)));
+        (await householdRepository.ownedId(em, caller.userId)) ??
+        (await householdRepository.create(em, caller.userId, householdName(household.name)));
       const present = await householdRepository.members(em, [householdId]);
       const ids = new Map<number, number>();
       for (const member of household.members) {
@@ -231,7 +282,10 @@ export class HouseholdService implements SharedRecordAccess {
 
   /** Whose record the caller acts on: their own, or one shared where they have edit rights. */
   private async actingOwner(caller: Caller, subscriptionId: number): Promise<number> {
-    return (await householdRepository.sharedRecordOwner(pooled(this.orm), caller.userId, subscriptionId, true)) ?? caller.userId;
+    return (
+      (await householdRepository.sharedRecordOwner(pooled(this.orm), caller.userId, subscriptionId, true)) ??
+      caller.userId
+    );
   }
 
   /** Sends the invitation's code when e-mail is configured; whether it went. A failure is logged, never fatal. */

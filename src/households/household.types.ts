@@ -1,8 +1,9 @@
 import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+
+import { centsText, toCents } from '../platform/money';
 import type { SplitMode } from './household.entity';
 import type { MemberRow, MembershipRow, SharingRow } from './household.repository';
 import { splitCents } from './split';
-import { centsText, toCents } from '../platform/money';
 
 /** How a shared record's cost is split. */
 export enum SplitModeValue {
@@ -21,7 +22,10 @@ export class HouseholdMemberView {
   @Field({ description: 'An account belongs to this member (they joined, or own the household)' }) joined!: boolean;
   @Field({ description: 'Invited by e-mail and not joined yet' }) invited!: boolean;
   @Field({ description: 'May edit the shared records (the owner always may)' }) canEdit!: boolean;
-  @Field(() => String, { nullable: true, description: 'The invitation code, answered only when the member is added or invited' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The invitation code, answered only when the member is added or invited',
+  })
   invitationCode!: string | null;
   @Field({ description: 'Whether the invitation code was sent by e-mail (SMTP_URL)' }) invitationEmailed!: boolean;
 }
@@ -41,8 +45,10 @@ export class HouseholdView {
 export class ShareView {
   @Field(() => Int) memberId!: number;
   @Field() memberName!: string;
-  @Field(() => String, { nullable: true, description: 'The amount or percentage given (null: equal shares)' }) value!: string | null;
-  @Field({ description: "The member's part of the current price, decimal string (the parts add up to the price)" }) amount!: string;
+  @Field(() => String, { nullable: true, description: 'The amount or percentage given (null: equal shares)' }) value!:
+    string | null;
+  @Field({ description: "The member's part of the current price, decimal string (the parts add up to the price)" })
+  amount!: string;
 }
 
 @ObjectType('SubscriptionSharing', { description: 'A record shared in a household: who pays it and how it is split.' })
@@ -57,7 +63,10 @@ export class SharingView {
 @InputType()
 export class HouseholdMemberInput {
   @Field() name!: string;
-  @Field(() => String, { nullable: true, description: 'Invites them: an invitation code to join with is answered (and e-mailed when SMTP_URL is set)' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Invites them: an invitation code to join with is answered (and e-mailed when SMTP_URL is set)',
+  })
   email?: string | null;
   @Field({ defaultValue: false, description: 'May edit the shared records' }) canEdit!: boolean;
 }
@@ -73,7 +82,8 @@ export class ShareInputView {
   @Field(() => Int) memberId!: number;
   @Field(() => String, {
     nullable: true,
-    description: 'AMOUNTS: the amount (they add up to the price); PERCENTAGES: the percentage (they add up to 100); EQUAL: none',
+    description:
+      'AMOUNTS: the amount (they add up to the price); PERCENTAGES: the percentage (they add up to 100); EQUAL: none',
   })
   value?: string | null;
 }

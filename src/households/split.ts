@@ -1,4 +1,5 @@
 import Decimal from 'decimal.js';
+
 import { AppError } from '../platform/errors';
 import { centsText, toCents } from '../platform/money';
 import { moneyProblem } from '../subscriptions/subscription.input';
@@ -17,22 +18,32 @@ export const MAX_SHARES = 50;
  * percentages themselves, checked: amounts add up to the record's price, percentages to 100. Costs are split by
  * weight, so a later price change keeps the proportions of the amounts.
  */
-export function splitWeights(mode: SplitMode, shares: readonly ShareInput[], price: string): Array<{ memberId: number; weight: string }> {
+export function splitWeights(
+  mode: SplitMode,
+  shares: readonly ShareInput[],
+  price: string,
+): Array<{ memberId: number; weight: string }> {
   const problem = (text: string) => AppError.field('shares', text);
   if (shares.length < 1 || shares.length > MAX_SHARES) throw problem(`Give from 1 to ${MAX_SHARES} shares.`);
-  if (new Set(shares.map((share) => share.memberId)).size !== shares.length) throw problem('Each member may have one share.');
+  if (new Set(shares.map((share) => share.memberId)).size !== shares.length)
+    throw problem('Each member may have one share.');
   if (mode === 'equal') {
-    if (shares.some((share) => share.value !== undefined && share.value !== null)) throw problem('Equal shares take no values.');
+    if (shares.some((share) => share.value !== undefined && share.value !== null))
+      throw problem('Equal shares take no values.');
     return shares.map((share) => ({ memberId: share.memberId, weight: '1' }));
   }
   const label = mode === 'amounts' ? 'amount' : 'percentage';
   for (const share of shares) {
-    const invalid = share.value === undefined || share.value === null ? `Each share needs its ${label}.` : moneyProblem(label, share.value);
+    const invalid =
+      share.value === undefined || share.value === null
+        ? `Each share needs its ${label}.`
+        : moneyProblem(label, share.value);
     if (invalid) throw problem(invalid);
   }
   const total = shares.reduce((sum, share) => sum.plus(share.value!), new Decimal(0));
   const whole = mode === 'amounts' ? new Decimal(price) : new Decimal(100);
-  if (!total.equals(whole)) throw problem(`The ${label}s must add up to ${mode === 'amounts' ? `the price, ${price}` : '100'}.`);
+  if (!total.equals(whole))
+    throw problem(`The ${label}s must add up to ${mode === 'amounts' ? `the price, ${price}` : '100'}.`);
   if (total.isZero()) throw problem('At least one share must be more than 0.');
   return shares.map((share) => ({ memberId: share.memberId, weight: new Decimal(share.value!).toFixed(2) }));
 }
@@ -52,11 +63,17 @@ export interface StoredSharing {
  * are no longer equal: the split becomes each member's amount of the current price, the owner's two together,
  * so no one's part changes (at a price of 0.00, where every part is nothing, the member's equal share just goes).
  */
-export function handedBack(sharing: StoredSharing, memberId: number, ownerMemberId: number): Omit<StoredSharing, 'price'> {
+export function handedBack(
+  sharing: StoredSharing,
+  memberId: number,
+  ownerMemberId: number,
+): Omit<StoredSharing, 'price'> {
   const payerId = sharing.payerId === memberId ? ownerMemberId : sharing.payerId;
   const ownerHasShare = sharing.splits.some((split) => split.memberId === ownerMemberId);
   if (!ownerHasShare) {
-    const splits = sharing.splits.map((split) => (split.memberId === memberId ? { memberId: ownerMemberId, weight: split.weight } : split));
+    const splits = sharing.splits.map((split) =>
+      split.memberId === memberId ? { memberId: ownerMemberId, weight: split.weight } : split,
+    );
     return { payerId, mode: sharing.mode, splits };
   }
   let mode = sharing.mode;
@@ -77,7 +94,9 @@ export function handedBack(sharing: StoredSharing, memberId: number, ownerMember
     splits: splits
       .filter((split) => split.memberId !== memberId)
       .map((split) =>
-        split.memberId === ownerMemberId && mode !== 'equal' ? { memberId: split.memberId, weight: new Decimal(split.weight).plus(handed).toFixed(2) } : split,
+        split.memberId === ownerMemberId && mode !== 'equal'
+          ? { memberId: split.memberId, weight: new Decimal(split.weight).plus(handed).toFixed(2) }
+          : split,
       ),
   };
 }

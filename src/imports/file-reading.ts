@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
+
 import { unescapeFormula } from '../platform/csv-formulas';
 import { AppError } from '../platform/errors';
 
@@ -99,7 +100,10 @@ export async function* csvRecords(file: PeekedFile): AsyncGenerator<{ line: numb
  * The values of a JSON file at these paths (JSONPath's `$`, names and `*`), each as it is parsed, with its
  * key: a file of many records is never held as one string or one object.
  */
-export async function* jsonValues(file: PeekedFile, paths: string[]): AsyncGenerator<{ key: string | number | undefined; depth: number; value: unknown }> {
+export async function* jsonValues(
+  file: PeekedFile,
+  paths: string[],
+): AsyncGenerator<{ key: string | number | undefined; depth: number; value: unknown }> {
   const { JSONParser } = require('@streamparser/json-node') as typeof import('@streamparser/json-node');
   const parser = new JSONParser({ paths, keepStack: false });
   const stop = feed(file, parser);

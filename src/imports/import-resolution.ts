@@ -1,9 +1,9 @@
 import { DEFAULT_ALERT, NO_ALERT } from '../alerts/alert.input';
 import { unknownCurrencyMessage } from '../currency/known-currency';
 import type { FieldErrors } from '../platform/errors';
-import { validateSubscriptionInput, type SubscriptionInput } from '../subscriptions/subscription.input';
-import type { ImportRow } from './import-row';
+import { type SubscriptionInput, validateSubscriptionInput } from '../subscriptions/subscription.input';
 import type { AccountNames, NamedRow, ProductMatch } from './import.repository';
+import type { ImportRow } from './import-row';
 
 export type LinkKind = 'category' | 'folder' | 'paymentMode';
 
@@ -54,7 +54,13 @@ export class NameIndex {
 
     const product = this.product(row);
     input.product = product ? { id: product.id } : { name: row.name };
-    if (row.name !== '') matches.push({ kind: 'product', name: product?.name ?? row.name, id: product?.id ?? null, existing: product !== null });
+    if (row.name !== '')
+      matches.push({
+        kind: 'product',
+        name: product?.name ?? row.name,
+        id: product?.id ?? null,
+        existing: product !== null,
+      });
 
     if (input.currency !== undefined) {
       const known = this.names.currencies.includes(input.currency);
@@ -64,7 +70,8 @@ export class NameIndex {
 
     const restoredCategory = row.restore?.categoryId;
     if (restoredCategory !== null && restoredCategory !== undefined) {
-      if (this.names.categories.some((category) => !category.own && category.id === restoredCategory)) input.categoryId = restoredCategory;
+      if (this.names.categories.some((category) => !category.own && category.id === restoredCategory))
+        input.categoryId = restoredCategory;
       else fail('category_id', 'The selected category_id does not exist.');
     }
     for (const kind of ['category', 'folder', 'paymentMode'] as const) {
@@ -82,14 +89,17 @@ export class NameIndex {
 
     if (row.restore) {
       for (const alertId of row.restore.alertIds) {
-        if (this.fileAlerts.has(alertId)) matches.push({ kind: 'alert', name: this.fileAlerts.get(alertId)!, id: null, existing: false });
-        else if (this.names.globalAlerts.includes(alertId)) matches.push({ kind: 'alert', name: `#${alertId}`, id: alertId, existing: true });
+        if (this.fileAlerts.has(alertId))
+          matches.push({ kind: 'alert', name: this.fileAlerts.get(alertId)!, id: null, existing: false });
+        else if (this.names.globalAlerts.includes(alertId))
+          matches.push({ kind: 'alert', name: `#${alertId}`, id: alertId, existing: true });
         else fail('alert_id', `The alert definition ${alertId} is neither in the file nor a system one.`);
       }
       input.alertId = row.restore.alertIds.length === 0 ? NO_ALERT : row.restore.alertIds[0];
     } else input.alertId = row.links.notify ? DEFAULT_ALERT : NO_ALERT;
 
-    for (const [field, messages] of Object.entries(validateSubscriptionInput(input))) for (const message of messages) fail(field, message);
+    for (const [field, messages] of Object.entries(validateSubscriptionInput(input)))
+      for (const message of messages) fail(field, message);
     return { row, input, matches, problems, pending };
   }
 
@@ -101,7 +111,10 @@ export class NameIndex {
   /** The product a row means: a restored catalogue product, the user's private product of its name, or the catalogue's. */
   private product(row: ImportRow): ProductMatch | null {
     const restored = row.restore?.productId;
-    const byId = restored === null || restored === undefined ? undefined : this.products.find((product) => !product.own && product.id === restored);
+    const byId =
+      restored === null || restored === undefined
+        ? undefined
+        : this.products.find((product) => !product.own && product.id === restored);
     const name = row.name.toLowerCase();
     const own = this.products.find((product) => product.own && product.name.toLowerCase() === name);
     const catalogue = this.products.find((product) => !product.own && product.name.toLowerCase() === name);

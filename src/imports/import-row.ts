@@ -1,10 +1,13 @@
 import type { FieldErrors } from '../platform/errors';
 import { BillingType, Cycle, RecordType, Status } from '../subscriptions/codes';
 import type { SubscriptionInput } from '../subscriptions/subscription.input';
-import { readCycle, readDate, readPrice, readSwitch, type DateOrder } from './import-values';
+import { type DateOrder, readCycle, readDate, readPrice, readSwitch } from './import-values';
 
 /** The fields of a record an import row gives as values (its links are names, resolved by the service). */
-export type ImportValues = Omit<SubscriptionInput, 'product' | 'folderId' | 'alertId' | 'categoryId' | 'paymentModeId' | 'tags'>;
+export type ImportValues = Omit<
+  SubscriptionInput,
+  'product' | 'folderId' | 'alertId' | 'categoryId' | 'paymentModeId' | 'tags'
+>;
 
 /** One record of a file, read into the domain's terms but not yet checked against the account. */
 export interface ImportRow {
@@ -13,7 +16,13 @@ export interface ImportRow {
   /** The product: a catalogue product of this name, else a private one. */
   name: string;
   values: Partial<ImportValues>;
-  links: { category: string | null; folder: string | null; paymentMode: string | null; tags: string[]; notify: boolean };
+  links: {
+    category: string | null;
+    folder: string | null;
+    paymentMode: string | null;
+    tags: string[];
+    notify: boolean;
+  };
   /** What the reader assumed or set aside, for the dry run to show. */
   notes: string[];
   /** Values the reader could not read, by the record's field. */
@@ -40,7 +49,11 @@ export interface RestoredParts {
     paid_on: string | null;
     note: string | null;
   }>;
-  sharing: { payer_member_id: number; mode: 'equal' | 'amounts' | 'percentages'; shares: Array<{ member_id: number; value: string | null }> } | null;
+  sharing: {
+    payer_member_id: number;
+    mode: 'equal' | 'amounts' | 'percentages';
+    shares: Array<{ member_id: number; value: string | null }>;
+  } | null;
 }
 
 /** A record as other trackers and spreadsheets give one: text under known names (the CSV mapping's fields). */
@@ -82,7 +95,11 @@ const STATUS_WORDS: Record<string, Status> = {
   refunded: Status.Refunded,
   expired: Status.Expired,
 };
-const TYPE_WORDS: Record<string, RecordType> = { subscription: RecordType.Subscription, trial: RecordType.Trial, lifetime: RecordType.Lifetime };
+const TYPE_WORDS: Record<string, RecordType> = {
+  subscription: RecordType.Subscription,
+  trial: RecordType.Trial,
+  lifetime: RecordType.Lifetime,
+};
 
 const present = (text: string | undefined): text is string => text !== undefined && text.trim() !== '';
 
@@ -91,7 +108,12 @@ export function rowFromLoose(line: number, loose: LooseRecord, reading: LooseRea
   const notes: string[] = [];
   const problems: FieldErrors = {};
   const fail = (field: string, message: string) => (problems[field] ??= []).push(message);
-  const values: Partial<ImportValues> = { billingType: BillingType.CalendarDate, status: Status.Active, recurring: 1, type: RecordType.Subscription };
+  const values: Partial<ImportValues> = {
+    billingType: BillingType.CalendarDate,
+    status: Status.Active,
+    recurring: 1,
+    type: RecordType.Subscription,
+  };
 
   const name = loose.name?.trim() ?? '';
   if (name === '') fail('brand_id', 'The row has no name.');
@@ -100,9 +122,13 @@ export function rowFromLoose(line: number, loose: LooseRecord, reading: LooseRea
   if (price.amount === null) fail('price', `"${loose.price ?? ''}" is not a price.`);
   else values.price = price.amount.replace(/^-/, '');
   if (price.amount?.startsWith('-')) fail('price', 'The price must be at least 0.');
-  values.currency = present(loose.currency) ? loose.currency.trim().toUpperCase() : (price.currency ?? reading.currency);
+  values.currency = present(loose.currency)
+    ? loose.currency.trim().toUpperCase()
+    : (price.currency ?? reading.currency);
   if (price.ambiguous && !present(loose.currency))
-    notes.push(`"${price.ambiguous.symbol}" read as ${values.currency} (it may be ${price.ambiguous.candidates.join(', ')}).`);
+    notes.push(
+      `"${price.ambiguous.symbol}" read as ${values.currency} (it may be ${price.ambiguous.candidates.join(', ')}).`,
+    );
   if (!price.currency && !present(loose.currency)) notes.push(`No currency given: ${values.currency}.`);
 
   const type = loose.type?.trim().toLowerCase();
@@ -114,13 +140,17 @@ export function rowFromLoose(line: number, loose: LooseRecord, reading: LooseRea
   if (values.type === RecordType.Lifetime) values.recurring = 0;
 
   const frequency = present(loose.frequency) ? Number(loose.frequency.trim()) : undefined;
-  if (frequency !== undefined && !Number.isInteger(frequency)) fail('billing_frequency', `"${loose.frequency}" is not a whole number.`);
+  if (frequency !== undefined && !Number.isInteger(frequency))
+    fail('billing_frequency', `"${loose.frequency}" is not a whole number.`);
   const cycle = present(loose.cycle) ? readCycle(loose.cycle, frequency) : null;
   if (present(loose.cycle) && !cycle) {
     if (/^(one[- ]?time|once|lifetime|never)$/i.test(loose.cycle.trim())) values.recurring = 0;
     else fail('billing_cycle', `"${loose.cycle}" is not a billing period (e.g. Monthly, Every 3 Months).`);
   }
-  Object.assign(values, { billingCycle: cycle?.cycle ?? Cycle.Monthly, billingFrequency: cycle?.frequency ?? frequency ?? 1 });
+  Object.assign(values, {
+    billingCycle: cycle?.cycle ?? Cycle.Monthly,
+    billingFrequency: cycle?.frequency ?? frequency ?? 1,
+  });
   if (!present(loose.cycle) && values.recurring === 1) notes.push('No billing period given: monthly.');
 
   const date = readDate(loose.paymentDate ?? '', reading.dateOrder);
@@ -131,7 +161,8 @@ export function rowFromLoose(line: number, loose: LooseRecord, reading: LooseRea
   if (present(status)) {
     const switched = readSwitch(status);
     const code = STATUS_WORDS[status] ?? (switched === null ? undefined : switched ? Status.Active : Status.Cancelled);
-    if (code === undefined) fail('status', `"${loose.status}" is not a status (Active, Cancel, Refund, Expired, Draft).`);
+    if (code === undefined)
+      fail('status', `"${loose.status}" is not a status (Active, Cancel, Refund, Expired, Draft).`);
     else values.status = code;
   }
   if (present(loose.active) && readSwitch(loose.active) === false) values.status = Status.Cancelled;
@@ -144,7 +175,11 @@ export function rowFromLoose(line: number, loose: LooseRecord, reading: LooseRea
     } else fail('contract_expiry', cancellation.problem!);
   }
 
-  const noteLines = [loose.notes, present(loose.url) ? loose.url.trim() : undefined, present(loose.paidBy) ? `Paid by ${loose.paidBy.trim()}` : undefined];
+  const noteLines = [
+    loose.notes,
+    present(loose.url) ? loose.url.trim() : undefined,
+    present(loose.paidBy) ? `Paid by ${loose.paidBy.trim()}` : undefined,
+  ];
   const note = noteLines.filter(present).join('\n');
   if (note !== '') values.note = note;
   if (present(loose.url)) notes.push('The URL is kept in the note (a record takes its web address from its product).');

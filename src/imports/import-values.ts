@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+
 import { Cycle } from '../subscriptions/codes';
 
 /**
@@ -128,13 +129,20 @@ export function readDate(text: string, order?: DateOrder): { date: string | null
   const iso = /^(\d{4}-\d{2}-\d{2})(?:[T ][\d:.]+Z?)?$/.exec(trimmed);
   if (iso) return valid(DateTime.fromISO(iso[1]));
   const dotted = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/.exec(trimmed);
-  if (dotted) return valid(DateTime.fromObject({ day: Number(dotted[1]), month: Number(dotted[2]), year: Number(dotted[3]) }));
+  if (dotted)
+    return valid(DateTime.fromObject({ day: Number(dotted[1]), month: Number(dotted[2]), year: Number(dotted[3]) }));
   const slashed = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(trimmed);
   if (!slashed) return { date: null, problem: `"${trimmed}" is not a date (write YYYY-MM-DD).` };
   const [first, second, year] = [Number(slashed[1]), Number(slashed[2]), Number(slashed[3])];
   const dayFirst = first > 12 ? true : second > 12 ? false : order === undefined ? null : order === 'DMY';
-  if (dayFirst === null) return { date: null, problem: `"${trimmed}" could be day/month or month/day: give the file's date order (DMY or MDY).` };
-  return valid(DateTime.fromObject(dayFirst ? { day: first, month: second, year } : { day: second, month: first, year }));
+  if (dayFirst === null)
+    return {
+      date: null,
+      problem: `"${trimmed}" could be day/month or month/day: give the file's date order (DMY or MDY).`,
+    };
+  return valid(
+    DateTime.fromObject(dayFirst ? { day: first, month: second, year } : { day: second, month: first, year }),
+  );
 }
 
 function valid(date: DateTime): { date: string | null; problem?: string } {

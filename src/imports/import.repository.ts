@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
+
 import { currentTarget, intArray, rowsOf } from '../platform/db/statements';
 
 export interface NamedRow {

@@ -1,8 +1,9 @@
-import { GraphQLUpload, type FileUpload } from 'graphql-upload-minimal';
+import { type FileUpload, GraphQLUpload } from 'graphql-upload-minimal';
 import { Arg, Ctx, Field, InputType, Int, Mutation, ObjectType, registerEnumType, Resolver } from 'type-graphql';
-import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
-import type { DateOrder } from './import-values';
+
+import { type GraphQLContext, requireCaller } from '../platform/graphql/context';
 import type { ImportFormat, ImportReport, ImportService } from './import.service';
+import type { DateOrder } from './import-values';
 import type { ColumnMapping, LooseField } from './loose-formats';
 
 enum ImportFormatValue {
@@ -43,10 +44,14 @@ enum ImportFieldValue {
 }
 registerEnumType(ImportFormatValue, {
   name: 'ImportFormat',
-  description: "WALLOS: Wallos' JSON or CSV export. CSV: any CSV with a header row. SUBLEDGER: our account export (/export/account.json).",
+  description:
+    "WALLOS: Wallos' JSON or CSV export. CSV: any CSV with a header row. SUBLEDGER: our account export (/export/account.json).",
 });
 registerEnumType(ImportOutcomeValue, { name: 'ImportOutcome' });
-registerEnumType(DateOrderValue, { name: 'DateOrder', description: 'How dates written with slashes are read when day and month are both 12 or less.' });
+registerEnumType(DateOrderValue, {
+  name: 'DateOrder',
+  description: 'How dates written with slashes are read when day and month are both 12 or less.',
+});
 registerEnumType(ImportFieldValue, { name: 'ImportField' });
 
 @InputType()
@@ -55,7 +60,9 @@ class ColumnMappingInput {
   @Field({ description: "The column's header in the file." }) column!: string;
 }
 
-@ObjectType('ImportMatch', { description: 'What a name of the row was matched to: an existing row (its id), or one the import makes.' })
+@ObjectType('ImportMatch', {
+  description: 'What a name of the row was matched to: an existing row (its id), or one the import makes.',
+})
 class ImportMatchView {
   @Field({ description: 'product, currency, category, folder, paymentMode, tag or alert' }) kind!: string;
   @Field() name!: string;
@@ -71,16 +78,22 @@ class ImportProblemView {
 
 @ObjectType('ImportRowReport')
 class ImportRowReportView {
-  @Field(() => Int, { description: 'The line the row starts on (CSV; the header is line 1), or its place in a JSON list.' }) line!: number;
+  @Field(() => Int, {
+    description: 'The line the row starts on (CSV; the header is line 1), or its place in a JSON list.',
+  })
+  line!: number;
   @Field() name!: string;
   @Field(() => ImportOutcomeValue) outcome!: string;
   @Field(() => Int, { nullable: true }) recordId!: number | null;
   @Field(() => [ImportMatchView]) matches!: ImportMatchView[];
   @Field(() => [String], { description: 'What was assumed or set aside in reading the row.' }) notes!: string[];
-  @Field(() => [ImportProblemView], { description: 'Why the row is refused (none when it is not).' }) problems!: ImportProblemView[];
+  @Field(() => [ImportProblemView], { description: 'Why the row is refused (none when it is not).' })
+  problems!: ImportProblemView[];
 }
 
-@ObjectType('ImportedWebhookEndpoint', { description: 'A webhook endpoint of the file, made with a new signing secret (shown this once).' })
+@ObjectType('ImportedWebhookEndpoint', {
+  description: 'A webhook endpoint of the file, made with a new signing secret (shown this once).',
+})
 class ImportedWebhookEndpointView {
   @Field(() => Int) id!: number;
   @Field() url!: string;
@@ -100,7 +113,10 @@ class ImportReportView {
 
 const toView = (report: ImportReport): ImportReportView => ({
   ...report,
-  rows: report.rows.map((row) => ({ ...row, problems: Object.entries(row.problems).map(([field, messages]) => ({ field, messages })) })),
+  rows: report.rows.map((row) => ({
+    ...row,
+    problems: Object.entries(row.problems).map(([field, messages]) => ({ field, messages })),
+  })),
 });
 
 @Resolver()
@@ -116,14 +132,18 @@ export class ImportResolver {
     @Arg('file', () => GraphQLUpload) file: Promise<FileUpload>,
     @Ctx() context: GraphQLContext,
     @Arg('dryRun', { defaultValue: false }) dryRun: boolean,
-    @Arg('skipRefused', { defaultValue: false, description: 'Import the rows that pass and report the refused ones.' }) skipRefused: boolean,
+    @Arg('skipRefused', { defaultValue: false, description: 'Import the rows that pass and report the refused ones.' })
+    skipRefused: boolean,
     @Arg('currency', () => String, {
       nullable: true,
       description: 'For prices without a currency and ambiguous symbols ($, ¥, kr); your base currency by default.',
     })
     currency: string | null,
     @Arg('dateOrder', () => DateOrderValue, { nullable: true }) dateOrder: DateOrder | null,
-    @Arg('mapping', () => [ColumnMappingInput], { nullable: true, description: 'CSV: which column holds which field, over the detected ones.' })
+    @Arg('mapping', () => [ColumnMappingInput], {
+      nullable: true,
+      description: 'CSV: which column holds which field, over the detected ones.',
+    })
     mapping: ColumnMappingInput[] | null,
   ): Promise<ImportReportView> {
     const caller = requireCaller(context);

@@ -1,19 +1,21 @@
 import type { Readable } from 'node:stream';
+
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
+
 import type { AccountSources } from '../exports/account-export.service';
-import type { ProfileService } from '../settings/profile.service';
 import type { Caller } from '../platform/caller';
 import { AppError, type FieldErrors } from '../platform/errors';
 import { definedOnly } from '../platform/objects';
+import type { ProfileService } from '../settings/profile.service';
 import type { NewRecord } from '../subscriptions/subscription.service';
 import { peek } from './file-reading';
+import type { ImportRepository } from './import.repository';
+import { type ImportMatch, type LinkKind, NameIndex, type ResolvedRow } from './import-resolution';
 import type { ImportRow } from './import-row';
 import type { DateOrder } from './import-values';
-import { NameIndex, type ImportMatch, type LinkKind, type ResolvedRow } from './import-resolution';
-import type { ImportRepository } from './import.repository';
-import { csvRows, wallosRows, type ColumnMapping } from './loose-formats';
-import { readAccountDocument, type AccountParts } from './subledger-format';
+import { type ColumnMapping, csvRows, wallosRows } from './loose-formats';
+import { type AccountParts, readAccountDocument } from './subledger-format';
 
 export type ImportFormat = 'wallos' | 'csv' | 'subledger';
 
@@ -83,11 +85,14 @@ export class ImportService {
     let parts: AccountParts | null = null;
     if (options.format === 'subledger') ({ rows, parts } = await readAccountDocument(peeked));
     else {
-      for await (const row of options.format === 'wallos' ? wallosRows(peeked, reading) : csvRows(peeked, reading, options.mapping)) {
+      for await (const row of options.format === 'wallos'
+        ? wallosRows(peeked, reading)
+        : csvRows(peeked, reading, options.mapping)) {
         if (rows.push(row) > MAX_ROWS) break;
       }
     }
-    if (rows.length > MAX_ROWS) throw AppError.badInput(`An import takes at most ${MAX_ROWS.toLocaleString('en')} rows; split the file.`);
+    if (rows.length > MAX_ROWS)
+      throw AppError.badInput(`An import takes at most ${MAX_ROWS.toLocaleString('en')} rows; split the file.`);
 
     const products = await this.repository.products(
       caller.userId,
@@ -98,7 +103,10 @@ export class ImportService {
     const resolved = rows.map((row) => index.resolve(row));
     refuseOrphanAddons(resolved);
     const refused = resolved.filter(hasProblems);
-    const report = (outcomeOf: (row: ResolvedRow) => [ImportOutcome, number | null], endpoints: ImportReport['webhookEndpoints'] = []): ImportReport => ({
+    const report = (
+      outcomeOf: (row: ResolvedRow) => [ImportOutcome, number | null],
+      endpoints: ImportReport['webhookEndpoints'] = [],
+    ): ImportReport => ({
       format: options.format,
       dryRun: options.dryRun,
       total: resolved.length,
@@ -106,13 +114,23 @@ export class ImportService {
       refused: refused.length,
       rows: resolved.map((row) => {
         const [outcome, recordId] = outcomeOf(row);
-        return { line: row.row.line, name: row.row.name, outcome, recordId, matches: row.matches, notes: row.row.notes, problems: row.problems };
+        return {
+          line: row.row.line,
+          name: row.row.name,
+          outcome,
+          recordId,
+          matches: row.matches,
+          notes: row.row.notes,
+          problems: row.problems,
+        };
       }),
       webhookEndpoints: endpoints,
     });
     if (options.dryRun) return report((row) => [hasProblems(row) ? 'REFUSED' : 'WOULD_CREATE', null]);
     if (refused.length > 0 && !options.skipRefused) {
-      const errors = Object.fromEntries(refused.slice(0, 100).map((row) => [`line ${row.row.line}`, Object.values(row.problems).flat()]));
+      const errors = Object.fromEntries(
+        refused.slice(0, 100).map((row) => [`line ${row.row.line}`, Object.values(row.problems).flat()]),
+      );
       throw AppError.badInput(
         `${refused.length} of ${resolved.length} rows are refused, so nothing was imported: fix them, or import with skipRefused.`,
         errors,
@@ -128,7 +146,11 @@ export class ImportService {
     const alertIds = parts ? await this.restoreParts(caller, parts) : new Map<number, number>();
     // The links there are now (a Subledger export's were just made), and those this import makes, by name.
     const existing = new NameIndex(await this.repository.accountNames(caller.userId), []);
-    const made: Record<LinkKind, Map<string, number>> = { category: new Map(), folder: new Map(), paymentMode: new Map() };
+    const made: Record<LinkKind, Map<string, number>> = {
+      category: new Map(),
+      folder: new Map(),
+      paymentMode: new Map(),
+    };
     const { categories, folders, paymentModes } = this.targets;
     for (const row of rows) {
       for (const [kind, service] of [
@@ -143,7 +165,8 @@ export class ImportService {
         made[kind].set(key, id);
         Object.assign(row.input, { [`${kind}Id`]: id });
       }
-      if (row.row.restore && row.input.alertId) row.input.alertId = alertIds.get(row.input.alertId) ?? row.input.alertId;
+      if (row.row.restore && row.input.alertId)
+        row.input.alertId = alertIds.get(row.input.alertId) ?? row.input.alertId;
     }
 
     const recordIds = new Map<ResolvedRow, number>();
@@ -166,14 +189,19 @@ export class ImportService {
     for (let start = 0; start < rows.length;) {
       let end = start + 1;
       while (end < rows.length && isAddon(rows[end]) === isAddon(rows[start])) end += 1;
-      await create(rows.slice(start, end), (row) => (isAddon(row) ? byFileId.get(row.row.restore!.mainId!) : undefined));
+      await create(rows.slice(start, end), (row) =>
+        isAddon(row) ? byFileId.get(row.row.restore!.mainId!) : undefined,
+      );
       start = end;
     }
     await this.restoreMoney(caller, rows, parts, alertIds, byFileId);
     // Endpoints come last: the import's own events are not sent to them.
     const endpoints = [];
     for (const endpoint of parts?.webhookEndpoints ?? []) {
-      const { endpoint: created, secret } = await this.targets.endpoints.create(caller, { url: endpoint.url, events: endpoint.events });
+      const { endpoint: created, secret } = await this.targets.endpoints.create(caller, {
+        url: endpoint.url,
+        events: endpoint.events,
+      });
       if (!endpoint.enabled) await this.targets.endpoints.update(caller, created.id, { enabled: false });
       endpoints.push({ id: created.id, url: created.url, secret });
     }
@@ -184,10 +212,19 @@ export class ImportService {
    * A Subledger export's money parts, once its records are made: their price histories and settled payments,
    * the budgets (their categories and alerts as made here), and the household with the records' sharing.
    */
-  private async restoreMoney(caller: Caller, rows: ResolvedRow[], parts: AccountParts | null, alertIds: Map<number, number>, byFileId: Map<number, number>) {
+  private async restoreMoney(
+    caller: Caller,
+    rows: ResolvedRow[],
+    parts: AccountParts | null,
+    alertIds: Map<number, number>,
+    byFileId: Map<number, number>,
+  ) {
     const { subscriptions, ledger, spending, households } = this.targets;
-    const restored = rows.flatMap(({ row }) => (row.restore ? [{ line: row.line, id: byFileId.get(row.restore.id)!, restore: row.restore }] : []));
-    for (const { id, restore } of restored) if (restore.priceHistory.length > 0) await subscriptions.restorePriceSteps(caller, id, restore.priceHistory);
+    const restored = rows.flatMap(({ row }) =>
+      row.restore ? [{ line: row.line, id: byFileId.get(row.restore.id)!, restore: row.restore }] : [],
+    );
+    for (const { id, restore } of restored)
+      if (restore.priceHistory.length > 0) await subscriptions.restorePriceSteps(caller, id, restore.priceHistory);
     await ledger.restore(
       caller,
       restored.flatMap(({ id, restore }) => restore.payments.map((payment) => ({ ...payment, subscription_id: id }))),
@@ -197,7 +234,9 @@ export class ImportService {
     for (const budget of parts.budgets) {
       const fileCategory = parts.categories.find((category) => category.id === budget.categoryId);
       const categoryId = fileCategory
-        ? (names.categories.find((category) => category.own && category.name.toLowerCase() === fileCategory.name.toLowerCase())?.id ?? null)
+        ? (names.categories.find(
+            (category) => category.own && category.name.toLowerCase() === fileCategory.name.toLowerCase(),
+          )?.id ?? null)
         : budget.categoryId;
       const alertId = budget.alertId === null ? null : (alertIds.get(budget.alertId) ?? budget.alertId);
       await spending.setBudget(caller, { amount: budget.amount, categoryId, alertId });
@@ -214,7 +253,9 @@ export class ImportService {
       };
       await households.share(caller, id, sharing).catch((error: unknown) => {
         // The whole import rolls back; the line says which record's split the file got wrong.
-        throw error instanceof AppError ? new AppError(error.code, `line ${line}: ${error.message}`, error.fieldErrors) : error;
+        throw error instanceof AppError
+          ? new AppError(error.code, `line ${line}: ${error.message}`, error.fieldErrors)
+          : error;
       });
     }
   }
@@ -226,20 +267,25 @@ export class ImportService {
    */
   private async restoreParts(caller: Caller, parts: AccountParts): Promise<Map<number, number>> {
     const { profile, settings, folders, tags, paymentModes, categories, alerts } = this.targets;
-    if (parts.profile) await profile.update(caller, { baseCurrency: parts.profile.baseCurrency, timezone: parts.profile.timezone });
+    if (parts.profile)
+      await profile.update(caller, { baseCurrency: parts.profile.baseCurrency, timezone: parts.profile.timezone });
     // The settings the file gives, by name: the caller's own row is the one written, whatever else the file's object holds.
     const { autoDetectSubscriptions, browserNotifications, notifyBefore } = parts.settings ?? {};
     const change = definedOnly({ autoDetectSubscriptions, browserNotifications, notifyBefore });
     if (Object.keys(change).length > 0) await settings.update(caller, change);
     const names = await this.repository.accountNames(caller.userId);
-    const missing = (existing: Array<{ name: string }>, name: string) => !existing.some((row) => row.name.toLowerCase() === name.toLowerCase());
+    const missing = (existing: Array<{ name: string }>, name: string) =>
+      !existing.some((row) => row.name.toLowerCase() === name.toLowerCase());
     for (const folder of parts.folders) {
-      if (missing(names.folders, folder.name)) await folders.create(caller, { name: folder.name, color: folder.color, isDefault: folder.isDefault ? 1 : 0 });
+      if (missing(names.folders, folder.name))
+        await folders.create(caller, { name: folder.name, color: folder.color, isDefault: folder.isDefault ? 1 : 0 });
     }
     for (const tag of parts.tags) if (missing(names.tags, tag.name)) await tags.create(caller, { name: tag.name });
-    for (const mode of parts.paymentModes) if (missing(names.paymentModes, mode.name)) await paymentModes.create(caller, { name: mode.name });
+    for (const mode of parts.paymentModes)
+      if (missing(names.paymentModes, mode.name)) await paymentModes.create(caller, { name: mode.name });
     const own = names.categories.filter((category) => category.own);
-    for (const category of parts.categories) if (missing(own, category.name)) await categories.create(caller, { name: category.name });
+    for (const category of parts.categories)
+      if (missing(own, category.name)) await categories.create(caller, { name: category.name });
     const alertIds = new Map<number, number>();
     for (const alert of parts.alerts) {
       const created = await alerts.create(caller, {
@@ -261,9 +307,14 @@ export class ImportService {
 
 /** An add-on whose main record is not imported with it has nothing to hang from. */
 function refuseOrphanAddons(rows: ResolvedRow[]): void {
-  const accepted = new Set(rows.filter((row) => !hasProblems(row) && row.row.restore && !row.row.restore.mainId).map((row) => row.row.restore!.id));
+  const accepted = new Set(
+    rows
+      .filter((row) => !hasProblems(row) && row.row.restore && !row.row.restore.mainId)
+      .map((row) => row.row.restore!.id),
+  );
   for (const row of rows) {
     const mainId = row.row.restore?.mainId;
-    if (mainId && !accepted.has(mainId)) (row.problems.sub_id ??= []).push(`The add-on's main record ${mainId} is not imported with it.`);
+    if (mainId && !accepted.has(mainId))
+      (row.problems.sub_id ??= []).push(`The add-on's main record ${mainId} is not imported with it.`);
   }
 }

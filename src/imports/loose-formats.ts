@@ -1,6 +1,6 @@
 import { AppError } from '../platform/errors';
 import { csvRecords, firstCharacter, jsonValues, type PeekedFile } from './file-reading';
-import { rowFromLoose, type ImportRow, type LooseReading, type LooseRecord } from './import-row';
+import { type ImportRow, type LooseReading, type LooseRecord, rowFromLoose } from './import-row';
 
 /** The fields a CSV column can be mapped to. */
 export type LooseField = keyof LooseRecord;
@@ -13,7 +13,17 @@ export type ColumnMapping = Partial<Record<LooseField, string>>;
  * spreadsheets and trackers, and Wallos' export (its "Categpry" included, a typo of its older versions).
  */
 const HEADER_NAMES: Record<LooseField, string[]> = {
-  name: ['name', 'product', 'productname', 'service', 'subscription', 'subscriptionname', 'title', 'brand', 'brandname'],
+  name: [
+    'name',
+    'product',
+    'productname',
+    'service',
+    'subscription',
+    'subscriptionname',
+    'title',
+    'brand',
+    'brandname',
+  ],
   price: ['price', 'amount', 'cost', 'fee'],
   currency: ['currency', 'currencycode', 'pricetype'],
   cycle: ['paymentcycle', 'cycle', 'billingcycle', 'billingperiod', 'period', 'interval', 'recurrence', 'frequency'],
@@ -56,7 +66,11 @@ export function detectColumns(headers: string[], mapping: ColumnMapping = {}): M
   const used = new Set<number>();
   for (const [field, header] of Object.entries(mapping) as Array<[LooseField, string]>) {
     const index = headers.findIndex((candidate) => simplified(candidate) === simplified(header));
-    if (index < 0) throw AppError.field(`mapping.${field}`, `The column "${header}" is not in the file's header (${headers.join(', ')}).`);
+    if (index < 0)
+      throw AppError.field(
+        `mapping.${field}`,
+        `The column "${header}" is not in the file's header (${headers.join(', ')}).`,
+      );
     columns.set(field, index);
     used.add(index);
   }
@@ -72,7 +86,10 @@ export function detectColumns(headers: string[], mapping: ColumnMapping = {}): M
   }
   const cycle = columns.get('cycle');
   if (cycle !== undefined && simplified(headers[cycle]) === 'frequency' && !columns.has('frequency')) {
-    const other = headers.findIndex((header, position) => position !== cycle && ['cycle', 'billingcycle', 'period', 'unit'].includes(simplified(header)));
+    const other = headers.findIndex(
+      (header, position) =>
+        position !== cycle && ['cycle', 'billingcycle', 'period', 'unit'].includes(simplified(header)),
+    );
     if (other >= 0) {
       columns.set('frequency', cycle);
       columns.set('cycle', other);
@@ -80,7 +97,9 @@ export function detectColumns(headers: string[], mapping: ColumnMapping = {}): M
   }
   const missing = (['name', 'price', 'paymentDate'] as const).filter((field) => !columns.has(field));
   if (missing.length > 0) {
-    throw AppError.badInput(`No column found for ${missing.join(', ')} in the header (${headers.join(', ')}): map them (mapping: {field: "Column"}).`);
+    throw AppError.badInput(
+      `No column found for ${missing.join(', ')} in the header (${headers.join(', ')}): map them (mapping: {field: "Column"}).`,
+    );
   }
   return columns;
 }
@@ -104,7 +123,9 @@ export async function* csvRows(
     for (const [field, index] of columns) loose[field] = fields[index];
     const row = rowFromLoose(line, adjust(loose), reading);
     if (fields.length !== width) {
-      (row.problems.row ??= []).push(`The row has ${fields.length} fields and the header ${width}: an unquoted delimiter or line break in a value?`);
+      (row.problems.row ??= []).push(
+        `The row has ${fields.length} fields and the header ${width}: an unquoted delimiter or line break in a value?`,
+      );
     }
     yield row;
   }
@@ -135,7 +156,9 @@ export async function* wallosRows(file: PeekedFile, reading: LooseReading): Asyn
       yield { ...rowFromLoose(position, {}, reading), problems: { row: ['The record is not a JSON object.'] } };
       continue;
     }
-    const entries = Object.entries(value as Record<string, unknown>).map(([header, text]) => [header, text === null ? '' : String(text)] as const);
+    const entries = Object.entries(value as Record<string, unknown>).map(
+      ([header, text]) => [header, text === null ? '' : String(text)] as const,
+    );
     const headers = entries.map(([header]) => header);
     const headerKey = JSON.stringify(headers);
     if (!columnsOf.has(headerKey)) columnsOf.set(headerKey, detectColumns(headers));

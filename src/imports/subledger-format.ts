@@ -1,10 +1,10 @@
 import { ACCOUNT_EXPORT_FORMAT, type AccountExport } from '../exports/account-export.service';
-import { AppError } from '../platform/errors';
-import { jsonValues, type PeekedFile } from './file-reading';
-import type { FieldErrors } from '../platform/errors';
-import { isCalendarDate } from '../platform/dates';
-import { moneyProblem } from '../subscriptions/subscription.input';
 import { SPLIT_MODES } from '../households/household.entity';
+import { isCalendarDate } from '../platform/dates';
+import type { FieldErrors } from '../platform/errors';
+import { AppError } from '../platform/errors';
+import { moneyProblem } from '../subscriptions/subscription.input';
+import { jsonValues, type PeekedFile } from './file-reading';
 import type { ImportRow, ImportValues, RestoredParts } from './import-row';
 
 /** The parts of an account document besides its records. */
@@ -12,7 +12,18 @@ export type AccountParts = Omit<AccountExport, 'subscriptions' | 'exportedAt' | 
 type ExportedRecord = AccountExport['subscriptions'][number];
 
 const SQL_SECONDS = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
-const PARTS = ['profile', 'settings', 'folders', 'tags', 'paymentModes', 'categories', 'alerts', 'webhookEndpoints', 'budgets', 'household'] as const;
+const PARTS = [
+  'profile',
+  'settings',
+  'folders',
+  'tags',
+  'paymentModes',
+  'categories',
+  'alerts',
+  'webhookEndpoints',
+  'budgets',
+  'household',
+] as const;
 
 /** What a field of the document holds, as the export writes it. */
 type Kind = 'id' | 'integer' | 'text' | 'flag' | 'texts' | 'ids' | 'value';
@@ -23,14 +34,18 @@ type Specs = Readonly<Record<string, Spec>>;
 const MAX_INT = 2_147_483_647;
 const isInteger = (value: unknown): value is number => Number.isInteger(value) && Math.abs(value as number) <= MAX_INT;
 const isId = (value: unknown): value is number => isInteger(value) && value >= 1;
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const KINDS: Record<Kind, { holds: (value: unknown) => boolean; words: string }> = {
   id: { holds: isId, words: 'a whole number of at least 1' },
   integer: { holds: isInteger, words: 'a whole number' },
   text: { holds: (value) => typeof value === 'string', words: 'text' },
   flag: { holds: (value) => typeof value === 'boolean', words: 'true or false' },
-  texts: { holds: (value) => Array.isArray(value) && value.every((item) => typeof item === 'string'), words: 'a list of texts' },
+  texts: {
+    holds: (value) => Array.isArray(value) && value.every((item) => typeof item === 'string'),
+    words: 'a list of texts',
+  },
   ids: { holds: (value) => Array.isArray(value) && value.every(isId), words: 'a list of whole numbers of at least 1' },
   value: { holds: (value) => typeof value === 'string' || typeof value === 'number', words: 'a number or text' },
 };
@@ -148,7 +163,8 @@ function readParts(raw: Record<string, unknown>): AccountParts {
   const problems: FieldErrors = {};
   const one = (part: 'profile' | 'settings' | 'household') =>
     raw[part] === undefined || raw[part] === null ? null : picked(raw[part], PART_FIELDS[part], part, problems);
-  const list = (part: Exclude<(typeof PARTS)[number], 'profile' | 'settings' | 'household'>) => pickedList(raw[part], PART_FIELDS[part], part, problems);
+  const list = (part: Exclude<(typeof PARTS)[number], 'profile' | 'settings' | 'household'>) =>
+    pickedList(raw[part], PART_FIELDS[part], part, problems);
   const household = one('household');
   const parts = {
     profile: one('profile'),
@@ -163,7 +179,12 @@ function readParts(raw: Record<string, unknown>): AccountParts {
     budgets: list('budgets'),
     household: household && {
       ...household,
-      members: pickedList(isObject(raw.household) ? raw.household.members : undefined, MEMBER_FIELDS, 'household.members', problems),
+      members: pickedList(
+        isObject(raw.household) ? raw.household.members : undefined,
+        MEMBER_FIELDS,
+        'household.members',
+        problems,
+      ),
     },
   };
   const paths = Object.keys(problems);
@@ -188,7 +209,9 @@ export async function readAccountDocument(file: PeekedFile): Promise<{ parts: Ac
     else raw[key as string] = value;
   }
   if (header.format !== ACCOUNT_EXPORT_FORMAT.format || header.version !== ACCOUNT_EXPORT_FORMAT.version) {
-    throw AppError.badInput(`The file is not a Subledger account export (format ${ACCOUNT_EXPORT_FORMAT.format}, version ${ACCOUNT_EXPORT_FORMAT.version}).`);
+    throw AppError.badInput(
+      `The file is not a Subledger account export (format ${ACCOUNT_EXPORT_FORMAT.format}, version ${ACCOUNT_EXPORT_FORMAT.version}).`,
+    );
   }
   const parts = readParts(raw);
   return { parts, rows: records.map((record, index) => rowOfRecord(index + 1, record, parts)) };
@@ -202,12 +225,23 @@ export async function readAccountDocument(file: PeekedFile): Promise<{ parts: Ac
 function rowOfRecord(position: number, raw: unknown, parts: AccountParts): ImportRow {
   if (!isObject(raw)) {
     const links = { category: null, folder: null, paymentMode: null, tags: [], notify: false };
-    return { line: position, name: '', values: {}, links, notes: [], problems: { row: ['The record is not a JSON object.'] } };
+    return {
+      line: position,
+      name: '',
+      values: {},
+      links,
+      notes: [],
+      problems: { row: ['The record is not a JSON object.'] },
+    };
   }
   const problems: FieldErrors = {};
-  const record = { ...picked(raw, RECORD_LINKS, '', problems), ...picked(raw, RECORD_VALUES, '', problems) } as Partial<ExportedRecord>;
+  const record = {
+    ...picked(raw, RECORD_LINKS, '', problems),
+    ...picked(raw, RECORD_VALUES, '', problems),
+  } as Partial<ExportedRecord>;
   const moneyPart = moneyParts(raw, problems);
-  const nameOf = (rows: Array<{ id: number; name: string }>, id: number | null | undefined) => rows.find((row) => row.id === id)?.name ?? null;
+  const nameOf = (rows: Array<{ id: number; name: string }>, id: number | null | undefined) =>
+    rows.find((row) => row.id === id)?.name ?? null;
   const values: Partial<ImportValues> = {
     type: record.type,
     price: String(record.price),
@@ -266,14 +300,23 @@ function rowOfRecord(position: number, raw: unknown, parts: AccountParts): Impor
  * A record's money parts, their known fields only: its price steps, settled payments and sharing (the
  * document's member ids), each checked as the file gives it (a hand-edited file may hold anything).
  */
-function moneyParts(record: Record<string, unknown>, problems: FieldErrors): Pick<RestoredParts, 'priceHistory' | 'payments' | 'sharing'> {
+function moneyParts(
+  record: Record<string, unknown>,
+  problems: FieldErrors,
+): Pick<RestoredParts, 'priceHistory' | 'payments' | 'sharing'> {
   const money = (value: unknown) => typeof value === 'string' && moneyProblem('amount', value) === null;
   const day = (value: unknown) => typeof value === 'string' && isCalendarDate(value);
   // A value that is not a list stands for one entry that is not an object: refused as such.
-  const list = (value: unknown): unknown[] => (value === undefined || value === null ? [] : Array.isArray(value) ? value : [null]);
+  const list = (value: unknown): unknown[] =>
+    value === undefined || value === null ? [] : Array.isArray(value) ? value : [null];
   const steps = list(record.price_history);
-  const priceHistory = steps.filter(isObject).map((step) => ({ effective_from: step.effective_from as string, price: step.price as string }));
-  if (priceHistory.length !== steps.length || !priceHistory.every((step) => day(step.effective_from) && money(step.price))) {
+  const priceHistory = steps
+    .filter(isObject)
+    .map((step) => ({ effective_from: step.effective_from as string, price: step.price as string }));
+  if (
+    priceHistory.length !== steps.length ||
+    !priceHistory.every((step) => day(step.effective_from) && money(step.price))
+  ) {
     problems.price_history = ['Each price step needs an effective_from date and a price.'];
   }
   const entries = list(record.payments);
@@ -293,11 +336,15 @@ function moneyParts(record: Record<string, unknown>, problems: FieldErrors): Pic
     (entry.status === 'skipped' || (entry.status === 'paid' && money(entry.paid_amount) && day(entry.paid_on))) &&
     (entry.note === null || (typeof entry.note === 'string' && entry.note.length <= 1000));
   if (payments.length !== entries.length || !payments.every(settled))
-    problems.payments = ['Each payment needs its due_date, amounts, currency and status (paid with paid_amount and paid_on, or skipped).'];
+    problems.payments = [
+      'Each payment needs its due_date, amounts, currency and status (paid with paid_amount and paid_on, or skipped).',
+    ];
   if (record.sharing === undefined || record.sharing === null) return { priceHistory, payments, sharing: null };
   const sharingProblems: FieldErrors = {};
   const sharing = picked(record.sharing, SHARING_FIELDS, 'sharing', sharingProblems);
-  const shares = isObject(record.sharing) ? pickedList(record.sharing.shares, SHARE_FIELDS, 'sharing.shares', sharingProblems) : [];
+  const shares = isObject(record.sharing)
+    ? pickedList(record.sharing.shares, SHARE_FIELDS, 'sharing.shares', sharingProblems)
+    : [];
   if (typeof sharing.mode === 'string' && !(SPLIT_MODES as readonly string[]).includes(sharing.mode))
     (sharingProblems['sharing.mode'] ??= []).push(`The sharing.mode must be one of ${SPLIT_MODES.join(', ')}.`);
   Object.assign(problems, sharingProblems);
@@ -308,7 +355,10 @@ function moneyParts(record: Record<string, unknown>, problems: FieldErrors): Pic
     sharing: {
       payer_member_id: sharing.payer_member_id as number,
       mode: sharing.mode as 'equal' | 'amounts' | 'percentages',
-      shares: shares.map((share) => ({ member_id: share.member_id as number, value: (share.value ?? null) as string | null })),
+      shares: shares.map((share) => ({
+        member_id: share.member_id as number,
+        value: (share.value ?? null) as string | null,
+      })),
     },
   };
 }

@@ -2,7 +2,7 @@ import { addDays, todayIn } from '../platform/dates';
 import { fromUtcTimestamp } from '../platform/db/timestamps';
 import { Status } from '../subscriptions/codes';
 import { lastOnOrBefore, nextOnOrAfter, occurrencesBetween } from '../subscriptions/payment-dates';
-import { priceOn, type PriceHistory } from '../subscriptions/price-history';
+import { type PriceHistory, priceOn } from '../subscriptions/price-history';
 import { scheduleOf } from '../subscriptions/subscription.record';
 
 /** What a record's ledger is planned from. */

@@ -1,7 +1,7 @@
 import { rowsOf, type StatementTarget } from '../platform/db/statements';
 import { Status } from '../subscriptions/codes';
-import type { EntryStatus } from './payment-entry.entity';
 import type { LedgerRecord, PlannedEntry } from './ledger-plan';
+import type { EntryStatus } from './payment-entry.entity';
 
 /** An entry as the ledger answers it, with its record's name. */
 export interface EntryRow {
@@ -154,7 +154,11 @@ export const ledgerRepository = {
 
   /** The record an entry is of, or null. */
   async subscriptionOf(em: StatementTarget, id: number): Promise<number | null> {
-    const [row] = await rowsOf<{ subscription_id: number }>(em, `select "subscription_id" from "payment_entries" where "id" = ?`, [id]);
+    const [row] = await rowsOf<{ subscription_id: number }>(
+      em,
+      `select "subscription_id" from "payment_entries" where "id" = ?`,
+      [id],
+    );
     return row?.subscription_id ?? null;
   },
 

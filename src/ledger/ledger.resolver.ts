@@ -1,6 +1,7 @@
 import { CurrencyResolver } from 'graphql-scalars';
 import { Arg, Ctx, Field, InputType, Int, Mutation, ObjectType, Query, registerEnumType, Resolver } from 'type-graphql';
-import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
+
+import { type GraphQLContext, requireCaller } from '../platform/graphql/context';
 import { LocalDateScalar } from '../platform/graphql/scalars';
 import type { EntryRow } from './ledger.repository';
 import type { LedgerService } from './ledger.service';
@@ -33,7 +34,10 @@ class PaymentEntryFilter {
   @Field(() => LocalDateScalar, { nullable: true }) to?: string;
   @Field(() => Int, { nullable: true }) subscriptionId?: number;
   @Field(() => PaymentEntryStatus, { nullable: true }) status?: PaymentEntryStatus;
-  @Field(() => Int, { nullable: true, description: 'The entries of the records shared in this household (one you belong to), not your own' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'The entries of the records shared in this household (one you belong to), not your own',
+  })
   householdId?: number;
 }
 
@@ -55,7 +59,8 @@ export class LedgerResolver {
   constructor(private readonly ledger: LedgerService) {}
 
   @Query(() => [PaymentEntryView], {
-    description: 'Your payment ledger in due-date order (at most 1000 entries): each payment of an Active record through its next one due.',
+    description:
+      'Your payment ledger in due-date order (at most 1000 entries): each payment of an Active record through its next one due.',
   })
   async paymentEntries(
     @Ctx() context: GraphQLContext,
@@ -72,7 +77,9 @@ export class LedgerResolver {
     return entries.map(toView);
   }
 
-  @Mutation(() => PaymentEntryView, { description: "Records a payment: the expected amount, and today in the record's zone, unless given." })
+  @Mutation(() => PaymentEntryView, {
+    description: "Records a payment: the expected amount, and today in the record's zone, unless given.",
+  })
   async markPaid(
     @Arg('entryId', () => Int) entryId: number,
     @Ctx() context: GraphQLContext,

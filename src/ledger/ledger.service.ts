@@ -1,16 +1,17 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
+
+import type { HouseholdService } from '../households/household.service';
 import type { Caller } from '../platform/caller';
 import { todayIn } from '../platform/dates';
 import { currentTarget, pooled, type StatementTarget } from '../platform/db/statements';
-import type { HouseholdService } from '../households/household.service';
 import { AppError } from '../platform/errors';
 import { toMoneyString } from '../platform/money';
 import { hasLength } from '../platform/objects';
 import { priceHistoryRepository } from '../subscriptions/price-history.repository';
 import { moneyProblem } from '../subscriptions/subscription.input';
+import { type EntryFilter, type EntryRow, ledgerRepository, type SettledEntry } from './ledger.repository';
 import { plannedEntries } from './ledger-plan';
-import { ledgerRepository, type EntryFilter, type EntryRow, type SettledEntry } from './ledger.repository';
 
 /** Entries answered at most per read. */
 export const MAX_ENTRIES = 1000;
@@ -28,13 +29,20 @@ export class LedgerService {
    * brought up to date first: the sweep may not have run since a change).
    */
   async entries(caller: Caller, filter: EntryFilter): Promise<EntryRow[]> {
-    const ownerId = filter.householdId === undefined ? caller.userId : (await this.households.membership(caller, filter.householdId)).owner_id;
+    const ownerId =
+      filter.householdId === undefined
+        ? caller.userId
+        : (await this.households.membership(caller, filter.householdId)).owner_id;
     await this.reconcile(ownerId);
     return ledgerRepository.list(pooled(this.orm), ownerId, filter, MAX_ENTRIES);
   }
 
   /** Records an entry as paid: the expected amount and today (in the record's zone) unless given. */
-  async markPaid(caller: Caller, id: number, paid: { amount?: string | null; paidAt?: string | null; note?: string | null }): Promise<EntryRow> {
+  async markPaid(
+    caller: Caller,
+    id: number,
+    paid: { amount?: string | null; paidAt?: string | null; note?: string | null },
+  ): Promise<EntryRow> {
     if (paid.amount !== undefined && paid.amount !== null) {
       const problem = moneyProblem('amount', paid.amount);
       if (problem) throw AppError.field('amount', problem);
@@ -89,7 +97,8 @@ export class LedgerService {
   /** An entry of a record shared in a household where the caller has edit rights, locked; else null. */
   private async lockShared(em: StatementTarget, caller: Caller, id: number): Promise<EntryRow | null> {
     const subscriptionId = await ledgerRepository.subscriptionOf(em, id);
-    const ownerId = subscriptionId === null ? null : await this.households.ownerFor(caller.userId, subscriptionId, 'edit');
+    const ownerId =
+      subscriptionId === null ? null : await this.households.ownerFor(caller.userId, subscriptionId, 'edit');
     return ownerId === null ? null : ledgerRepository.lockOwned(em, ownerId, id);
   }
 
@@ -99,9 +108,11 @@ export class LedgerService {
     note: string | null | undefined,
     outcome: (entry: EntryRow) => Pick<EntryRow, 'status'> & { paidAmount: string | null; paidOn: string | null },
   ): Promise<EntryRow> {
-    if (note !== undefined && note !== null && !hasLength(note, 0, 1000)) throw AppError.field('note', 'The note must be at most 1000 characters.');
+    if (note !== undefined && note !== null && !hasLength(note, 0, 1000))
+      throw AppError.field('note', 'The note must be at most 1000 characters.');
     return this.orm.em.transactional(async (em) => {
-      const entry = (await ledgerRepository.lockOwned(em, caller.userId, id)) ?? (await this.lockShared(em, caller, id));
+      const entry =
+        (await ledgerRepository.lockOwned(em, caller.userId, id)) ?? (await this.lockShared(em, caller, id));
       if (!entry) throw AppError.notFound('Payment entry');
       const settled = { ...outcome(entry), note: note ?? entry.note };
       await ledgerRepository.settle(em, id, settled);

@@ -1,7 +1,8 @@
 import ipaddr from 'ipaddr.js';
+
+import type { ReminderKind } from '../alerts/alert.input';
 import { epochDay } from '../platform/dates';
 import { toMoneyString } from '../platform/money';
-import type { ReminderKind } from '../alerts/alert.input';
 import { isPublicAddress } from '../webhooks/ssrf-guard';
 
 /**
@@ -89,7 +90,12 @@ export function reminderMessage(facts: MessageFacts): ReminderMessage {
     body: facts.test ? `This is how reminders will read. ${body}` : body,
     link: record.id !== null && isPublicBaseUrl(facts.baseUrl) ? `${facts.baseUrl}/#/subscriptions/${record.id}` : null,
     reminder: { kind, date, days_ahead: daysAhead },
-    subscription: { id: record.id, product_name: record.product_name, price: toMoneyString(record.price), currency: record.price_type },
+    subscription: {
+      id: record.id,
+      product_name: record.product_name,
+      price: toMoneyString(record.price),
+      currency: record.price_type,
+    },
   };
 }
 

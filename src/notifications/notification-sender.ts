@@ -25,7 +25,11 @@ export class NotificationSender {
   ) {}
 
   /** The service's status code and the start of its answer (an e-mail: the SMTP server's reply, and no code). */
-  async send(target: SealedTarget, message: NotificationMessage, timeoutMs: number): Promise<{ statusCode: number | null; excerpt: string }> {
+  async send(
+    target: SealedTarget,
+    message: NotificationMessage,
+    timeoutMs: number,
+  ): Promise<{ statusCode: number | null; excerpt: string }> {
     if (!this.box) throw new Error('NOTIFY_SECRET_KEY is not set, so the target cannot be read');
     // Checked when the target was saved; the connection is checked again below, at connect time.
     const send = parseTargetUrl(this.box.open(target.sealed_url), true).send(message, this.config.notifyApis);
@@ -43,6 +47,10 @@ export class NotificationSender {
       });
     }
     // The hosted services' addresses are the operator's; a self-hosted one's follow the webhook address rule.
-    return sendOnce(send.url, headers, send.body, { timeoutMs, allowPrivate: send.configured || this.config.webhookAllowPrivate, method: send.method });
+    return sendOnce(send.url, headers, send.body, {
+      timeoutMs,
+      allowPrivate: send.configured || this.config.webhookAllowPrivate,
+      method: send.method,
+    });
   }
 }

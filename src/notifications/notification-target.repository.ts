@@ -29,7 +29,12 @@ export const notificationTargetRepository = {
   },
 
   /** The user's own links of the alert become exactly these targets (other users' links to a global alert stay). */
-  async replaceForAlert(em: StatementTarget, userId: number, alertId: number, targetIds: readonly number[]): Promise<void> {
+  async replaceForAlert(
+    em: StatementTarget,
+    userId: number,
+    alertId: number,
+    targetIds: readonly number[],
+  ): Promise<void> {
     await run(
       em,
       `with "gone" as (
@@ -42,7 +47,11 @@ export const notificationTargetRepository = {
 
   /** Whether any target exists: then the server needs NOTIFY_SECRET_KEY to start. */
   async any(em: StatementTarget): Promise<boolean> {
-    const [row] = await rowsOf<{ found: boolean }>(em, `select exists (select 1 from "notification_targets") as "found"`, []);
+    const [row] = await rowsOf<{ found: boolean }>(
+      em,
+      `select exists (select 1 from "notification_targets") as "found"`,
+      [],
+    );
     return row.found;
   },
 };

@@ -1,6 +1,7 @@
 import { DateTimeResolver } from 'graphql-scalars';
 import { Arg, Ctx, Field, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
+
+import { type GraphQLContext, requireCaller } from '../platform/graphql/context';
 import { toIsoMicros } from '../platform/wire-formats';
 import type { DeliveryLogService } from '../webhooks/delivery-log.service';
 import { DeliveryView, toDeliveryView } from '../webhooks/webhooks.resolver';
@@ -10,7 +11,10 @@ import type { NotificationTargetService } from './notification-target.service';
 @InputType()
 class NotificationTargetInput {
   @Field() name!: string;
-  @Field({ description: 'ntfy(s)://, gotify(s)://, tgram://, discord://, pover://, slack://, matrix(s)://, mailto:// or json(s)://: see the README' })
+  @Field({
+    description:
+      'ntfy(s)://, gotify(s)://, tgram://, discord://, pover://, slack://, matrix(s)://, mailto:// or json(s)://: see the README',
+  })
   url!: string;
 }
 
@@ -32,7 +36,10 @@ class NotificationTargetView {
 
 @ObjectType('NewNotificationTarget')
 class NewNotificationTargetView extends NotificationTargetView {
-  @Field(() => String, { nullable: true, description: "A json(s):// target's signing secret (Standard Webhooks), shown this once; null for other schemes" })
+  @Field(() => String, {
+    nullable: true,
+    description: "A json(s):// target's signing secret (Standard Webhooks), shown this once; null for other schemes",
+  })
   secret!: string | null;
 }
 
@@ -57,7 +64,9 @@ export class NotificationTargetResolver {
     return (await this.targets.list(requireCaller(context))).map(toView);
   }
 
-  @Query(() => [Int], { description: 'The ids of your targets an alert definition sends its reminders to (alert_type 1 sends to all).' })
+  @Query(() => [Int], {
+    description: 'The ids of your targets an alert definition sends its reminders to (alert_type 1 sends to all).',
+  })
   async alertTargets(@Arg('alertId', () => Int) alertId: number, @Ctx() context: GraphQLContext): Promise<number[]> {
     return this.targets.ofAlert(requireCaller(context), alertId);
   }
@@ -77,7 +86,12 @@ export class NotificationTargetResolver {
     @Arg('input', () => NotificationTargetChange) input: NotificationTargetChange,
     @Ctx() context: GraphQLContext,
   ): Promise<NotificationTargetView> {
-    return toView(await this.targets.update(requireCaller(context), id, { name: input.name ?? undefined, url: input.url ?? undefined }));
+    return toView(
+      await this.targets.update(requireCaller(context), id, {
+        name: input.name ?? undefined,
+        url: input.url ?? undefined,
+      }),
+    );
   }
 
   @Mutation(() => Boolean)
@@ -86,7 +100,9 @@ export class NotificationTargetResolver {
     return true;
   }
 
-  @Mutation(() => [Int], { description: 'Sets the targets an alert definition (yours, or the system default) sends to; answers their ids.' })
+  @Mutation(() => [Int], {
+    description: 'Sets the targets an alert definition (yours, or the system default) sends to; answers their ids.',
+  })
   async setAlertTargets(
     @Arg('alertId', () => Int) alertId: number,
     @Arg('targetIds', () => [Int]) targetIds: number[],
@@ -95,7 +111,9 @@ export class NotificationTargetResolver {
     return this.targets.setAlertTargets(requireCaller(context), alertId, targetIds);
   }
 
-  @Mutation(() => DeliveryView, { description: 'Sends a sample reminder to the target now; answers its delivery after the first attempt.' })
+  @Mutation(() => DeliveryView, {
+    description: 'Sends a sample reminder to the target now; answers its delivery after the first attempt.',
+  })
   async sendTestNotification(@Arg('id', () => Int) id: number, @Ctx() context: GraphQLContext): Promise<DeliveryView> {
     const row = await this.targets.sendTest(requireCaller(context), id);
     return toDeliveryView(row, await this.log.attempts([row.id]));

@@ -1,10 +1,11 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
+
 import { alertRepository } from '../alerts/alert.repository';
 import type { Caller } from '../platform/caller';
 import type { Config } from '../platform/config';
-import { pooled, type StatementTarget } from '../platform/db/statements';
 import { todayIn } from '../platform/dates';
+import { pooled, type StatementTarget } from '../platform/db/statements';
 import { AppError } from '../platform/errors';
 import { hasLength } from '../platform/objects';
 import type { SecretBox } from '../platform/secret-box';
@@ -45,12 +46,19 @@ export class NotificationTargetService {
   }
 
   /** A new target; a json:// target's signing secret is answered this once. */
-  async create(caller: Caller, input: Required<TargetInput>): Promise<{ target: NotificationTarget; secret: string | null }> {
+  async create(
+    caller: Caller,
+    input: Required<TargetInput>,
+  ): Promise<{ target: NotificationTarget; secret: string | null }> {
     return this.orm.em.transactional(async (em) => {
       if ((await em.count(NotificationTarget, { user: caller.userId })) >= MAX_TARGETS) {
         throw new AppError('CONFLICT', `A user has at most ${MAX_TARGETS} notification targets.`);
       }
-      const target = em.create(NotificationTarget, { user: caller.userId, name: checkName(input.name), ...this.sealed(input.url) });
+      const target = em.create(NotificationTarget, {
+        user: caller.userId,
+        name: checkName(input.name),
+        ...this.sealed(input.url),
+      });
       const secret = target.scheme === 'json' ? newEndpointSecret() : null;
       target.sealedSecret = secret === null ? null : this.box!.seal(secret);
       await em.flush();
@@ -64,7 +72,11 @@ export class NotificationTargetService {
       if (change.name !== undefined) target.name = checkName(change.name);
       if (change.url !== undefined) {
         const sealed = this.sealed(change.url);
-        if (sealed.scheme !== target.scheme) throw AppError.field('url', `The url must stay a ${target.scheme} URL; make a new target for another service.`);
+        if (sealed.scheme !== target.scheme)
+          throw AppError.field(
+            'url',
+            `The url must stay a ${target.scheme} URL; make a new target for another service.`,
+          );
         Object.assign(target, sealed);
       }
       await em.flush();
@@ -116,7 +128,13 @@ export class NotificationTargetService {
       country: owner.country,
       baseUrl: this.config.baseUrl,
     });
-    const deliveryId = await deliveryRepository.insertTest(pooled(this.orm), caller.userId, newEventId(), target.id, message);
+    const deliveryId = await deliveryRepository.insertTest(
+      pooled(this.orm),
+      caller.userId,
+      newEventId(),
+      target.id,
+      message,
+    );
     await this.deliveries.attempt([{ deliveryId, attemptsMade: 0 }]);
     return (await deliveryRepository.owned(pooled(this.orm), caller.userId, deliveryId))!;
   }
@@ -124,14 +142,20 @@ export class NotificationTargetService {
   /** A target URL checked and sealed, with its scheme and masked form. */
   private sealed(url: string): Pick<NotificationTarget, 'scheme' | 'sealedUrl' | 'maskedUrl'> {
     const address = parseTargetUrl(url, this.config.webhookAllowPrivate);
-    if (address.scheme === 'mailto' && !this.config.smtpUrl) throw AppError.field('url', 'mailto targets need SMTP_URL to be set on the server.');
-    if (!this.box) throw new AppError('CONFLICT', 'Notification targets need NOTIFY_SECRET_KEY (at least 32 characters) set on the server; see the README.');
+    if (address.scheme === 'mailto' && !this.config.smtpUrl)
+      throw AppError.field('url', 'mailto targets need SMTP_URL to be set on the server.');
+    if (!this.box)
+      throw new AppError(
+        'CONFLICT',
+        'Notification targets need NOTIFY_SECRET_KEY (at least 32 characters) set on the server; see the README.',
+      );
     return { scheme: address.scheme, sealedUrl: this.box.seal(url.trim()), maskedUrl: address.masked };
   }
 
   /** The alert definition the caller may use (theirs, or the system's), else not found. */
   private async usableAlert(em: StatementTarget, caller: Caller, alertId: number): Promise<void> {
-    if ((await alertRepository.usableDefinitions(em, caller.userId, [alertId])).length === 0) throw AppError.notFound('Alert');
+    if ((await alertRepository.usableDefinitions(em, caller.userId, [alertId])).length === 0)
+      throw AppError.notFound('Alert');
   }
 
   private async owned(em: EntityManager, caller: Caller, id: number): Promise<NotificationTarget> {

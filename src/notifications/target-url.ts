@@ -31,7 +31,8 @@ const json = { 'content-type': 'application/json' };
 const refuse = (message: string): never => {
   throw AppError.field('url', message);
 };
-const basic = (user: string, password: string) => `Basic ${Buffer.from(`${decodeURIComponent(user)}:${decodeURIComponent(password)}`).toString('base64')}`;
+const basic = (user: string, password: string) =>
+  `Basic ${Buffer.from(`${decodeURIComponent(user)}:${decodeURIComponent(password)}`).toString('base64')}`;
 /** The message as one text: chat services show no separate title. */
 const plain = (message: NotificationMessage) => [message.title, message.body, message.link].filter(Boolean).join('\n');
 
@@ -68,7 +69,11 @@ const parsers: Record<Scheme, (text: string, scheme: string, allowPrivate: boole
     const topic = path.pop() ?? refuse('An ntfy URL names its topic: ntfy://[user:password@]host/topic.');
     if (!/^[-_A-Za-z0-9]{1,64}$/.test(topic)) refuse('An ntfy topic is 1 to 64 letters, digits, - and _.');
     // A user without a password is an access token (tk_…), as ntfy's own clients take it.
-    const authorization = url.username ? (url.password ? basic(url.username, url.password) : `Bearer ${decodeURIComponent(url.username)}`) : null;
+    const authorization = url.username
+      ? url.password
+        ? basic(url.username, url.password)
+        : `Bearer ${decodeURIComponent(url.username)}`
+      : null;
     return {
       scheme: 'ntfy',
       // The topic is the secret on a public server (anyone who knows it reads and posts): masked like a token.
@@ -78,7 +83,12 @@ const parsers: Record<Scheme, (text: string, scheme: string, allowPrivate: boole
         method: 'POST',
         url: `${url.origin}/${path.map((part) => `${part}/`).join('')}`,
         headers: { ...json, ...(authorization ? { authorization } : {}) },
-        body: JSON.stringify({ topic, title: message.title, message: message.body, ...(message.link ? { click: message.link } : {}) }),
+        body: JSON.stringify({
+          topic,
+          title: message.title,
+          message: message.body,
+          ...(message.link ? { click: message.link } : {}),
+        }),
         configured: false,
       }),
     };
@@ -109,7 +119,8 @@ const parsers: Record<Scheme, (text: string, scheme: string, allowPrivate: boole
 
   tgram(text) {
     const [token, chat, ...rest] = segments(text.slice('tgram://'.length));
-    if (!/^\d+:[A-Za-z0-9_-]+$/.test(token ?? '')) refuse('A Telegram URL starts with the bot token: tgram://123456789:AA…/chat_id.');
+    if (!/^\d+:[A-Za-z0-9_-]+$/.test(token ?? ''))
+      refuse('A Telegram URL starts with the bot token: tgram://123456789:AA…/chat_id.');
     if (!/^(-?\d+|@[A-Za-z0-9_]{4,})$/.test(chat ?? '') || rest.length > 0)
       refuse('A Telegram URL names one chat: tgram://bottoken/chat_id (a number, or @channel).');
     return {
@@ -129,7 +140,9 @@ const parsers: Record<Scheme, (text: string, scheme: string, allowPrivate: boole
   discord(text) {
     const [id, token, ...rest] = segments(text.slice('discord://'.length));
     if (!/^\d+$/.test(id ?? '') || !/^[A-Za-z0-9_-]+$/.test(token ?? '') || rest.length > 0) {
-      refuse('A Discord URL is discord://webhook_id/webhook_token (from the webhook URL discord.com/api/webhooks/id/token).');
+      refuse(
+        'A Discord URL is discord://webhook_id/webhook_token (from the webhook URL discord.com/api/webhooks/id/token).',
+      );
     }
     return {
       scheme: 'discord',
@@ -157,7 +170,13 @@ const parsers: Record<Scheme, (text: string, scheme: string, allowPrivate: boole
         method: 'POST',
         url: `${apis.pushover}/1/messages.json`,
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ token, user, title: message.title, message: message.body, ...(message.link ? { url: message.link } : {}) }).toString(),
+        body: new URLSearchParams({
+          token,
+          user,
+          title: message.title,
+          message: message.body,
+          ...(message.link ? { url: message.link } : {}),
+        }).toString(),
         configured: true,
       }),
     };
@@ -167,7 +186,9 @@ const parsers: Record<Scheme, (text: string, scheme: string, allowPrivate: boole
     const web = /^https:\/\/hooks\.slack\.com\/services\/(.*)$/.exec(text);
     const tokens = segments(web ? web[1] : text.slice('slack://'.length));
     if (tokens.length !== 3 || !tokens.every((token) => /^[A-Za-z0-9]+$/.test(token))) {
-      refuse('A Slack URL is slack://tokenA/tokenB/tokenC, or the incoming webhook URL https://hooks.slack.com/services/….');
+      refuse(
+        'A Slack URL is slack://tokenA/tokenB/tokenC, or the incoming webhook URL https://hooks.slack.com/services/….',
+      );
     }
     return {
       scheme: 'slack',
@@ -211,7 +232,9 @@ const parsers: Record<Scheme, (text: string, scheme: string, allowPrivate: boole
       .split(',')
       .map((address) => decodeURIComponent(address.trim()));
     if (to.length > 10 || !to.every((address) => /^[^\s@:/]+@[^\s@:/]+\.[^\s@:/]+$/.test(address))) {
-      refuse('A mailto URL names up to 10 addresses: mailto://someone@example.com[,other@example.com] (sent through SMTP_URL).');
+      refuse(
+        'A mailto URL names up to 10 addresses: mailto://someone@example.com[,other@example.com] (sent through SMTP_URL).',
+      );
     }
     return { scheme: 'mailto', masked: `mailto://${to.join(',')}`, send: () => ({ kind: 'mail', to }) };
   },
@@ -263,7 +286,9 @@ export function parseTargetUrl(text: string, allowPrivate: boolean): TargetAddre
   const written = /^([a-z]+):/i.exec(trimmed)?.[1].toLowerCase() ?? '';
   const scheme = SCHEME_OF[written];
   if (!scheme || (written === 'https' && !trimmed.startsWith('https://hooks.slack.com/'))) {
-    refuse(`The url's scheme must be one of ntfy(s), gotify(s), tgram, discord, pover, slack, matrix(s), mailto or json(s) (got "${written}").`);
+    refuse(
+      `The url's scheme must be one of ntfy(s), gotify(s), tgram, discord, pover, slack, matrix(s), mailto or json(s) (got "${written}").`,
+    );
   }
   return parsers[scheme](trimmed.replace(/^[a-z]+:/i, `${written}:`), written, allowPrivate);
 }

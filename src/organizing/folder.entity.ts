@@ -1,4 +1,5 @@
-import { Entity, ManyToOne, Property, Unique, type Opt } from '@mikro-orm/core';
+import { Entity, ManyToOne, type Opt, Property, Unique } from '@mikro-orm/core';
+
 import { User } from '../auth/user.entity';
 import { BaseEntity } from '../platform/db/base.entity';
 

@@ -1,6 +1,7 @@
 import { Arg, ClassType, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+
 import { ProductCategory } from '../catalogue/product-category.entity';
-import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
+import { type GraphQLContext, requireCaller } from '../platform/graphql/context';
 import { Folder } from './folder.entity';
 import {
   FolderInput,
@@ -43,12 +44,19 @@ function namedCrudResolver<TRow extends OwnedNamed, TView extends object>(shape:
     }
 
     @Mutation(() => shape.view, { name: `create${shape.singular}` })
-    async create(@Arg('input', () => shape.createInput) input: { name: string }, @Ctx() context: GraphQLContext): Promise<TView> {
+    async create(
+      @Arg('input', () => shape.createInput) input: { name: string },
+      @Ctx() context: GraphQLContext,
+    ): Promise<TView> {
       return shape.toView(await this.service.create(requireCaller(context), input as { name: string } & Partial<TRow>));
     }
 
     @Mutation(() => shape.view, { name: `update${shape.singular}` })
-    async update(@Arg('id', () => Int) id: number, @Arg('input', () => shape.updateInput) input: object, @Ctx() context: GraphQLContext): Promise<TView> {
+    async update(
+      @Arg('id', () => Int) id: number,
+      @Arg('input', () => shape.updateInput) input: object,
+      @Ctx() context: GraphQLContext,
+    ): Promise<TView> {
       return shape.toView(await this.service.update(requireCaller(context), id, input as Partial<TRow>));
     }
 

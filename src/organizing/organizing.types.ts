@@ -1,5 +1,6 @@
 import { DateTimeResolver } from 'graphql-scalars';
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
+
 import type { ProductCategory } from '../catalogue/product-category.entity';
 import { toIsoMicros } from '../platform/wire-formats';
 import type { Folder } from './folder.entity';
@@ -30,7 +31,8 @@ export class PaymentModeView {
 export class ProductCategoryView {
   @Field(() => Int) id!: number;
   @Field() name!: string;
-  @Field(() => Int, { nullable: true, description: 'null for the global categories every user shares' }) userId!: number | null;
+  @Field(() => Int, { nullable: true, description: 'null for the global categories every user shares' }) userId!:
+    number | null;
   @Field(() => DateTimeResolver) createdAt!: string;
 }
 

@@ -1,8 +1,9 @@
 import type { EntityClass, MikroORM } from '@mikro-orm/core';
-import { definedOnly, entityOrder, escapeLike, hasLength, type SortKey } from '../platform/objects';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
+
 import { type Caller, globalOrOwn } from '../platform/caller';
 import { AppError, type FieldErrors, refuseFieldErrors } from '../platform/errors';
+import { definedOnly, entityOrder, escapeLike, hasLength, type SortKey } from '../platform/objects';
 
 /** A row a user names and owns: a folder, tag, payment mode, or their own product category. */
 export interface OwnedNamed {
@@ -40,16 +41,24 @@ export class OwnedNamesService<E extends OwnedNamed> {
   ) {}
 
   async list(caller: Caller): Promise<E[]> {
-    return this.orm.em.fork().find(this.entity, this.visibleTo(caller) as never, { orderBy: { name: 'asc', id: 'asc' } as never });
+    return this.orm.em
+      .fork()
+      .find(this.entity, this.visibleTo(caller) as never, { orderBy: { name: 'asc', id: 'asc' } as never });
   }
 
   async page<F extends string>(caller: Caller, query: OwnedPageQuery<F>): Promise<E[]> {
     const q = query.q?.trim();
-    return this.orm.em.fork().find(this.entity, { ...this.visibleTo(caller), ...(q ? { name: { $ilike: `%${escapeLike(q)}%` } } : {}) } as never, {
-      orderBy: entityOrder(query.sort, query.properties) as never,
-      offset: query.start,
-      limit: query.length,
-    });
+    return this.orm.em
+      .fork()
+      .find(
+        this.entity,
+        { ...this.visibleTo(caller), ...(q ? { name: { $ilike: `%${escapeLike(q)}%` } } : {}) } as never,
+        {
+          orderBy: entityOrder(query.sort, query.properties) as never,
+          offset: query.start,
+          limit: query.length,
+        },
+      );
   }
 
   async get(caller: Caller, id: number): Promise<E> {
@@ -100,7 +109,12 @@ export class OwnedNamesService<E extends OwnedNamed> {
     refuseFieldErrors(this.options.validate?.(fields) ?? {});
   }
 
-  private async clearOtherDefault(em: EntityManager, caller: Caller, fields: Partial<E>, exceptId: number | null): Promise<void> {
+  private async clearOtherDefault(
+    em: EntityManager,
+    caller: Caller,
+    fields: Partial<E>,
+    exceptId: number | null,
+  ): Promise<void> {
     if (!this.options.singleDefault || (fields as { isDefault?: number }).isDefault !== 1) return;
     await em.nativeUpdate(
       this.entity,
@@ -115,8 +129,20 @@ export class OwnedNamesService<E extends OwnedNamed> {
     return trimmed;
   }
 
-  private async assertNameFree(em: EntityManager, caller: Caller, name: string, exceptId: number | null): Promise<void> {
-    const clash = await em.findOne(this.entity, { user: caller.userId, name, ...(exceptId ? { id: { $ne: exceptId } } : {}) } as never);
-    if (clash) throw new AppError('CONFLICT', `A ${this.options.label.toLowerCase()} with this name exists`, { name: ['The name has already been taken.'] });
+  private async assertNameFree(
+    em: EntityManager,
+    caller: Caller,
+    name: string,
+    exceptId: number | null,
+  ): Promise<void> {
+    const clash = await em.findOne(this.entity, {
+      user: caller.userId,
+      name,
+      ...(exceptId ? { id: { $ne: exceptId } } : {}),
+    } as never);
+    if (clash)
+      throw new AppError('CONFLICT', `A ${this.options.label.toLowerCase()} with this name exists`, {
+        name: ['The name has already been taken.'],
+      });
   }
 }

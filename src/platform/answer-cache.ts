@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+
 import type { Caller } from './caller';
 
 /** Every zone's date turns over at a quarter-hour of UTC (all offsets in use are multiples of 15 minutes). */
@@ -52,7 +53,11 @@ export class AnswerCache {
     this.maxEntryBytes = Math.min(Math.floor(maxBytes / 4), 1024 * 1024);
     this.kept =
       maxBytes > 0
-        ? new LRUCache<string, KeptAnswer>({ maxSize: maxBytes, maxEntrySize: this.maxEntryBytes, sizeCalculation: (answer) => answer.bytes })
+        ? new LRUCache<string, KeptAnswer>({
+            maxSize: maxBytes,
+            maxEntrySize: this.maxEntryBytes,
+            sizeCalculation: (answer) => answer.bytes,
+          })
         : null;
   }
 
@@ -62,7 +67,8 @@ export class AnswerCache {
     const key = keyOf(caller, request);
     const answer = this.kept.get(key);
     if (!answer) return undefined;
-    if (answer.dataVersion === caller.dataVersion && answer.quarterHour === this.quarterHour()) return answer.answer as T;
+    if (answer.dataVersion === caller.dataVersion && answer.quarterHour === this.quarterHour())
+      return answer.answer as T;
     this.kept.delete(key);
     return undefined;
   }
@@ -73,7 +79,11 @@ export class AnswerCache {
    * most `keepUpTo` bytes, else sends it some other way and gives undefined; only then is the result undefined.
    * An answer found too large is remembered as such, so that the next requests for it hold none of theirs.
    */
-  async keptOrMade<T>(caller: Caller, request: string, make: (keepUpTo: number) => Promise<{ answer: T; bytes: number } | undefined>): Promise<T | undefined> {
+  async keptOrMade<T>(
+    caller: Caller,
+    request: string,
+    make: (keepUpTo: number) => Promise<{ answer: T; bytes: number } | undefined>,
+  ): Promise<T | undefined> {
     const theirs = this.madeByAnother<T | typeof TOO_LARGE>(caller, request);
     const ready = this.get<T | typeof TOO_LARGE>(caller, request) ?? (theirs && (await theirs));
     if (ready === TOO_LARGE) return (await make(0))?.answer;
@@ -96,7 +106,8 @@ export class AnswerCache {
    */
   madeByAnother<T>(caller: Caller, request: string): Promise<T | undefined> | undefined {
     const making = this.making.get(keyOf(caller, request));
-    if (!making || making.dataVersion !== caller.dataVersion || making.quarterHour !== this.quarterHour()) return undefined;
+    if (!making || making.dataVersion !== caller.dataVersion || making.quarterHour !== this.quarterHour())
+      return undefined;
     return making.answer as Promise<T | undefined>;
   }
 
@@ -117,7 +128,12 @@ export class AnswerCache {
       if (this.making.get(key) === mine) this.making.delete(key);
       const answer = made === TOO_LARGE ? made : made?.answer;
       if (made && quarterHour === this.quarterHour())
-        this.kept?.set(key, { dataVersion, quarterHour, answer, bytes: made === TOO_LARGE ? request.length : made.bytes });
+        this.kept?.set(key, {
+          dataVersion,
+          quarterHour,
+          answer,
+          bytes: made === TOO_LARGE ? request.length : made.bytes,
+        });
       settle(answer);
     };
   }

@@ -11,7 +11,10 @@ export interface Caller {
  * The one visibility rule of tables that mix global rows (no owner: the catalogue, the default alert and
  * categories) with users' own: a user sees the global ones and theirs, never another user's.
  */
-export function globalOrOwn(userId: number, ownerProperty: 'user' | 'owner' = 'user'): { $or: Array<Record<string, number | null>> } {
+export function globalOrOwn(
+  userId: number,
+  ownerProperty: 'user' | 'owner' = 'user',
+): { $or: Array<Record<string, number | null>> } {
   return { $or: [{ [ownerProperty]: null }, { [ownerProperty]: userId }] };
 }
 

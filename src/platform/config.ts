@@ -106,7 +106,9 @@ export function loadConfig(env: Env = process.env, terminal: boolean = process.s
       if (!protocols.includes(parsed.protocol)) throw new Error('protocol');
       return raw;
     } catch {
-      problems.push(`${name} must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')} (got "${raw}")`);
+      problems.push(
+        `${name} must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')} (got "${raw}")`,
+      );
       return null;
     }
   };
@@ -166,7 +168,9 @@ function logFormat(raw: string | undefined, terminal: boolean, problems: string[
   if (raw === undefined) return terminal ? 'pretty' : 'json';
   const format = raw.toLowerCase();
   if ((LOG_FORMATS as readonly string[]).includes(format)) return format as Config['logFormat'];
-  problems.push(`LOG_FORMAT must be pretty (one readable line per event) or json (one JSON object per line) (got "${raw}")`);
+  problems.push(
+    `LOG_FORMAT must be pretty (one readable line per event) or json (one JSON object per line) (got "${raw}")`,
+  );
   return 'json';
 }
 
@@ -177,7 +181,12 @@ function logFormat(raw: string | undefined, terminal: boolean, problems: string[
  * unset) on Linux and other Unixes, ~/Library/Application Support/subledger on macOS, and
  * %LOCALAPPDATA%\subledger on Windows.
  */
-export function defaultDataDir(options: { checkout: boolean; env?: Env; platform?: NodeJS.Platform; home?: string }): string {
+export function defaultDataDir(options: {
+  checkout: boolean;
+  env?: Env;
+  platform?: NodeJS.Platform;
+  home?: string;
+}): string {
   if (options.checkout) return './data';
   const env = options.env ?? process.env;
   const platform = options.platform ?? process.platform;
@@ -185,7 +194,9 @@ export function defaultDataDir(options: { checkout: boolean; env?: Env; platform
   const join = platform === 'win32' ? path.win32.join : path.posix.join;
   const absolute = (value: string | undefined) => {
     const trimmed = value?.trim();
-    return trimmed && (platform === 'win32' ? path.win32.isAbsolute(trimmed) : path.posix.isAbsolute(trimmed)) ? trimmed : null;
+    return trimmed && (platform === 'win32' ? path.win32.isAbsolute(trimmed) : path.posix.isAbsolute(trimmed))
+      ? trimmed
+      : null;
   };
   if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'subledger');
   if (platform === 'win32') return join(absolute(env.LOCALAPPDATA) ?? join(home, 'AppData', 'Local'), 'subledger');
@@ -208,7 +219,10 @@ function runsFromCheckout(): boolean {
   if (checkout === undefined) {
     const root = [path.resolve(__dirname, '../..'), path.resolve(__dirname, '../../..')].find((folder) => {
       try {
-        return (JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) as { name?: string }).name === 'subledger';
+        return (
+          (JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) as { name?: string }).name ===
+          'subledger'
+        );
       } catch {
         return false;
       }
@@ -222,7 +236,8 @@ function runsFromCheckout(): boolean {
 /** NOTIFY_SECRET_KEY: at least 32 characters (e.g. `openssl rand -base64 32`). */
 function secretKey(raw: string | undefined, problems: string[]): string | null {
   if (raw === undefined) return null;
-  if (raw.length < 32) problems.push('NOTIFY_SECRET_KEY must be at least 32 characters (e.g. the output of `openssl rand -base64 32`)');
+  if (raw.length < 32)
+    problems.push('NOTIFY_SECRET_KEY must be at least 32 characters (e.g. the output of `openssl rand -base64 32`)');
   return raw;
 }
 

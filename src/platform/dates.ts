@@ -88,11 +88,17 @@ function dateOfDayNumber(days: number): CalendarDate {
   const z = days + 719_468;
   const era = Math.floor(z / 146_097);
   const dayOfEra = z - era * 146_097;
-  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const yearOfEra = Math.floor(
+    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365,
+  );
   const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
   const monthPart = Math.floor((5 * dayOfYear + 2) / 153);
   const month = monthPart < 10 ? monthPart + 3 : monthPart - 9;
-  return { year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day: dayOfYear - Math.floor((153 * monthPart + 2) / 5) + 1 };
+  return {
+    year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0),
+    month,
+    day: dayOfYear - Math.floor((153 * monthPart + 2) / 5) + 1,
+  };
 }
 
 /** Days since 1970-01-01 of a calendar date (dates only: no zone is involved). */
@@ -134,7 +140,9 @@ export function todayIn(timezone: string, now: Date = new Date()): string {
   const minute = Math.floor(now.getTime() / MINUTE_MS);
   let day = zoneDays.get(timezone);
   if (day?.minute === minute) return day.date;
-  const formatter = day?.formatter ?? new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' });
+  const formatter =
+    day?.formatter ??
+    new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' });
   const parts = formatter.formatToParts(now);
   const value = (type: string) => parts.find((part) => part.type === type)!.value;
   day = { formatter, minute, date: `${value('year')}-${value('month')}-${value('day')}` };

@@ -1,4 +1,8 @@
-import { ConnectionException, ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
+import {
+  ConnectionException,
+  ForeignKeyConstraintViolationException,
+  UniqueConstraintViolationException,
+} from '@mikro-orm/core';
 import { GraphQLError } from 'graphql';
 
 /**
@@ -67,8 +71,10 @@ export function asAppError(error: unknown): AppError {
   if (error instanceof GraphQLError && error.originalError) return asAppError(error.originalError);
   // Races past a service's own checks end at the database's constraints.
   if (error instanceof UniqueConstraintViolationException) return new AppError('CONFLICT', 'That already exists');
-  if (error instanceof ForeignKeyConstraintViolationException) return AppError.badInput('A referenced record does not exist');
-  if (isLostDatabase(error)) return new AppError('SERVICE_UNAVAILABLE', 'The database connection was lost; nothing was stored. Try again.');
+  if (error instanceof ForeignKeyConstraintViolationException)
+    return AppError.badInput('A referenced record does not exist');
+  if (isLostDatabase(error))
+    return new AppError('SERVICE_UNAVAILABLE', 'The database connection was lost; nothing was stored. Try again.');
   return new AppError('INTERNAL_SERVER_ERROR', 'Internal server error');
 }
 
@@ -86,6 +92,10 @@ function isLostDatabase(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   // 08P01 is a protocol violation (a NUL in a statement's text), not a lost connection: sending it again fails again.
   if (code === '08P01') return false;
-  if (typeof code === 'string' && (/^(08|57P)/.test(code) || code === 'ECONNRESET' || code === 'ECONNREFUSED')) return true;
-  return typeof message === 'string' && /Connection terminated|terminating connection|Client has encountered a connection error/i.test(message);
+  if (typeof code === 'string' && (/^(08|57P)/.test(code) || code === 'ECONNRESET' || code === 'ECONNREFUSED'))
+    return true;
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|terminating connection|Client has encountered a connection error/i.test(message)
+  );
 }

@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
+
 import type { Config } from './config';
 
 export type { Logger };
@@ -7,7 +8,10 @@ export type { Logger };
  * `destination`: where lines go (tests read them, as JSON); otherwise standard output, as JSON or, with
  * logFormat pretty, one readable line per event.
  */
-export function createLogger(config: Pick<Config, 'logLevel'> & Partial<Pick<Config, 'logFormat'>>, destination?: DestinationStream): Logger {
+export function createLogger(
+  config: Pick<Config, 'logLevel'> & Partial<Pick<Config, 'logFormat'>>,
+  destination?: DestinationStream,
+): Logger {
   return pino(
     {
       level: config.logLevel,
@@ -60,7 +64,19 @@ function prettyOutput(): DestinationStream {
  * A new secret-bearing path or parameter is added here; the log keeps the rest of the URL, so the route shows.
  */
 const SECRET_SEGMENT = /^(\/+(?:calendar|webhook\/+user\/+data)\/+)[^/?#]*?(\.ics)?(?=[/?#]|$)/i;
-const SECRET_PARAMETERS = new Set(['query', 'variables', 'extensions', 'token', 'access_token', 'api_token', 'api_key', 'key', 'secret', 'password', 'code']);
+const SECRET_PARAMETERS = new Set([
+  'query',
+  'variables',
+  'extensions',
+  'token',
+  'access_token',
+  'api_token',
+  'api_key',
+  'key',
+  'secret',
+  'password',
+  'code',
+]);
 const REDACTED = '[redacted]';
 
 const isSecretName = (name: string) => SECRET_PARAMETERS.has(name.toLowerCase());

@@ -15,7 +15,10 @@ export interface SortKey<F extends string> {
 }
 
 /** A MikroORM order for sort keys over entity properties, with the id last so pages never overlap. */
-export function entityOrder<F extends string>(keys: SortKey<F>[], properties: Record<F, string>): Array<Record<string, 'asc' | 'desc'>> {
+export function entityOrder<F extends string>(
+  keys: SortKey<F>[],
+  properties: Record<F, string>,
+): Array<Record<string, 'asc' | 'desc'>> {
   const order = keys.map((key) => ({ [properties[key.field]]: key.direction }));
   return [...order, { id: keys[0]?.direction ?? 'asc' }];
 }

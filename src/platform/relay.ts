@@ -60,7 +60,10 @@ export class DueWorkRelay<T> {
     await this.running;
     // Bounded: a hand-off to a queue whose Redis is down would never settle (its rows are claimed again later).
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all(this.handoffs), new Promise((resolve) => (timer = setTimeout(resolve, HANDOFF_DRAIN_MS).unref()))]);
+    await Promise.race([
+      Promise.all(this.handoffs),
+      new Promise((resolve) => (timer = setTimeout(resolve, HANDOFF_DRAIN_MS).unref())),
+    ]);
     clearTimeout(timer);
   }
 
@@ -86,7 +89,9 @@ export class DueWorkRelay<T> {
       this.inFlight += claims.length;
       this.rerun = true;
       const handoff = this.handoff(claims)
-        .catch((error: unknown) => this.logger.warn({ err: error }, 'hand-off failed; the rows are claimed again later'))
+        .catch((error: unknown) =>
+          this.logger.warn({ err: error }, 'hand-off failed; the rows are claimed again later'),
+        )
         .finally(() => {
           this.handoffs.delete(handoff);
           this.inFlight -= claims.length;

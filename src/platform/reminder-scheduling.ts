@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+
 import type { StatementPart } from './db/statements';
 
 /**
@@ -11,7 +12,10 @@ export interface ReminderScheduling {
   /** New records' reminders as a part of the one statement that inserts them (their definitions read beforehand). */
   newRecordsPart(records: readonly ScheduledRecord[], definitions: ReminderDefinition[]): StatementPart;
   /** Changed records' reminders (none for a deleted record) as a part of the one statement that changes them. */
-  changedRecordsPart(records: ReadonlyArray<{ record: ScheduledRecord; deleted: boolean }>, definitions: ReminderDefinition[]): StatementPart;
+  changedRecordsPart(
+    records: ReadonlyArray<{ record: ScheduledRecord; deleted: boolean }>,
+    definitions: ReminderDefinition[],
+  ): StatementPart;
   /** The live records whose reminders come from the alert definition (the alert is in use when any are). */
   recordsUsingAlert(em: EntityManager, alertId: number): Promise<number[]>;
 }

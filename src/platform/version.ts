@@ -5,7 +5,10 @@ import path from 'node:path';
 function readVersion(): string {
   for (const folder of [path.resolve(__dirname, '../..'), path.resolve(__dirname, '../../..')]) {
     try {
-      const manifest = JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      const manifest = JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
       if (manifest.name === 'subledger' && manifest.version) return manifest.version;
     } catch {
       // Not this folder.

@@ -1,6 +1,7 @@
 import type { Transporter } from 'nodemailer';
-import type { ReminderKind } from './reminder-schedule';
+
 import type { NotificationMessage } from '../notifications/notification-message';
+import type { ReminderKind } from './reminder-schedule';
 
 export interface ReminderMessage {
   to: string;
@@ -51,7 +52,9 @@ export class ReminderMailer {
 
   /** A plain-text message (with its HTML part); answers the SMTP server's reply. */
   async sendText(to: string | string[], subject: string, text: string): Promise<string> {
-    const info = (await this.transport.sendMail({ from: this.from, to, subject, text, html: htmlOf(text) })) as { response?: string };
+    const info = (await this.transport.sendMail({ from: this.from, to, subject, text, html: htmlOf(text) })) as {
+      response?: string;
+    };
     return info.response ?? '';
   }
 
@@ -61,4 +64,5 @@ export class ReminderMailer {
 }
 
 const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const htmlOf = (text: string) => `<p>${escape(text).replace(/\n/g, '<br>')}</p><p style="color:#666">Sent by Subledger.</p>`;
+const htmlOf = (text: string) =>
+  `<p>${escape(text).replace(/\n/g, '<br>')}</p><p style="color:#666">Sent by Subledger.</p>`;

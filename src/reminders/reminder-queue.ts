@@ -1,4 +1,5 @@
 import type { Queue } from 'bullmq';
+
 import { createQueue } from '../platform/queues';
 import type { Handoff } from '../platform/relay';
 import type { DueReminder, ReminderService } from './reminder.service';

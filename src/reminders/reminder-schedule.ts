@@ -1,10 +1,11 @@
 import { LRUCache } from 'lru-cache';
 import { DateTime } from 'luxon';
-import { Status } from '../subscriptions/codes';
-import { addDays, addMonths, todayIn } from '../platform/dates';
-import { nextOnOrAfter, type Schedule } from '../subscriptions/payment-dates';
+
 import { remindedKinds, type ReminderKind } from '../alerts/alert.input';
 import type { ReminderDefinition } from '../alerts/alert.repository';
+import { addDays, addMonths, todayIn } from '../platform/dates';
+import { Status } from '../subscriptions/codes';
+import { nextOnOrAfter, type Schedule } from '../subscriptions/payment-dates';
 
 export type { ReminderDefinition, ReminderKind };
 
@@ -57,7 +58,10 @@ export function instantOf(localDate: string, time: string, timezone: string): Da
 const instants = new LRUCache<string, number>({ max: 10_000 });
 
 /** Whether a definition reminds records of this type (one of no type, the system default, reminds every type). */
-export function appliesTo(record: Pick<RemindedRecord, 'type'>, definition: Pick<ReminderDefinition, 'alertSubsType'>): boolean {
+export function appliesTo(
+  record: Pick<RemindedRecord, 'type'>,
+  definition: Pick<ReminderDefinition, 'alertSubsType'>,
+): boolean {
   return definition.alertSubsType === null || definition.alertSubsType === record.type;
 }
 
@@ -67,10 +71,19 @@ export function appliesTo(record: Pick<RemindedRecord, 'type'>, definition: Pick
  * already past still counts while its date is ahead, so a reminder missed while the service was down fires
  * once it runs again. Only Active records are reminded of anything.
  */
-export function reminderTargets(record: RemindedRecord, definitions: ReminderDefinition[], now: Date): ReminderTarget[] {
+export function reminderTargets(
+  record: RemindedRecord,
+  definitions: ReminderDefinition[],
+  now: Date,
+): ReminderTarget[] {
   if (record.status !== Status.Active) return [];
   const today = todayIn(record.timezone, now);
-  const nextPayment = record.recurring === 1 ? nextOnOrAfter(record.schedule, today) : record.schedule.anchor >= today ? record.schedule.anchor : null;
+  const nextPayment =
+    record.recurring === 1
+      ? nextOnOrAfter(record.schedule, today)
+      : record.schedule.anchor >= today
+        ? record.schedule.anchor
+        : null;
   const ahead = (date: string | null) => (date !== null && date >= today ? date : null);
   const dates = { payment: nextPayment, refund: ahead(record.refundDate), contract_notice: ahead(record.noticeDate) };
   const targets: ReminderTarget[] = [];
@@ -79,7 +92,12 @@ export function reminderTargets(record: RemindedRecord, definitions: ReminderDef
     for (const kind of remindedKinds(definition.alertCondition)) {
       const date = dates[kind];
       if (date === null) continue;
-      targets.push({ alertId: definition.id, kind, date, fireAt: instantOf(localFireDate(date, definition), definition.time, definition.timezone) });
+      targets.push({
+        alertId: definition.id,
+        kind,
+        date,
+        fireAt: instantOf(localFireDate(date, definition), definition.time, definition.timezone),
+      });
     }
   }
   return targets;

@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { intArray, pooled, rowsOf, run, withParts, type StatementPart } from '../platform/db/statements';
+
+import { intArray, pooled, rowsOf, run, type StatementPart, withParts } from '../platform/db/statements';
 import { utcTimestamp } from '../platform/db/timestamps';
 import type { ReminderKind, ReminderTarget } from './reminder-schedule';
 
@@ -83,10 +84,11 @@ export class ReminderRepository {
 
   /** Scheduled reminders whose time is at or before `until`, soonest first. */
   scheduledUntil(until: Date, limit: number): Promise<Array<{ id: number; fire_at: string }>> {
-    return rowsOf(pooled(this.orm), `select "id", "fire_at" from "reminders" where "status" = 'SCHEDULED' and "fire_at" <= ? order by "fire_at" limit ?`, [
-      utcTimestamp(until),
-      limit,
-    ]);
+    return rowsOf(
+      pooled(this.orm),
+      `select "id", "fire_at" from "reminders" where "status" = 'SCHEDULED' and "fire_at" <= ? order by "fire_at" limit ?`,
+      [utcTimestamp(until), limit],
+    );
   }
 
   /** Marks the reminder sent if it is still scheduled and due at `now`; null when it was not (fired already, or cancelled). */

@@ -1,9 +1,10 @@
 import { DateTimeResolver } from 'graphql-scalars';
-import { LocalDateScalar } from '../platform/graphql/scalars';
 import { Arg, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { toIsoMicros } from '../platform/wire-formats';
+
 import { AppError } from '../platform/errors';
-import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
+import { type GraphQLContext, requireCaller } from '../platform/graphql/context';
+import { LocalDateScalar } from '../platform/graphql/scalars';
+import { toIsoMicros } from '../platform/wire-formats';
 import type { ReminderRow } from './reminder.repository';
 import type { ReminderService } from './reminder.service';
 
@@ -42,17 +43,25 @@ export class ReminderResolver {
     @Arg('to', () => DateTimeResolver) to: Date,
     @Ctx() context: GraphQLContext,
   ): Promise<ReminderView[]> {
-    if (to < from || to.getTime() - from.getTime() > MAX_RANGE_MS) throw AppError.field('to', 'The to must be after from, at most 366 days later.');
+    if (to < from || to.getTime() - from.getTime() > MAX_RANGE_MS)
+      throw AppError.field('to', 'The to must be after from, at most 366 days later.');
     return (await this.service.list(requireCaller(context), from, to, ['SCHEDULED', 'SENT'])).map(toView);
   }
 
-  @Query(() => [ReminderView], { description: 'Reminders that fired and whose date is still ahead (for the browser extension).' })
+  @Query(() => [ReminderView], {
+    description: 'Reminders that fired and whose date is still ahead (for the browser extension).',
+  })
   async dueReminders(@Ctx() context: GraphQLContext): Promise<ReminderView[]> {
     return (await this.service.due(requireCaller(context))).map(toView);
   }
 
-  @Mutation(() => [String], { description: "Sends a sample reminder through the alert's channels now; answers the channels used." })
-  async sendTestReminder(@Arg('alertId', () => Int) alertId: number, @Ctx() context: GraphQLContext): Promise<string[]> {
+  @Mutation(() => [String], {
+    description: "Sends a sample reminder through the alert's channels now; answers the channels used.",
+  })
+  async sendTestReminder(
+    @Arg('alertId', () => Int) alertId: number,
+    @Ctx() context: GraphQLContext,
+  ): Promise<string[]> {
     return this.service.sendTest(requireCaller(context), alertId);
   }
 }

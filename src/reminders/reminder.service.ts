@@ -1,27 +1,28 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
+
+import { ALL_CHANNELS, channelsOf } from '../alerts/alert.input';
+import { alertRepository } from '../alerts/alert.repository';
+import { reminderMessage } from '../notifications/notification-message';
+import { notificationTargetRepository } from '../notifications/notification-target.repository';
 import type { Caller } from '../platform/caller';
+import { addDays, todayIn } from '../platform/dates';
+import type { StatementPart } from '../platform/db/statements';
 import { pooled } from '../platform/db/statements';
 import { utcTimestamp } from '../platform/db/timestamps';
 import { AppError } from '../platform/errors';
 import type { Logger } from '../platform/logger';
 import { toMoneyString } from '../platform/money';
-import { addDays, todayIn } from '../platform/dates';
-import { scheduleOf, toRecord, type SubscriptionRecord } from '../subscriptions/subscription.record';
-import type { SubscriptionRepository } from '../subscriptions/subscription.repository';
 import type { ScheduledRecord } from '../platform/reminder-scheduling';
-import { alertRepository } from '../alerts/alert.repository';
-import type { OwedReminders, ReminderRepository, ReminderRow } from './reminder.repository';
-import { REMINDER_LOOK_AHEAD_MS } from './reminder-queue';
+import { writeRecordEvents } from '../subscriptions/subscription.events';
+import { scheduleOf, type SubscriptionRecord, toRecord } from '../subscriptions/subscription.record';
+import type { SubscriptionRepository } from '../subscriptions/subscription.repository';
 import type { OutboxSignal } from '../webhooks/outbox';
 import type { SubscriptionTopic } from '../webhooks/topics';
-import { writeRecordEvents } from '../subscriptions/subscription.events';
+import type { OwedReminders, ReminderRepository, ReminderRow } from './reminder.repository';
 import type { ReminderMailer } from './reminder-mail';
-import { ALL_CHANNELS, channelsOf } from '../alerts/alert.input';
-import { notificationTargetRepository } from '../notifications/notification-target.repository';
-import { reminderMessage } from '../notifications/notification-message';
-import { reminderTargets, type ReminderDefinition, type ReminderKind, type ReminderTarget } from './reminder-schedule';
-import type { StatementPart } from '../platform/db/statements';
+import { REMINDER_LOOK_AHEAD_MS } from './reminder-queue';
+import { type ReminderDefinition, type ReminderKind, type ReminderTarget, reminderTargets } from './reminder-schedule';
 
 /** The webhook topic of each kind of reminder. */
 const REMINDER_TOPIC: Record<ReminderKind, SubscriptionTopic> = {
@@ -58,11 +59,16 @@ export class ReminderService {
   async reschedule(em: EntityManager, subscriptionIds: number[]): Promise<void> {
     if (subscriptionIds.length === 0) return;
     const records = await this.subscriptions.schedulingRows(em, subscriptionIds);
-    const definitions = await alertRepository.definitions(em, [...new Set(records.flatMap((record) => record.alert_ids))]);
+    const definitions = await alertRepository.definitions(em, [
+      ...new Set(records.flatMap((record) => record.alert_ids)),
+    ]);
     const now = this.clock();
     await this.reminders.keepOnly(
       em,
-      records.map((record) => ({ record, owed: record.deleted_at !== null ? [] : owedReminders(record, definitions, now) })),
+      records.map((record) => ({
+        record,
+        owed: record.deleted_at !== null ? [] : owedReminders(record, definitions, now),
+      })),
     );
   }
 
@@ -73,9 +79,15 @@ export class ReminderService {
     return { ...this.reminders.owedPart(owed), ...dueIfFiringSoon(owed, now) };
   }
 
-  changedRecordsPart(records: ReadonlyArray<{ record: ScheduledRecord; deleted: boolean }>, definitions: ReminderDefinition[]): StatementPart {
+  changedRecordsPart(
+    records: ReadonlyArray<{ record: ScheduledRecord; deleted: boolean }>,
+    definitions: ReminderDefinition[],
+  ): StatementPart {
     const now = this.clock();
-    const owed = records.map(({ record, deleted }) => ({ record, owed: deleted ? [] : owedReminders(record, definitions, now) }));
+    const owed = records.map(({ record, deleted }) => ({
+      record,
+      owed: deleted ? [] : owedReminders(record, definitions, now),
+    }));
     return { ...this.reminders.keptPart(owed), ...dueIfFiringSoon(owed, now) };
   }
 
@@ -104,7 +116,12 @@ export class ReminderService {
       const alert = (await alertRepository.contact(em, reminder.alert_id, reminder.user_id))!;
       const record = toRecord(row, now);
       const toEndpoints = channelsOf(alert.alert_type).includes('webhook');
-      const targetIds = await notificationTargetRepository.forAlert(em, reminder.user_id, reminder.alert_id, alert.alert_type === ALL_CHANNELS);
+      const targetIds = await notificationTargetRepository.forAlert(
+        em,
+        reminder.user_id,
+        reminder.alert_id,
+        alert.alert_type === ALL_CHANNELS,
+      );
       if (toEndpoints || targetIds.length > 0) {
         const topic = REMINDER_TOPIC[reminder.kind];
         const message = reminderMessage({
@@ -132,7 +149,12 @@ export class ReminderService {
     if (!fired) return;
     this.outbox.notify();
     if (this.mailer && channelsOf(fired.alert.alert_type).includes('email')) {
-      await this.mail(fired.alert.alert_contact ?? fired.alert.email, fired.record, fired.reminder.kind, fired.reminder.reminder_date);
+      await this.mail(
+        fired.alert.alert_contact ?? fired.alert.email,
+        fired.record,
+        fired.reminder.kind,
+        fired.reminder.reminder_date,
+      );
     }
   }
 
@@ -154,7 +176,8 @@ export class ReminderService {
     const wanted = channelsOf(alert.alert_type);
     const row = await this.subscriptions.firstLive(caller.userId);
     // E-mail alone cannot go without SMTP; "All" goes through the channels there are.
-    if (wanted.length === 1 && wanted[0] === 'email' && !this.mailer) throw new AppError('CONFLICT', 'E-mail reminders need SMTP_URL to be set on the server');
+    if (wanted.length === 1 && wanted[0] === 'email' && !this.mailer)
+      throw new AppError('CONFLICT', 'E-mail reminders need SMTP_URL to be set on the server');
     if (wanted.includes('email') && this.mailer) {
       const sample = row ? toRecord(row, this.clock()) : null;
       await this.mail(
@@ -169,7 +192,12 @@ export class ReminderService {
       const record = toRecord(row, this.clock());
       await this.orm.em.transactional((em) =>
         writeRecordEvents(em, this.subscriptions, caller.userId, 'subscription.payment_due', [record], {
-          reminder: { kind: 'payment', date: record.next_payment_date ?? record.payment_date, alert_id: alertId, test: true },
+          reminder: {
+            kind: 'payment',
+            date: record.next_payment_date ?? record.payment_date,
+            alert_id: alertId,
+            test: true,
+          },
         }),
       );
       this.outbox.notify();
@@ -206,7 +234,8 @@ function owedReminders(record: ScheduledRecord, definitions: ReminderDefinition[
       timezone: record.timezone,
       schedule: scheduleOf(record),
       refundDate: record.refund_days === null ? null : addDays(record.payment_date, record.refund_days),
-      noticeDate: record.contract_expiry === null ? null : addDays(record.contract_expiry, -(record.contract_notice_days ?? 0)),
+      noticeDate:
+        record.contract_expiry === null ? null : addDays(record.contract_expiry, -(record.contract_notice_days ?? 0)),
     },
     definitions.filter((definition) => record.alert_ids.includes(definition.id)),
     now,

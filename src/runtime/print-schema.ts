@@ -1,10 +1,13 @@
 import 'reflect-metadata';
+
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { printSchema } from 'graphql';
-import type { Services } from './services';
-import { buildAppSchema } from './schema';
+
 import { OPENAPI_FILE, printOpenApi } from '../../rest-facade/openapi/document';
+import { buildAppSchema } from './schema';
+import type { Services } from './services';
 
 /** The committed schema/schema.graphql (npm run schema:print also writes schema/openapi.json): the SDL the resolvers produce (a test fails when the two differ). */
 export async function printAppSchema(): Promise<string> {

@@ -1,21 +1,27 @@
-import type { GraphQLExecution } from '../platform/graphql/jit-executor';
-import type { Redis } from 'ioredis';
 import type { Worker } from 'bullmq';
-import { ConfigError, type Config } from '../platform/config';
+import type { Redis } from 'ioredis';
+
+import { startDeliveryWorker, startReminderWorker } from '../../workers/queue-workers';
+import { type Database, openDatabase, type QueryListener } from '../db/orm';
+import { notificationTargetRepository } from '../notifications/notification-target.repository';
+import { type Config, ConfigError } from '../platform/config';
 import { databaseServer, logReclaimedOrphan, type ReclaimedOrphan } from '../platform/db/embedded-postgres';
+import { pooled } from '../platform/db/statements';
+import { fromUtcTimestamp } from '../platform/db/timestamps';
+import type { GraphQLExecution } from '../platform/graphql/jit-executor';
 import { createLogger, type Logger } from '../platform/logger';
 import type { LimiterStores } from '../platform/ops/limiters';
 import { createRedis, whenReady } from '../platform/ops/redis';
 import { DueWorkRelay } from '../platform/relay';
-import { createReminderQueue, inProcessReminderHandoff, REMINDER_LOOK_AHEAD_MS, reminderQueueHandoff } from '../reminders/reminder-queue';
 import type { DueReminder } from '../reminders/reminder.service';
+import {
+  createReminderQueue,
+  inProcessReminderHandoff,
+  REMINDER_LOOK_AHEAD_MS,
+  reminderQueueHandoff,
+} from '../reminders/reminder-queue';
+import type { ClaimedDelivery, DeliveryService, DeliveryTiming } from '../webhooks/delivery.service';
 import { createDeliveryQueue, inProcessHandoff, outboxRelay, queueHandoff } from '../webhooks/delivery-queue';
-import type { DeliveryService, ClaimedDelivery, DeliveryTiming } from '../webhooks/delivery.service';
-import { notificationTargetRepository } from '../notifications/notification-target.repository';
-import { pooled } from '../platform/db/statements';
-import { fromUtcTimestamp } from '../platform/db/timestamps';
-import { startDeliveryWorker, startReminderWorker } from '../../workers/queue-workers';
-import { openDatabase, type Database, type QueryListener } from '../db/orm';
 import { createServices, type Services } from './services';
 
 /**
@@ -89,19 +95,31 @@ const REDIS_READY_WAIT_MS = 5_000;
 /** The one composition of a Subledger process: database, Redis, services and background work by role. */
 export async function createRuntime(config: Config, role: 'api', options?: RuntimeOptions): Promise<ApiRuntime>;
 export async function createRuntime(config: Config, role: 'worker' | 'cli', options?: RuntimeOptions): Promise<Runtime>;
-export async function createRuntime(config: Config, role: Role, options: RuntimeOptions = {}): Promise<Runtime | ApiRuntime> {
+export async function createRuntime(
+  config: Config,
+  role: Role,
+  options: RuntimeOptions = {},
+): Promise<Runtime | ApiRuntime> {
   if (role === 'worker' && (!config.redisUrl || !config.databaseUrl)) {
-    throw new ConfigError(['npm run worker needs REDIS_URL and DATABASE_URL; with the embedded database, npm start delivers in-process']);
+    throw new ConfigError([
+      'npm run worker needs REDIS_URL and DATABASE_URL; with the embedded database, npm start delivers in-process',
+    ]);
   }
-  const logger = options.logger ?? createLogger(role === 'cli' ? { logLevel: 'warn', logFormat: config.logFormat } : config);
+  const logger =
+    options.logger ?? createLogger(role === 'cli' ? { logLevel: 'warn', logFormat: config.logFormat } : config);
   // The CLI uses the server of a Subledger running on DATA_DIR, or starts one for the command.
   const database = await databaseServer(config, { attach: role === 'cli' });
   const reclaimedOrphan = database.embedded?.reclaimedOrphan ?? options.reclaimedOrphan ?? null;
   if (database.embedded?.reclaimedOrphan) logReclaimedOrphan(logger, database.embedded.reclaimedOrphan, config.dataDir);
-  const db = await openDatabase(database.url, config, logger, { onQuery: options.onQuery, embedded: database.embedded });
+  const db = await openDatabase(database.url, config, logger, {
+    onQuery: options.onQuery,
+    embedded: database.embedded,
+  });
   if (role !== 'cli' && !config.notifySecretKey && (await notificationTargetRepository.any(pooled(db.orm)))) {
     await db.close();
-    throw new ConfigError(['NOTIFY_SECRET_KEY must be set: notification targets exist, and their URLs are sealed with it']);
+    throw new ConfigError([
+      'NOTIFY_SECRET_KEY must be set: notification targets exist, and their URLs are sealed with it',
+    ]);
   }
   const redis: Redis | null = role === 'api' && config.redisUrl ? createRedis(config.redisUrl) : null;
   redis?.on('error', (error) => logger.warn({ err: error }, 'redis connection error'));
@@ -115,13 +133,26 @@ export async function createRuntime(config: Config, role: Role, options: Runtime
   const background = role === 'api' && options.background !== false;
   const queueRedis = config.redisUrl ? { url: config.redisUrl, prefix: config.redisPrefix } : null;
   const runsWorkers = queueRedis && (role === 'worker' || (background && options.inProcessWorker !== false));
-  const workers = runsWorkers ? [startDeliveryWorker(deliveries, queueRedis, logger), startReminderWorker(services.reminders, queueRedis, logger)] : [];
+  const workers = runsWorkers
+    ? [startDeliveryWorker(deliveries, queueRedis, logger), startReminderWorker(services.reminders, queueRedis, logger)]
+    : [];
   const closeBase = async () => {
     await Promise.all(workers.map((worker) => worker.close()));
     redis?.disconnect();
     await db.close();
   };
-  const base: Runtime = { config, logger, db, redis, stores, services, deliveries, workers, reclaimedOrphan, close: closeBase };
+  const base: Runtime = {
+    config,
+    logger,
+    db,
+    redis,
+    stores,
+    services,
+    deliveries,
+    workers,
+    reclaimedOrphan,
+    close: closeBase,
+  };
   if (role !== 'api') return base;
 
   // Outbound deliveries: the relay moves due rows of the outbox; with Redis through BullMQ to workers (here
@@ -129,7 +160,12 @@ export async function createRuntime(config: Config, role: Role, options: Runtime
   const queue = queueRedis ? createDeliveryQueue(queueRedis.url, queueRedis.prefix) : null;
   queue?.on('error', (error) => logger.warn({ err: error }, 'delivery queue error'));
   const relayOptions = { pollIntervalMs: RELAY_POLL_MS, maxInFlight: RELAY_MAX_IN_FLIGHT };
-  const relay = outboxRelay(deliveries, queue ? queueHandoff(queue) : inProcessHandoff(deliveries), logger, relayOptions);
+  const relay = outboxRelay(
+    deliveries,
+    queue ? queueHandoff(queue) : inProcessHandoff(deliveries),
+    logger,
+    relayOptions,
+  );
   services.outbox.subscribe(() => relay.nudge());
 
   // Reminders: due rows fire here (embedded default), or go to BullMQ as delayed jobs a minute ahead (Redis).
@@ -162,7 +198,9 @@ export async function createRuntime(config: Config, role: Role, options: Runtime
       refreshingRates = services.rates
         .status()
         .then(({ succeeded_at: succeeded }) =>
-          succeeded === null || clock().getTime() - fromUtcTimestamp(succeeded).getTime() > ratesInterval / 2 ? refreshRates() : null,
+          succeeded === null || clock().getTime() - fromUtcTimestamp(succeeded).getTime() > ratesInterval / 2
+            ? refreshRates()
+            : null,
         )
         .catch((error: unknown) => logger.warn({ err: error }, 'exchange-rate refresh failed'));
       ratesTimer = setInterval(refreshRates, ratesInterval).unref();

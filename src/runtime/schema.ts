@@ -1,21 +1,27 @@
 import type { GraphQLSchema } from 'graphql';
 import { buildSchema, type ClassType, type NonEmptyArray } from 'type-graphql';
-import { AuthResolver } from '../auth/auth.resolver';
-import { SubscriptionResolver } from '../subscriptions/subscription.resolver';
+
 import { AlertResolver } from '../alerts/alert.resolver';
-import { ReminderResolver } from '../reminders/reminder.resolver';
-import { CatalogueResolver } from '../catalogue/catalogue.resolver';
-import { ProfileResolver } from '../settings/profile.resolver';
-import { SettingsResolver } from '../settings/settings.resolver';
-import { WebhooksResolver } from '../webhooks/webhooks.resolver';
-import { FolderResolver, PaymentModeResolver, ProductCategoryResolver, TagResolver } from '../organizing/organizing.resolver';
-import { NotificationTargetResolver } from '../notifications/notification-target.resolver';
+import { AuthResolver } from '../auth/auth.resolver';
 import { CalendarFeedResolver } from '../calendar-feeds/calendar-feed.resolver';
+import { CatalogueResolver } from '../catalogue/catalogue.resolver';
 import { ExportResolver } from '../exports/export.resolver';
+import { HouseholdResolver, SubscriptionSharingResolver } from '../households/household.resolver';
 import { ImportResolver } from '../imports/import.resolver';
 import { LedgerResolver } from '../ledger/ledger.resolver';
+import { NotificationTargetResolver } from '../notifications/notification-target.resolver';
+import {
+  FolderResolver,
+  PaymentModeResolver,
+  ProductCategoryResolver,
+  TagResolver,
+} from '../organizing/organizing.resolver';
+import { ReminderResolver } from '../reminders/reminder.resolver';
+import { ProfileResolver } from '../settings/profile.resolver';
+import { SettingsResolver } from '../settings/settings.resolver';
 import { SpendingResolver } from '../spending/spending.resolver';
-import { HouseholdResolver, SubscriptionSharingResolver } from '../households/household.resolver';
+import { SubscriptionResolver } from '../subscriptions/subscription.resolver';
+import { WebhooksResolver } from '../webhooks/webhooks.resolver';
 import type { Services } from './services';
 
 /** One instance of every resolver, built on the services. */

@@ -1,46 +1,47 @@
-import { AnswerCache } from '../platform/answer-cache';
-import { CalendarFeedRepository } from '../calendar-feeds/calendar-feed.repository';
-import { CalendarFeedService } from '../calendar-feeds/calendar-feed.service';
-import { AccountExportService, type AccountSources } from '../exports/account-export.service';
-import { ImportRepository } from '../imports/import.repository';
-import { ImportService } from '../imports/import.service';
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
+
+import { AlertService } from '../alerts/alert.service';
 import { AccessTokenRepository } from '../auth/access-token.repository';
 import { AuthService } from '../auth/auth.service';
 import { LoginThrottle } from '../auth/login-throttle';
+import { CalendarFeedRepository } from '../calendar-feeds/calendar-feed.repository';
+import { CalendarFeedService } from '../calendar-feeds/calendar-feed.service';
+import { CatalogueService } from '../catalogue/catalogue.service';
+import { ProductCategory } from '../catalogue/product-category.entity';
+import { RatesRefreshService } from '../currency/rates.service';
+import { AccountExportService, type AccountSources } from '../exports/account-export.service';
+import { HouseholdService } from '../households/household.service';
+import { ImportRepository } from '../imports/import.repository';
+import { ImportService } from '../imports/import.service';
+import { LedgerService } from '../ledger/ledger.service';
+import { NotificationSender } from '../notifications/notification-sender';
+import { NotificationTargetService } from '../notifications/notification-target.service';
+import { Folder } from '../organizing/folder.entity';
+import { validateFolder, validatePaymentMode } from '../organizing/organizing.rules';
+import { OwnedNamesService } from '../organizing/owned-names.service';
+import { PaymentMode } from '../organizing/payment-mode.entity';
+import { Tag } from '../organizing/tag.entity';
+import { AnswerCache } from '../platform/answer-cache';
 import type { Config } from '../platform/config';
-import type { LimiterStores } from '../platform/ops/limiters';
 import type { Logger } from '../platform/logger';
-import { ReminderMailer } from '../reminders/reminder-mail';
+import type { LimiterStores } from '../platform/ops/limiters';
+import { SecretBox } from '../platform/secret-box';
 import { ReminderRepository } from '../reminders/reminder.repository';
 import { ReminderService } from '../reminders/reminder.service';
-import { SubscriptionRepository } from '../subscriptions/subscription.repository';
+import { ReminderMailer } from '../reminders/reminder-mail';
 import { ProfileService } from '../settings/profile.service';
-import { AlertService } from '../alerts/alert.service';
-import { CatalogueService } from '../catalogue/catalogue.service';
 import { SettingsService } from '../settings/settings.service';
-import { OutboxSignal } from '../webhooks/outbox';
+import { BudgetWarningService } from '../spending/budget-warnings';
+import { SpendingRepository } from '../spending/spending.repository';
+import { SpendingService } from '../spending/spending.service';
+import { SubscriptionRepository } from '../subscriptions/subscription.repository';
+import { SubscriptionService } from '../subscriptions/subscription.service';
+import { DeliveryService, type DeliveryTiming } from '../webhooks/delivery.service';
 import { DeliveryLogService } from '../webhooks/delivery-log.service';
 import { WebhookEndpointService } from '../webhooks/endpoint.service';
 import { InboundTokenService } from '../webhooks/inbound-token.service';
-import { SubscriptionService } from '../subscriptions/subscription.service';
-import { ProductCategory } from '../catalogue/product-category.entity';
-import { Folder } from '../organizing/folder.entity';
-import { OwnedNamesService } from '../organizing/owned-names.service';
-import { PaymentMode } from '../organizing/payment-mode.entity';
-import { validateFolder, validatePaymentMode } from '../organizing/organizing.rules';
-import { Tag } from '../organizing/tag.entity';
-import { NotificationSender } from '../notifications/notification-sender';
-import { NotificationTargetService } from '../notifications/notification-target.service';
-import { SecretBox } from '../platform/secret-box';
-import { RatesRefreshService } from '../currency/rates.service';
-import { DeliveryService, type DeliveryTiming } from '../webhooks/delivery.service';
-import { LedgerService } from '../ledger/ledger.service';
-import { SpendingRepository } from '../spending/spending.repository';
-import { SpendingService } from '../spending/spending.service';
-import { HouseholdService } from '../households/household.service';
-import { BudgetWarningService } from '../spending/budget-warnings';
+import { OutboxSignal } from '../webhooks/outbox';
 
 /** The domain services, built once per process; the REST facade and GraphQL resolvers both call these. */
 export interface Services extends AccountSources {
@@ -85,9 +86,30 @@ export function createServices(
   const deliveries = new DeliveryService(orm, config, new NotificationSender(secrets, config, mailer), deliveryTiming);
   const subscriptions = new SubscriptionRepository(orm, stores.reads);
   const spendingRepository = new SpendingRepository(stores.reads);
-  const households = new HouseholdService(orm, mailer ? (to, subject, text) => mailer.sendText(to, subject, text) : null, logger);
-  const reminders = new ReminderService(orm, new ReminderRepository(orm), subscriptions, outbox, mailer, logger, config.baseUrl, clock);
-  const records = new SubscriptionService(orm, subscriptions, `${config.baseUrl}/static/default-product.svg`, outbox, reminders, households, clock);
+  const households = new HouseholdService(
+    orm,
+    mailer ? (to, subject, text) => mailer.sendText(to, subject, text) : null,
+    logger,
+  );
+  const reminders = new ReminderService(
+    orm,
+    new ReminderRepository(orm),
+    subscriptions,
+    outbox,
+    mailer,
+    logger,
+    config.baseUrl,
+    clock,
+  );
+  const records = new SubscriptionService(
+    orm,
+    subscriptions,
+    `${config.baseUrl}/static/default-product.svg`,
+    outbox,
+    reminders,
+    households,
+    clock,
+  );
   const services = {
     outbox,
     reminders,
@@ -105,7 +127,12 @@ export function createServices(
     inboundTokens: new InboundTokenService(orm),
     deliveryLog: new DeliveryLogService(orm, outbox),
     answers: new AnswerCache(config.answerCacheMb * 1024 * 1024, clock),
-    calendarFeeds: new CalendarFeedService(orm, new CalendarFeedRepository(stores.reads), subscriptions, config.baseUrl),
+    calendarFeeds: new CalendarFeedService(
+      orm,
+      new CalendarFeedRepository(stores.reads),
+      subscriptions,
+      config.baseUrl,
+    ),
     deliveries,
     notificationTargets: new NotificationTargetService(orm, config, secrets, subscriptions, deliveries),
     rates: new RatesRefreshService(orm, config, logger, clock),

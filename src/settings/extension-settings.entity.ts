@@ -1,4 +1,5 @@
-import { Entity, OneToOne, Property, type Opt } from '@mikro-orm/core';
+import { Entity, OneToOne, type Opt, Property } from '@mikro-orm/core';
+
 import { User } from '../auth/user.entity';
 
 /** Browser-extension settings, one row per user, created with the defaults on first read. */

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+
 import { run } from '../platform/db/statements';
 
 /** The extension_settings statement beyond the unit of work's. */

@@ -1,7 +1,8 @@
 import { CurrencyResolver, TimeZoneResolver } from 'graphql-scalars';
 import { Arg, Ctx, Field, InputType, Mutation, Resolver } from 'type-graphql';
+
 import { toUserView, UserView } from '../auth/auth.types';
-import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
+import { type GraphQLContext, requireCaller } from '../platform/graphql/context';
 import type { ProfileService } from './profile.service';
 
 @InputType()
@@ -16,7 +17,10 @@ export class ProfileResolver {
   constructor(private readonly profile: ProfileService) {}
 
   @Mutation(() => UserView, { description: "Changes the caller's name, base currency or timezone." })
-  async updateProfile(@Arg('input', () => ProfileInput) input: ProfileInput, @Ctx() context: GraphQLContext): Promise<UserView> {
+  async updateProfile(
+    @Arg('input', () => ProfileInput) input: ProfileInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<UserView> {
     return toUserView(await this.profile.update(requireCaller(context), input));
   }
 }

@@ -1,13 +1,14 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import type { ReminderScheduling } from '../platform/reminder-scheduling';
-import type { SubscriptionRepository } from '../subscriptions/subscription.repository';
-import type { Caller } from '../platform/caller';
+
+import { personNameProblem } from '../auth/person-name';
 import { User } from '../auth/user.entity';
 import { unknownCurrencyProblem } from '../currency/known-currency';
-import { personNameProblem } from '../auth/person-name';
-import { type FieldErrors, refuseFieldErrors } from '../platform/errors';
+import type { Caller } from '../platform/caller';
 import { isTimeZone } from '../platform/dates';
+import { type FieldErrors, refuseFieldErrors } from '../platform/errors';
+import type { ReminderScheduling } from '../platform/reminder-scheduling';
+import type { SubscriptionRepository } from '../subscriptions/subscription.repository';
 
 export interface ProfileChange {
   name?: string;
@@ -31,9 +32,11 @@ export class ProfileService {
     return this.orm.em.transactional(async (em) => {
       const user = await em.findOneOrFail(User, caller.userId);
       const problems: FieldErrors = {};
-      const currencyProblem = change.baseCurrency === undefined ? null : await unknownCurrencyProblem(em, change.baseCurrency);
+      const currencyProblem =
+        change.baseCurrency === undefined ? null : await unknownCurrencyProblem(em, change.baseCurrency);
       if (currencyProblem) problems.baseCurrency = [currencyProblem];
-      if (change.timezone !== undefined && !isTimeZone(change.timezone)) problems.timezone = ['The timezone must be an IANA zone name.'];
+      if (change.timezone !== undefined && !isTimeZone(change.timezone))
+        problems.timezone = ['The timezone must be an IANA zone name.'];
       const nameProblem = change.name === undefined ? null : personNameProblem(change.name);
       if (nameProblem) problems.name = [nameProblem];
       refuseFieldErrors(problems);

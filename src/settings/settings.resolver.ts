@@ -1,6 +1,7 @@
-import { definedOnly } from '../platform/objects';
 import { Arg, Ctx, Field, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
+
+import { type GraphQLContext, requireCaller } from '../platform/graphql/context';
+import { definedOnly } from '../platform/objects';
 import type { ExtensionSettings } from './extension-settings.entity';
 import type { SettingsService } from './settings.service';
 

@@ -1,8 +1,9 @@
 import type { MikroORM } from '@mikro-orm/core';
-import { definedOnly } from '../platform/objects';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
+
 import type { Caller } from '../platform/caller';
 import { type FieldErrors, refuseFieldErrors } from '../platform/errors';
+import { definedOnly } from '../platform/objects';
 import { ExtensionSettings } from './extension-settings.entity';
 import { extensionSettingsRepository } from './extension-settings.repository';
 
@@ -26,7 +27,8 @@ export function validateSettingsChange(change: ExtensionSettingsChange): FieldEr
   if (days !== undefined && (!Number.isInteger(days) || days < 0 || days > MAX_NOTIFY_BEFORE)) {
     errors.notify_before = [`The notify_before must be a whole number from 0 to ${MAX_NOTIFY_BEFORE}.`];
   }
-  if (Object.keys(change).length === 0) errors.settings = ['Send at least one of auto_detect_subscriptions, browser_notifications, notify_before.'];
+  if (Object.keys(change).length === 0)
+    errors.settings = ['Send at least one of auto_detect_subscriptions, browser_notifications, notify_before.'];
   return errors;
 }
 

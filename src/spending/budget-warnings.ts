@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import Decimal from 'decimal.js';
+
 import { ALL_CHANNELS, channelsOf } from '../alerts/alert.input';
 import { alertRepository } from '../alerts/alert.repository';
 import { budgetMessage, type BudgetWarningFacts } from '../notifications/notification-message';
@@ -9,7 +10,7 @@ import { pooled } from '../platform/db/statements';
 import type { Logger } from '../platform/logger';
 import { toMoneyString } from '../platform/money';
 import type { ReminderMailer } from '../reminders/reminder-mail';
-import { writeEvents, type OutboxSignal } from '../webhooks/outbox';
+import { type OutboxSignal, writeEvents } from '../webhooks/outbox';
 import { NO_BUDGETS, summarizeSpending } from './spending';
 import type { BudgetToWarn, SpendingRepository } from './spending.repository';
 
@@ -38,10 +39,20 @@ export class BudgetWarningService {
       const budgets = due.filter((budget) => budget.user_id === userId);
       const { month_from: from, month_to: to, base_currency: baseCurrency } = budgets[0];
       const sums = await this.repository.plannedSums({ kind: 'own', userId }, userId, 'CATEGORY', from, to);
-      const summary = summarizeSpending({ sums, paid: [], budgets: NO_BUDGETS, baseCurrency, from, to, grouping: 'CATEGORY' });
+      const summary = summarizeSpending({
+        sums,
+        paid: [],
+        budgets: NO_BUDGETS,
+        baseCurrency,
+        from,
+        to,
+        grouping: 'CATEGORY',
+      });
       for (const budget of budgets) {
         const planned =
-          budget.category_id === null ? summary.periodTotal : (summary.groups.find((group) => group.key === String(budget.category_id))?.periodTotal ?? '0.00');
+          budget.category_id === null
+            ? summary.periodTotal
+            : (summary.groups.find((group) => group.key === String(budget.category_id))?.periodTotal ?? '0.00');
         if (new Decimal(planned).greaterThan(budget.amount) && (await this.warn(budget, planned))) warned += 1;
       }
     }
@@ -73,10 +84,19 @@ export class BudgetWarningService {
       const alert = await alertRepository.contact(em, budget.alert_id!, budget.user_id);
       if (!alert) return null;
       const channels = channelsOf(alert.alert_type);
-      const targetIds = await notificationTargetRepository.forAlert(em, budget.user_id, budget.alert_id!, alert.alert_type === ALL_CHANNELS);
+      const targetIds = await notificationTargetRepository.forAlert(
+        em,
+        budget.user_id,
+        budget.alert_id!,
+        alert.alert_type === ALL_CHANNELS,
+      );
       const toEndpoints = channels.includes('webhook');
       if (toEndpoints || targetIds.length > 0) {
-        await writeEvents(em, budget.user_id, 'budget.exceeded', [{ subscriptionId: null, payload: { ...facts } }], { toEndpoints, targetIds, message });
+        await writeEvents(em, budget.user_id, 'budget.exceeded', [{ subscriptionId: null, payload: { ...facts } }], {
+          toEndpoints,
+          targetIds,
+          message,
+        });
       }
       return channels.includes('email') ? (alert.alert_contact ?? alert.email) : null;
     });

@@ -2,7 +2,7 @@ import { globalOrOwnSql } from '../platform/caller';
 import type { DirectReads } from '../platform/db/direct-reads';
 import { intArray, rowsOf, type StatementTarget } from '../platform/db/statements';
 import type { MonthlyBudgets, PaidSum, SpendingGrouping, SpendingSum } from './spending';
-import { paidSumsSql, scopeParams, spendingSumsSql, type SpendingScope } from './spending.sql';
+import { paidSumsSql, scopeParams, type SpendingScope, spendingSumsSql } from './spending.sql';
 
 /** A budget as stored, with its category's name. */
 export interface BudgetRow {
@@ -31,12 +31,24 @@ export class SpendingRepository {
   constructor(private readonly reads: DirectReads) {}
 
   /** What the scope's live Active records cost, summed per group and billing kind (and by month, per month), in the viewer's base currency. */
-  plannedSums(scope: SpendingScope, viewerId: number, grouping: SpendingGrouping, from: string, to: string): Promise<SpendingSum[]> {
+  plannedSums(
+    scope: SpendingScope,
+    viewerId: number,
+    grouping: SpendingGrouping,
+    from: string,
+    to: string,
+  ): Promise<SpendingSum[]> {
     return this.reads.rows<SpendingSum>(spendingSumsSql(grouping, scope), [from, to, ...scopeParams(scope), viewerId]);
   }
 
   /** What was paid of the scope's records within [from, to], per group, in the viewer's base currency. */
-  paidSums(scope: SpendingScope, viewerId: number, grouping: SpendingGrouping, from: string, to: string): Promise<PaidSum[]> {
+  paidSums(
+    scope: SpendingScope,
+    viewerId: number,
+    grouping: SpendingGrouping,
+    from: string,
+    to: string,
+  ): Promise<PaidSum[]> {
     return this.reads.rows<PaidSum>(paidSumsSql(grouping, scope), [...scopeParams(scope), viewerId, from, to]);
   }
 
@@ -61,12 +73,22 @@ export class SpendingRepository {
 
   /** Whether a category is the user's own or a global one. */
   async categoryVisible(em: StatementTarget, userId: number, categoryId: number): Promise<boolean> {
-    const rows = await rowsOf(em, `select 1 from "product_categories" where "id" = ? and ${globalOrOwnSql('"user_id"')}`, [categoryId, userId]);
+    const rows = await rowsOf(
+      em,
+      `select 1 from "product_categories" where "id" = ? and ${globalOrOwnSql('"user_id"')}`,
+      [categoryId, userId],
+    );
     return rows.length > 0;
   }
 
   /** Sets the user's budget (overall, or the category's) and its warning's alert, made or replaced: a new month may be warned of again. */
-  async put(em: StatementTarget, userId: number, categoryId: number | null, amount: string, alertId: number | null): Promise<BudgetRow> {
+  async put(
+    em: StatementTarget,
+    userId: number,
+    categoryId: number | null,
+    amount: string,
+    alertId: number | null,
+  ): Promise<BudgetRow> {
     const [row] = await rowsOf<BudgetRow>(
       em,
       `with "saved" as (
@@ -101,28 +123,30 @@ export class SpendingRepository {
 
   /** Notes when these budgets were compared with next month's plan. */
   async checked(em: StatementTarget, ids: readonly number[], now: Date): Promise<void> {
-    await rowsOf(em, `update "budgets" set "checked_at" = cast(? as timestamptz) at time zone 'utc' where "id" = any(?::int[])`, [
-      now.toISOString(),
-      intArray(ids),
-    ]);
+    await rowsOf(
+      em,
+      `update "budgets" set "checked_at" = cast(? as timestamptz) at time zone 'utc' where "id" = any(?::int[])`,
+      [now.toISOString(), intArray(ids)],
+    );
   }
 
   /** Marks a budget's month as warned of; false when it was already (another sweep got there first). */
   async claimWarning(em: StatementTarget, budgetId: number, month: string): Promise<boolean> {
-    const rows = await rowsOf(em, `update "budgets" set "warned_month" = ? where "id" = ? and "warned_month" is distinct from ? returning "id"`, [
-      month,
-      budgetId,
-      month,
-    ]);
+    const rows = await rowsOf(
+      em,
+      `update "budgets" set "warned_month" = ? where "id" = ? and "warned_month" is distinct from ? returning "id"`,
+      [month, budgetId, month],
+    );
     return rows.length > 0;
   }
 
   /** Removes the user's budget (overall, or the category's); whether there was one. */
   async remove(em: StatementTarget, userId: number, categoryId: number | null): Promise<boolean> {
-    const rows = await rowsOf(em, `delete from "budgets" where "user_id" = ? and coalesce("category_id", 0) = coalesce(?::int, 0) returning "id"`, [
-      userId,
-      categoryId,
-    ]);
+    const rows = await rowsOf(
+      em,
+      `delete from "budgets" where "user_id" = ? and coalesce("category_id", 0) = coalesce(?::int, 0) returning "id"`,
+      [userId, categoryId],
+    );
     return rows.length > 0;
   }
 }

@@ -1,5 +1,6 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
+
+import { type GraphQLContext, requireCaller } from '../platform/graphql/context';
 import { LocalDateScalar } from '../platform/graphql/scalars';
 import type { BudgetRow } from './spending.repository';
 import type { SpendingService } from './spending.service';
@@ -24,7 +25,8 @@ export class SpendingResolver {
     @Ctx() context: GraphQLContext,
     @Arg('from', () => LocalDateScalar, { nullable: true }) from?: string,
     @Arg('to', () => LocalDateScalar, { nullable: true }) to?: string,
-    @Arg('view', () => SpendingViewKind, { defaultValue: SpendingViewKind.OWN }) view: SpendingViewKind = SpendingViewKind.OWN,
+    @Arg('view', () => SpendingViewKind, { defaultValue: SpendingViewKind.OWN })
+    view: SpendingViewKind = SpendingViewKind.OWN,
     @Arg('householdId', () => Int, { nullable: true }) householdId?: number | null,
     @Arg('memberId', () => Int, { nullable: true }) memberId?: number | null,
   ): Promise<SpendingSummaryView> {
@@ -33,7 +35,11 @@ export class SpendingResolver {
       householdId: householdId ?? undefined,
       memberId: memberId ?? undefined,
     });
-    return { ...summary, plannedTotal: summary.periodTotal, groups: summary.groups.map((group) => ({ ...group, plannedTotal: group.periodTotal })) };
+    return {
+      ...summary,
+      plannedTotal: summary.periodTotal,
+      groups: summary.groups.map((group) => ({ ...group, plannedTotal: group.periodTotal })),
+    };
   }
 
   @Query(() => [BudgetView], { description: 'Your monthly budgets: the overall one first, then per category.' })
@@ -41,15 +47,27 @@ export class SpendingResolver {
     return (await this.spending.budgets(requireCaller(context))).map(toBudgetView);
   }
 
-  @Mutation(() => BudgetView, { description: 'Sets a monthly budget (overall, or for a category), replacing the one there was.' })
-  async setBudget(@Arg('input', () => BudgetInput) input: BudgetInput, @Ctx() context: GraphQLContext): Promise<BudgetView> {
+  @Mutation(() => BudgetView, {
+    description: 'Sets a monthly budget (overall, or for a category), replacing the one there was.',
+  })
+  async setBudget(
+    @Arg('input', () => BudgetInput) input: BudgetInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<BudgetView> {
     return toBudgetView(
-      await this.spending.setBudget(requireCaller(context), { amount: input.amount, categoryId: input.categoryId ?? null, alertId: input.alertId ?? null }),
+      await this.spending.setBudget(requireCaller(context), {
+        amount: input.amount,
+        categoryId: input.categoryId ?? null,
+        alertId: input.alertId ?? null,
+      }),
     );
   }
 
   @Mutation(() => Boolean, { description: "Removes the overall budget, or the category's when one is named." })
-  async removeBudget(@Ctx() context: GraphQLContext, @Arg('categoryId', () => Int, { nullable: true }) categoryId?: number | null): Promise<boolean> {
+  async removeBudget(
+    @Ctx() context: GraphQLContext,
+    @Arg('categoryId', () => Int, { nullable: true }) categoryId?: number | null,
+  ): Promise<boolean> {
     await this.spending.removeBudget(requireCaller(context), categoryId ?? null);
     return true;
   }

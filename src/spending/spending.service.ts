@@ -1,15 +1,16 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
+
+import { alertRepository } from '../alerts/alert.repository';
+import type { HouseholdService } from '../households/household.service';
 import type { Caller } from '../platform/caller';
 import { currentTarget, pooled } from '../platform/db/statements';
 import { AppError } from '../platform/errors';
 import { moneyProblem } from '../subscriptions/subscription.input';
 import type { SubscriptionService } from '../subscriptions/subscription.service';
-import { alertRepository } from '../alerts/alert.repository';
-import type { HouseholdService } from '../households/household.service';
-import { NO_BUDGETS, summarizeSpending, type SpendingGrouping, type SpendingSummary } from './spending';
-import type { SpendingScope } from './spending.sql';
+import { NO_BUDGETS, type SpendingGrouping, type SpendingSummary, summarizeSpending } from './spending';
 import type { BudgetRow, SpendingRepository } from './spending.repository';
+import type { SpendingScope } from './spending.sql';
 
 /** Which spending a summary reads (see SpendingScope). */
 export interface SpendingView {
@@ -32,21 +33,39 @@ export class SpendingService {
    * ledger, with the caller's budgets (not for a household's totals). Of the caller's own records (`own`), what
    * they bear (`myShare`), or a household's shared records (`household`), whole or one member's share.
    */
-  async summary(caller: Caller, grouping: SpendingGrouping, from?: string, to?: string, view: SpendingView = { kind: 'own' }): Promise<SpendingSummary> {
-    const [period, scope] = await Promise.all([this.subscriptions.reportPeriod(caller, from, to), this.scopeOf(caller, view)]);
+  async summary(
+    caller: Caller,
+    grouping: SpendingGrouping,
+    from?: string,
+    to?: string,
+    view: SpendingView = { kind: 'own' },
+  ): Promise<SpendingSummary> {
+    const [period, scope] = await Promise.all([
+      this.subscriptions.reportPeriod(caller, from, to),
+      this.scopeOf(caller, view),
+    ]);
     const [sums, paid, budgets] = await Promise.all([
       this.repository.plannedSums(scope, caller.userId, grouping, period.from, period.to),
       this.repository.paidSums(scope, caller.userId, grouping, period.from, period.to),
       scope.kind === 'own' || scope.kind === 'myShare' ? this.repository.monthlyBudgets(caller.userId) : NO_BUDGETS,
     ]);
-    return summarizeSpending({ sums, paid, budgets, baseCurrency: period.baseCurrency, from: period.from, to: period.to, grouping });
+    return summarizeSpending({
+      sums,
+      paid,
+      budgets,
+      baseCurrency: period.baseCurrency,
+      from: period.from,
+      to: period.to,
+      grouping,
+    });
   }
 
   /** The scope a view reads, checked: a household's only for its members, a member only of that household. */
   private async scopeOf(caller: Caller, view: SpendingView): Promise<SpendingScope> {
     const { householdId, memberId } = view;
     if (view.kind !== 'household') {
-      if (householdId !== undefined || memberId !== undefined) throw AppError.field('household_id', 'Only the HOUSEHOLD view names a household or member.');
+      if (householdId !== undefined || memberId !== undefined)
+        throw AppError.field('household_id', 'Only the HOUSEHOLD view names a household or member.');
       return { kind: view.kind, userId: caller.userId };
     }
     if (householdId === undefined) throw AppError.field('household_id', 'The HOUSEHOLD view needs a householdId.');
@@ -65,7 +84,10 @@ export class SpendingService {
    * the caller's); with an alert definition (global or the caller's), its channels warn when next month's
    * planned total exceeds it.
    */
-  async setBudget(caller: Caller, budget: { amount: string; categoryId: number | null; alertId: number | null }): Promise<BudgetRow> {
+  async setBudget(
+    caller: Caller,
+    budget: { amount: string; categoryId: number | null; alertId: number | null },
+  ): Promise<BudgetRow> {
     const problem = moneyProblem('amount', budget.amount);
     if (problem) throw AppError.field('amount', problem);
     // An import's transaction, when it restores budgets, sees its own categories and alerts.
@@ -73,7 +95,10 @@ export class SpendingService {
     if (budget.categoryId !== null && !(await this.repository.categoryVisible(em, caller.userId, budget.categoryId))) {
       throw AppError.field('category_id', 'The selected category_id does not exist.');
     }
-    if (budget.alertId !== null && (await alertRepository.usableDefinitions(em, caller.userId, [budget.alertId])).length === 0) {
+    if (
+      budget.alertId !== null &&
+      (await alertRepository.usableDefinitions(em, caller.userId, [budget.alertId])).length === 0
+    ) {
       throw AppError.field('alert_id', 'The selected alert_id does not exist.');
     }
     return this.repository.put(em, caller.userId, budget.categoryId, budget.amount, budget.alertId);

@@ -4,7 +4,10 @@ import { baseAmountSql } from '../subscriptions/subscription.sql';
  * What spending groups by: the group's key and label over the record `s`, its folder `f` and category `pc`,
  * with `currency` the column of the amounts' currency.
  */
-function spendingGroup(grouping: SpendingGroupingKey, currency = 's."price_type"'): readonly [key: string, label: string] {
+function spendingGroup(
+  grouping: SpendingGroupingKey,
+  currency = 's."price_type"',
+): readonly [key: string, label: string] {
   switch (grouping) {
     case 'CATEGORY':
       return [`coalesce(s."category_id", 0)::text`, `coalesce(pc."name", 'Uncategorised')`];
@@ -81,7 +84,8 @@ export function scopeParams(scope: SpendingScope): number[] {
 }
 
 /** The scope's part (the bounds of `alias`) of an amount in exact integer cents. */
-const partOf = (cents: string, alias = 'x') => `(div(${cents} * ${alias}."hi", ${alias}."den") - div(${cents} * ${alias}."lo", ${alias}."den"))::bigint`;
+const partOf = (cents: string, alias = 'x') =>
+  `(div(${cents} * ${alias}."hi", ${alias}."den") - div(${cents} * ${alias}."lo", ${alias}."den"))::bigint`;
 
 /** The viewer `u` (whose base currency sums are in) and the rates of the amounts' currency `rp` and the base `rb`. */
 const viewerRates = (currency: string) => `join "users" u on u."id" = ?
@@ -98,7 +102,8 @@ const viewerRates = (currency: string) => `join "users" u on u."id" = ?
  */
 export function spendingSumsSql(grouping: SpendingGroupingKey, scope: SpendingScope): string {
   const [key, label] = spendingGroup(grouping);
-  const base = (amount: string) => `trunc(${baseAmountSql(amount, 's."price_type"', 'rp."per_usd"', 'rb."per_usd"')} * 100)`;
+  const base = (amount: string) =>
+    `trunc(${baseAmountSql(amount, 's."price_type"', 'rp."per_usd"', 'rb."per_usd"')} * 100)`;
   const sums = `
 with "range" as (select ?::date as "from", ?::date as "to"),
 ${SPLIT_PARTS},
@@ -145,7 +150,10 @@ select 'month', m."key", m."key", null, null, null, null, sum(m."payments")::int
  * to the scope's part; by month, per month paid. Parameters: the scope's (scopeParams), the viewer, from, to.
  */
 export function paidSumsSql(grouping: SpendingGroupingKey, scope: SpendingScope): string {
-  const [key, label] = grouping === 'MONTH' ? [`to_char(e."paid_on", 'YYYY-MM')`, `to_char(e."paid_on", 'YYYY-MM')`] : spendingGroup(grouping, 'e."currency"');
+  const [key, label] =
+    grouping === 'MONTH'
+      ? [`to_char(e."paid_on", 'YYYY-MM')`, `to_char(e."paid_on", 'YYYY-MM')`]
+      : spendingGroup(grouping, 'e."currency"');
   return `
 with ${SPLIT_PARTS}
 select ${key} as "key", ${label} as "label", count(*)::int as "count",

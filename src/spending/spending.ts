@@ -1,4 +1,5 @@
 import Decimal from 'decimal.js';
+
 import { addDays, daysInMonth, endOfMonth, epochDay, mustParse } from '../platform/dates';
 import { centsText } from '../platform/money';
 import { BillingType, Cycle } from '../subscriptions/codes';
@@ -54,7 +55,12 @@ const PER_MONTH_FIXED: Record<number, Decimal> = {
 };
 
 /** What a recurring price costs per month on average (unrounded), for totals. */
-export function monthlyEquivalent(price: Decimal.Value, billingType: number, billingCycle: number, billingFrequency: number): Decimal {
+export function monthlyEquivalent(
+  price: Decimal.Value,
+  billingType: number,
+  billingCycle: number,
+  billingFrequency: number,
+): Decimal {
   const perMonth = (billingType === BillingType.FixedDays ? PER_MONTH_FIXED : PER_MONTH)[billingCycle];
   return new Decimal(price).times(perMonth).dividedBy(billingFrequency);
 }
@@ -147,7 +153,9 @@ function addKind(accumulator: Accumulator, sum: SpendingSum): void {
 function monthlyOf(accumulator: Accumulator): Decimal {
   let monthly = new Decimal(accumulator.plainCents.toString()).dividedBy(100);
   for (const { billingType, billingCycle, billingFrequency, cents } of accumulator.recurringCents.values()) {
-    monthly = monthly.plus(monthlyEquivalent(new Decimal(cents.toString()).dividedBy(100), billingType, billingCycle, billingFrequency));
+    monthly = monthly.plus(
+      monthlyEquivalent(new Decimal(cents.toString()).dividedBy(100), billingType, billingCycle, billingFrequency),
+    );
   }
   return monthly;
 }
@@ -161,7 +169,9 @@ export function budgetOver(monthly: string, from: string, to: string): string {
   for (let start = from; start <= to; start = addDays(endOfMonth(start), 1)) {
     const end = endOfMonth(start) < to ? endOfMonth(start) : to;
     const { year, month } = mustParse(start);
-    total = total.plus(new Decimal(monthly).times(epochDay(end) - epochDay(start) + 1).dividedBy(daysInMonth(year, month)));
+    total = total.plus(
+      new Decimal(monthly).times(epochDay(end) - epochDay(start) + 1).dividedBy(daysInMonth(year, month)),
+    );
   }
   return total.toFixed(2, Decimal.ROUND_HALF_UP);
 }
@@ -181,7 +191,15 @@ export interface SpendingInputs {
  * what falls due within [from, to] as planned and what was paid then, against the budgets; per category,
  * folder, price currency, or month of payment.
  */
-export function summarizeSpending({ sums, paid, budgets, baseCurrency, from, to, grouping }: SpendingInputs): SpendingSummary {
+export function summarizeSpending({
+  sums,
+  paid,
+  budgets,
+  baseCurrency,
+  from,
+  to,
+  grouping,
+}: SpendingInputs): SpendingSummary {
   const groups = new Map<string, Accumulator>();
   const groupFor = (key: string, label: string) => {
     let group = groups.get(key);
@@ -207,7 +225,8 @@ export function summarizeSpending({ sums, paid, budgets, baseCurrency, from, to,
     total.paidCents += BigInt(sum.cents);
     groupFor(sum.key, sum.label).paidCents += BigInt(sum.cents);
   }
-  if (grouping === 'CATEGORY') for (const budget of budgets.categories) groupFor(budget.key, budget.label).monthlyBudget = budget.amount;
+  if (grouping === 'CATEGORY')
+    for (const budget of budgets.categories) groupFor(budget.key, budget.label).monthlyBudget = budget.amount;
   const money = (value: Decimal) => value.toFixed(2, Decimal.ROUND_HALF_UP);
   const monthlyTotal = monthlyOf(total);
   return {

@@ -1,5 +1,6 @@
 import { CurrencyResolver } from 'graphql-scalars';
 import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+
 import { LocalDateScalar } from '../platform/graphql/scalars';
 
 /** What spending is grouped by. */
@@ -27,13 +28,24 @@ export class SpendingGroupView {
   @Field({ description: 'Category or folder id ("0": none), currency code, or YYYY-MM' }) key!: string;
   @Field() label!: string;
   @Field(() => Int) count!: number;
-  @Field({ description: "Average monthly cost of the group's active recurring records, in the base currency" }) monthlyTotal!: string;
+  @Field({ description: "Average monthly cost of the group's active recurring records, in the base currency" })
+  monthlyTotal!: string;
   @Field({ description: 'monthlyTotal × 12' }) yearlyTotal!: string;
-  @Field({ description: 'What falls due within [from, to] as planned (each payment at the price its date has), in the base currency' })
+  @Field({
+    description:
+      'What falls due within [from, to] as planned (each payment at the price its date has), in the base currency',
+  })
   periodTotal!: string;
   @Field({ description: 'periodTotal: what the records plan for [from, to]' }) plannedTotal!: string;
-  @Field({ description: "What was paid within [from, to] (the ledger's paid entries, by the day paid), in the base currency" }) paidTotal!: string;
-  @Field(() => String, { nullable: true, description: "The category's monthly budget over [from, to] (CATEGORY grouping)" }) budget!: string | null;
+  @Field({
+    description: "What was paid within [from, to] (the ledger's paid entries, by the day paid), in the base currency",
+  })
+  paidTotal!: string;
+  @Field(() => String, {
+    nullable: true,
+    description: "The category's monthly budget over [from, to] (CATEGORY grouping)",
+  })
+  budget!: string | null;
 }
 
 @ObjectType('SpendingSummary')
@@ -47,7 +59,10 @@ export class SpendingSummaryView {
   @Field() plannedTotal!: string;
   @Field() paidTotal!: string;
   @Field(() => String, { nullable: true, description: 'The overall monthly budget' }) monthlyBudget!: string | null;
-  @Field(() => String, { nullable: true, description: "The monthly budget's share of [from, to]: each month's budget by the part of its days within" })
+  @Field(() => String, {
+    nullable: true,
+    description: "The monthly budget's share of [from, to]: each month's budget by the part of its days within",
+  })
   budget!: string | null;
   @Field(() => [SpendingGroupView]) groups!: SpendingGroupView[];
 }
@@ -58,15 +73,20 @@ export class BudgetView {
   @Field(() => Int, { nullable: true, description: 'null: the overall budget' }) categoryId!: number | null;
   @Field(() => String, { nullable: true }) categoryName!: string | null;
   @Field({ description: 'Decimal string, per month' }) amount!: string;
-  @Field(() => Int, { nullable: true, description: "The alert definition whose channels warn when next month's planned total exceeds it" })
+  @Field(() => Int, {
+    nullable: true,
+    description: "The alert definition whose channels warn when next month's planned total exceeds it",
+  })
   alertId!: number | null;
-  @Field(() => String, { nullable: true, description: 'YYYY-MM: the month last warned of' }) warnedMonth!: string | null;
+  @Field(() => String, { nullable: true, description: 'YYYY-MM: the month last warned of' }) warnedMonth!:
+    string | null;
 }
 
 @InputType()
 export class BudgetInput {
   @Field({ description: 'Decimal string, per month, in the base currency' }) amount!: string;
-  @Field(() => Int, { nullable: true, description: 'A category (global or yours); none: the overall budget' }) categoryId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'A category (global or yours); none: the overall budget' })
+  categoryId?: number | null;
   @Field(() => Int, {
     nullable: true,
     description:

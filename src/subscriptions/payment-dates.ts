@@ -1,4 +1,4 @@
-import { dayNumber, epochDay, fromEpochDay, monthsAfter, mustParse, type CalendarDate } from '../platform/dates';
+import { type CalendarDate, dayNumber, epochDay, fromEpochDay, monthsAfter, mustParse } from '../platform/dates';
 import { BillingType, Cycle } from './codes';
 
 /**
@@ -21,7 +21,12 @@ export interface Schedule {
 const clamped = (schedule: Schedule, date: string) => (schedule.until && schedule.until < date ? schedule.until : date);
 
 /** Fixed-day periods (billing_type 1): a day 1, a week 7, a month 30, a year 365 days. */
-const FIXED_DAYS: Record<number, number> = { [Cycle.Daily]: 1, [Cycle.Weekly]: 7, [Cycle.Monthly]: 30, [Cycle.Yearly]: 365 };
+const FIXED_DAYS: Record<number, number> = {
+  [Cycle.Daily]: 1,
+  [Cycle.Weekly]: 7,
+  [Cycle.Monthly]: 30,
+  [Cycle.Yearly]: 365,
+};
 
 /** A schedule ready for stepping: the anchor as numbers and the period in months or in days. */
 interface Stepper {
@@ -37,11 +42,18 @@ interface Stepper {
 
 function stepperOf({ anchor, billingType, billingCycle, billingFrequency }: Schedule): Stepper {
   const parsed = mustParse(anchor);
-  const calendar = billingType === BillingType.CalendarDate && (billingCycle === Cycle.Monthly || billingCycle === Cycle.Yearly);
+  const calendar =
+    billingType === BillingType.CalendarDate && (billingCycle === Cycle.Monthly || billingCycle === Cycle.Yearly);
   const months = calendar ? billingFrequency * (billingCycle === Cycle.Yearly ? 12 : 1) : 0;
   // Days and weeks are the same fixed length in both billing types.
   const days = calendar ? 0 : billingFrequency * FIXED_DAYS[billingCycle];
-  return { anchor: parsed, anchorDay: dayNumber(parsed), months, days, approximateDays: calendar ? months * 30.436875 : days };
+  return {
+    anchor: parsed,
+    anchorDay: dayNumber(parsed),
+    months,
+    days,
+    approximateDays: calendar ? months * 30.436875 : days,
+  };
 }
 
 /** The period between payments: whole months (calendar-date monthly and yearly billing) or fixed days. */
@@ -52,7 +64,9 @@ export function periodOf(schedule: Schedule): { months: number; days: number } {
 
 /** The day number of occurrence n (0 is the anchor itself). */
 function occurrenceDay(stepper: Stepper, n: number): number {
-  return stepper.months > 0 ? dayNumber(monthsAfter(stepper.anchor, n * stepper.months)) : stepper.anchorDay + n * stepper.days;
+  return stepper.months > 0
+    ? dayNumber(monthsAfter(stepper.anchor, n * stepper.months))
+    : stepper.anchorDay + n * stepper.days;
 }
 
 /** Occurrence n (0 is the anchor itself). */

@@ -1,4 +1,5 @@
-import { Entity, ManyToOne, PrimaryKey, Property, Unique, type Opt } from '@mikro-orm/core';
+import { Entity, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+
 import { UtcTimestampType } from '../platform/db/timestamp.type';
 import { SQL_UTC_NOW, utcTimestamp } from '../platform/db/timestamps';
 import { Subscription } from './subscription.entity';

@@ -31,7 +31,12 @@ export const priceHistoryRepository = {
   },
 
   /** An imported record's steps, written when the record is the user's (in the import's transaction). */
-  async restore(em: StatementTarget, userId: number, id: number, steps: ReadonlyArray<{ effective_from: string; price: string }>): Promise<void> {
+  async restore(
+    em: StatementTarget,
+    userId: number,
+    id: number,
+    steps: ReadonlyArray<{ effective_from: string; price: string }>,
+  ): Promise<void> {
     await rowsOf(
       em,
       `insert into "price_changes" ("subscription_id", "effective_from", "price")
@@ -68,7 +73,11 @@ export const priceHistoryRepository = {
   },
 
   /** Live records whose price is not the one their history puts in effect today in their zone at `now` (a step's day came). */
-  duePrices(em: StatementTarget, now: Date, limit: number): Promise<Array<{ id: number; user_id: number; price: string }>> {
+  duePrices(
+    em: StatementTarget,
+    now: Date,
+    limit: number,
+  ): Promise<Array<{ id: number; user_id: number; price: string }>> {
     return rowsOf(
       em,
       `select s."id", s."user_id", h."price"::text as "price" from "subscriptions" s

@@ -19,8 +19,13 @@ export function priceOn(history: PriceHistory, date: string): string {
 }
 
 /** A record's steps as shown: its history's, or, for a price that never changed, one step from its payment date. */
-export function stepsOf(record: { id: number; payment_date: string; price: string }, steps: readonly PriceStep[]): PriceStep[] {
-  return steps.length > 0 ? [...steps] : [{ subscription_id: record.id, effective_from: record.payment_date, price: record.price }];
+export function stepsOf(
+  record: { id: number; payment_date: string; price: string },
+  steps: readonly PriceStep[],
+): PriceStep[] {
+  return steps.length > 0
+    ? [...steps]
+    : [{ subscription_id: record.id, effective_from: record.payment_date, price: record.price }];
 }
 
 /**

@@ -1,6 +1,14 @@
-import { toSqlSeconds } from '../platform/wire-formats';
 import { toMoneyString } from '../platform/money';
-import { BILLING_TYPE_LABELS, CYCLE_LABELS, label, RECURRING_LABELS, STATUS_LABELS, SUB_ADDON_LABELS, TYPE_LABELS } from './codes';
+import { toSqlSeconds } from '../platform/wire-formats';
+import {
+  BILLING_TYPE_LABELS,
+  CYCLE_LABELS,
+  label,
+  RECURRING_LABELS,
+  STATUS_LABELS,
+  SUB_ADDON_LABELS,
+  TYPE_LABELS,
+} from './codes';
 import type { SubscriptionRecord } from './subscription.record';
 
 /**

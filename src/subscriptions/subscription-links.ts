@@ -1,15 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+
+import { DEFAULT_ALERT, NO_ALERT } from '../alerts/alert.input';
 import { alertRepository } from '../alerts/alert.repository';
-import type { ReminderDefinition } from '../platform/reminder-scheduling';
 import { productRepository } from '../catalogue/product.repository';
 import { unknownCurrencyMessage, unknownCurrencyProblem } from '../currency/known-currency';
-import { type FieldErrors, refuseFieldErrors } from '../platform/errors';
 import { tagRepository } from '../organizing/tag.repository';
-import { DEFAULT_ALERT, NO_ALERT } from '../alerts/alert.input';
 import type { StatementTarget } from '../platform/db/statements';
-import type { LinkPlan, LinkPlanAsk } from './subscription.repository';
-import type { SubscriptionPatch } from './subscription.input';
+import { type FieldErrors, refuseFieldErrors } from '../platform/errors';
+import type { ReminderDefinition } from '../platform/reminder-scheduling';
 import type { Subscription } from './subscription.entity';
+import type { SubscriptionPatch } from './subscription.input';
+import type { LinkPlan, LinkPlanAsk } from './subscription.repository';
 
 /** The category of records whose product has none (DESIGN: free-text products get category 1). */
 export const DEFAULT_CATEGORY_ID = 1;
@@ -29,7 +30,11 @@ const namedTags = (tags: string[]) => [...new Set(tags.map((tag) => tag.trim()))
 const isTagId = (value: string) => /^\d+$/.test(value);
 
 /** The definitions of these alert ids, each the system's or one of the caller's, else a field error. */
-export async function usableAlerts(em: StatementTarget, userId: number, alertIds: readonly number[]): Promise<ReminderDefinition[]> {
+export async function usableAlerts(
+  em: StatementTarget,
+  userId: number,
+  alertIds: readonly number[],
+): Promise<ReminderDefinition[]> {
   const definitions = await alertRepository.usableDefinitions(em, userId, [...alertIds]);
   if (definitions.length !== alertIds.length) refuseFieldErrors({ alert_id: [MISSING.alert_id] });
   return definitions;
@@ -43,7 +48,15 @@ export async function checkCurrency(em: EntityManager, currency: string): Promis
 
 /** Whether an update names rows to link (or a currency), and so needs a plan. */
 export function namesLinks(patch: SubscriptionPatch): boolean {
-  return [patch.currency, patch.product, patch.folderId, patch.categoryId, patch.alertId, patch.paymentModeId, patch.tags].some((value) => value !== undefined);
+  return [
+    patch.currency,
+    patch.product,
+    patch.folderId,
+    patch.categoryId,
+    patch.alertId,
+    patch.paymentModeId,
+    patch.tags,
+  ].some((value) => value !== undefined);
 }
 
 /** The links an input names, for its plan (LINK_PLAN): null where it names none. A create without an alert gets the default one. */
@@ -78,7 +91,11 @@ export function linkValues(input: SubscriptionPatch, ask: LinkPlanAsk): Partial<
  * An input's plan checked: a field error for each link that does not resolve for the caller (another user's row is the same as no row); a private
  * product or tags named for the first time are `unmade`, for the caller to make and plan again.
  */
-export function checkPlan(input: SubscriptionPatch, ask: LinkPlanAsk, plan: LinkPlan): { errors: FieldErrors; unmade: { product?: string; tags: string[] } } {
+export function checkPlan(
+  input: SubscriptionPatch,
+  ask: LinkPlanAsk,
+  plan: LinkPlan,
+): { errors: FieldErrors; unmade: { product?: string; tags: string[] } } {
   const errors: FieldErrors = {};
   const fail = (field: string, message: string) => (errors[field] ??= []).push(message);
   const unmade: { product?: string; tags: string[] } = { tags: [] };
@@ -101,7 +118,12 @@ export function checkPlan(input: SubscriptionPatch, ask: LinkPlanAsk, plan: Link
 }
 
 /** Makes the private products and the tags creates name for the first time, a statement each (outside their statement: see README). */
-export async function makeUnmade(em: StatementTarget, userId: number, unmade: { products: readonly string[]; tags: readonly string[] }): Promise<void> {
-  if (unmade.products.length > 0) await productRepository.ensurePrivate(em, userId, unmade.products, DEFAULT_CATEGORY_ID);
+export async function makeUnmade(
+  em: StatementTarget,
+  userId: number,
+  unmade: { products: readonly string[]; tags: readonly string[] },
+): Promise<void> {
+  if (unmade.products.length > 0)
+    await productRepository.ensurePrivate(em, userId, unmade.products, DEFAULT_CATEGORY_ID);
   if (unmade.tags.length > 0) await tagRepository.ensure(em, userId, unmade.tags);
 }

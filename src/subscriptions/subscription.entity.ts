@@ -1,13 +1,14 @@
-import { Collection, Entity, Index, ManyToMany, ManyToOne, Property, type Opt } from '@mikro-orm/core';
-import { UtcTimestampType } from '../platform/db/timestamp.type';
+import { Collection, Entity, Index, ManyToMany, ManyToOne, type Opt, Property } from '@mikro-orm/core';
+
 import { Alert } from '../alerts/alert.entity';
 import { User } from '../auth/user.entity';
 import { Product } from '../catalogue/product.entity';
 import { ProductCategory } from '../catalogue/product-category.entity';
-import { BaseEntity } from '../platform/db/base.entity';
 import { Folder } from '../organizing/folder.entity';
 import { PaymentMode } from '../organizing/payment-mode.entity';
 import { Tag } from '../organizing/tag.entity';
+import { BaseEntity } from '../platform/db/base.entity';
+import { UtcTimestampType } from '../platform/db/timestamp.type';
 
 /**
  * A recurring subscription, a lifetime purchase or an add-on (sub_addon 1, sub_id the main record).
@@ -17,7 +18,8 @@ import { Tag } from '../organizing/tag.entity';
 @Entity({ tableName: 'subscriptions' })
 @Index({
   name: 'subscriptions_user_live_payment_date',
-  expression: 'create index "subscriptions_user_live_payment_date" on "subscriptions" ("user_id", "payment_date", "id") where "deleted_at" is null',
+  expression:
+    'create index "subscriptions_user_live_payment_date" on "subscriptions" ("user_id", "payment_date", "id") where "deleted_at" is null',
 })
 @Index({ name: 'subscriptions_user_status', properties: ['user', 'status'] })
 @Index({ name: 'subscriptions_user_status_next_payment', properties: ['user', 'status', 'nextPaymentDate'] })
@@ -51,7 +53,12 @@ export class Subscription extends BaseEntity {
   @Index()
   mainRecord?: number | null;
 
-  @ManyToMany({ entity: () => Tag, pivotTable: 'subscription_tags', joinColumn: 'subscription_id', inverseJoinColumn: 'tag_id' })
+  @ManyToMany({
+    entity: () => Tag,
+    pivotTable: 'subscription_tags',
+    joinColumn: 'subscription_id',
+    inverseJoinColumn: 'tag_id',
+  })
   tags = new Collection<Tag>(this);
 
   @Property({ type: 'integer', nullable: true })

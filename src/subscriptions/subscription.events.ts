@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+
 import type { StatementPart } from '../platform/db/statements';
+import type { EventNotifications } from '../webhooks/delivery.repository';
 import { eventsPart, writeEvents } from '../webhooks/outbox';
 import type { SubscriptionTopic } from '../webhooks/topics';
-import type { EventNotifications } from '../webhooks/delivery.repository';
 import { label, PRODUCT_TYPE_LABELS } from './codes';
 import { presentSubscription } from './record-shape';
 import type { SubscriptionRecord } from './subscription.record';
@@ -12,15 +13,26 @@ import type { SubscriptionRepository } from './subscription.repository';
  * A delivery body as the spec's Events section shows it: the record with `product_type` as an object,
  * `tags` as an array, and the nested `folder`, `product` and `product_category`.
  */
-export function eventPayload(record: SubscriptionRecord, tags: Array<{ id: number; name: string }>): Record<string, unknown> {
+export function eventPayload(
+  record: SubscriptionRecord,
+  tags: Array<{ id: number; name: string }>,
+): Record<string, unknown> {
   return {
     ...presentSubscription(record),
-    product_type: record.product_type === null ? null : { id: record.product_type, name: label(PRODUCT_TYPE_LABELS, record.product_type) },
+    product_type:
+      record.product_type === null
+        ? null
+        : { id: record.product_type, name: label(PRODUCT_TYPE_LABELS, record.product_type) },
     tags,
     folder:
       record.folder_id === null
         ? null
-        : { id: record.folder_id, name: record.folder_name, color: record.folder_color, is_default: record.folder_is_default ?? 0 },
+        : {
+            id: record.folder_id,
+            name: record.folder_name,
+            color: record.folder_color,
+            is_default: record.folder_is_default ?? 0,
+          },
     product: {
       id: record.product_id,
       product_name: record.product_product_name,

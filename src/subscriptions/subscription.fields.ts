@@ -1,4 +1,14 @@
-import { BILLING_TYPE_LABELS, BillingType, Cycle, CYCLE_LABELS, MAX_RATING, RECURRING_LABELS, Status, STATUS_LABELS, TYPE_LABELS } from './codes';
+import {
+  BILLING_TYPE_LABELS,
+  BillingType,
+  Cycle,
+  CYCLE_LABELS,
+  MAX_RATING,
+  RECURRING_LABELS,
+  Status,
+  STATUS_LABELS,
+  TYPE_LABELS,
+} from './codes';
 import type { Subscription } from './subscription.entity';
 import type { SubscriptionInput } from './subscription.input';
 
@@ -16,7 +26,10 @@ export type FieldRule =
   | { kind: 'zone' };
 
 /** The input fields of a record that hold a value (links to other rows and tags are resolved apart). */
-export type ValueField = Exclude<keyof SubscriptionInput, 'product' | 'folderId' | 'alertId' | 'categoryId' | 'paymentModeId' | 'tags'>;
+export type ValueField = Exclude<
+  keyof SubscriptionInput,
+  'product' | 'folderId' | 'alertId' | 'categoryId' | 'paymentModeId' | 'tags'
+>;
 
 export interface RecordField {
   /** The domain's (and GraphQL's) name. */
@@ -31,7 +44,11 @@ export interface RecordField {
   graphqlDefault?: number;
 }
 
-const code = (labels: Record<number, string>, options: { switch?: true } = {}): FieldRule => ({ kind: 'code', labels, ...options });
+const code = (labels: Record<number, string>, options: { switch?: true } = {}): FieldRule => ({
+  kind: 'code',
+  labels,
+  ...options,
+});
 const integer = (min: number, max: number): FieldRule => ({ kind: 'integer', min, max });
 const text = (max: number): FieldRule => ({ kind: 'text', max });
 
@@ -40,8 +57,20 @@ const text = (max: number): FieldRule => ({ kind: 'text', max });
  * assignments and the GraphQL inputs are all made from it.
  */
 export const RECORD_FIELDS: readonly RecordField[] = [
-  { name: 'type', rest: 'type', property: 'type', rule: code(TYPE_LABELS), description: '1 Subscription, 2 Trial, 3 Lifetime' },
-  { name: 'price', rest: 'price', property: 'price', rule: { kind: 'money' }, description: 'Decimal string, at least 0, two decimals at most' },
+  {
+    name: 'type',
+    rest: 'type',
+    property: 'type',
+    rule: code(TYPE_LABELS),
+    description: '1 Subscription, 2 Trial, 3 Lifetime',
+  },
+  {
+    name: 'price',
+    rest: 'price',
+    property: 'price',
+    rule: { kind: 'money' },
+    description: 'Decimal string, at least 0, two decimals at most',
+  },
   { name: 'currency', rest: 'price_type', property: 'priceType', rule: { kind: 'currency' } },
   {
     name: 'billingType',
@@ -51,28 +80,65 @@ export const RECORD_FIELDS: readonly RecordField[] = [
     description: '1 fixed days, 2 calendar date',
     graphqlDefault: 2,
   },
-  { name: 'billingFrequency', rest: 'billing_frequency', property: 'billingFrequency', rule: integer(1, 365), graphqlDefault: 1 },
-  { name: 'billingCycle', rest: 'billing_cycle', property: 'billingCycle', rule: code(CYCLE_LABELS), description: '1 daily, 2 weekly, 3 monthly, 4 yearly' },
+  {
+    name: 'billingFrequency',
+    rest: 'billing_frequency',
+    property: 'billingFrequency',
+    rule: integer(1, 365),
+    graphqlDefault: 1,
+  },
+  {
+    name: 'billingCycle',
+    rest: 'billing_cycle',
+    property: 'billingCycle',
+    rule: code(CYCLE_LABELS),
+    description: '1 daily, 2 weekly, 3 monthly, 4 yearly',
+  },
   { name: 'paymentDate', rest: 'payment_date', property: 'paymentDate', rule: { kind: 'date' } },
-  { name: 'status', rest: 'status', property: 'status', rule: code(STATUS_LABELS, { switch: true }), graphqlDefault: 1 },
-  { name: 'recurring', rest: 'recurring', property: 'recurring', rule: code(RECURRING_LABELS, { switch: true }), graphqlDefault: 1 },
+  {
+    name: 'status',
+    rest: 'status',
+    property: 'status',
+    rule: code(STATUS_LABELS, { switch: true }),
+    graphqlDefault: 1,
+  },
+  {
+    name: 'recurring',
+    rest: 'recurring',
+    property: 'recurring',
+    rule: code(RECURRING_LABELS, { switch: true }),
+    graphqlDefault: 1,
+  },
   { name: 'description', rest: 'description', property: 'description', rule: text(5000) },
   { name: 'discountVoucher', rest: 'discount_voucher', property: 'discountVoucher', rule: text(200) },
   { name: 'note', rest: 'note', property: 'note', rule: text(5000) },
   { name: 'companyName', rest: 'company_name', property: 'companyName', rule: text(200) },
   { name: 'rating', rest: 'rating', property: 'rating', rule: integer(0, MAX_RATING), description: '0 (unset) to 10' },
-  { name: 'ltdvalPrice', rest: 'ltdval_price', property: 'ltdvalPrice', rule: { kind: 'money' }, description: 'Lifetime value: a decimal string' },
+  {
+    name: 'ltdvalPrice',
+    rest: 'ltdval_price',
+    property: 'ltdvalPrice',
+    rule: { kind: 'money' },
+    description: 'Lifetime value: a decimal string',
+  },
   { name: 'ltdvalCycle', rest: 'ltdval_cycle', property: 'ltdvalCycle', rule: code(CYCLE_LABELS) },
   { name: 'ltdvalFrequency', rest: 'ltdval_frequency', property: 'ltdvalFrequency', rule: integer(1, 365) },
   { name: 'refundDays', rest: 'refund_days', property: 'refundDays', rule: integer(0, MAX_REFUND_DAYS) },
-  { name: 'expiryDate', rest: 'expiry_date', property: 'expiryDate', rule: { kind: 'date' }, description: 'Past this date an Active record becomes Expired' },
+  {
+    name: 'expiryDate',
+    rest: 'expiry_date',
+    property: 'expiryDate',
+    rule: { kind: 'date' },
+    description: 'Past this date an Active record becomes Expired',
+  },
   { name: 'contractExpiry', rest: 'contract_expiry', property: 'contractExpiry', rule: { kind: 'date' } },
   {
     name: 'contractNoticeDays',
     rest: 'contract_notice_days',
     property: 'contractNoticeDays',
     rule: integer(0, MAX_REFUND_DAYS),
-    description: 'Notice the contract asks for, in days: the last day to cancel is that many days before contractExpiry (reminded as contract_notice)',
+    description:
+      'Notice the contract asks for, in days: the last day to cancel is that many days before contractExpiry (reminded as contract_notice)',
   },
   { name: 'timezone', rest: 'timezone', property: 'timezone', rule: { kind: 'zone' } },
 ];

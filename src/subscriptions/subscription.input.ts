@@ -1,9 +1,10 @@
-import { characterCount, hasLength } from '../platform/objects';
 import Decimal from 'decimal.js';
-import type { FieldErrors } from '../platform/errors';
-import { codesOf } from './codes';
-import { RECORD_FIELDS, type FieldRule } from './subscription.fields';
+
 import { isCalendarDate, isTimeZone, LAST_DATE, staysInRange } from '../platform/dates';
+import type { FieldErrors } from '../platform/errors';
+import { characterCount, hasLength } from '../platform/objects';
+import { codesOf } from './codes';
+import { type FieldRule, RECORD_FIELDS } from './subscription.fields';
 
 /** What a record is made or changed from, whichever way it arrives (REST form, GraphQL, inbound webhook). */
 export interface SubscriptionInput {
@@ -51,7 +52,13 @@ const MAX_ID = 2_147_483_647;
 
 /** The last refund day (payment_date + refund_days) must be a date the service can store: 9999-12-31 at most. */
 export function validateRefundWindow(paymentDate: string, refundDays: number | null | undefined): FieldErrors {
-  if (refundDays === null || refundDays === undefined || !isCalendarDate(paymentDate) || staysInRange(paymentDate, refundDays)) return {};
+  if (
+    refundDays === null ||
+    refundDays === undefined ||
+    !isCalendarDate(paymentDate) ||
+    staysInRange(paymentDate, refundDays)
+  )
+    return {};
   return { refund_days: [`The refund date (payment_date + refund_days) must be on or before ${LAST_DATE}.`] };
 }
 
@@ -68,14 +75,20 @@ export function validateSubscriptionInput(input: SubscriptionPatch): FieldErrors
     const problem = ruleProblem(field.rest, field.rule, value);
     if (problem) fail(field.rest, problem);
   }
-  if (input.product && 'id' in input.product && !(Number.isInteger(input.product.id) && input.product.id >= 1 && input.product.id <= MAX_ID)) {
+  if (
+    input.product &&
+    'id' in input.product &&
+    !(Number.isInteger(input.product.id) && input.product.id >= 1 && input.product.id <= MAX_ID)
+  ) {
     fail('brand_id', 'The selected brand_id does not exist.');
   }
   if (input.product && 'name' in input.product) {
     const name = input.product.name.trim();
-    if (!hasLength(name, 1, 200)) fail('brand_id', 'The brand_id must be a product id or a product name of 1 to 200 characters.');
+    if (!hasLength(name, 1, 200))
+      fail('brand_id', 'The brand_id must be a product id or a product name of 1 to 200 characters.');
   }
-  if (input.paymentDate !== undefined && !errors.refund_days) Object.assign(errors, validateRefundWindow(input.paymentDate, input.refundDays));
+  if (input.paymentDate !== undefined && !errors.refund_days)
+    Object.assign(errors, validateRefundWindow(input.paymentDate, input.refundDays));
   if (input.tags !== undefined) {
     if (input.tags.length > 50) fail('tags', 'At most 50 tags.');
     if (input.tags.some((tag) => !hasLength(tag, 1, 100))) fail('tags', 'Each tag must be 1 to 100 characters.');
@@ -87,7 +100,9 @@ export function validateSubscriptionInput(input: SubscriptionPatch): FieldErrors
 function ruleProblem(field: string, rule: FieldRule, value: string | number): string | null {
   switch (rule.kind) {
     case 'code':
-      return codesOf(rule.labels).includes(value as number) ? null : `The ${field} must be one of ${codesOf(rule.labels).join(', ')}.`;
+      return codesOf(rule.labels).includes(value as number)
+        ? null
+        : `The ${field} must be one of ${codesOf(rule.labels).join(', ')}.`;
     case 'integer':
       return Number.isInteger(value) && (value as number) >= rule.min && (value as number) <= rule.max
         ? null
@@ -113,6 +128,7 @@ export function moneyProblem(field: string, value: string): string | null {
   } catch {
     parsed = null;
   }
-  if (!parsed || parsed.isNegative() || parsed.greaterThan(MAX_AMOUNT)) return `The ${field} must be a number of at least 0.`;
+  if (!parsed || parsed.isNegative() || parsed.greaterThan(MAX_AMOUNT))
+    return `The ${field} must be a number of at least 0.`;
   return parsed.decimalPlaces() > 2 ? `The ${field} may have at most 2 decimals.` : null;
 }

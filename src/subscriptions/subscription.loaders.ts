@@ -1,13 +1,14 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
+
 import { Alert } from '../alerts/alert.entity';
 import type { Product } from '../catalogue/product.entity';
 import { productRepository } from '../catalogue/product.repository';
 import type { Tag } from '../organizing/tag.entity';
 import { pooled } from '../platform/db/statements';
-import type { SubscriptionRepository } from './subscription.repository';
 import { priceHistoryRepository, type PriceStep } from './price-history.repository';
+import type { SubscriptionRepository } from './subscription.repository';
 
 /**
  * Batches the rows nested under a page of records that its read does not join: one statement per kind,
@@ -34,13 +35,17 @@ export function createLoaders(orm: MikroORM<PostgreSqlDriver>, subscriptions: Su
     }),
     tagsOfSubscription: new DataLoader<number, Tag[]>(async (ids) => {
       const rows = await subscriptions.tagsOf(em, ids);
-      return ids.map((id) => rows.filter((row) => row.subscription_id === id).map((row) => ({ id: row.id, name: row.name }) as Tag));
+      return ids.map((id) =>
+        rows.filter((row) => row.subscription_id === id).map((row) => ({ id: row.id, name: row.name }) as Tag),
+      );
     }),
     alertsOfSubscription: new DataLoader<number, Alert[]>(async (ids) => {
       const links = await subscriptions.alertLinks(em, ids);
       const alerts = await em.find(Alert, { id: { $in: [...new Set(links.map((link) => link.alert_id))] } });
       const byId = new Map(alerts.map((alert) => [alert.id, alert]));
-      return ids.map((id) => links.filter((link) => link.subscription_id === id).map((link) => byId.get(link.alert_id)!));
+      return ids.map((id) =>
+        links.filter((link) => link.subscription_id === id).map((link) => byId.get(link.alert_id)!),
+      );
     }),
     priceHistoryOf: new DataLoader<number, PriceStep[]>(async (ids) => {
       const steps = await priceHistoryRepository.of(pooled(orm), ids);

@@ -1,9 +1,11 @@
-import { Status } from './codes';
 import { addDays, todayIn } from '../platform/dates';
+import { Status } from './codes';
 import { lastOnOrBefore, nextOnOrAfter, type Schedule } from './payment-dates';
 
 /** One subscription row as the read query returns it: stored columns plus joined names and the base value. */
-export interface SubscriptionRow extends Partial<Pick<SubscriptionRecord, 'next_payment_date' | 'payment_date_upd' | 'refund_date'>> {
+export interface SubscriptionRow extends Partial<
+  Pick<SubscriptionRecord, 'next_payment_date' | 'payment_date_upd' | 'refund_date'>
+> {
   id: number;
   user_id: number;
   folder_id: number | null;
@@ -87,7 +89,9 @@ export interface SubscriptionRecord extends SubscriptionRow {
   refund_date: string | null;
 }
 
-export function scheduleOf(row: Pick<SubscriptionRow, 'payment_date' | 'billing_type' | 'billing_cycle' | 'billing_frequency' | 'expiry_date'>): Schedule {
+export function scheduleOf(
+  row: Pick<SubscriptionRow, 'payment_date' | 'billing_type' | 'billing_cycle' | 'billing_frequency' | 'expiry_date'>,
+): Schedule {
   return {
     anchor: row.payment_date,
     billingType: row.billing_type,
@@ -142,7 +146,8 @@ export function toRecord(row: SubscriptionRow, now: Date | ((timezone: string) =
   const schedule = scheduleOf(row);
   const record = row as SubscriptionRecord;
   record.next_payment_date = isRecurringActive(row) ? nextOnOrAfter(schedule, today) : null;
-  record.payment_date_upd = row.recurring === 1 ? (lastOnOrBefore(schedule, today) ?? row.payment_date) : row.payment_date;
+  record.payment_date_upd =
+    row.recurring === 1 ? (lastOnOrBefore(schedule, today) ?? row.payment_date) : row.payment_date;
   record.refund_date = row.refund_days === null ? null : addDays(row.payment_date, row.refund_days);
   return record;
 }

@@ -1,15 +1,27 @@
 import { LockMode, type MikroORM } from '@mikro-orm/core';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
-import type { ScheduledRecord } from '../platform/reminder-scheduling';
-import type { DirectReads } from '../platform/db/direct-reads';
-import { ambientTransaction, dueColumn, intArray, pooled, rowsOf, run, withParts, type StatementPart, type StatementTarget } from '../platform/db/statements';
+
 import type { Product } from '../catalogue/product.entity';
+import type { DirectReads } from '../platform/db/direct-reads';
+import {
+  ambientTransaction,
+  dueColumn,
+  intArray,
+  pooled,
+  rowsOf,
+  run,
+  type StatementPart,
+  type StatementTarget,
+  withParts,
+} from '../platform/db/statements';
+import type { ScheduledRecord } from '../platform/reminder-scheduling';
 import type { ReminderDefinition } from '../platform/reminder-scheduling';
 import { Status } from './codes';
 import { Subscription } from './subscription.entity';
 import type { ListQuery } from './subscription.list';
 import type { SubscriptionRow } from './subscription.record';
 import {
+  type AddonScope,
   changeReadSql,
   changeRecordsSql,
   EXPECT_CHANGED,
@@ -19,7 +31,6 @@ import {
   recordSelect,
   REPLACE_TAGS,
   UPDATE_LINK_PLAN,
-  type AddonScope,
 } from './subscription.sql';
 
 export type { AddonScope };
@@ -116,12 +127,17 @@ export class SubscriptionRepository {
 
   /** The user's live records that are or were in force (Active, Cancel, Refund, Expired: not drafts), by id. */
   async inForce(userId: number): Promise<SubscriptionRow[]> {
-    return this.records(`where s."user_id" = ? and s."deleted_at" is null and s."status" between 1 and 4 order by s."id"`, [userId]);
+    return this.records(
+      `where s."user_id" = ? and s."deleted_at" is null and s."status" between 1 and 4 order by s."id"`,
+      [userId],
+    );
   }
 
   /** The user's first live record, by id. */
   async firstLive(userId: number): Promise<SubscriptionRow | null> {
-    const [row] = await this.records(`where s."user_id" = ? and s."deleted_at" is null order by s."id" limit 1`, [userId]);
+    const [row] = await this.records(`where s."user_id" = ? and s."deleted_at" is null order by s."id" limit 1`, [
+      userId,
+    ]);
     return row ?? null;
   }
 
@@ -133,12 +149,20 @@ export class SubscriptionRepository {
 
   /** The user's records of these ids as they stand inside the transaction, by id. */
   byIds(em: EntityManager, userId: number, ids: number[]): Promise<SubscriptionRow[]> {
-    return rowsOf<SubscriptionRow>(em, recordSelect(`where s."id" = any(?::int[]) and s."user_id" = ?`, 'order by s."id"'), [intArray(ids), userId]);
+    return rowsOf<SubscriptionRow>(
+      em,
+      recordSelect(`where s."id" = any(?::int[]) and s."user_id" = ?`, 'order by s."id"'),
+      [intArray(ids), userId],
+    );
   }
 
   page(userId: number, query: ListQuery): Promise<SubscriptionRow[]> {
     const { where, order, params } = listQuerySql(userId, query);
-    return this.reads.rows<SubscriptionRow>(recordSelect(`${where} ${order} limit ? offset ?`, order), [...params, query.length, query.start]);
+    return this.reads.rows<SubscriptionRow>(recordSelect(`${where} ${order} limit ? offset ?`, order), [
+      ...params,
+      query.length,
+      query.start,
+    ]);
   }
 
   /**
@@ -157,7 +181,10 @@ export class SubscriptionRepository {
 
   async count(userId: number, query: ListQuery): Promise<number> {
     const { where, params } = listQuerySql(userId, query);
-    const [row] = await this.reads.rows<{ n: string }>(`select count(*) as "n" from "subscriptions" s ${where}`, params);
+    const [row] = await this.reads.rows<{ n: string }>(
+      `select count(*) as "n" from "subscriptions" s ${where}`,
+      params,
+    );
     return Number(row.n);
   }
 
@@ -165,7 +192,10 @@ export class SubscriptionRepository {
    * The user's live Active records; `recurringOnly`, `anchoredBy` (payment_date on or before) and `dueBy`
    * (a stored next payment date on or before it, or none stored yet) narrow them.
    */
-  active(userId: number, options: { recurringOnly?: boolean; anchoredBy?: string; dueBy?: string } = {}): Promise<SubscriptionRow[]> {
+  active(
+    userId: number,
+    options: { recurringOnly?: boolean; anchoredBy?: string; dueBy?: string } = {},
+  ): Promise<SubscriptionRow[]> {
     const conditions = [`s."user_id" = ?`, `s."deleted_at" is null`, `s."status" = ${Status.Active}`];
     const params: unknown[] = [userId];
     if (options.recurringOnly) conditions.push(`s."recurring" = 1`);
@@ -181,7 +211,9 @@ export class SubscriptionRepository {
   }
 
   /** The owner's settings that money totals, "today" and the way dates are written depend on. */
-  async ownerSettings(userId: number): Promise<{ timezone: string; baseCurrency: string; country: string } | undefined> {
+  async ownerSettings(
+    userId: number,
+  ): Promise<{ timezone: string; baseCurrency: string; country: string } | undefined> {
     const [row] = await this.reads.rows<{ timezone: string; baseCurrency: string; country: string }>(
       `select "timezone", "base_currency" as "baseCurrency", "country" from "users" where "id" = ?`,
       [userId],
@@ -193,7 +225,11 @@ export class SubscriptionRepository {
    * What an update of record `recordId` that names links needs to know of the rows it links before it writes,
    * and whether the record is the user's (UPDATE_LINK_PLAN); null without the user.
    */
-  async linkPlan(userId: number, ask: LinkPlanAsk, recordId: number): Promise<(LinkPlan & { record_found: boolean }) | null> {
+  async linkPlan(
+    userId: number,
+    ask: LinkPlanAsk,
+    recordId: number,
+  ): Promise<(LinkPlan & { record_found: boolean }) | null> {
     const [plan] = await this.rows<LinkPlan & { record_found: boolean }>(UPDATE_LINK_PLAN, [
       recordId,
       userId,
@@ -252,9 +288,17 @@ export class SubscriptionRepository {
     const rows = records.map(({ columns }) => columns);
     const names = [...new Set(rows.flatMap((row) => Object.keys(row)))];
     const tagLinks = records.flatMap(({ columns, tagIds }) => tagIds.map((tagId) => [columns.id, tagId]));
-    const alertLinks = records.flatMap(({ columns, extraAlertIds }) => extraAlertIds.map((alertId, index) => [columns.id, alertId, index + 1]));
+    const alertLinks = records.flatMap(({ columns, extraAlertIds }) =>
+      extraAlertIds.map((alertId, index) => [columns.id, alertId, index + 1]),
+    );
     const { sql, params } = withParts(
-      [{ sql: insertRecordsSql(names), params: [JSON.stringify(rows), JSON.stringify(tagLinks), JSON.stringify(alertLinks)] }, ...parts],
+      [
+        {
+          sql: insertRecordsSql(names),
+          params: [JSON.stringify(rows), JSON.stringify(tagLinks), JSON.stringify(alertLinks)],
+        },
+        ...parts,
+      ],
       `select ${dueColumn(parts)}`,
     );
     const [{ due }] = await this.rows<{ due: boolean }>(sql, params);
@@ -292,7 +336,10 @@ export class SubscriptionRepository {
     const rows = changes.map((change) => ({ ...change.columns, id: change.id }));
     const versions = Object.fromEntries(changes.map((change) => [change.id, change.version]));
     const own: StatementPart[] = [
-      { sql: changeRecordsSql(Object.keys(rows[0]).filter((column) => column !== 'id')), params: [JSON.stringify(rows), JSON.stringify(versions)] },
+      {
+        sql: changeRecordsSql(Object.keys(rows[0]).filter((column) => column !== 'id')),
+        params: [JSON.stringify(rows), JSON.stringify(versions)],
+      },
     ];
     if (tags) own.push({ sql: REPLACE_TAGS, params: [tags.id, intArray(tags.tagIds), tags.id, intArray(tags.tagIds)] });
     const { sql, params } = withParts([...own, ...parts], `${EXPECT_CHANGED}, ${dueColumn(parts)}`);
@@ -303,8 +350,13 @@ export class SubscriptionRepository {
   /** Entity values under their column names (the metadata's), for statements that take a record as JSON. */
   private columnsOf(values: Partial<Subscription>): Record<string, unknown> {
     if (!this.columnNames) {
-      const properties = this.orm.getMetadata().get(Subscription).properties as Record<string, { fieldNames: string[] }>;
-      this.columnNames = new Map(Object.entries(properties).map(([property, { fieldNames }]) => [property, fieldNames?.[0]]));
+      const properties = this.orm.getMetadata().get(Subscription).properties as Record<
+        string,
+        { fieldNames: string[] }
+      >;
+      this.columnNames = new Map(
+        Object.entries(properties).map(([property, { fieldNames }]) => [property, fieldNames?.[0]]),
+      );
     }
     const columns: Record<string, unknown> = {};
     for (const property in values) columns[this.columnNames.get(property)!] = values[property as keyof Subscription];
@@ -323,7 +375,11 @@ export class SubscriptionRepository {
   }
 
   lockDeleted(em: EntityManager, userId: number, id: number): Promise<Subscription | null> {
-    return em.findOne(Subscription, { id, user: userId, deletedAt: { $ne: null } }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    return em.findOne(
+      Subscription,
+      { id, user: userId, deletedAt: { $ne: null } },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
   }
 
   async addonIds(em: EntityManager, mainId: number, where: Record<string, unknown>): Promise<number[]> {
@@ -331,7 +387,11 @@ export class SubscriptionRepository {
     return addons.map((addon) => addon.id);
   }
 
-  async updateMany(em: EntityManager, ids: number[], fields: Partial<Pick<Subscription, 'status' | 'deletedAt'>>): Promise<void> {
+  async updateMany(
+    em: EntityManager,
+    ids: number[],
+    fields: Partial<Pick<Subscription, 'status' | 'deletedAt'>>,
+  ): Promise<void> {
     if (ids.length > 0) await em.nativeUpdate(Subscription, { id: { $in: ids } }, fields);
   }
 
@@ -339,7 +399,11 @@ export class SubscriptionRepository {
   async replaceExtraAlerts(em: EntityManager, id: number, alertIds: number[]): Promise<void> {
     await run(em, 'delete from "subscription_alerts" where "subscription_id" = ?', [id]);
     for (const [position, alertId] of alertIds.entries()) {
-      await run(em, 'insert into "subscription_alerts" ("subscription_id", "alert_id", "position") values (?, ?, ?)', [id, alertId, position + 1]);
+      await run(em, 'insert into "subscription_alerts" ("subscription_id", "alert_id", "position") values (?, ?, ?)', [
+        id,
+        alertId,
+        position + 1,
+      ]);
     }
   }
 
@@ -422,7 +486,10 @@ export class SubscriptionRepository {
   }
 
   /** Stores these records' next payment dates (the column that finds the records due in a window). */
-  async storeNextPaymentDates(em: StatementTarget, dates: ReadonlyArray<{ id: number; next_payment_date: string | null }>): Promise<void> {
+  async storeNextPaymentDates(
+    em: StatementTarget,
+    dates: ReadonlyArray<{ id: number; next_payment_date: string | null }>,
+  ): Promise<void> {
     if (dates.length === 0) return;
     await run(
       em,
@@ -437,7 +504,14 @@ export class SubscriptionRepository {
   staleNextPaymentDates(
     now: Date,
     limit: number,
-  ): Promise<Array<Pick<SubscriptionRow, 'id' | 'payment_date' | 'billing_type' | 'billing_cycle' | 'billing_frequency' | 'expiry_date' | 'timezone'>>> {
+  ): Promise<
+    Array<
+      Pick<
+        SubscriptionRow,
+        'id' | 'payment_date' | 'billing_type' | 'billing_cycle' | 'billing_frequency' | 'expiry_date' | 'timezone'
+      >
+    >
+  > {
     // A null date with an expiry_date is not stale: no payment is left before the contract ends.
     return rowsOf(
       pooled(this.orm),

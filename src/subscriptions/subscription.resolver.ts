@@ -1,23 +1,25 @@
-import { toIsoMicros } from '../platform/wire-formats';
-import { pageOf } from '../platform/graphql/connection';
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { definedOnly } from '../platform/objects';
+
 import { AlertView, toAlertView } from '../alerts/alert.resolver';
-import type { Loaders } from './subscription.loaders';
-import { stepsOf } from './price-history';
-import { LocalDateScalar } from '../platform/graphql/scalars';
-import { AppError } from '../platform/errors';
-import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
-import { decodeCursor } from '../platform/graphql/cursors';
-import { ProductCategoryView, FolderView, PaymentModeView, TagView, toTagView } from '../organizing/organizing.types';
 import type { Product } from '../catalogue/product.entity';
 import { ProductSummaryView, toProductSummary } from '../catalogue/product.types';
-import { seesAlertSetUp, type ProductSummaryColumns } from './subscription.record';
+import { FolderView, PaymentModeView, ProductCategoryView, TagView, toTagView } from '../organizing/organizing.types';
+import { AppError } from '../platform/errors';
+import { pageOf } from '../platform/graphql/connection';
+import { type GraphQLContext, requireCaller } from '../platform/graphql/context';
+import { decodeCursor } from '../platform/graphql/cursors';
+import { LocalDateScalar } from '../platform/graphql/scalars';
+import { definedOnly } from '../platform/objects';
+import { toIsoMicros } from '../platform/wire-formats';
+import { stepsOf } from './price-history';
 import type { SubscriptionInput, SubscriptionPatch } from './subscription.input';
 import { DEFAULT_LENGTH, DEFAULT_SORT, MAX_LENGTH } from './subscription.list';
+import type { Loaders } from './subscription.loaders';
+import { type ProductSummaryColumns, seesAlertSetUp } from './subscription.record';
 import type { SubscriptionService } from './subscription.service';
 import {
   AddonCreateInput,
+  asRecordView,
   CalendarEntryView,
   PriceStepView,
   SubscriptionConnection,
@@ -26,13 +28,13 @@ import {
   SubscriptionOrder,
   SubscriptionRecordView,
   SubscriptionUpdateInput,
-  asRecordView,
 } from './subscription.types';
 
 /** GraphQL input → the domain input: one of productId or productName names the product. */
 function toPatch(input: SubscriptionUpdateInput): SubscriptionPatch {
   const { productId, productName, ...rest } = input;
-  if (productId !== undefined && productName !== undefined) throw AppError.field('brand_id', 'Give productId or productName, not both.');
+  if (productId !== undefined && productName !== undefined)
+    throw AppError.field('brand_id', 'Give productId or productName, not both.');
   const patch: SubscriptionPatch = definedOnly(rest);
   if (productId !== undefined) patch.product = { id: productId };
   if (productName !== undefined) patch.product = { name: productName };
@@ -44,7 +46,12 @@ function toPatch(input: SubscriptionUpdateInput): SubscriptionPatch {
  * version covers (see the data_versions migration), so their results may be kept until it changes. The
  * calendar is left out: a year of it is too big to keep; paymentEntries too: reading it brings the ledger up to date.
  */
-export const VERSIONED_QUERIES: ReadonlySet<string> = new Set(['subscriptions', 'subscription', 'upcomingPayments', 'spendingSummary']);
+export const VERSIONED_QUERIES: ReadonlySet<string> = new Set([
+  'subscriptions',
+  'subscription',
+  'upcomingPayments',
+  'spendingSummary',
+]);
 
 @Resolver(() => SubscriptionRecordView)
 export class SubscriptionResolver {
@@ -84,12 +91,20 @@ export class SubscriptionResolver {
   }
 
   @Query(() => SubscriptionRecordView)
-  async subscription(@Arg('id', () => Int) id: number, @Ctx() context: GraphQLContext): Promise<SubscriptionRecordView> {
+  async subscription(
+    @Arg('id', () => Int) id: number,
+    @Ctx() context: GraphQLContext,
+  ): Promise<SubscriptionRecordView> {
     return asRecordView(await this.service.get(requireCaller(context), id));
   }
 
-  @Query(() => [SubscriptionRecordView], { description: 'Active records due within the next `days` days, soonest first.' })
-  async upcomingPayments(@Arg('days', () => Int, { defaultValue: 7 }) days: number, @Ctx() context: GraphQLContext): Promise<SubscriptionRecordView[]> {
+  @Query(() => [SubscriptionRecordView], {
+    description: 'Active records due within the next `days` days, soonest first.',
+  })
+  async upcomingPayments(
+    @Arg('days', () => Int, { defaultValue: 7 }) days: number,
+    @Ctx() context: GraphQLContext,
+  ): Promise<SubscriptionRecordView[]> {
     return (await this.service.upcoming(requireCaller(context), days)).map(asRecordView);
   }
 
@@ -129,17 +144,26 @@ export class SubscriptionResolver {
   }
 
   @Mutation(() => SubscriptionRecordView)
-  async restoreSubscription(@Arg('id', () => Int) id: number, @Ctx() context: GraphQLContext): Promise<SubscriptionRecordView> {
+  async restoreSubscription(
+    @Arg('id', () => Int) id: number,
+    @Ctx() context: GraphQLContext,
+  ): Promise<SubscriptionRecordView> {
     return asRecordView(await this.service.restore(requireCaller(context), id));
   }
 
   @Mutation(() => SubscriptionRecordView)
-  async cancelSubscription(@Arg('id', () => Int) id: number, @Ctx() context: GraphQLContext): Promise<SubscriptionRecordView> {
+  async cancelSubscription(
+    @Arg('id', () => Int) id: number,
+    @Ctx() context: GraphQLContext,
+  ): Promise<SubscriptionRecordView> {
     return asRecordView(await this.service.cancel(requireCaller(context), id));
   }
 
   @Mutation(() => SubscriptionRecordView)
-  async refundSubscription(@Arg('id', () => Int) id: number, @Ctx() context: GraphQLContext): Promise<SubscriptionRecordView> {
+  async refundSubscription(
+    @Arg('id', () => Int) id: number,
+    @Ctx() context: GraphQLContext,
+  ): Promise<SubscriptionRecordView> {
     return asRecordView(await this.service.refund(requireCaller(context), id));
   }
 
@@ -158,11 +182,16 @@ export class SubscriptionResolver {
   }
 
   @FieldResolver(() => ProductSummaryView, { nullable: true })
-  async product(@Root() record: SubscriptionRecordView, @Ctx() context: GraphQLContext): Promise<ProductSummaryView | null> {
+  async product(
+    @Root() record: SubscriptionRecordView,
+    @Ctx() context: GraphQLContext,
+  ): Promise<ProductSummaryView | null> {
     // A page's read carries the product's summary; other reads batch the products in one statement.
     const carried = record as SubscriptionRecordView & Partial<ProductSummaryColumns>;
     if (carried.product_refund_days !== undefined) {
-      return carried.product_refund_days === null ? null : toProductSummary(productOf(carried as SubscriptionRecordView & ProductSummaryColumns));
+      return carried.product_refund_days === null
+        ? null
+        : toProductSummary(productOf(carried as SubscriptionRecordView & ProductSummaryColumns));
     }
     const product = await this.loadersOf(context).products.load(record.product_id);
     return product ? toProductSummary(product) : null;
@@ -171,13 +200,25 @@ export class SubscriptionResolver {
   // Folder, category and payment mode come joined with the record: no statement, no promise.
   @FieldResolver(() => FolderView, { nullable: true })
   folder(@Root() record: SubscriptionRecordView): FolderView | null {
-    return record.folder_id ? { id: record.folder_id, name: record.folder_name!, color: record.folder_color, isDefault: record.folder_is_default === 1 } : null;
+    return record.folder_id
+      ? {
+          id: record.folder_id,
+          name: record.folder_name!,
+          color: record.folder_color,
+          isDefault: record.folder_is_default === 1,
+        }
+      : null;
   }
 
   @FieldResolver(() => ProductCategoryView, { nullable: true })
   category(@Root() record: SubscriptionRecordView): ProductCategoryView | null {
     if (!record.category_id) return null;
-    return { id: record.category_id, name: record.category_name!, userId: record.category_user_id, createdAt: toIsoMicros(record.category_created_at)! };
+    return {
+      id: record.category_id,
+      name: record.category_name!,
+      userId: record.category_user_id,
+      createdAt: toIsoMicros(record.category_created_at)!,
+    };
   }
 
   @FieldResolver(() => PaymentModeView, { nullable: true })
@@ -186,14 +227,17 @@ export class SubscriptionResolver {
   }
 
   @FieldResolver(() => [AlertView], {
-    description: "Its alert definitions; the first is the REST alert_id. None for a household member: a shared record's alerts are its owner's.",
+    description:
+      "Its alert definitions; the first is the REST alert_id. None for a household member: a shared record's alerts are its owner's.",
   })
   async alerts(@Root() record: SubscriptionRecordView, @Ctx() context: GraphQLContext): Promise<AlertView[]> {
     if (!seesAlertSetUp(record, requireCaller(context).userId)) return [];
     return (await this.loadersOf(context).alertsOfSubscription.load(record.id)).map(toAlertView);
   }
 
-  @Mutation(() => SubscriptionRecordView, { description: "Sets the record's alert definitions (1 to 10; the first becomes alert_id)." })
+  @Mutation(() => SubscriptionRecordView, {
+    description: "Sets the record's alert definitions (1 to 10; the first becomes alert_id).",
+  })
   async setSubscriptionAlerts(
     @Arg('id', () => Int) id: number,
     @Arg('alertIds', () => [Int]) alertIds: number[],
@@ -204,7 +248,9 @@ export class SubscriptionResolver {
     return asRecordView(await this.service.get(caller, id));
   }
 
-  @FieldResolver(() => [PriceStepView], { description: 'Its prices from their dates on, oldest first; one step for a record whose price never changed.' })
+  @FieldResolver(() => [PriceStepView], {
+    description: 'Its prices from their dates on, oldest first; one step for a record whose price never changed.',
+  })
   async priceHistory(@Root() record: SubscriptionRecordView, @Ctx() context: GraphQLContext): Promise<PriceStepView[]> {
     const steps = await this.loadersOf(context).priceHistoryOf.load(record.id);
     return stepsOf(record, steps).map((step) => ({
@@ -215,7 +261,8 @@ export class SubscriptionResolver {
   }
 
   @Mutation(() => SubscriptionRecordView, {
-    description: "A recurring record's price from a date on, kept in priceHistory; price shows the one in effect today.",
+    description:
+      "A recurring record's price from a date on, kept in priceHistory; price shows the one in effect today.",
   })
   async changePrice(
     @Arg('id', () => Int) id: number,

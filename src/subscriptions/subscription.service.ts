@@ -1,31 +1,44 @@
-import AsyncLock from 'async-lock';
-import { createLoaders, type Loaders } from './subscription.loaders';
 import type { MikroORM } from '@mikro-orm/core';
-import { definedOnly } from '../platform/objects';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
-import type { Caller } from '../platform/caller';
-import type { SharedRecordAccess } from '../platform/shared-records';
-import type { Product } from '../catalogue/product.entity';
-import { utcTimestamp } from '../platform/db/timestamps';
-import { ambientTransaction, currentTarget, pooled, type StatementPart } from '../platform/db/statements';
-import { priceHistoryRepository, type PriceStep } from './price-history.repository';
-import { priceOn, stepsAfterChange } from './price-history';
-import { AppError, refuseFieldErrors } from '../platform/errors';
-import { Status } from './codes';
-import { addDays, endOfMonth, epochDay, isCalendarDate, todayIn } from '../platform/dates';
-import { nextOnOrAfter, occurrencesBetween } from './payment-dates';
-import { checkCurrency, checkPlan, linkValues, makeUnmade, namesLinks, planAsk, usableAlerts } from './subscription-links';
-import { Subscription } from './subscription.entity';
-import type { ReminderScheduling } from '../platform/reminder-scheduling';
-import type { OutboxSignal } from '../webhooks/outbox';
-import { recordEventsPart, writeRecordEvents } from './subscription.events';
-import type { SubscriptionTopic } from '../webhooks/topics';
-import { validateRefundWindow, validateSubscriptionInput, type SubscriptionInput, type SubscriptionPatch } from './subscription.input';
-import type { ListQuery } from './subscription.list';
-import type { AddonScope, ChangeRow, LinkPlan, LinkPlanAsk, SubscriptionRepository } from './subscription.repository';
+import AsyncLock from 'async-lock';
 
+import type { Product } from '../catalogue/product.entity';
+import type { Caller } from '../platform/caller';
+import { addDays, endOfMonth, epochDay, isCalendarDate, todayIn } from '../platform/dates';
+import { ambientTransaction, currentTarget, pooled, type StatementPart } from '../platform/db/statements';
+import { utcTimestamp } from '../platform/db/timestamps';
+import { AppError, refuseFieldErrors } from '../platform/errors';
+import { definedOnly } from '../platform/objects';
+import type { ReminderScheduling } from '../platform/reminder-scheduling';
+import type { SharedRecordAccess } from '../platform/shared-records';
+import type { OutboxSignal } from '../webhooks/outbox';
+import type { SubscriptionTopic } from '../webhooks/topics';
+import { Status } from './codes';
+import { nextOnOrAfter, occurrencesBetween } from './payment-dates';
+import { priceOn, stepsAfterChange } from './price-history';
+import { priceHistoryRepository, type PriceStep } from './price-history.repository';
+import { Subscription } from './subscription.entity';
+import { recordEventsPart, writeRecordEvents } from './subscription.events';
 import { entityFields, MAX_REFUND_DAYS } from './subscription.fields';
-import { asSeenBy, scheduleOf, todayCache, toRecord, type SubscriptionRecord } from './subscription.record';
+import {
+  type SubscriptionInput,
+  type SubscriptionPatch,
+  validateRefundWindow,
+  validateSubscriptionInput,
+} from './subscription.input';
+import type { ListQuery } from './subscription.list';
+import { createLoaders, type Loaders } from './subscription.loaders';
+import { asSeenBy, scheduleOf, type SubscriptionRecord, todayCache, toRecord } from './subscription.record';
+import type { AddonScope, ChangeRow, LinkPlan, LinkPlanAsk, SubscriptionRepository } from './subscription.repository';
+import {
+  checkCurrency,
+  checkPlan,
+  linkValues,
+  makeUnmade,
+  namesLinks,
+  planAsk,
+  usableAlerts,
+} from './subscription-links';
 
 /** An add-on: a record under a main record, taking its product, folder, category, alert and billing. */
 export interface AddonInput {
@@ -116,7 +129,10 @@ export class SubscriptionService {
   async createMany(caller: Caller, records: readonly NewRecord[]): Promise<SubscriptionRecord[]> {
     for (const { input, extraAlertIds = [] } of records) {
       assertValid(input);
-      if (extraAlertIds.length >= MAX_ALERTS || new Set([input.alertId, ...extraAlertIds]).size <= extraAlertIds.length) {
+      if (
+        extraAlertIds.length >= MAX_ALERTS ||
+        new Set([input.alertId, ...extraAlertIds]).size <= extraAlertIds.length
+      ) {
         throw AppError.field('alert_ids', `Give at most ${MAX_ALERTS} distinct alert ids.`);
       }
     }
@@ -130,7 +146,10 @@ export class SubscriptionService {
   private async createBatch(caller: Caller, records: readonly NewRecord[]): Promise<SubscriptionRecord[]> {
     const createdAt = utcTimestamp();
     // The values that do not depend on the plan; the product's copies, its category and the owner's zone are the preview's.
-    const valuesOf = ({ input, createdAt: kept, mainRecordId }: NewRecord, ask: LinkPlanAsk): Partial<Subscription> => ({
+    const valuesOf = (
+      { input, createdAt: kept, mainRecordId }: NewRecord,
+      ask: LinkPlanAsk,
+    ): Partial<Subscription> => ({
       user: caller.userId,
       createdBy: caller.userId,
       folder: ask.folderId,
@@ -155,7 +174,10 @@ export class SubscriptionService {
         const entries = await this.repository.plannedPreviews(
           caller.userId,
           asks,
-          records.map((record, index) => ({ ask: askOf[index], values: { ...valuesOf(record, asks[askOf[index]]), id: drawn[index] } })),
+          records.map((record, index) => ({
+            ask: askOf[index],
+            values: { ...valuesOf(record, asks[askOf[index]]), id: drawn[index] },
+          })),
           this.defaultImage,
         );
         drawn = entries.map((entry) => entry.preview?.id);
@@ -230,7 +252,10 @@ export class SubscriptionService {
       for (const tag of checked.unmade.tags) unmade.tags.add(tag);
     });
     if (unmade.products.size > 0 || unmade.tags.size > 0) {
-      await makeUnmade(currentTarget(this.orm), caller.userId, { products: [...unmade.products], tags: [...unmade.tags] });
+      await makeUnmade(currentTarget(this.orm), caller.userId, {
+        products: [...unmade.products],
+        tags: [...unmade.tags],
+      });
       entries = await readAll();
       inputs.forEach((input, index) => refuseFieldErrors(checkPlan(input, asks[index], entries[index].plan).errors));
     }
@@ -253,7 +278,11 @@ export class SubscriptionService {
   }
 
   /** An imported record's price history, in the import's transaction. */
-  async restorePriceSteps(caller: Caller, id: number, steps: ReadonlyArray<{ effective_from: string; price: string }>): Promise<void> {
+  async restorePriceSteps(
+    caller: Caller,
+    id: number,
+    steps: ReadonlyArray<{ effective_from: string; price: string }>,
+  ): Promise<void> {
     await priceHistoryRepository.restore(currentTarget(this.orm), caller.userId, id, steps);
   }
 
@@ -263,7 +292,9 @@ export class SubscriptionService {
    */
   async ofOwner(caller: Caller, ownerId: number, ids: number[]): Promise<SubscriptionRecord[]> {
     const today = todayCache(this.clock());
-    return (await this.repository.byIds(this.orm.em.fork(), ownerId, ids)).map((row) => asSeenBy(toRecord(row, today), caller.userId));
+    return (await this.repository.byIds(this.orm.em.fork(), ownerId, ids)).map((row) =>
+      asSeenBy(toRecord(row, today), caller.userId),
+    );
   }
 
   /** Every live record of the caller, with each one's tags and alert definitions (an export's). */
@@ -273,7 +304,9 @@ export class SubscriptionService {
     const em = this.orm.em.fork();
     const ids = rows.map((row) => row.id);
     const [tags, alerts] = await Promise.all([this.repository.tagsOf(em, ids), this.repository.alertLinks(em, ids)]);
-    const byRecord = new Map(rows.map((row) => [row.id, { record: toRecord(row, today), tags: [] as string[], alertIds: [] as number[] }]));
+    const byRecord = new Map(
+      rows.map((row) => [row.id, { record: toRecord(row, today), tags: [] as string[], alertIds: [] as number[] }]),
+    );
     for (const tag of tags) byRecord.get(tag.subscription_id)!.tags.push(tag.name);
     for (const link of alerts) byRecord.get(link.subscription_id)!.alertIds.push(link.alert_id);
     return [...byRecord.values()];
@@ -301,10 +334,16 @@ export class SubscriptionService {
     const now = this.clock();
     const today = todayCache(now);
     // The stored dates find the candidates; every zone's "today" is within a day of UTC's.
-    const rows = await this.repository.active(caller.userId, { recurringOnly: true, dueBy: addDays(todayIn('UTC', now), days + 1) });
+    const rows = await this.repository.active(caller.userId, {
+      recurringOnly: true,
+      dueBy: addDays(todayIn('UTC', now), days + 1),
+    });
     return rows
       .map((row) => toRecord(row, today))
-      .filter((record) => record.next_payment_date !== null && record.next_payment_date <= addDays(today(record.timezone), days))
+      .filter(
+        (record) =>
+          record.next_payment_date !== null && record.next_payment_date <= addDays(today(record.timezone), days),
+      )
       .sort((a, b) => a.next_payment_date!.localeCompare(b.next_payment_date!) || a.id - b.id);
   }
 
@@ -320,7 +359,12 @@ export class SubscriptionService {
     const today = todayCache(now);
     for (const row of rows) {
       const record = toRecord(row, today);
-      const dates = row.recurring === 1 ? occurrencesBetween(scheduleOf(row), from, to) : row.payment_date >= from ? [row.payment_date] : [];
+      const dates =
+        row.recurring === 1
+          ? occurrencesBetween(scheduleOf(row), from, to)
+          : row.payment_date >= from
+            ? [row.payment_date]
+            : [];
       for (const date of dates) entries.push({ id: calendarEntryId(row.id, date), date, record });
     }
     return entries.sort((a, b) => a.date.localeCompare(b.date) || a.record.id - b.record.id);
@@ -333,11 +377,13 @@ export class SubscriptionService {
    */
   async update(caller: Caller, id: number, patch: SubscriptionPatch): Promise<SubscriptionRecord> {
     // An update without fields would answer "updated" and emit an event for no change.
-    if (Object.keys(definedOnly(patch)).length === 0) throw AppError.badInput('Nothing to change: send at least one field');
+    if (Object.keys(definedOnly(patch)).length === 0)
+      throw AppError.badInput('Nothing to change: send at least one field');
     assertValid(patch);
     const updated = await this.asOwnerOrMember(caller, id, 'edit', (actor) => {
       // A member edits as the owner, but the alerts stay the owner's to set.
-      if (actor.userId !== caller.userId && patch.alertId !== undefined) throw AppError.field('alert_id', "A shared record's alerts are its owner's to set.");
+      if (actor.userId !== caller.userId && patch.alertId !== undefined)
+        throw AppError.field('alert_id', "A shared record's alerts are its owner's to set.");
       return this.updateAs(actor, id, patch);
     });
     return asSeenBy(updated, caller.userId);
@@ -366,7 +412,10 @@ export class SubscriptionService {
       refuseFieldErrors(validateRefundWindow(rows[0].payment_date, rows[0].refund_days));
       const movesDates = DATE_FIELDS.some((field) => patch[field] !== undefined);
       // An edited price corrects the price in effect today; a change from a date is changePrice's.
-      const parts = patch.price === undefined ? [] : [priceHistoryRepository.correctionPart(id, todayIn(rows[0].timezone, this.clock()), patch.price)];
+      const parts =
+        patch.price === undefined
+          ? []
+          : [priceHistoryRepository.correctionPart(id, todayIn(rows[0].timezone, this.clock()), patch.price)];
       return recordOf(await this.writeChange(caller, 'subscription.updated', rows, { tags, movesDates, parts }), id);
     });
   }
@@ -375,17 +424,31 @@ export class SubscriptionService {
    * A recurring record's price from a date on, kept in its price history: the record's price becomes the one
    * in effect today (a later step takes effect when the sweep reaches its day), with a subscription.updated event.
    */
-  async changePrice(caller: Caller, id: number, change: { price: string; effectiveFrom: string }): Promise<SubscriptionRecord> {
+  async changePrice(
+    caller: Caller,
+    id: number,
+    change: { price: string; effectiveFrom: string },
+  ): Promise<SubscriptionRecord> {
     refuseFieldErrors(validateSubscriptionInput({ price: change.price }));
-    if (!isCalendarDate(change.effectiveFrom)) throw AppError.field('effective_from', 'The effective date must be a calendar date (YYYY-MM-DD).');
-    return asSeenBy(await this.asOwnerOrMember(caller, id, 'edit', (actor) => this.changePriceAs(actor, id, change)), caller.userId);
+    if (!isCalendarDate(change.effectiveFrom))
+      throw AppError.field('effective_from', 'The effective date must be a calendar date (YYYY-MM-DD).');
+    return asSeenBy(
+      await this.asOwnerOrMember(caller, id, 'edit', (actor) => this.changePriceAs(actor, id, change)),
+      caller.userId,
+    );
   }
 
-  private changePriceAs(caller: Caller, id: number, change: { price: string; effectiveFrom: string }): Promise<SubscriptionRecord> {
+  private changePriceAs(
+    caller: Caller,
+    id: number,
+    change: { price: string; effectiveFrom: string },
+  ): Promise<SubscriptionRecord> {
     return this.changeOf(id, async () => {
       const [record] = await this.changeRead(caller, id, 'none', {});
-      if (record.recurring !== 1) throw AppError.field('price', 'A one-time purchase has one price: edit the record instead.');
-      if (change.effectiveFrom < record.payment_date) throw AppError.field('effective_from', 'The effective date must be on or after the payment date.');
+      if (record.recurring !== 1)
+        throw AppError.field('price', 'A one-time purchase has one price: edit the record instead.');
+      if (change.effectiveFrom < record.payment_date)
+        throw AppError.field('effective_from', 'The effective date must be on or after the payment date.');
       const steps = stepsAfterChange(record, await priceHistoryRepository.of(currentTarget(this.orm), [id]), change);
       const values: Partial<Subscription> = {
         price: priceOn({ current: record.price, steps }, todayIn(record.timezone, this.clock())),
@@ -400,7 +463,8 @@ export class SubscriptionService {
   /** Sets the record's alert definitions: the first is its alert_id, the others are kept beside it. */
   async setAlerts(caller: Caller, id: number, alertIds: number[]): Promise<number[]> {
     const unique = [...new Set(alertIds)];
-    if (unique.length === 0 || unique.length > MAX_ALERTS) throw AppError.field('alert_ids', `Give from 1 to ${MAX_ALERTS} alert ids.`);
+    if (unique.length === 0 || unique.length > MAX_ALERTS)
+      throw AppError.field('alert_ids', `Give from 1 to ${MAX_ALERTS} alert ids.`);
     await this.change(async (em) => {
       const record = await this.owned(em, caller, id);
       await usableAlerts(em, caller.userId, unique);
@@ -438,7 +502,8 @@ export class SubscriptionService {
     return this.changeOf(id, async () => {
       const values: Partial<Subscription> = { status: Status.Cancelled, updatedAt: utcTimestamp() };
       const rows = await this.changeRead(caller, id, 'active', values);
-      if (rows[0].status_before !== Status.Active) throw new AppError('CONFLICT', 'Only an active subscription can be cancelled');
+      if (rows[0].status_before !== Status.Active)
+        throw new AppError('CONFLICT', 'Only an active subscription can be cancelled');
       return recordOf(await this.writeChange(caller, 'subscription.canceled', rows), id);
     });
   }
@@ -453,7 +518,8 @@ export class SubscriptionService {
       const rows = await this.changeRead(caller, id, 'unrefunded', values);
       const before = rows[0].status_before;
       if (before === Status.Refunded) throw new AppError('CONFLICT', 'The subscription is already refunded');
-      if (before !== Status.Active && before !== Status.Cancelled) throw new AppError('CONFLICT', 'Only an active or cancelled subscription can be refunded');
+      if (before !== Status.Active && before !== Status.Cancelled)
+        throw new AppError('CONFLICT', 'Only an active or cancelled subscription can be refunded');
       return recordOf(await this.writeChange(caller, 'subscription.refunded', rows), id);
     });
   }
@@ -468,9 +534,15 @@ export class SubscriptionService {
       recurring: input.recurring,
     });
     if (input.refundDate !== undefined && input.refundDate !== null && !errors.payment_date) {
-      const days = isCalendarDate(input.refundDate) ? epochDay(input.refundDate) - epochDay(input.paymentDate) : Number.NaN;
-      if (Number.isNaN(days) || days < 0) (errors.refund_date ??= []).push('The refund_date must be a calendar date on or after the payment_date.');
-      else if (days > MAX_REFUND_DAYS) (errors.refund_date ??= []).push(`The refund_date must be at most ${MAX_REFUND_DAYS} days after the payment_date.`);
+      const days = isCalendarDate(input.refundDate)
+        ? epochDay(input.refundDate) - epochDay(input.paymentDate)
+        : Number.NaN;
+      if (Number.isNaN(days) || days < 0)
+        (errors.refund_date ??= []).push('The refund_date must be a calendar date on or after the payment_date.');
+      else if (days > MAX_REFUND_DAYS)
+        (errors.refund_date ??= []).push(
+          `The refund_date must be at most ${MAX_REFUND_DAYS} days after the payment_date.`,
+        );
     }
     refuseFieldErrors(errors);
     return this.change(async (em) => {
@@ -514,7 +586,11 @@ export class SubscriptionService {
    * A checked report period [from, to] (at most MAX_RANGE_DAYS; a missing bound from the current month in the
    * caller's zone) with the settings reports depend on.
    */
-  async reportPeriod(caller: Caller, from?: string, to?: string): Promise<{ from: string; to: string; timezone: string; baseCurrency: string }> {
+  async reportPeriod(
+    caller: Caller,
+    from?: string,
+    to?: string,
+  ): Promise<{ from: string; to: string; timezone: string; baseCurrency: string }> {
     const user = await this.ownerSettings(caller);
     [from, to] = await this.dateRange(caller, from, to, user);
     return { from, to, timezone: user.timezone, baseCurrency: user.baseCurrency };
@@ -527,7 +603,12 @@ export class SubscriptionService {
   }
 
   /** A checked [from, to] of at most MAX_RANGE_DAYS; a missing bound comes from the current month in the user's zone. */
-  private async dateRange(caller: Caller, from?: string, to?: string, known?: { timezone: string }): Promise<[string, string]> {
+  private async dateRange(
+    caller: Caller,
+    from?: string,
+    to?: string,
+    known?: { timezone: string },
+  ): Promise<[string, string]> {
     if (from === undefined || to === undefined) {
       const user = known ?? (await this.ownerSettings(caller));
       const today = todayIn(user.timezone, this.clock());
@@ -555,7 +636,13 @@ export class SubscriptionService {
    * The caller's live record `id` (first) and the add-ons `addons` names, as `values` (after the copies of
    * `product`, when given) will leave them; "not found" when it has none.
    */
-  private async changeRead(caller: Caller, id: number, addons: AddonScope, values: Partial<Subscription>, product?: Product): Promise<ChangeRow[]> {
+  private async changeRead(
+    caller: Caller,
+    id: number,
+    addons: AddonScope,
+    values: Partial<Subscription>,
+    product?: Product,
+  ): Promise<ChangeRow[]> {
     const copied = product ? { product, defaultImage: this.defaultImage } : undefined;
     const rows = await this.repository.changeRead(caller.userId, id, addons, values, copied);
     const main = rows.find((row) => row.id === id);
@@ -588,7 +675,10 @@ export class SubscriptionService {
     if (options.movesDates ?? true) {
       parts.push(
         this.reminders.changedRecordsPart(
-          records.map((record, index) => ({ record: { ...record, alert_ids: rows[index].alert_ids }, deleted: rows[index].deleted_at !== null })),
+          records.map((record, index) => ({
+            record: { ...record, alert_ids: rows[index].alert_ids },
+            deleted: rows[index].deleted_at !== null,
+          })),
           rows.flatMap((row) => row.definitions),
         ),
       );
@@ -624,7 +714,8 @@ export class SubscriptionService {
         const code = (error as { code?: string }).code;
         if (!RETRIED.has(code ?? '') || ambientTransaction()) throw error;
         if (attempt === MAX_ATTEMPTS) {
-          if (code === SERIALIZATION_FAILURE) throw new AppError('CONFLICT', 'The subscription kept changing meanwhile; try again');
+          if (code === SERIALIZATION_FAILURE)
+            throw new AppError('CONFLICT', 'The subscription kept changing meanwhile; try again');
           throw error;
         }
       }
@@ -687,7 +778,9 @@ export class SubscriptionService {
       const caller = { userId, tokenId: null };
       await this.changeOf(id, async () => {
         const values: Partial<Subscription> = { price, updatedAt: utcTimestamp() };
-        await this.writeChange(caller, 'subscription.updated', await this.changeRead(caller, id, 'none', values), { movesDates: false });
+        await this.writeChange(caller, 'subscription.updated', await this.changeRead(caller, id, 'none', values), {
+          movesDates: false,
+        });
       });
     }
     return due.length;
@@ -730,7 +823,12 @@ export class SubscriptionService {
    * Runs `work` as the caller; when the record is not theirs (NOT_FOUND), as its owner if the caller is a member
    * of the household it is shared in (`edit`: with edit rights). The owner's own path costs nothing more.
    */
-  private async asOwnerOrMember<T>(caller: Caller, id: number, need: 'read' | 'edit', work: (actor: Caller) => Promise<T>): Promise<T> {
+  private async asOwnerOrMember<T>(
+    caller: Caller,
+    id: number,
+    need: 'read' | 'edit',
+    work: (actor: Caller) => Promise<T>,
+  ): Promise<T> {
     try {
       return await work(caller);
     } catch (error) {

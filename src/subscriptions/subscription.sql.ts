@@ -1,8 +1,8 @@
-import { escapeLike } from '../platform/objects';
-import { globalOrOwnSql } from '../platform/caller';
 import { DEFINITION_SELECT } from '../alerts/alert.repository';
 import { PRODUCT_AS_ENTITY } from '../catalogue/product.repository';
+import { globalOrOwnSql } from '../platform/caller';
 import { intArray } from '../platform/db/statements';
+import { escapeLike } from '../platform/objects';
 import { CYCLE_LABELS, RECURRING_LABELS, Status, TYPE_LABELS } from './codes';
 import { RECORD_FIELDS } from './subscription.fields';
 import type { ListQuery, SortField } from './subscription.list';
@@ -46,7 +46,13 @@ const RECORD_COLUMNS = [
  * `basePerUsd` of the base currency), half away from zero; as it stands when the currencies agree (or,
  * defensively, a rate is missing: creates refuse such currencies).
  */
-export function baseAmountSql(amount: string, currency: string, perUsd: string, basePerUsd: string, baseCurrency = 'u."base_currency"'): string {
+export function baseAmountSql(
+  amount: string,
+  currency: string,
+  perUsd: string,
+  basePerUsd: string,
+  baseCurrency = 'u."base_currency"',
+): string {
   return `(case when ${currency} = ${baseCurrency} or ${perUsd} is null or ${basePerUsd} is null then ${amount}
   else round(${amount} * ${basePerUsd} / ${perUsd}, 2) end)`;
 }
@@ -71,7 +77,11 @@ const PRODUCT_SUMMARY_COLUMNS = `, p."owner_id" as "product_owner_id", p."url" a
  * `filter` (where, order, limit on the subscriptions table alone) runs first, so the names are joined onto the
  * page only, not onto every row of the user; `order` sorts the joined page the same way.
  */
-export function recordSelect(filter: string, order = '', options: { total?: boolean; productSummary?: boolean } = {}): string {
+export function recordSelect(
+  filter: string,
+  order = '',
+  options: { total?: boolean; productSummary?: boolean } = {},
+): string {
   // A window count runs before the limit: how many rows the filter matches in all, on every row of the page.
   const total = options.total ? ', count(*) over () as "total_count"' : '';
   return recordSelectFrom(`select *${total} from "subscriptions" s ${filter}`, order, options);
@@ -154,7 +164,11 @@ export const REPLACE_TAGS = `"tags_dropped" as (
 /** A change's statement ends here: all its rows changed, or none (see the expect_rows migration). */
 export const EXPECT_CHANGED = `select "expect_rows"(?, (select count(*) from "changed"))`;
 
-function recordSelectFrom(source: string, order = '', options: { total?: boolean; productSummary?: boolean; change?: boolean } = {}): string {
+function recordSelectFrom(
+  source: string,
+  order = '',
+  options: { total?: boolean; productSummary?: boolean; change?: boolean } = {},
+): string {
   return `
 select ${RECORD_COLUMNS}${options.total ? ', s."total_count"' : ''}${options.productSummary ? PRODUCT_SUMMARY_COLUMNS : ''}${options.change ? CHANGE_COLUMNS : ''},
        u."base_currency",
@@ -257,7 +271,9 @@ export function listQuerySql(userId: number, query: ListQuery): { where: string;
     params.push(intArray(values));
   }
   if (tagIds?.length) {
-    conditions.push(`exists (select 1 from "subscription_tags" st where st."subscription_id" = s."id" and st."tag_id" = any(?::int[]))`);
+    conditions.push(
+      `exists (select 1 from "subscription_tags" st where st."subscription_id" = s."id" and st."tag_id" = any(?::int[]))`,
+    );
     params.push(intArray(tagIds));
   }
   if (paymentDate) {
@@ -270,7 +286,16 @@ export function listQuerySql(userId: number, query: ListQuery): { where: string;
 }
 
 /** Where LINK_PLAN takes each value of an ask from: a parameter each, or a field of a JSON ask in scope. */
-type AskValue = 'currency' | 'productId' | 'productName' | 'folderId' | 'categoryId' | 'alertId' | 'paymentModeId' | 'tagIds' | 'tagNames';
+type AskValue =
+  | 'currency'
+  | 'productId'
+  | 'productName'
+  | 'folderId'
+  | 'categoryId'
+  | 'alertId'
+  | 'paymentModeId'
+  | 'tagIds'
+  | 'tagNames';
 
 /**
  * Everything a create (or an update that names links) needs to know before it writes, in one read: the owner's zone, whether its currency is known, the product it names (by id, global or the owner's; or the owner's private

@@ -1,11 +1,12 @@
-import { toIsoMicros } from '../platform/wire-formats';
-import { Connection } from '../platform/graphql/connection';
-import type { SubscriptionRecord } from './subscription.record';
-import { RECORD_FIELDS, REQUIRED_ON_CREATE, type FieldRule, type ValueField } from './subscription.fields';
-import type { SubscriptionInput } from './subscription.input';
 import { CurrencyResolver, DateTimeResolver, TimeZoneResolver } from 'graphql-scalars';
-import { LocalDateScalar } from '../platform/graphql/scalars';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+
+import { Connection } from '../platform/graphql/connection';
+import { LocalDateScalar } from '../platform/graphql/scalars';
+import { toIsoMicros } from '../platform/wire-formats';
+import { type FieldRule, RECORD_FIELDS, REQUIRED_ON_CREATE, type ValueField } from './subscription.fields';
+import type { SubscriptionInput } from './subscription.input';
+import type { SubscriptionRecord } from './subscription.record';
 
 /** A record as GraphQL shows it; property names are the read model's, field names camelCase. */
 @ObjectType('SubscriptionRecord', { description: 'A subscription, lifetime purchase or add-on.' })
@@ -23,11 +24,13 @@ export class SubscriptionRecordView {
   @Field({ description: 'Decimal string, in currency' }) price!: string;
   @Field(() => CurrencyResolver, { name: 'currency' }) price_type!: string;
   @Field(() => Int, { description: '0 Once, 1 Recurring' }) recurring!: number;
-  @Field(() => LocalDateScalar, { name: 'paymentDate', description: 'The anchor every payment date is computed from' }) payment_date!: string;
+  @Field(() => LocalDateScalar, { name: 'paymentDate', description: 'The anchor every payment date is computed from' })
+  payment_date!: string;
   @Field(() => LocalDateScalar, { name: 'nextPaymentDate', nullable: true }) next_payment_date!: string | null;
   @Field(() => LocalDateScalar, { name: 'lastPaymentDate' }) payment_date_upd!: string;
   @Field(() => Int, { name: 'billingType', description: '1 fixed days, 2 calendar date' }) billing_type!: number;
-  @Field(() => Int, { name: 'billingCycle', description: '1 daily, 2 weekly, 3 monthly, 4 yearly' }) billing_cycle!: number;
+  @Field(() => Int, { name: 'billingCycle', description: '1 daily, 2 weekly, 3 monthly, 4 yearly' })
+  billing_cycle!: number;
   @Field(() => Int, { name: 'billingFrequency' }) billing_frequency!: number;
   @Field(() => Int, { description: '0 Draft, 1 Active, 2 Cancel, 3 Refund, 4 Expired' }) status!: number;
   @Field(() => Int, { name: 'refundDays', nullable: true }) refund_days!: number | null;
@@ -39,17 +42,23 @@ export class SubscriptionRecordView {
   @Field(() => Int, { description: '0 (unset) to 10' }) rating!: number;
   @Field(() => Int, {
     name: 'alertId',
-    description: "1 the system default alert, 0 no alert (always 0 for a household member: a shared record's alerts are its owner's)",
+    description:
+      "1 the system default alert, 0 no alert (always 0 for a household member: a shared record's alerts are its owner's)",
   })
   alert_id!: number;
   @Field(() => String, { name: 'discountVoucher', nullable: true }) discount_voucher!: string | null;
   @Field(() => String, { name: 'companyName', nullable: true }) company_name!: string | null;
-  @Field(() => String, { name: 'ltdvalPrice', nullable: true, description: 'Lifetime value: a decimal string' }) ltdval_price!: string | null;
+  @Field(() => String, { name: 'ltdvalPrice', nullable: true, description: 'Lifetime value: a decimal string' })
+  ltdval_price!: string | null;
   @Field(() => Int, { name: 'ltdvalCycle', nullable: true }) ltdval_cycle!: number | null;
   @Field(() => Int, { name: 'ltdvalFrequency', nullable: true }) ltdval_frequency!: number | null;
   @Field(() => LocalDateScalar, { name: 'expiryDate', nullable: true }) expiry_date!: string | null;
   @Field(() => LocalDateScalar, { name: 'contractExpiry', nullable: true }) contract_expiry!: string | null;
-  @Field(() => Int, { name: 'contractNoticeDays', nullable: true, description: 'The last day to cancel is this many days before contractExpiry' })
+  @Field(() => Int, {
+    name: 'contractNoticeDays',
+    nullable: true,
+    description: 'The last day to cancel is this many days before contractExpiry',
+  })
   contract_notice_days!: number | null;
   @Field(() => Int, { name: 'mainRecordId', nullable: true, description: 'Set on add-ons' }) sub_id!: number | null;
   created_at!: string;
@@ -133,7 +142,8 @@ export class SubscriptionFilter {
   @Field(() => [Int], { nullable: true }) paymentModeIds?: number[];
   @Field(() => [Int], { nullable: true, description: '0 for records with no alert' }) alertIds?: number[];
   @Field(() => [Int], { nullable: true }) categoryIds?: number[];
-  @Field(() => LocalDateScalar, { nullable: true, description: 'Records whose payment date (the anchor) is this day' }) paymentDate?: string;
+  @Field(() => LocalDateScalar, { nullable: true, description: 'Records whose payment date (the anchor) is this day' })
+  paymentDate?: string;
 }
 
 /** Fields a record is changed by; every one optional on update. The value fields come from the field table, below. */
@@ -142,7 +152,8 @@ const ValueFields = class {} as new () => Partial<Pick<SubscriptionInput, ValueF
 
 @InputType()
 export class SubscriptionUpdateInput extends ValueFields {
-  @Field(() => Int, { nullable: true, description: 'A catalogue product (or your own private product)' }) productId?: number;
+  @Field(() => Int, { nullable: true, description: 'A catalogue product (or your own private product)' })
+  productId?: number;
   @Field(() => String, { nullable: true, description: 'A product name: makes (or reuses) your private product' })
   productName?: string;
   @Field(() => Int, { nullable: true, description: '0 or null: no folder' }) folderId?: number | null;

@@ -1,11 +1,12 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
+
 import type { Caller } from '../platform/caller';
+import { pooled } from '../platform/db/statements';
 import { AppError } from '../platform/errors';
+import { type AttemptRow, type DeliveryQuery, deliveryRepository, type DeliveryRow } from './delivery.repository';
 import type { OutboxSignal } from './outbox';
 import { MAX_ATTEMPTS } from './retry-schedule';
-import { pooled } from '../platform/db/statements';
-import { deliveryRepository, type AttemptRow, type DeliveryQuery, type DeliveryRow } from './delivery.repository';
 
 export type { AttemptRow, DeliveryRow };
 
@@ -36,7 +37,8 @@ export class DeliveryLogService {
   async redeliver(caller: Caller, deliveryId: number): Promise<DeliveryRow> {
     const em = pooled(this.orm);
     if (!(await deliveryRepository.owned(em, caller.userId, deliveryId))) throw AppError.notFound('Delivery');
-    if (!(await deliveryRepository.reopen(em, deliveryId, MAX_ATTEMPTS - 1))) throw new AppError('CONFLICT', 'The delivery is still pending');
+    if (!(await deliveryRepository.reopen(em, deliveryId, MAX_ATTEMPTS - 1)))
+      throw new AppError('CONFLICT', 'The delivery is still pending');
     this.outbox.notify();
     return (await deliveryRepository.owned(em, caller.userId, deliveryId))!;
   }

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+
 import type { Queue } from 'bullmq';
+
 import type { Logger } from '../platform/logger';
 import { createQueue } from '../platform/queues';
 import { DueWorkRelay, type Handoff, type RelayOptions } from '../platform/relay';
@@ -21,7 +23,12 @@ export function jobIdOf(claims: readonly ClaimedDelivery[]): string {
 /** With Redis: each claimed batch becomes a BullMQ job that workers (here or `npm run worker`) attempt. */
 export function queueHandoff(queue: Queue<ClaimedDelivery[]>): DeliveryHandoff {
   return async (claims) => {
-    await queue.add('attempts', claims, { jobId: jobIdOf(claims), removeOnComplete: true, removeOnFail: 1000, attempts: 1 });
+    await queue.add('attempts', claims, {
+      jobId: jobIdOf(claims),
+      removeOnComplete: true,
+      removeOnFail: 1000,
+      attempts: 1,
+    });
   };
 }
 
@@ -30,7 +37,12 @@ export function createDeliveryQueue(redisUrl: string, prefix: string): Queue<Cla
 }
 
 /** The outbox relay: due deliveries. */
-export function outboxRelay(deliveries: DeliveryService, handoff: DeliveryHandoff, logger: Logger, options: RelayOptions): DueWorkRelay<ClaimedDelivery> {
+export function outboxRelay(
+  deliveries: DeliveryService,
+  handoff: DeliveryHandoff,
+  logger: Logger,
+  options: RelayOptions,
+): DueWorkRelay<ClaimedDelivery> {
   return new DueWorkRelay((limit) => deliveries.claimDue(limit), handoff, logger, options);
 }
 

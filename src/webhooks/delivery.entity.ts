@@ -1,6 +1,7 @@
-import { Check, Entity, Enum, Index, ManyToOne, Property, Unique, type Opt } from '@mikro-orm/core';
-import { UtcTimestampType } from '../platform/db/timestamp.type';
+import { Check, Entity, Enum, Index, ManyToOne, type Opt, Property, Unique } from '@mikro-orm/core';
+
 import { BaseEntity } from '../platform/db/base.entity';
+import { UtcTimestampType } from '../platform/db/timestamp.type';
 import { WebhookEndpoint } from './endpoint.entity';
 import { WebhookEvent } from './event.entity';
 

@@ -1,4 +1,4 @@
-import { intArray, rowsOf, run, withParts, type StatementPart, type StatementTarget } from '../platform/db/statements';
+import { intArray, rowsOf, run, type StatementPart, type StatementTarget, withParts } from '../platform/db/statements';
 import { SUBSCRIPTION_TOPICS, type WebhookTopic } from './topics';
 
 /** A reminder's event: whether webhook endpoints get it, and the notification targets sent `message` with it. */
@@ -52,7 +52,13 @@ export type TakenAttempt = {
   attempt_count: number;
   topic: string;
 } & (
-  | { endpoint_id: number; target_id: null; /** The event's JSON text, posted as it is. */ payload: string; url: string; secret: string }
+  | {
+      endpoint_id: number;
+      target_id: null;
+      /** The event's JSON text, posted as it is. */ payload: string;
+      url: string;
+      secret: string;
+    }
   | { endpoint_id: null; target_id: number; message: unknown; sealed_url: string; sealed_secret: string | null }
 );
 
@@ -77,9 +83,16 @@ export const deliveryRepository = {
    * A change's events and, for each, one delivery per enabled endpoint of the owner that takes its topic (an
    * empty list: every subscription topic), in one statement.
    */
-  async insertEvents(em: StatementTarget, userId: number, topic: WebhookTopic, events: readonly NewEvent[], notify?: EventNotifications): Promise<void> {
+  async insertEvents(
+    em: StatementTarget,
+    userId: number,
+    topic: WebhookTopic,
+    events: readonly NewEvent[],
+    notify?: EventNotifications,
+  ): Promise<void> {
     const parts = [deliveryRepository.eventsPart(userId, topic, events, notify?.toEndpoints ?? true)];
-    if (notify && notify.targetIds.length > 0) parts.push(deliveryRepository.targetDeliveriesPart(notify.targetIds, notify.message));
+    if (notify && notify.targetIds.length > 0)
+      parts.push(deliveryRepository.targetDeliveriesPart(notify.targetIds, notify.message));
     const { sql, params } = withParts(parts, 'select 1');
     await run(em, sql, params);
   },
@@ -101,7 +114,16 @@ export const deliveryRepository = {
           where p."user_id" = ? and p."enabled" and ?::boolean
             and (? = any(p."events") or (cardinality(p."events") = 0 and ? = any(?::text[])))
          returning "id")`,
-      params: [JSON.stringify(events), userId, topic, userId, toEndpoints, topic, topic, `{${SUBSCRIPTION_TOPICS.join(',')}}`],
+      params: [
+        JSON.stringify(events),
+        userId,
+        topic,
+        userId,
+        toEndpoints,
+        topic,
+        topic,
+        `{${SUBSCRIPTION_TOPICS.join(',')}}`,
+      ],
       due: 'exists (select from "event_deliveries")',
     };
   },
@@ -121,7 +143,13 @@ export const deliveryRepository = {
    * A test message's event (topic notification.test, to no webhook endpoint) and its delivery to the target,
    * leased to the caller, who makes the first attempt at once; answers the delivery's id.
    */
-  async insertTest(em: StatementTarget, userId: number, eventId: string, targetId: number, message: unknown): Promise<number> {
+  async insertTest(
+    em: StatementTarget,
+    userId: number,
+    eventId: string,
+    targetId: number,
+    message: unknown,
+  ): Promise<number> {
     const [row] = await rowsOf<{ id: number }>(
       em,
       `with "event" as (
@@ -134,7 +162,11 @@ export const deliveryRepository = {
   },
 
   /** Leases up to `limit` due pending deliveries for `leaseSeconds` (rows another relay holds are skipped). */
-  claimDue(em: StatementTarget, leaseSeconds: number, limit: number): Promise<Array<{ id: number; attempt_count: number }>> {
+  claimDue(
+    em: StatementTarget,
+    leaseSeconds: number,
+    limit: number,
+  ): Promise<Array<{ id: number; attempt_count: number }>> {
     return rowsOf(
       em,
       `update "webhook_deliveries" set "next_attempt_at" = ${NOW} + make_interval(secs => ?)
@@ -151,7 +183,10 @@ export const deliveryRepository = {
    * Takes attempt `attemptsMade + 1` of each of these pending deliveries and reads what to send, in one
    * statement; a delivery another relay or worker took meanwhile is left out.
    */
-  takeAttempts(em: StatementTarget, claims: ReadonlyArray<{ deliveryId: number; attemptsMade: number }>): Promise<TakenAttempt[]> {
+  takeAttempts(
+    em: StatementTarget,
+    claims: ReadonlyArray<{ deliveryId: number; attemptsMade: number }>,
+  ): Promise<TakenAttempt[]> {
     return rowsOf<TakenAttempt>(
       em,
       `with "claim" as (select * from unnest(?::int[], ?::int[]) as c("id", "made")),
@@ -212,7 +247,10 @@ export const deliveryRepository = {
   },
 
   async owned(em: StatementTarget, userId: number, deliveryId: number): Promise<DeliveryRow | null> {
-    const [row] = await rowsOf<DeliveryRow>(em, `${DELIVERY_SELECT} where d."id" = ? and e."user_id" = ?`, [deliveryId, userId]);
+    const [row] = await rowsOf<DeliveryRow>(em, `${DELIVERY_SELECT} where d."id" = ? and e."user_id" = ?`, [
+      deliveryId,
+      userId,
+    ]);
     return row ?? null;
   },
 
@@ -240,7 +278,11 @@ export const deliveryRepository = {
 
   /** Deliveries per status (PENDING is the queue depth). */
   async countsByStatus(em: StatementTarget): Promise<Record<string, number>> {
-    const rows = await rowsOf<{ status: string; count: string }>(em, 'select "status", count(*) as "count" from "webhook_deliveries" group by "status"', []);
+    const rows = await rowsOf<{ status: string; count: string }>(
+      em,
+      'select "status", count(*) as "count" from "webhook_deliveries" group by "status"',
+      [],
+    );
     return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
   },
 };

@@ -1,11 +1,12 @@
-import { USER_AGENT } from '../platform/version';
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
+
 import type { Config } from '../platform/config';
 import { pooled } from '../platform/db/statements';
+import { USER_AGENT } from '../platform/version';
 import { deliveryRepository, type RecordedAttempt } from './delivery.repository';
+import { type PostResult, sendOnce } from './http-post';
 import { delayBeforeNextAttempt } from './retry-schedule';
-import { sendOnce, type PostResult } from './http-post';
 import { signWebhook } from './signature';
 
 /** A due delivery taken by one relay for a while (the lease), with the number of attempts made so far. */
@@ -85,7 +86,11 @@ export class DeliveryService {
           attempt.target_id === null
             ? this.post(attempt.endpoint_id, attempt.event_id, attempt)
             : // The message's id is the delivery's: the same on every attempt, another for each target.
-              this.notifications.send(attempt, { ...(attempt.message as object), id: `ntf_${attempt.delivery_id}` }, this.timeoutMs),
+              this.notifications.send(
+                attempt,
+                { ...(attempt.message as object), id: `ntf_${attempt.delivery_id}` },
+                this.timeoutMs,
+              ),
         ),
       ),
     );
@@ -96,7 +101,9 @@ export class DeliveryService {
   }
 
   /** A send's outcome, how long it took, and its failure (a refused address, a timeout) as the attempt's error. */
-  private async timed(send: () => Promise<{ statusCode: number | null; excerpt: string | null }>): Promise<AttemptOutcome> {
+  private async timed(
+    send: () => Promise<{ statusCode: number | null; excerpt: string | null }>,
+  ): Promise<AttemptOutcome> {
     const started = performance.now();
     try {
       const { statusCode, excerpt } = await send();
@@ -106,12 +113,25 @@ export class DeliveryService {
     } catch (error) {
       // Duck-typed: errors from node internals are not instances of this realm's Error under test runners.
       const { name, message } = (error ?? {}) as { name?: string; message?: string };
-      const reason = name === 'AbortError' || name === 'TimeoutError' ? `timed out after ${this.timeoutMs} ms` : (message ?? String(error));
-      return { statusCode: null, succeeded: false, durationMs: elapsed(started), responseExcerpt: null, error: reason.slice(0, 500) };
+      const reason =
+        name === 'AbortError' || name === 'TimeoutError'
+          ? `timed out after ${this.timeoutMs} ms`
+          : (message ?? String(error));
+      return {
+        statusCode: null,
+        succeeded: false,
+        durationMs: elapsed(started),
+        responseExcerpt: null,
+        error: reason.slice(0, 500),
+      };
     }
   }
 
-  private post(endpointId: number, eventId: string, target: { topic: string; payload: string; url: string; secret: string }): Promise<PostResult> {
+  private post(
+    endpointId: number,
+    eventId: string,
+    target: { topic: string; payload: string; url: string; secret: string },
+  ): Promise<PostResult> {
     const body = target.payload;
     const timestamp = Math.floor(Date.now() / 1000);
     const prefix = `x-${this.config.serviceShortName}-webhook`;

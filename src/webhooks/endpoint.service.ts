@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
+
 import type { Caller } from '../platform/caller';
 import type { Config } from '../platform/config';
 import { AppError } from '../platform/errors';
@@ -26,7 +27,10 @@ export class WebhookEndpointService {
   }
 
   /** Returns the endpoint and its secret (the one time it is shown). */
-  async create(caller: Caller, input: { url: string; events: string[] }): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  async create(
+    caller: Caller,
+    input: { url: string; events: string[] },
+  ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
     // In the caller's transaction when there is one (an import's).
     return this.orm.em.transactional(async (em) => {
       const secret = newEndpointSecret();
@@ -45,7 +49,8 @@ export class WebhookEndpointService {
   async update(caller: Caller, id: number, change: EndpointChange): Promise<WebhookEndpoint> {
     return this.orm.em.transactional(async (em) => {
       const endpoint = await this.owned(em, caller, id);
-      if (change.url !== undefined) endpoint.url = checkEndpointUrl(change.url, this.config.webhookAllowPrivate).toString();
+      if (change.url !== undefined)
+        endpoint.url = checkEndpointUrl(change.url, this.config.webhookAllowPrivate).toString();
       if (change.events !== undefined) endpoint.events = checkTopics(change.events);
       if (change.enabled !== undefined) endpoint.enabled = change.enabled;
       await em.flush();
@@ -67,7 +72,11 @@ export class WebhookEndpointService {
     if (removed === 0) throw AppError.notFound('Webhook endpoint');
   }
 
-  private async owned(em: ReturnType<MikroORM<PostgreSqlDriver>['em']['fork']>, caller: Caller, id: number): Promise<WebhookEndpoint> {
+  private async owned(
+    em: ReturnType<MikroORM<PostgreSqlDriver>['em']['fork']>,
+    caller: Caller,
+    id: number,
+  ): Promise<WebhookEndpoint> {
     const endpoint = await em.findOne(WebhookEndpoint, { id, user: caller.userId });
     if (!endpoint) throw AppError.notFound('Webhook endpoint');
     return endpoint;
@@ -77,6 +86,7 @@ export class WebhookEndpointService {
 /** Topic names an endpoint takes; an empty list means the five change topics (reminder topics must be listed). */
 function checkTopics(events: string[]): string[] {
   const unknown = events.filter((event) => !ALL_TOPICS.includes(event));
-  if (unknown.length > 0) throw AppError.field('events', `Unknown topics: ${unknown.join(', ')}; use ${ALL_TOPICS.join(', ')}.`);
+  if (unknown.length > 0)
+    throw AppError.field('events', `Unknown topics: ${unknown.join(', ')}; use ${ALL_TOPICS.join(', ')}.`);
   return [...new Set(events)];
 }

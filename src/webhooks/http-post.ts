@@ -1,5 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import type { Dispatcher } from 'undici';
+
 import { isPublicAddress, publicOnlyLookup } from './ssrf-guard';
 
 export interface PostResult {
@@ -28,7 +29,10 @@ function agentsOnce(): Record<'publicOnly' | 'any', Dispatcher> {
   if (!agents) {
     const { Agent } = require('undici') as typeof import('undici');
     agents = {
-      publicOnly: new Agent({ connections: CONNECTIONS_PER_ORIGIN, connect: { lookup: publicOnlyLookup, timeout: CONNECT_TIMEOUT_MS } }),
+      publicOnly: new Agent({
+        connections: CONNECTIONS_PER_ORIGIN,
+        connect: { lookup: publicOnlyLookup, timeout: CONNECT_TIMEOUT_MS },
+      }),
       any: new Agent({ connections: CONNECTIONS_PER_ORIGIN, connect: { timeout: CONNECT_TIMEOUT_MS } }),
     };
   }
@@ -55,7 +59,8 @@ export function sendOnce(
 ): Promise<PostResult> {
   const url = new URL(target);
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!options.allowPrivate && ipaddr.isValid(host) && !isPublicAddress(host)) return Promise.reject(new Error(`refused: ${host} is an internal address`));
+  if (!options.allowPrivate && ipaddr.isValid(host) && !isPublicAddress(host))
+    return Promise.reject(new Error(`refused: ${host} is an internal address`));
   const agent = agentsOnce()[options.allowPrivate ? 'any' : 'publicOnly'];
   const { timeoutMs } = options;
   return new Promise<PostResult>((resolve, reject) => {
@@ -119,7 +124,8 @@ class ExcerptHandler implements Dispatcher.DispatchHandler {
   }
 
   private settle(): void {
-    const excerpt = this.chunks.length === 0 ? '' : Buffer.concat(this.chunks).subarray(0, EXCERPT_BYTES).toString('utf8');
+    const excerpt =
+      this.chunks.length === 0 ? '' : Buffer.concat(this.chunks).subarray(0, EXCERPT_BYTES).toString('utf8');
     this.resolve({ statusCode: this.statusCode, excerpt });
   }
 }
@@ -143,8 +149,11 @@ function tlsFailure(error: Error, url: URL): Error {
   const code = (error as { code?: string }).code ?? '';
   if (url.protocol !== 'https:') return error;
   if (code === 'ERR_SSL_WRONG_VERSION_NUMBER')
-    return new Error(`TLS handshake with ${url.host} failed: it does not answer in TLS (plain HTTP?), and https is required`);
-  if (code.startsWith('ERR_SSL_') || CERTIFICATE_CODES.has(code)) return new Error(`TLS handshake with ${url.host} failed: ${error.message} (${code})`);
+    return new Error(
+      `TLS handshake with ${url.host} failed: it does not answer in TLS (plain HTTP?), and https is required`,
+    );
+  if (code.startsWith('ERR_SSL_') || CERTIFICATE_CODES.has(code))
+    return new Error(`TLS handshake with ${url.host} failed: ${error.message} (${code})`);
   return error;
 }
 

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+
 import { rowsOf, run } from '../platform/db/statements';
 
 export interface StoredKey {
@@ -38,17 +39,25 @@ export const idempotencyKeyRepository = {
     return stored;
   },
 
-  async storeAnswer(em: EntityManager, tokenId: number, key: string, answer: { status: number; body: unknown }): Promise<void> {
-    await run(em, `update "inbound_idempotency_keys" set "status_code" = ?, "body" = ? where "token_id" = ? and "key" = ?`, [
-      answer.status,
-      JSON.stringify(answer.body),
-      tokenId,
-      key,
-    ]);
+  async storeAnswer(
+    em: EntityManager,
+    tokenId: number,
+    key: string,
+    answer: { status: number; body: unknown },
+  ): Promise<void> {
+    await run(
+      em,
+      `update "inbound_idempotency_keys" set "status_code" = ?, "body" = ? where "token_id" = ? and "key" = ?`,
+      [answer.status, JSON.stringify(answer.body), tokenId, key],
+    );
   },
 
   /** Drops every key older than `hours`. */
   async dropOlderThan(em: EntityManager, hours: number): Promise<void> {
-    await run(em, `delete from "inbound_idempotency_keys" where "created_at" < (now() at time zone 'utc') - make_interval(hours => ?)`, [hours]);
+    await run(
+      em,
+      `delete from "inbound_idempotency_keys" where "created_at" < (now() at time zone 'utc') - make_interval(hours => ?)`,
+      [hours],
+    );
   },
 };

@@ -1,6 +1,7 @@
-import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
-import { UtcTimestampType } from '../platform/db/timestamp.type';
+import { Entity, Enum, Index, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+
 import { User } from '../auth/user.entity';
+import { UtcTimestampType } from '../platform/db/timestamp.type';
 import { SQL_UTC_NOW, utcTimestamp } from '../platform/db/timestamps';
 
 export enum InboundTokenKind {

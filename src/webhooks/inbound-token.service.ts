@@ -1,11 +1,12 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import type { Caller } from '../platform/caller';
+
 import { randomSecret, sha256Hex } from '../auth/secrets';
+import type { Caller } from '../platform/caller';
 import { utcTimestamp } from '../platform/db/timestamps';
 import { AppError } from '../platform/errors';
-import { InboundTokenKind, InboundWebhookToken } from './inbound-token.entity';
 import { idempotencyKeyRepository } from './idempotency-key.repository';
+import { InboundTokenKind, InboundWebhookToken } from './inbound-token.entity';
 
 /** Idempotency keys are answered from storage for at least this long (and dropped a day after that). */
 export const IDEMPOTENCY_KEEP_HOURS = 48;
@@ -59,7 +60,12 @@ export class InboundTokenService {
    * for another request (other event or body: `fingerprint`) is refused. When the work throws (a 5xx),
    * everything rolls back, key included, so the request may be sent again.
    */
-  async once(tokenId: number, key: string, fingerprint: string, work: () => Promise<StoredAnswer>): Promise<StoredAnswer> {
+  async once(
+    tokenId: number,
+    key: string,
+    fingerprint: string,
+    work: () => Promise<StoredAnswer>,
+  ): Promise<StoredAnswer> {
     return this.orm.em.transactional(async (em) => {
       // A key older than the keeping time is free again.
       await idempotencyKeyRepository.expire(em, tokenId, key, IDEMPOTENCY_KEEP_HOURS);
@@ -67,7 +73,9 @@ export class InboundTokenService {
         const stored = await idempotencyKeyRepository.stored(em, tokenId, key);
         if (stored.fingerprint !== fingerprint) {
           throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for another request', {
-            'Idempotency-Key': ['The Idempotency-Key was used for another request (another event or body); use a new key.'],
+            'Idempotency-Key': [
+              'The Idempotency-Key was used for another request (another event or body); use a new key.',
+            ],
           });
         }
         return { status: stored.status_code, body: stored.body };

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+
 import type { EntityManager } from '@mikro-orm/postgresql';
+
 import type { StatementPart } from '../platform/db/statements';
 import { deliveryRepository, type EventNotifications } from './delivery.repository';
 import type { WebhookTopic } from './topics';
@@ -31,7 +33,13 @@ export interface OutboxEvent {
  * Writes events with the change that caused them, inside its transaction (the transactional outbox): one
  * event per record, and one delivery per enabled endpoint of the owner that takes the topic.
  */
-export async function writeEvents(em: EntityManager, userId: number, topic: WebhookTopic, events: OutboxEvent[], notify?: EventNotifications): Promise<void> {
+export async function writeEvents(
+  em: EntityManager,
+  userId: number,
+  topic: WebhookTopic,
+  events: OutboxEvent[],
+  notify?: EventNotifications,
+): Promise<void> {
   if (events.length === 0) return;
   await deliveryRepository.insertEvents(em, userId, topic, identified(events), notify);
 }

@@ -1,6 +1,8 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
+
 import ipaddr from 'ipaddr.js';
+
 import { AppError } from '../platform/errors';
 
 /**
@@ -33,7 +35,8 @@ export function checkEndpointUrl(text: string, allowPrivate: boolean): URL {
   } catch {
     throw AppError.field('url', 'The url must be an absolute http(s) URL.');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw AppError.field('url', 'The url must use http or https.');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw AppError.field('url', 'The url must use http or https.');
   if (url.username || url.password) throw AppError.field('url', 'The url must not carry credentials.');
   if (text.length > 2000) throw AppError.field('url', 'The url must be at most 2000 characters.');
   // `localhost.` is `localhost`: a name's trailing dot (the DNS root) changes nothing it resolves to.
@@ -44,7 +47,8 @@ export function checkEndpointUrl(text: string, allowPrivate: boolean): URL {
   if (!allowPrivate && ipaddr.isValid(host) && !isPublicAddress(host)) {
     throw AppError.field('url', 'The url must not point to a loopback, private, link-local or other internal address.');
   }
-  if (!allowPrivate && (host === 'localhost' || host.endsWith('.localhost'))) throw AppError.field('url', 'The url must not point to this machine.');
+  if (!allowPrivate && (host === 'localhost' || host.endsWith('.localhost')))
+    throw AppError.field('url', 'The url must not point to this machine.');
   return url;
 }
 

@@ -8,7 +8,11 @@ export const SUBSCRIPTION_TOPICS = [
 ] as const;
 
 /** Reminder topics: an endpoint receives them only when it lists them in its events. */
-export const REMINDER_TOPICS = ['subscription.payment_due', 'subscription.refund_due', 'subscription.contract_notice_due'] as const;
+export const REMINDER_TOPICS = [
+  'subscription.payment_due',
+  'subscription.refund_due',
+  'subscription.contract_notice_due',
+] as const;
 
 /** A budget warning (next month's planned total over a budget): like reminders, only to endpoints that list it. */
 export const BUDGET_TOPICS = ['budget.exceeded'] as const;

@@ -1,25 +1,44 @@
 import { DateTimeResolver } from 'graphql-scalars';
-import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Query, registerEnumType, Resolver } from 'type-graphql';
-import { toIsoMicros } from '../platform/wire-formats';
+import {
+  Arg,
+  Ctx,
+  Field,
+  ID,
+  InputType,
+  Int,
+  Mutation,
+  ObjectType,
+  Query,
+  registerEnumType,
+  Resolver,
+} from 'type-graphql';
+
 import { AppError } from '../platform/errors';
-import { requireCaller, type GraphQLContext } from '../platform/graphql/context';
-import { decodeCursor } from '../platform/graphql/cursors';
 import { Connection, pageOf } from '../platform/graphql/connection';
-import type { AttemptRow, DeliveryLogService, DeliveryRow } from './delivery-log.service';
+import { type GraphQLContext, requireCaller } from '../platform/graphql/context';
+import { decodeCursor } from '../platform/graphql/cursors';
+import { toIsoMicros } from '../platform/wire-formats';
 import { DeliveryStatus } from './delivery.entity';
+import type { AttemptRow, DeliveryLogService, DeliveryRow } from './delivery-log.service';
 import type { WebhookEndpoint } from './endpoint.entity';
 import type { WebhookEndpointService } from './endpoint.service';
 import { InboundTokenKind, type InboundWebhookToken } from './inbound-token.entity';
 import type { InboundTokenService } from './inbound-token.service';
 
-registerEnumType(InboundTokenKind, { name: 'InboundTokenKind', description: 'CREATE tokens only create; MANAGE tokens update, delete, refund and cancel' });
+registerEnumType(InboundTokenKind, {
+  name: 'InboundTokenKind',
+  description: 'CREATE tokens only create; MANAGE tokens update, delete, refund and cancel',
+});
 registerEnumType(DeliveryStatus, { name: 'DeliveryStatus' });
 
 @ObjectType('WebhookEndpoint')
 class WebhookEndpointView {
   @Field(() => Int) id!: number;
   @Field() url!: string;
-  @Field(() => [String], { description: 'Topics delivered; empty means the five change topics (payment_due and refund_due must be listed)' }) events!: string[];
+  @Field(() => [String], {
+    description: 'Topics delivered; empty means the five change topics (payment_due and refund_due must be listed)',
+  })
+  events!: string[];
   @Field() enabled!: boolean;
   @Field(() => DateTimeResolver) createdAt!: string;
 }
@@ -50,7 +69,9 @@ class InboundTokenView {
   @Field(() => DateTimeResolver, { nullable: true }) revokedAt!: string | null;
 }
 
-@ObjectType('NewInboundWebhookToken', { description: 'The token goes into /webhook/user/data/<token>; it is shown this once.' })
+@ObjectType('NewInboundWebhookToken', {
+  description: 'The token goes into /webhook/user/data/<token>; it is shown this once.',
+})
 class NewInboundTokenView {
   @Field(() => Int) id!: number;
   @Field() token!: string;
@@ -73,8 +94,16 @@ export class DeliveryView {
   @Field(() => Int) id!: number;
   @Field(() => ID, { description: 'The webhook-id header, the same on every attempt' }) eventId!: string;
   @Field() topic!: string;
-  @Field(() => Int, { nullable: true, description: 'The webhook endpoint; null for a delivery to a notification target' }) endpointId!: number | null;
-  @Field(() => Int, { nullable: true, description: "The notification target (a reminder's delivery); null for a webhook endpoint" }) targetId!: number | null;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'The webhook endpoint; null for a delivery to a notification target',
+  })
+  endpointId!: number | null;
+  @Field(() => Int, {
+    nullable: true,
+    description: "The notification target (a reminder's delivery); null for a webhook endpoint",
+  })
+  targetId!: number | null;
   @Field(() => DeliveryStatus) status!: DeliveryStatus;
   @Field(() => Int) attemptCount!: number;
   @Field(() => DateTimeResolver, { nullable: true }) nextAttemptAt!: string | null;
@@ -130,21 +159,35 @@ export class WebhooksResolver {
     @Arg('input', () => WebhookEndpointUpdateInput) input: WebhookEndpointUpdateInput,
     @Ctx() context: GraphQLContext,
   ): Promise<WebhookEndpointView> {
-    return toEndpointView(await this.endpoints.update(requireCaller(context), id, { url: input.url ?? undefined, events: input.events ?? undefined }));
+    return toEndpointView(
+      await this.endpoints.update(requireCaller(context), id, {
+        url: input.url ?? undefined,
+        events: input.events ?? undefined,
+      }),
+    );
   }
 
   @Mutation(() => WebhookEndpointView)
-  async enableWebhookEndpoint(@Arg('id', () => Int) id: number, @Ctx() context: GraphQLContext): Promise<WebhookEndpointView> {
+  async enableWebhookEndpoint(
+    @Arg('id', () => Int) id: number,
+    @Ctx() context: GraphQLContext,
+  ): Promise<WebhookEndpointView> {
     return toEndpointView(await this.endpoints.update(requireCaller(context), id, { enabled: true }));
   }
 
   @Mutation(() => WebhookEndpointView, { description: 'A disabled endpoint gets no new deliveries.' })
-  async disableWebhookEndpoint(@Arg('id', () => Int) id: number, @Ctx() context: GraphQLContext): Promise<WebhookEndpointView> {
+  async disableWebhookEndpoint(
+    @Arg('id', () => Int) id: number,
+    @Ctx() context: GraphQLContext,
+  ): Promise<WebhookEndpointView> {
     return toEndpointView(await this.endpoints.update(requireCaller(context), id, { enabled: false }));
   }
 
   @Mutation(() => WebhookEndpointWithSecretView)
-  async rotateWebhookEndpointSecret(@Arg('id', () => Int) id: number, @Ctx() context: GraphQLContext): Promise<WebhookEndpointWithSecretView> {
+  async rotateWebhookEndpointSecret(
+    @Arg('id', () => Int) id: number,
+    @Ctx() context: GraphQLContext,
+  ): Promise<WebhookEndpointWithSecretView> {
     const { endpoint, secret } = await this.endpoints.rotateSecret(requireCaller(context), id);
     return { ...toEndpointView(endpoint), secret };
   }
@@ -161,18 +204,25 @@ export class WebhooksResolver {
   }
 
   @Mutation(() => NewInboundTokenView)
-  async createInboundWebhookToken(@Arg('kind', () => InboundTokenKind) kind: InboundTokenKind, @Ctx() context: GraphQLContext): Promise<NewInboundTokenView> {
+  async createInboundWebhookToken(
+    @Arg('kind', () => InboundTokenKind) kind: InboundTokenKind,
+    @Ctx() context: GraphQLContext,
+  ): Promise<NewInboundTokenView> {
     const { token, plaintext } = await this.tokens.create(requireCaller(context), kind);
     return { id: token.id, token: plaintext, kind: token.kind, createdAt: toIsoMicros(token.createdAt)! };
   }
 
   @Mutation(() => InboundTokenView)
-  async revokeInboundWebhookToken(@Arg('id', () => Int) id: number, @Ctx() context: GraphQLContext): Promise<InboundTokenView> {
+  async revokeInboundWebhookToken(
+    @Arg('id', () => Int) id: number,
+    @Ctx() context: GraphQLContext,
+  ): Promise<InboundTokenView> {
     return toTokenView(await this.tokens.revoke(requireCaller(context), id));
   }
 
   @Query(() => DeliveryConnection, {
-    description: 'Deliveries of your events to webhook endpoints and notification targets, newest first, each with its attempts.',
+    description:
+      'Deliveries of your events to webhook endpoints and notification targets, newest first, each with its attempts.',
   })
   async webhookDeliveries(
     @Ctx() context: GraphQLContext,
@@ -196,7 +246,10 @@ export class WebhooksResolver {
   }
 
   @Mutation(() => DeliveryView, { description: 'Attempts a finished delivery once more, now.' })
-  async redeliver(@Arg('deliveryId', () => Int) deliveryId: number, @Ctx() context: GraphQLContext): Promise<DeliveryView> {
+  async redeliver(
+    @Arg('deliveryId', () => Int) deliveryId: number,
+    @Ctx() context: GraphQLContext,
+  ): Promise<DeliveryView> {
     const row = await this.log.redeliver(requireCaller(context), deliveryId);
     return toDeliveryView(row, await this.log.attempts([row.id]));
   }

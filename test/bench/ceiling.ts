@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import { Pool, types } from 'pg';
+
 import { todayIn } from '../../src/platform/dates';
 import { nextOnOrAfter, occurrencesBetween } from '../../src/subscriptions/payment-dates';
 
@@ -14,13 +16,18 @@ export async function startCeiling(databaseUrl: string): Promise<{ url: string; 
   for (const oid of [1082, 1114, 1184]) types.setTypeParser(oid, (value) => value);
   const pool = new Pool({ connectionString: databaseUrl, max: 10 });
   const rowsOf = async (userId: number, extra = '') =>
-    (await pool.query(`select * from "subscriptions" where "user_id" = $1 and "deleted_at" is null ${extra}`, [userId])).rows;
+    (await pool.query(`select * from "subscriptions" where "user_id" = $1 and "deleted_at" is null ${extra}`, [userId]))
+      .rows;
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://ceiling');
     const userId = Number(url.searchParams.get('user'));
     let body: unknown;
     if (url.pathname === '/list') {
-      body = (await pool.query('select * from "subscriptions" where "user_id" = $1 order by "payment_date" limit 100', [userId])).rows;
+      body = (
+        await pool.query('select * from "subscriptions" where "user_id" = $1 order by "payment_date" limit 100', [
+          userId,
+        ])
+      ).rows;
     } else if (url.pathname === '/upcoming') {
       const rows = await rowsOf(userId, `and "status" = 1 and "recurring" = 1`);
       body = rows
@@ -30,7 +37,9 @@ export async function startCeiling(databaseUrl: string): Promise<{ url: string; 
     } else if (url.pathname === '/calendar') {
       const rows = await rowsOf(userId, `and "status" = 1`);
       const entries: unknown[] = [];
-      for (const row of rows) for (const date of occurrencesBetween(schedule(row), '2026-01-01', '2026-12-31')) entries.push({ ...row, payment_date: date });
+      for (const row of rows)
+        for (const date of occurrencesBetween(schedule(row), '2026-01-01', '2026-12-31'))
+          entries.push({ ...row, payment_date: date });
       body = entries;
     } else if (url.pathname === '/create' && req.method === 'POST') {
       body = await create(userId, new URLSearchParams(await text(req)));
@@ -99,8 +108,18 @@ export async function startCeiling(databaseUrl: string): Promise<{ url: string; 
   };
 }
 
-function schedule(row: { payment_date: string; billing_type: number; billing_cycle: number; billing_frequency: number }) {
-  return { anchor: row.payment_date, billingType: row.billing_type, billingCycle: row.billing_cycle, billingFrequency: row.billing_frequency };
+function schedule(row: {
+  payment_date: string;
+  billing_type: number;
+  billing_cycle: number;
+  billing_frequency: number;
+}) {
+  return {
+    anchor: row.payment_date,
+    billingType: row.billing_type,
+    billingCycle: row.billing_cycle,
+    billingFrequency: row.billing_frequency,
+  };
 }
 
 async function text(req: IncomingMessage): Promise<string> {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+
 import { launchBrowser } from '../support/chromium';
 
 const RECORDS = 100;
@@ -22,8 +23,14 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  * the painted list of a 100-record user, the median of five; and the gzipped size of what it ships.
  * Null when no Chromium is installed.
  */
-export async function dashboardLoads(base: string, root: string): Promise<{ listPaintedMs: number; firstPaintMs: number; shippedKb: number } | null> {
-  const shippedKb = ['main.js', 'main.css'].reduce((sum, file) => sum + gzipSync(readFileSync(path.join(root, 'dist/dashboard', file))).length / 1024, 0);
+export async function dashboardLoads(
+  base: string,
+  root: string,
+): Promise<{ listPaintedMs: number; firstPaintMs: number; shippedKb: number } | null> {
+  const shippedKb = ['main.js', 'main.css'].reduce(
+    (sum, file) => sum + gzipSync(readFileSync(path.join(root, 'dist/dashboard', file))).length / 1024,
+    0,
+  );
   let browser;
   try {
     browser = await launchBrowser();
@@ -47,7 +54,12 @@ export async function dashboardLoads(base: string, root: string): Promise<{ list
         type: 1,
         paymentDate: `2026-${String(1 + (n % 12)).padStart(2, '0')}-15`,
       };
-      await graphql(base, token, 'mutation($input: SubscriptionCreateInput!) { createSubscription(input: $input) { id } }', { input });
+      await graphql(
+        base,
+        token,
+        'mutation($input: SubscriptionCreateInput!) { createSubscription(input: $input) { id } }',
+        { input },
+      );
     }
     const painted: number[] = [];
     const firstPaint: number[] = [];
@@ -61,10 +73,16 @@ export async function dashboardLoads(base: string, root: string): Promise<{ list
       await page.getByText(`${RECORDS} records ·`).waitFor();
       await page.getByRole('rowheader').first().waitFor();
       painted.push(Date.now() - started);
-      firstPaint.push(Number(await page.evaluate(`performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? 0`)));
+      firstPaint.push(
+        Number(await page.evaluate(`performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? 0`)),
+      );
       await context.close();
     }
-    return { listPaintedMs: median(painted), firstPaintMs: Math.round(median(firstPaint)), shippedKb: Math.round(shippedKb * 10) / 10 };
+    return {
+      listPaintedMs: median(painted),
+      firstPaintMs: Math.round(median(firstPaint)),
+      shippedKb: Math.round(shippedKb * 10) / 10,
+    };
   } finally {
     await browser.close();
   }

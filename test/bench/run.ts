@@ -2,22 +2,24 @@
  * npm run bench: Subledger against a ceiling doing the same work with nothing in between, side by side in
  * one run on the local PostgreSQL and Redis. Prints every figure with its ratio and writes bench-results.json.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import autocannon from 'autocannon';
 import { Queue, Worker } from 'bullmq';
 import { Client } from 'pg';
+
 import { runningEmbeddedPostgres } from '../../src/platform/db/embedded-postgres';
 import { dropRedisPrefix } from '../support/redis-keys';
 import { startArguments } from '../support/service-process';
 import { startCeiling } from './ceiling';
-import { seed } from './seed';
 import { dashboardLoads } from './dashboard';
+import { seed } from './seed';
 
 const SERVER_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -115,15 +117,26 @@ async function load(url: string, options: LoadOptions = {}) {
       method: options.method ?? 'GET',
       ...(options.headers ? { headers: options.headers } : {}),
       ...(options.body ? { body: options.body } : {}),
-      ...(nextPath ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: nextPath() }) }] } : {}),
+      ...(nextPath
+        ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: nextPath() }) }] }
+        : {}),
     });
   // Steady state is compared: both sides first get WARM_UP_S of the same load, unmeasured (JIT, pools, caches).
   await run(WARM_UP_S);
   const result = await run(DURATION_S);
-  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
 }
 
-async function scenario(name: string, ours: () => ReturnType<typeof load>, ceiling?: () => ReturnType<typeof load>): Promise<void> {
+async function scenario(
+  name: string,
+  ours: () => ReturnType<typeof load>,
+  ceiling?: () => ReturnType<typeof load>,
+): Promise<void> {
   if (ONLY.length > 0 && !ONLY.some((word) => name.toLowerCase().includes(word))) return;
   const serverCpu = treeCpuSeconds(serverPid);
   scenarioPeakRss = 0;
@@ -153,7 +166,9 @@ async function scenario(name: string, ours: () => ReturnType<typeof load>, ceili
   figures.push(figure);
   console.log(
     `${name.padEnd(44)} ${String(Math.round(figure.requestsPerSecond)).padStart(7)} req/s  p50 ${figure.p50} ms  p99 ${figure.p99} ms  errors ${figure.errors}  cpu server ${serverShare}% load ${benchShare}%  rss ${figure.peakRssMb} MB pss ${figure.peakPssMb} MB` +
-      (figure.ratio !== undefined ? `  ceiling ${Math.round(figure.ceilingRequestsPerSecond!)} req/s p99 ${figure.ceilingP99} ms  ratio ${figure.ratio}` : ''),
+      (figure.ratio !== undefined
+        ? `  ceiling ${Math.round(figure.ceilingRequestsPerSecond!)} req/s p99 ${figure.ceilingP99} ms  ratio ${figure.ratio}`
+        : ''),
   );
 }
 
@@ -176,7 +191,11 @@ function procField(pid: number, file: string, pattern: RegExp): number {
 function processTree(pid: number): number[] {
   let children: number[];
   try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return [];
   }
@@ -193,7 +212,11 @@ function treeCpuSeconds(pid: number): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     own = (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return own;
   }
@@ -206,7 +229,8 @@ function sampleMemory(pid: number): { apiRssMb: number; treePssMb: number } {
   let treePssMb = 0;
   for (const member of processTree(pid)) {
     treePssMb += procField(member, 'smaps_rollup', /^Pss:\s+(\d+) kB/m) / 1024;
-    if (/main\.js/.test(safeRead(`/proc/${member}/cmdline`))) apiRssMb = Math.max(apiRssMb, procField(member, 'status', /VmRSS:\s+(\d+) kB/) / 1024);
+    if (/main\.js/.test(safeRead(`/proc/${member}/cmdline`)))
+      apiRssMb = Math.max(apiRssMb, procField(member, 'status', /VmRSS:\s+(\d+) kB/) / 1024);
   }
   return { apiRssMb, treePssMb };
 }
@@ -245,9 +269,14 @@ async function main(): Promise<void> {
 
   // Start-up on PostgreSQL, migrations on an empty database included. One API process unless stated.
   const started = Date.now();
-  const server = startServer({ DATABASE_URL: databaseUrl, REDIS_URL, REDIS_PREFIX: prefix, WEBHOOK_ALLOW_PRIVATE: 'true', WEB_CONCURRENCY: '1' }, port);
+  const server = startServer(
+    { DATABASE_URL: databaseUrl, REDIS_URL, REDIS_PREFIX: prefix, WEBHOOK_ALLOW_PRIVATE: 'true', WEB_CONCURRENCY: '1' },
+    port,
+  );
   extras.startupPostgresMs = await waitReady(base, started);
-  console.log(`start-up to /readyz on PostgreSQL: ${extras.startupPostgresMs} ms (fresh database, migrations included)`);
+  console.log(
+    `start-up to /readyz on PostgreSQL: ${extras.startupPostgresMs} ms (fresh database, migrations included)`,
+  );
 
   try {
     await measure(base, databaseUrl, prefix, server, port + 5);
@@ -273,10 +302,12 @@ async function benchUser(base: string, databaseUrl: string): Promise<{ token: st
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
-      query: 'mutation { signUp(input: {email: "bench@example.com", password: "bench password", name: "Bench"}) { token user { id } } }',
+      query:
+        'mutation { signUp(input: {email: "bench@example.com", password: "bench password", name: "Bench"}) { token user { id } } }',
     }),
   });
-  const { token, user } = ((await signUp.json()) as { data: { signUp: { token: string; user: { id: number } } } }).data.signUp;
+  const { token, user } = ((await signUp.json()) as { data: { signUp: { token: string; user: { id: number } } } }).data
+    .signUp;
   const seeding = Date.now();
   await seed(databaseUrl, user.id);
   console.log(`seeded 1 user × 1,000 records and 1,000 users × 100 records in ${Date.now() - seeding} ms`);
@@ -312,7 +343,14 @@ async function runtime(firstPort: number): Promise<void> {
     { label: 'embedded, 1 process', env: { WEB_CONCURRENCY: '1' }, embedded: true },
     { label: 'embedded default, 2 processes', env: {}, embedded: true },
   ];
-  const running: Array<{ label: string; server: ChildProcess; base: string; auth: Record<string, string>; dataDir: string; database: string | null }> = [];
+  const running: Array<{
+    label: string;
+    server: ChildProcess;
+    base: string;
+    auth: Record<string, string>;
+    dataDir: string;
+    database: string | null;
+  }> = [];
   const stop = async (entry: (typeof running)[number]) => {
     entry.server.kill('SIGTERM');
     await new Promise((resolve) => entry.server.once('exit', resolve));
@@ -327,7 +365,10 @@ async function runtime(firstPort: number): Promise<void> {
       const externalUrl = Object.assign(new URL(SERVER_URL), { pathname: `/${database}` }).toString();
       const base = `http://127.0.0.1:${firstPort + index}`;
       const started = Date.now();
-      const server = startServer({ ...setup.env, DATA_DIR: dataDir, ...(database ? { DATABASE_URL: externalUrl } : {}) }, firstPort + index);
+      const server = startServer(
+        { ...setup.env, DATA_DIR: dataDir, ...(database ? { DATABASE_URL: externalUrl } : {}) },
+        firstPort + index,
+      );
       running.push({ label: setup.label, server, base, auth: {}, dataDir, database });
       const startupMs = await waitReady(base, started);
       console.log(`${setup.label}: start-up to /readyz ${startupMs} ms (fresh data, migrations included)`);
@@ -368,8 +409,11 @@ async function runtime(firstPort: number): Promise<void> {
 
 /** The rounds of one runtime scenario as one figure: mean rate and latencies, peak memory. */
 function meanOfRounds(prefix: string, label: string): void {
-  const rounds = figures.filter((figure) => figure.scenario.startsWith(`${prefix} #`) && figure.scenario.endsWith(`: ${label}`));
-  const mean = (pick: (figure: Figure) => number) => Math.round((rounds.reduce((sum, figure) => sum + pick(figure), 0) / rounds.length) * 10) / 10;
+  const rounds = figures.filter(
+    (figure) => figure.scenario.startsWith(`${prefix} #`) && figure.scenario.endsWith(`: ${label}`),
+  );
+  const mean = (pick: (figure: Figure) => number) =>
+    Math.round((rounds.reduce((sum, figure) => sum + pick(figure), 0) / rounds.length) * 10) / 10;
   const figure: Figure = {
     scenario: `${prefix}: ${label}`,
     requestsPerSecond: mean((f) => f.requestsPerSecond),
@@ -382,7 +426,9 @@ function meanOfRounds(prefix: string, label: string): void {
     peakPssMb: Math.max(...rounds.map((f) => f.peakPssMb ?? 0)),
   };
   figures.push(figure);
-  console.log(`${figure.scenario.padEnd(44)} ${String(Math.round(figure.requestsPerSecond)).padStart(7)} req/s  (mean of ${rounds.length} rounds)`);
+  console.log(
+    `${figure.scenario.padEnd(44)} ${String(Math.round(figure.requestsPerSecond)).padStart(7)} req/s  (mean of ${rounds.length} rounds)`,
+  );
 }
 
 interface Verdict {
@@ -402,11 +448,23 @@ function checkTargets(): Verdict[] {
     if (value === undefined || Number.isNaN(value)) return;
     const met = direction === 'at least' ? value >= limit : value <= limit;
     const missedByMoreThan10Percent = direction === 'at least' ? value < limit * 0.9 : value > limit * 1.1;
-    verdicts.push({ target: `${target} ${direction} ${limit}`, value: Math.round(value * 100) / 100, limit, met, missedByMoreThan10Percent });
+    verdicts.push({
+      target: `${target} ${direction} ${limit}`,
+      value: Math.round(value * 100) / 100,
+      limit,
+      met,
+      missedByMoreThan10Percent,
+    });
   };
-  const ratio = (a: string, b: string) => (rate(a) !== undefined && rate(b) !== undefined ? rate(a)! / rate(b)! : undefined);
+  const ratio = (a: string, b: string) =>
+    rate(a) !== undefined && rate(b) !== undefined ? rate(a)! / rate(b)! : undefined;
   for (const kind of ['list', 'create']) {
-    check(`embedded / DATABASE_URL ${kind} rate`, ratio(`runtime ${kind}: embedded, 1 process`, `runtime ${kind}: DATABASE_URL, 1 process`), 0.9, 'at least');
+    check(
+      `embedded / DATABASE_URL ${kind} rate`,
+      ratio(`runtime ${kind}: embedded, 1 process`, `runtime ${kind}: DATABASE_URL, 1 process`),
+      0.9,
+      'at least',
+    );
     check(
       `2 processes / 1 process ${kind} rate`,
       ratio(`runtime ${kind}: embedded default, 2 processes`, `runtime ${kind}: embedded, 1 process`),
@@ -414,7 +472,11 @@ function checkTargets(): Verdict[] {
       'at least',
     );
   }
-  for (const name of ['runtime list: embedded, 1 process', 'runtime list alone: embedded default, 2 processes', 'REST list ?length=100 (sort payment_date)']) {
+  for (const name of [
+    'runtime list: embedded, 1 process',
+    'runtime list alone: embedded default, 2 processes',
+    'REST list ?length=100 (sort payment_date)',
+  ]) {
     check(`API process RSS MB under "${name}"`, figure(name)?.peakRssMb, 150, 'at most');
   }
   check('peak API process RSS MB over the hot-path scenarios', extras.peakRssMb, 150, 'at most');
@@ -422,29 +484,57 @@ function checkTargets(): Verdict[] {
   const ratioOf = (name: string) => figure(name)?.ratio;
   check('REST list ?length=100 / ceiling', ratioOf('REST list ?length=100 (sort payment_date)'), 0.6, 'at least');
   const eight = figure('REST list p99 at 8 connections');
-  check('REST list p99 at 8 connections / ceiling p99', eight?.ceilingP99 ? eight.p99 / eight.ceilingP99 : undefined, 2, 'at most');
-  check('GraphQL subscriptions(first: 100) / ceiling', ratioOf('GraphQL subscriptions(first: 100), nested'), 0.4, 'at least');
+  check(
+    'REST list p99 at 8 connections / ceiling p99',
+    eight?.ceilingP99 ? eight.p99 / eight.ceilingP99 : undefined,
+    2,
+    'at most',
+  );
+  check(
+    'GraphQL subscriptions(first: 100) / ceiling',
+    ratioOf('GraphQL subscriptions(first: 100), nested'),
+    0.4,
+    'at least',
+  );
   check('REST create / raw insert+outbox ceiling', ratioOf('REST create (POST)'), 0.4, 'at least');
   check('REST update / REST create rate', ratio('REST update (PUT)', 'REST create (POST)'), 1, 'at least');
   // Ten times the rates of 2026-11-23 (39 and 18 req/s), p99 under 100 ms at 8 connections.
   check('REST upcoming ?days=30 req/s', rate('REST upcoming ?days=30'), 390, 'at least');
   check('REST upcoming p99 ms at 8 connections', figure('REST upcoming p99 at 8 connections')?.p99, 100, 'at most');
   check('GraphQL spendingSummary req/s', rate('GraphQL spendingSummary'), 180, 'at least');
-  check('GraphQL spendingSummary p99 ms at 8 connections', figure('GraphQL spendingSummary p99 at 8 connections')?.p99, 100, 'at most');
+  check(
+    'GraphQL spendingSummary p99 ms at 8 connections',
+    figure('GraphQL spendingSummary p99 at 8 connections')?.p99,
+    100,
+    'at most',
+  );
   check('webhook burst / raw BullMQ jobs/s', extras.webhookRatio, 0.5, 'at least');
   check('webhook commit-to-delivery p50 ms at 50 changes/s', extras.webhookP50Ms, 100, 'at most');
   check('webhook commit-to-delivery p99 ms at 50 changes/s', extras.webhookP99Ms, 500, 'at most');
-  check('embedded default whole PSS MB under its list load', figure('runtime list alone: embedded default, 2 processes')?.peakPssMb, 300, 'at most');
+  check(
+    'embedded default whole PSS MB under its list load',
+    figure('runtime list alone: embedded default, 2 processes')?.peakPssMb,
+    300,
+    'at most',
+  );
   check('embedded default start-up ms (fresh data)', extras.startupEmbeddedDefaultMs, 3000, 'at most');
   check('dashboard cold load to the painted list ms', extras.dashboardListPaintedMs, 1000, 'at most');
   check('dashboard JS and CSS KB gzipped', extras.dashboardShippedKb, 150, 'at most');
   console.log('\ntargets:');
   for (const verdict of verdicts)
-    console.log(`  ${verdict.met ? 'met   ' : verdict.missedByMoreThan10Percent ? 'MISSED' : 'near  '} ${verdict.target}: ${verdict.value}`);
+    console.log(
+      `  ${verdict.met ? 'met   ' : verdict.missedByMoreThan10Percent ? 'MISSED' : 'near  '} ${verdict.target}: ${verdict.value}`,
+    );
   return verdicts;
 }
 
-async function measure(base: string, databaseUrl: string, prefix: string, server: ChildProcess, sparePort: number): Promise<void> {
+async function measure(
+  base: string,
+  databaseUrl: string,
+  prefix: string,
+  server: ChildProcess,
+  sparePort: number,
+): Promise<void> {
   const user = await benchUser(base, databaseUrl);
   const token = user.token;
   const auth = { authorization: `Bearer ${token}` };
@@ -458,7 +548,10 @@ async function measure(base: string, databaseUrl: string, prefix: string, server
       () => load(`${ceiling.url}/list?user=${user.id}`),
     );
     await scenario('REST list with q and filters', () =>
-      load(`${base}/api/v1/subscriptions?length=100&q=bench&filters=${encodeURIComponent('{"subscription":{"billing_cycle":["3","4"]}}')}`, { headers: auth }),
+      load(
+        `${base}/api/v1/subscriptions?length=100&q=bench&filters=${encodeURIComponent('{"subscription":{"billing_cycle":["3","4"]}}')}`,
+        { headers: auth },
+      ),
     );
     await scenario(
       'REST list p99 at 8 connections',
@@ -470,7 +563,9 @@ async function measure(base: string, databaseUrl: string, prefix: string, server
       () => load(`${base}/api/v1/subscriptions/upcoming?days=30`, { headers: auth }),
       () => load(`${ceiling.url}/upcoming?user=${user.id}`),
     );
-    await scenario('REST upcoming p99 at 8 connections', () => load(`${base}/api/v1/subscriptions/upcoming?days=30`, { headers: auth, connections: 8 }));
+    await scenario('REST upcoming p99 at 8 connections', () =>
+      load(`${base}/api/v1/subscriptions/upcoming?days=30`, { headers: auth, connections: 8 }),
+    );
     // Before the writes below add records to the user.
     await afresh(databaseUrl, prefix, sparePort, user);
     await scenario(
@@ -507,21 +602,40 @@ async function measure(base: string, databaseUrl: string, prefix: string, server
     await scenario(
       'REST create (POST)',
       () =>
-        load(`${base}/api/v1/subscriptions`, { method: 'POST', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' }, body: CREATE_FORM }),
+        load(`${base}/api/v1/subscriptions`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+          body: CREATE_FORM,
+        }),
       () =>
-        load(`${ceiling.url}/create?user=${user.id}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: CREATE_FORM }),
+        load(`${ceiling.url}/create?user=${user.id}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: CREATE_FORM,
+        }),
     );
-    const ids = ((await (await fetch(`${base}/api/v1/subscriptions?length=1000`, { headers: auth })).json()) as Array<{ id: number }>).map(
-      (record) => record.id,
-    );
-    const update = { method: 'PUT', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' }, body: 'price=10.50' } as const;
+    const ids = (
+      (await (await fetch(`${base}/api/v1/subscriptions?length=1000`, { headers: auth })).json()) as Array<{
+        id: number;
+      }>
+    ).map((record) => record.id);
+    const update = {
+      method: 'PUT',
+      headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'price=10.50',
+    } as const;
     // Users change their own records: each update goes to the next of the user's records in turn.
     let next = 0;
     await scenario('REST update (PUT)', () =>
-      load(`${base}/api/v1/subscriptions/${ids[0]}`, { ...update, nextPath: () => `/api/v1/subscriptions/${ids[next++ % ids.length]}` }),
+      load(`${base}/api/v1/subscriptions/${ids[0]}`, {
+        ...update,
+        nextPath: () => `/api/v1/subscriptions/${ids[next++ % ids.length]}`,
+      }),
     );
     // The hot spot, apart: every connection changing one record, whose changes take turns.
-    await scenario('REST update (PUT), all connections on one record', () => load(`${base}/api/v1/subscriptions/${ids[0]}`, update));
+    await scenario('REST update (PUT), all connections on one record', () =>
+      load(`${base}/api/v1/subscriptions/${ids[0]}`, update),
+    );
   } finally {
     unwatch();
   }
@@ -549,7 +663,12 @@ async function measure(base: string, databaseUrl: string, prefix: string, server
  * The list and upcoming with every answer made afresh (a server with ANSWER_CACHE_MB=0): what a user gets
  * whose data changes between every two reads. Shown beside the kept answers; no target.
  */
-async function afresh(databaseUrl: string, prefix: string, port: number, user: { token: string; id: number }): Promise<void> {
+async function afresh(
+  databaseUrl: string,
+  prefix: string,
+  port: number,
+  user: { token: string; id: number },
+): Promise<void> {
   const names = [
     'REST list ?length=100, every answer made afresh',
     'REST upcoming ?days=30, every answer made afresh',
@@ -558,7 +677,10 @@ async function afresh(databaseUrl: string, prefix: string, port: number, user: {
   if (ONLY.length > 0 && !names.some((name) => ONLY.some((word) => name.toLowerCase().includes(word)))) return;
   const base = `http://127.0.0.1:${port}`;
   const started = Date.now();
-  const server = startServer({ DATABASE_URL: databaseUrl, REDIS_URL, REDIS_PREFIX: prefix, WEB_CONCURRENCY: '1', ANSWER_CACHE_MB: '0' }, port);
+  const server = startServer(
+    { DATABASE_URL: databaseUrl, REDIS_URL, REDIS_PREFIX: prefix, WEB_CONCURRENCY: '1', ANSWER_CACHE_MB: '0' },
+    port,
+  );
   await waitReady(base, started);
   const ceiling = await startCeiling(databaseUrl);
   const unwatch = watch(server.pid!);
@@ -577,7 +699,11 @@ async function afresh(databaseUrl: string, prefix: string, port: number, user: {
     await scenario(
       names[2],
       () =>
-        load(`${base}/graphql`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ query: GRAPHQL_PAGE }) }),
+        load(`${base}/graphql`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ query: GRAPHQL_PAGE }),
+        }),
       () => load(`${ceiling.url}/list?user=${user.id}`),
     );
   } finally {
@@ -609,9 +735,13 @@ async function webhooks(base: string, token: string, databaseUrl: string, prefix
   const created = await fetch(`${base}/graphql`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ query: `mutation { createWebhookEndpoint(input: {url: "${receiverUrl}", events: ["subscription.updated"]}) { id } }` }),
+    body: JSON.stringify({
+      query: `mutation { createWebhookEndpoint(input: {url: "${receiverUrl}", events: ["subscription.updated"]}) { id } }`,
+    }),
   });
-  const endpointId = Number(((await created.json()) as { data: { createWebhookEndpoint: { id: number } } }).data.createWebhookEndpoint.id);
+  const endpointId = Number(
+    ((await created.json()) as { data: { createWebhookEndpoint: { id: number } } }).data.createWebhookEndpoint.id,
+  );
   // Latency at a sustained rate: one change every 1000/RATE ms for the bench duration. A change counts as
   // committed when its answer arrives (the answer is sent after the commit), and as delivered when the
   // receiver has it, matched by the note the change wrote.
@@ -650,7 +780,9 @@ async function webhooks(base: string, token: string, databaseUrl: string, prefix
   // as the relay, BullMQ and the worker go, measured from the commit to the last arrival.
   const burst = 5_000;
   const tag = randomBytes(4).toString('hex');
-  const [{ payload }] = (await client.query(`select "payload" from "webhook_events" order by "created_at" desc limit 1`)).rows as Array<{ payload: unknown }>;
+  const [{ payload }] = (
+    await client.query(`select "payload" from "webhook_events" order by "created_at" desc limit 1`)
+  ).rows as Array<{ payload: unknown }>;
   await client.query(
     `with e as (insert into "webhook_events" ("id", "user_id", "topic", "payload")
                 select 'evt_burst_' || $1 || '_' || g, u."user_id", 'subscription.updated', $2::jsonb
@@ -660,7 +792,8 @@ async function webhooks(base: string, token: string, databaseUrl: string, prefix
   );
   const committed = Date.now();
   const burstArrivals = () => [...arrivals.keys()].filter((id) => id.startsWith(`evt_burst_${tag}_`));
-  while (burstArrivals().length < burst && Date.now() - committed < 120_000) await new Promise((resolve) => setTimeout(resolve, 100));
+  while (burstArrivals().length < burst && Date.now() - committed < 120_000)
+    await new Promise((resolve) => setTimeout(resolve, 100));
   const burstIds = burstArrivals();
   const lastArrival = Math.max(...burstIds.map((id) => arrivals.get(id)!));
   extras.webhookDeliveriesPerSecond = Math.round(burstIds.length / ((lastArrival - committed) / 1000));
@@ -673,13 +806,18 @@ async function webhooks(base: string, token: string, databaseUrl: string, prefix
   const count = 5_000;
   let done = 0;
   const finished = new Promise<void>((resolve) => {
-    const worker = new Worker(`${prefix}-raw`, async () => undefined, { connection: { url: REDIS_URL, maxRetriesPerRequest: null } as never, concurrency: 16 });
+    const worker = new Worker(`${prefix}-raw`, async () => undefined, {
+      connection: { url: REDIS_URL, maxRetriesPerRequest: null } as never,
+      concurrency: 16,
+    });
     worker.on('completed', () => {
       if (++done === count) void worker.close().then(resolve);
     });
   });
   const rawStarted = Date.now();
-  await queue.addBulk(Array.from({ length: count }, (_, i) => ({ name: 'noop', data: { i }, opts: { removeOnComplete: true } })));
+  await queue.addBulk(
+    Array.from({ length: count }, (_, i) => ({ name: 'noop', data: { i }, opts: { removeOnComplete: true } })),
+  );
   await finished;
   extras.bullmqJobsPerSecond = Math.round(count / ((Date.now() - rawStarted) / 1000));
   await queue.obliterate({ force: true });

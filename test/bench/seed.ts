@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+
 import { loadConfig } from '../../src/platform/config';
 import { createRuntime, SWEEP_STEPS } from '../../src/runtime/runtime';
 
@@ -18,7 +19,9 @@ export async function seed(databaseUrl: string, mainUserId: number): Promise<voi
       `insert into "folders" ("user_id", "name", "color") select $1, 'Folder ' || n, '#' || lpad(to_hex(n * 40000), 6, '0') from generate_series(1, 10) n`,
       [mainUserId],
     );
-    await client.query(`insert into "tags" ("user_id", "name") select $1, 'tag ' || n from generate_series(1, 20) n`, [mainUserId]);
+    await client.query(`insert into "tags" ("user_id", "name") select $1, 'tag ' || n from generate_series(1, 20) n`, [
+      mainUserId,
+    ]);
     await client.query(
       `insert into "users" ("email", "password_hash", "name") select 'bench' || n || '@example.com', 'x', 'Bench ' || n from generate_series(1, 1000) n`,
     );
@@ -46,13 +49,19 @@ export async function seed(databaseUrl: string, mainUserId: number): Promise<voi
       select s."id", t."id" from "subscriptions" s join lateral (select "id" from "tags" where "user_id" = $1 order by random() limit 2) t on true where s."user_id" = $1`,
       [mainUserId],
     );
-    await client.query(`${records('u."id"', `"users" u cross join generate_series(1, 100) as g(n)`, 'null')} where u."email" like 'bench%'`);
+    await client.query(
+      `${records('u."id"', `"users" u cross join generate_series(1, 100) as g(n)`, 'null')} where u."email" like 'bench%'`,
+    );
     const upkeep = await createRuntime(loadConfig({ ...process.env, DATABASE_URL: databaseUrl }), 'cli');
     try {
       // Each step to its end before the next, as the server's passes would take them over many runs; then the
       // reminders whose time has come fire, as the server's relay would have fired them on the way.
       for (const step of SWEEP_STEPS) while ((await step(upkeep.services)) > 0);
-      for (let due = await upkeep.services.reminders.claimDue(500); due.length > 0; due = await upkeep.services.reminders.claimDue(500)) {
+      for (
+        let due = await upkeep.services.reminders.claimDue(500);
+        due.length > 0;
+        due = await upkeep.services.reminders.claimDue(500)
+      ) {
         for (const { reminderId } of due) await upkeep.services.reminders.fire(reminderId);
       }
     } finally {

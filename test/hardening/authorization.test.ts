@@ -1,12 +1,21 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { buildSchema, type GraphQLObjectType } from 'graphql';
+
 import { exportedAlert, exportedPayment, exportedRecord, uploadAccount } from '../support/account-imports';
-import { AnswerLog, linksToOthersRows, ownedRows, restRoutes, storedSecrets, tablesWithoutOwnership } from '../support/hardening';
+import {
+  AnswerLog,
+  linksToOthersRows,
+  ownedRows,
+  restRoutes,
+  storedSecrets,
+  tablesWithoutOwnership,
+} from '../support/hardening';
 import { Receiver } from '../support/receiver';
 import { expectErrorBody } from '../support/shapes';
 import { createSubscription, MINIMAL, postSubscription } from '../support/subscriptions';
-import { graphql, graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { graphql, graphqlData, type SignedUpUser, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
 import { daysFromToday } from '../support/test-clock';
 import { until } from '../support/wait';
 
@@ -55,7 +64,10 @@ const asB = () => ({ authorization: `Bearer ${b.token}`, accept: 'application/js
 beforeAll(async () => {
   receiver = new Receiver();
   await receiver.start();
-  testApp = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', NOTIFY_SECRET_KEY: 'authorization-matrix-secret-key-0123456789' });
+  testApp = await startTestApp({
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    NOTIFY_SECRET_KEY: 'authorization-matrix-secret-key-0123456789',
+  });
   a = await signUp(testApp, `A ${MARK}`);
   b = await signUp(testApp, 'B');
   const asA = (query: string) => graphqlData(testApp, a.token, query);
@@ -63,8 +75,12 @@ beforeAll(async () => {
   await asA('mutation { updateExtensionSettings(input: {notifyBefore: 4}) { notifyBefore } }');
   ids.folder = (await asA(`mutation { createFolder(input: {name: "folder ${MARK}"}) { id } }`)).createFolder.id;
   ids.tag = (await asA(`mutation { createTag(input: {name: "tag ${MARK}"}) { id } }`)).createTag.id;
-  ids.paymentMode = (await asA(`mutation { createPaymentMode(input: {name: "card ${MARK}"}) { id } }`)).createPaymentMode.id;
-  ids.category = (await asA(`mutation { createProductCategory(input: {name: "category ${MARK}"}) { id } }`)).createProductCategory.id;
+  ids.paymentMode = (
+    await asA(`mutation { createPaymentMode(input: {name: "card ${MARK}"}) { id } }`)
+  ).createPaymentMode.id;
+  ids.category = (
+    await asA(`mutation { createProductCategory(input: {name: "category ${MARK}"}) { id } }`)
+  ).createProductCategory.id;
   const alert = await testApp.http
     .post('/api/v1/alerts')
     .set('authorization', `Bearer ${a.token}`)
@@ -77,11 +93,19 @@ beforeAll(async () => {
     .field('alert_subs_type', '3');
   expect(alert.status).toBe(200);
   ids.alert = alert.body.id;
-  ids.endpoint = (await asA(`mutation { createWebhookEndpoint(input: {url: "${receiver.url}${MARK}"}) { id } }`)).createWebhookEndpoint.id;
-  ids.inboundToken = (await asA('mutation { createInboundWebhookToken(kind: MANAGE) { id } }')).createInboundWebhookToken.id;
-  ids.calendarFeed = (await asA(`mutation { createCalendarFeed(input: {name: "feed ${MARK}"}) { id } }`)).createCalendarFeed.id;
+  ids.endpoint = (
+    await asA(`mutation { createWebhookEndpoint(input: {url: "${receiver.url}${MARK}"}) { id } }`)
+  ).createWebhookEndpoint.id;
+  ids.inboundToken = (
+    await asA('mutation { createInboundWebhookToken(kind: MANAGE) { id } }')
+  ).createInboundWebhookToken.id;
+  ids.calendarFeed = (
+    await asA(`mutation { createCalendarFeed(input: {name: "feed ${MARK}"}) { id } }`)
+  ).createCalendarFeed.id;
   ids.notificationTarget = (
-    await asA(`mutation { createNotificationTarget(input: {name: "target ${MARK}", url: "ntfy://ntfy.example.com/topic${MARK}"}) { id } }`)
+    await asA(
+      `mutation { createNotificationTarget(input: {name: "target ${MARK}", url: "ntfy://ntfy.example.com/topic${MARK}"}) { id } }`,
+    )
   ).createNotificationTarget.id;
   await asA(`mutation { setAlertTargets(alertId: ${ids.alert}, targetIds: [${ids.notificationTarget}]) }`);
   const record = await createSubscription(testApp, a.token, {
@@ -109,15 +133,28 @@ beforeAll(async () => {
   [{ id: ids.entry }] = (await asA('{ paymentEntries { id } }')).paymentEntries;
   await asA(`mutation { setBudget(input: {amount: "50", categoryId: ${ids.category}}) { id } }`);
   ids.household = (await asA(`mutation { createHousehold(name: "home ${MARK}") { id } }`)).createHousehold.id;
-  ids.member = (await asA(`mutation { addHouseholdMember(input: {name: "member ${MARK}"}) { id } }`)).addHouseholdMember.id;
-  inviteCode = (await asA(`mutation { addHouseholdMember(input: {name: "invited ${MARK}", email: "invited@example.com"}) { invitationCode } }`))
-    .addHouseholdMember.invitationCode;
-  await asA(`mutation { shareSubscription(id: ${ids.subscription}, input: {payerMemberId: ${ids.member}, shares: [{memberId: ${ids.member}}]}) { id } }`);
+  ids.member = (
+    await asA(`mutation { addHouseholdMember(input: {name: "member ${MARK}"}) { id } }`)
+  ).addHouseholdMember.id;
+  inviteCode = (
+    await asA(
+      `mutation { addHouseholdMember(input: {name: "invited ${MARK}", email: "invited@example.com"}) { invitationCode } }`,
+    )
+  ).addHouseholdMember.invitationCode;
+  await asA(
+    `mutation { shareSubscription(id: ${ids.subscription}, input: {payerMemberId: ${ids.member}, shares: [{memberId: ${ids.member}}]}) { id } }`,
+  );
   ids.deleted = (await createSubscription(testApp, a.token, { note: `deleted ${MARK}` })).id as number;
-  expect((await testApp.http.delete(`/api/v1/subscriptions/${ids.deleted}`).set('authorization', `Bearer ${a.token}`)).status).toBe(200);
+  expect(
+    (await testApp.http.delete(`/api/v1/subscriptions/${ids.deleted}`).set('authorization', `Bearer ${a.token}`))
+      .status,
+  ).toBe(200);
   // Every event of A delivered, so nothing of A's changes in the background while B tries.
   await until(
-    async () => (await sql<{ n: string }>(testApp, `select count(*) as "n" from "webhook_deliveries" where "status" = 'PENDING'`))[0].n === '0',
+    async () =>
+      (
+        await sql<{ n: string }>(testApp, `select count(*) as "n" from "webhook_deliveries" where "status" = 'PENDING'`)
+      )[0].n === '0',
     'deliveries of A settled',
     15_000,
   );
@@ -179,15 +216,21 @@ const REST_CASES: Record<string, () => Promise<void>> = {
   'GET /api/v1/auth/logout': async () => {
     // A second token of B's, so B's main token keeps working for the other cases.
     const login = await testApp.http.post('/api/v1/auth/login').field('email', b.email).field('password', b.password);
-    await ownDataOnly('logout', () => testApp.http.get('/api/v1/auth/logout').set('authorization', `Bearer ${login.body.token}`));
+    await ownDataOnly('logout', () =>
+      testApp.http.get('/api/v1/auth/logout').set('authorization', `Bearer ${login.body.token}`),
+    );
   },
   'POST /api/v1/subscriptions': async () => {
     for (const [field, value] of aLinks()) {
-      await refusedRest(`create linking A's ${field}`, () => postSubscription(testApp, b.token, { ...MINIMAL, [field]: String(value) }));
+      await refusedRest(`create linking A's ${field}`, () =>
+        postSubscription(testApp, b.token, { ...MINIMAL, [field]: String(value) }),
+      );
     }
   },
-  'POST /api/v1/subscriptions/:id/refund': () => refusedRest('refund', () => testApp.http.post(`/api/v1/subscriptions/${ids.subscription}/refund`).set(asB())),
-  'POST /api/v1/subscriptions/:id/cancel': () => refusedRest('cancel', () => testApp.http.post(`/api/v1/subscriptions/${ids.subscription}/cancel`).set(asB())),
+  'POST /api/v1/subscriptions/:id/refund': () =>
+    refusedRest('refund', () => testApp.http.post(`/api/v1/subscriptions/${ids.subscription}/refund`).set(asB())),
+  'POST /api/v1/subscriptions/:id/cancel': () =>
+    refusedRest('cancel', () => testApp.http.post(`/api/v1/subscriptions/${ids.subscription}/cancel`).set(asB())),
   'POST /api/v1/subscriptions/:id/addon': () =>
     refusedRest('addon', () =>
       testApp.http
@@ -200,14 +243,18 @@ const REST_CASES: Record<string, () => Promise<void>> = {
         .field('status', '1')
         .field('recurring', '0'),
     ),
-  'GET /api/v1/subscriptions': () => ownDataOnly('list', () => testApp.http.get(`/api/v1/subscriptions?q=${MARK}`).set(asB())),
+  'GET /api/v1/subscriptions': () =>
+    ownDataOnly('list', () => testApp.http.get(`/api/v1/subscriptions?q=${MARK}`).set(asB())),
   'GET /api/v1/subscriptions/:id': async () => {
     for (const id of [ids.subscription, ids.addon, ids.deleted])
       await refusedRest(`get ${id}`, () => testApp.http.get(`/api/v1/subscriptions/${id}`).set(asB()));
   },
-  'GET /api/v1/subscriptions/upcoming': () => ownDataOnly('upcoming', () => testApp.http.get('/api/v1/subscriptions/upcoming?days=366').set(asB())),
+  'GET /api/v1/subscriptions/upcoming': () =>
+    ownDataOnly('upcoming', () => testApp.http.get('/api/v1/subscriptions/upcoming?days=366').set(asB())),
   'PUT /api/v1/subscriptions/:id': async () => {
-    await refusedRest("update A's", () => testApp.http.put(`/api/v1/subscriptions/${ids.subscription}`).set(asB()).type('form').send({ price: '1.00' }));
+    await refusedRest("update A's", () =>
+      testApp.http.put(`/api/v1/subscriptions/${ids.subscription}`).set(asB()).type('form').send({ price: '1.00' }),
+    );
     for (const [field, value] of aLinks()) {
       await refusedRest(`link B's record to A's ${field}`, () =>
         testApp.http
@@ -218,8 +265,10 @@ const REST_CASES: Record<string, () => Promise<void>> = {
       );
     }
   },
-  'DELETE /api/v1/subscriptions/:id': () => refusedRest('delete', () => testApp.http.delete(`/api/v1/subscriptions/${ids.subscription}`).set(asB())),
-  'GET /api/v1/calendar': () => ownDataOnly('calendar', () => testApp.http.get('/api/v1/calendar?start=2026-01-01&end=2026-12-31').set(asB())),
+  'DELETE /api/v1/subscriptions/:id': () =>
+    refusedRest('delete', () => testApp.http.delete(`/api/v1/subscriptions/${ids.subscription}`).set(asB())),
+  'GET /api/v1/calendar': () =>
+    ownDataOnly('calendar', () => testApp.http.get('/api/v1/calendar?start=2026-01-01&end=2026-12-31').set(asB())),
   'POST /api/v1/alerts': () =>
     ownDataOnly('create alert', () =>
       testApp.http
@@ -234,24 +283,37 @@ const REST_CASES: Record<string, () => Promise<void>> = {
         .field('alert_subs_type', '3'),
     ),
   'GET /api/v1/alerts': () => ownDataOnly('alerts', () => testApp.http.get('/api/v1/alerts').set(asB())),
-  'GET /api/v1/alerts/:id': () => refusedRest('get alert', () => testApp.http.get(`/api/v1/alerts/${ids.alert}`).set(asB())),
+  'GET /api/v1/alerts/:id': () =>
+    refusedRest('get alert', () => testApp.http.get(`/api/v1/alerts/${ids.alert}`).set(asB())),
   'PUT /api/v1/alerts/:id': () =>
-    refusedRest('update alert', () => testApp.http.put(`/api/v1/alerts/${ids.alert}`).set(asB()).type('form').send({ alert_name: 'mine now' })),
-  'DELETE /api/v1/alerts/:id': () => refusedRest('delete alert', () => testApp.http.delete(`/api/v1/alerts/${ids.alert}`).set(asB())),
-  'GET /api/v1/products/search': () => ownDataOnly("search A's private product", () => testApp.http.get(`/api/v1/products/search?q=${MARK}`).set(asB())),
-  'GET /api/v1/products/:id': () => refusedRest("A's private product", () => testApp.http.get(`/api/v1/products/${ids.product}`).set(asB())),
-  'GET /api/v1/products/categories': () => ownDataOnly('categories', () => testApp.http.get('/api/v1/products/categories').set(asB())),
-  'GET /api/v1/products/categories/:id': () => refusedRest("A's category", () => testApp.http.get(`/api/v1/products/categories/${ids.category}`).set(asB())),
-  'GET /api/v1/settings/extension': () => ownDataOnly('settings', () => testApp.http.get('/api/v1/settings/extension').set(asB())),
+    refusedRest('update alert', () =>
+      testApp.http.put(`/api/v1/alerts/${ids.alert}`).set(asB()).type('form').send({ alert_name: 'mine now' }),
+    ),
+  'DELETE /api/v1/alerts/:id': () =>
+    refusedRest('delete alert', () => testApp.http.delete(`/api/v1/alerts/${ids.alert}`).set(asB())),
+  'GET /api/v1/products/search': () =>
+    ownDataOnly("search A's private product", () => testApp.http.get(`/api/v1/products/search?q=${MARK}`).set(asB())),
+  'GET /api/v1/products/:id': () =>
+    refusedRest("A's private product", () => testApp.http.get(`/api/v1/products/${ids.product}`).set(asB())),
+  'GET /api/v1/products/categories': () =>
+    ownDataOnly('categories', () => testApp.http.get('/api/v1/products/categories').set(asB())),
+  'GET /api/v1/products/categories/:id': () =>
+    refusedRest("A's category", () => testApp.http.get(`/api/v1/products/categories/${ids.category}`).set(asB())),
+  'GET /api/v1/settings/extension': () =>
+    ownDataOnly('settings', () => testApp.http.get('/api/v1/settings/extension').set(asB())),
   'PUT /api/v1/settings/extension': () =>
-    ownDataOnly('update settings', () => testApp.http.put('/api/v1/settings/extension').set(asB()).type('form').send({ notify_before: '2' })),
-  'GET /api/v1/products': () => ownDataOnly('catalogue list', () => testApp.http.get('/api/v1/products?length=50&start=0').set(asB())),
+    ownDataOnly('update settings', () =>
+      testApp.http.put('/api/v1/settings/extension').set(asB()).type('form').send({ notify_before: '2' }),
+    ),
+  'GET /api/v1/products': () =>
+    ownDataOnly('catalogue list', () => testApp.http.get('/api/v1/products?length=50&start=0').set(asB())),
   ...ownedResourceCases('/api/v1/folders', 'folder'),
   ...ownedResourceCases('/api/v1/tags', 'tag'),
   ...ownedResourceCases('/api/v1/payments/methods', 'paymentMode'),
   'POST /webhook/user/data/:token': async () => {
     for (const event of ['updated', 'deleted', 'refunded', 'canceled']) {
-      const body = event === 'updated' ? { id: String(ids.subscription), ...MINIMAL } : { id: String(ids.subscription) };
+      const body =
+        event === 'updated' ? { id: String(ids.subscription), ...MINIMAL } : { id: String(ids.subscription) };
       await refusedRest(`inbound ${event}`, () =>
         testApp.http
           .post(`/webhook/user/data/${encodeURIComponent(bManageToken)}`)
@@ -276,10 +338,17 @@ const REST_CASES: Record<string, () => Promise<void>> = {
 function ownedResourceCases(path: string, key: 'folder' | 'tag' | 'paymentMode'): Record<string, () => Promise<void>> {
   return {
     [`GET ${path}`]: () => ownDataOnly(`list ${path}`, () => testApp.http.get(`${path}?q=${MARK}`).set(asB())),
-    [`POST ${path}`]: () => ownDataOnly(`create ${path}`, () => testApp.http.post(path).set(asB()).field('name', `B's ${key}`).field('payment_type', 'Others')),
+    [`POST ${path}`]: () =>
+      ownDataOnly(`create ${path}`, () =>
+        testApp.http.post(path).set(asB()).field('name', `B's ${key}`).field('payment_type', 'Others'),
+      ),
     [`GET ${path}/:id`]: () => refusedRest(`get ${path}`, () => testApp.http.get(`${path}/${ids[key]}`).set(asB())),
-    [`PUT ${path}/:id`]: () => refusedRest(`update ${path}`, () => testApp.http.put(`${path}/${ids[key]}`).set(asB()).type('form').send({ name: 'mine now' })),
-    [`DELETE ${path}/:id`]: () => refusedRest(`delete ${path}`, () => testApp.http.delete(`${path}/${ids[key]}`).set(asB())),
+    [`PUT ${path}/:id`]: () =>
+      refusedRest(`update ${path}`, () =>
+        testApp.http.put(`${path}/${ids[key]}`).set(asB()).type('form').send({ name: 'mine now' }),
+      ),
+    [`DELETE ${path}/:id`]: () =>
+      refusedRest(`delete ${path}`, () => testApp.http.delete(`${path}/${ids[key]}`).set(asB())),
   };
 }
 
@@ -288,7 +357,8 @@ function foreignIds(data: unknown): string[] {
   const found: string[] = [];
   const visit = (value: unknown, key: string) => {
     if (Array.isArray(value)) return value.forEach((item) => visit(item, key));
-    if (value !== null && typeof value === 'object') return Object.entries(value).forEach(([name, item]) => visit(item, name));
+    if (value !== null && typeof value === 'object')
+      return Object.entries(value).forEach(([name, item]) => visit(item, name));
     const of: Record<string, number[]> = {
       subscriptionId: [ids.subscription, ids.addon, ids.deleted],
       alertId: [ids.alert],
@@ -330,7 +400,11 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
       '{ spendingSummary(view: HOUSEHOLD, householdId: A_HOUSEHOLD, memberId: A_MEMBER) { periodTotal } }',
     ],
   },
-  reminders: { ownOnly: ['{ reminders(from: "2026-01-01T00:00:00Z", to: "2026-12-31T00:00:00Z") { id subscriptionId alertId kind date } }'] },
+  reminders: {
+    ownOnly: [
+      '{ reminders(from: "2026-01-01T00:00:00Z", to: "2026-12-31T00:00:00Z") { id subscriptionId alertId kind date } }',
+    ],
+  },
   dueReminders: { ownOnly: ['{ dueReminders { id subscriptionId alertId } }'] },
   products: { ownOnly: [`{ products(search: "${MARK}") { edges { node { id productName } } } }`] },
   product: { refused: ['{ product(id: PRODUCT) { id } }'] },
@@ -338,43 +412,73 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
   webhookEndpoints: { ownOnly: ['{ webhookEndpoints { id url } }'] },
   inboundWebhookTokens: { ownOnly: ['{ inboundWebhookTokens { id kind } }'] },
   webhookDeliveries: {
-    ownOnly: ['{ webhookDeliveries { edges { node { id eventId } } } }', '{ webhookDeliveries(endpointId: ENDPOINT) { edges { node { id } } } }'],
+    ownOnly: [
+      '{ webhookDeliveries { edges { node { id eventId } } } }',
+      '{ webhookDeliveries(endpointId: ENDPOINT) { edges { node { id } } } }',
+    ],
   },
   folders: { ownOnly: ['{ folders { id name } }'] },
   tags: { ownOnly: ['{ tags { id name } }'] },
   paymentModes: { ownOnly: ['{ paymentModes { id name } }'] },
   productCategories: { ownOnly: ['{ productCategories { id name } }'] },
-  signUp: { ownOnly: [`mutation { signUp(input: {email: "${'A_EMAIL'}", password: "another password", name: "x"}) { token } }`] },
+  signUp: {
+    ownOnly: [`mutation { signUp(input: {email: "${'A_EMAIL'}", password: "another password", name: "x"}) { token } }`],
+  },
   login: { ownOnly: ['mutation { login(email: "A_EMAIL", password: "wrong password") { token } }'] },
   logout: { ownOnly: [] },
-  createAlert: { ownOnly: ['mutation { createAlert(input: {name: "b", timePeriod: 1, time: "09:00", timezone: "UTC", channel: 1}) { id } }'] },
+  createAlert: {
+    ownOnly: [
+      'mutation { createAlert(input: {name: "b", timePeriod: 1, time: "09:00", timezone: "UTC", channel: 1}) { id } }',
+    ],
+  },
   updateAlert: { refused: ['mutation { updateAlert(id: ALERT, input: {name: "mine"}) { id } }'] },
   deleteAlert: { refused: ['mutation { deleteAlert(id: ALERT) }'] },
   createSubscription: {
-    asMissing: ['folderId: FOLDER_ID', 'alertId: ALERT', 'categoryId: CATEGORY', 'paymentModeId: PAYMENT_MODE', 'productId: PRODUCT'].map(
-      (link) => `mutation { createSubscription(input: {type: 1, price: "1.00", currency: "USD", billingCycle: 3, paymentDate: "2026-01-01", ${link}}) { id } }`,
+    asMissing: [
+      'folderId: FOLDER_ID',
+      'alertId: ALERT',
+      'categoryId: CATEGORY',
+      'paymentModeId: PAYMENT_MODE',
+      'productId: PRODUCT',
+    ].map(
+      (link) =>
+        `mutation { createSubscription(input: {type: 1, price: "1.00", currency: "USD", billingCycle: 3, paymentDate: "2026-01-01", ${link}}) { id } }`,
     ),
   },
   updateSubscription: {
     refused: ['mutation { updateSubscription(id: SUBSCRIPTION, input: {price: "1.00"}) { id } }'],
-    asMissing: ['folderId: FOLDER_ID', 'alertId: ALERT', 'categoryId: CATEGORY', 'paymentModeId: PAYMENT_MODE', 'productId: PRODUCT'].map(
-      (link) => `mutation { updateSubscription(id: B_SUBSCRIPTION, input: {${link}}) { id } }`,
-    ),
+    asMissing: [
+      'folderId: FOLDER_ID',
+      'alertId: ALERT',
+      'categoryId: CATEGORY',
+      'paymentModeId: PAYMENT_MODE',
+      'productId: PRODUCT',
+    ].map((link) => `mutation { updateSubscription(id: B_SUBSCRIPTION, input: {${link}}) { id } }`),
   },
   deleteSubscription: { refused: ['mutation { deleteSubscription(id: SUBSCRIPTION) }'] },
   restoreSubscription: { refused: ['mutation { restoreSubscription(id: DELETED) { id } }'] },
   cancelSubscription: { refused: ['mutation { cancelSubscription(id: SUBSCRIPTION) { id } }'] },
   refundSubscription: { refused: ['mutation { refundSubscription(id: SUBSCRIPTION) { id } }'] },
-  addAddon: { refused: ['mutation { addAddon(subscriptionId: SUBSCRIPTION, input: {price: "1.00", currency: "USD", paymentDate: "2026-01-01"}) { id } }'] },
+  addAddon: {
+    refused: [
+      'mutation { addAddon(subscriptionId: SUBSCRIPTION, input: {price: "1.00", currency: "USD", paymentDate: "2026-01-01"}) { id } }',
+    ],
+  },
   updateProfile: { ownOnly: ['mutation { updateProfile(input: {name: "B again"}) { id name } }'] },
   setSubscriptionAlerts: {
     refused: ['mutation { setSubscriptionAlerts(id: SUBSCRIPTION, alertIds: [1]) { id } }'],
     asMissing: ['mutation { setSubscriptionAlerts(id: B_SUBSCRIPTION, alertIds: [ALERT]) { id } }'],
   },
   sendTestReminder: { refused: ['mutation { sendTestReminder(alertId: ALERT) }'] },
-  updateExtensionSettings: { ownOnly: ['mutation { updateExtensionSettings(input: {notifyBefore: 3}) { notifyBefore } }'] },
-  createWebhookEndpoint: { ownOnly: ['mutation { createWebhookEndpoint(input: {url: "https://example.com/b-hook"}) { id url events } }'] },
-  updateWebhookEndpoint: { refused: ['mutation { updateWebhookEndpoint(id: ENDPOINT, input: {url: "https://example.com/hook"}) { id } }'] },
+  updateExtensionSettings: {
+    ownOnly: ['mutation { updateExtensionSettings(input: {notifyBefore: 3}) { notifyBefore } }'],
+  },
+  createWebhookEndpoint: {
+    ownOnly: ['mutation { createWebhookEndpoint(input: {url: "https://example.com/b-hook"}) { id url events } }'],
+  },
+  updateWebhookEndpoint: {
+    refused: ['mutation { updateWebhookEndpoint(id: ENDPOINT, input: {url: "https://example.com/hook"}) { id } }'],
+  },
   enableWebhookEndpoint: { refused: ['mutation { enableWebhookEndpoint(id: ENDPOINT) { id } }'] },
   disableWebhookEndpoint: { refused: ['mutation { disableWebhookEndpoint(id: ENDPOINT) { id } }'] },
   rotateWebhookEndpointSecret: { refused: ['mutation { rotateWebhookEndpointSecret(id: ENDPOINT) { secret } }'] },
@@ -389,15 +493,23 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
   redeliver: { refused: ['mutation { redeliver(deliveryId: DELIVERY) { id } }'] },
   notificationTargets: { ownOnly: ['{ notificationTargets { id name scheme url } }'] },
   alertTargets: { refused: ['{ alertTargets(alertId: ALERT) }'], ownOnly: ['{ alertTargets(alertId: 1) }'] },
-  createNotificationTarget: { ownOnly: ['mutation { createNotificationTarget(input: {name: "B target", url: "ntfy://ntfy.example.com/b"}) { id url } }'] },
-  updateNotificationTarget: { refused: ['mutation { updateNotificationTarget(id: NOTIFICATION_TARGET, input: {name: "mine"}) { id } }'] },
+  createNotificationTarget: {
+    ownOnly: [
+      'mutation { createNotificationTarget(input: {name: "B target", url: "ntfy://ntfy.example.com/b"}) { id url } }',
+    ],
+  },
+  updateNotificationTarget: {
+    refused: ['mutation { updateNotificationTarget(id: NOTIFICATION_TARGET, input: {name: "mine"}) { id } }'],
+  },
   deleteNotificationTarget: { refused: ['mutation { deleteNotificationTarget(id: NOTIFICATION_TARGET) }'] },
   setAlertTargets: {
     refused: ['mutation { setAlertTargets(alertId: ALERT, targetIds: []) }'],
     asMissing: ['mutation { setAlertTargets(alertId: 1, targetIds: [NOTIFICATION_TARGET]) }'],
   },
   sendTestNotification: { refused: ['mutation { sendTestNotification(id: NOTIFICATION_TARGET) { id } }'] },
-  changePrice: { refused: ['mutation { changePrice(id: SUBSCRIPTION, price: "1.00", effectiveFrom: "2026-06-01") { id } }'] },
+  changePrice: {
+    refused: ['mutation { changePrice(id: SUBSCRIPTION, price: "1.00", effectiveFrom: "2026-06-01") { id } }'],
+  },
   paymentEntries: {
     ownOnly: ['{ paymentEntries { id subscriptionId productName note } }'],
     refused: ['{ paymentEntries(filter: {householdId: A_HOUSEHOLD}) { id } }'],
@@ -413,22 +525,42 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
     ],
   },
   removeBudget: { refused: ['mutation { removeBudget(categoryId: CATEGORY) }'] },
-  households: { ownOnly: ['{ households { id name ownerName members { id name email } subscriptions { id note sharing { payerName } } } }'] },
+  households: {
+    ownOnly: [
+      '{ households { id name ownerName members { id name email } subscriptions { id note sharing { payerName } } } }',
+    ],
+  },
   // Each document makes B's own household and removes it again, so that the cases do not depend on their order.
-  createHousehold: { ownOnly: ['mutation { createHousehold(name: "B home") { id name members { name } } deleteHousehold }'] },
-  renameHousehold: { ownOnly: ['mutation { createHousehold(name: "B home") { id } renameHousehold(name: "B flat") { id name } deleteHousehold }'] },
+  createHousehold: {
+    ownOnly: ['mutation { createHousehold(name: "B home") { id name members { name } } deleteHousehold }'],
+  },
+  renameHousehold: {
+    ownOnly: [
+      'mutation { createHousehold(name: "B home") { id } renameHousehold(name: "B flat") { id name } deleteHousehold }',
+    ],
+  },
   deleteHousehold: { ownOnly: ['mutation { createHousehold(name: "B home") { id } deleteHousehold }'] },
   addHouseholdMember: {
-    ownOnly: ['mutation { createHousehold(name: "B home") { id } addHouseholdMember(input: {name: "B member"}) { id name } deleteHousehold }'],
+    ownOnly: [
+      'mutation { createHousehold(name: "B home") { id } addHouseholdMember(input: {name: "B member"}) { id name } deleteHousehold }',
+    ],
   },
-  inviteHouseholdMember: { refused: ['mutation { inviteHouseholdMember(memberId: A_MEMBER, email: "b@example.com") { id } }'] },
-  updateHouseholdMember: { refused: ['mutation { updateHouseholdMember(memberId: A_MEMBER, input: {canEdit: true}) { id } }'] },
+  inviteHouseholdMember: {
+    refused: ['mutation { inviteHouseholdMember(memberId: A_MEMBER, email: "b@example.com") { id } }'],
+  },
+  updateHouseholdMember: {
+    refused: ['mutation { updateHouseholdMember(memberId: A_MEMBER, input: {canEdit: true}) { id } }'],
+  },
   removeHouseholdMember: { refused: ['mutation { removeHouseholdMember(memberId: A_MEMBER) }'] },
   joinHousehold: { refused: ['mutation { joinHousehold(code: "A_INVITE_CODE") { id } }'] },
   leaveHousehold: { refused: ['mutation { leaveHousehold(householdId: A_HOUSEHOLD) }'] },
   shareSubscription: {
-    refused: ['mutation { shareSubscription(id: SUBSCRIPTION, input: {payerMemberId: A_MEMBER, shares: [{memberId: A_MEMBER}]}) { id } }'],
-    asMissing: ['mutation { shareSubscription(id: B_SUBSCRIPTION, input: {payerMemberId: A_MEMBER, shares: [{memberId: A_MEMBER}]}) { id } }'],
+    refused: [
+      'mutation { shareSubscription(id: SUBSCRIPTION, input: {payerMemberId: A_MEMBER, shares: [{memberId: A_MEMBER}]}) { id } }',
+    ],
+    asMissing: [
+      'mutation { shareSubscription(id: B_SUBSCRIPTION, input: {payerMemberId: A_MEMBER, shares: [{memberId: A_MEMBER}]}) { id } }',
+    ],
   },
   unshareSubscription: { refused: ['mutation { unshareSubscription(id: SUBSCRIPTION) { id } }'] },
   ...ownedNameCases('Folder', 'FOLDER_ID'),
@@ -496,11 +628,14 @@ describe('authorization matrix', () => {
 
   it('has a case for every GraphQL query and mutation of the schema', () => {
     const schema = buildSchema(readFileSync(path.join(__dirname, '../../schema/schema.graphql'), 'utf8'));
-    const fields = [schema.getQueryType(), schema.getMutationType()].flatMap((type) => Object.keys((type as GraphQLObjectType).getFields()));
+    const fields = [schema.getQueryType(), schema.getMutationType()].flatMap((type) =>
+      Object.keys((type as GraphQLObjectType).getFields()),
+    );
     expect(fields.filter((field) => !(field in GRAPHQL_CASES))).toEqual([]);
     expect(Object.keys(GRAPHQL_CASES).filter((field) => !fields.includes(field))).toEqual([]);
     for (const [field, { refused = [], ownOnly = [], asMissing = [] }] of Object.entries(GRAPHQL_CASES)) {
-      if (refused.length + ownOnly.length + asMissing.length === 0) expect([field, WITHOUT_DOCUMENTS.has(field)]).toEqual([field, true]);
+      if (refused.length + ownOnly.length + asMissing.length === 0)
+        expect([field, WITHOUT_DOCUMENTS.has(field)]).toEqual([field, true]);
     }
   });
 
@@ -555,7 +690,14 @@ describe('authorization matrix', () => {
       return response;
     };
     // Owner and bookkeeping ids of A on every object of the file: none of them is read.
-    const ofA = { user: a.id, user_id: a.id, owner_id: a.id, created_by: a.id, subscription_id: ids.subscription, household_id: ids.household };
+    const ofA = {
+      user: a.id,
+      user_id: a.id,
+      owner_id: a.id,
+      created_by: a.id,
+      subscription_id: ids.subscription,
+      household_id: ids.household,
+    };
     const record = (overrides: Record<string, unknown>) => ({ ...exportedRecord(), ...ofA, ...overrides });
 
     // A's ids as the file's own ids: each is the file's row, made anew as B's, and the file's links follow them.
@@ -572,7 +714,12 @@ describe('authorization matrix', () => {
       alerts: [{ ...exportedAlert(ids.alert, 'B alert'), ...ofA }],
       webhookEndpoints: [{ ...ofA, id: ids.endpoint, url: `${receiver.url}b-import`, events: [], enabled: false }],
       budgets: [{ ...ofA, id: ids.category, categoryId: ids.category, amount: '20.00', alertId: ids.alert }],
-      household: { ...ofA, id: ids.household, name: 'B home', members: [{ ...ofA, id: ids.member, name: 'B', isOwner: true, canEdit: false }] },
+      household: {
+        ...ofA,
+        id: ids.household,
+        name: 'B home',
+        members: [{ ...ofA, id: ids.member, name: 'B', isOwner: true, canEdit: false }],
+      },
       subscriptions: [
         record({
           id: ids.subscription,
@@ -586,7 +733,12 @@ describe('authorization matrix', () => {
           tags: ['B tag'],
           price_history: [{ ...ofA, id: ids.entry, effective_from: daysFromToday(-40), price: '12.50' }],
           payments: [exportedPayment(10, { ...ofA, id: ids.entry })],
-          sharing: { ...ofA, payer_member_id: ids.member, mode: 'equal', shares: [{ ...ofA, member_id: ids.member, value: null }] },
+          sharing: {
+            ...ofA,
+            payer_member_id: ids.member,
+            mode: 'equal',
+            shares: [{ ...ofA, member_id: ids.member, value: null }],
+          },
         }),
         record({ id: ids.addon, sub_addon: 1, sub_id: ids.subscription, product_name: 'B product', price: 2 }),
       ],
@@ -624,14 +776,21 @@ describe('authorization matrix', () => {
       shares: 1,
       paid: 1,
     });
-    const [addon] = await sql<{ sub_id: number; user_id: number }>(testApp, `select "sub_id", "user_id" from "subscriptions" where "id" = ?`, [addonId]);
+    const [addon] = await sql<{ sub_id: number; user_id: number }>(
+      testApp,
+      `select "sub_id", "user_id" from "subscriptions" where "id" = ?`,
+      [addonId],
+    );
     expect(addon).toEqual({ sub_id: mainId, user_id: b.id });
 
     // A's ids as links the file does not hold: each is a missing id, refused or dropped as one, and changes nothing of A's.
     const MISSING = 2147480000;
     // The file's own ids are far from any of A's.
     const household = { name: 'B home', members: [{ id: 900_003, name: 'B', isOwner: true, canEdit: false }] };
-    const linking = (parts: Record<string, unknown>, records: Array<Record<string, unknown>> = [record({ id: 900_001 })]) => ({
+    const linking = (
+      parts: Record<string, unknown>,
+      records: Array<Record<string, unknown>> = [record({ id: 900_001 })],
+    ) => ({
       format: 'subledger-account',
       version: 1,
       settings: { notifyBefore: 9, user: a.id },
@@ -639,8 +798,18 @@ describe('authorization matrix', () => {
       subscriptions: records,
     });
     const cases: Array<{ place: string; aId: number; refused: boolean; file: (id: number) => unknown }> = [
-      { place: "a record's category_id", aId: ids.category, refused: true, file: (id) => linking({}, [record({ id: 900_001, category_id: id })]) },
-      { place: "a record's alert_ids", aId: ids.alert, refused: true, file: (id) => linking({}, [record({ id: 900_001, alert_id: id, alert_ids: [id] })]) },
+      {
+        place: "a record's category_id",
+        aId: ids.category,
+        refused: true,
+        file: (id) => linking({}, [record({ id: 900_001, category_id: id })]),
+      },
+      {
+        place: "a record's alert_ids",
+        aId: ids.alert,
+        refused: true,
+        file: (id) => linking({}, [record({ id: 900_001, alert_id: id, alert_ids: [id] })]),
+      },
       {
         place: "an add-on's sub_id",
         aId: ids.subscription,
@@ -653,46 +822,82 @@ describe('authorization matrix', () => {
         refused: true,
         file: (id) => linking({ budgets: [{ categoryId: id, amount: '1.00', alertId: null }] }),
       },
-      { place: "a budget's alertId", aId: ids.alert, refused: true, file: (id) => linking({ budgets: [{ categoryId: null, amount: '1.00', alertId: id }] }) },
+      {
+        place: "a budget's alertId",
+        aId: ids.alert,
+        refused: true,
+        file: (id) => linking({ budgets: [{ categoryId: null, amount: '1.00', alertId: id }] }),
+      },
       {
         place: "a share's payer_member_id",
         aId: ids.member,
         refused: true,
         file: (id) =>
-          linking({ household }, [record({ id: 900_001, sharing: { payer_member_id: id, mode: 'equal', shares: [{ member_id: 900_003, value: null }] } })]),
+          linking({ household }, [
+            record({
+              id: 900_001,
+              sharing: { payer_member_id: id, mode: 'equal', shares: [{ member_id: 900_003, value: null }] },
+            }),
+          ]),
       },
       {
         place: "a share's member_id",
         aId: ids.member,
         refused: true,
         file: (id) =>
-          linking({ household }, [record({ id: 900_001, sharing: { payer_member_id: 900_003, mode: 'equal', shares: [{ member_id: id, value: null }] } })]),
+          linking({ household }, [
+            record({
+              id: 900_001,
+              sharing: { payer_member_id: 900_003, mode: 'equal', shares: [{ member_id: id, value: null }] },
+            }),
+          ]),
       },
-      { place: "a record's folder_id", aId: ids.folder, refused: false, file: (id) => linking({}, [record({ id: 900_001, folder_id: id })]) },
-      { place: "a record's payment_mode_id", aId: ids.paymentMode, refused: false, file: (id) => linking({}, [record({ id: 900_001, payment_mode_id: id })]) },
+      {
+        place: "a record's folder_id",
+        aId: ids.folder,
+        refused: false,
+        file: (id) => linking({}, [record({ id: 900_001, folder_id: id })]),
+      },
+      {
+        place: "a record's payment_mode_id",
+        aId: ids.paymentMode,
+        refused: false,
+        file: (id) => linking({}, [record({ id: 900_001, payment_mode_id: id })]),
+      },
       {
         place: "a record's brand_id as a catalogue product's",
         aId: ids.product,
         refused: false,
-        file: (id) => linking({}, [record({ id: 900_001, brand_id: id, brandname: 'B brand', product_name: 'B product' })]),
+        file: (id) =>
+          linking({}, [record({ id: 900_001, brand_id: id, brandname: 'B brand', product_name: 'B product' })]),
       },
     ];
     // What an answer says, its numbers aside (the id it names, the ids of the records it makes).
     const said = (answer: { body: Record<string, any> }) =>
       JSON.stringify({
-        errors: answer.body.errors?.map((error: Record<string, any>) => ({ message: error.message, extensions: error.extensions })),
+        errors: answer.body.errors?.map((error: Record<string, any>) => ({
+          message: error.message,
+          extensions: error.extensions,
+        })),
         rows: answer.body.data?.importSubscriptions?.rows,
       }).replace(/\d+/g, '#');
     // B's rows less the progress of B's deliveries, which the relay makes in the background (B's endpoint
     // does not resolve, so they are retried for the whole test): a refused import writes no event to deliver.
     const bRows = async () => {
-      const { webhook_deliveries: _deliveries, webhook_delivery_attempts: _attempts, ...rows } = await ownedRows(testApp, b.id);
+      const {
+        webhook_deliveries: _deliveries,
+        webhook_delivery_attempts: _attempts,
+        ...rows
+      } = await ownedRows(testApp, b.id);
       return rows;
     };
     for (const { place, aId, refused, file } of cases) {
       const bBefore = await bRows();
       const foreign = await imported(file(aId));
-      expect([place, foreign.body.errors?.[0]?.extensions?.code ?? 'imported']).toEqual([place, refused ? 'BAD_USER_INPUT' : 'imported']);
+      expect([place, foreign.body.errors?.[0]?.extensions?.code ?? 'imported']).toEqual([
+        place,
+        refused ? 'BAD_USER_INPUT' : 'imported',
+      ]);
       if (refused) {
         expect([place, await bRows()]).toEqual([place, bBefore]);
         expect([place, await notifyBeforeOfB()]).toEqual([place, 7]);
@@ -739,13 +944,18 @@ describe('properties over every answer', () => {
     );
     expect(log.answers.length).toBeGreaterThan(80);
     for (const { label, text } of log.answers) {
-      for (const secret of secrets) expect([label, secret.kind, text.includes(secret.value)]).toEqual([label, secret.kind, false]);
+      for (const secret of secrets)
+        expect([label, secret.kind, text.includes(secret.value)]).toEqual([label, secret.kind, false]);
       expect([label, /\$argon2|secret_hash|password_hash|token_hash/.test(text)]).toEqual([label, false]);
     }
   });
 
   it('shows a webhook signing secret once, when the endpoint is made or its secret rotated', async () => {
-    const made = await graphqlData(testApp, b.token, `mutation { createWebhookEndpoint(input: {url: "${receiver.url}"}) { id secret } }`);
+    const made = await graphqlData(
+      testApp,
+      b.token,
+      `mutation { createWebhookEndpoint(input: {url: "${receiver.url}"}) { id secret } }`,
+    );
     expect(made.createWebhookEndpoint.secret).toMatch(/^whsec_/);
     const listed = await graphql(testApp, b.token, '{ webhookEndpoints { id url } }');
     expect(listed.text).not.toContain(made.createWebhookEndpoint.secret);
@@ -763,7 +973,12 @@ describe('properties over every answer', () => {
   });
 
   it('ignores owner and bookkeeping fields sent as JSON, on alerts and through the inbound webhook too', async () => {
-    const forged = { user_id: String(a.id), created_by: String(a.id), created_at: '2001-01-01 00:00:00', id: String(ids.subscription) };
+    const forged = {
+      user_id: String(a.id),
+      created_by: String(a.id),
+      created_at: '2001-01-01 00:00:00',
+      id: String(ids.subscription),
+    };
     const json = await testApp.http
       .post('/api/v1/subscriptions')
       .set(asB())
@@ -789,7 +1004,9 @@ describe('properties over every answer', () => {
     expect(alert.status).toBe(200);
     expect(alert.body.user_id).toBe(b.id);
     expect(alert.body.id).not.toBe(ids.alert);
-    const createToken = (await graphqlData(testApp, b.token, 'mutation { createInboundWebhookToken(kind: CREATE) { token } }')).createInboundWebhookToken.token;
+    const createToken = (
+      await graphqlData(testApp, b.token, 'mutation { createInboundWebhookToken(kind: CREATE) { token } }')
+    ).createInboundWebhookToken.token;
     const inbound = await testApp.http
       .post(`/webhook/user/data/${encodeURIComponent(createToken)}`)
       .set('content-type', 'application/json')
@@ -801,7 +1018,13 @@ describe('properties over every answer', () => {
   });
 
   it('ignores id, user_id, created_by and created_at sent with a create or an update', async () => {
-    const forged = { ...MINIMAL, id: String(ids.subscription), user_id: String(a.id), created_by: String(a.id), created_at: '2001-01-01 00:00:00' };
+    const forged = {
+      ...MINIMAL,
+      id: String(ids.subscription),
+      user_id: String(a.id),
+      created_by: String(a.id),
+      created_at: '2001-01-01 00:00:00',
+    };
     const created = await postSubscription(testApp, b.token, forged);
     expect(created.status).toBe(200);
     const record = created.body.subscription;

@@ -1,5 +1,7 @@
 import { createServer, type Server } from 'node:http';
+
 import { Client } from 'pg';
+
 import { rowCounts } from '../support/hardening';
 import { createSubscription, MINIMAL, postSubscription } from '../support/subscriptions';
 import { graphqlData, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
@@ -35,8 +37,12 @@ describe('PostgreSQL connection killed during a write', () => {
     );
     admin = new Client({ connectionString: testApp.database.url });
     await admin.connect();
-    await admin.query(`create function "hold_event_insert"() returns trigger language plpgsql as $$ begin perform pg_sleep(1); return new; end $$`);
-    await admin.query(`create trigger "hold_event_insert" before insert on "webhook_events" for each row execute function "hold_event_insert"()`);
+    await admin.query(
+      `create function "hold_event_insert"() returns trigger language plpgsql as $$ begin perform pg_sleep(1); return new; end $$`,
+    );
+    await admin.query(
+      `create trigger "hold_event_insert" before insert on "webhook_events" for each row execute function "hold_event_insert"()`,
+    );
   });
 
   afterAll(async () => {
@@ -100,7 +106,14 @@ describe('webhook receiver down for a while', () => {
     await createSubscription(testApp, user.token);
     const delivery = async () =>
       (
-        await sql<{ id: number; status: string; attempt_count: number; event_id: string; next_attempt_at: string | null; failed_at: string | null }>(
+        await sql<{
+          id: number;
+          status: string;
+          attempt_count: number;
+          event_id: string;
+          next_attempt_at: string | null;
+          failed_at: string | null;
+        }>(
           testApp,
           `select d."id", d."status", d."attempt_count", d."event_id", d."next_attempt_at", (select max(a."created_at") from "webhook_delivery_attempts" a where a."delivery_id" = d."id") as "failed_at"
            from "webhook_deliveries" d join "webhook_events" e on e."id" = d."event_id" where e."user_id" = ?`,
@@ -118,7 +131,9 @@ describe('webhook receiver down for a while', () => {
     const failed = await delivery();
     expect(failed.status).toBe('PENDING');
     // On schedule: the second attempt is due 5 s after the first.
-    const gap = Date.parse(`${failed.next_attempt_at!.replace(' ', 'T')}Z`) - Date.parse(`${failed.failed_at!.replace(' ', 'T')}Z`);
+    const gap =
+      Date.parse(`${failed.next_attempt_at!.replace(' ', 'T')}Z`) -
+      Date.parse(`${failed.failed_at!.replace(' ', 'T')}Z`);
     expect(gap).toBeGreaterThanOrEqual(4_500);
     expect(gap).toBeLessThanOrEqual(6_000);
     await startReceiver();

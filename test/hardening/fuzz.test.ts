@@ -1,9 +1,10 @@
 import fc from 'fast-check';
+
+import { addDays } from '../../src/platform/dates';
 import { exportedAlert, exportedPayment, exportedRecord, uploadAccount } from '../support/account-imports';
 import { linksToOthersRows, ownedRowsDigest } from '../support/hardening';
-import { addDays } from '../../src/platform/dates';
 import { MINIMAL, postAddon, postSubscription } from '../support/subscriptions';
-import { graphqlData, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { graphqlData, type SignedUpUser, signUp, startTestApp, type TestApp } from '../support/test-app';
 import { daysFromToday, monthsFromToday } from '../support/test-clock';
 
 /**
@@ -83,8 +84,16 @@ beforeAll(async () => {
   for (const pool of Object.keys(pools) as PoolName[]) {
     for (let i = 0; i < POOL_SIZE; i++) pools[pool].push(await refill(pool));
   }
-  const create = await graphqlData(testApp, user.token, 'mutation { createInboundWebhookToken(kind: CREATE) { token } }');
-  const manage = await graphqlData(testApp, user.token, 'mutation { createInboundWebhookToken(kind: MANAGE) { token } }');
+  const create = await graphqlData(
+    testApp,
+    user.token,
+    'mutation { createInboundWebhookToken(kind: CREATE) { token } }',
+  );
+  const manage = await graphqlData(
+    testApp,
+    user.token,
+    'mutation { createInboundWebhookToken(kind: MANAGE) { token } }',
+  );
   tokens = { create: create.createInboundWebhookToken.token, manage: manage.createInboundWebhookToken.token };
   console.log(`fuzz seed ${SEED}, ${RUNS} requests (replay with FUZZ_SEED=${SEED})`);
 }, 120_000);
@@ -186,11 +195,24 @@ const SUBSCRIPTION_MORE = [
   'user_id',
   'currency_code',
 ];
-const ALERT = { alert_name: 'fuzzed alert', time_period: '2', time: '09:00', alert_condition: '2', alert_type: '2', timezone: 'UTC', alert_subs_type: '1' };
+const ALERT = {
+  alert_name: 'fuzzed alert',
+  time_period: '2',
+  time: '09:00',
+  alert_condition: '2',
+  alert_type: '2',
+  timezone: 'UTC',
+  alert_subs_type: '1',
+};
 const named = () => ({ name: `fuzz name ${++unique}` });
 
 const ROUTES: Route[] = [
-  { name: 'login', method: 'POST', path: () => '/api/v1/auth/login', valid: () => ({ email: user.email, password: user.password }) },
+  {
+    name: 'login',
+    method: 'POST',
+    path: () => '/api/v1/auth/login',
+    valid: () => ({ email: user.email, password: user.password }),
+  },
   { name: 'token', method: 'GET', path: () => '/api/v1/auth/token', valid: () => ({}) },
   {
     name: 'create',
@@ -200,8 +222,22 @@ const ROUTES: Route[] = [
     more: SUBSCRIPTION_MORE,
     weight: 12,
   },
-  { name: 'refund', method: 'POST', path: (id) => `/api/v1/subscriptions/${id}/refund`, pool: 'subscription', valid: () => ({}), consumes: true },
-  { name: 'cancel', method: 'POST', path: (id) => `/api/v1/subscriptions/${id}/cancel`, pool: 'subscription', valid: () => ({}), consumes: true },
+  {
+    name: 'refund',
+    method: 'POST',
+    path: (id) => `/api/v1/subscriptions/${id}/refund`,
+    pool: 'subscription',
+    valid: () => ({}),
+    consumes: true,
+  },
+  {
+    name: 'cancel',
+    method: 'POST',
+    path: (id) => `/api/v1/subscriptions/${id}/cancel`,
+    pool: 'subscription',
+    valid: () => ({}),
+    consumes: true,
+  },
   {
     name: 'addon',
     method: 'POST',
@@ -235,10 +271,35 @@ const ROUTES: Route[] = [
     more: SUBSCRIPTION_MORE,
     weight: 3,
   },
-  { name: 'delete', method: 'DELETE', path: (id) => `/api/v1/subscriptions/${id}`, pool: 'subscription', valid: () => ({}), consumes: true },
-  { name: 'calendar', method: 'GET', path: () => '/api/v1/calendar', valid: () => ({ start: '2026-01-01', end: '2026-03-31' }) },
-  { name: 'alert create', method: 'POST', path: () => '/api/v1/alerts', valid: () => ALERT, more: ['alert_contact', 'time_cycle'], weight: 2 },
-  { name: 'alert list', method: 'GET', path: () => '/api/v1/alerts', valid: () => ({ length: '5', sort: 'is_default:desc' }), more: ['start', 'q'] },
+  {
+    name: 'delete',
+    method: 'DELETE',
+    path: (id) => `/api/v1/subscriptions/${id}`,
+    pool: 'subscription',
+    valid: () => ({}),
+    consumes: true,
+  },
+  {
+    name: 'calendar',
+    method: 'GET',
+    path: () => '/api/v1/calendar',
+    valid: () => ({ start: '2026-01-01', end: '2026-03-31' }),
+  },
+  {
+    name: 'alert create',
+    method: 'POST',
+    path: () => '/api/v1/alerts',
+    valid: () => ALERT,
+    more: ['alert_contact', 'time_cycle'],
+    weight: 2,
+  },
+  {
+    name: 'alert list',
+    method: 'GET',
+    path: () => '/api/v1/alerts',
+    valid: () => ({ length: '5', sort: 'is_default:desc' }),
+    more: ['start', 'q'],
+  },
   { name: 'alert read', method: 'GET', path: (id) => `/api/v1/alerts/${id}`, pool: 'alert', valid: () => ({}) },
   {
     name: 'alert update',
@@ -248,12 +309,43 @@ const ROUTES: Route[] = [
     valid: () => ({ alert_name: 'renamed', time_period: '3' }),
     more: Object.keys(ALERT),
   },
-  { name: 'alert delete', method: 'DELETE', path: (id) => `/api/v1/alerts/${id}`, pool: 'alert', valid: () => ({}), consumes: true },
-  { name: 'product search', method: 'GET', path: () => '/api/v1/products/search', valid: () => ({ q: 'net' }), more: ['start', 'length'] },
-  { name: 'product list', method: 'GET', path: () => '/api/v1/products', valid: () => ({ start: '10', length: '5' }), more: ['q'] },
+  {
+    name: 'alert delete',
+    method: 'DELETE',
+    path: (id) => `/api/v1/alerts/${id}`,
+    pool: 'alert',
+    valid: () => ({}),
+    consumes: true,
+  },
+  {
+    name: 'product search',
+    method: 'GET',
+    path: () => '/api/v1/products/search',
+    valid: () => ({ q: 'net' }),
+    more: ['start', 'length'],
+  },
+  {
+    name: 'product list',
+    method: 'GET',
+    path: () => '/api/v1/products',
+    valid: () => ({ start: '10', length: '5' }),
+    more: ['q'],
+  },
   { name: 'product read', method: 'GET', path: (id) => `/api/v1/products/${id}`, pool: 'product', valid: () => ({}) },
-  { name: 'category list', method: 'GET', path: () => '/api/v1/products/categories', valid: () => ({ sort: 'name:asc' }), more: ['q', 'start', 'length'] },
-  { name: 'category read', method: 'GET', path: (id) => `/api/v1/products/categories/${id}`, pool: 'category', valid: () => ({}) },
+  {
+    name: 'category list',
+    method: 'GET',
+    path: () => '/api/v1/products/categories',
+    valid: () => ({ sort: 'name:asc' }),
+    more: ['q', 'start', 'length'],
+  },
+  {
+    name: 'category read',
+    method: 'GET',
+    path: (id) => `/api/v1/products/categories/${id}`,
+    pool: 'category',
+    valid: () => ({}),
+  },
   { name: 'settings read', method: 'GET', path: () => '/api/v1/settings/extension', valid: () => ({}) },
   {
     name: 'settings update',
@@ -264,13 +356,33 @@ const ROUTES: Route[] = [
   },
   ...(['folder', 'tag', 'paymentMethod'] as const).flatMap((pool): Route[] => {
     const path = { folder: '/api/v1/folders', tag: '/api/v1/tags', paymentMethod: '/api/v1/payments/methods' }[pool];
-    const extra: Record<string, string> = pool === 'folder' ? { color: '#abc' } : pool === 'paymentMethod' ? { payment_type: 'PayPal' } : {};
+    const extra: Record<string, string> =
+      pool === 'folder' ? { color: '#abc' } : pool === 'paymentMethod' ? { payment_type: 'PayPal' } : {};
     return [
-      { name: `${pool} list`, method: 'GET', path: () => path, valid: () => ({ sort: 'name:desc' }), more: ['q', 'start', 'length'] },
-      { name: `${pool} create`, method: 'POST', path: () => path, valid: () => ({ ...named(), ...extra }), more: ['is_default', 'description', 'expiry'] },
+      {
+        name: `${pool} list`,
+        method: 'GET',
+        path: () => path,
+        valid: () => ({ sort: 'name:desc' }),
+        more: ['q', 'start', 'length'],
+      },
+      {
+        name: `${pool} create`,
+        method: 'POST',
+        path: () => path,
+        valid: () => ({ ...named(), ...extra }),
+        more: ['is_default', 'description', 'expiry'],
+      },
       { name: `${pool} read`, method: 'GET', path: (id) => `${path}/${id}`, pool, valid: () => ({}) },
       { name: `${pool} update`, method: 'PUT', path: (id) => `${path}/${id}`, pool, valid: () => named() },
-      { name: `${pool} delete`, method: 'DELETE', path: (id) => `${path}/${id}`, pool, valid: () => ({}), consumes: true },
+      {
+        name: `${pool} delete`,
+        method: 'DELETE',
+        path: (id) => `${path}/${id}`,
+        pool,
+        valid: () => ({}),
+        consumes: true,
+      },
     ];
   }),
   ...(['created', 'updated', 'deleted', 'refunded', 'canceled'] as const).map((event): Route => ({
@@ -279,7 +391,8 @@ const ROUTES: Route[] = [
     path: (token) => `/webhook/user/data/${token}`,
     pool: event === 'created' ? undefined : 'subscription',
     inbound: event,
-    valid: (): Record<string, string> => (event === 'created' ? { ...MINIMAL } : event === 'updated' ? { price: '3.00' } : {}),
+    valid: (): Record<string, string> =>
+      event === 'created' ? { ...MINIMAL } : event === 'updated' ? { price: '3.00' } : {},
     more: Object.keys(MINIMAL),
     consumes: event === 'deleted' || event === 'refunded' || event === 'canceled',
     weight: event === 'created' ? 2 : 1,
@@ -287,17 +400,39 @@ const ROUTES: Route[] = [
 ];
 
 const idArb = fc.oneof(
-  fc.constantFrom('0', '-1', '1.5', 'abc', '99999999999999999999', '2147483648', '%00', '%E2%82%AC', '1%20or%201=1', '..%2F..'),
+  fc.constantFrom(
+    '0',
+    '-1',
+    '1.5',
+    'abc',
+    '99999999999999999999',
+    '2147483648',
+    '%00',
+    '%E2%82%AC',
+    '1%20or%201=1',
+    '..%2F..',
+  ),
   fc.nat({ max: 1_000_000 }).map(String),
 );
-const garbageEncodingArb = fc.constantFrom('multipart', 'urlencoded', 'json', 'broken-json', 'text', 'truncated-multipart', 'no-boundary', 'none');
+const garbageEncodingArb = fc.constantFrom(
+  'multipart',
+  'urlencoded',
+  'json',
+  'broken-json',
+  'text',
+  'truncated-multipart',
+  'no-boundary',
+  'none',
+);
 const garbageAuthArb = fc.constantFrom('valid', 'valid', 'valid', 'none', 'garbage', 'basic', 'expired-shape');
 
 /** Field name → one or more values (a repeated field), over the route's own names and some strangers. */
 const garbageFieldsArb = (names: string[]) =>
   fc.array(
     fc.tuple(
-      names.length ? fc.oneof(fc.constantFrom(...names), fc.constantFrom(...names), fc.string({ maxLength: 12 })) : fc.string({ maxLength: 12 }),
+      names.length
+        ? fc.oneof(fc.constantFrom(...names), fc.constantFrom(...names), fc.string({ maxLength: 12 }))
+        : fc.string({ maxLength: 12 }),
       fc.array(nasty, { minLength: 1, maxLength: 3 }),
     ),
     { maxLength: 8 },
@@ -319,17 +454,30 @@ const requestArb = fc.record({
   valid: fc.boolean().chain((sure) => (sure ? fc.constant(true) : fc.boolean())),
   slot: fc.nat(),
   change: changeArb,
-  garbage: fc.record({ id: idArb, encoding: garbageEncodingArb, auth: garbageAuthArb, fields: garbageFieldsArb(SUBSCRIPTION_MORE) }),
+  garbage: fc.record({
+    id: idArb,
+    encoding: garbageEncodingArb,
+    auth: garbageAuthArb,
+    fields: garbageFieldsArb(SUBSCRIPTION_MORE),
+  }),
 });
 
 function multipart(fields: Fields, boundary: string): string {
   const parts = fields.flatMap(([name, values]) =>
-    values.map((value) => `--${boundary}\r\ncontent-disposition: form-data; name="${name.replace(/["\r\n]/g, '_')}"\r\n\r\n${value}\r\n`),
+    values.map(
+      (value) =>
+        `--${boundary}\r\ncontent-disposition: form-data; name="${name.replace(/["\r\n]/g, '_')}"\r\n\r\n${value}\r\n`,
+    ),
   );
   return `${parts.join('')}--${boundary}--\r\n`;
 }
 
-function encode(method: Method, encoding: string, fields: Fields, headers: Record<string, string>): { query: string; body?: string } {
+function encode(
+  method: Method,
+  encoding: string,
+  fields: Fields,
+  headers: Record<string, string>,
+): { query: string; body?: string } {
   if (method === 'GET' || method === 'DELETE') {
     const search = new URLSearchParams();
     for (const [name, values] of fields) for (const value of values) search.append(name, value);
@@ -351,7 +499,12 @@ function encode(method: Method, encoding: string, fields: Fields, headers: Recor
       return { query: '', body: multipart(fields, boundary) };
     case 'urlencoded':
       headers['content-type'] = 'application/x-www-form-urlencoded';
-      return { query: '', body: new URLSearchParams(fields.flatMap(([name, values]) => values.map((value): [string, string] => [name, value]))).toString() };
+      return {
+        query: '',
+        body: new URLSearchParams(
+          fields.flatMap(([name, values]) => values.map((value): [string, string] => [name, value])),
+        ).toString(),
+      };
     case 'json':
       headers['content-type'] = 'application/json';
       return { query: '', body: JSON.stringify(flat) };
@@ -376,12 +529,19 @@ describe('fuzzing every REST route', () => {
   it(`never answers 5xx or non-JSON, changes no row when it refuses, and reaches every operation (${RUNS} requests)`, async () => {
     let count = 0;
     const statuses = new Map<number, number>();
-    const report = new Map<string, Tally>(ROUTES.map((route) => [route.name, { requests: 0, succeeded: 0, refusedForFields: 0 }]));
+    const report = new Map<string, Tally>(
+      ROUTES.map((route) => [route.name, { requests: 0, succeeded: 0, refusedForFields: 0 }]),
+    );
     await fc.assert(
       fc.asyncProperty(requestArb, async ({ route, valid, slot, change, garbage }) => {
         count++;
         const headers: Record<string, string> = { accept: 'application/json' };
-        const poolIds = route.pool === 'product' || route.pool === 'category' ? [1 + (slot % 20)] : route.pool ? pools[route.pool] : [];
+        const poolIds =
+          route.pool === 'product' || route.pool === 'category'
+            ? [1 + (slot % 20)]
+            : route.pool
+              ? pools[route.pool]
+              : [];
         const used = poolIds.length ? poolIds[slot % poolIds.length] : 0;
         let id = route.inbound ? (route.inbound === 'created' ? tokens.create : tokens.manage) : String(used);
         let fields: Fields;
@@ -394,7 +554,8 @@ describe('fuzzing every REST route', () => {
           if (route.inbound && route.inbound !== 'created') base.id = String(used);
           fields = Object.entries(base).map(([name, value]) => [name, Array.isArray(value) ? value : [value]]);
           const names = fields.map(([name]) => name);
-          if (change.kind === 'value' && names.length) fields[change.pick % names.length] = [names[change.pick % names.length], [change.value]];
+          if (change.kind === 'value' && names.length)
+            fields[change.pick % names.length] = [names[change.pick % names.length], [change.value]];
           if (change.kind === 'drop' && names.length) fields.splice(change.pick % names.length, 1);
           if (change.kind === 'repeat' && names.length) fields[change.pick % names.length][1].push(change.value);
           if (change.kind === 'add') {
@@ -426,9 +587,16 @@ describe('fuzzing every REST route', () => {
         const label = `${route.name}: ${route.method} ${path.slice(0, 200)} [${valid ? `valid, ${change.kind}` : `${encoding}, ${garbage.auth}`}] → ${response.status} ${text.slice(0, 300)}`;
         expect([label, response.status < 500]).toEqual([label, true]);
         if (response.status !== 204) {
-          expect([label, response.headers.get('content-type') ?? '']).toEqual([label, expect.stringMatching(/^application\/json/)]);
+          expect([label, response.headers.get('content-type') ?? '']).toEqual([
+            label,
+            expect.stringMatching(/^application\/json/),
+          ]);
         }
-        const parsed = (text ? JSON.parse(text) : null) as { status?: unknown; message?: unknown; errors?: unknown } | null;
+        const parsed = (text ? JSON.parse(text) : null) as {
+          status?: unknown;
+          message?: unknown;
+          errors?: unknown;
+        } | null;
         const tally = report.get(route.name)!;
         tally.requests++;
         if (response.status < 300) {
@@ -457,7 +625,9 @@ describe('fuzzing every REST route', () => {
       ([name, tally]) =>
         `${name.padEnd(22)} ${String(tally.requests).padStart(5)} requests ${String(tally.succeeded).padStart(5)} succeeded ${String(tally.refusedForFields).padStart(5)} refused for fields`,
     );
-    console.log(`fuzz: ${count} requests; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort(([x], [y]) => x - y)))}\n${rows.join('\n')}`);
+    console.log(
+      `fuzz: ${count} requests; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort(([x], [y]) => x - y)))}\n${rows.join('\n')}`,
+    );
     expect(count).toBe(RUNS);
     // Every operation was reached and succeeded; the creates were tried both ways in numbers.
     for (const [name, tally] of report) expect([name, tally.succeeded >= floor(20)]).toEqual([name, true]);
@@ -481,7 +651,17 @@ describe('fuzzing every REST route', () => {
 const IMPORT_RUNS = Number(process.env.FUZZ_IMPORT_RUNS ?? 120);
 const MISSING_ID = 2_147_480_000;
 /** The kinds of row a document declares with an id of its own. */
-const DECLARED = ['folder', 'tag', 'paymentMode', 'category', 'alert', 'endpoint', 'member', 'record', 'addon'] as const;
+const DECLARED = [
+  'folder',
+  'tag',
+  'paymentMode',
+  'category',
+  'alert',
+  'endpoint',
+  'member',
+  'record',
+  'addon',
+] as const;
 type Declared = (typeof DECLARED)[number];
 /** The links a document holds, and the kind of row each names. */
 const LINKS = {
@@ -510,8 +690,12 @@ describe('fuzzing account imports', () => {
     await asA('mutation { updateExtensionSettings(input: {notifyBefore: 4}) { notifyBefore } }');
     theirs.folder = (await asA('mutation { createFolder(input: {name: "A folder"}) { id } }')).createFolder.id;
     theirs.tag = (await asA('mutation { createTag(input: {name: "A tag"}) { id } }')).createTag.id;
-    theirs.paymentMode = (await asA('mutation { createPaymentMode(input: {name: "A card"}) { id } }')).createPaymentMode.id;
-    theirs.category = (await asA('mutation { createProductCategory(input: {name: "A category"}) { id } }')).createProductCategory.id;
+    theirs.paymentMode = (
+      await asA('mutation { createPaymentMode(input: {name: "A card"}) { id } }')
+    ).createPaymentMode.id;
+    theirs.category = (
+      await asA('mutation { createProductCategory(input: {name: "A category"}) { id } }')
+    ).createProductCategory.id;
     theirs.alert = (
       await asA(
         'mutation { createAlert(input: {name: "A alert", timePeriod: 2, time: "09:00", condition: 2, channel: 2, timezone: "UTC", subjects: 1}) { id } }',
@@ -535,32 +719,71 @@ describe('fuzzing account imports', () => {
     theirs.addon = addon.body.subscription.id;
     [{ id: theirs.entry }] = (await asA('{ paymentEntries { id } }')).paymentEntries;
     theirs.household = (await asA('mutation { createHousehold(name: "A home") { id } }')).createHousehold.id;
-    theirs.member = (await asA('mutation { addHouseholdMember(input: {name: "A member"}) { id } }')).addHouseholdMember.id;
-    await asA(`mutation { shareSubscription(id: ${theirs.record}, input: {payerMemberId: ${theirs.member}, shares: [{memberId: ${theirs.member}}]}) { id } }`);
+    theirs.member = (
+      await asA('mutation { addHouseholdMember(input: {name: "A member"}) { id } }')
+    ).addHouseholdMember.id;
+    await asA(
+      `mutation { shareSubscription(id: ${theirs.record}, input: {payerMemberId: ${theirs.member}, shares: [{memberId: ${theirs.member}}]}) { id } }`,
+    );
     // Last, and never sent to: no event of A's is delivered while the imports run.
-    theirs.endpoint = (await asA('mutation { createWebhookEndpoint(input: {url: "https://hooks.example.com/a"}) { id } }')).createWebhookEndpoint.id;
+    theirs.endpoint = (
+      await asA('mutation { createWebhookEndpoint(input: {url: "https://hooks.example.com/a"}) { id } }')
+    ).createWebhookEndpoint.id;
     aSettings = await graphqlData(testApp, a.token, SETTINGS_QUERY);
     // B's settings row exists before the first import, so a refused import's "nothing changed" holds from the start.
     await graphqlData(testApp, b.token, SETTINGS_QUERY);
   }, 60_000);
 
   /** Values of the wrong kind where an id belongs. */
-  const notAnId = fc.constantFrom<unknown>(0, -1, 1.5, '7', '', null, true, [], {}, [1], 2 ** 31, -(2 ** 31) - 1, 1e300, 'x');
+  const notAnId = fc.constantFrom<unknown>(
+    0,
+    -1,
+    1.5,
+    '7',
+    '',
+    null,
+    true,
+    [],
+    {},
+    [1],
+    2 ** 31,
+    -(2 ** 31) - 1,
+    1e300,
+    'x',
+  );
   /** Where an id of the document comes from: its own id, A's, one nobody has, or a value of the wrong kind. */
-  const placeArb = fc.record({ roll: fc.nat({ max: 99 }), source: fc.constantFrom('theirs', 'theirs', 'missing', 'wrong'), wrong: notAnId });
+  const placeArb = fc.record({
+    roll: fc.nat({ max: 99 }),
+    source: fc.constantFrom('theirs', 'theirs', 'missing', 'wrong'),
+    wrong: notAnId,
+  });
   const importArb = fc.record({
     /** How often (in 100) a link names something other than the document's own row. */
     hostility: fc.constantFrom(0, 0, 10, 30, 60),
     /** Each declared id: the document's own number, A's id of that kind, or a value of the wrong kind. */
     declared: fc.record(
-      Object.fromEntries(DECLARED.map((kind) => [kind, fc.record({ roll: fc.nat({ max: 99 }), wrong: notAnId })])) as Record<
-        Declared,
-        fc.Arbitrary<{ roll: number; wrong: unknown }>
+      Object.fromEntries(
+        DECLARED.map((kind) => [kind, fc.record({ roll: fc.nat({ max: 99 }), wrong: notAnId })]),
+      ) as Record<Declared, fc.Arbitrary<{ roll: number; wrong: unknown }>>,
+    ),
+    links: fc.record(
+      Object.fromEntries(Object.keys(LINKS).map((link) => [link, placeArb])) as Record<
+        keyof typeof LINKS,
+        typeof placeArb
       >,
     ),
-    links: fc.record(Object.fromEntries(Object.keys(LINKS).map((link) => [link, placeArb])) as Record<keyof typeof LINKS, typeof placeArb>),
-    product: fc.record({ source: fc.constantFrom('catalogue', 'theirs', 'theirs', 'missing', 'wrong'), wrong: notAnId, brandname: fc.boolean() }),
-    parts: fc.record({ household: fc.boolean(), budget: fc.boolean(), sharing: fc.boolean(), addon: fc.boolean(), payments: fc.boolean() }),
+    product: fc.record({
+      source: fc.constantFrom('catalogue', 'theirs', 'theirs', 'missing', 'wrong'),
+      wrong: notAnId,
+      brandname: fc.boolean(),
+    }),
+    parts: fc.record({
+      household: fc.boolean(),
+      budget: fc.boolean(),
+      sharing: fc.boolean(),
+      addon: fc.boolean(),
+      payments: fc.boolean(),
+    }),
     notifyBefore: fc.integer({ min: 0, max: 365 }),
     dryRun: fc.nat({ max: 5 }).map((roll) => roll === 0),
     skipRefused: fc.boolean(),
@@ -581,8 +804,17 @@ describe('fuzzing account imports', () => {
       if (roll >= plan.hostility) return declared[LINKS[name]];
       return source === 'theirs' ? theirs[LINKS[name]] : source === 'missing' ? MISSING_ID : wrong;
     };
-    const ofA = { user: a.id, user_id: a.id, owner_id: a.id, created_by: a.id, subscription_id: theirs.record, household_id: theirs.household };
-    const product = { catalogue: 1, theirs: theirs.product, missing: MISSING_ID, wrong: plan.product.wrong }[plan.product.source];
+    const ofA = {
+      user: a.id,
+      user_id: a.id,
+      owner_id: a.id,
+      created_by: a.id,
+      subscription_id: theirs.record,
+      household_id: theirs.household,
+    };
+    const product = { catalogue: 1, theirs: theirs.product, missing: MISSING_ID, wrong: plan.product.wrong }[
+      plan.product.source
+    ];
     const main = {
       ...exportedRecord(),
       ...ofA,
@@ -599,10 +831,23 @@ describe('fuzzing account imports', () => {
       payments: plan.parts.payments ? [exportedPayment(10, { ...ofA, id: theirs.entry })] : [],
       price_history: [{ ...ofA, id: theirs.entry, effective_from: daysFromToday(-40), price: '12.50' }],
       sharing: plan.parts.sharing
-        ? { ...ofA, payer_member_id: link('payerMemberId'), mode: 'equal', shares: [{ ...ofA, member_id: link('shareMemberId'), value: null }] }
+        ? {
+            ...ofA,
+            payer_member_id: link('payerMemberId'),
+            mode: 'equal',
+            shares: [{ ...ofA, member_id: link('shareMemberId'), value: null }],
+          }
         : null,
     };
-    const addon = { ...exportedRecord(), ...ofA, id: declared.addon, product_name: `Imported ${run % 7}`, price: 2, sub_addon: 1, sub_id: link('subId') };
+    const addon = {
+      ...exportedRecord(),
+      ...ofA,
+      id: declared.addon,
+      product_name: `Imported ${run % 7}`,
+      price: 2,
+      sub_addon: 1,
+      sub_id: link('subId'),
+    };
     return {
       format: 'subledger-account',
       version: 1,
@@ -615,12 +860,27 @@ describe('fuzzing account imports', () => {
       categories: [{ ...ofA, id: declared.category, name: 'B category' }],
       alerts: [{ ...exportedAlert(0, 'B alert'), ...ofA, id: declared.alert }],
       // Never enabled: no delivery of B's changes in the background.
-      webhookEndpoints: [{ ...ofA, id: declared.endpoint, url: 'https://hooks.example.com/b', events: [], enabled: false }],
+      webhookEndpoints: [
+        { ...ofA, id: declared.endpoint, url: 'https://hooks.example.com/b', events: [], enabled: false },
+      ],
       budgets: plan.parts.budget
-        ? [{ ...ofA, id: theirs.category, categoryId: link('budgetCategoryId'), amount: '25.00', alertId: link('budgetAlertId') }]
+        ? [
+            {
+              ...ofA,
+              id: theirs.category,
+              categoryId: link('budgetCategoryId'),
+              amount: '25.00',
+              alertId: link('budgetAlertId'),
+            },
+          ]
         : [],
       household: plan.parts.household
-        ? { ...ofA, id: theirs.household, name: 'B home', members: [{ ...ofA, id: declared.member, name: 'B', isOwner: true, canEdit: false }] }
+        ? {
+            ...ofA,
+            id: theirs.household,
+            name: 'B home',
+            members: [{ ...ofA, id: declared.member, name: 'B', isOwner: true, canEdit: false }],
+          }
         : null,
       subscriptions: plan.parts.addon ? [main, addon] : [main],
     };
@@ -643,14 +903,18 @@ describe('fuzzing account imports', () => {
         const document = documentOf(plan, run);
         const bRows = await ownedRowsDigest(testApp, b.id);
         const bSettings = await graphqlData(testApp, b.token, SETTINGS_QUERY);
-        const response = await uploadAccount(testApp, b.token, document, { dryRun: plan.dryRun, skipRefused: plan.skipRefused });
+        const response = await uploadAccount(testApp, b.token, document, {
+          dryRun: plan.dryRun,
+          skipRefused: plan.skipRefused,
+        });
         const label = `run ${run} ${JSON.stringify(plan)} → ${response.status} ${response.text.slice(0, 600)}`;
         expect([label, response.status < 500]).toEqual([label, true]);
         expect([label, response.headers['content-type']]).toEqual([label, expect.stringMatching(/^application\/json/)]);
         const errors = (response.body.errors ?? []) as Array<{ message: unknown; extensions?: { code?: unknown } }>;
         // A refusal is the file's fault, said as such; a file whose only foreign ids are its own rows' ids and
         // bookkeeping fields is not refused at all: those ids are the document's, its rows are made as B's.
-        for (const error of errors) expect([label, typeof error.message, error.extensions?.code]).toEqual([label, 'string', 'BAD_USER_INPUT']);
+        for (const error of errors)
+          expect([label, typeof error.message, error.extensions?.code]).toEqual([label, 'string', 'BAD_USER_INPUT']);
         if (clean(plan)) expect([label, errors]).toEqual([label, []]);
         const settings = await graphqlData(testApp, b.token, SETTINGS_QUERY);
         if (errors.length > 0 || plan.dryRun) {

@@ -1,5 +1,5 @@
 import { GRAPHQL_LIMITS } from '../../src/platform/graphql/server';
-import { signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { type SignedUpUser, signUp, startTestApp, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;
 let production: TestApp;
@@ -36,7 +36,8 @@ it('refuses documents deeper than the limit, and runs the deepest the schema all
   expect(deep.body.data).toBeUndefined();
   // The schema has no cycle, so its deepest valid document (below) is far from the limit: it runs, unrefused.
   const deepest = await post(testApp, {
-    query: '{ subscriptions(first: 1) { edges { node { product { id } folder { id } } } } calendar { subscription { product { id } } } }',
+    query:
+      '{ subscriptions(first: 1) { edges { node { product { id } folder { id } } } } calendar { subscription { product { id } } } }',
   });
   expect(deepest.body.errors).toBeUndefined();
   expect(deepest.body.data.subscriptions.edges).toEqual(expect.any(Array));
@@ -62,10 +63,13 @@ it('refuses documents with more tokens than the limit', async () => {
 });
 
 it('refuses more directives than the limit, and allows them at the limit', async () => {
-  const document = (count: number) => `{ ${Array.from({ length: count }, (_, index) => `a${index}: __typename @include(if: true)`).join(' ')} }`;
+  const document = (count: number) =>
+    `{ ${Array.from({ length: count }, (_, index) => `a${index}: __typename @include(if: true)`).join(' ')} }`;
   const over = await post(testApp, { query: document(GRAPHQL_LIMITS.maxDirectives + 1) });
   expect(over.status).toBe(400);
-  expect(over.body.errors.map((error: { message: string }) => error.message)).toEqual([expect.stringMatching(/directives limit/i)]);
+  expect(over.body.errors.map((error: { message: string }) => error.message)).toEqual([
+    expect.stringMatching(/directives limit/i),
+  ]);
   const at = await post(testApp, { query: document(GRAPHQL_LIMITS.maxDirectives) });
   expect(at.body.errors).toBeUndefined();
   expect(Object.keys(at.body.data)).toHaveLength(GRAPHQL_LIMITS.maxDirectives);

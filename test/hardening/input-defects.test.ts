@@ -1,6 +1,6 @@
 import { expectErrorBody } from '../support/shapes';
 import { createSubscription, MINIMAL, postSubscription } from '../support/subscriptions';
-import { graphql, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { graphql, type SignedUpUser, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
 
 // Inputs a careless client or an attacker sends: each is refused with a 4xx naming the field, stores
 // nothing, and emits nothing.
@@ -16,21 +16,39 @@ beforeAll(async () => {
 afterAll(() => testApp.close());
 
 const events = async (id: unknown) =>
-  sql(testApp, `select "topic" from "webhook_events" where "subscription_id" = ? and "topic" = 'subscription.updated'`, [id]);
+  sql(
+    testApp,
+    `select "topic" from "webhook_events" where "subscription_id" = ? and "topic" = 'subscription.updated'`,
+    [id],
+  );
 
 describe('a NUL character', () => {
   it('in a GraphQL variable or literal is a 400 BAD_USER_INPUT naming the field, not "connection lost"', async () => {
-    const viaVariable = await graphql(testApp, user.token, 'mutation($input: NameInput!) { createTag(input: $input) { id } }', { input: { name: 'a\u0000b' } });
+    const viaVariable = await graphql(
+      testApp,
+      user.token,
+      'mutation($input: NameInput!) { createTag(input: $input) { id } }',
+      { input: { name: 'a\u0000b' } },
+    );
     expect(viaVariable.status).toBe(400);
-    expect(viaVariable.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { name: [expect.any(String)] } });
+    expect(viaVariable.body.errors[0].extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      errors: { name: [expect.any(String)] },
+    });
     const viaLiteral = await graphql(testApp, user.token, '{ subscriptions(search: "x\\u0000y") { totalCount } }');
-    expect(viaLiteral.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { search: [expect.any(String)] } });
+    expect(viaLiteral.body.errors[0].extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      errors: { search: [expect.any(String)] },
+    });
     const viaSignUp = await graphql(
       testApp,
       null,
       'mutation { signUp(input: {email: "nul@example.com", password: "long enough password", name: "x\\u0000"}) { token } }',
     );
-    expect(viaSignUp.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { name: [expect.any(String)] } });
+    expect(viaSignUp.body.errors[0].extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      errors: { name: [expect.any(String)] },
+    });
     // The EmailAddress scalar refuses it before anything runs.
     const badEmail = await graphql(
       testApp,
@@ -57,7 +75,11 @@ describe('a NUL character', () => {
 describe('writes that would change nothing', () => {
   it('a PUT with a body but no Content-Type is a 415, with no event', async () => {
     const record = await createSubscription(testApp, user.token);
-    const response = await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set(auth()).set('content-type', '').send(Buffer.from('price=1.00'));
+    const response = await testApp.http
+      .put(`/api/v1/subscriptions/${record.id}`)
+      .set(auth())
+      .set('content-type', '')
+      .send(Buffer.from('price=1.00'));
     expect(response.status).toBe(415);
     expectErrorBody(response.body);
     expect(await events(record.id)).toEqual([]);
@@ -88,24 +110,45 @@ describe('one rule, whatever the size or spelling', () => {
 
   it('counts characters, not UTF-16 units: 60 emoji make a valid 60-character name', async () => {
     const name = '🎧'.repeat(60);
-    const created = await postSubscription(testApp, user.token, { ...MINIMAL, brand_id: name, 'tags[]': ['🎵'.repeat(100)] });
+    const created = await postSubscription(testApp, user.token, {
+      ...MINIMAL,
+      brand_id: name,
+      'tags[]': ['🎵'.repeat(100)],
+    });
     expect(created.status).toBe(200);
     expect(created.body.subscription.product_name).toBe(name);
     const tooLong = await postSubscription(testApp, user.token, { ...MINIMAL, brand_id: '🎧'.repeat(201) });
     expectErrorBody(tooLong.body, ['brand_id']);
-    const folder = await graphql(testApp, user.token, `mutation { createFolder(input: {name: "${'📁'.repeat(100)}"}) { name } }`);
+    const folder = await graphql(
+      testApp,
+      user.token,
+      `mutation { createFolder(input: {name: "${'📁'.repeat(100)}"}) { name } }`,
+    );
     expect(folder.body.data.createFolder.name).toBe('📁'.repeat(100));
   });
 
   it('refuses currency_code and price_type that disagree, naming both, on form and JSON', async () => {
     const record = await createSubscription(testApp, user.token);
-    const form = await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set(auth()).type('form').send({ currency_code: 'EUR', price_type: 'GBP' });
+    const form = await testApp.http
+      .put(`/api/v1/subscriptions/${record.id}`)
+      .set(auth())
+      .type('form')
+      .send({ currency_code: 'EUR', price_type: 'GBP' });
     expect(form.status).toBe(400);
     expectErrorBody(form.body, ['currency_code', 'price_type']);
-    const json = await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set(auth()).send({ currency_code: 'EUR', price_type: 'GBP' });
+    const json = await testApp.http
+      .put(`/api/v1/subscriptions/${record.id}`)
+      .set(auth())
+      .send({ currency_code: 'EUR', price_type: 'GBP' });
     expectErrorBody(json.body, ['currency_code', 'price_type']);
     expect(
-      (await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set(auth()).type('form').send({ currency_code: 'eur', price_type: 'EUR' })).status,
+      (
+        await testApp.http
+          .put(`/api/v1/subscriptions/${record.id}`)
+          .set(auth())
+          .type('form')
+          .send({ currency_code: 'eur', price_type: 'EUR' })
+      ).status,
     ).toBe(200);
     expect((await testApp.http.get(`/api/v1/subscriptions/${record.id}`).set(auth())).body[0].price_type).toBe('EUR');
   });
@@ -113,15 +156,33 @@ describe('one rule, whatever the size or spelling', () => {
 
 describe('dates stay within 0001-01-01..9999-12-31, derived ones included', () => {
   it('refuses a refund window that would end after 9999-12-31, on create and on update', async () => {
-    const created = await postSubscription(testApp, user.token, { ...MINIMAL, payment_date: '9999-12-31', refund_days: '3650' });
+    const created = await postSubscription(testApp, user.token, {
+      ...MINIMAL,
+      payment_date: '9999-12-31',
+      refund_days: '3650',
+    });
     expect(created.status).toBe(400);
     expectErrorBody(created.body, ['refund_days']);
     const record = await createSubscription(testApp, user.token, { payment_date: '9999-12-20' });
-    const updated = await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set(auth()).type('form').send({ refund_days: '30' });
+    const updated = await testApp.http
+      .put(`/api/v1/subscriptions/${record.id}`)
+      .set(auth())
+      .type('form')
+      .send({ refund_days: '30' });
     expect(updated.status).toBe(400);
     expectErrorBody(updated.body, ['refund_days']);
-    expect((await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set(auth()).type('form').send({ refund_days: '11' })).status).toBe(200);
-    expect((await testApp.http.get(`/api/v1/subscriptions/${record.id}`).set(auth())).body[0].refund_date).toBe('9999-12-31');
+    expect(
+      (
+        await testApp.http
+          .put(`/api/v1/subscriptions/${record.id}`)
+          .set(auth())
+          .type('form')
+          .send({ refund_days: '11' })
+      ).status,
+    ).toBe(200);
+    expect((await testApp.http.get(`/api/v1/subscriptions/${record.id}`).set(auth())).body[0].refund_date).toBe(
+      '9999-12-31',
+    );
   });
 
   it("caps an add-on's refund_date like refund_days", async () => {
@@ -149,7 +210,11 @@ describe('dates stay within 0001-01-01..9999-12-31, derived ones included', () =
     expect(rest.body.map((entry: { calendar_date: string }) => entry.calendar_date)).toEqual(['9999-12-20']);
     const calendar = await graphql(testApp, owner.token, '{ calendar(from: "9999-12-15") { date } }');
     expect(calendar.body.data.calendar).toEqual([{ date: '9999-12-20' }]);
-    const spending = await graphql(testApp, owner.token, '{ spendingSummary(from: "9999-12-15", groupBy: MONTH) { periodTotal groups { key } } }');
+    const spending = await graphql(
+      testApp,
+      owner.token,
+      '{ spendingSummary(from: "9999-12-15", groupBy: MONTH) { periodTotal groups { key } } }',
+    );
     expect(spending.body.errors).toBeUndefined();
     expect(spending.body.data.spendingSummary.groups).toEqual([{ key: '9999-12' }]);
   });
@@ -165,11 +230,15 @@ describe('a field sent twice', () => {
       .send('{"price": "1.00", "price": "2.00"}');
     expect(json.status).toBe(400);
     expectErrorBody(json.body, ['price']);
-    const form = await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set(auth()).type('form').send('price=1.00&price=2.00');
+    const form = await testApp.http
+      .put(`/api/v1/subscriptions/${record.id}`)
+      .set(auth())
+      .type('form')
+      .send('price=1.00&price=2.00');
     expect(form.status).toBe(400);
     expectErrorBody(form.body, ['price']);
-    const token = (await graphql(testApp, user.token, 'mutation { createInboundWebhookToken(kind: MANAGE) { token } }')).body.data.createInboundWebhookToken
-      .token;
+    const token = (await graphql(testApp, user.token, 'mutation { createInboundWebhookToken(kind: MANAGE) { token } }'))
+      .body.data.createInboundWebhookToken.token;
     const inbound = await testApp.http
       .post(`/webhook/user/data/${token}`)
       .set('content-type', 'application/json')

@@ -1,9 +1,10 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
+
 import { rowCounts } from '../support/hardening';
 import { expectErrorBody } from '../support/shapes';
 import { MINIMAL, postSubscription } from '../support/subscriptions';
-import { signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { type SignedUpUser, signUp, startTestApp, type TestApp } from '../support/test-app';
 
 /** Size limits of requests, and the request rate limits per token and per address, each with a JSON answer. */
 let testApp: TestApp;
@@ -25,7 +26,11 @@ function raw(text: string): Promise<{ status: number; contentType: string; body:
     socket.on('data', (chunk) => (answer += chunk.toString('utf8')));
     socket.on('close', () => {
       const [head, body = ''] = answer.split('\r\n\r\n');
-      resolve({ status: Number(head.split(' ')[1]), contentType: /content-type: ([^\r\n]+)/i.exec(head)?.[1] ?? '', body });
+      resolve({
+        status: Number(head.split(' ')[1]),
+        contentType: /content-type: ([^\r\n]+)/i.exec(head)?.[1] ?? '',
+        body,
+      });
     });
     socket.on('error', reject);
   });
@@ -40,7 +45,9 @@ describe('request size', () => {
         (response) => {
           let body = '';
           response.on('data', (chunk) => (body += chunk));
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, type: String(response.headers['content-type']), body }));
+          response.on('end', () =>
+            resolve({ status: response.statusCode ?? 0, type: String(response.headers['content-type']), body }),
+          );
         },
       );
       outgoing.on('error', reject);
@@ -122,7 +129,10 @@ describe('request rate', () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     // The same address with a token has the token's own budget.
     const withToken: number[] = [];
-    for (let i = 0; i < 7; i++) withToken.push((await testApp.http.get('/api/v1/auth/token').set('authorization', `Bearer ${fresh.token}`)).status);
+    for (let i = 0; i < 7; i++)
+      withToken.push(
+        (await testApp.http.get('/api/v1/auth/token').set('authorization', `Bearer ${fresh.token}`)).status,
+      );
     expect(withToken).toEqual([200, 200, 200, 200, 200, 200, 429]);
   });
 });

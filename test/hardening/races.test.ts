@@ -1,5 +1,5 @@
 import { createSubscription, MINIMAL, postSubscription } from '../support/subscriptions';
-import { signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { type SignedUpUser, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
 
 // Two requests racing on one thing leave one outcome. Real concurrency on PostgreSQL in both CI passes.
 
@@ -14,29 +14,44 @@ beforeAll(async () => {
 });
 afterAll(() => testApp.close());
 
-const together = <T>(make: (index: number) => PromiseLike<T>) => Promise.all(Array.from({ length: CONCURRENT }, (_, index) => make(index)));
+const together = <T>(make: (index: number) => PromiseLike<T>) =>
+  Promise.all(Array.from({ length: CONCURRENT }, (_, index) => make(index)));
 
 it('concurrent creates naming one new product make one private product, every create answered 200', async () => {
-  const answers = await together(() => postSubscription(testApp, user.token, { ...MINIMAL, brand_id: 'Brand New Racing Product' }));
+  const answers = await together(() =>
+    postSubscription(testApp, user.token, { ...MINIMAL, brand_id: 'Brand New Racing Product' }),
+  );
   expect(answers.map((answer) => answer.status)).toEqual(Array(CONCURRENT).fill(200));
   expect(new Set(answers.map((answer) => answer.body.subscription.brand_id)).size).toBe(1);
-  const products = await sql(testApp, 'select "id" from "products" where "owner_id" = ? and "product_name" = ?', [user.id, 'Brand New Racing Product']);
+  const products = await sql(testApp, 'select "id" from "products" where "owner_id" = ? and "product_name" = ?', [
+    user.id,
+    'Brand New Racing Product',
+  ]);
   expect(products).toHaveLength(1);
 });
 
 it('concurrent creates naming one new tag make one tag, every create answered 200', async () => {
   const answers = await together(() => postSubscription(testApp, user.token, { ...MINIMAL, 'tags[]': ['racing-tag'] }));
   expect(answers.map((answer) => answer.status)).toEqual(Array(CONCURRENT).fill(200));
-  expect(await sql(testApp, 'select "id" from "tags" where "user_id" = ? and "name" = ?', [user.id, 'racing-tag'])).toHaveLength(1);
+  expect(
+    await sql(testApp, 'select "id" from "tags" where "user_id" = ? and "name" = ?', [user.id, 'racing-tag']),
+  ).toHaveLength(1);
 });
 
 it.each(['cancel', 'refund'])('concurrent %ss of one record: one succeeds, one event', async (operation) => {
   const record = await createSubscription(testApp, user.token);
-  const answers = await together(() => testApp.http.post(`/api/v1/subscriptions/${record.id}/${operation}`).set(auth()));
+  const answers = await together(() =>
+    testApp.http.post(`/api/v1/subscriptions/${record.id}/${operation}`).set(auth()),
+  );
   expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
   expect(answers.filter((answer) => answer.status === 400)).toHaveLength(CONCURRENT - 1);
   const topic = operation === 'cancel' ? 'subscription.canceled' : 'subscription.refunded';
-  expect(await sql(testApp, 'select "id" from "webhook_events" where "subscription_id" = ? and "topic" = ?', [record.id, topic])).toHaveLength(1);
+  expect(
+    await sql(testApp, 'select "id" from "webhook_events" where "subscription_id" = ? and "topic" = ?', [
+      record.id,
+      topic,
+    ]),
+  ).toHaveLength(1);
 });
 
 it('concurrent deletes and cancels of one record: one delete, and a cancel only if it came first', async () => {

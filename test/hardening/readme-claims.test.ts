@@ -1,10 +1,12 @@
+import { randomBytes } from 'node:crypto';
+
 import argon2 from 'argon2';
+
 import { LoginThrottle } from '../../src/auth/login-throttle';
 import { provisionDatabase } from '../support/database';
-import { MINIMAL } from '../support/subscriptions';
-import { graphql, signUp, sql, startTestApp, uniqueEmail, type TestApp } from '../support/test-app';
 import { dropRedisPrefix } from '../support/redis-keys';
-import { randomBytes } from 'node:crypto';
+import { MINIMAL } from '../support/subscriptions';
+import { graphql, signUp, sql, startTestApp, type TestApp, uniqueEmail } from '../support/test-app';
 
 // Claims of docs/security.md, docs/operations.md and docs/webhooks.md (once the README's), each held to its word.
 
@@ -17,7 +19,9 @@ describe('passwords', () => {
 
   it('are hashed with argon2id, 19 MiB, 2 passes, 1 lane', async () => {
     const user = await signUp(testApp);
-    const [row] = await sql<{ password_hash: string }>(testApp, 'select "password_hash" from "users" where "id" = ?', [user.id]);
+    const [row] = await sql<{ password_hash: string }>(testApp, 'select "password_hash" from "users" where "id" = ?', [
+      user.id,
+    ]);
     expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
   });
 
@@ -25,7 +29,8 @@ describe('passwords', () => {
     const user = await signUp(testApp);
     const verify = jest.spyOn(argon2, 'verify');
     try {
-      const login = (email: string) => testApp.http.post('/api/v1/auth/login').field('email', email).field('password', 'not the password');
+      const login = (email: string) =>
+        testApp.http.post('/api/v1/auth/login').field('email', email).field('password', 'not the password');
       verify.mockClear();
       const wrong = await login(user.email);
       const wrongCalls = verify.mock.calls.length;
@@ -70,12 +75,17 @@ describe('login throttling', () => {
       const statuses: number[] = [];
       for (let batch = 0; batch < 10; batch++) {
         const answers = await Promise.all(
-          Array.from({ length: 10 }, () => testApp.http.post('/api/v1/auth/login').field('email', uniqueEmail('spray')).field('password', 'guess')),
+          Array.from({ length: 10 }, () =>
+            testApp.http.post('/api/v1/auth/login').field('email', uniqueEmail('spray')).field('password', 'guess'),
+          ),
         );
         statuses.push(...answers.map((answer) => answer.status));
       }
       expect(statuses).toEqual(Array(100).fill(401));
-      const refused = await testApp.http.post('/api/v1/auth/login').field('email', uniqueEmail('spray')).field('password', 'guess');
+      const refused = await testApp.http
+        .post('/api/v1/auth/login')
+        .field('email', uniqueEmail('spray'))
+        .field('password', 'guess');
       expect(refused.status).toBe(429);
       expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     } finally {
@@ -90,12 +100,18 @@ describe('login throttling', () => {
       const first = await startTestApp(env, {}, database);
       const user = await signUp(first);
       for (let attempt = 0; attempt < 29; attempt++) {
-        expect((await first.http.post('/api/v1/auth/login').field('email', user.email).field('password', `wrong ${attempt}`)).status).toBe(401);
+        expect(
+          (await first.http.post('/api/v1/auth/login').field('email', user.email).field('password', `wrong ${attempt}`))
+            .status,
+        ).toBe(401);
       }
       await first.close();
       const second = await startTestApp(env, {}, database);
       try {
-        expect((await second.http.post('/api/v1/auth/login').field('email', user.email).field('password', user.password)).status).toBe(429);
+        expect(
+          (await second.http.post('/api/v1/auth/login').field('email', user.email).field('password', user.password))
+            .status,
+        ).toBe(429);
       } finally {
         await second.close();
       }
@@ -125,8 +141,9 @@ describe('operations and idempotency', () => {
     const testApp = await startTestApp();
     try {
       const user = await signUp(testApp);
-      const token = (await graphql(testApp, user.token, 'mutation { createInboundWebhookToken(kind: CREATE) { token } }')).body.data.createInboundWebhookToken
-        .token;
+      const token = (
+        await graphql(testApp, user.token, 'mutation { createInboundWebhookToken(kind: CREATE) { token } }')
+      ).body.data.createInboundWebhookToken.token;
       const send = () =>
         testApp.http
           .post(`/webhook/user/data/${token}`)

@@ -11,8 +11,10 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+
 import autocannon from 'autocannon';
 import { Client } from 'pg';
+
 import { startArguments } from '../support/service-process';
 
 const SERVER_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
@@ -22,7 +24,8 @@ const CONNECTIONS = 50;
 const WARM_UP_S = Math.min(60, Math.floor(SECONDS / 5));
 const root = path.resolve(__dirname, '../../..');
 
-const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const rssOf = (pid: number) =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function admin(sql: string): Promise<void> {
@@ -81,15 +84,27 @@ async function main(): Promise<number> {
           body: JSON.stringify({ query }),
         })
       ).json()) as { data: Record<string, any> };
-    const { token } = (await graphql(null, 'mutation { signUp(input: {email: "soak@example.com", password: "soak password", name: "Soak"}) { token } }')).data
-      .signUp;
-    await graphql(token, `mutation { createWebhookEndpoint(input: {url: "http://127.0.0.1:${(receiver.address() as AddressInfo).port}/"}) { id } }`);
+    const { token } = (
+      await graphql(
+        null,
+        'mutation { signUp(input: {email: "soak@example.com", password: "soak password", name: "Soak"}) { token } }',
+      )
+    ).data.signUp;
+    await graphql(
+      token,
+      `mutation { createWebhookEndpoint(input: {url: "http://127.0.0.1:${(receiver.address() as AddressInfo).port}/"}) { id } }`,
+    );
     const auth = { authorization: `Bearer ${token}` };
-    const form = 'brand_id=12&type=1&price=9.99&price_type=USD&billing_type=2&billing_frequency=1&billing_cycle=3&payment_date=2026-06-01&status=1&recurring=1';
+    const form =
+      'brand_id=12&type=1&price=9.99&price_type=USD&billing_type=2&billing_frequency=1&billing_cycle=3&payment_date=2026-06-01&status=1&recurring=1';
     const ids: number[] = [];
     for (let i = 0; i < 50; i++) {
       const created = (await (
-        await fetch(`${base}/api/v1/subscriptions`, { method: 'POST', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' }, body: form })
+        await fetch(`${base}/api/v1/subscriptions`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+          body: form,
+        })
       ).json()) as { subscription: { id: number } };
       ids.push(created.subscription.id);
     }
@@ -108,11 +123,18 @@ async function main(): Promise<number> {
       requests: [
         { method: 'GET', path: '/api/v1/subscriptions?length=100' },
         { method: 'GET', path: '/api/v1/subscriptions/upcoming?days=30' },
-        { method: 'GET', setupRequest: (request) => ({ ...request, path: `/api/v1/subscriptions/${ids[next++ % ids.length]}` }) },
+        {
+          method: 'GET',
+          setupRequest: (request) => ({ ...request, path: `/api/v1/subscriptions/${ids[next++ % ids.length]}` }),
+        },
         {
           method: 'PUT',
           headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
-          setupRequest: (request) => ({ ...request, path: `/api/v1/subscriptions/${ids[next++ % ids.length]}`, body: `note=soak ${next}` }),
+          setupRequest: (request) => ({
+            ...request,
+            path: `/api/v1/subscriptions/${ids[next++ % ids.length]}`,
+            body: `note=soak ${next}`,
+          }),
           onResponse: (status) => void (status === 200 && writes.updated++),
         },
         // Each connection deletes the record it has just created, so the data stays the same size and RSS
@@ -125,19 +147,26 @@ async function main(): Promise<number> {
           onResponse: (status, body, context) => {
             if (status !== 200) return;
             writes.created++;
-            (context as { created?: number }).created = (JSON.parse(body) as { subscription: { id: number } }).subscription.id;
+            (context as { created?: number }).created = (
+              JSON.parse(body) as { subscription: { id: number } }
+            ).subscription.id;
           },
         },
         {
           method: 'DELETE',
-          setupRequest: (request, context) => ({ ...request, path: `/api/v1/subscriptions/${(context as { created?: number }).created ?? 0}` }),
+          setupRequest: (request, context) => ({
+            ...request,
+            path: `/api/v1/subscriptions/${(context as { created?: number }).created ?? 0}`,
+          }),
           onResponse: (status) => void (status === 200 && writes.deleted++),
         },
         {
           method: 'POST',
           path: '/graphql',
           headers: { ...auth, 'content-type': 'application/json' },
-          body: JSON.stringify({ query: '{ subscriptions(first: 20) { totalCount edges { node { id price folder { name } } } } }' }),
+          body: JSON.stringify({
+            query: '{ subscriptions(first: 20) { totalCount edges { node { id price folder { name } } } } }',
+          }),
         },
       ],
     } as autocannon.Options);
@@ -149,7 +178,9 @@ async function main(): Promise<number> {
     const client = new Client({ connectionString: databaseUrl });
     await client.connect();
     for (let waited = 0; waited < 120; waited++) {
-      const { rows } = await client.query(`select count(*)::int as "n" from "webhook_deliveries" where "status" <> 'SUCCEEDED'`);
+      const { rows } = await client.query(
+        `select count(*)::int as "n" from "webhook_deliveries" where "status" <> 'SUCCEEDED'`,
+      );
       if (rows[0].n === 0) break;
       await sleep(1000);
     }
@@ -195,11 +226,14 @@ async function main(): Promise<number> {
       // Every record has its one created event. Writes still in flight when the load stopped committed without
       // their answer being counted, so events may exceed the acknowledged writes by at most one per connection.
       db.created !== db.records && 'created events do not match the records',
-      (db.created < report.acknowledgedWrites.created || db.created > report.acknowledgedWrites.created + CONNECTIONS) &&
+      (db.created < report.acknowledgedWrites.created ||
+        db.created > report.acknowledgedWrites.created + CONNECTIONS) &&
         'created events do not match acknowledged creates',
-      (db.updated < report.acknowledgedWrites.updated || db.updated > report.acknowledgedWrites.updated + CONNECTIONS) &&
+      (db.updated < report.acknowledgedWrites.updated ||
+        db.updated > report.acknowledgedWrites.updated + CONNECTIONS) &&
         'updated events do not match acknowledged updates',
-      (db.deleted < report.acknowledgedWrites.deleted || db.deleted > report.acknowledgedWrites.deleted + CONNECTIONS) &&
+      (db.deleted < report.acknowledgedWrites.deleted ||
+        db.deleted > report.acknowledgedWrites.deleted + CONNECTIONS) &&
         'deleted events do not match acknowledged deletes',
       db.not_once > 0 && 'events without exactly one successful delivery',
       unreceived > 0 && 'events the receiver never got',

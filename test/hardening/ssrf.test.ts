@@ -11,7 +11,10 @@ let guarded: TestApp;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  guarded = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'false', NOTIFY_SECRET_KEY: 'ssrf-test-notify-secret-key-0123456789' });
+  guarded = await startTestApp({
+    WEBHOOK_ALLOW_PRIVATE: 'false',
+    NOTIFY_SECRET_KEY: 'ssrf-test-notify-secret-key-0123456789',
+  });
   receiver = new Receiver();
   await receiver.start();
 });
@@ -88,9 +91,14 @@ describe('SSRF guard', () => {
   ];
   it.each(refused)('refuses %s when the endpoint is saved', async (url) => {
     const user = await signUp(guarded, 'Guarded');
-    const response = await graphql(guarded, user.token, 'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }', {
-      input: { url, events: [] },
-    });
+    const response = await graphql(
+      guarded,
+      user.token,
+      'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }',
+      {
+        input: { url, events: [] },
+      },
+    );
     expect(response.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(response.body.errors[0].extensions.errors.url).toEqual(expect.any(Array));
   });
@@ -129,11 +137,19 @@ describe('SSRF guard', () => {
   it.each(EMBEDDED_V4)('refuses notification targets on %s when they are saved', async (host) => {
     const user = await signUp(guarded, 'Guarded targets');
     for (const url of targetUrls(host)) {
-      const response = await graphql(guarded, user.token, 'mutation($input: NotificationTargetInput!) { createNotificationTarget(input: $input) { id } }', {
-        input: { name: 'Inward', url },
-      });
+      const response = await graphql(
+        guarded,
+        user.token,
+        'mutation($input: NotificationTargetInput!) { createNotificationTarget(input: $input) { id } }',
+        {
+          input: { name: 'Inward', url },
+        },
+      );
       expect([url, response.body.errors?.[0].extensions.code]).toEqual([url, 'BAD_USER_INPUT']);
-      expect([url, response.body.errors[0].extensions.errors.url[0]]).toEqual([url, expect.stringMatching(/loopback, private, link-local/)]);
+      expect([url, response.body.errors[0].extensions.errors.url[0]]).toEqual([
+        url,
+        expect.stringMatching(/loopback, private, link-local/),
+      ]);
     }
     expect(await sql(guarded, 'select "id" from "notification_targets" where "user_id" = ?', [user.id])).toEqual([]);
   });
@@ -141,9 +157,14 @@ describe('SSRF guard', () => {
   it('accepts notification targets on public hosts', async () => {
     const user = await signUp(guarded, 'Public targets');
     for (const url of [...targetUrls('ntfy.example.com'), ...targetUrls('[2606:4700:4700::1111]')]) {
-      const response = await graphql(guarded, user.token, 'mutation($input: NotificationTargetInput!) { createNotificationTarget(input: $input) { id } }', {
-        input: { name: 'Public', url },
-      });
+      const response = await graphql(
+        guarded,
+        user.token,
+        'mutation($input: NotificationTargetInput!) { createNotificationTarget(input: $input) { id } }',
+        {
+          input: { name: 'Public', url },
+        },
+      );
       expect([url, response.body.errors]).toEqual([url, undefined]);
     }
   });
@@ -159,7 +180,11 @@ describe('SSRF guard', () => {
     );
     await createSubscription(guarded, user.token);
     let attempt: { error: string } | undefined;
-    for (const deadline = Date.now() + 10_000; !attempt && Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+    for (
+      const deadline = Date.now() + 10_000;
+      !attempt && Date.now() < deadline;
+      await new Promise((r) => setTimeout(r, 50))
+    ) {
       [attempt] = await sql<{ error: string }>(
         guarded,
         'select a."error" from "webhook_delivery_attempts" a join "webhook_deliveries" d on d."id" = a."delivery_id" where d."endpoint_id" = ?',

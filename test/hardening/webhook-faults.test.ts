@@ -1,7 +1,8 @@
-import { countOwnedRows } from '../support/hardening';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
+
+import { countOwnedRows } from '../support/hardening';
 import { Receiver } from '../support/receiver';
 import { MINIMAL, postSubscription } from '../support/subscriptions';
 import { deliveriesSettled, graphql, signUp, startTestApp, type TestApp } from '../support/test-app';
@@ -16,7 +17,11 @@ const withServers = process.env.REDIS_URL ? describe : describe.skip;
 const root = path.resolve(__dirname, '../..');
 
 async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   for (const deadline = Date.now() + 10_000; ; await new Promise((r) => setTimeout(r, 50))) {
     const up = await new Promise<boolean>((resolve) => {
       const socket = createServer()
@@ -53,9 +58,14 @@ withServers('delivery under faults', () => {
     );
     try {
       const user = await signUp(testApp, 'Outage');
-      await graphql(testApp, user.token, 'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }', {
-        input: { url: receiver.url, events: [] },
-      });
+      await graphql(
+        testApp,
+        user.token,
+        'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }',
+        {
+          input: { url: receiver.url, events: [] },
+        },
+      );
       // Redis goes away while writes are in flight and comes back while they go on.
       const writes = (async () => {
         for (let i = 0; i < 200; i++) {
@@ -65,10 +75,18 @@ withServers('delivery under faults', () => {
       })();
       await until(() => receiver.received.length >= 10, 'the first deliveries', 30_000);
       await stop(redis);
-      await until(async () => (await countOwnedRows(testApp, 'subscriptions', user.id)) >= 100, 'writes while Redis is down', 60_000);
+      await until(
+        async () => (await countOwnedRows(testApp, 'subscriptions', user.id)) >= 100,
+        'writes while Redis is down',
+        60_000,
+      );
       redis = await startRedis(port);
       await writes;
-      await until(() => new Set(receiver.received.map((r) => r.headers['webhook-id'])).size >= 200, '200 distinct events', 90_000);
+      await until(
+        () => new Set(receiver.received.map((r) => r.headers['webhook-id'])).size >= 200,
+        '200 distinct events',
+        90_000,
+      );
       await deliveriesSettled(testApp, 90_000);
       // Exactly once by webhook-id: every event arrived, none twice.
       const ids = receiver.received.map((request) => String(request.headers['webhook-id']));
@@ -85,7 +103,10 @@ withServers('delivery under faults', () => {
   }, 180_000);
 
   it('loses nothing when the worker is killed mid-delivery: the attempt is made again with the same webhook-id', async () => {
-    const testApp = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' }, { inProcessWorker: false, deliveryTiming: { leaseMs: 2_000 } });
+    const testApp = await startTestApp(
+      { WEBHOOK_ALLOW_PRIVATE: 'true' },
+      { inProcessWorker: false, deliveryTiming: { leaseMs: 2_000 } },
+    );
     const workerEnv = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
@@ -97,7 +118,11 @@ withServers('delivery under faults', () => {
     };
     const startWorker = async () => {
       const port = await freePort();
-      const child = spawn(process.execPath, ['dist/workers/main.js'], { cwd: root, env: { ...workerEnv, PORT: String(port) }, stdio: 'ignore' });
+      const child = spawn(process.execPath, ['dist/workers/main.js'], {
+        cwd: root,
+        env: { ...workerEnv, PORT: String(port) },
+        stdio: 'ignore',
+      });
       await until(
         () =>
           fetch(`http://127.0.0.1:${port}/readyz`).then(
@@ -113,9 +138,14 @@ withServers('delivery under faults', () => {
     try {
       receiver.delayMs = 5_000;
       const user = await signUp(testApp, 'Killed');
-      await graphql(testApp, user.token, 'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }', {
-        input: { url: receiver.url, events: [] },
-      });
+      await graphql(
+        testApp,
+        user.token,
+        'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }',
+        {
+          input: { url: receiver.url, events: [] },
+        },
+      );
       const created = await postSubscription(testApp, user.token, MINIMAL);
       expect(created.status).toBe(200);
       await receiver.waitFor(1, 20_000);
@@ -124,7 +154,9 @@ withServers('delivery under faults', () => {
       worker = await startWorker();
       await until(
         async () => {
-          const [row] = await testApp.app.db.orm.em.getConnection().execute<{ status: string }[]>('select "status" from "webhook_deliveries"');
+          const [row] = await testApp.app.db.orm.em
+            .getConnection()
+            .execute<{ status: string }[]>('select "status" from "webhook_deliveries"');
           return row?.status === 'SUCCEEDED';
         },
         'the delivery to succeed',

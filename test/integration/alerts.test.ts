@@ -1,7 +1,7 @@
 import { countOwnedRows } from '../support/hardening';
 import { expectErrorBody } from '../support/shapes';
 import { createSubscription } from '../support/subscriptions';
-import { graphql, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { graphql, type SignedUpUser, signUp, startTestApp, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;
 let ann: SignedUpUser;
@@ -48,7 +48,15 @@ const READ_KEYS = [
 
 function expectReadShape(alert: Record<string, unknown>): void {
   expect(Object.keys(alert).sort()).toEqual([...READ_KEYS].sort());
-  for (const field of ['id', 'user_id', 'is_default', 'time_period', 'alert_condition', 'alert_type', 'alert_subs_type'])
+  for (const field of [
+    'id',
+    'user_id',
+    'is_default',
+    'time_period',
+    'alert_condition',
+    'alert_type',
+    'alert_subs_type',
+  ])
     expect([field, Number.isInteger(alert[field])]).toEqual([field, true]);
   expect(alert.time).toMatch(/^\d{2}:\d{2}:\d{2}$/);
   expect(alert.created_at).toMatch(ISO_MICROS);
@@ -98,13 +106,30 @@ describe('POST /api/v1/alerts (operation 14)', () => {
     expectErrorBody(bad.body, ['time', 'timezone', 'alert_condition', 'alert_type', 'alert_subs_type', 'time_period']);
     const missing = await createAlert(ann.token, { alert_name: 'only a name' });
     expect(missing.status).toBe(400);
-    expectErrorBody(missing.body, ['time_period', 'time', 'alert_condition', 'alert_type', 'timezone', 'alert_subs_type']);
+    expectErrorBody(missing.body, [
+      'time_period',
+      'time',
+      'alert_condition',
+      'alert_type',
+      'timezone',
+      'alert_subs_type',
+    ]);
     expect(await countOwnedRows(testApp, 'alerts', ann.id)).toBe(before);
   });
 
   it('carries what a reminder needs: period with its unit, date, local time, zone, kinds of record, channel', async () => {
-    const created = (await createAlert(ann.token, { ...FIELDS, time_cycle: '2', alert_contact: 'me@example.com', alert_condition: '3', alert_type: '3' })).body;
-    const [row] = await testApp.app.db.orm.em.getConnection().execute<Record<string, unknown>[]>('select * from "alerts" where "id" = ?', [created.id]);
+    const created = (
+      await createAlert(ann.token, {
+        ...FIELDS,
+        time_cycle: '2',
+        alert_contact: 'me@example.com',
+        alert_condition: '3',
+        alert_type: '3',
+      })
+    ).body;
+    const [row] = await testApp.app.db.orm.em
+      .getConnection()
+      .execute<Record<string, unknown>[]>('select * from "alerts" where "id" = ?', [created.id]);
     expect(row).toMatchObject({
       time_period: 7,
       time_cycle: 2,
@@ -145,14 +170,17 @@ describe('reading alerts (operations 15 and 16)', () => {
     const user = await signUp(testApp, 'Lister');
     const first = (await createAlert(user.token, { ...FIELDS, alert_name: 'Alpha reminder' })).body;
     const second = (await createAlert(user.token, { ...FIELDS, alert_name: 'Beta reminder' })).body;
-    const list = async (query: Record<string, string>) => testApp.http.get('/api/v1/alerts').query(query).set(auth(user.token));
+    const list = async (query: Record<string, string>) =>
+      testApp.http.get('/api/v1/alerts').query(query).set(auth(user.token));
     const newestFirst = await list({ sort: 'created_at:desc' });
     expect(newestFirst.status).toBe(200);
     expect(newestFirst.body.map((a: { id: number }) => a.id)).toEqual([second.id, first.id, 1]);
     for (const alert of newestFirst.body) expectReadShape(alert);
     expect((await list({ sort: 'id:asc' })).body.map((a: { id: number }) => a.id)).toEqual([1, first.id, second.id]);
     expect((await list({ q: 'beta' })).body.map((a: { id: number }) => a.id)).toEqual([second.id]);
-    expect((await list({ sort: 'id:asc', start: '1', length: '1' })).body.map((a: { id: number }) => a.id)).toEqual([first.id]);
+    expect((await list({ sort: 'id:asc', start: '1', length: '1' })).body.map((a: { id: number }) => a.id)).toEqual([
+      first.id,
+    ]);
     const none = await list({ q: 'nothing like this' });
     expect(none.status).toBe(400);
     expectErrorBody(none.body);
@@ -190,7 +218,11 @@ describe('PUT and DELETE /api/v1/alerts/{id} (operations 17 and 18)', () => {
     expect(response.body.updated_at).toMatch(ISO_MICROS);
     const read = (await testApp.http.get(`/api/v1/alerts/${created.id}`).set(auth(ann.token))).body;
     expect(read).toMatchObject({ time_period: 2, time: '19:05:00', alert_type: 2 });
-    const bad = await testApp.http.put(`/api/v1/alerts/${created.id}`).set(auth(ann.token)).type('form').send({ time: '7pm' });
+    const bad = await testApp.http
+      .put(`/api/v1/alerts/${created.id}`)
+      .set(auth(ann.token))
+      .type('form')
+      .send({ time: '7pm' });
     expect(bad.status).toBe(400);
     expectErrorBody(bad.body, ['time']);
     expect((await testApp.http.get(`/api/v1/alerts/${created.id}`).set(auth(ann.token))).body).toEqual(read);
@@ -212,7 +244,11 @@ describe('PUT and DELETE /api/v1/alerts/{id} (operations 17 and 18)', () => {
   });
 
   it('never changes or deletes the system default alert', async () => {
-    const update = await testApp.http.put('/api/v1/alerts/1').set(auth(ann.token)).type('form').send({ alert_name: 'Mine now' });
+    const update = await testApp.http
+      .put('/api/v1/alerts/1')
+      .set(auth(ann.token))
+      .type('form')
+      .send({ alert_name: 'Mine now' });
     expect(update.status).toBe(400);
     expectErrorBody(update.body);
     const remove = await testApp.http.delete('/api/v1/alerts/1').set(auth(ann.token));
@@ -228,7 +264,9 @@ describe('two users', () => {
     const alert = (await createAlert(a.token)).body;
     const asB = auth(b.token);
     expect((await testApp.http.get(`/api/v1/alerts/${alert.id}`).set(asB)).status).toBe(400);
-    expect((await testApp.http.put(`/api/v1/alerts/${alert.id}`).set(asB).type('form').send({ alert_name: 'x' })).status).toBe(400);
+    expect(
+      (await testApp.http.put(`/api/v1/alerts/${alert.id}`).set(asB).type('form').send({ alert_name: 'x' })).status,
+    ).toBe(400);
     expect((await testApp.http.delete(`/api/v1/alerts/${alert.id}`).set(asB)).status).toBe(400);
     expect((await testApp.http.get('/api/v1/alerts').set(asB)).body.map((x: { id: number }) => x.id)).toEqual([1]);
     const linked = await testApp.http
@@ -247,8 +285,12 @@ describe('two users', () => {
       .field('alert_id', String(alert.id));
     expect(linked.status).toBe(400);
     expectErrorBody(linked.body, ['alert_id']);
-    expect((await graphql(testApp, b.token, `{ alert(id: ${alert.id}) { id } }`)).body.errors[0].extensions.code).toBe('NOT_FOUND');
-    expect((await testApp.http.get(`/api/v1/alerts/${alert.id}`).set(auth(a.token))).body.alert_name).toBe('Week before');
+    expect((await graphql(testApp, b.token, `{ alert(id: ${alert.id}) { id } }`)).body.errors[0].extensions.code).toBe(
+      'NOT_FOUND',
+    );
+    expect((await testApp.http.get(`/api/v1/alerts/${alert.id}`).set(auth(a.token))).body.alert_name).toBe(
+      'Week before',
+    );
   });
 });
 
@@ -277,11 +319,23 @@ describe('GraphQL alerts', () => {
       { id: 1, isSystem: true },
       { id, isSystem: false },
     ]);
-    const updated = await graphql(testApp, user.token, `mutation { updateAlert(id: ${id}, input: {time: "18:45"}) { time } }`);
+    const updated = await graphql(
+      testApp,
+      user.token,
+      `mutation { updateAlert(id: ${id}, input: {time: "18:45"}) { time } }`,
+    );
     expect(updated.body.data.updateAlert.time).toBe('18:45:00');
-    const invalid = await graphql(testApp, user.token, `mutation { updateAlert(id: ${id}, input: {channel: 9}) { id } }`);
+    const invalid = await graphql(
+      testApp,
+      user.token,
+      `mutation { updateAlert(id: ${id}, input: {channel: 9}) { id } }`,
+    );
     expect(invalid.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
-    expect((await graphql(testApp, user.token, `mutation { deleteAlert(id: ${id}) }`)).body.data.deleteAlert).toBe(true);
-    expect((await graphql(testApp, user.token, 'mutation { deleteAlert(id: 1) }')).body.errors[0].extensions.code).toBe('CONFLICT');
+    expect((await graphql(testApp, user.token, `mutation { deleteAlert(id: ${id}) }`)).body.data.deleteAlert).toBe(
+      true,
+    );
+    expect((await graphql(testApp, user.token, 'mutation { deleteAlert(id: 1) }')).body.errors[0].extensions.code).toBe(
+      'CONFLICT',
+    );
   });
 });

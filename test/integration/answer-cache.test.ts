@@ -1,9 +1,10 @@
 import { Client } from 'pg';
+
 import { buildAppSchema } from '../../src/runtime/schema';
 import type { Services } from '../../src/runtime/services';
 import { VERSIONED_QUERIES } from '../../src/subscriptions/subscription.resolver';
 import { createSubscription } from '../support/subscriptions';
-import { graphql, graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { graphql, graphqlData, type SignedUpUser, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
 import { until } from '../support/wait';
 
 /**
@@ -28,9 +29,19 @@ beforeAll(async () => {
   user = await signUp(testApp, 'Kept');
   ({
     createFolder: { id: folderId },
-  } = await graphqlData<{ createFolder: { id: number } }>(testApp, user.token, 'mutation { createFolder(input: {name: "Media"}) { id } }'));
-  recordId = (await createSubscription(testApp, user.token, { price: '10.00', price_type: 'EUR', folder_id: String(folderId), payment_date: '2026-01-10' }))
-    .id as number;
+  } = await graphqlData<{ createFolder: { id: number } }>(
+    testApp,
+    user.token,
+    'mutation { createFolder(input: {name: "Media"}) { id } }',
+  ));
+  recordId = (
+    await createSubscription(testApp, user.token, {
+      price: '10.00',
+      price_type: 'EUR',
+      folder_id: String(folderId),
+      payment_date: '2026-01-10',
+    })
+  ).id as number;
   laterId = (await createSubscription(testApp, user.token, { price: '5.00', payment_date: '2026-01-20' })).id as number;
 });
 afterAll(async () => {
@@ -38,7 +49,14 @@ afterAll(async () => {
   await testApp.close();
 });
 
-type Item = { id: number; price: number; base_value: string; folder_name: string | null; next_payment_date: string | null; brand_name: string };
+type Item = {
+  id: number;
+  price: number;
+  base_value: string;
+  folder_name: string | null;
+  next_payment_date: string | null;
+  brand_name: string;
+};
 const get = (app: TestApp, path: string) => app.http.get(path).set('authorization', `Bearer ${user.token}`);
 const list = async (app = testApp, query = '') => {
   const response = await get(app, `/api/v1/subscriptions?sort=id${query}`);
@@ -63,10 +81,18 @@ it('serves a repeated request from the kept answer, byte for byte, with no read 
 
 it("changes with the user's own rows, written by a request, by another process or by SQL", async () => {
   await mine();
-  await testApp.http.put(`/api/v1/subscriptions/${recordId}`).set('authorization', `Bearer ${user.token}`).type('form').send({ price: '11.00' });
+  await testApp.http
+    .put(`/api/v1/subscriptions/${recordId}`)
+    .set('authorization', `Bearer ${user.token}`)
+    .type('form')
+    .send({ price: '11.00' });
   expect((await mine()).price).toBe(11);
   await mine(other);
-  await testApp.http.put(`/api/v1/subscriptions/${recordId}`).set('authorization', `Bearer ${user.token}`).type('form').send({ price: '12.00' });
+  await testApp.http
+    .put(`/api/v1/subscriptions/${recordId}`)
+    .set('authorization', `Bearer ${user.token}`)
+    .type('form')
+    .send({ price: '12.00' });
   expect((await mine(other)).price).toBe(12);
   await sql(testApp, `update "subscriptions" set "price" = 13 where "id" = ?`, [recordId]);
   expect((await mine()).price).toBe(13);
@@ -92,7 +118,11 @@ it('changes with the tags a filter reads and with deletions', async () => {
     const response = await get(testApp, `/api/v1/subscriptions?sort=id&filters=${encodeURIComponent(filters)}`);
     return response.status === 200 ? (response.body as Item[]).map((item) => item.id) : [];
   };
-  const { createTag } = await graphqlData<{ createTag: { id: number } }>(testApp, user.token, 'mutation { createTag(input: {name: "kept"}) { id } }');
+  const { createTag } = await graphqlData<{ createTag: { id: number } }>(
+    testApp,
+    user.token,
+    'mutation { createTag(input: {name: "kept"}) { id } }',
+  );
   const tagId = createTag.id;
   await sql(testApp, `insert into "subscription_tags" ("subscription_id", "tag_id") values (?, ?)`, [laterId, tagId]);
   expect(await tagged()).toEqual([laterId]);
@@ -103,7 +133,10 @@ it('changes with the tags a filter reads and with deletions', async () => {
 });
 
 it('makes a fresh answer in the next quarter-hour, when dates derived from today may differ', async () => {
-  const upcoming = async () => ((await get(testApp, '/api/v1/subscriptions/upcoming?days=40')).body as Item[]).filter((item) => item.id === laterId);
+  const upcoming = async () =>
+    ((await get(testApp, '/api/v1/subscriptions/upcoming?days=40')).body as Item[]).filter(
+      (item) => item.id === laterId,
+    );
   // 2026-03-20 23:50 UTC: the payment of the 20th is today.
   const [before] = await upcoming();
   expect(before.next_payment_date).toBe('2026-03-20');
@@ -132,8 +165,15 @@ it('reads the records once for a burst of the same request after a change, and s
 
 describe('GraphQL', () => {
   const page = `{ subscriptions(first: 10, orderBy: {field: ID, direction: ASC}) { totalCount edges { node { id price folder { name } alerts { id } } } } }`;
-  type Page = { subscriptions: { totalCount: number; edges: Array<{ node: { id: number; price: string; alerts: Array<{ id: number }> } }> } };
-  const node = async () => (await graphqlData<Page>(testApp, user.token, page)).subscriptions.edges.find((edge) => edge.node.id === laterId)!.node;
+  type Page = {
+    subscriptions: {
+      totalCount: number;
+      edges: Array<{ node: { id: number; price: string; alerts: Array<{ id: number }> } }>;
+    };
+  };
+  const node = async () =>
+    (await graphqlData<Page>(testApp, user.token, page)).subscriptions.edges.find((edge) => edge.node.id === laterId)!
+      .node;
   const readsRecords = () => statements.some((statement) => statement.includes('"subscriptions"'));
 
   it('answers a repeated query from the kept result, until the data it read changes', async () => {
@@ -141,7 +181,11 @@ describe('GraphQL', () => {
     statements.length = 0;
     expect(await graphqlData<Page>(testApp, user.token, page)).toEqual(first);
     expect(readsRecords()).toBe(false);
-    await testApp.http.put(`/api/v1/subscriptions/${laterId}`).set('authorization', `Bearer ${user.token}`).type('form').send({ price: '6.00' });
+    await testApp.http
+      .put(`/api/v1/subscriptions/${laterId}`)
+      .set('authorization', `Bearer ${user.token}`)
+      .type('form')
+      .send({ price: '6.00' });
     expect((await node()).price).toBe('6.00');
     // The alerts of a record (a link table of their own).
     const [{ id: alertId }] = await sql<{ id: number }>(
@@ -151,7 +195,11 @@ describe('GraphQL', () => {
       [user.id],
     );
     const alertsBefore = (await node()).alerts.map((alert) => alert.id);
-    await sql(testApp, `insert into "subscription_alerts" ("subscription_id", "alert_id", "position") values (?, ?, 1)`, [laterId, alertId]);
+    await sql(
+      testApp,
+      `insert into "subscription_alerts" ("subscription_id", "alert_id", "position") values (?, ?, 1)`,
+      [laterId, alertId],
+    );
     expect((await node()).alerts.map((alert) => alert.id)).toEqual(expect.arrayContaining([...alertsBefore, alertId]));
   });
 
@@ -159,7 +207,9 @@ describe('GraphQL', () => {
     const readsAfterAChange = async (price: string, requests: number) => {
       await sql(testApp, `update "subscriptions" set "price" = ? where "id" = ?`, [price, laterId]);
       statements.length = 0;
-      const answers = await Promise.all(Array.from({ length: requests }, () => graphqlData<Page>(testApp, user.token, page)));
+      const answers = await Promise.all(
+        Array.from({ length: requests }, () => graphqlData<Page>(testApp, user.token, page)),
+      );
       expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1);
       expect(answers[0].subscriptions.edges.find((edge) => edge.node.id === laterId)!.node.price).toBe(price);
       return statements.filter((statement) => statement.includes('"subscriptions"')).length;
@@ -192,8 +242,13 @@ describe('GraphQL', () => {
 describe('the data version, across users and households', () => {
   const feedOf = async (token: string) =>
     new URL(
-      (await graphqlData<{ createCalendarFeed: { url: string } }>(testApp, token, 'mutation { createCalendarFeed(input: {name: "Version"}) { url } }'))
-        .createCalendarFeed.url,
+      (
+        await graphqlData<{ createCalendarFeed: { url: string } }>(
+          testApp,
+          token,
+          'mutation { createCalendarFeed(input: {name: "Version"}) { url } }',
+        )
+      ).createCalendarFeed.url,
     ).pathname;
   const versionOf = async (feed: string) => {
     const response = await testApp.http.get(feed);
@@ -208,10 +263,17 @@ describe('the data version, across users and households', () => {
     const [mineBefore, theirsBefore] = [await versionOf(mineFeed), await versionOf(theirFeed)];
     await list();
     // 15 aliased mutations a request, as item 5 of the issue had them.
-    const ghosts = Array.from({ length: 15 }, (_, index) => `g${index}: addHouseholdMember(input: {name: "Ghost ${index}"}) { id }`).join(' ');
+    const ghosts = Array.from(
+      { length: 15 },
+      (_, index) => `g${index}: addHouseholdMember(input: {name: "Ghost ${index}"}) { id }`,
+    ).join(' ');
     const added = await graphqlData<Record<string, { id: number }>>(testApp, stranger.token, `mutation { ${ghosts} }`);
     await graphqlData(testApp, stranger.token, `mutation { removeHouseholdMember(memberId: ${added.g0.id}) }`);
-    await graphqlData(testApp, stranger.token, `mutation { updateHouseholdMember(memberId: ${added.g1.id}, input: {name: "Poltergeist"}) { id } }`);
+    await graphqlData(
+      testApp,
+      stranger.token,
+      `mutation { updateHouseholdMember(memberId: ${added.g1.id}, input: {name: "Poltergeist"}) { id } }`,
+    );
     expect(await versionOf(mineFeed)).toBe(mineBefore);
     statements.length = 0;
     await list();
@@ -247,13 +309,17 @@ describe('the data version, across users and households', () => {
     /** A new user who joined Ann's household (invited by e-mail, with the code). */
     const joined = async (name: string) => {
       const member = await signUp(testApp, name);
-      const { addHouseholdMember: invited } = await graphqlData<{ addHouseholdMember: { id: number; invitationCode: string } }>(
+      const { addHouseholdMember: invited } = await graphqlData<{
+        addHouseholdMember: { id: number; invitationCode: string };
+      }>(
         testApp,
         ann.token,
         'mutation($input: HouseholdMemberInput!) { addHouseholdMember(input: $input) { id invitationCode } }',
         { input: { name, email: member.email } },
       );
-      await graphqlData(testApp, member.token, 'mutation($code: String!) { joinHousehold(code: $code) { id } }', { code: invited.invitationCode });
+      await graphqlData(testApp, member.token, 'mutation($code: String!) { joinHousehold(code: $code) { id } }', {
+        code: invited.invitationCode,
+      });
       return { member, memberId: invited.id };
     };
     const sharedPrice = async (member: SignedUpUser) =>
@@ -264,7 +330,11 @@ describe('the data version, across users and households', () => {
       const feed = await feedOf(member.token);
       expect(await sharedPrice(member)).toBe('20.00');
       const before = await versionOf(feed);
-      await testApp.http.put(`/api/v1/subscriptions/${sharedId}`).set('authorization', `Bearer ${ann.token}`).type('form').send({ price: '21.00' });
+      await testApp.http
+        .put(`/api/v1/subscriptions/${sharedId}`)
+        .set('authorization', `Bearer ${ann.token}`)
+        .type('form')
+        .send({ price: '21.00' });
       expect(await versionOf(feed)).toBeGreaterThan(before);
       expect(await sharedPrice(member)).toBe('21.00');
       // The owner's rows changed by SQL by hand move it as well.
@@ -277,7 +347,9 @@ describe('the data version, across users and households', () => {
     const connectionOfAnotherShard = async () => {
       const shardOf = (pid: number) => pid % 16;
       const taken = new Set(
-        (await sql<{ pid: number }>(testApp, `select "pid" from pg_stat_activity where "datname" = current_database()`)).map((row) => shardOf(row.pid)),
+        (
+          await sql<{ pid: number }>(testApp, `select "pid" from pg_stat_activity where "datname" = current_database()`)
+        ).map((row) => shardOf(row.pid)),
       );
       // Two apps of 5 connections each leave 6 of the 16 shards at least.
       for (let attempt = 1; ; attempt += 1) {
@@ -305,11 +377,21 @@ describe('the data version, across users and households', () => {
         await owner.query('begin');
         await owner.query(`update "subscriptions" set "price" = "price" + 1 where "id" = $1`, [sharedId]);
         let joinedNow = false;
-        const joining = graphqlData(testApp, member.token, 'mutation($code: String!) { joinHousehold(code: $code) { id } }', {
-          code: invited.invitationCode,
-        }).then(() => (joinedNow = true));
+        const joining = graphqlData(
+          testApp,
+          member.token,
+          'mutation($code: String!) { joinHousehold(code: $code) { id } }',
+          {
+            code: invited.invitationCode,
+          },
+        ).then(() => (joinedNow = true));
         const waitingOnALock = async () =>
-          (await sql(testApp, `select 1 from pg_stat_activity where "datname" = current_database() and "wait_event_type" = 'Lock'`)).length > 0;
+          (
+            await sql(
+              testApp,
+              `select 1 from pg_stat_activity where "datname" = current_database() and "wait_event_type" = 'Lock'`,
+            )
+          ).length > 0;
         await until(async () => joinedNow || (await waitingOnALock()), 'the join to be made or to wait for the change');
         // Read before the change commits, when the join did not wait: that answer is kept (the change is not in it).
         if (joinedNow) expect(await sharedPrice(member)).toBe(price);
@@ -322,31 +404,42 @@ describe('the data version, across users and households', () => {
     });
 
     it.each([
-      ['leaves', async (member: SignedUpUser) => graphqlData(testApp, member.token, `mutation { leaveHousehold(householdId: ${householdId}) }`)],
-      ['is removed', async (_: SignedUpUser, memberId: number) => graphqlData(testApp, ann.token, `mutation { removeHouseholdMember(memberId: ${memberId}) }`)],
-    ])('never goes back to an earlier value after a member %s, so a kept answer of the shared record is never served again', async (_, goes) => {
-      const { member, memberId } = await joined('Lea Leaving');
-      const feed = await feedOf(member.token);
-      const seen: bigint[] = [];
-      const version = async () => {
-        seen.push(await versionOf(feed));
-        return seen[seen.length - 1];
-      };
-      // The shared record, read and kept under the member's version (unchanged before and after the read).
-      const kept = await version();
-      expect(await sharedPrice(member)).toEqual(expect.any(String));
-      expect(await version()).toBe(kept);
-      const before = seen.length;
-      await goes(member, memberId);
-      // The member's own writes, one at a time, until the version is back where the answer was kept (it must never be).
-      for (let tag = 0; (await version()) < kept && tag < 1000; tag += 1) {
-        await graphqlData(testApp, member.token, `mutation { createTag(input: {name: "after ${tag}"}) { id } }`);
-      }
-      const after = await graphql(testApp, member.token, SHARED());
-      expect(after.body.data?.subscription ?? null).toBeNull();
-      expect(after.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
-      expect(seen.slice(before).every((value) => value > kept)).toBe(true);
-      expect(seen).toEqual([...seen].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
-    });
+      [
+        'leaves',
+        async (member: SignedUpUser) =>
+          graphqlData(testApp, member.token, `mutation { leaveHousehold(householdId: ${householdId}) }`),
+      ],
+      [
+        'is removed',
+        async (_: SignedUpUser, memberId: number) =>
+          graphqlData(testApp, ann.token, `mutation { removeHouseholdMember(memberId: ${memberId}) }`),
+      ],
+    ])(
+      'never goes back to an earlier value after a member %s, so a kept answer of the shared record is never served again',
+      async (_, goes) => {
+        const { member, memberId } = await joined('Lea Leaving');
+        const feed = await feedOf(member.token);
+        const seen: bigint[] = [];
+        const version = async () => {
+          seen.push(await versionOf(feed));
+          return seen[seen.length - 1];
+        };
+        // The shared record, read and kept under the member's version (unchanged before and after the read).
+        const kept = await version();
+        expect(await sharedPrice(member)).toEqual(expect.any(String));
+        expect(await version()).toBe(kept);
+        const before = seen.length;
+        await goes(member, memberId);
+        // The member's own writes, one at a time, until the version is back where the answer was kept (it must never be).
+        for (let tag = 0; (await version()) < kept && tag < 1000; tag += 1) {
+          await graphqlData(testApp, member.token, `mutation { createTag(input: {name: "after ${tag}"}) { id } }`);
+        }
+        const after = await graphql(testApp, member.token, SHARED());
+        expect(after.body.data?.subscription ?? null).toBeNull();
+        expect(after.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+        expect(seen.slice(before).every((value) => value > kept)).toBe(true);
+        expect(seen).toEqual([...seen].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+      },
+    );
   });
 });

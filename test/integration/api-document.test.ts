@@ -2,7 +2,7 @@ import { openApiDocument } from '../../rest-facade/openapi/document';
 import { addDays, todayIn } from '../../src/platform/dates';
 import { checkAgainstDocument, checkedAnswers } from '../support/openapi-check';
 import { createSubscription, MINIMAL, postAddon } from '../support/subscriptions';
-import { graphqlData, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { graphqlData, type SignedUpUser, signUp, startTestApp, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;
 let user: SignedUpUser;
@@ -15,13 +15,19 @@ afterAll(() => testApp.close());
 
 const bearer = () => ({ authorization: `Bearer ${user.token}`, accept: 'application/json' });
 const documented = openApiDocument();
-const operations = Object.entries(documented.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`));
+const operations = Object.entries(documented.paths).flatMap(([path, item]) =>
+  Object.keys(item).map((method) => `${method} ${path}`),
+);
 
 describe('the answers of every documented operation match the document', () => {
   it('answers each operation once with its documented success, every answer checked by the suite’s agent', async () => {
     const http = testApp.http;
     const today = todayIn('UTC');
-    const login = await http.post('/api/v1/auth/login').field('email', user.email).field('password', user.password).expect(201);
+    const login = await http
+      .post('/api/v1/auth/login')
+      .field('email', user.email)
+      .field('password', user.password)
+      .expect(201);
     const token = login.body.token as string;
     const auth = { authorization: `Bearer ${token}`, accept: 'application/json' };
     await http.get('/api/v1/auth/token').set(auth).expect(200);
@@ -56,7 +62,12 @@ describe('the answers of every documented operation match the document', () => {
       .expect(200);
     await http.get('/api/v1/alerts').set(auth).expect(200);
     await http.get(`/api/v1/alerts/${alert.body.id}`).set(auth).expect(200);
-    await http.put(`/api/v1/alerts/${alert.body.id}`).set(auth).type('form').send({ alert_name: 'Six days', time_period: '6' }).expect(200);
+    await http
+      .put(`/api/v1/alerts/${alert.body.id}`)
+      .set(auth)
+      .type('form')
+      .send({ alert_name: 'Six days', time_period: '6' })
+      .expect(200);
     await http.delete(`/api/v1/alerts/${alert.body.id}`).set(auth).expect(200);
 
     const products = await http.get('/api/v1/products/search?q=netflix').set(auth).expect(200);
@@ -80,20 +91,30 @@ describe('the answers of every documented operation match the document', () => {
       await http.delete(`${path}/${made.body.id}`).set(auth).expect(204);
     }
 
-    const { createInboundWebhookToken } = await graphqlData(testApp, token, 'mutation { createInboundWebhookToken(kind: CREATE) { token } }');
+    const { createInboundWebhookToken } = await graphqlData(
+      testApp,
+      token,
+      'mutation { createInboundWebhookToken(kind: CREATE) { token } }',
+    );
     await http
       .post(`/webhook/user/data/${createInboundWebhookToken.token}`)
       .set('x-ledger-webhook-topic', 'subscription.created')
       .send({ ...MINIMAL, payment_date: today })
       .expect(200);
-    const { createCalendarFeed } = await graphqlData(testApp, token, 'mutation { createCalendarFeed(input: {name: "Phone"}) { url } }');
+    const { createCalendarFeed } = await graphqlData(
+      testApp,
+      token,
+      'mutation { createCalendarFeed(input: {name: "Phone"}) { url } }',
+    );
     const feed = await http.get(new URL(createCalendarFeed.url).pathname).expect(200);
     await http.get(new URL(createCalendarFeed.url).pathname).set('if-none-match', feed.headers.etag).expect(304);
     await http.get('/export/subscriptions.csv').set(auth).expect(200);
     await http.get('/export/account.json').set(auth).expect(200);
     await http.get('/api/v1/auth/logout').set(auth).expect(200);
 
-    const succeeded = new Set([...checkedAnswers].filter((answer) => /\s2\d\d$/.test(answer)).map((answer) => answer.replace(/\s\d+$/, '')));
+    const succeeded = new Set(
+      [...checkedAnswers].filter((answer) => /\s2\d\d$/.test(answer)).map((answer) => answer.replace(/\s\d+$/, '')),
+    );
     expect(operations.filter((operation) => !succeeded.has(operation))).toEqual([]);
   });
 
@@ -102,28 +123,52 @@ describe('the answers of every documented operation match the document', () => {
     await testApp.http.post('/api/v1/subscriptions').set(bearer()).field('brand_id', '1').expect(400);
     await testApp.http.get('/api/v1/alerts/999999').set(bearer()).expect(400);
     await testApp.http.get('/api/v1/subscriptions').expect(401);
-    expect([...checkedAnswers].sort()).toEqual(['get /api/v1/alerts/{id} 400', 'get /api/v1/subscriptions 401', 'post /api/v1/subscriptions 400']);
+    expect([...checkedAnswers].sort()).toEqual([
+      'get /api/v1/alerts/{id} 400',
+      'get /api/v1/subscriptions 401',
+      'post /api/v1/subscriptions 400',
+    ]);
   });
 });
 
 describe('the check refuses what the document does not describe', () => {
-  const record = async () => (await testApp.http.get('/api/v1/subscriptions?length=1').set(bearer()).expect(200)).body as Record<string, unknown>[];
-  const answer = (status: number, body: unknown, type = 'application/json; charset=utf-8') => ({ status, headers: { 'content-type': type }, body });
+  const record = async () =>
+    (await testApp.http.get('/api/v1/subscriptions?length=1').set(bearer()).expect(200)).body as Record<
+      string,
+      unknown
+    >[];
+  const answer = (status: number, body: unknown, type = 'application/json; charset=utf-8') => ({
+    status,
+    headers: { 'content-type': type },
+    body,
+  });
 
   it('refuses a record with a field missing, a field of another type, or a field too many', async () => {
     await createSubscription(testApp, user.token);
     const [item] = await record();
     expect(() => checkAgainstDocument('get', '/api/v1/subscriptions', answer(200, [item]))).not.toThrow();
     const { price: _price, ...withoutPrice } = item;
-    expect(() => checkAgainstDocument('get', '/api/v1/subscriptions', answer(200, [withoutPrice]))).toThrow(/must have required property 'price'/);
-    expect(() => checkAgainstDocument('get', '/api/v1/subscriptions', answer(200, [{ ...item, price: '15.49' }]))).toThrow(/price must be number/);
-    expect(() => checkAgainstDocument('get', '/api/v1/subscriptions', answer(200, [{ ...item, secret: 1 }]))).toThrow(/additional properties/);
+    expect(() => checkAgainstDocument('get', '/api/v1/subscriptions', answer(200, [withoutPrice]))).toThrow(
+      /must have required property 'price'/,
+    );
+    expect(() =>
+      checkAgainstDocument('get', '/api/v1/subscriptions', answer(200, [{ ...item, price: '15.49' }])),
+    ).toThrow(/price must be number/);
+    expect(() => checkAgainstDocument('get', '/api/v1/subscriptions', answer(200, [{ ...item, secret: 1 }]))).toThrow(
+      /additional properties/,
+    );
   });
 
   it('refuses an undocumented status, another media type and a body where none is documented', () => {
-    expect(() => checkAgainstDocument('delete', '/api/v1/tags/3', answer(404, { status: false, message: 'x' }))).toThrow(/does not list/);
-    expect(() => checkAgainstDocument('get', '/export/subscriptions.csv', answer(200, {}, 'application/json'))).toThrow(/the document says text\/csv/);
-    expect(() => checkAgainstDocument('delete', '/api/v1/tags/3', { ...answer(204, {}), text: 'body' })).toThrow(/does not describe/);
+    expect(() =>
+      checkAgainstDocument('delete', '/api/v1/tags/3', answer(404, { status: false, message: 'x' })),
+    ).toThrow(/does not list/);
+    expect(() => checkAgainstDocument('get', '/export/subscriptions.csv', answer(200, {}, 'application/json'))).toThrow(
+      /the document says text\/csv/,
+    );
+    expect(() => checkAgainstDocument('delete', '/api/v1/tags/3', { ...answer(204, {}), text: 'body' })).toThrow(
+      /does not describe/,
+    );
   });
 });
 
@@ -131,7 +176,9 @@ describe('the document over HTTP, and the pages that render it', () => {
   it('serves /openapi.json with the configured service name in the inbound webhook’s headers', async () => {
     const response = await testApp.http.get('/openapi.json').expect(200);
     expect(response.body).toEqual(openApiDocument('ledger'));
-    const headers = response.body.paths['/webhook/user/data/{token}'].post.parameters.map((parameter: { name: string }) => parameter.name);
+    const headers = response.body.paths['/webhook/user/data/{token}'].post.parameters.map(
+      (parameter: { name: string }) => parameter.name,
+    );
     expect(headers).toEqual(expect.arrayContaining(['x-ledger-webhook-topic', 'x-ledger-webhook-event']));
   });
 
@@ -152,7 +199,11 @@ describe('the document over HTTP, and the pages that render it', () => {
   });
 
   it('leaves GraphQL over GET to Apollo for API clients', async () => {
-    const answer = await testApp.http.get('/graphql?query=%7B__typename%7D').set('accept', 'application/json').set('apollo-require-preflight', '1').expect(200);
+    const answer = await testApp.http
+      .get('/graphql?query=%7B__typename%7D')
+      .set('accept', 'application/json')
+      .set('apollo-require-preflight', '1')
+      .expect(200);
     expect(answer.body).toEqual({ data: { __typename: 'Query' } });
   });
 });

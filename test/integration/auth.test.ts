@@ -1,5 +1,5 @@
 import { expectErrorBody, expectUserShape } from '../support/shapes';
-import { signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { type SignedUpUser, signUp, startTestApp, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;
 let ann: SignedUpUser;
@@ -11,7 +11,11 @@ beforeAll(async () => {
 afterAll(() => testApp.close());
 
 function login(email: string, password: string) {
-  return testApp.http.post('/api/v1/auth/login').set('accept', 'application/json').field('email', email).field('password', password);
+  return testApp.http
+    .post('/api/v1/auth/login')
+    .set('accept', 'application/json')
+    .field('email', email)
+    .field('password', password);
 }
 
 describe('POST /api/v1/auth/login (operation 1)', () => {
@@ -20,7 +24,12 @@ describe('POST /api/v1/auth/login (operation 1)', () => {
     expect(response.status).toBe(201);
     expect(Object.keys(response.body).sort()).toEqual(['token', 'user']);
     expectUserShape(response.body.user, { id: ann.id, email: ann.email });
-    expect(response.body.user).toMatchObject({ name: 'Ann Lee', first_name: 'Ann', last_name: 'Lee', created_by: ann.id });
+    expect(response.body.user).toMatchObject({
+      name: 'Ann Lee',
+      first_name: 'Ann',
+      last_name: 'Lee',
+      created_by: ann.id,
+    });
     expect(response.body.token).toMatch(new RegExp(`^\\d+\\|[A-Za-z0-9_-]{40,}$`));
   });
 
@@ -85,7 +94,10 @@ describe('GET /api/v1/auth/token (operation 2)', () => {
     const id = Number((body.token as string).split('|')[0]);
     await testApp.app.db.orm.em
       .getConnection()
-      .execute(`update "access_tokens" set "expires_at" = (now() at time zone 'utc') - interval '1 second' where "id" = ?`, [id]);
+      .execute(
+        `update "access_tokens" set "expires_at" = (now() at time zone 'utc') - interval '1 second' where "id" = ?`,
+        [id],
+      );
     const response = await testApp.http.get('/api/v1/auth/token').set('authorization', `Bearer ${body.token}`);
     expect(response.status).toBe(401);
   });
@@ -95,9 +107,10 @@ describe('GET /api/v1/auth/token (operation 2)', () => {
     const id = Number((body.token as string).split('|')[0]);
     const [row] = await testApp.app.db.orm.em
       .getConnection()
-      .execute<{ days: string }[]>(`select round(extract(epoch from ("expires_at" - "created_at")) / 86400) as "days" from "access_tokens" where "id" = ?`, [
-        id,
-      ]);
+      .execute<{ days: string }[]>(
+        `select round(extract(epoch from ("expires_at" - "created_at")) / 86400) as "days" from "access_tokens" where "id" = ?`,
+        [id],
+      );
     expect(Number(row.days)).toBe(testApp.config.tokenTtlDays);
   });
 });
@@ -147,7 +160,12 @@ describe('every /api/v1 path of the spec but login', () => {
     ['put', '/api/v1/settings/extension'],
   ];
   it.each(paths)('%s %s answers 401 JSON without a token', async (method, path) => {
-    const response = await (testApp.http as unknown as Record<string, (p: string) => Promise<{ status: number; body: Record<string, unknown> }>>)[method](path);
+    const response = await (
+      testApp.http as unknown as Record<
+        string,
+        (p: string) => Promise<{ status: number; body: Record<string, unknown> }>
+      >
+    )[method](path);
     expect(response.status).toBe(401);
     expectErrorBody(response.body);
   });
@@ -156,10 +174,14 @@ describe('every /api/v1 path of the spec but login', () => {
 describe('GraphQL accounts', () => {
   it('signUp refuses a taken e-mail without saying it is taken, and a short password with BAD_USER_INPUT', async () => {
     const mutation = 'mutation($input: SignUpInput!) { signUp(input: $input) { token } }';
-    const taken = await testApp.http
-      .post('/graphql')
-      .send({ query: mutation, variables: { input: { email: ann.email.toUpperCase(), password: 'long enough', name: 'X' } } });
-    expect(taken.body.errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT', errors: { email: [expect.any(String)] } });
+    const taken = await testApp.http.post('/graphql').send({
+      query: mutation,
+      variables: { input: { email: ann.email.toUpperCase(), password: 'long enough', name: 'X' } },
+    });
+    expect(taken.body.errors[0].extensions).toEqual({
+      code: 'BAD_USER_INPUT',
+      errors: { email: [expect.any(String)] },
+    });
     expect(JSON.stringify(taken.body)).not.toMatch(/taken|exists|already/i);
     const short = await testApp.http
       .post('/graphql')
@@ -169,9 +191,9 @@ describe('GraphQL accounts', () => {
   });
 
   it('runs at most one signUp or login per request, however aliased or hidden in fragments', async () => {
-    const twoLogins = await testApp.http
-      .post('/graphql')
-      .send({ query: `mutation { a: login(email: "${ann.email}", password: "x1") { token } b: login(email: "${ann.email}", password: "x2") { token } }` });
+    const twoLogins = await testApp.http.post('/graphql').send({
+      query: `mutation { a: login(email: "${ann.email}", password: "x1") { token } b: login(email: "${ann.email}", password: "x2") { token } }`,
+    });
     expect(twoLogins.status).toBe(400);
     expect(twoLogins.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(twoLogins.body.data).toBeUndefined();
@@ -179,7 +201,9 @@ describe('GraphQL accounts', () => {
       query: `mutation { ...one login(email: "${ann.email}", password: "x3") { token } } fragment one on Mutation { signUp(input: {email: "f@example.com", password: "long enough", name: "F"}) { token } }`,
     });
     expect(viaFragment.status).toBe(400);
-    const one = await testApp.http.post('/graphql').send({ query: `mutation { login(email: "${ann.email}", password: "${ann.password}") { token } }` });
+    const one = await testApp.http
+      .post('/graphql')
+      .send({ query: `mutation { login(email: "${ann.email}", password: "${ann.password}") { token } }` });
     expect(one.body.data.login.token).toEqual(expect.any(String));
   });
 
@@ -187,7 +211,8 @@ describe('GraphQL accounts', () => {
     const limited = await startTestApp({ RATE_LIMIT_PER_MINUTE: '3' });
     try {
       const statuses: number[] = [];
-      for (let attempt = 0; attempt < 5; attempt++) statuses.push((await limited.http.post('/graphql').send({ query: '{ __typename }' })).status);
+      for (let attempt = 0; attempt < 5; attempt++)
+        statuses.push((await limited.http.post('/graphql').send({ query: '{ __typename }' })).status);
       expect(statuses).toEqual([200, 200, 200, 429, 429]);
       const refused = await limited.http.post('/graphql').send({ query: '{ __typename }' });
       expect(refused.headers['retry-after']).toEqual(expect.any(String));
@@ -198,7 +223,10 @@ describe('GraphQL accounts', () => {
   });
 
   it('me answers the caller and UNAUTHENTICATED without a token', async () => {
-    const me = await testApp.http.post('/graphql').set('authorization', `Bearer ${ann.token}`).send({ query: '{ me { id email baseCurrency timezone } }' });
+    const me = await testApp.http
+      .post('/graphql')
+      .set('authorization', `Bearer ${ann.token}`)
+      .send({ query: '{ me { id email baseCurrency timezone } }' });
     expect(me.body.data.me).toEqual({ id: ann.id, email: ann.email, baseCurrency: 'USD', timezone: 'UTC' });
     const anonymous = await testApp.http.post('/graphql').send({ query: '{ me { id } }' });
     expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');

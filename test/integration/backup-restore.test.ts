@@ -4,9 +4,11 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
+
 import { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
+
 import { checkBackup, restoreBackup, writeBackup } from '../../src/db/backup';
 import { committedMigrator, MIGRATION_NAMES } from '../../src/db/migrations';
 import { openDatabase, ormOptions } from '../../src/db/orm';
@@ -15,7 +17,7 @@ import { createLogger } from '../../src/platform/logger';
 import { provisionDatabase, type TestDatabase } from '../support/database';
 import { Receiver } from '../support/receiver';
 import { dropRedisPrefix } from '../support/redis-keys';
-import { root, startService, stopService, type ServiceProcess } from '../support/service-process';
+import { root, type ServiceProcess, startService, stopService } from '../support/service-process';
 import { MINIMAL } from '../support/subscriptions';
 import { clockEnvironment, daysFromToday, monthsFromToday } from '../support/test-clock';
 import { freePort, until } from '../support/wait';
@@ -88,7 +90,11 @@ interface CliResult {
 
 /** The built CLI as a user runs it, in `cwd` (the receiver and the apps go on answering meanwhile). */
 function cli(site: Site, args: string[], cwd = workDir): Promise<CliResult> {
-  const child = spawn(process.execPath, [path.join(root, 'dist/src/cli.js'), ...args], { cwd, env: site.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(root, 'dist/src/cli.js'), ...args], {
+    cwd,
+    env: site.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -122,12 +128,16 @@ async function withClient<T>(url: string, use: (client: Client) => Promise<T>): 
 }
 
 /** Every table of the schema and its rows (information_schema's list), and the data versions. */
-async function databaseState(url: string): Promise<{ rows: Record<string, number>; dataVersions: Record<string, string> }> {
+async function databaseState(
+  url: string,
+): Promise<{ rows: Record<string, number>; dataVersions: Record<string, string> }> {
   return withClient(url, async (client) => {
     const { rows: tables } = await client.query<{ name: string }>(
       `select "table_name" as "name" from information_schema.tables where "table_schema" = current_schema() and "table_type" = 'BASE TABLE' order by 1`,
     );
-    const counts = await client.query<Record<string, string>>(`select ${tables.map(({ name }) => `(select count(*) from "${name}") as "${name}"`).join(', ')}`);
+    const counts = await client.query<Record<string, string>>(
+      `select ${tables.map(({ name }) => `(select count(*) from "${name}") as "${name}"`).join(', ')}`,
+    );
     const versions = await client.query<{ scope: number; version: string }>(
       'select "scope", sum("version")::text as "version" from "data_versions" group by "scope" order by "scope"',
     );
@@ -143,7 +153,12 @@ async function tablesOf(site: Site): Promise<string[]> {
   const list = (url: string) =>
     withClient(
       url,
-      async (client) => (await client.query<{ name: string }>(`select "tablename" as "name" from pg_tables where "schemaname" = current_schema()`)).rows,
+      async (client) =>
+        (
+          await client.query<{ name: string }>(
+            `select "tablename" as "name" from pg_tables where "schemaname" = current_schema()`,
+          )
+        ).rows,
     );
   if (site.database) return (await list(site.database.url)).map((row) => row.name);
   // The CLI refuses a bad file before it starts (or creates) the embedded server.
@@ -156,7 +171,12 @@ async function tablesOf(site: Site): Promise<string[]> {
   }
 }
 
-async function gql<T = any>(service: ServiceProcess, token: string | null, query: string, variables?: Record<string, unknown>): Promise<T> {
+async function gql<T = any>(
+  service: ServiceProcess,
+  token: string | null,
+  query: string,
+  variables?: Record<string, unknown>,
+): Promise<T> {
   const response = await fetch(`${service.url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -168,12 +188,22 @@ async function gql<T = any>(service: ServiceProcess, token: string | null, query
 }
 
 /** POST /api/v1/subscriptions as a client does (a multipart form, `tags[]` repeated); answers the record. */
-async function createRecord(service: ServiceProcess, token: string, fields: Record<string, string | string[]> = {}): Promise<number> {
+async function createRecord(
+  service: ServiceProcess,
+  token: string,
+  fields: Record<string, string | string[]> = {},
+): Promise<number> {
   const form = new FormData();
-  for (const [name, value] of Object.entries({ ...MINIMAL, ...fields })) for (const item of [value].flat()) form.append(name, item);
-  const response = await fetch(`${service.url}/api/v1/subscriptions`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
+  for (const [name, value] of Object.entries({ ...MINIMAL, ...fields }))
+    for (const item of [value].flat()) form.append(name, item);
+  const response = await fetch(`${service.url}/api/v1/subscriptions`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${token}` },
+  });
   const body = (await response.json()) as { subscription?: { id: number } };
-  if (response.status !== 200 || !body.subscription) throw new Error(`create failed: ${response.status} ${JSON.stringify(body)}`);
+  if (response.status !== 200 || !body.subscription)
+    throw new Error(`create failed: ${response.status} ${JSON.stringify(body)}`);
   return body.subscription.id;
 }
 
@@ -186,15 +216,22 @@ interface User {
 async function signUp(service: ServiceProcess, name: string): Promise<User> {
   const email = `${name.toLowerCase()}.${randomBytes(3).toString('hex')}@example.com`;
   const password = `${name} keeps backups`;
-  const { signUp: session } = await gql(service, null, 'mutation($input: SignUpInput!) { signUp(input: $input) { token } }', {
-    input: { email, password, name },
-  });
+  const { signUp: session } = await gql(
+    service,
+    null,
+    'mutation($input: SignUpInput!) { signUp(input: $input) { token } }',
+    {
+      input: { email, password, name },
+    },
+  );
   return { email, password, token: session.token };
 }
 
 /** What a user reads of their data: the account export (less its time) and what it leaves out. */
 async function userView(service: ServiceProcess, user: User): Promise<unknown> {
-  const response = await fetch(`${service.url}/export/account.json`, { headers: { authorization: `Bearer ${user.token}` } });
+  const response = await fetch(`${service.url}/export/account.json`, {
+    headers: { authorization: `Bearer ${user.token}` },
+  });
   expect(response.status).toBe(200);
   const { exportedAt, ...account } = (await response.json()) as Record<string, unknown>;
   expect(exportedAt).toEqual(expect.any(String));
@@ -221,7 +258,9 @@ async function settled(url: string): Promise<void> {
     () =>
       withClient(url, async (client) => {
         const [{ pending }] = (
-          await client.query<{ pending: number }>(`select count(*)::int as "pending" from "webhook_deliveries" where "status" = 'PENDING'`)
+          await client.query<{ pending: number }>(
+            `select count(*)::int as "pending" from "webhook_deliveries" where "status" = 'PENDING'`,
+          )
         ).rows;
         return pending === 0;
       }),
@@ -242,10 +281,17 @@ it('restores a backup taken while Subledger serves into an empty database, every
     const [ann, bob] = [await signUp(app, 'Ann'), await signUp(app, 'Bob')];
     // Ann: endpoints (so that writes make deliveries), a notification target on an alert of hers, records with
     // tags, a folder, an add-on, alerts (and so reminders), a price change, a paid payment and a budget.
-    await gql(app, ann.token, 'mutation($url: String!) { createWebhookEndpoint(input: {url: $url}) { id } }', { url: receiver.url });
-    await gql(app, bob.token, 'mutation($url: String!) { createWebhookEndpoint(input: {url: $url, events: ["subscription.created"]}) { id } }', {
+    await gql(app, ann.token, 'mutation($url: String!) { createWebhookEndpoint(input: {url: $url}) { id } }', {
       url: receiver.url,
     });
+    await gql(
+      app,
+      bob.token,
+      'mutation($url: String!) { createWebhookEndpoint(input: {url: $url, events: ["subscription.created"]}) { id } }',
+      {
+        url: receiver.url,
+      },
+    );
     const { createNotificationTarget: target1 } = await gql(
       app,
       ann.token,
@@ -259,12 +305,25 @@ it('restores a backup taken while Subledger serves into an empty database, every
       ann.token,
       'mutation { createAlert(input: {name: "Three days ahead", timePeriod: 3, time: "08:30", timezone: "Europe/Berlin", channel: 4}) { id } }',
     );
-    await gql(app, ann.token, 'mutation($alert: Int!, $target: Int!) { setAlertTargets(alertId: $alert, targetIds: [$target]) }', {
-      alert: alert.id,
-      target: target1.id,
-    });
-    const { createFolder: folder } = await gql(app, ann.token, 'mutation { createFolder(input: {name: "Media", color: "#112233"}) { id } }');
-    const { createPaymentMode: mode } = await gql(app, ann.token, 'mutation { createPaymentMode(input: {name: "Card"}) { id } }');
+    await gql(
+      app,
+      ann.token,
+      'mutation($alert: Int!, $target: Int!) { setAlertTargets(alertId: $alert, targetIds: [$target]) }',
+      {
+        alert: alert.id,
+        target: target1.id,
+      },
+    );
+    const { createFolder: folder } = await gql(
+      app,
+      ann.token,
+      'mutation { createFolder(input: {name: "Media", color: "#112233"}) { id } }',
+    );
+    const { createPaymentMode: mode } = await gql(
+      app,
+      ann.token,
+      'mutation { createPaymentMode(input: {name: "Card"}) { id } }',
+    );
     const streaming = await createRecord(app, ann.token, {
       'tags[]': ['video', 'family'],
       folder_id: String(folder.id),
@@ -282,38 +341,64 @@ it('restores a backup taken while Subledger serves into an empty database, every
         date: MINIMAL.payment_date,
       },
     );
-    await gql(app, ann.token, 'mutation($id: Int!, $alerts: [Int!]!) { setSubscriptionAlerts(id: $id, alertIds: $alerts) { id } }', {
-      id: streaming,
-      alerts: [alert.id, 1],
-    });
-    await gql(app, ann.token, 'mutation($id: Int!, $from: LocalDate!) { changePrice(id: $id, price: "17.99", effectiveFrom: $from) { id } }', {
-      id: streaming,
-      from: monthsFromToday(3),
-    });
+    await gql(
+      app,
+      ann.token,
+      'mutation($id: Int!, $alerts: [Int!]!) { setSubscriptionAlerts(id: $id, alertIds: $alerts) { id } }',
+      {
+        id: streaming,
+        alerts: [alert.id, 1],
+      },
+    );
+    await gql(
+      app,
+      ann.token,
+      'mutation($id: Int!, $from: LocalDate!) { changePrice(id: $id, price: "17.99", effectiveFrom: $from) { id } }',
+      {
+        id: streaming,
+        from: monthsFromToday(3),
+      },
+    );
     const { paymentEntries } = await gql(app, ann.token, '{ paymentEntries { id status } }');
     expect(paymentEntries.length).toBeGreaterThan(0);
-    await gql(app, ann.token, 'mutation($id: Int!) { markPaid(entryId: $id, amount: "15.49", note: "by card") { id } }', { id: paymentEntries[0].id });
+    await gql(
+      app,
+      ann.token,
+      'mutation($id: Int!) { markPaid(entryId: $id, amount: "15.49", note: "by card") { id } }',
+      { id: paymentEntries[0].id },
+    );
     await gql(app, ann.token, 'mutation { setBudget(input: {amount: "120.00"}) { amount } }');
     // A household: Bob invited and joined, a record of Ann's shared with him as the payer, split 60/40.
-    const { createHousehold: home } = await gql(app, ann.token, 'mutation { createHousehold(name: "Home") { memberId } }');
+    const { createHousehold: home } = await gql(
+      app,
+      ann.token,
+      'mutation { createHousehold(name: "Home") { memberId } }',
+    );
     const { addHouseholdMember: invited } = await gql(
       app,
       ann.token,
       'mutation($input: HouseholdMemberInput!) { addHouseholdMember(input: $input) { id invitationCode } }',
       { input: { name: 'Bob', email: bob.email, canEdit: true } },
     );
-    await gql(app, bob.token, 'mutation($code: String!) { joinHousehold(code: $code) { id } }', { code: invited.invitationCode });
-    await gql(app, ann.token, 'mutation($id: Int!, $input: SharingInput!) { shareSubscription(id: $id, input: $input) { id } }', {
-      id: internet,
-      input: {
-        payerMemberId: invited.id,
-        mode: 'PERCENTAGES',
-        shares: [
-          { memberId: home.memberId, value: '60' },
-          { memberId: invited.id, value: '40' },
-        ],
-      },
+    await gql(app, bob.token, 'mutation($code: String!) { joinHousehold(code: $code) { id } }', {
+      code: invited.invitationCode,
     });
+    await gql(
+      app,
+      ann.token,
+      'mutation($id: Int!, $input: SharingInput!) { shareSubscription(id: $id, input: $input) { id } }',
+      {
+        id: internet,
+        input: {
+          payerMemberId: invited.id,
+          mode: 'PERCENTAGES',
+          shares: [
+            { memberId: home.memberId, value: '60' },
+            { memberId: invited.id, value: '40' },
+          ],
+        },
+      },
+    );
     // Bob: a record of his own, a calendar feed and an inbound token.
     await createRecord(app, bob.token, { price: '9.99', note: "Bob's own" });
     await gql(app, bob.token, 'mutation { createCalendarFeed(input: {name: "Phone", includeReminders: true}) { id } }');
@@ -381,7 +466,12 @@ it('restores a backup taken while Subledger serves into an empty database, every
     expect(next).toBeGreaterThan(streaming);
     // The notification target's URL opens with the same NOTIFY_SECRET_KEY: a test notification reaches it.
     const received = receiver.received.length;
-    const { sendTestNotification } = await gql(restored, ann.token, 'mutation($id: Int!) { sendTestNotification(id: $id) { status } }', { id: target1.id });
+    const { sendTestNotification } = await gql(
+      restored,
+      ann.token,
+      'mutation($id: Int!) { sendTestNotification(id: $id) { status } }',
+      { id: target1.id },
+    );
     expect(sendTestNotification.status).toBe('SUCCEEDED');
     expect(receiver.received.slice(received).map((request) => request.url)).toContain('/notify');
     // And the password hashes came along.
@@ -395,7 +485,10 @@ it('restores a backup taken while Subledger serves into an empty database, every
     const withLater = await databaseState(sourceUrl);
     expect(withLater.rows.subscriptions).toBe(before.rows.subscriptions + 1);
     const overData = await cli(source, ['restore', backupFile]);
-    expectRefusal(overData, /^restore refused: the database already holds data \(2 accounts\).*empty one.*Nothing in the database was changed\.$/m);
+    expectRefusal(
+      overData,
+      /^restore refused: the database already holds data \(2 accounts\).*empty one.*Nothing in the database was changed\.$/m,
+    );
     expect(await databaseState(sourceUrl)).toEqual(withLater);
   } finally {
     if (restored) expect(await stopService(restored)).toBe(0);
@@ -429,17 +522,32 @@ describe('refused files, on an empty database that stays empty', () => {
       return Buffer.from(lines.join('\n'), 'latin1');
     });
     const result = await cli(spare, ['restore', file]);
-    expectRefusal(result, new RegExp(`^restore refused: the backup's schema version ${future} .* is newer than this build's ${MIGRATION_NAMES.at(-1)} `, 'm'));
+    expectRefusal(
+      result,
+      new RegExp(
+        `^restore refused: the backup's schema version ${future} .* is newer than this build's ${MIGRATION_NAMES.at(-1)} `,
+        'm',
+      ),
+    );
   }, 60_000);
 
   it('refuses a missing file, a file that is not a backup, and damaged ones', async () => {
-    expectRefusal(await cli(spare, ['restore', path.join(workDir, 'missing.gz')]), /missing\.gz is not a backup that can be restored: cannot read it: ENOENT/);
+    expectRefusal(
+      await cli(spare, ['restore', path.join(workDir, 'missing.gz')]),
+      /missing\.gz is not a backup that can be restored: cannot read it: ENOENT/,
+    );
     const text = path.join(workDir, 'notes.txt');
     writeFileSync(text, 'not a backup\n');
-    expectRefusal(await cli(spare, ['restore', text]), /notes\.txt is not a backup that can be restored: it is not gzip-compressed/);
+    expectRefusal(
+      await cli(spare, ['restore', text]),
+      /notes\.txt is not a backup that can be restored: it is not gzip-compressed/,
+    );
     const plain = path.join(workDir, 'plain.gz');
     writeFileSync(plain, gzipSync('SELECT 1;\n'));
-    expectRefusal(await cli(spare, ['restore', plain]), /plain\.gz is not a backup that can be restored: it is not a Subledger backup/);
+    expectRefusal(
+      await cli(spare, ['restore', plain]),
+      /plain\.gz is not a backup that can be restored: it is not a Subledger backup/,
+    );
     // Cut short on disk: gzip finds it incomplete.
     const bytes = readFileSync(backupFile);
     const cut = path.join(workDir, 'cut.gz');
@@ -450,7 +558,10 @@ describe('refused files, on an empty database that stays empty', () => {
     );
     // Whole as gzip, but a table's rows end in the middle.
     const short = edited('short.gz', (content) => content.subarray(0, content.length - 2000));
-    expectRefusal(await cli(spare, ['restore', short]), /short\.gz is not a backup that can be restored: (it ends early, in the rows of|the rows of) /);
+    expectRefusal(
+      await cli(spare, ['restore', short]),
+      /short\.gz is not a backup that can be restored: (it ends early, in the rows of|the rows of) /,
+    );
     // Whole, but a row count that is not the section's.
     const miscounted = edited('miscounted.gz', (content) => {
       const text = content.toString('latin1');
@@ -461,7 +572,12 @@ describe('refused files, on an empty database that stays empty', () => {
       /miscounted\.gz is not a backup that can be restored: users has 2 rows, not the 3 its trailer counts/,
     );
     // Nothing to restore from, or more than one file: usage.
-    for (const args of [['restore'], ['restore', backupFile, backupFile], ['backup', 'a.gz', 'b.gz'], ['backup', '--force']]) {
+    for (const args of [
+      ['restore'],
+      ['restore', backupFile, backupFile],
+      ['backup', 'a.gz', 'b.gz'],
+      ['backup', '--force'],
+    ]) {
       const usage = await cli(spare, args);
       expect([args, usage.status, usage.stdout]).toEqual([args, 2, '']);
       expect(usage.stderr).toContain('restore FILE');
@@ -469,9 +585,15 @@ describe('refused files, on an empty database that stays empty', () => {
   }, 120_000);
 
   it('refuses to write over an existing file, and to back up a database without Subledger in it', async () => {
-    expectRefusal(await cli(spare, ['backup', backupFile]), /^backup refused: .* already exists: name another file\. No backup was written\.$/m);
+    expectRefusal(
+      await cli(spare, ['backup', backupFile]),
+      /^backup refused: .* already exists: name another file\. No backup was written\.$/m,
+    );
     const nothing = await cli(spare, ['backup', path.join(workDir, 'nothing.gz')]);
-    expectRefusal(nothing, /^backup refused: (the database holds no Subledger schema .*|DATA_DIR .* holds no Subledger database yet): nothing to back up\./m);
+    expectRefusal(
+      nothing,
+      /^backup refused: (the database holds no Subledger schema .*|DATA_DIR .* holds no Subledger database yet): nothing to back up\./m,
+    );
     expect(existsSync(path.join(workDir, 'nothing.gz'))).toBe(false);
   }, 60_000);
 });
@@ -489,9 +611,14 @@ it('restores a backup of an earlier schema version: its migrations, then the new
     }
     await writeBackup(older.url, file);
     const summary = await restoreBackup(newer.url, await checkBackup(file));
-    expect(summary).toMatchObject({ schemaVersion: MIGRATION_NAMES[upTo], migrationsToApply: MIGRATION_NAMES.length - upTo - 1 });
+    expect(summary).toMatchObject({
+      schemaVersion: MIGRATION_NAMES[upTo],
+      migrationsToApply: MIGRATION_NAMES.length - upTo - 1,
+    });
     const applied = (url: string) =>
-      withClient(url, async (client) => (await client.query('select "name" from "mikro_orm_migrations" order by "id"')).rows.map((row) => row.name));
+      withClient(url, async (client) =>
+        (await client.query('select "name" from "mikro_orm_migrations" order by "id"')).rows.map((row) => row.name),
+      );
     expect(await applied(newer.url)).toEqual(MIGRATION_NAMES.slice(0, upTo + 1));
     expect(await tablesOf({ database: newer } as Site)).not.toContain('households');
     const database = await openDatabase(newer.url, { databasePoolSize: 2 }, createLogger({ logLevel: 'silent' }));

@@ -1,4 +1,5 @@
 import type { Browser } from 'playwright-core';
+
 import { describeInBrowser, launchBrowser, offlinePage, step } from '../support/browser';
 import { startTestApp, type TestApp } from '../support/test-app';
 

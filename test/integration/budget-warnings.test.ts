@@ -1,10 +1,20 @@
 import Ajv2020 from 'ajv/dist/2020';
+
 import { openApiDocument } from '../../rest-facade/openapi/document';
 import { FakeSmtp } from '../support/fake-smtp';
 import { ownedRowsDigest } from '../support/hardening';
 import { Receiver } from '../support/receiver';
 import { createSubscription } from '../support/subscriptions';
-import { deliveriesSettled, graphql, graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import {
+  deliveriesSettled,
+  graphql,
+  graphqlData,
+  type SignedUpUser,
+  signUp,
+  sql,
+  startTestApp,
+  type TestApp,
+} from '../support/test-app';
 import { until } from '../support/wait';
 
 /**
@@ -36,10 +46,13 @@ afterAll(async () => {
   await smtp.stop();
 });
 
-const budgetWarning = new Ajv2020({ strict: false }).addSchema(openApiDocument(), 'openapi.json').getSchema('openapi.json#/components/schemas/BudgetWarning')!;
+const budgetWarning = new Ajv2020({ strict: false })
+  .addSchema(openApiDocument(), 'openapi.json')
+  .getSchema('openapi.json#/components/schemas/BudgetWarning')!;
 const SET = `mutation($input: BudgetInput!) { setBudget(input: $input) { id categoryId amount alertId warnedMonth } }`;
 const sweep = () => testApp.app.services.budgetWarnings.sweep();
-const received = (path: string) => receiver.received.filter((request) => new URL(request.url, 'http://x').pathname === path);
+const received = (path: string) =>
+  receiver.received.filter((request) => new URL(request.url, 'http://x').pathname === path);
 
 describe('budget warnings', () => {
   let ann: SignedUpUser;
@@ -58,12 +71,25 @@ describe('budget warnings', () => {
       )
     ).createAlert.id;
     const host = new URL(receiver.url).host;
-    await graphqlData(testApp, ann.token, 'mutation($input: NotificationTargetInput!) { createNotificationTarget(input: $input) { id } }', {
-      input: { name: 'Hook', url: `json://${host}/notify` },
-    });
-    await graphqlData(testApp, ann.token, `mutation { createWebhookEndpoint(input: {url: "${receiver.url}", events: ["budget.exceeded"]}) { id } }`);
+    await graphqlData(
+      testApp,
+      ann.token,
+      'mutation($input: NotificationTargetInput!) { createNotificationTarget(input: $input) { id } }',
+      {
+        input: { name: 'Hook', url: `json://${host}/notify` },
+      },
+    );
+    await graphqlData(
+      testApp,
+      ann.token,
+      `mutation { createWebhookEndpoint(input: {url: "${receiver.url}", events: ["budget.exceeded"]}) { id } }`,
+    );
     // An endpoint that lists no topics takes the record topics only.
-    await graphqlData(testApp, ann.token, `mutation { createWebhookEndpoint(input: {url: "${receiver.url}/all"}) { id } }`);
+    await graphqlData(
+      testApp,
+      ann.token,
+      `mutation { createWebhookEndpoint(input: {url: "${receiver.url}/all"}) { id } }`,
+    );
     await deliveriesSettled(testApp);
     receiver.received.length = 0;
     overall = (await graphqlData(testApp, ann.token, SET, { input: { amount: '50.00', alertId } })).setBudget.id;
@@ -105,7 +131,10 @@ describe('budget warnings', () => {
     await until(() => smtp.messages.length === 1, 'the e-mail');
     expect(smtp.messages[0]).toMatch(/^To: budget@example\.com/m);
     expect(smtp.messages[0]).toContain('2026-04 plans 60.00 USD, 10.00 over.');
-    const events = await sql<{ subscription_id: number | null }>(testApp, `select "subscription_id" from "webhook_events" where "topic" = 'budget.exceeded'`);
+    const events = await sql<{ subscription_id: number | null }>(
+      testApp,
+      `select "subscription_id" from "webhook_events" where "topic" = 'budget.exceeded'`,
+    );
     expect(events).toEqual([{ subscription_id: null }]);
     const budgets = (await graphqlData(testApp, ann.token, '{ budgets { id warnedMonth } }')).budgets;
     expect(budgets).toEqual([
@@ -116,7 +145,11 @@ describe('budget warnings', () => {
 
   it('checks a budget at most hourly: a plan grown over it warns once the hour has passed', async () => {
     // April now plans 80.00 in the category, over its 70.00.
-    await createSubscription(testApp, ann.token, { price: '20.00', payment_date: '2026-01-25', category_id: String(categoryId) });
+    await createSubscription(testApp, ann.token, {
+      price: '20.00',
+      payment_date: '2026-01-25',
+      category_id: String(categoryId),
+    });
     try {
       now = new Date('2026-03-10T12:30:00Z');
       expect(await sweep()).toBe(0);
@@ -126,11 +159,18 @@ describe('budget warnings', () => {
       now = new Date('2026-03-10T12:00:00Z');
     }
     await deliveriesSettled(testApp);
-    expect(JSON.parse(received('/hook')[1].body)).toMatchObject({ category_id: categoryId, amount: '70.00', planned: '80.00', over_by: '10.00' });
+    expect(JSON.parse(received('/hook')[1].body)).toMatchObject({
+      category_id: categoryId,
+      amount: '70.00',
+      planned: '80.00',
+      over_by: '10.00',
+    });
   });
 
   it('warns again when the budget is set again, and for the next month when it comes', async () => {
-    expect((await graphqlData(testApp, ann.token, SET, { input: { amount: '55.00', alertId } })).setBudget).toMatchObject({ warnedMonth: null, alertId });
+    expect(
+      (await graphqlData(testApp, ann.token, SET, { input: { amount: '55.00', alertId } })).setBudget,
+    ).toMatchObject({ warnedMonth: null, alertId });
     expect(await sweep()).toBe(1);
     now = new Date('2026-04-15T12:00:00Z');
     try {
@@ -138,7 +178,13 @@ describe('budget warnings', () => {
       expect(await sweep()).toBe(2);
       expect(await sweep()).toBe(0);
       await deliveriesSettled(testApp);
-      expect(received('/hook').map((request) => JSON.parse(request.body).month)).toEqual(['2026-04', '2026-04', '2026-04', '2026-05', '2026-05']);
+      expect(received('/hook').map((request) => JSON.parse(request.body).month)).toEqual([
+        '2026-04',
+        '2026-04',
+        '2026-04',
+        '2026-05',
+        '2026-05',
+      ]);
     } finally {
       now = new Date('2026-03-10T12:00:00Z');
     }
@@ -151,7 +197,10 @@ describe('budget warnings', () => {
     const bob = await signUp(testApp, 'Bob Budget');
     const digest = await ownedRowsDigest(testApp, bob.id);
     const response = await graphql(testApp, bob.token, SET, { input: { amount: '10.00', alertId } });
-    expect(response.body.errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT', errors: { alert_id: ['The selected alert_id does not exist.'] } });
+    expect(response.body.errors[0].extensions).toEqual({
+      code: 'BAD_USER_INPUT',
+      errors: { alert_id: ['The selected alert_id does not exist.'] },
+    });
     expect(await ownedRowsDigest(testApp, bob.id)).toBe(digest);
   });
 });

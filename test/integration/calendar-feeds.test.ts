@@ -1,8 +1,9 @@
 import ical, { type VEvent } from 'node-ical';
+
 import { addDays, addMonths, daysInMonth } from '../../src/platform/dates';
 import { ENGINES } from '../support/ics-engines';
 import { createSubscription } from '../support/subscriptions';
-import { graphql, graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { graphql, graphqlData, type SignedUpUser, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
 import { dayOfMonthFromToday, today } from '../support/test-clock';
 
 /**
@@ -18,14 +19,32 @@ let cancelled: Record<string, unknown>;
 beforeAll(async () => {
   testApp = await startTestApp();
   user = await signUp(testApp, 'Feeds');
-  monthEnd = await createSubscription(testApp, user.token, { payment_date: '2026-01-31', price: '15.49', price_type: 'USD' });
-  once = await createSubscription(testApp, user.token, { recurring: '0', payment_date: '2026-03-05', price: '99.00', price_type: 'EUR' });
+  monthEnd = await createSubscription(testApp, user.token, {
+    payment_date: '2026-01-31',
+    price: '15.49',
+    price_type: 'USD',
+  });
+  once = await createSubscription(testApp, user.token, {
+    recurring: '0',
+    payment_date: '2026-03-05',
+    price: '99.00',
+    price_type: 'EUR',
+  });
   cancelled = await createSubscription(testApp, user.token, { payment_date: '2025-11-10' });
-  await testApp.http.post(`/api/v1/subscriptions/${String(cancelled.id)}/cancel`).set('authorization', `Bearer ${user.token}`);
+  await testApp.http
+    .post(`/api/v1/subscriptions/${String(cancelled.id)}/cancel`)
+    .set('authorization', `Bearer ${user.token}`);
 });
 afterAll(() => testApp.close());
 
-type NewFeed = { id: number; url: string; name: string; includeReminders: boolean; createdAt: string; revokedAt: string | null };
+type NewFeed = {
+  id: number;
+  url: string;
+  name: string;
+  includeReminders: boolean;
+  createdAt: string;
+  revokedAt: string | null;
+};
 const createFeed = async (includeReminders: boolean) =>
   (
     await graphqlData<{ createCalendarFeed: NewFeed }>(
@@ -35,7 +54,8 @@ const createFeed = async (includeReminders: boolean) =>
     )
   ).createCalendarFeed;
 const pathOf = (url: string) => new URL(url).pathname;
-const eventsOf = (text: string) => Object.values(ical.sync.parseICS(text)).filter((item): item is VEvent => item.type === 'VEVENT');
+const eventsOf = (text: string) =>
+  Object.values(ical.sync.parseICS(text)).filter((item): item is VEvent => item.type === 'VEVENT');
 const uidOf = (id: unknown) => `subscription-${String(id)}@${new URL(testApp.config.baseUrl).hostname}`;
 const day = (date: Date) => date.toISOString().slice(0, 10);
 
@@ -50,7 +70,11 @@ it('makes a feed whose URL holds a token shown once and stored only as a hash', 
     revokedAt: null,
   });
   const token = pathOf(feed.url).slice('/calendar/'.length, -'.ics'.length);
-  const [stored] = await sql<{ token_hash: string }>(testApp, `select "token_hash" from "calendar_feeds" where "id" = ?`, [feed.id]);
+  const [stored] = await sql<{ token_hash: string }>(
+    testApp,
+    `select "token_hash" from "calendar_feeds" where "id" = ?`,
+    [feed.id],
+  );
   expect(stored.token_hash).toMatch(/^[0-9a-f]{64}$/);
   expect(stored.token_hash).not.toContain(token);
   const listed = await graphqlData<{ calendarFeeds: Array<Record<string, unknown>> }>(
@@ -58,7 +82,12 @@ it('makes a feed whose URL holds a token shown once and stored only as a hash', 
     user.token,
     '{ calendarFeeds { id name includeReminders revokedAt } }',
   );
-  expect(listed.calendarFeeds).toContainEqual({ id: feed.id, name: 'Payments', includeReminders: false, revokedAt: null });
+  expect(listed.calendarFeeds).toContainEqual({
+    id: feed.id,
+    name: 'Payments',
+    includeReminders: false,
+    revokedAt: null,
+  });
   expect(JSON.stringify(listed)).not.toContain(token);
 });
 
@@ -68,7 +97,9 @@ it('answers text/calendar with one all-day event per record, recurring by an RRU
   expect(response.status).toBe(200);
   expect(response.headers['content-type']).toBe('text/calendar; charset=utf-8');
   const events = eventsOf(response.text);
-  expect(events.map((event) => event.uid).sort()).toEqual([uidOf(monthEnd.id), uidOf(once.id), uidOf(cancelled.id)].sort());
+  expect(events.map((event) => event.uid).sort()).toEqual(
+    [uidOf(monthEnd.id), uidOf(once.id), uidOf(cancelled.id)].sort(),
+  );
   const monthly = events.find((event) => event.uid === uidOf(monthEnd.id))!;
   expect(monthly.datetype).toBe('date');
   expect(monthly.summary).toContain('15.49 USD');
@@ -80,7 +111,11 @@ it('answers text/calendar with one all-day event per record, recurring by an RRU
     '2026-04-30',
   ]);
   const single = events.find((event) => event.uid === uidOf(once.id))!;
-  expect([single.rrule, day(single.start), single.summary]).toEqual([undefined, '2026-03-05', expect.stringContaining('99.00 EUR')]);
+  expect([single.rrule, day(single.start), single.summary]).toEqual([
+    undefined,
+    '2026-03-05',
+    expect.stringContaining('99.00 EUR'),
+  ]);
   // A cancelled record's payments end on the day it was cancelled.
   const ended = events.find((event) => event.uid === uidOf(cancelled.id))!;
   expect(ended.rrule!.toString()).toMatch(/UNTIL=\d{8}/);
@@ -94,14 +129,20 @@ it("gives Active records the calendar operation's dates, one by one, over three 
   const events = eventsOf((await testApp.http.get(pathOf(feed.url))).text);
   const entries: Array<{ subscription_id: number; calendar_date: string }> = [];
   for (const year of [2026, 2027, 2028]) {
-    const answer = await testApp.http.get(`/api/v1/calendar?start=${year}-01-01&end=${year}-12-31`).set('authorization', `Bearer ${user.token}`);
+    const answer = await testApp.http
+      .get(`/api/v1/calendar?start=${year}-01-01&end=${year}-12-31`)
+      .set('authorization', `Bearer ${user.token}`);
     expect(answer.status).toBe(200);
     entries.push(...(answer.body as typeof entries));
   }
   for (const record of [monthEnd, once]) {
     const event = events.find((item) => item.uid === uidOf(record.id))!;
-    const fromFeed = event.rrule ? event.rrule.between(new Date('2026-01-01'), new Date('2028-12-31'), true).map(day) : [day(event.start)];
-    const fromCalendar = entries.filter((entry) => entry.subscription_id === record.id).map((entry) => entry.calendar_date);
+    const fromFeed = event.rrule
+      ? event.rrule.between(new Date('2026-01-01'), new Date('2028-12-31'), true).map(day)
+      : [day(event.start)];
+    const fromCalendar = entries
+      .filter((entry) => entry.subscription_id === record.id)
+      .map((entry) => entry.calendar_date);
     expect(fromFeed).toEqual(fromCalendar);
   }
 });
@@ -113,7 +154,10 @@ it('gives month ends the dates of the REST calendar in ical.js, node-ical and rr
   const records = new Map<number, string>();
   const add = async (payment_date: string, billing_cycle: string, billing_frequency: string) => {
     const record = await createSubscription(testApp, owner.token, { payment_date, billing_cycle, billing_frequency });
-    records.set(Number(record.id), `${payment_date} every ${billing_frequency} ${billing_cycle === '3' ? 'month' : 'year'}(s)`);
+    records.set(
+      Number(record.id),
+      `${payment_date} every ${billing_frequency} ${billing_cycle === '3' ? 'month' : 'year'}(s)`,
+    );
   };
   for (let months = -6; months <= 0; months++) {
     for (const day of [28, 29, 30, 31]) {
@@ -140,7 +184,9 @@ it('gives month ends the dates of the REST calendar in ical.js, node-ical and rr
   const calendar = new Map<number, string[]>();
   for (let year = 0; year < 5; year++) {
     const [start, end] = [addMonths(from, 12 * year), addDays(addMonths(from, 12 * (year + 1)), -1)];
-    const answer = await testApp.http.get(`/api/v1/calendar?start=${start}&end=${end}`).set('authorization', `Bearer ${owner.token}`);
+    const answer = await testApp.http
+      .get(`/api/v1/calendar?start=${start}&end=${end}`)
+      .set('authorization', `Bearer ${owner.token}`);
     expect(answer.status).toBe(200);
     for (const entry of answer.body as Array<{ subscription_id: number; calendar_date: string }>) {
       calendar.set(entry.subscription_id, [...(calendar.get(entry.subscription_id) ?? []), entry.calendar_date]);
@@ -152,7 +198,12 @@ it('gives month ends the dates of the REST calendar in ical.js, node-ical and rr
     const fromFeed = expansion(text, from, to);
     const mismatches = [...records]
       .filter(([id]) => JSON.stringify(fromFeed.get(id) ?? []) !== JSON.stringify(calendar.get(id) ?? []))
-      .map(([id, record]) => ({ engine, record, calendar: calendar.get(id)?.slice(0, 6), feed: fromFeed.get(id)?.slice(0, 6) }));
+      .map(([id, record]) => ({
+        engine,
+        record,
+        calendar: calendar.get(id)?.slice(0, 6),
+        feed: fromFeed.get(id)?.slice(0, 6),
+      }));
     expect(mismatches.slice(0, 3)).toEqual([]);
   }
 });
@@ -180,11 +231,18 @@ it("leaves out a definition for another record type, as the reminder scheduler d
   // monthEnd is a Subscription (type 1): a Trials-only definition (2) never reminds it.
   const [forSubscriptions, forTrials] = [await define(1, 1), await define(2, 2)];
   for (const [position, alertId] of [forSubscriptions, forTrials].entries()) {
-    await sql(testApp, `insert into "subscription_alerts" ("subscription_id", "alert_id", "position") values (?, ?, ?)`, [monthEnd.id, alertId, position + 1]);
+    await sql(
+      testApp,
+      `insert into "subscription_alerts" ("subscription_id", "alert_id", "position") values (?, ?, ?)`,
+      [monthEnd.id, alertId, position + 1],
+    );
   }
   const events = eventsOf((await testApp.http.get(pathOf((await createFeed(true)).url))).text);
   // One week before at 08:30: 6 days and 15.5 hours before the payment date's midnight.
-  expect(events.find((event) => event.uid === uidOf(monthEnd.id))!.alarms!.map((alarm) => alarm.trigger)).toEqual(['-P2DT15H', '-P6DT15H30M']);
+  expect(events.find((event) => event.uid === uidOf(monthEnd.id))!.alarms!.map((alarm) => alarm.trigger)).toEqual([
+    '-P2DT15H',
+    '-P6DT15H30M',
+  ]);
 });
 
 it('answers 304 to a poll while nothing changed, and the new feed once a record changed', async () => {
@@ -226,17 +284,27 @@ it('changes both validators with anything the feed shows: an alert definition an
   const first = await testApp.http.get(path);
   expect(triggerOf(first.text)).toEqual(['-P1DT17H']);
   expect((await testApp.http.get(path).set('if-modified-since', first.headers['last-modified'])).status).toBe(304);
-  await graphqlData(testApp, user.token, `mutation { updateAlert(id: ${createAlert.id}, input: {time: "06:30"}) { id } }`);
+  await graphqlData(
+    testApp,
+    user.token,
+    `mutation { updateAlert(id: ${createAlert.id}, input: {time: "06:30"}) { id } }`,
+  );
   // A client that keeps only Last-Modified, and one that keeps only the ETag, both get the new feed.
   const since = await testApp.http.get(path).set('if-modified-since', first.headers['last-modified']);
   expect(since.status).toBe(200);
   expect(triggerOf(since.text)).toEqual(['-P1DT17H30M']);
-  expect(new Date(since.headers['last-modified']).getTime()).toBeGreaterThan(new Date(first.headers['last-modified']).getTime());
+  expect(new Date(since.headers['last-modified']).getTime()).toBeGreaterThan(
+    new Date(first.headers['last-modified']).getTime(),
+  );
   expect(since.headers.etag).not.toBe(first.headers.etag);
   expect((await testApp.http.get(path).set('if-none-match', first.headers.etag)).status).toBe(200);
   // Unchanged since: 304 to either validator, the same ones again.
   const again = await testApp.http.get(path).set('if-modified-since', since.headers['last-modified']);
-  expect([again.status, again.headers['last-modified'], again.headers.etag]).toEqual([304, since.headers['last-modified'], since.headers.etag]);
+  expect([again.status, again.headers['last-modified'], again.headers.etag]).toEqual([
+    304,
+    since.headers['last-modified'],
+    since.headers.etag,
+  ]);
   expect((await testApp.http.get(path).set('if-none-match', since.headers.etag)).status).toBe(304);
 });
 

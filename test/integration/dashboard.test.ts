@@ -1,8 +1,16 @@
 import type { Browser, Page } from 'playwright-core';
-import { accessibilityProblems, describeInBrowser, launchBrowser, newClockedContext, offlinePage, step } from '../support/browser';
-import { Receiver } from '../support/receiver';
+
 import { addDays, endOfMonth, todayIn } from '../../src/platform/dates';
-import { startTestApp, uniqueEmail, type TestApp } from '../support/test-app';
+import {
+  accessibilityProblems,
+  describeInBrowser,
+  launchBrowser,
+  newClockedContext,
+  offlinePage,
+  step,
+} from '../support/browser';
+import { Receiver } from '../support/receiver';
+import { startTestApp, type TestApp, uniqueEmail } from '../support/test-app';
 import { until } from '../support/wait';
 
 /** The dashboard driven as its user drives it: every step through the page, every answer from GraphQL. */
@@ -39,7 +47,8 @@ describeInBrowser('the dashboard in Chromium', () => {
     expect(await accessibilityProblems(page)).toEqual([]);
   };
   const notice = (text: string) => page.getByRole('status').filter({ hasText: text }).waitFor();
-  const row = (name: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
+  const row = (name: string) =>
+    page.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
 
   it('signs up, and the list answers with its totals', () =>
     step(page, 'sign-up', async () => {
@@ -132,7 +141,11 @@ describeInBrowser('the dashboard in Chromium', () => {
       await notice('Newspaper: added');
 
       await screen('Alerts');
-      await page.getByRole('table', { name: 'Reminders' }).getByRole('rowheader', { name: 'Newspaper' }).first().waitFor();
+      await page
+        .getByRole('table', { name: 'Reminders' })
+        .getByRole('rowheader', { name: 'Newspaper' })
+        .first()
+        .waitFor();
       await page.getByLabel('Alert name').fill('Two weeks ahead');
       await page.getByLabel('Remind this long before').fill('2');
       await page.getByLabel('Unit').selectOption('2');
@@ -159,14 +172,21 @@ describeInBrowser('the dashboard in Chromium', () => {
 
       await page.getByRole('button', { name: 'New create token' }).click();
       await notice('create token made');
-      expect(await page.locator('.secret code').textContent()).toMatch(/^Webhook URL \(shown once\): http:\/\/127\.0\.0\.1:\d+\/webhook\/user\/data\/\S+$/);
+      expect(await page.locator('.secret code').textContent()).toMatch(
+        /^Webhook URL \(shown once\): http:\/\/127\.0\.0\.1:\d+\/webhook\/user\/data\/\S+$/,
+      );
 
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Download CSV' }).click(),
+      ]);
       expect(download.suggestedFilename()).toBe('subscriptions.csv');
       await notice('subscriptions.csv downloaded');
 
       const csv = `Name,Price,Currency,Billing cycle,Next payment\nMagazine,4.50,USD,Monthly,${february}-01\nBroken,abc,USD,Monthly,${february}-01\n`;
-      await page.getByLabel('File (at most 10 MB)').setInputFiles({ name: 'records.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      await page
+        .getByLabel('File (at most 10 MB)')
+        .setInputFiles({ name: 'records.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
       await page.getByRole('button', { name: 'Import' }).click();
       await notice('Dry run: 1 of 2 rows would be imported');
       const report = page.getByRole('table', { name: 'Import report' });
@@ -207,7 +227,13 @@ describeInBrowser('the dashboard in Chromium', () => {
       await until(async () => {
         await page.getByRole('button', { name: 'Refresh' }).click();
         await notice('Refreshed');
-        return (await log.getByRole('row').filter({ hasText: 'subscription.created' }).filter({ hasText: 'SUCCEEDED' }).count()) === 1;
+        return (
+          (await log
+            .getByRole('row')
+            .filter({ hasText: 'subscription.created' })
+            .filter({ hasText: 'SUCCEEDED' })
+            .count()) === 1
+        );
       }, 'the delivery to show as SUCCEEDED');
       await log.getByRole('button', { name: 'Redeliver' }).click();
       await notice('Sent again');
@@ -237,17 +263,24 @@ describeInBrowser('the dashboard in Chromium', () => {
       // Add-ons are of type 3.
       await page.getByText('4 records ·').waitFor();
       await page.getByLabel('Type', { exact: true }).selectOption('3');
-      await until(async () => (await page.getByRole('rowheader').allTextContents()).join() === 'Cloud backup', 'the list filtered by type');
+      await until(
+        async () => (await page.getByRole('rowheader').allTextContents()).join() === 'Cloud backup',
+        'the list filtered by type',
+      );
       await page.getByText('1 record ·').waitFor();
       await page.getByLabel('Type', { exact: true }).selectOption('');
       await page.getByLabel('Sort by').selectOption('PRICE DESC');
       await page.getByText('4 records ·').waitFor();
       await until(
-        async () => (await page.getByRole('rowheader').allTextContents()).join() === 'Gym,Newspaper,Cloud backup,Cloud backup',
+        async () =>
+          (await page.getByRole('rowheader').allTextContents()).join() === 'Gym,Newspaper,Cloud backup,Cloud backup',
         'the list sorted by price',
       );
       await page.getByLabel('Sort by').selectOption('PRODUCT_NAME ASC');
-      await until(async () => (await page.getByRole('rowheader').first().textContent()) === 'Cloud backup', 'the list sorted by name');
+      await until(
+        async () => (await page.getByRole('rowheader').first().textContent()) === 'Cloud backup',
+        'the list sorted by name',
+      );
 
       await page.getByRole('button', { name: 'Delete Newspaper' }).click();
       await notice('Newspaper: deleted');
@@ -265,7 +298,10 @@ describeInBrowser('the dashboard in Chromium', () => {
       await budgetForm.getByRole('button', { name: 'Save budget' }).click();
       await notice('Budget saved');
       expect(await row('Everything').textContent()).toContain('€10.00');
-      await until(async () => ((await page.getByTestId('month-figures').textContent()) ?? '').includes('budget €10.00'), 'the budget in the month figures');
+      await until(
+        async () => ((await page.getByTestId('month-figures').textContent()) ?? '').includes('budget €10.00'),
+        'the budget in the month figures',
+      );
 
       await screen('Household');
       await page.getByLabel('Household name').fill('Home');

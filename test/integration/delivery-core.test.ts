@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+
 import { Redis } from 'ioredis';
-import { DELIVERY_QUEUE } from '../../src/webhooks/delivery-queue';
+
 import { DELIVERY_TIMEOUT_MS } from '../../src/webhooks/delivery.service';
+import { DELIVERY_QUEUE } from '../../src/webhooks/delivery-queue';
 import { newEndpointSecret, signWebhook } from '../../src/webhooks/signature';
 import { Receiver } from '../support/receiver';
-import { signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { type SignedUpUser, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
 import { until } from '../support/wait';
 
 /**
@@ -26,13 +28,16 @@ beforeEach(async () => {
 afterEach(() => receiver.stop());
 afterAll(() => testApp.close());
 
-async function enqueue(topic = 'subscription.created', payload: Record<string, unknown> = { id: 7, product_name: 'Netflix' }) {
+async function enqueue(
+  topic = 'subscription.created',
+  payload: Record<string, unknown> = { id: 7, product_name: 'Netflix' },
+) {
   const secret = newEndpointSecret();
-  const [endpoint] = await sql<{ id: number }>(testApp, `insert into "webhook_endpoints" ("user_id", "url", "secret") values (?, ?, ?) returning "id"`, [
-    user.id,
-    receiver.url,
-    secret,
-  ]);
+  const [endpoint] = await sql<{ id: number }>(
+    testApp,
+    `insert into "webhook_endpoints" ("user_id", "url", "secret") values (?, ?, ?) returning "id"`,
+    [user.id, receiver.url, secret],
+  );
   const eventId = `evt_${randomUUID().replace(/-/g, '')}`;
   await sql(testApp, `insert into "webhook_events" ("id", "user_id", "topic", "payload") values (?, ?, ?, ?)`, [
     eventId,
@@ -61,7 +66,15 @@ const deliveryRow = async (id: number) =>
 
 /** Attempts recorded so far (an attempt is claimed before its POST and recorded after it). */
 const recordedAttempts = async (deliveryId: number) =>
-  Number((await sql<{ n: string }>(testApp, `select count(*) as "n" from "webhook_delivery_attempts" where "delivery_id" = ?`, [deliveryId]))[0].n);
+  Number(
+    (
+      await sql<{ n: string }>(
+        testApp,
+        `select count(*) as "n" from "webhook_delivery_attempts" where "delivery_id" = ?`,
+        [deliveryId],
+      )
+    )[0].n,
+  );
 
 it('keeps the first 1 KB of an answer, and times out after 10 s by default', async () => {
   expect(DELIVERY_TIMEOUT_MS).toBe(10_000);
@@ -69,9 +82,11 @@ it('keeps the first 1 KB of an answer, and times out after 10 s by default', asy
   try {
     const { deliveryId } = await enqueue();
     await until(async () => (await deliveryRow(deliveryId)).status === 'SUCCEEDED');
-    const [attempt] = await sql<{ response_excerpt: string }>(testApp, `select "response_excerpt" from "webhook_delivery_attempts" where "delivery_id" = ?`, [
-      deliveryId,
-    ]);
+    const [attempt] = await sql<{ response_excerpt: string }>(
+      testApp,
+      `select "response_excerpt" from "webhook_delivery_attempts" where "delivery_id" = ?`,
+      [deliveryId],
+    );
     expect(attempt.response_excerpt).toBe('x'.repeat(1024));
   } finally {
     receiver.answerBody = 'received';
@@ -92,7 +107,11 @@ it('POSTs the event with the spec headers and a Standard Webhooks signature that
   expect(JSON.parse(request.body)).toEqual(payload);
 
   await until(async () => (await deliveryRow(deliveryId)).status === 'SUCCEEDED');
-  const attempts = await sql<Record<string, unknown>>(testApp, `select * from "webhook_delivery_attempts" where "delivery_id" = ?`, [deliveryId]);
+  const attempts = await sql<Record<string, unknown>>(
+    testApp,
+    `select * from "webhook_delivery_attempts" where "delivery_id" = ?`,
+    [deliveryId],
+  );
   expect(attempts).toHaveLength(1);
   expect(attempts[0]).toMatchObject({ attempt_number: 1, status_code: 200, response_excerpt: 'received', error: null });
   expect(attempts[0].duration_ms).toEqual(expect.any(Number));
@@ -117,7 +136,9 @@ it('retries a 500 after about 5 s with the same webhook-id', async () => {
   expect(Number(afterFirst.seconds_to_next)).toBeLessThanOrEqual(5);
 
   // The schedule's wait is the database's next_attempt_at; bring it forward instead of sleeping.
-  await sql(testApp, `update "webhook_deliveries" set "next_attempt_at" = (now() at time zone 'utc') where "id" = ?`, [deliveryId]);
+  await sql(testApp, `update "webhook_deliveries" set "next_attempt_at" = (now() at time zone 'utc') where "id" = ?`, [
+    deliveryId,
+  ]);
   testApp.app.relay.nudge();
   const requests = await receiver.waitFor(2);
   expect(requests[1].headers['webhook-id']).toBe(eventId);
@@ -138,9 +159,11 @@ it('does not follow redirects: a 302 is a failed attempt and the target gets not
     const { deliveryId } = await enqueue();
     await receiver.waitFor(1);
     await until(async () => (await recordedAttempts(deliveryId)) === 1);
-    const [attempt] = await sql<{ status_code: number }>(testApp, `select "status_code" from "webhook_delivery_attempts" where "delivery_id" = ?`, [
-      deliveryId,
-    ]);
+    const [attempt] = await sql<{ status_code: number }>(
+      testApp,
+      `select "status_code" from "webhook_delivery_attempts" where "delivery_id" = ?`,
+      [deliveryId],
+    );
     expect(attempt.status_code).toBe(302);
     expect((await deliveryRow(deliveryId)).status).toBe('PENDING');
     expect(elsewhere.received).toHaveLength(0);
@@ -162,7 +185,11 @@ it('fails the delivery after the last scheduled attempt', async () => {
   const { deliveryId } = await enqueue();
   await receiver.waitFor(1);
   await until(async () => (await recordedAttempts(deliveryId)) === 1);
-  await sql(testApp, `update "webhook_deliveries" set "attempt_count" = 7, "next_attempt_at" = (now() at time zone 'utc') where "id" = ?`, [deliveryId]);
+  await sql(
+    testApp,
+    `update "webhook_deliveries" set "attempt_count" = 7, "next_attempt_at" = (now() at time zone 'utc') where "id" = ?`,
+    [deliveryId],
+  );
   testApp.app.relay.nudge();
   await receiver.waitFor(2);
   await until(async () => (await deliveryRow(deliveryId)).status === 'FAILED');
@@ -174,7 +201,11 @@ it('records a network error and schedules a retry', async () => {
   await receiver.waitFor(1);
   await until(async () => (await deliveryRow(deliveryId)).status === 'SUCCEEDED');
   await receiver.stop();
-  await sql(testApp, `update "webhook_deliveries" set "status" = 'PENDING', "next_attempt_at" = (now() at time zone 'utc') where "id" = ?`, [deliveryId]);
+  await sql(
+    testApp,
+    `update "webhook_deliveries" set "status" = 'PENDING', "next_attempt_at" = (now() at time zone 'utc') where "id" = ?`,
+    [deliveryId],
+  );
   testApp.app.relay.nudge();
   await until(async () => (await recordedAttempts(deliveryId)) === 2);
   const [attempt] = await sql<{ status_code: number | null; error: string }>(
@@ -192,7 +223,11 @@ it('makes one POST for one attempt however often the attempt is handed over', as
   try {
     const { deliveryId } = await enqueue();
     const claim = { deliveryId, attemptsMade: 0 };
-    await Promise.all([testApp.app.deliveries.attempt([claim]), testApp.app.deliveries.attempt([claim]), testApp.app.deliveries.attempt([claim])]);
+    await Promise.all([
+      testApp.app.deliveries.attempt([claim]),
+      testApp.app.deliveries.attempt([claim]),
+      testApp.app.deliveries.attempt([claim]),
+    ]);
     expect(receiver.received).toHaveLength(1);
     expect((await deliveryRow(deliveryId)).attempt_count).toBe(1);
   } finally {
@@ -217,9 +252,17 @@ it('attempts a claimed batch together and records each outcome on its own delive
       { deliveryId: failing.deliveryId, attemptsMade: 0 },
     ]);
     await testApp.app.deliveries.attempt([{ deliveryId: retried.deliveryId, attemptsMade: 0 }]);
-    expect(await deliveryRow(ok.deliveryId)).toMatchObject({ status: 'SUCCEEDED', attempt_count: 1, seconds_to_next: null });
+    expect(await deliveryRow(ok.deliveryId)).toMatchObject({
+      status: 'SUCCEEDED',
+      attempt_count: 1,
+      seconds_to_next: null,
+    });
     // 410 Gone: no retry.
-    expect(await deliveryRow(failing.deliveryId)).toMatchObject({ status: 'FAILED', attempt_count: 1, seconds_to_next: null });
+    expect(await deliveryRow(failing.deliveryId)).toMatchObject({
+      status: 'FAILED',
+      attempt_count: 1,
+      seconds_to_next: null,
+    });
     const again = await deliveryRow(retried.deliveryId);
     expect(again).toMatchObject({ status: 'PENDING', attempt_count: 1 });
     expect(Number(again.seconds_to_next)).toBeGreaterThan(0);

@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
+
 import { createSubscription } from '../support/subscriptions';
-import { graphqlData, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { graphqlData, type SignedUpUser, signUp, startTestApp, type TestApp } from '../support/test-app';
 
 /** The downloads of one's data, over HTTP with a Bearer token as a client fetches them. */
 let testApp: TestApp;
@@ -80,11 +81,18 @@ it('exports the whole account as JSON: own rows only, with links between them, a
   // The system's default alert and global categories are the server's, not the account's.
   expect(account.alerts).toEqual([]);
   expect(account.categories).toEqual([]);
-  expect(account.webhookEndpoints).toEqual([{ id: expect.any(Number), url: 'http://127.0.0.1:9/hook', events: [], enabled: true }]);
+  expect(account.webhookEndpoints).toEqual([
+    { id: expect.any(Number), url: 'http://127.0.0.1:9/hook', events: [], enabled: true },
+  ]);
   expect(response.text).not.toContain(secret);
   expect(account.subscriptions).toHaveLength(2);
   const record = account.subscriptions.find((item: { id: number }) => item.id === tagged.id);
-  expect(record).toMatchObject({ folder_id: account.folders[0].id, tags: ['family', 'video'], alert_ids: [1], price: 15.49 });
+  expect(record).toMatchObject({
+    folder_id: account.folders[0].id,
+    tags: ['family', 'video'],
+    alert_ids: [1],
+    price: 15.49,
+  });
   expect(response.text).not.toContain("Bob's own");
 });
 
@@ -95,7 +103,10 @@ it('lets a dashboard on another origin download them (CORS), with the file name 
     .set('access-control-request-method', 'GET')
     .set('access-control-request-headers', 'authorization');
   expect([preflight.status, preflight.headers['access-control-allow-origin']]).toEqual([204, '*']);
-  const download = await testApp.http.get('/export/account.json').set('origin', 'https://dash.example.com').set('authorization', `Bearer ${ann.token}`);
+  const download = await testApp.http
+    .get('/export/account.json')
+    .set('origin', 'https://dash.example.com')
+    .set('authorization', `Bearer ${ann.token}`);
   expect(download.headers['access-control-expose-headers']).toContain('Content-Disposition');
 });
 
@@ -104,7 +115,11 @@ it('needs a token, and names the downloads in GraphQL', async () => {
     const response = await testApp.http.get(path);
     expect([path, response.status, response.body.status]).toEqual([path, 401, false]);
   }
-  const { exportLinks } = await graphqlData<{ exportLinks: Record<string, string> }>(testApp, bob.token, '{ exportLinks { subscriptionsCsv accountJson } }');
+  const { exportLinks } = await graphqlData<{ exportLinks: Record<string, string> }>(
+    testApp,
+    bob.token,
+    '{ exportLinks { subscriptionsCsv accountJson } }',
+  );
   expect(exportLinks).toEqual({
     subscriptionsCsv: `${testApp.config.baseUrl}/export/subscriptions.csv`,
     accountJson: `${testApp.config.baseUrl}/export/account.json`,

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildSchema, Kind, parse, type OperationDefinitionNode } from 'graphql';
+
+import { buildSchema, Kind, type OperationDefinitionNode, parse } from 'graphql';
+
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -26,19 +28,27 @@ const RECORD_FIELDS = `id productId productName brandName image favicon homepage
   baseValue baseCurrency rating alertId discountVoucher companyName ltdvalPrice ltdvalCycle ltdvalFrequency expiryDate
   contractExpiry mainRecordId createdAt isAddon product { id productName } folder { id name color isDefault }
   category { id name } paymentMode { id name } alerts { id name } tags { id name }`;
-const ALERT_FIELDS = 'id name isSystem timePeriod timeCycle time timezone condition channel subjects contact createdAt updatedAt';
+const ALERT_FIELDS =
+  'id name isSystem timePeriod timeCycle time timezone condition channel subjects contact createdAt updatedAt';
 const ENDPOINT_FIELDS = 'id url events enabled createdAt';
 const TARGET_FIELDS = 'id name scheme url createdAt updatedAt';
 
 const STEPS: Step[] = [
   {
-    query: 'mutation($input: SignUpInput!) { signUp(input: $input) { token user { id email name baseCurrency timezone createdAt } } }',
+    query:
+      'mutation($input: SignUpInput!) { signUp(input: $input) { token user { id email name baseCurrency timezone createdAt } } }',
     variables: { input: { email: 'executors@example.com', password: 'correct horse battery', name: 'Exe' } },
     anonymous: true,
   },
-  { query: 'mutation { login(email: "executors@example.com", password: "wrong password!") { token } }', anonymous: true },
+  {
+    query: 'mutation { login(email: "executors@example.com", password: "wrong password!") { token } }',
+    anonymous: true,
+  },
   { query: '{ me { id email name baseCurrency timezone createdAt } }' },
-  { query: 'mutation($input: ProfileInput!) { updateProfile(input: $input) { name baseCurrency timezone } }', variables: { input: { baseCurrency: 'EUR' } } },
+  {
+    query: 'mutation($input: ProfileInput!) { updateProfile(input: $input) { name baseCurrency timezone } }',
+    variables: { input: { baseCurrency: 'EUR' } },
+  },
   { query: 'mutation { createFolder(input: {name: "Home", color: "#ff0000"}) { id name color isDefault } }' },
   { query: 'mutation { updateFolder(id: 1, input: {name: "House"}) { id name color isDefault } }' },
   { query: 'mutation { createTag(input: {name: "video"}) { id name } }' },
@@ -58,7 +68,16 @@ const STEPS: Step[] = [
   {
     query: `mutation($input: SubscriptionCreateInput!) { createSubscription(input: $input) { ${RECORD_FIELDS} } }`,
     variables: {
-      input: { productId: 3, type: 1, price: '12.99', currency: 'USD', billingCycle: 3, paymentDate: '2026-01-31', folderId: 1, tags: ['streaming', 'new'] },
+      input: {
+        productId: 3,
+        type: 1,
+        price: '12.99',
+        currency: 'USD',
+        billingCycle: 3,
+        paymentDate: '2026-01-31',
+        folderId: 1,
+        tags: ['streaming', 'new'],
+      },
     },
   },
   {
@@ -66,7 +85,9 @@ const STEPS: Step[] = [
   },
   { query: `mutation { createSubscription(input: {productId: 3, price: "-1"}) { id } }` },
   { query: `mutation { updateSubscription(id: 1, input: {price: "13.49", note: "price rise"}) { ${RECORD_FIELDS} } }` },
-  { query: `mutation { addAddon(subscriptionId: 1, input: {price: "2.00", currency: "USD", paymentDate: "2026-02-15"}) { ${RECORD_FIELDS} } }` },
+  {
+    query: `mutation { addAddon(subscriptionId: 1, input: {price: "2.00", currency: "USD", paymentDate: "2026-02-15"}) { ${RECORD_FIELDS} } }`,
+  },
   { query: `mutation { setSubscriptionAlerts(id: 1, alertIds: [2, 1]) { id alertId alerts { id name } } }` },
   { query: 'mutation { cancelSubscription(id: 2) { id status nextPaymentDate } }' },
   { query: 'mutation { refundSubscription(id: 3) { id status } }' },
@@ -87,13 +108,25 @@ const STEPS: Step[] = [
       '{ spendingSummary(groupBy: MONTH, from: "2026-01-01", to: "2026-06-30") { baseCurrency from to monthlyTotal yearlyTotal periodTotal groups { key label count monthlyTotal yearlyTotal periodTotal } } }',
   },
   { query: '{ spendingSummary { monthlyTotal groups { key label } } }' },
-  { query: 'mutation { changePrice(id: 1, price: "14.99", effectiveFrom: "2026-06-01") { id price priceHistory { effectiveFrom price currency } } }' },
+  {
+    query:
+      'mutation { changePrice(id: 1, price: "14.99", effectiveFrom: "2026-06-01") { id price priceHistory { effectiveFrom price currency } } }',
+  },
   { query: 'mutation { changePrice(id: 1, price: "1.999", effectiveFrom: "2026-06-01") { id } }' },
-  { query: '{ paymentEntries(filter: {subscriptionId: 1}) { id subscriptionId productName dueDate expectedAmount currency status paidAmount paidAt note } }' },
-  { query: 'mutation { markPaid(entryId: 1, amount: "13.00", paidAt: "2026-03-14", note: "card") { id status paidAmount paidAt note } }' },
+  {
+    query:
+      '{ paymentEntries(filter: {subscriptionId: 1}) { id subscriptionId productName dueDate expectedAmount currency status paidAmount paidAt note } }',
+  },
+  {
+    query:
+      'mutation { markPaid(entryId: 1, amount: "13.00", paidAt: "2026-03-14", note: "card") { id status paidAmount paidAt note } }',
+  },
   { query: 'mutation { markSkipped(entryId: 2) { id status paidAmount } }' },
   { query: 'mutation { markPaid(entryId: 999) { id } }' },
-  { query: 'mutation { setBudget(input: {amount: "80", alertId: 1}) { id categoryId categoryName amount alertId warnedMonth } }' },
+  {
+    query:
+      'mutation { setBudget(input: {amount: "80", alertId: 1}) { id categoryId categoryName amount alertId warnedMonth } }',
+  },
   { query: 'mutation { setBudget(input: {amount: "80", alertId: 999}) { id } }' },
   { query: 'mutation { setBudget(input: {amount: "20", categoryId: 2}) { id categoryId categoryName amount } }' },
   { query: '{ budgets { id categoryId categoryName amount } }' },
@@ -106,14 +139,20 @@ const STEPS: Step[] = [
     query:
       'mutation { createHousehold(name: "Home") { id name ownerName isOwner canEdit memberId members { id name email isOwner joined invited canEdit invitationCode invitationEmailed } } }',
   },
-  { query: 'mutation { addHouseholdMember(input: {name: "Cleo", canEdit: true}) { id name email isOwner joined invited canEdit invitationCode } }' },
+  {
+    query:
+      'mutation { addHouseholdMember(input: {name: "Cleo", canEdit: true}) { id name email isOwner joined invited canEdit invitationCode } }',
+  },
   { query: 'mutation { inviteHouseholdMember(memberId: 999, email: "cleo@example.com") { id } }' },
   { query: 'mutation { updateHouseholdMember(memberId: 2, input: {name: "Cleo B"}) { id name canEdit } }' },
   {
     query:
       'mutation { shareSubscription(id: 1, input: {payerMemberId: 1, mode: PERCENTAGES, shares: [{memberId: 1, value: "60"}, {memberId: 2, value: "40"}]}) { id sharing { householdId payerMemberId payerName mode shares { memberId memberName value amount } } } }',
   },
-  { query: 'mutation { shareSubscription(id: 1, input: {payerMemberId: 1, mode: AMOUNTS, shares: [{memberId: 1, value: "1"}]}) { id } }' },
+  {
+    query:
+      'mutation { shareSubscription(id: 1, input: {payerMemberId: 1, mode: AMOUNTS, shares: [{memberId: 1, value: "1"}]}) { id } }',
+  },
   { query: '{ households { id name members { id name } subscriptions { id sharing { mode shares { amount } } } } }' },
   {
     query:
@@ -138,10 +177,17 @@ const STEPS: Step[] = [
     query:
       '{ products(first: 3, search: "net") { totalCount edges { node { id productName brandName categoryId currency price billingCycle isPrivate } } } product(id: 3) { id productName url } }',
   },
-  { query: 'mutation { updateExtensionSettings(input: {notifyBefore: 5}) { autoDetectSubscriptions browserNotifications notifyBefore } }' },
+  {
+    query:
+      'mutation { updateExtensionSettings(input: {notifyBefore: 5}) { autoDetectSubscriptions browserNotifications notifyBefore } }',
+  },
   { query: '{ extensionSettings { autoDetectSubscriptions browserNotifications notifyBefore } }' },
-  { query: `mutation { createWebhookEndpoint(input: {url: "http://127.0.0.1:9/hook"}) { ${ENDPOINT_FIELDS} secret } }` },
-  { query: `mutation { updateWebhookEndpoint(id: 1, input: {events: ["subscription.updated"]}) { ${ENDPOINT_FIELDS} } }` },
+  {
+    query: `mutation { createWebhookEndpoint(input: {url: "http://127.0.0.1:9/hook"}) { ${ENDPOINT_FIELDS} secret } }`,
+  },
+  {
+    query: `mutation { updateWebhookEndpoint(id: 1, input: {events: ["subscription.updated"]}) { ${ENDPOINT_FIELDS} } }`,
+  },
   { query: `mutation { disableWebhookEndpoint(id: 1) { ${ENDPOINT_FIELDS} } }` },
   { query: `mutation { enableWebhookEndpoint(id: 1) { ${ENDPOINT_FIELDS} } }` },
   { query: `mutation { rotateWebhookEndpointSecret(id: 1) { ${ENDPOINT_FIELDS} secret } }` },
@@ -154,23 +200,35 @@ const STEPS: Step[] = [
   { query: 'mutation { createInboundWebhookToken(kind: PAYMENT_EVENTS) { id token kind createdAt } }' },
   { query: '{ inboundWebhookTokens { id kind createdAt lastUsedAt revokedAt } }' },
   { query: 'mutation { revokeInboundWebhookToken(id: 1) { id kind revokedAt } }' },
-  { query: 'mutation { createCalendarFeed(input: {name: "Payments", includeReminders: true}) { id name includeReminders createdAt revokedAt } }' },
+  {
+    query:
+      'mutation { createCalendarFeed(input: {name: "Payments", includeReminders: true}) { id name includeReminders createdAt revokedAt } }',
+  },
   { query: '{ calendarFeeds { id name includeReminders revokedAt } exportLinks { subscriptionsCsv accountJson } }' },
   ...[true, false].map((dryRun) => ({
     query: `mutation($file: Upload!) { importSubscriptions(format: CSV, file: $file, dryRun: ${dryRun}, skipRefused: true) {
       format dryRun total created refused rows { line name outcome recordId matches { kind name id existing } notes problems { field messages } } } }`,
-    upload: 'name,price,currency,cycle,next payment,category,tags\nImported,4.50,EUR,Every 2 Weeks,2026-04-01,Home,"a,b"\nBroken,x,EUR,monthly,2026-04-01,,\n',
+    upload:
+      'name,price,currency,cycle,next payment,category,tags\nImported,4.50,EUR,Every 2 Weeks,2026-04-01,Home,"a,b"\nBroken,x,EUR,monthly,2026-04-01,,\n',
   })),
   { query: 'mutation { revokeCalendarFeed(id: 1) { id revokedAt } }' },
-  { query: `mutation { createNotificationTarget(input: {name: "Hook", url: "json://127.0.0.1:9/notify"}) { ${TARGET_FIELDS} secret } }` },
+  {
+    query: `mutation { createNotificationTarget(input: {name: "Hook", url: "json://127.0.0.1:9/notify"}) { ${TARGET_FIELDS} secret } }`,
+  },
   { query: 'mutation { createNotificationTarget(input: {name: "Chat", url: "tgram://not-a-token/1"}) { id } }' },
   { query: `mutation { updateNotificationTarget(id: 1, input: {name: "Phone"}) { ${TARGET_FIELDS} } }` },
   { query: `{ notificationTargets { ${TARGET_FIELDS} } }` },
   { query: 'mutation { setAlertTargets(alertId: 1, targetIds: [1]) }' },
   { query: '{ alertTargets(alertId: 1) }' },
-  { query: 'mutation { sendTestNotification(id: 1) { id topic endpointId targetId status attemptCount attempts { attemptNumber statusCode error } } }' },
+  {
+    query:
+      'mutation { sendTestNotification(id: 1) { id topic endpointId targetId status attemptCount attempts { attemptNumber statusCode error } } }',
+  },
   { query: 'mutation { deleteNotificationTarget(id: 1) }' },
-  { query: '{ folders { id name color isDefault } tags { id name } paymentModes { id name } productCategories { id name userId } }' },
+  {
+    query:
+      '{ folders { id name color isDefault } tags { id name } paymentModes { id name } productCategories { id name userId } }',
+  },
   { query: 'mutation { deleteTag(id: 1) }' },
   { query: 'mutation { deletePaymentMode(id: 1) }' },
   { query: 'mutation { deleteFolder(id: 1) }' },
@@ -185,7 +243,8 @@ const STEPS: Step[] = [
 /** What may differ between two runs: generated secrets and ids, and instants set by the database. */
 function normalise(value: unknown, key = ''): unknown {
   if (Array.isArray(value)) return value.map((item) => normalise(item));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, normalise(item, name)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, normalise(item, name)]));
   if (typeof value !== 'string') return value;
   if (['token', 'secret', 'eventId'].includes(key)) return `<${key}>`;
   return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value) ? '<instant>' : value;
@@ -211,7 +270,9 @@ it('the script covers every root field of the schema', () => {
     STEPS.flatMap(({ query }) =>
       parse(query).definitions.flatMap((definition) =>
         (definition as OperationDefinitionNode).selectionSet.selections.map((selection) =>
-          selection.kind === Kind.FIELD ? `${(definition as OperationDefinitionNode).operation}.${selection.name.value}` : '',
+          selection.kind === Kind.FIELD
+            ? `${(definition as OperationDefinitionNode).operation}.${selection.name.value}`
+            : '',
         ),
       ),
     ),

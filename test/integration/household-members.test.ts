@@ -1,6 +1,6 @@
 import { createSubscription } from '../support/subscriptions';
+import { graphql, graphqlData, type SignedUpUser, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
 import { daysFromToday } from '../support/test-clock';
-import { graphql, graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
 
 /**
  * Issue 39, items 8 to 10: what a household member touches of the owner's shared records. A member reads a
@@ -16,7 +16,8 @@ const members: Record<string, number> = {};
 type GqlError = { message: string; extensions: { code: string; errors?: Record<string, string[]> } };
 const gqlErrors = async (token: string, query: string, variables?: Record<string, unknown>) =>
   (await graphql(testApp, token, query, variables)).body.errors as GqlError[];
-const restGet = (token: string, id: number) => testApp.http.get(`/api/v1/subscriptions/${id}`).set('authorization', `Bearer ${token}`);
+const restGet = (token: string, id: number) =>
+  testApp.http.get(`/api/v1/subscriptions/${id}`).set('authorization', `Bearer ${token}`);
 
 const ADD = 'mutation($input: HouseholdMemberInput!) { addHouseholdMember(input: $input) { id invitationCode } }';
 const JOIN = 'mutation($code: String!) { joinHousehold(code: $code) { id } }';
@@ -28,7 +29,9 @@ const UPDATE = `mutation($id: Int!, $input: SubscriptionUpdateInput!) {
 
 /** Adds a member to Ann's household with edit rights; with an account, invited and joined. */
 async function addMember(name: string, user?: SignedUpUser): Promise<number> {
-  const added = (await graphqlData(testApp, ann.token, ADD, { input: { name, email: user?.email ?? null, canEdit: true } })).addHouseholdMember;
+  const added = (
+    await graphqlData(testApp, ann.token, ADD, { input: { name, email: user?.email ?? null, canEdit: true } })
+  ).addHouseholdMember;
   if (user) await graphqlData(testApp, user.token, JOIN, { code: added.invitationCode });
   return added.id;
 }
@@ -43,7 +46,9 @@ async function sharedRecord(price: string, sharing: Record<string, unknown>): Pr
 beforeAll(async () => {
   testApp = await startTestApp();
   [ann, bob] = await Promise.all([signUp(testApp, 'Ann Owner'), signUp(testApp, 'Bob Member')]);
-  members.ann = (await graphqlData(testApp, ann.token, 'mutation { createHousehold(name: "Home") { memberId } }')).createHousehold.memberId;
+  members.ann = (
+    await graphqlData(testApp, ann.token, 'mutation { createHousehold(name: "Home") { memberId } }')
+  ).createHousehold.memberId;
   members.bob = await addMember('Bob', bob);
   members.cleo = await addMember('Cleo');
 });
@@ -65,24 +70,48 @@ describe("a member reads a shared record without its owner's alert set-up", () =
         { contact },
       )
     ).createAlert.id;
-    record = await sharedRecord('12.00', { payerMemberId: members.ann, mode: 'EQUAL', shares: [{ memberId: members.ann }, { memberId: members.bob }] });
-    await graphqlData(testApp, ann.token, 'mutation($id: Int!, $alerts: [Int!]!) { setSubscriptionAlerts(id: $id, alertIds: $alerts) { id } }', {
-      id: record,
-      alerts: [alertId, 1],
+    record = await sharedRecord('12.00', {
+      payerMemberId: members.ann,
+      mode: 'EQUAL',
+      shares: [{ memberId: members.ann }, { memberId: members.bob }],
     });
+    await graphqlData(
+      testApp,
+      ann.token,
+      'mutation($id: Int!, $alerts: [Int!]!) { setSubscriptionAlerts(id: $id, alertIds: $alerts) { id } }',
+      {
+        id: record,
+        alerts: [alertId, 1],
+      },
+    );
   });
 
   it('shows the owner their alerts, and the member the schedule and price with no alert of the owner', async () => {
-    const query = 'query($id: Int!) { subscription(id: $id) { id price paymentDate nextPaymentDate alertId alerts { id name contact } } }';
+    const query =
+      'query($id: Int!) { subscription(id: $id) { id price paymentDate nextPaymentDate alertId alerts { id name contact } } }';
     const owners = (await graphqlData(testApp, ann.token, query, { id: record })).subscription;
     expect(owners).toMatchObject({ alertId, alerts: [{ id: alertId, contact }, { id: 1 }] });
 
     const seen = (await graphqlData(testApp, bob.token, query, { id: record })).subscription;
-    expect(seen).toEqual({ id: record, price: '12.00', paymentDate: owners.paymentDate, nextPaymentDate: owners.nextPaymentDate, alertId: 0, alerts: [] });
-    const [household] = (await graphqlData(testApp, bob.token, '{ households { subscriptions { id price alertId alerts { id contact } } } }')).households;
+    expect(seen).toEqual({
+      id: record,
+      price: '12.00',
+      paymentDate: owners.paymentDate,
+      nextPaymentDate: owners.nextPaymentDate,
+      alertId: 0,
+      alerts: [],
+    });
+    const [household] = (
+      await graphqlData(
+        testApp,
+        bob.token,
+        '{ households { subscriptions { id price alertId alerts { id contact } } } }',
+      )
+    ).households;
     expect(household.subscriptions).toEqual([{ id: record, price: '12.00', alertId: 0, alerts: [] }]);
     // A member's edits answer the record as the member reads it.
-    const edited = (await graphqlData(testApp, bob.token, UPDATE, { id: record, input: { description: 'Shared' } })).updateSubscription;
+    const edited = (await graphqlData(testApp, bob.token, UPDATE, { id: record, input: { description: 'Shared' } }))
+      .updateSubscription;
     expect(edited).toMatchObject({ description: 'Shared', alertId: 0, alerts: [] });
     const repriced = (
       await graphqlData(
@@ -96,13 +125,18 @@ describe("a member reads a shared record without its owner's alert set-up", () =
 
     const rest = await restGet(bob.token, record);
     expect(rest.status).toBe(200);
-    expect(rest.body).toEqual([expect.objectContaining({ id: record, user_id: ann.id, price: 12, alert_id: 0, alert_type: null })]);
+    expect(rest.body).toEqual([
+      expect.objectContaining({ id: record, user_id: ann.id, price: 12, alert_id: 0, alert_type: null }),
+    ]);
     for (const answer of [seen, household, edited, repriced, rest.body]) {
       expect(JSON.stringify(answer)).not.toContain(contact);
       expect(JSON.stringify(answer)).not.toContain('private reminder');
     }
     // The owner's record keeps its alerts.
-    expect((await graphqlData(testApp, ann.token, query, { id: record })).subscription).toMatchObject({ alertId, alerts: [{ id: alertId }, { id: 1 }] });
+    expect((await graphqlData(testApp, ann.token, query, { id: record })).subscription).toMatchObject({
+      alertId,
+      alerts: [{ id: alertId }, { id: 1 }],
+    });
   });
 
   it("refuses a member's change of the owner's alerts, changing nothing", async () => {
@@ -110,9 +144,15 @@ describe("a member reads a shared record without its owner's alert set-up", () =
       const answer = (await graphql(testApp, bob.token, UPDATE, { id: record, input: { alertId: alert } })).body;
       expect([alert, answer.errors?.[0]?.extensions?.errors]).toEqual([alert, { alert_id: [expect.any(String)] }]);
     }
-    const rest = await testApp.http.put(`/api/v1/subscriptions/${record}`).set('authorization', `Bearer ${bob.token}`).type('form').send({ alert_id: '0' });
+    const rest = await testApp.http
+      .put(`/api/v1/subscriptions/${record}`)
+      .set('authorization', `Bearer ${bob.token}`)
+      .type('form')
+      .send({ alert_id: '0' });
     expect(rest.status).toBe(400);
-    const [stored] = await sql<{ alert_id: number }>(testApp, `select "alert_id" from "subscriptions" where "id" = ?`, [record]);
+    const [stored] = await sql<{ alert_id: number }>(testApp, `select "alert_id" from "subscriptions" where "id" = ?`, [
+      record,
+    ]);
     expect(stored.alert_id).toBe(alertId);
   });
 });
@@ -128,12 +168,20 @@ describe("a member's edit names tags and products in the owner's account", () =>
   };
 
   it('makes a new tag and product for the owner, none for the member', async () => {
-    const record = await sharedRecord('20.00', { payerMemberId: members.ann, mode: 'EQUAL', shares: [{ memberId: members.ann }, { memberId: members.bob }] });
+    const record = await sharedRecord('20.00', {
+      payerMemberId: members.ann,
+      mode: 'EQUAL',
+      shares: [{ memberId: members.ann }, { memberId: members.bob }],
+    });
     const bobsBefore = await ownedBy(bob.id);
     const bobsTags = (await graphqlData(testApp, bob.token, '{ tags { id name } }')).tags;
 
-    const edited = (await graphqlData(testApp, bob.token, UPDATE, { id: record, input: { tags: ['Household streaming'], productName: 'Household Cinema' } }))
-      .updateSubscription;
+    const edited = (
+      await graphqlData(testApp, bob.token, UPDATE, {
+        id: record,
+        input: { tags: ['Household streaming'], productName: 'Household Cinema' },
+      })
+    ).updateSubscription;
     expect(edited).toMatchObject({ productName: 'Household Cinema', tags: [{ name: 'Household streaming' }] });
     // The same over REST: a product named by brand_id and a tag.
     const put = await testApp.http
@@ -145,9 +193,17 @@ describe("a member's edit names tags and products in the owner's account", () =>
     expect(await ownedBy(bob.id)).toEqual(bobsBefore);
     expect((await graphqlData(testApp, bob.token, '{ tags { id name } }')).tags).toEqual(bobsTags);
     const owners = (
-      await graphqlData(testApp, ann.token, 'query($id: Int!) { subscription(id: $id) { productName product { id } tags { name } } }', { id: record })
+      await graphqlData(
+        testApp,
+        ann.token,
+        'query($id: Int!) { subscription(id: $id) { productName product { id } tags { name } } }',
+        { id: record },
+      )
     ).subscription;
-    expect(owners).toMatchObject({ productName: 'Household Radio', tags: [{ name: 'Household radio' }, { name: 'Household streaming' }] });
+    expect(owners).toMatchObject({
+      productName: 'Household Radio',
+      tags: [{ name: 'Household radio' }, { name: 'Household streaming' }],
+    });
     const products = await sql<{ id: number; owner_id: number }>(
       testApp,
       `select "id", "owner_id" from "products" where "product_name" in ('Household Cinema', 'Household Radio') order by "id"`,
@@ -156,15 +212,25 @@ describe("a member's edit names tags and products in the owner's account", () =>
       { id: edited.product.id, owner_id: ann.id },
       { id: owners.product.id, owner_id: ann.id },
     ]);
-    const tags = await sql<{ user_id: number }>(testApp, `select "user_id" from "tags" where "name" in ('Household streaming', 'Household radio')`);
+    const tags = await sql<{ user_id: number }>(
+      testApp,
+      `select "user_id" from "tags" where "name" in ('Household streaming', 'Household radio')`,
+    );
     expect(tags).toEqual([{ user_id: ann.id }, { user_id: ann.id }]);
   });
 
   it('makes nothing for someone refused the record', async () => {
-    const record = await sharedRecord('20.00', { payerMemberId: members.ann, mode: 'EQUAL', shares: [{ memberId: members.ann }] });
+    const record = await sharedRecord('20.00', {
+      payerMemberId: members.ann,
+      mode: 'EQUAL',
+      shares: [{ memberId: members.ann }],
+    });
     const dan = await signUp(testApp, 'Dan Stranger');
     const dansBefore = await ownedBy(dan.id);
-    const [error] = await gqlErrors(dan.token, UPDATE, { id: record, input: { tags: ['Not yours'], productName: 'Not yours either' } });
+    const [error] = await gqlErrors(dan.token, UPDATE, {
+      id: record,
+      input: { tags: ['Not yours'], productName: 'Not yours either' },
+    });
     expect(error.extensions.code).toBe('NOT_FOUND');
     expect(await ownedBy(dan.id)).toEqual(dansBefore);
   });
@@ -174,7 +240,8 @@ describe('removing a member hands what they pay and share back to the owner', ()
   let eve: SignedUpUser;
   const records: Record<string, number> = {};
   const sharingOf = async (id: number) =>
-    (await graphqlData(testApp, ann.token, `query($id: Int!) { subscription(id: $id) { ${SHARING} } }`, { id })).subscription.sharing;
+    (await graphqlData(testApp, ann.token, `query($id: Int!) { subscription(id: $id) { ${SHARING} } }`, { id }))
+      .subscription.sharing;
   const period = () => ({ from: daysFromToday(0), to: daysFromToday(100) });
   const totalOf = async (memberId?: number) =>
     (
@@ -200,7 +267,11 @@ describe('removing a member hands what they pay and share back to the owner', ()
         { memberId: e, value: '20.00' },
       ],
     });
-    records.equal = await sharedRecord('15.49', { payerMemberId: a, mode: 'EQUAL', shares: [{ memberId: a }, { memberId: e }, { memberId: c }] });
+    records.equal = await sharedRecord('15.49', {
+      payerMemberId: a,
+      mode: 'EQUAL',
+      shares: [{ memberId: a }, { memberId: e }, { memberId: c }],
+    });
     records.percent = await sharedRecord('30.00', {
       payerMemberId: c,
       mode: 'PERCENTAGES',
@@ -217,9 +288,16 @@ describe('removing a member hands what they pay and share back to the owner', ()
     const before = { household: await totalOf(), ann: await totalOf(a), eve: await totalOf(e), cleo: await totalOf(c) };
     expect(Number(before.eve)).toBeGreaterThan(0);
 
-    expect((await graphqlData(testApp, ann.token, 'mutation($id: Int!) { removeHouseholdMember(memberId: $id) }', { id: e })).removeHouseholdMember).toBe(true);
+    expect(
+      (await graphqlData(testApp, ann.token, 'mutation($id: Int!) { removeHouseholdMember(memberId: $id) }', { id: e }))
+        .removeHouseholdMember,
+    ).toBe(true);
 
-    expect(await sharingOf(records.paid)).toEqual({ payerMemberId: a, mode: 'AMOUNTS', shares: [{ memberId: a, value: '60.00', amount: '60.00' }] });
+    expect(await sharingOf(records.paid)).toEqual({
+      payerMemberId: a,
+      mode: 'AMOUNTS',
+      shares: [{ memberId: a, value: '60.00', amount: '60.00' }],
+    });
     // Equal shares merged are no longer equal: each keeps the amount they bore, the owner's two together.
     expect(await sharingOf(records.equal)).toEqual({
       payerMemberId: a,
@@ -245,7 +323,9 @@ describe('removing a member hands what they pay and share back to the owner', ()
     expect(await sql(testApp, `select 1 from "household_members" where "id" = ?`, [e])).toEqual([]);
     expect((await graphqlData(testApp, eve.token, '{ households { id } }')).households).toEqual([]);
     for (const id of Object.values(records)) {
-      expect((await gqlErrors(eve.token, 'query($id: Int!) { subscription(id: $id) { id } }', { id }))[0].extensions.code).toBe('NOT_FOUND');
+      expect(
+        (await gqlErrors(eve.token, 'query($id: Int!) { subscription(id: $id) { id } }', { id }))[0].extensions.code,
+      ).toBe('NOT_FOUND');
       expect((await restGet(eve.token, id)).status).toBe(400);
     }
   });

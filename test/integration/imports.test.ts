@@ -1,14 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { root } from '../support/service-process';
-import { exportedAlert, exportedPayment, exportedRecord, uploadAccount } from '../support/account-imports';
-import { ownedRows } from '../support/hardening';
-import { MINIMAL, postSubscription } from '../support/subscriptions';
+
 import { addMonths } from '../../src/platform/dates';
 import { nextOnOrAfter } from '../../src/subscriptions/payment-dates';
+import { exportedAlert, exportedPayment, exportedRecord, uploadAccount } from '../support/account-imports';
+import { ownedRows } from '../support/hardening';
+import { root } from '../support/service-process';
+import { MINIMAL, postSubscription } from '../support/subscriptions';
+import { graphqlData, type SignedUpUser, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
 import { clockEnvironment, daysFromToday, today } from '../support/test-clock';
-import { graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
 
 /** Imports over HTTP as a GraphQL client uploads a file (graphql-multipart-request-spec), from real-shaped files. */
 let testApp: TestApp;
@@ -47,7 +48,13 @@ interface Report {
   webhookEndpoints: Array<{ id: number; url: string; secret: string }>;
 }
 
-function upload(token: string | null, format: string, file: Buffer, variables: Record<string, unknown> = {}, filename = 'export.file') {
+function upload(
+  token: string | null,
+  format: string,
+  file: Buffer,
+  variables: Record<string, unknown> = {},
+  filename = 'export.file',
+) {
   const request = testApp.http
     .post('/graphql')
     .field('operations', JSON.stringify({ query: IMPORT, variables: { format, file: null, ...variables } }))
@@ -56,7 +63,12 @@ function upload(token: string | null, format: string, file: Buffer, variables: R
   return token ? request.set('authorization', `Bearer ${token}`) : request;
 }
 
-async function imported(token: string, format: string, file: Buffer, variables: Record<string, unknown> = {}): Promise<Report> {
+async function imported(
+  token: string,
+  format: string,
+  file: Buffer,
+  variables: Record<string, unknown> = {},
+): Promise<Report> {
   const response = await upload(token, format, file, variables);
   expect(response.status).toBe(200);
   expect(response.body.errors).toBeUndefined();
@@ -79,15 +91,30 @@ const records = (user: SignedUpUser) =>
   );
 
 const count = async (table: string, user: SignedUpUser) =>
-  Number((await sql<{ n: string }>(testApp, `select count(*) as n from "${table}" where "user_id" = ?`, [user.id]))[0].n);
+  Number(
+    (await sql<{ n: string }>(testApp, `select count(*) as n from "${table}" where "user_id" = ?`, [user.id]))[0].n,
+  );
 
 describe('Wallos exports', () => {
   it('a dry run answers row by row what would be created, matched or refused, and changes nothing', async () => {
     const ann = await signUp(testApp, 'Ann');
     const report = await imported(ann.token, 'WALLOS', fixture('wallos-export.json'), { dryRun: true });
-    expect(report).toMatchObject({ format: 'WALLOS', dryRun: true, total: 4, created: 0, refused: 1, webhookEndpoints: [] });
+    expect(report).toMatchObject({
+      format: 'WALLOS',
+      dryRun: true,
+      total: 4,
+      created: 0,
+      refused: 1,
+      webhookEndpoints: [],
+    });
     const [youtube, backblaze, gym, mystery] = report.rows;
-    expect(youtube).toMatchObject({ line: 1, name: 'YouTube Premium', outcome: 'WOULD_CREATE', recordId: null, problems: [] });
+    expect(youtube).toMatchObject({
+      line: 1,
+      name: 'YouTube Premium',
+      outcome: 'WOULD_CREATE',
+      recordId: null,
+      problems: [],
+    });
     expect(youtube.matches).toEqual([
       { kind: 'product', name: 'YouTube Premium', id: expect.any(Number), existing: true },
       { kind: 'currency', name: 'EUR', id: null, existing: true },
@@ -102,8 +129,17 @@ describe('Wallos exports', () => {
     expect(gym.matches.map((match) => match.kind)).toEqual(['product', 'currency', 'paymentMode']);
     expect(mystery.outcome).toBe('REFUSED');
     expect(mystery.problems).toEqual([
-      { field: 'billing_cycle', messages: ['"Every 2 Fortnights" is not a billing period (e.g. Monthly, Every 3 Months).'] },
-      { field: 'price_type', messages: ['The currency ¤ is not in the exchange-rate table.', 'The price_type must be a 3-letter currency code.'] },
+      {
+        field: 'billing_cycle',
+        messages: ['"Every 2 Fortnights" is not a billing period (e.g. Monthly, Every 3 Months).'],
+      },
+      {
+        field: 'price_type',
+        messages: [
+          'The currency ¤ is not in the exchange-rate table.',
+          'The price_type must be a 3-letter currency code.',
+        ],
+      },
     ]);
     expect(await count('subscriptions', ann)).toBe(0);
     expect(await count('payment_modes', ann)).toBe(0);
@@ -115,7 +151,10 @@ describe('Wallos exports', () => {
     expect(response.body.data).toBeNull();
     expect(response.body.errors[0]).toMatchObject({
       message: '1 of 4 rows are refused, so nothing was imported: fix them, or import with skipRefused.',
-      extensions: { code: 'BAD_USER_INPUT', errors: { 'line 4': expect.arrayContaining([expect.stringContaining('Every 2 Fortnights')]) } },
+      extensions: {
+        code: 'BAD_USER_INPUT',
+        errors: { 'line 4': expect.arrayContaining([expect.stringContaining('Every 2 Fortnights')]) },
+      },
     });
     expect(await count('subscriptions', ann)).toBe(0);
     expect(await count('product_categories', ann)).toBe(0);
@@ -137,7 +176,10 @@ describe('Wallos exports', () => {
       billingType: 2,
       paymentDate: '2027-01-31',
       // The file's next payment while it is ahead; on a later day, the first month end on or after today.
-      nextPaymentDate: nextOnOrAfter({ anchor: '2027-01-31', billingType: 2, billingCycle: 3, billingFrequency: 1 }, today()),
+      nextPaymentDate: nextOnOrAfter(
+        { anchor: '2027-01-31', billingType: 2, billingCycle: 3, billingFrequency: 1 },
+        today(),
+      ),
       status: 1,
       recurring: 1,
       note: 'Family plan\nhttps://youtube.com\nPaid by Ann',
@@ -146,12 +188,29 @@ describe('Wallos exports', () => {
       paymentMode: 'PayPal',
     });
     expect(youtube.product.id).toBe(report.rows[0].matches[0].id);
-    expect(backblaze).toMatchObject({ price: '21.00', currency: 'USD', billingCycle: 3, billingFrequency: 3, alertId: 0, contractExpiry: '2027-06-30' });
-    expect(gym).toMatchObject({ price: '120.00', currency: 'GBP', billingCycle: 4, status: 2, note: 'Closed branch\nPaid by Ann' });
+    expect(backblaze).toMatchObject({
+      price: '21.00',
+      currency: 'USD',
+      billingCycle: 3,
+      billingFrequency: 3,
+      alertId: 0,
+      contractExpiry: '2027-06-30',
+    });
+    expect(gym).toMatchObject({
+      price: '120.00',
+      currency: 'GBP',
+      billingCycle: 4,
+      status: 2,
+      note: 'Closed branch\nPaid by Ann',
+    });
     // "Credit Card" named twice is one payment method; "Backups" became the user's category.
     expect(backblaze.paymentModeId).toBe(gym.paymentModeId);
     expect(await count('payment_modes', ann)).toBe(2);
-    const [backups] = await sql<{ id: number }>(testApp, `select "id" from "product_categories" where "user_id" = ? and "name" = 'Backups'`, [ann.id]);
+    const [backups] = await sql<{ id: number }>(
+      testApp,
+      `select "id" from "product_categories" where "user_id" = ? and "name" = 'Backups'`,
+      [ann.id],
+    );
     expect(backblaze.categoryId).toBe(backups.id);
     // Reminders aside: on a day when an imported record's next payment is close, one may fire at once.
     const events = await sql<{ topic: string; n: string }>(
@@ -160,7 +219,11 @@ describe('Wallos exports', () => {
       [ann.id],
     );
     expect(events).toEqual([{ topic: 'subscription.created', n: '3' }]);
-    const reminders = await sql<{ subscription_id: number }>(testApp, `select distinct "subscription_id" from "reminders" where "user_id" = ?`, [ann.id]);
+    const reminders = await sql<{ subscription_id: number }>(
+      testApp,
+      `select distinct "subscription_id" from "reminders" where "user_id" = ?`,
+      [ann.id],
+    );
     // Only the active record with notifications on has reminders (Backblaze's are off, the gym is cancelled).
     expect(reminders.map((row) => row.subscription_id)).toEqual([report.rows[0].recordId]);
   });
@@ -171,13 +234,24 @@ describe('Wallos exports', () => {
     const fromCsv = await imported(ann.token, 'WALLOS', fixture('wallos-export.csv'), { dryRun: true });
     // Lines differ (the header is line 1 of the CSV); what each row becomes does not.
     expect(fromCsv.rows.map((row) => row.line)).toEqual([2, 3, 4, 5]);
-    expect(fromCsv.rows.map(({ line: _line, ...row }) => row)).toEqual(fromJson.rows.map(({ line: _line, ...row }) => row));
+    expect(fromCsv.rows.map(({ line: _line, ...row }) => row)).toEqual(
+      fromJson.rows.map(({ line: _line, ...row }) => row),
+    );
 
     const older = await imported(ann.token, 'WALLOS', fixture('wallos-export-2024.csv'));
-    expect(older.rows[0]).toMatchObject({ outcome: 'CREATED', notes: expect.arrayContaining(['No billing period given: monthly.']) });
+    expect(older.rows[0]).toMatchObject({
+      outcome: 'CREATED',
+      notes: expect.arrayContaining(['No billing period given: monthly.']),
+    });
     expect(older.rows[0].matches).toContainEqual({ kind: 'category', name: 'Cloud', id: null, existing: false });
     const [record] = await records(ann);
-    expect(record).toMatchObject({ productName: 'Nextcloud hosting', price: '9.50', currency: 'CHF', billingCycle: 3, paymentMode: 'Bank transfer' });
+    expect(record).toMatchObject({
+      productName: 'Nextcloud hosting',
+      price: '9.50',
+      currency: 'CHF',
+      billingCycle: 3,
+      paymentMode: 'Bank transfer',
+    });
   });
 });
 
@@ -193,9 +267,20 @@ describe('CSV from a spreadsheet', () => {
     expect(report.rows[2].problems).toEqual([{ field: 'payment_date', messages: ['The date does not exist.'] }]);
     const byId = new Map((await records(ann)).map((record) => [Number(record.id), record]));
     const spotify = byId.get(report.rows[0].recordId!)!;
-    expect(spotify).toMatchObject({ price: '19.99', currency: 'EUR', paymentDate: '2027-01-31', categoryId: 3, note: 'Shared with\r\nthe kids; paid by Ann' });
+    expect(spotify).toMatchObject({
+      price: '19.99',
+      currency: 'EUR',
+      paymentDate: '2027-01-31',
+      categoryId: 3,
+      note: 'Shared with\r\nthe kids; paid by Ann',
+    });
     expect(spotify.tags.map((tag: { name: string }) => tag.name).sort()).toEqual(['family', 'music']);
-    expect(byId.get(report.rows[1].recordId!)).toMatchObject({ price: '1234.50', currency: 'SEK', billingCycle: 4, paymentDate: '2028-02-29' });
+    expect(byId.get(report.rows[1].recordId!)).toMatchObject({
+      price: '1234.50',
+      currency: 'SEK',
+      billingCycle: 4,
+      paymentDate: '2028-02-29',
+    });
   });
 
   it('takes a column mapping over the detected one, and the date order for slashed dates', async () => {
@@ -213,19 +298,31 @@ describe('CSV from a spreadsheet', () => {
     ];
     const ambiguous = await imported(ann.token, 'CSV', file, { dryRun: true, mapping });
     expect(ambiguous.rows[0].problems).toEqual([
-      { field: 'payment_date', messages: ['"03/04/2027" could be day/month or month/day: give the file\'s date order (DMY or MDY).'] },
+      {
+        field: 'payment_date',
+        messages: ['"03/04/2027" could be day/month or month/day: give the file\'s date order (DMY or MDY).'],
+      },
     ]);
     const dayFirst = await imported(ann.token, 'CSV', file, { mapping, dateOrder: 'DMY', currency: 'EUR' });
     expect(dayFirst.rows[0].outcome).toBe('CREATED');
     const [record] = await records(ann);
-    expect(record).toMatchObject({ productName: 'Hosting', paymentDate: '2027-04-03', billingCycle: 2, billingFrequency: 2, currency: 'EUR', price: '5.00' });
+    expect(record).toMatchObject({
+      productName: 'Hosting',
+      paymentDate: '2027-04-03',
+      billingCycle: 2,
+      billingFrequency: 2,
+      currency: 'EUR',
+      price: '5.00',
+    });
   });
 });
 
 it("gives the records ids in the file's order, new products and catalogue ones alike", async () => {
   const ann = await signUp(testApp, 'Ann');
   const lines = ['Ordered New A', 'YouTube TV', 'Ordered New B', 'YouTube TV', 'Ordered New A'];
-  const file = Buffer.from(`Name,Price,Currency,Next payment date\n${lines.map((name) => `${name},5,USD,2027-01-01`).join('\n')}\n`);
+  const file = Buffer.from(
+    `Name,Price,Currency,Next payment date\n${lines.map((name) => `${name},5,USD,2027-01-01`).join('\n')}\n`,
+  );
   const report = await imported(ann.token, 'CSV', file);
   expect(report.rows.map((row) => row.outcome)).toEqual(lines.map(() => 'CREATED'));
   const ids = report.rows.map((row) => row.recordId!);
@@ -238,11 +335,17 @@ describe('the upload', () => {
     const anonymous = await upload(null, 'CSV', fixture('spreadsheet.csv'));
     expect(anonymous.status).toBe(401);
     expect(anonymous.body).toEqual({ status: false, message: 'A file upload needs your Bearer token' });
-    const broken = await upload(ann.token, 'SUBLEDGER', Buffer.from('{"format": "subledger-account", "version": 1, "subscriptions": [{'));
+    const broken = await upload(
+      ann.token,
+      'SUBLEDGER',
+      Buffer.from('{"format": "subledger-account", "version": 1, "subscriptions": [{'),
+    );
     expect(broken.body.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
     expect(broken.body.errors[0].message).toMatch(/^The file is not readable as JSON/);
     const foreign = await upload(ann.token, 'SUBLEDGER', Buffer.from('{"format": "other", "version": 1}'));
-    expect(foreign.body.errors[0].message).toBe('The file is not a Subledger account export (format subledger-account, version 1).');
+    expect(foreign.body.errors[0].message).toBe(
+      'The file is not a Subledger account export (format subledger-account, version 1).',
+    );
   });
 
   it('refuses a file over 10 MB with a 413-coded error', async () => {
@@ -250,7 +353,10 @@ describe('the upload', () => {
     const row = `Hosting,5,2027-01-01,${'x'.repeat(100_000)}\n`;
     const big = Buffer.from(`name,price,date,notes\n${row.repeat(Math.ceil((10 * 1024 * 1024) / row.length) + 1)}`);
     const response = await upload(ann.token, 'CSV', big, { dryRun: true });
-    expect(response.body.errors[0]).toMatchObject({ message: 'The file is over the 10 MB an import takes.', extensions: { code: 'PAYLOAD_TOO_LARGE' } });
+    expect(response.body.errors[0]).toMatchObject({
+      message: 'The file is over the 10 MB an import takes.',
+      extensions: { code: 'PAYLOAD_TOO_LARGE' },
+    });
     expect(await count('subscriptions', ann)).toBe(0);
   });
 });
@@ -258,7 +364,8 @@ describe('the upload', () => {
 describe('a Subledger account export', () => {
   /** Ids are the account's own: each becomes its kind and place in the document, so links stay comparable. */
   function normalised(account: Record<string, any>): string {
-    const ordinal = (prefix: string, rows: Array<{ id: number }>) => new Map(rows.map((row, index) => [row.id, `${prefix}${index}`]));
+    const ordinal = (prefix: string, rows: Array<{ id: number }>) =>
+      new Map(rows.map((row, index) => [row.id, `${prefix}${index}`]));
     const folders = ordinal('folder', account.folders);
     const modes = ordinal('mode', account.paymentModes);
     const categories = ordinal('category', account.categories);
@@ -276,8 +383,15 @@ describe('a Subledger account export', () => {
       categories: account.categories.map((row: any) => ({ ...row, id: own(categories, row.id) })),
       alerts: account.alerts.map((row: any) => ({ ...row, id: own(alerts, row.id) })),
       webhookEndpoints: account.webhookEndpoints.map((row: any) => ({ ...row, id: 'endpoint' })),
-      budgets: account.budgets.map((row: any) => ({ ...row, categoryId: own(categories, row.categoryId), alertId: own(alerts, row.alertId) })),
-      household: account.household && { ...account.household, members: account.household.members.map((row: any) => ({ ...row, id: own(members, row.id) })) },
+      budgets: account.budgets.map((row: any) => ({
+        ...row,
+        categoryId: own(categories, row.categoryId),
+        alertId: own(alerts, row.alertId),
+      })),
+      household: account.household && {
+        ...account.household,
+        members: account.household.members.map((row: any) => ({ ...row, id: own(members, row.id) })),
+      },
       subscriptions: account.subscriptions.map((record: any) => ({
         ...record,
         id: own(records, record.id),
@@ -310,9 +424,15 @@ describe('a Subledger account export', () => {
     const ann = await signUp(testApp, 'Ann');
     const data = <T>(query: string) => graphqlData<T>(testApp, ann.token, query);
     await data('mutation { updateProfile(input: {baseCurrency: "EUR", timezone: "Europe/Berlin"}) { id } }');
-    await data('mutation { updateExtensionSettings(input: {notifyBefore: 5, browserNotifications: true}) { notifyBefore } }');
-    const { createFolder: folder } = await data<{ createFolder: { id: number } }>('mutation { createFolder(input: {name: "Media", color: "#112233"}) { id } }');
-    const { createPaymentMode: mode } = await data<{ createPaymentMode: { id: number } }>('mutation { createPaymentMode(input: {name: "Visa"}) { id } }');
+    await data(
+      'mutation { updateExtensionSettings(input: {notifyBefore: 5, browserNotifications: true}) { notifyBefore } }',
+    );
+    const { createFolder: folder } = await data<{ createFolder: { id: number } }>(
+      'mutation { createFolder(input: {name: "Media", color: "#112233"}) { id } }',
+    );
+    const { createPaymentMode: mode } = await data<{ createPaymentMode: { id: number } }>(
+      'mutation { createPaymentMode(input: {name: "Visa"}) { id } }',
+    );
     const { createProductCategory: category } = await data<{ createProductCategory: { id: number } }>(
       'mutation { createProductCategory(input: {name: "Home"}) { id } }',
     );
@@ -320,7 +440,8 @@ describe('a Subledger account export', () => {
     const { createAlert: alert } = await data<{ createAlert: { id: number } }>(
       'mutation { createAlert(input: {name: "Week before", timePeriod: 1, timeCycle: 2, time: "08:30", condition: 2, channel: 2, timezone: "Europe/Berlin", subjects: 1}) { id } }',
     );
-    const form = (fields: Record<string, string | string[]>) => postSubscription(testApp, ann.token, { ...MINIMAL, price: '12.5', ...fields });
+    const form = (fields: Record<string, string | string[]>) =>
+      postSubscription(testApp, ann.token, { ...MINIMAL, price: '12.5', ...fields });
     // The main record's price changes on its anchor's day a year on, about two weeks from today.
     const anchor = MINIMAL.payment_date;
     const changedFrom = addMonths(anchor, 12);
@@ -344,15 +465,30 @@ describe('a Subledger account export', () => {
       .set(rest(ann))
       .field({ type: '3', price: '4', price_type: 'EUR', payment_date: '2026-02-01', recurring: '0' });
     expect(addon.status).toBe(200);
-    expect((await form({ brand_id: 'Old magazine', status: '2', billing_cycle: '4', price: '30', price_type: 'EUR', expiry_date: '2026-12-31' })).status).toBe(
-      200,
+    expect(
+      (
+        await form({
+          brand_id: 'Old magazine',
+          status: '2',
+          billing_cycle: '4',
+          price: '30',
+          price_type: 'EUR',
+          expiry_date: '2026-12-31',
+        })
+      ).status,
+    ).toBe(200);
+    await data(
+      'mutation { createWebhookEndpoint(input: {url: "https://hooks.example.com/subledger", events: ["subscription.created"]}) { id } }',
     );
-    await data('mutation { createWebhookEndpoint(input: {url: "https://hooks.example.com/subledger", events: ["subscription.created"]}) { id } }');
     // Issue 20's parts: a price change, a paid and a skipped payment, budgets, and a household sharing the main record.
     await data(`mutation { changePrice(id: ${mainId}, price: "14.00", effectiveFrom: "${changedFrom}") { id } }`);
-    const { paymentEntries: entries } = await data<{ paymentEntries: Array<{ id: number }> }>(`{ paymentEntries(filter: {subscriptionId: ${mainId}}) { id } }`);
+    const { paymentEntries: entries } = await data<{ paymentEntries: Array<{ id: number }> }>(
+      `{ paymentEntries(filter: {subscriptionId: ${mainId}}) { id } }`,
+    );
     expect(entries.length).toBeGreaterThanOrEqual(2);
-    await data(`mutation { markPaid(entryId: ${entries[0].id}, amount: "13.00", paidAt: "${today()}", note: "card") { id } }`);
+    await data(
+      `mutation { markPaid(entryId: ${entries[0].id}, amount: "13.00", paidAt: "${today()}", note: "card") { id } }`,
+    );
     await data(`mutation { markSkipped(entryId: ${entries[1].id}, note: "paused") { id } }`);
     await data(`mutation { setBudget(input: {amount: "100.00", alertId: ${alert.id}}) { id } }`);
     await data(`mutation { setBudget(input: {amount: "30.00", categoryId: ${category.id}}) { id } }`);
@@ -392,13 +528,17 @@ describe('a Subledger account export', () => {
     const bob = await signUp(testApp, 'Ann');
     const report = await imported(bob.token, 'SUBLEDGER', Buffer.from(JSON.stringify(before)));
     expect(report).toMatchObject({ total: 3, created: 3, refused: 0 });
-    expect(report.webhookEndpoints).toEqual([{ id: expect.any(Number), url: 'https://hooks.example.com/subledger', secret: expect.stringMatching(/^whsec_/) }]);
+    expect(report.webhookEndpoints).toEqual([
+      { id: expect.any(Number), url: 'https://hooks.example.com/subledger', secret: expect.stringMatching(/^whsec_/) },
+    ]);
     const after = await exported(bob);
     expect(normalised(after)).toBe(normalised(before));
     // One event per record, as any create (the main record's second alert comes with it, not as an update).
-    const topics = await sql<{ topic: string; n: string }>(testApp, `select "topic", count(*) as n from "webhook_events" where "user_id" = ? group by 1`, [
-      bob.id,
-    ]);
+    const topics = await sql<{ topic: string; n: string }>(
+      testApp,
+      `select "topic", count(*) as n from "webhook_events" where "user_id" = ? group by 1`,
+      [bob.id],
+    );
     expect(topics).toEqual([{ topic: 'subscription.created', n: '3' }]);
     // The restored main record is reminded by both its alerts, as the original is.
     const remindersBy = async (user: SignedUpUser) =>
@@ -422,10 +562,28 @@ describe('the money parts of a Subledger export', () => {
     const dan = await signUp(testApp, 'Dan');
     const broken = (record: Record<string, unknown>) =>
       Buffer.from(JSON.stringify({ ...document, subscriptions: [{ ...document.subscriptions[0], ...record }] }));
-    const steps = await imported(dan.token, 'SUBLEDGER', broken({ price_history: [{ effective_from: '2026-02-30', price: '9.00' }] }), { dryRun: true });
-    expect(steps.rows[0]).toMatchObject({ outcome: 'REFUSED', problems: [{ field: 'price_history', messages: [expect.any(String)] }] });
+    const steps = await imported(
+      dan.token,
+      'SUBLEDGER',
+      broken({ price_history: [{ effective_from: '2026-02-30', price: '9.00' }] }),
+      { dryRun: true },
+    );
+    expect(steps.rows[0]).toMatchObject({
+      outcome: 'REFUSED',
+      problems: [{ field: 'price_history', messages: [expect.any(String)] }],
+    });
     const paid = broken({
-      payments: [{ due_date: '2026-02-28', expected_amount: '15.49', currency: 'USD', status: 'paid', paid_amount: null, paid_on: null, note: null }],
+      payments: [
+        {
+          due_date: '2026-02-28',
+          expected_amount: '15.49',
+          currency: 'USD',
+          status: 'paid',
+          paid_amount: null,
+          paid_on: null,
+          note: null,
+        },
+      ],
     });
     expect((await imported(dan.token, 'SUBLEDGER', paid, { dryRun: true })).rows[0]).toMatchObject({
       outcome: 'REFUSED',
@@ -478,27 +636,47 @@ it("a file cannot reach another user's rows: their ids are refused, their names 
     format: 'subledger-account',
     version: 1,
     folders: [{ id: 9, name: 'Shared name', color: null, isDefault: false }],
-    subscriptions: [record({ id: 1, category_id: category.id }), record({ id: 2, alert_id: alert.id, alert_ids: [alert.id] }), record({ id: 3, folder_id: 9 })],
+    subscriptions: [
+      record({ id: 1, category_id: category.id }),
+      record({ id: 2, alert_id: alert.id, alert_ids: [alert.id] }),
+      record({ id: 3, folder_id: 9 }),
+    ],
   };
   const report = await imported(bob.token, 'SUBLEDGER', Buffer.from(JSON.stringify(document)), { skipRefused: true });
   expect(report.rows.map((row) => row.outcome)).toEqual(['REFUSED', 'REFUSED', 'CREATED']);
-  expect(report.rows[0].problems).toEqual([{ field: 'category_id', messages: ['The selected category_id does not exist.'] }]);
-  expect(report.rows[1].problems).toEqual([{ field: 'alert_id', messages: [`The alert definition ${alert.id} is neither in the file nor a system one.`] }]);
-  const [folder] = await sql<{ id: number; user_id: number }>(testApp, `select "id", "user_id" from "folders" where "user_id" = ?`, [bob.id]);
+  expect(report.rows[0].problems).toEqual([
+    { field: 'category_id', messages: ['The selected category_id does not exist.'] },
+  ]);
+  expect(report.rows[1].problems).toEqual([
+    { field: 'alert_id', messages: [`The alert definition ${alert.id} is neither in the file nor a system one.`] },
+  ]);
+  const [folder] = await sql<{ id: number; user_id: number }>(
+    testApp,
+    `select "id", "user_id" from "folders" where "user_id" = ?`,
+    [bob.id],
+  );
   expect((await records(bob)).map((record) => Number(record.id))).toEqual([report.rows[2].recordId]);
-  const [stored] = await sql<{ folder_id: number }>(testApp, `select "folder_id" from "subscriptions" where "id" = ?`, [report.rows[2].recordId]);
+  const [stored] = await sql<{ folder_id: number }>(testApp, `select "folder_id" from "subscriptions" where "id" = ?`, [
+    report.rows[2].recordId,
+  ]);
   expect(stored.folder_id).toBe(folder.id);
   expect(await count('subscriptions', ann)).toBe(0);
 });
 
 it('a refused account import changes nothing: not the settings and profile it restored first, nor any row', async () => {
   const eve = await signUp(testApp, 'Eve');
-  const ACCOUNT = '{ me { baseCurrency timezone } extensionSettings { autoDetectSubscriptions browserNotifications notifyBefore } }';
+  const ACCOUNT =
+    '{ me { baseCurrency timezone } extensionSettings { autoDetectSubscriptions browserNotifications notifyBefore } }';
   const account = () => graphqlData(testApp, eve.token, ACCOUNT);
   const before = await account();
-  expect(before.extensionSettings).toEqual({ autoDetectSubscriptions: false, browserNotifications: false, notifyBefore: 3 });
+  expect(before.extensionSettings).toEqual({
+    autoDetectSubscriptions: false,
+    browserNotifications: false,
+    notifyBefore: 3,
+  });
   const rowsBefore = await ownedRows(testApp, eve.id);
-  const counts = (rows: Record<string, string[]>) => Object.fromEntries(Object.entries(rows).map(([table, list]) => [table, list.length]));
+  const counts = (rows: Record<string, string[]>) =>
+    Object.fromEntries(Object.entries(rows).map(([table, list]) => [table, list.length]));
   // Every part of the file is restored, in the import's order, before its webhook endpoints: the last of them is refused.
   const document = (url: string) => ({
     format: 'subledger-account',
@@ -533,7 +711,9 @@ it('a refused account import changes nothing: not the settings and profile it re
   });
   const refused = await uploadAccount(testApp, eve.token, document('not a url'));
   expect(refused.body.data).toBeNull();
-  expect(refused.body.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', errors: { url: [expect.any(String)] } } });
+  expect(refused.body.errors[0]).toMatchObject({
+    extensions: { code: 'BAD_USER_INPUT', errors: { url: [expect.any(String)] } },
+  });
   expect(await account()).toEqual(before);
   const rowsAfter = await ownedRows(testApp, eve.id);
   expect(counts(rowsAfter)).toEqual(counts(rowsBefore));
@@ -548,10 +728,21 @@ it('a refused account import changes nothing: not the settings and profile it re
     extensionSettings: { autoDetectSubscriptions: true, browserNotifications: true, notifyBefore: 5 },
   });
   const grown = counts(await ownedRows(testApp, eve.id));
-  for (const table of ['folders', 'tags', 'payment_modes', 'product_categories', 'alerts', 'budgets', 'households', 'webhook_endpoints', 'subscriptions']) {
+  for (const table of [
+    'folders',
+    'tags',
+    'payment_modes',
+    'product_categories',
+    'alerts',
+    'budgets',
+    'households',
+    'webhook_endpoints',
+    'subscriptions',
+  ]) {
     expect([table, grown[table]]).toEqual([table, counts(rowsBefore)[table] + (table === 'webhook_endpoints' ? 2 : 1)]);
   }
-  for (const table of ['price_changes', 'payment_entries', 'subscription_shares']) expect([table, grown[table] > 0]).toEqual([table, true]);
+  for (const table of ['price_changes', 'payment_entries', 'subscription_shares'])
+    expect([table, grown[table] > 0]).toEqual([table, true]);
 });
 
 it('imports from the shell: npm run cli -- import, a dry run first, exit status 1 for refused rows', async () => {
@@ -559,7 +750,13 @@ it('imports from the shell: npm run cli -- import, a dry run first, exit status 
   const cli = (...args: string[]) =>
     spawnSync(process.execPath, ['dist/src/cli.js', 'import', '--user', ann.email, ...args], {
       cwd: root,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...clockEnvironment(), DATABASE_URL: testApp.database.url, LOG_LEVEL: 'warn' },
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        ...clockEnvironment(),
+        DATABASE_URL: testApp.database.url,
+        LOG_LEVEL: 'warn',
+      },
       encoding: 'utf8',
     });
   const file = join(__dirname, '../fixtures/imports/wallos-export.csv');

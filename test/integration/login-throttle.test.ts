@@ -1,7 +1,8 @@
 import { Redis } from 'ioredis';
+
 import { LOGIN_FAILURES_PER_EMAIL } from '../../src/auth/login-throttle';
 import { expectErrorBody } from '../support/shapes';
-import { signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { type SignedUpUser, signUp, startTestApp, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;
 let victim: SignedUpUser;
@@ -12,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => testApp.close());
 
-const login = (email: string, password: string) => testApp.http.post('/api/v1/auth/login').field('email', email).field('password', password);
+const login = (email: string, password: string) =>
+  testApp.http.post('/api/v1/auth/login').field('email', email).field('password', password);
 
 it('refuses the 30th failed login for one e-mail within a minute with 429 and Retry-After', async () => {
   expect(LOGIN_FAILURES_PER_EMAIL).toBe(29);
@@ -43,7 +45,9 @@ it('keeps the count in the shared store (Redis when configured, else the databas
   } else {
     const rows = await testApp.app.db.orm.em
       .getConnection()
-      .execute<{ points: number }[]>(`select "points" from "rate_limits" where "key" = ?`, [`login-email:${victim.email}`]);
+      .execute<{ points: number }[]>(`select "points" from "rate_limits" where "key" = ?`, [
+        `login-email:${victim.email}`,
+      ]);
     expect(rows[0].points).toBeGreaterThanOrEqual(29);
   }
 });
@@ -56,7 +60,8 @@ it('counts every spelling of one address as one e-mail: spaces, case and Unicode
     const spelling = attempt % 2 === 0 ? user.email : ` ${user.email.toUpperCase()}`;
     expect((await login(spelling, `wrong ${attempt}`)).status).toBe(401);
   }
-  for (const spelling of [user.email, padded, `${user.email}\t`]) expect((await login(spelling, user.password)).status).toBe(429);
+  for (const spelling of [user.email, padded, `${user.email}\t`])
+    expect((await login(spelling, user.password)).status).toBe(429);
 });
 
 it('claims each attempt atomically: of 40 concurrent wrong passwords, exactly 29 are tried', async () => {
@@ -65,7 +70,9 @@ it('claims each attempt atomically: of 40 concurrent wrong passwords, exactly 29
   try {
     const user = await signUp(fresh);
     const answers = await Promise.all(
-      Array.from({ length: 40 }, (_, index) => fresh.http.post('/api/v1/auth/login').field('email', user.email).field('password', `wrong ${index}`)),
+      Array.from({ length: 40 }, (_, index) =>
+        fresh.http.post('/api/v1/auth/login').field('email', user.email).field('password', `wrong ${index}`),
+      ),
     );
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 401)).toHaveLength(LOGIN_FAILURES_PER_EMAIL);

@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
+
 import { createSubscription } from '../support/subscriptions';
-import { graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { graphqlData, type SignedUpUser, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
 
 /**
  * Each record's stored next payment date: written with every change, rolled forward by the sweep, and only
@@ -17,18 +18,33 @@ beforeAll(async () => {
 afterAll(() => testApp.close());
 
 const stored = async (id: unknown) =>
-  (await sql<{ next_payment_date: string | null }>(testApp, `select "next_payment_date" from "subscriptions" where "id" = ?`, [id]))[0].next_payment_date;
+  (
+    await sql<{ next_payment_date: string | null }>(
+      testApp,
+      `select "next_payment_date" from "subscriptions" where "id" = ?`,
+      [id],
+    )
+  )[0].next_payment_date;
 const upcomingIds = async (days: number) => {
-  const response = await testApp.http.get(`/api/v1/subscriptions/upcoming?days=${days}`).set('authorization', `Bearer ${user.token}`);
+  const response = await testApp.http
+    .get(`/api/v1/subscriptions/upcoming?days=${days}`)
+    .set('authorization', `Bearer ${user.token}`);
   return response.status === 200
-    ? (response.body as Array<{ id: number; next_payment_date: string }>).map((record) => [record.id, record.next_payment_date])
+    ? (response.body as Array<{ id: number; next_payment_date: string }>).map((record) => [
+        record.id,
+        record.next_payment_date,
+      ])
     : [];
 };
 
 it('is written with every change: the next date for an Active recurring record, null otherwise', async () => {
   const monthly = await createSubscription(testApp, user.token, { payment_date: '2026-01-31' });
   expect(await stored(monthly.id)).toBe('2026-03-31');
-  await testApp.http.put(`/api/v1/subscriptions/${monthly.id}`).set('authorization', `Bearer ${user.token}`).type('form').send({ payment_date: '2026-01-15' });
+  await testApp.http
+    .put(`/api/v1/subscriptions/${monthly.id}`)
+    .set('authorization', `Bearer ${user.token}`)
+    .type('form')
+    .send({ payment_date: '2026-01-15' });
   expect(await stored(monthly.id)).toBe('2026-03-15');
   const once = await createSubscription(testApp, user.token, { recurring: '0', payment_date: '2026-04-01' });
   expect(await stored(once.id)).toBeNull();
@@ -79,7 +95,11 @@ it('becomes unknown when the records follow the user to another zone', async () 
   const zoned = await signUp(testApp, 'Zoned');
   const record = await createSubscription(testApp, zoned.token, { payment_date: '2026-01-31' });
   expect(await stored(record.id)).toBe('2026-03-31');
-  await graphqlData(testApp, zoned.token, 'mutation { updateProfile(input: {timezone: "Pacific/Kiritimati"}) { timezone } }');
+  await graphqlData(
+    testApp,
+    zoned.token,
+    'mutation { updateProfile(input: {timezone: "Pacific/Kiritimati"}) { timezone } }',
+  );
   const [row] = await sql<{ timezone: string; next_payment_date: string | null }>(
     testApp,
     `select "timezone", "next_payment_date" from "subscriptions" where "id" = ?`,
@@ -96,25 +116,46 @@ describe('an expiry_date ends the schedule', () => {
 
   it('no payment after it in the record, upcoming, the calendar, spending or the reminders; one on the day counts', async () => {
     now = new Date('2026-03-10T12:00:00Z');
-    const ending = await createSubscription(testApp, user.token, { payment_date: '2026-01-31', expiry_date: '2026-04-30', price: '10.00' });
+    const ending = await createSubscription(testApp, user.token, {
+      payment_date: '2026-01-31',
+      expiry_date: '2026-04-30',
+      price: '10.00',
+    });
     expect(ending.next_payment_date).toBe('2026-03-31');
-    const { body: calendar } = await testApp.http.get('/api/v1/calendar').query({ start: '2026-03-01', end: '2026-08-31' }).set(auth());
+    const { body: calendar } = await testApp.http
+      .get('/api/v1/calendar')
+      .query({ start: '2026-03-01', end: '2026-08-31' })
+      .set(auth());
     expect(
       (calendar as Array<{ subscription_id: number; calendar_date: string }>)
         .filter((entry) => entry.subscription_id === ending.id)
         .map((entry) => entry.calendar_date),
     ).toEqual(['2026-03-31', '2026-04-30']);
     const spending = async () =>
-      (await graphqlData(testApp, user.token, '{ spendingSummary(groupBy: MONTH, from: "2026-01-01", to: "2026-12-31") { groups { key periodTotal } } }'))
-        .spendingSummary.groups as Array<{ key: string; periodTotal: string }>;
+      (
+        await graphqlData(
+          testApp,
+          user.token,
+          '{ spendingSummary(groupBy: MONTH, from: "2026-01-01", to: "2026-12-31") { groups { key periodTotal } } }',
+        )
+      ).spendingSummary.groups as Array<{ key: string; periodTotal: string }>;
     const before = await spending();
 
     // Past its last payment before the end: no next payment, nothing upcoming, no payment reminder.
-    const ended = await createSubscription(testApp, user.token, { payment_date: '2026-01-31', expiry_date: '2026-03-30', price: '10.00', alert_id: '1' });
+    const ended = await createSubscription(testApp, user.token, {
+      payment_date: '2026-01-31',
+      expiry_date: '2026-03-30',
+      price: '10.00',
+      alert_id: '1',
+    });
     expect(ended.next_payment_date).toBeNull();
     expect(await stored(ended.id)).toBeNull();
     expect((await upcomingIds(60)).map(([id]) => id)).not.toContain(ended.id);
-    const reminders = await sql<{ kind: string }>(testApp, `select "kind" from "reminders" where "subscription_id" = ? and "status" = 'SCHEDULED'`, [ended.id]);
+    const reminders = await sql<{ kind: string }>(
+      testApp,
+      `select "kind" from "reminders" where "subscription_id" = ? and "status" = 'SCHEDULED'`,
+      [ended.id],
+    );
     expect(reminders).toEqual([]);
     // Spending counts its January and February payments only (and March 30 has none: March 31 would be next).
     const after = await spending();
@@ -122,7 +163,12 @@ describe('an expiry_date ends the schedule', () => {
       const total = (groups: typeof before) => new Decimal(groups.find((group) => group.key === key)?.periodTotal ?? 0);
       return total(after).minus(total(before)).toFixed(2);
     };
-    expect([added('2026-01'), added('2026-02'), added('2026-03'), added('2026-12')]).toEqual(['10.00', '10.00', '0.00', '0.00']);
+    expect([added('2026-01'), added('2026-02'), added('2026-03'), added('2026-12')]).toEqual([
+      '10.00',
+      '10.00',
+      '0.00',
+      '0.00',
+    ]);
     // The sweep leaves it alone: null is its date, not a date still to fill in.
     await testApp.app.services.subscriptions.rollNextPaymentDates();
     expect(await testApp.app.services.subscriptions.rollNextPaymentDates()).toBe(0);

@@ -5,10 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
+
 import { generate } from 'selfsigned';
+
 import { provisionDatabase, type TestDatabase } from '../support/database';
 import { dropRedisPrefix } from '../support/redis-keys';
-import { startService, stopService, type ServiceProcess } from '../support/service-process';
+import { type ServiceProcess, startService, stopService } from '../support/service-process';
 import { freePort } from '../support/wait';
 
 /**
@@ -28,14 +30,23 @@ interface TlsRequest {
 }
 
 /** An HTTPS receiver on loopback with the given certificate, recording what arrives. */
-async function tlsReceiver(key: string, cert: string): Promise<{ server: Server; origin: string; received: TlsRequest[] }> {
+async function tlsReceiver(
+  key: string,
+  cert: string,
+): Promise<{ server: Server; origin: string; received: TlsRequest[] }> {
   const received: TlsRequest[] = [];
   const server = createServer({ key, cert }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const protocol = (req.socket as TLSSocket).getProtocol();
-      received.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), protocol });
+      received.push({
+        method: req.method!,
+        url: req.url!,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        protocol,
+      });
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
     });
   });
@@ -97,7 +108,11 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function graphql(token: string | null, query: string, variables?: Record<string, unknown>): Promise<Record<string, any>> {
+async function graphql(
+  token: string | null,
+  query: string,
+  variables?: Record<string, unknown>,
+): Promise<Record<string, any>> {
   const response = await fetch(`${service.url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -116,15 +131,24 @@ async function sendTest(token: string, url: string) {
     'mutation($input: NotificationTargetInput!) { createNotificationTarget(input: $input) { id url } }',
     { input: { name: 'TLS', url } },
   );
-  const { sendTestNotification } = await graphql(token, `mutation { sendTestNotification(id: ${target.id}) { ${DELIVERY_FIELDS} } }`);
+  const { sendTestNotification } = await graphql(
+    token,
+    `mutation { sendTestNotification(id: ${target.id}) { ${DELIVERY_FIELDS} } }`,
+  );
   return {
     masked: target.url as string,
-    delivery: sendTestNotification as { status: string; attempts: { statusCode: number | null; error: string | null }[] },
+    delivery: sendTestNotification as {
+      status: string;
+      attempts: { statusCode: number | null; error: string | null }[];
+    },
   };
 }
 
 it('sends ntfys, gotifys, matrixs and jsons targets over TLS to a server whose certificate is trusted, and to no other', async () => {
-  const { signUp } = await graphql(null, 'mutation { signUp(input: {email: "tls@example.com", password: "over tls only", name: "TLS"}) { token } }');
+  const { signUp } = await graphql(
+    null,
+    'mutation { signUp(input: {email: "tls@example.com", password: "over tls only", name: "TLS"}) { token } }',
+  );
   const host = trusted.origin;
   const cases = [
     {
@@ -133,7 +157,12 @@ it('sends ntfys, gotifys, matrixs and jsons targets over TLS to a server whose c
       path: '/',
       header: ['authorization', `Basic ${Buffer.from('ann:TlsPassX1').toString('base64')}`],
     },
-    { url: `gotifys://${host}/gotify/TlsTokenX1`, masked: `gotifys://${host}/gotify/****`, path: '/gotify/message', header: ['x-gotify-key', 'TlsTokenX1'] },
+    {
+      url: `gotifys://${host}/gotify/TlsTokenX1`,
+      masked: `gotifys://${host}/gotify/****`,
+      path: '/gotify/message',
+      header: ['x-gotify-key', 'TlsTokenX1'],
+    },
     {
       url: `matrixs://bot:syt_TlsTokenX2@${host}/!room:example.org`,
       masked: `matrixs://bot:****@${host}/!room:example.org`,
@@ -149,7 +178,11 @@ it('sends ntfys, gotifys, matrixs and jsons targets over TLS to a server whose c
   ];
   for (const [index, { url, masked, path: expectedPath, header }] of cases.entries()) {
     const { masked: shown, delivery } = await sendTest(signUp.token, url);
-    expect([url, shown, delivery]).toEqual([url, masked, { status: 'SUCCEEDED', attempts: [{ statusCode: 200, error: null }] }]);
+    expect([url, shown, delivery]).toEqual([
+      url,
+      masked,
+      { status: 'SUCCEEDED', attempts: [{ statusCode: 200, error: null }] },
+    ]);
     // The attempt is recorded after the answer, so the request is here.
     const request = trusted.received[index];
     expect([url, request.url.startsWith(expectedPath), request.protocol, request.headers[header[0]]]).toEqual([
@@ -170,7 +203,9 @@ it('sends ntfys, gotifys, matrixs and jsons targets over TLS to a server whose c
       {
         statusCode: null,
         error: expect.stringMatching(
-          new RegExp(`^TLS handshake with ${untrusted.origin} failed: self-signed certificate(;[^(]*)? \\(DEPTH_ZERO_SELF_SIGNED_CERT\\)$`),
+          new RegExp(
+            `^TLS handshake with ${untrusted.origin} failed: self-signed certificate(;[^(]*)? \\(DEPTH_ZERO_SELF_SIGNED_CERT\\)$`,
+          ),
         ),
       },
     ],

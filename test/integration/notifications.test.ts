@@ -1,9 +1,9 @@
 import { signWebhook } from '../../src/webhooks/signature';
 import { provisionDatabase } from '../support/database';
 import { FakeSmtp } from '../support/fake-smtp';
-import { Receiver, type ReceivedRequest } from '../support/receiver';
+import { type ReceivedRequest, Receiver } from '../support/receiver';
 import { createSubscription } from '../support/subscriptions';
-import { graphql, graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { graphql, graphqlData, type SignedUpUser, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
 import { until } from '../support/wait';
 
 /**
@@ -53,7 +53,8 @@ function appEnv(): Record<string, string> {
 }
 
 const TARGET_FIELDS = 'id name scheme url createdAt updatedAt';
-const DELIVERY_FIELDS = 'id topic endpointId targetId status attemptCount attempts { attemptNumber statusCode responseExcerpt error }';
+const DELIVERY_FIELDS =
+  'id topic endpointId targetId status attemptCount attempts { attemptNumber statusCode responseExcerpt error }';
 
 async function createTarget(user: SignedUpUser, name: string, url: string) {
   const { createNotificationTarget } = await graphqlData(
@@ -100,7 +101,10 @@ const SCHEMES: Record<string, SchemeCase> = {
     secrets: ['s3cret-pass', 'reminders-Topic7x'],
     check(request) {
       expect([request.method, request.url]).toEqual(['POST', '/']);
-      expect(request.headers).toMatchObject({ 'content-type': 'application/json', authorization: basic('ann', 's3cret-pass') });
+      expect(request.headers).toMatchObject({
+        'content-type': 'application/json',
+        authorization: basic('ann', 's3cret-pass'),
+      });
       expect(jsonOf(request)).toEqual({
         topic: 'reminders-Topic7x',
         title: 'Subledger: test notification',
@@ -117,7 +121,11 @@ const SCHEMES: Record<string, SchemeCase> = {
     check(request) {
       expect([request.method, request.url]).toEqual(['POST', '/gotify/message']);
       expect(request.headers).toMatchObject({ 'content-type': 'application/json', 'x-gotify-key': 'AppTokenSecret1' });
-      expect(jsonOf(request)).toMatchObject({ title: 'Subledger: test notification', message: expect.stringMatching(SAMPLE), priority: 5 });
+      expect(jsonOf(request)).toMatchObject({
+        title: 'Subledger: test notification',
+        message: expect.stringMatching(SAMPLE),
+        priority: 5,
+      });
     },
   },
   tgram: {
@@ -127,7 +135,11 @@ const SCHEMES: Record<string, SchemeCase> = {
     check(request) {
       expect([request.method, request.url]).toEqual(['POST', '/bot123456789:AAHsecretBotToken_x/sendMessage']);
       expect(request.headers['content-type']).toBe('application/json');
-      expect(jsonOf(request)).toEqual({ chat_id: '-100987654', text: expect.stringMatching(SAMPLE), disable_web_page_preview: true });
+      expect(jsonOf(request)).toEqual({
+        chat_id: '-100987654',
+        text: expect.stringMatching(SAMPLE),
+        disable_web_page_preview: true,
+      });
     },
   },
   discord: {
@@ -170,8 +182,14 @@ const SCHEMES: Record<string, SchemeCase> = {
     masked: () => `matrix://bot:****@${host()}/!roomid:example.org`,
     secrets: ['syt_secret_token'],
     check(request, deliveryId) {
-      expect([request.method, request.url]).toEqual(['PUT', `/_matrix/client/v3/rooms/!roomid%3Aexample.org/send/m.room.message/ntf_${deliveryId}`]);
-      expect(request.headers).toMatchObject({ 'content-type': 'application/json', authorization: 'Bearer syt_secret_token' });
+      expect([request.method, request.url]).toEqual([
+        'PUT',
+        `/_matrix/client/v3/rooms/!roomid%3Aexample.org/send/m.room.message/ntf_${deliveryId}`,
+      ]);
+      expect(request.headers).toMatchObject({
+        'content-type': 'application/json',
+        authorization: 'Bearer syt_secret_token',
+      });
       expect(jsonOf(request)).toEqual({ msgtype: 'm.text', body: expect.stringMatching(SAMPLE) });
     },
   },
@@ -193,7 +211,11 @@ const SCHEMES: Record<string, SchemeCase> = {
         title: 'Subledger: test notification',
         body: expect.stringMatching(SAMPLE),
         link: expect.stringMatching(/^https:\/\/subledger\.example\.com\/#\/subscriptions\/\d+$/),
-        reminder: { kind: 'payment', date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), days_ahead: expect.any(Number) },
+        reminder: {
+          kind: 'payment',
+          date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+          days_ahead: expect.any(Number),
+        },
         subscription: { id: expect.any(Number), product_name: 'Netflix Standard', price: '15.49', currency: 'USD' },
       });
     },
@@ -234,29 +256,46 @@ describe.each(Object.entries(SCHEMES))('%s targets', (scheme, target) => {
     target.check(request, first.id);
     if (scheme === 'json') {
       const timestamp = Number(request.headers['webhook-timestamp']);
-      expect(request.headers['webhook-signature']).toBe(signWebhook(created.secret!, `ntf_${first.id}`, timestamp, request.body));
+      expect(request.headers['webhook-signature']).toBe(
+        signWebhook(created.secret!, `ntf_${first.id}`, timestamp, request.body),
+      );
     }
 
     // The retry, when the schedule says: the same request again, and the delivery done.
-    await sql(testApp, `update "webhook_deliveries" set "next_attempt_at" = now() at time zone 'utc' where "id" = ?`, [first.id]);
+    await sql(testApp, `update "webhook_deliveries" set "next_attempt_at" = now() at time zone 'utc' where "id" = ?`, [
+      first.id,
+    ]);
     testApp.app.services.outbox.notify();
     const [, retried] = await fake.waitFor(2);
     expect(retried.body).toBe(request.body);
     expect([retried.method, retried.url]).toEqual([request.method, request.url]);
     const log = async () =>
-      (await graphqlData(testApp, user.token, `{ webhookDeliveries(first: 5, targetId: ${created.id}) { edges { node { ${DELIVERY_FIELDS} } } } }`))
-        .webhookDeliveries.edges;
+      (
+        await graphqlData(
+          testApp,
+          user.token,
+          `{ webhookDeliveries(first: 5, targetId: ${created.id}) { edges { node { ${DELIVERY_FIELDS} } } } }`,
+        )
+      ).webhookDeliveries.edges;
     await until(async () => (await log())[0].node.status === 'SUCCEEDED', 'the retried delivery to succeed');
 
     const reads = [
       JSON.stringify(await log()),
       JSON.stringify(await graphqlData(testApp, user.token, `{ notificationTargets { ${TARGET_FIELDS} } }`)),
       JSON.stringify(
-        await graphqlData(testApp, user.token, `mutation { updateNotificationTarget(id: ${created.id}, input: {name: "Renamed"}) { ${TARGET_FIELDS} } }`),
+        await graphqlData(
+          testApp,
+          user.token,
+          `mutation { updateNotificationTarget(id: ${created.id}, input: {name: "Renamed"}) { ${TARGET_FIELDS} } }`,
+        ),
       ),
     ];
     expect(reads[1]).toContain(JSON.stringify(target.masked()));
-    const [stored] = await sql<{ sealed_url: string }>(testApp, `select "sealed_url" from "notification_targets" where "id" = ?`, [created.id]);
+    const [stored] = await sql<{ sealed_url: string }>(
+      testApp,
+      `select "sealed_url" from "notification_targets" where "id" = ?`,
+      [created.id],
+    );
     for (const secret of target.secrets) {
       for (const read of [...reads, stored.sealed_url]) expect(read).not.toContain(secret);
     }
@@ -268,8 +307,16 @@ describe('masked forms', () => {
   // left (scheme as written, host, port, a path prefix, ids that are no credential) lets a person tell targets apart.
   const FORMS: [url: string, masked: string, secrets: string[]][] = [
     ['ntfy://ntfy.example.com/BillsTopicX1', 'ntfy://ntfy.example.com/****', ['BillsTopicX1']],
-    ['ntfys://ann:PassWordX1@ntfy.example.com/BillsTopicX1', 'ntfys://ann:****@ntfy.example.com/****', ['PassWordX1', 'BillsTopicX1']],
-    ['ntfys://tk_AccessTokenX1@ntfy.example.com:8443/sub/BillsTopicX1', 'ntfys://****@ntfy.example.com:8443/sub/****', ['tk_AccessTokenX1', 'BillsTopicX1']],
+    [
+      'ntfys://ann:PassWordX1@ntfy.example.com/BillsTopicX1',
+      'ntfys://ann:****@ntfy.example.com/****',
+      ['PassWordX1', 'BillsTopicX1'],
+    ],
+    [
+      'ntfys://tk_AccessTokenX1@ntfy.example.com:8443/sub/BillsTopicX1',
+      'ntfys://****@ntfy.example.com:8443/sub/****',
+      ['tk_AccessTokenX1', 'BillsTopicX1'],
+    ],
     ['gotify://gotify.example.com/AppTokenX1', 'gotify://gotify.example.com/****', ['AppTokenX1']],
     ['gotifys://gotify.example.com/gotify/AppTokenX1', 'gotifys://gotify.example.com/gotify/****', ['AppTokenX1']],
     ['tgram://123456789:AAHsecretBotTokenX1/-100987654', 'tgram://123456789:****/-100987654', ['AAHsecretBotTokenX1']],
@@ -277,9 +324,21 @@ describe('masked forms', () => {
     ['discord://112233445566/DiscordTokenX1', 'discord://112233445566/****', ['DiscordTokenX1']],
     [`pover://${PUSHOVER_USER}@${PUSHOVER_APP}`, 'pover://****@****', [PUSHOVER_USER, PUSHOVER_APP]],
     ['slack://T00000000/B00000000/SlackSecretX1', 'slack://T00000000/B00000000/****', ['SlackSecretX1']],
-    ['https://hooks.slack.com/services/T00000000/B00000000/SlackSecretX1', 'slack://T00000000/B00000000/****', ['SlackSecretX1']],
-    ['matrix://bot:syt_MatrixTokenX1@matrix.example.org/!room:example.org', 'matrix://bot:****@matrix.example.org/!room:example.org', ['syt_MatrixTokenX1']],
-    ['matrixs://syt_MatrixTokenX1@matrix.example.org/!room:example.org', 'matrixs://****@matrix.example.org/!room:example.org', ['syt_MatrixTokenX1']],
+    [
+      'https://hooks.slack.com/services/T00000000/B00000000/SlackSecretX1',
+      'slack://T00000000/B00000000/****',
+      ['SlackSecretX1'],
+    ],
+    [
+      'matrix://bot:syt_MatrixTokenX1@matrix.example.org/!room:example.org',
+      'matrix://bot:****@matrix.example.org/!room:example.org',
+      ['syt_MatrixTokenX1'],
+    ],
+    [
+      'matrixs://syt_MatrixTokenX1@matrix.example.org/!room:example.org',
+      'matrixs://****@matrix.example.org/!room:example.org',
+      ['syt_MatrixTokenX1'],
+    ],
     ['mailto://ann@example.com,bob@example.com', 'mailto://ann@example.com,bob@example.com', []],
     ['json://hooks.example.com/', 'json://hooks.example.com/', []],
     ['json://hooks.example.com/api/webhooks/HookIdX1', 'json://hooks.example.com/****', ['HookIdX1', 'api/webhooks']],
@@ -297,7 +356,11 @@ describe('masked forms', () => {
     const user = await signUp(testApp, 'Masked forms');
     const created = [];
     for (const [url] of FORMS) created.push(await createTarget(user, 'Masked', url));
-    const { notificationTargets } = await graphqlData(testApp, user.token, `{ notificationTargets { ${TARGET_FIELDS} } }`);
+    const { notificationTargets } = await graphqlData(
+      testApp,
+      user.token,
+      `{ notificationTargets { ${TARGET_FIELDS} } }`,
+    );
     const renamed = [];
     for (const target of created) {
       const { updateNotificationTarget } = await graphqlData(
@@ -312,7 +375,8 @@ describe('masked forms', () => {
     expect(notificationTargets.map((target: { url: string }) => target.url)).toEqual(maskedForms);
     expect(renamed.map((target) => target.url)).toEqual(maskedForms);
     const reads = JSON.stringify([created, notificationTargets, renamed]);
-    for (const secret of FORMS.flatMap(([, , secrets]) => secrets)) expect([secret, reads.includes(secret)]).toEqual([secret, false]);
+    for (const secret of FORMS.flatMap(([, , secrets]) => secrets))
+      expect([secret, reads.includes(secret)]).toEqual([secret, false]);
   });
 
   it('are rewritten by the migration for targets saved with the older masked forms', async () => {
@@ -320,13 +384,16 @@ describe('masked forms', () => {
     const OLDER: Record<string, string> = {
       'ntfy://ntfy.example.com/BillsTopicX1': 'ntfy://ntfy.example.com/BillsTopicX1',
       'ntfys://ann:PassWordX1@ntfy.example.com/BillsTopicX1': 'ntfys://ann:****@ntfy.example.com/BillsTopicX1',
-      'ntfys://tk_AccessTokenX1@ntfy.example.com:8443/sub/BillsTopicX1': 'ntfys://****@ntfy.example.com:8443/sub/BillsTopicX1',
+      'ntfys://tk_AccessTokenX1@ntfy.example.com:8443/sub/BillsTopicX1':
+        'ntfys://****@ntfy.example.com:8443/sub/BillsTopicX1',
       'gotifys://gotify.example.com/gotify/AppTokenX1': 'gotifys://gotify.example.com/gotify/****',
-      'matrixs://syt_MatrixTokenX1@matrix.example.org/!room:example.org': 'matrixs://****@matrix.example.org/!room:example.org',
+      'matrixs://syt_MatrixTokenX1@matrix.example.org/!room:example.org':
+        'matrixs://****@matrix.example.org/!room:example.org',
       'json://hooks.example.com/': 'json://hooks.example.com/',
       'json://hooks.example.com/api/webhooks/HookIdX1': 'json://hooks.example.com/api/webhooks/HookIdX1',
       'jsons://hooks.example.com/?token=QueryTokenX1': 'jsons://hooks.example.com/?…',
-      'jsons://hook:PassWordX1@hooks.example.com/in/HookIdX1?key=QueryTokenX1': 'jsons://hook:****@hooks.example.com/in/HookIdX1?…',
+      'jsons://hook:PassWordX1@hooks.example.com/in/HookIdX1?key=QueryTokenX1':
+        'jsons://hook:****@hooks.example.com/in/HookIdX1?…',
       'jsons://TokenUserX1@hooks.example.com/hook': 'jsons://TokenUserX1@hooks.example.com/hook',
     };
     const database = await provisionDatabase();
@@ -342,16 +409,24 @@ describe('masked forms', () => {
             input: { name: 'Older', url },
           },
         );
-        await sql(before, `update "notification_targets" set "masked_url" = ? where "id" = ?`, [older, createNotificationTarget.id]);
+        await sql(before, `update "notification_targets" set "masked_url" = ? where "id" = ?`, [
+          older,
+          createNotificationTarget.id,
+        ]);
       }
-      await sql(before, `delete from "mikro_orm_migrations" where "name" = 'Migration20261126120000_mask_notification_secrets'`);
+      await sql(
+        before,
+        `delete from "mikro_orm_migrations" where "name" = 'Migration20261126120000_mask_notification_secrets'`,
+      );
       await before.close();
 
       const after = await startTestApp(appEnv(), {}, database);
       try {
         const { notificationTargets } = await graphqlData(after, user.token, '{ notificationTargets { url } }');
         const now = Object.fromEntries(FORMS.map(([url, masked]) => [url, masked]));
-        expect(notificationTargets.map((target: { url: string }) => target.url)).toEqual(Object.keys(OLDER).map((url) => now[url]));
+        expect(notificationTargets.map((target: { url: string }) => target.url)).toEqual(
+          Object.keys(OLDER).map((url) => now[url]),
+        );
       } finally {
         await after.close();
       }
@@ -367,13 +442,20 @@ describe('…s schemes', () => {
     const targets = [
       [`ntfys://ann:PlainPassX1@${host()}/PlainTopicX1`, `ntfys://ann:****@${host()}/****`],
       [`gotifys://${host()}/gotify/PlainTokenX1`, `gotifys://${host()}/gotify/****`],
-      [`matrixs://bot:syt_PlainTokenX2@${host()}/!plainroom:example.org`, `matrixs://bot:****@${host()}/!plainroom:example.org`],
+      [
+        `matrixs://bot:syt_PlainTokenX2@${host()}/!plainroom:example.org`,
+        `matrixs://bot:****@${host()}/!plainroom:example.org`,
+      ],
       [`jsons://hook:PlainPassX2@${host()}/PlainHookX1`, `jsons://hook:****@${host()}/****`],
     ];
     for (const [url, masked] of targets) {
       const target = await createTarget(user, 'Secure', url);
       expect(target.url).toBe(masked);
-      const { sendTestNotification } = await graphqlData(testApp, user.token, `mutation { sendTestNotification(id: ${target.id}) { ${DELIVERY_FIELDS} } }`);
+      const { sendTestNotification } = await graphqlData(
+        testApp,
+        user.token,
+        `mutation { sendTestNotification(id: ${target.id}) { ${DELIVERY_FIELDS} } }`,
+      );
       expect([url, sendTestNotification.status, sendTestNotification.attempts]).toEqual([
         url,
         'PENDING',
@@ -389,7 +471,15 @@ describe('…s schemes', () => {
     }
     // The attempts are over (each answer came after its attempt): nothing of these targets reached the listener.
     const arrived = JSON.stringify(fake.received);
-    for (const secret of ['PlainPassX1', 'PlainTopicX1', 'PlainTokenX1', 'syt_PlainTokenX2', 'plainroom', 'PlainPassX2', 'PlainHookX1']) {
+    for (const secret of [
+      'PlainPassX1',
+      'PlainTopicX1',
+      'PlainTokenX1',
+      'syt_PlainTokenX2',
+      'plainroom',
+      'PlainPassX2',
+      'PlainHookX1',
+    ]) {
       expect([secret, arrived.includes(secret)]).toEqual([secret, false]);
     }
     expect(fake.received).toEqual([]);
@@ -415,7 +505,11 @@ describe('reminders', () => {
 
   it('deliver once to each target of the alert, with the SENT mark, naming product, amount, date and days ahead', async () => {
     const user = await signUp(testApp, 'Two targets');
-    await graphqlData(testApp, user.token, `mutation { createWebhookEndpoint(input: {url: "${fake.url}", events: ["subscription.payment_due"]}) { id } }`);
+    await graphqlData(
+      testApp,
+      user.token,
+      `mutation { createWebhookEndpoint(input: {url: "${fake.url}", events: ["subscription.payment_due"]}) { id } }`,
+    );
     const ntfy = await createTarget(user, 'Phone', `ntfy://${host()}/bills`);
     const discord = await createTarget(user, 'Chat', 'discord://1234/token-abc');
     await createTarget(user, 'Unused', 'slack://T1/B1/C1');
@@ -426,7 +520,9 @@ describe('reminders', () => {
       `mutation { setAlertTargets(alertId: ${browserAlert}, targetIds: [${discord.id}, ${ntfy.id}, ${ntfy.id}]) }`,
     );
     expect(setAlertTargets).toEqual([ntfy.id, discord.id]);
-    expect((await graphqlData(testApp, user.token, `{ alertTargets(alertId: ${browserAlert}) }`)).alertTargets).toEqual([ntfy.id, discord.id]);
+    expect((await graphqlData(testApp, user.token, `{ alertTargets(alertId: ${browserAlert}) }`)).alertTargets).toEqual(
+      [ntfy.id, discord.id],
+    );
     const record = await createSubscription(testApp, user.token, {
       payment_date: '2026-03-26',
       alert_id: String(browserAlert),
@@ -437,7 +533,10 @@ describe('reminders', () => {
     now = new Date('2026-03-24T09:00:00Z');
     testApp.app.reminderRelay.nudge();
     const requests = await fake.waitFor(2);
-    await until(async () => (await deliveriesOf(user)).every((delivery) => delivery.status === 'SUCCEEDED'), 'the deliveries');
+    await until(
+      async () => (await deliveriesOf(user)).every((delivery) => delivery.status === 'SUCCEEDED'),
+      'the deliveries',
+    );
     // Browser alerts send no webhook: the endpoint gets nothing, each target one delivery.
     expect(await deliveriesOf(user)).toEqual([
       { endpoint_id: null, target_id: ntfy.id, status: 'SUCCEEDED', topic: 'subscription.payment_due' },
@@ -446,15 +545,26 @@ describe('reminders', () => {
     const text = `Netflix Standard: 12.34 EUR is due on March 26, 2026 (in 2 days).`;
     const link = `https://subledger.example.com/#/subscriptions/${record.id}`;
     const byPath = Object.fromEntries(requests.map((request) => [request.url, jsonOf(request)]));
-    expect(byPath['/']).toEqual({ topic: 'bills', title: 'Subledger reminder: Netflix Standard', message: text, click: link });
-    expect(byPath['/api/webhooks/1234/token-abc']).toEqual({ content: `Subledger reminder: Netflix Standard\n${text}\n${link}` });
+    expect(byPath['/']).toEqual({
+      topic: 'bills',
+      title: 'Subledger reminder: Netflix Standard',
+      message: text,
+      click: link,
+    });
+    expect(byPath['/api/webhooks/1234/token-abc']).toEqual({
+      content: `Subledger reminder: Netflix Standard\n${text}\n${link}`,
+    });
     expect(fake.received).toHaveLength(2);
   });
 
   it('alert_type 1 (All) sends to every target of the user, and the webhook too; dates read as in the user’s country', async () => {
     const user = await signUp(testApp, 'All targets');
     await sql(testApp, `update "users" set "country" = 'DE' where "id" = ?`, [user.id]);
-    await graphqlData(testApp, user.token, `mutation { createWebhookEndpoint(input: {url: "${fake.url}", events: ["subscription.payment_due"]}) { id } }`);
+    await graphqlData(
+      testApp,
+      user.token,
+      `mutation { createWebhookEndpoint(input: {url: "${fake.url}", events: ["subscription.payment_due"]}) { id } }`,
+    );
     const gotify = await createTarget(user, 'Gotify', `gotify://${host()}/tokenA`);
     const json = await createTarget(user, 'Hook', `json://${host()}/notify`);
     const allAlert = await alert(user, 1);
@@ -462,9 +572,14 @@ describe('reminders', () => {
     now = new Date('2026-03-24T09:00:00Z');
     testApp.app.reminderRelay.nudge();
     await fake.waitFor(3);
-    await until(async () => (await deliveriesOf(user)).every((delivery) => delivery.status === 'SUCCEEDED'), 'the deliveries');
+    await until(
+      async () => (await deliveriesOf(user)).every((delivery) => delivery.status === 'SUCCEEDED'),
+      'the deliveries',
+    );
     const deliveries = await deliveriesOf(user);
-    expect(deliveries.map((delivery) => delivery.target_id ?? 'endpoint').sort()).toEqual([gotify.id, json.id, 'endpoint'].sort());
+    expect(deliveries.map((delivery) => delivery.target_id ?? 'endpoint').sort()).toEqual(
+      [gotify.id, json.id, 'endpoint'].sort(),
+    );
     const gotifyRequest = fake.received.find((request) => request.url === '/message')!;
     expect(jsonOf(gotifyRequest).message).toContain('is due on 26 March 2026 (in 2 days)');
   });
@@ -479,19 +594,37 @@ describe('mailto targets', () => {
     // Once, and only this target's mail: reminders of other tests may be mailed meanwhile.
     let refusals = 1;
     smtp.refuse = (recipients) => recipients.includes('ann@example.com') && refusals-- > 0;
-    const { sendTestNotification } = await graphqlData(testApp, user.token, `mutation { sendTestNotification(id: ${target.id}) { ${DELIVERY_FIELDS} } }`);
+    const { sendTestNotification } = await graphqlData(
+      testApp,
+      user.token,
+      `mutation { sendTestNotification(id: ${target.id}) { ${DELIVERY_FIELDS} } }`,
+    );
     expect(sendTestNotification).toMatchObject({
       status: 'PENDING',
-      attempts: [{ attemptNumber: 1, statusCode: null, responseExcerpt: null, error: expect.stringMatching(/451 Mailbox busy/) }],
+      attempts: [
+        { attemptNumber: 1, statusCode: null, responseExcerpt: null, error: expect.stringMatching(/451 Mailbox busy/) },
+      ],
     });
     // The retry, when the schedule says.
-    await sql(testApp, `update "webhook_deliveries" set "next_attempt_at" = now() at time zone 'utc' where "id" = ?`, [sendTestNotification.id]);
+    await sql(testApp, `update "webhook_deliveries" set "next_attempt_at" = now() at time zone 'utc' where "id" = ?`, [
+      sendTestNotification.id,
+    ]);
     testApp.app.services.outbox.notify();
     const log = async () =>
-      (await graphqlData(testApp, user.token, `{ webhookDeliveries(first: 1, targetId: ${target.id}) { edges { node { ${DELIVERY_FIELDS} } } } }`))
-        .webhookDeliveries.edges[0].node;
+      (
+        await graphqlData(
+          testApp,
+          user.token,
+          `{ webhookDeliveries(first: 1, targetId: ${target.id}) { edges { node { ${DELIVERY_FIELDS} } } } }`,
+        )
+      ).webhookDeliveries.edges[0].node;
     await until(async () => (await log()).status === 'SUCCEEDED', 'the retried e-mail');
-    expect((await log()).attempts[1]).toEqual({ attemptNumber: 2, statusCode: null, responseExcerpt: expect.stringMatching(/^250/), error: null });
+    expect((await log()).attempts[1]).toEqual({
+      attemptNumber: 2,
+      statusCode: null,
+      responseExcerpt: expect.stringMatching(/^250/),
+      error: null,
+    });
     // Only this target's mail (reminders of other tests may be mailed to their users meanwhile).
     const sent = mails.filter((mail) => /^To: ann@example\.com, bob@example\.com/m.test(mail));
     expect(sent).toHaveLength(1);
@@ -513,9 +646,14 @@ describe('refusals', () => {
       ['mailto://not-an-address', /mailto:\/\/someone@example\.com/],
       ['ntfy://ntfy.example.com/', /names its topic/],
     ] as const) {
-      const response = await graphql(testApp, user.token, 'mutation($input: NotificationTargetInput!) { createNotificationTarget(input: $input) { id } }', {
-        input: { name: 'Bad', url },
-      });
+      const response = await graphql(
+        testApp,
+        user.token,
+        'mutation($input: NotificationTargetInput!) { createNotificationTarget(input: $input) { id } }',
+        {
+          input: { name: 'Bad', url },
+        },
+      );
       expect([url, response.body.errors[0].extensions.code]).toEqual([url, 'BAD_USER_INPUT']);
       expect(response.body.errors[0].extensions.errors.url[0]).toMatch(message);
     }
@@ -530,7 +668,11 @@ describe('refusals', () => {
     ]) {
       expect((await graphql(testApp, user.token, document)).body.errors[0].extensions.code).toBe('NOT_FOUND');
     }
-    const linked = await graphql(testApp, user.token, `mutation { setAlertTargets(alertId: 1, targetIds: [${theirs.id}]) }`);
+    const linked = await graphql(
+      testApp,
+      user.token,
+      `mutation { setAlertTargets(alertId: 1, targetIds: [${theirs.id}]) }`,
+    );
     expect(linked.body.errors[0].extensions.errors).toEqual({ target_ids: ['The selected target_ids do not exist.'] });
     expect(await sql(testApp, `select * from "alert_targets" where "target_id" = ?`, [theirs.id])).toEqual([]);
   });
@@ -540,14 +682,21 @@ describe('refusals', () => {
     try {
       const strict = await startTestApp({ ...appEnv(), WEBHOOK_ALLOW_PRIVATE: 'false' }, {}, database);
       const user = await signUp(strict, 'Strict');
-      const make = (url: string) => graphql(strict, user.token, `mutation { createNotificationTarget(input: {name: "x", url: "${url}"}) { id } }`);
-      expect((await make('ntfy://127.0.0.1/alerts')).body.errors[0].extensions.errors.url[0]).toMatch(/loopback, private/);
+      const make = (url: string) =>
+        graphql(strict, user.token, `mutation { createNotificationTarget(input: {name: "x", url: "${url}"}) { id } }`);
+      expect((await make('ntfy://127.0.0.1/alerts')).body.errors[0].extensions.errors.url[0]).toMatch(
+        /loopback, private/,
+      );
       expect((await make('gotify://localhost/token')).body.errors[0].extensions.errors.url[0]).toMatch(/this machine/);
-      expect((await make('ntfy://ntfy.example.com/alerts')).body.data.createNotificationTarget.id).toEqual(expect.any(Number));
+      expect((await make('ntfy://ntfy.example.com/alerts')).body.data.createNotificationTarget.id).toEqual(
+        expect.any(Number),
+      );
       await strict.close();
 
       const { NOTIFY_SECRET_KEY: _key, ...keyless } = appEnv();
-      await expect(startTestApp(keyless, {}, database)).rejects.toThrow(/NOTIFY_SECRET_KEY must be set: notification targets exist/);
+      await expect(startTestApp(keyless, {}, database)).rejects.toThrow(
+        /NOTIFY_SECRET_KEY must be set: notification targets exist/,
+      );
       const keyed = await startTestApp(appEnv(), {}, database);
       await keyed.close();
     } finally {
@@ -561,9 +710,20 @@ describe('refusals', () => {
       const { NOTIFY_SECRET_KEY: _key, SMTP_URL: _smtp, ...bare } = appEnv();
       const app = await startTestApp(bare, {}, database);
       const user = await signUp(app, 'Keyless');
-      const keyless = await graphql(app, user.token, 'mutation { createNotificationTarget(input: {name: "x", url: "ntfy://ntfy.example.com/a"}) { id } }');
-      expect(keyless.body.errors[0]).toMatchObject({ message: expect.stringMatching(/NOTIFY_SECRET_KEY/), extensions: { code: 'CONFLICT' } });
-      const mail = await graphql(app, user.token, 'mutation { createNotificationTarget(input: {name: "x", url: "mailto://a@example.com"}) { id } }');
+      const keyless = await graphql(
+        app,
+        user.token,
+        'mutation { createNotificationTarget(input: {name: "x", url: "ntfy://ntfy.example.com/a"}) { id } }',
+      );
+      expect(keyless.body.errors[0]).toMatchObject({
+        message: expect.stringMatching(/NOTIFY_SECRET_KEY/),
+        extensions: { code: 'CONFLICT' },
+      });
+      const mail = await graphql(
+        app,
+        user.token,
+        'mutation { createNotificationTarget(input: {name: "x", url: "mailto://a@example.com"}) { id } }',
+      );
       expect(mail.body.errors[0].extensions.errors.url[0]).toMatch(/SMTP_URL/);
       await app.close();
     } finally {

@@ -1,5 +1,5 @@
 import { createSubscription, MINIMAL, postSubscription } from '../support/subscriptions';
-import { graphql, graphqlData, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { graphql, graphqlData, type SignedUpUser, signUp, startTestApp, type TestApp } from '../support/test-app';
 
 /**
  * One rule layer: the domain alone decides what a record may hold, so REST and GraphQL refuse the same input
@@ -54,11 +54,17 @@ async function ownLinks(user: SignedUpUser) {
 }
 
 const readRest = async (token: string, id: unknown) =>
-  ((await testApp.http.get(`/api/v1/subscriptions/${String(id)}`).set('authorization', `Bearer ${token}`)).body as Array<Record<string, unknown>>)[0];
+  (
+    (await testApp.http.get(`/api/v1/subscriptions/${String(id)}`).set('authorization', `Bearer ${token}`))
+      .body as Array<Record<string, unknown>>
+  )[0];
 
 /** The fields of two records that differ (ids, times and tag ids aside). */
 const differences = (a: Record<string, unknown>, b: Record<string, unknown>) =>
-  Object.keys(a).filter((key) => !['id', 'created_at', 'updated_at', 'tags'].includes(key) && JSON.stringify(a[key]) !== JSON.stringify(b[key]));
+  Object.keys(a).filter(
+    (key) =>
+      !['id', 'created_at', 'updated_at', 'tags'].includes(key) && JSON.stringify(a[key]) !== JSON.stringify(b[key]),
+  );
 
 describe('GraphQL sets every field REST sets', () => {
   let links: { folder: number; paymentMode: number };
@@ -67,12 +73,18 @@ describe('GraphQL sets every field REST sets', () => {
   // The REST record shows tags as null (as the original's); they are read through GraphQL below.
   const restNames = FIELDS.filter((field) => field.rest !== 'tags[]').map((field) => field.rest);
   const tagNames = async (id: unknown) =>
-    (await graphqlData(testApp, ann.token, `{ subscription(id: ${Number(id)}) { tags { name } } }`)).subscription.tags.map((tag: { name: string }) => tag.name);
+    (
+      await graphqlData(testApp, ann.token, `{ subscription(id: ${Number(id)}) { tags { name } } }`)
+    ).subscription.tags.map((tag: { name: string }) => tag.name);
 
   beforeAll(async () => {
     links = await ownLinks(ann);
     const restFields = Object.fromEntries(FIELDS.map((field) => [field.rest, field.value]));
-    const made = await createSubscription(testApp, ann.token, { ...restFields, folder_id: String(links.folder), payment_mode_id: String(links.paymentMode) });
+    const made = await createSubscription(testApp, ann.token, {
+      ...restFields,
+      folder_id: String(links.folder),
+      payment_mode_id: String(links.paymentMode),
+    });
     viaRest = await readRest(ann.token, made.id);
     defaults = await readRest(ann.token, (await createSubscription(testApp, ann.token)).id);
   });
@@ -105,10 +117,15 @@ describe('GraphQL sets every field REST sets', () => {
       folderId: links.folder,
       paymentModeId: links.paymentMode,
     };
-    await graphqlData(testApp, ann.token, 'mutation ($id: Int!, $input: SubscriptionUpdateInput!) { updateSubscription(id: $id, input: $input) { id } }', {
-      id: record.id,
-      input,
-    });
+    await graphqlData(
+      testApp,
+      ann.token,
+      'mutation ($id: Int!, $input: SubscriptionUpdateInput!) { updateSubscription(id: $id, input: $input) { id } }',
+      {
+        id: record.id,
+        input,
+      },
+    );
     expect(differences(viaRest, await readRest(ann.token, record.id))).toEqual([]);
     expect(await tagNames(record.id)).toEqual(['work']);
   });
@@ -121,9 +138,17 @@ describe('one rule layer', () => {
     { rest: { rating: '11' }, graphql: { rating: 11 }, field: 'rating' },
     { rest: { type: '9' }, graphql: { type: 9 }, field: 'type' },
     { rest: { billing_frequency: '0' }, graphql: { billingFrequency: 0 }, field: 'billing_frequency' },
-    { rest: { brand_id: 'x'.repeat(201) }, graphql: { productId: undefined, productName: 'x'.repeat(201) }, field: 'brand_id' },
+    {
+      rest: { brand_id: 'x'.repeat(201) },
+      graphql: { productId: undefined, productName: 'x'.repeat(201) },
+      field: 'brand_id',
+    },
     { rest: { description: 'd'.repeat(5001) }, graphql: { description: 'd'.repeat(5001) }, field: 'description' },
-    { rest: { discount_voucher: 'v'.repeat(201) }, graphql: { discountVoucher: 'v'.repeat(201) }, field: 'discount_voucher' },
+    {
+      rest: { discount_voucher: 'v'.repeat(201) },
+      graphql: { discountVoucher: 'v'.repeat(201) },
+      field: 'discount_voucher',
+    },
     { rest: { company_name: 'c'.repeat(201) }, graphql: { companyName: 'c'.repeat(201) }, field: 'company_name' },
     { rest: { ltdval_price: '1.001' }, graphql: { ltdvalPrice: '1.001' }, field: 'ltdval_price' },
     { rest: { refund_days: '4000' }, graphql: { refundDays: 4000 }, field: 'refund_days' },
@@ -140,41 +165,78 @@ describe('one rule layer', () => {
     paymentDate: '2026-01-31',
   };
 
-  it.each(REFUSED)('refuses $field alike on both transports, named as REST names it', async ({ rest, graphql: change, field }) => {
-    const restAnswer = await postSubscription(testApp, ann.token, { ...MINIMAL, ...rest });
-    expect(restAnswer.status).toBe(400);
-    const graphqlAnswer = await graphql(testApp, ann.token, 'mutation ($input: SubscriptionCreateInput!) { createSubscription(input: $input) { id } }', {
-      input: { ...BASE_INPUT, ...change },
-    });
-    const [error] = graphqlAnswer.body.errors as Array<{ extensions: { code: string; errors: Record<string, string[]> } }>;
-    expect(error.extensions.code).toBe('BAD_USER_INPUT');
-    expect(Object.keys(restAnswer.body.errors)).toEqual([field]);
-    expect(error.extensions.errors).toEqual(restAnswer.body.errors);
-  });
+  it.each(REFUSED)(
+    'refuses $field alike on both transports, named as REST names it',
+    async ({ rest, graphql: change, field }) => {
+      const restAnswer = await postSubscription(testApp, ann.token, { ...MINIMAL, ...rest });
+      expect(restAnswer.status).toBe(400);
+      const graphqlAnswer = await graphql(
+        testApp,
+        ann.token,
+        'mutation ($input: SubscriptionCreateInput!) { createSubscription(input: $input) { id } }',
+        {
+          input: { ...BASE_INPUT, ...change },
+        },
+      );
+      const [error] = graphqlAnswer.body.errors as Array<{
+        extensions: { code: string; errors: Record<string, string[]> };
+      }>;
+      expect(error.extensions.code).toBe('BAD_USER_INPUT');
+      expect(Object.keys(restAnswer.body.errors)).toEqual([field]);
+      expect(error.extensions.errors).toEqual(restAnswer.body.errors);
+    },
+  );
 });
 
 describe('one rule layer beyond records', () => {
-  const ALERT = { alert_name: 'Before payment', time_period: '3', time: '09:00', alert_condition: '2', alert_type: '2', timezone: 'UTC', alert_subs_type: '1' };
-  const ALERT_INPUT = { name: 'Before payment', timePeriod: 3, time: '09:00', timezone: 'UTC', condition: 2, channel: 2, subjects: 1 };
+  const ALERT = {
+    alert_name: 'Before payment',
+    time_period: '3',
+    time: '09:00',
+    alert_condition: '2',
+    alert_type: '2',
+    timezone: 'UTC',
+    alert_subs_type: '1',
+  };
+  const ALERT_INPUT = {
+    name: 'Before payment',
+    timePeriod: 3,
+    time: '09:00',
+    timezone: 'UTC',
+    condition: 2,
+    channel: 2,
+    subjects: 1,
+  };
   const post = (path: string, fields: Record<string, string | undefined>) => {
     const request = testApp.http.post(path).set('authorization', `Bearer ${ann.token}`);
     for (const [name, value] of Object.entries(fields)) if (value !== undefined) request.field(name, value);
     return request;
   };
   const graphqlErrors = async (document: string, input: Record<string, unknown>) =>
-    ((await graphql(testApp, ann.token, document, { input })).body.errors as Array<{ extensions: { errors: Record<string, string[]> } }>)[0].extensions.errors;
+    (
+      (await graphql(testApp, ann.token, document, { input })).body.errors as Array<{
+        extensions: { errors: Record<string, string[]> };
+      }>
+    )[0].extensions.errors;
 
   it.each([
     { rest: { alert_name: 'a'.repeat(201) }, graphql: { name: 'a'.repeat(201) }, field: 'alert_name' },
     { rest: { time: '25:00' }, graphql: { time: '25:00' }, field: 'time' },
-    { rest: { alert_contact: `${'c'.repeat(320)}@example.com` }, graphql: { contact: `${'c'.repeat(320)}@example.com` }, field: 'alert_contact' },
+    {
+      rest: { alert_contact: `${'c'.repeat(320)}@example.com` },
+      graphql: { contact: `${'c'.repeat(320)}@example.com` },
+      field: 'alert_contact',
+    },
   ])('refuses an alert with a bad $field alike', async ({ rest, graphql: change, field }) => {
     const answer = await post('/api/v1/alerts', { ...ALERT, ...rest });
     expect(answer.status).toBe(400);
     expect(Object.keys(answer.body.errors)).toEqual([field]);
-    expect(await graphqlErrors('mutation ($input: AlertCreateInput!) { createAlert(input: $input) { id } }', { ...ALERT_INPUT, ...change })).toEqual(
-      answer.body.errors,
-    );
+    expect(
+      await graphqlErrors('mutation ($input: AlertCreateInput!) { createAlert(input: $input) { id } }', {
+        ...ALERT_INPUT,
+        ...change,
+      }),
+    ).toEqual(answer.body.errors);
   });
 
   it.each([
@@ -184,6 +246,8 @@ describe('one rule layer beyond records', () => {
     const answer = await post('/api/v1/folders', rest);
     expect(answer.status).toBe(400);
     expect(Object.keys(answer.body.errors)).toEqual([field]);
-    expect(await graphqlErrors('mutation ($input: FolderInput!) { createFolder(input: $input) { id } }', input)).toEqual(answer.body.errors);
+    expect(
+      await graphqlErrors('mutation ($input: FolderInput!) { createFolder(input: $input) { id } }', input),
+    ).toEqual(answer.body.errors);
   });
 });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+
 import { RatesRefreshService } from '../../src/currency/rates.service';
 import { provisionDatabase } from '../support/database';
 import { createSubscription } from '../support/subscriptions';
@@ -27,7 +28,13 @@ beforeAll(async () => {
   source = createServer((_req, res) => {
     requests += 1;
     const { status, body, delayMs = 0 } = answer;
-    setTimeout(() => res.writeHead(status, { 'content-type': body.startsWith('<') ? 'application/xml' : 'application/json' }).end(body), delayMs);
+    setTimeout(
+      () =>
+        res
+          .writeHead(status, { 'content-type': body.startsWith('<') ? 'application/xml' : 'application/json' })
+          .end(body),
+      delayMs,
+    );
   });
   await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
   sourceUrl = `http://127.0.0.1:${(source.address() as AddressInfo).port}/eurofxref-daily.xml`;
@@ -41,12 +48,16 @@ afterAll(async () => {
 
 const rates = async (app: TestApp = testApp) =>
   Object.fromEntries(
-    (await sql<{ currency: string; per_usd: string; as_of: string }>(app, `select "currency", "per_usd", "as_of"::text as "as_of" from "exchange_rates"`)).map(
-      (row) => [row.currency, `${row.per_usd} @ ${row.as_of}`],
-    ),
+    (
+      await sql<{ currency: string; per_usd: string; as_of: string }>(
+        app,
+        `select "currency", "per_usd", "as_of"::text as "as_of" from "exchange_rates"`,
+      )
+    ).map((row) => [row.currency, `${row.per_usd} @ ${row.as_of}`]),
   );
 const readiness = async () => (await testApp.http.get('/readyz')).body.rates as Record<string, string | null>;
-const metric = async (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec((await testApp.http.get('/metrics')).text)?.[1]);
+const metric = async (name: string) =>
+  Number(new RegExp(`^${name} (\\S+)$`, 'm').exec((await testApp.http.get('/metrics')).text)?.[1]);
 
 describe('a refresh', () => {
   it('takes the ECB daily XML: per-euro rates become per-dollar ones, one as-of date, others kept; base_value follows', async () => {
@@ -65,7 +76,9 @@ describe('a refresh', () => {
       ZAR: '17.28448276 @ 2026-11-20',
       ARS: '1180.00000000 @ 2025-06-30', // not published by the ECB: kept
     });
-    const [reread] = (await testApp.http.get(`/api/v1/subscriptions/${record.id}`).set('authorization', `Bearer ${user.token}`)).body;
+    const [reread] = (
+      await testApp.http.get(`/api/v1/subscriptions/${record.id}`).set('authorization', `Bearer ${user.token}`)
+    ).body;
     expect(reread.base_value).toBe('11.60'); // 10 / 0.86206897
     expect(await readiness()).toEqual({
       asOf: '2026-11-20',
@@ -80,28 +93,53 @@ describe('a refresh', () => {
   it('takes a Frankfurter-compatible JSON answer on any base', async () => {
     answer = { status: 200, body: FRANKFURTER.replace('"date":"2026-11-20"', '"date":"2026-11-21"') };
     expect(await testApp.app.services.rates.refresh()).toBeNull();
-    expect(await rates()).toMatchObject({ USD: '1.00000000 @ 2026-11-21', EUR: '0.86207000 @ 2026-11-21', SGD: '1.30000000 @ 2026-11-21' });
+    expect(await rates()).toMatchObject({
+      USD: '1.00000000 @ 2026-11-21',
+      EUR: '0.86207000 @ 2026-11-21',
+      SGD: '1.30000000 @ 2026-11-21',
+    });
   });
 });
 
 describe('a failed refresh keeps the old rates, says why in /readyz and the metrics, and is never fatal', () => {
   const cases: Array<[string, () => Promise<string | null>, RegExp]> = [
-    ['a source that answers 503', () => ((answer = { status: 503, body: 'maintenance' }), testApp.app.services.rates.refresh()), /answered 503/],
-    ['garbage', () => ((answer = { status: 200, body: 'hello, not rates' }), testApp.app.services.rates.refresh()), /neither the ECB XML nor JSON/],
-    ['HTML', () => ((answer = { status: 200, body: '<html><body>Moved</body></html>' }), testApp.app.services.rates.refresh()), /date "" is not a date/],
+    [
+      'a source that answers 503',
+      () => ((answer = { status: 503, body: 'maintenance' }), testApp.app.services.rates.refresh()),
+      /answered 503/,
+    ],
+    [
+      'garbage',
+      () => ((answer = { status: 200, body: 'hello, not rates' }), testApp.app.services.rates.refresh()),
+      /neither the ECB XML nor JSON/,
+    ],
+    [
+      'HTML',
+      () => ((answer = { status: 200, body: '<html><body>Moved</body></html>' }), testApp.app.services.rates.refresh()),
+      /date "" is not a date/,
+    ],
     [
       'no dollar to convert through',
-      () => ((answer = { status: 200, body: ECB.replace(/<Cube currency='USD'[^>]*>/, '') }), testApp.app.services.rates.refresh()),
+      () => (
+        (answer = { status: 200, body: ECB.replace(/<Cube currency='USD'[^>]*>/, '') }),
+        testApp.app.services.rates.refresh()
+      ),
       /no US dollar rate/,
     ],
     [
       'a rate that is not positive',
-      () => ((answer = { status: 200, body: ECB.replace("rate='168.50'", "rate='-1'") }), testApp.app.services.rates.refresh()),
+      () => (
+        (answer = { status: 200, body: ECB.replace("rate='168.50'", "rate='-1'") }),
+        testApp.app.services.rates.refresh()
+      ),
       /rate of "JPY" is not a positive number/,
     ],
     [
       'an implausible jump (a unit error)',
-      () => ((answer = { status: 200, body: ECB.replace("rate='168.50'", "rate='16850'") }), testApp.app.services.rates.refresh()),
+      () => (
+        (answer = { status: 200, body: ECB.replace("rate='168.50'", "rate='16850'") }),
+        testApp.app.services.rates.refresh()
+      ),
       /JPY would move from .* more than 2×/,
     ],
     [
@@ -109,7 +147,10 @@ describe('a failed refresh keeps the old rates, says why in /readyz and the metr
       // answer is refused, the rates it did publish well included.
       'a rate that rounds to 0 per dollar',
       () => (
-        (answer = { status: 200, body: ECB.replace("<Cube currency='JPY'", "<Cube currency='XTS' rate='1e-9'/><Cube currency='JPY'") }),
+        (answer = {
+          status: 200,
+          body: ECB.replace("<Cube currency='JPY'", "<Cube currency='XTS' rate='1e-9'/><Cube currency='JPY'"),
+        }),
         testApp.app.services.rates.refresh()
       ),
       /XTS's rate \S+ rounds to 0 at 8 decimals/,
@@ -117,7 +158,10 @@ describe('a failed refresh keeps the old rates, says why in /readyz and the metr
     [
       'a rate that rounds to 0 per dollar, written out',
       () => (
-        (answer = { status: 200, body: ECB.replace("<Cube currency='JPY'", "<Cube currency='XTS' rate='0.000000004'/><Cube currency='JPY'") }),
+        (answer = {
+          status: 200,
+          body: ECB.replace("<Cube currency='JPY'", "<Cube currency='XTS' rate='0.000000004'/><Cube currency='JPY'"),
+        }),
         testApp.app.services.rates.refresh()
       ),
       /XTS's rate \S+ rounds to 0 at 8 decimals/,
@@ -125,28 +169,45 @@ describe('a failed refresh keeps the old rates, says why in /readyz and the metr
     [
       'a rate too large for the table',
       () => (
-        (answer = { status: 200, body: ECB.replace("<Cube currency='JPY'", "<Cube currency='XTS' rate='1e15'/><Cube currency='JPY'") }),
+        (answer = {
+          status: 200,
+          body: ECB.replace("<Cube currency='JPY'", "<Cube currency='XTS' rate='1e15'/><Cube currency='JPY'"),
+        }),
         testApp.app.services.rates.refresh()
       ),
       /XTS's rate \S+ is over the largest rate kept/,
     ],
     [
       'a date in the future',
-      () => ((answer = { status: 200, body: ECB.replace("time='2026-11-20'", "time='2099-01-01'") }), testApp.app.services.rates.refresh()),
+      () => (
+        (answer = { status: 200, body: ECB.replace("time='2026-11-20'", "time='2099-01-01'") }),
+        testApp.app.services.rates.refresh()
+      ),
       /as-of date "2099-01-01"/,
     ],
     [
       'a slow source',
       () => {
         answer = { status: 200, body: ECB, delayMs: 1_000 };
-        const impatient = new RatesRefreshService(testApp.app.db.orm, { ratesUrl: sourceUrl }, testApp.app.logger, () => new Date(), 100);
+        const impatient = new RatesRefreshService(
+          testApp.app.db.orm,
+          { ratesUrl: sourceUrl },
+          testApp.app.logger,
+          () => new Date(),
+          100,
+        );
         return impatient.refresh();
       },
       /did not answer within 100 ms/,
     ],
     [
       'a source that is down',
-      () => new RatesRefreshService(testApp.app.db.orm, { ratesUrl: 'http://127.0.0.1:9/rates.xml' }, testApp.app.logger).refresh(),
+      () =>
+        new RatesRefreshService(
+          testApp.app.db.orm,
+          { ratesUrl: 'http://127.0.0.1:9/rates.xml' },
+          testApp.app.logger,
+        ).refresh(),
       /fetch failed/,
     ],
   ];
@@ -156,7 +217,12 @@ describe('a failed refresh keeps the old rates, says why in /readyz and the metr
     const { lastSuccessAt } = await readiness();
     expect(await refresh()).toMatch(reason);
     expect(await rates()).toEqual(before);
-    expect(await readiness()).toEqual({ asOf: '2026-11-21', lastRefreshAt: expect.stringMatching(/Z$/), lastSuccessAt, error: expect.stringMatching(reason) });
+    expect(await readiness()).toEqual({
+      asOf: '2026-11-21',
+      lastRefreshAt: expect.stringMatching(/Z$/),
+      lastSuccessAt,
+      error: expect.stringMatching(reason),
+    });
     expect(await metric('exchange_rates_refresh_failing')).toBe(1);
     expect((await testApp.http.get('/readyz')).status).toBe(200);
   });

@@ -2,12 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { importRates } from '../../src/currency/rates.service';
 import { AppError } from '../../src/platform/errors';
 import { root } from '../support/service-process';
 import { createSubscription } from '../support/subscriptions';
-import { clockEnvironment, today } from '../support/test-clock';
 import { graphqlData, signUp, startTestApp, type TestApp } from '../support/test-app';
+import { clockEnvironment, today } from '../support/test-clock';
 
 let testApp: TestApp;
 
@@ -20,7 +21,10 @@ const rateOf = async (currency: string) =>
   (
     await testApp.app.db.orm.em
       .getConnection()
-      .execute<{ per_usd: string; as_of: string }[]>('select "per_usd", "as_of" from "exchange_rates" where "currency" = ?', [currency])
+      .execute<{ per_usd: string; as_of: string }[]>(
+        'select "per_usd", "as_of" from "exchange_rates" where "currency" = ?',
+        [currency],
+      )
   )[0];
 
 it('refreshes listed rates in one go, adds new currencies, and base_value follows', async () => {
@@ -31,7 +35,9 @@ it('refreshes listed rates in one go, adds new currencies, and base_value follow
   expect(await rateOf('EUR')).toEqual({ per_usd: '0.80000000', as_of: '2026-11-20' });
   expect((await rateOf('XAU')).per_usd).toBe('0.00040000');
   expect((await rateOf('GBP')).as_of).toBe('2025-06-30');
-  const [after] = (await testApp.http.get(`/api/v1/subscriptions/${record.id}`).set('authorization', `Bearer ${user.token}`)).body;
+  const [after] = (
+    await testApp.http.get(`/api/v1/subscriptions/${record.id}`).set('authorization', `Bearer ${user.token}`)
+  ).body;
   expect(after.base_value).toBe('12.50');
 });
 
@@ -63,7 +69,9 @@ describe('a rate the table cannot keep (checked as stored: 8 decimals, 12 digits
 
   it.each(unkeepable)('refuses %s (%p), naming the currency, and stores nothing of the file', async (_label, rate) => {
     const before = await rateOf('EUR');
-    const error = await importRates(testApp.app.db.orm, { asOf: today(), rates: { EUR: '0.5', XAU: rate } }).catch((caught: unknown) => caught);
+    const error = await importRates(testApp.app.db.orm, { asOf: today(), rates: { EUR: '0.5', XAU: rate } }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).fieldErrors?.rates).toEqual([expect.stringContaining('XAU')]);
     expect(await rateOf('EUR')).toEqual(before);
@@ -72,7 +80,9 @@ describe('a rate the table cannot keep (checked as stored: 8 decimals, 12 digits
 
   it('keeps the smallest and the largest rate the column holds', async () => {
     const asOf = today();
-    expect(await importRates(testApp.app.db.orm, { asOf, rates: { XAG: '0.000000005', XPT: '999999999999.99999999' } })).toBe(2);
+    expect(
+      await importRates(testApp.app.db.orm, { asOf, rates: { XAG: '0.000000005', XPT: '999999999999.99999999' } }),
+    ).toBe(2);
     expect(await rateOf('XAG')).toEqual({ per_usd: '0.00000001', as_of: asOf });
     expect((await rateOf('XPT')).per_usd).toBe('999999999999.99999999');
   });
@@ -82,7 +92,13 @@ describe('a rate the table cannot keep (checked as stored: 8 decimals, 12 digits
     const importFile = (file: string) =>
       spawnSync(process.execPath, ['dist/src/cli.js', 'rates:import', '--file', file], {
         cwd: root,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...clockEnvironment(), DATABASE_URL: testApp.database.url, LOG_LEVEL: 'warn' },
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          ...clockEnvironment(),
+          DATABASE_URL: testApp.database.url,
+          LOG_LEVEL: 'warn',
+        },
         encoding: 'utf8',
       });
     const cli = (rates: Record<string, unknown>) => {
@@ -124,7 +140,11 @@ it('converts base_value through the dollar rates in exact decimal, two places, h
   await importRates(testApp.app.db.orm, { asOf: '2026-11-21', rates: { EUR: '0.852', JPY: '144', CHF: '0.5' } });
   const inBase = async (baseCurrency: string, price: string, currency: string) => {
     const user = await signUp(testApp, 'Converter');
-    await graphqlData(testApp, user.token, `mutation { updateProfile(input: {baseCurrency: "${baseCurrency}"}) { baseCurrency } }`);
+    await graphqlData(
+      testApp,
+      user.token,
+      `mutation { updateProfile(input: {baseCurrency: "${baseCurrency}"}) { baseCurrency } }`,
+    );
     return (await createSubscription(testApp, user.token, { price, price_type: currency })).base_value;
   };
   expect(await inBase('EUR', '10.00', 'USD')).toBe('8.52');

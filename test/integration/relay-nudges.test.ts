@@ -1,6 +1,6 @@
 import { Receiver } from '../support/receiver';
 import { createSubscription } from '../support/subscriptions';
-import { graphqlData, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { graphqlData, type SignedUpUser, signUp, startTestApp, type TestApp } from '../support/test-app';
 
 /**
  * After a create or an update the relays are told at once only when its statement wrote work for them (a
@@ -41,17 +41,30 @@ const update = (user: SignedUpUser, id: unknown, note: string) =>
 it('leaves the relays to their polls after writes that made no delivery and no reminder due soon', async () => {
   const user = await signUp(testApp, 'Quiet');
   let record: Record<string, unknown> = {};
-  expect(await nudgesOf(async () => (record = await createSubscription(testApp, user.token, { payment_date: '2026-04-30' })))).toBe(0);
+  expect(
+    await nudgesOf(
+      async () => (record = await createSubscription(testApp, user.token, { payment_date: '2026-04-30' })),
+    ),
+  ).toBe(0);
   expect(await nudgesOf(() => update(user, record.id, 'changed'))).toBe(0);
 });
 
 it('nudges them once after a create or an update that wrote a delivery', async () => {
   const user = await signUp(testApp, 'Hooked');
-  await graphqlData(testApp, user.token, 'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }', {
-    input: { url: receiver.url, events: ['subscription.created', 'subscription.updated'] },
-  });
+  await graphqlData(
+    testApp,
+    user.token,
+    'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }',
+    {
+      input: { url: receiver.url, events: ['subscription.created', 'subscription.updated'] },
+    },
+  );
   let record: Record<string, unknown> = {};
-  expect(await nudgesOf(async () => (record = await createSubscription(testApp, user.token, { payment_date: '2026-04-30' })))).toBe(1);
+  expect(
+    await nudgesOf(
+      async () => (record = await createSubscription(testApp, user.token, { payment_date: '2026-04-30' })),
+    ),
+  ).toBe(1);
   expect(await nudgesOf(() => update(user, record.id, 'changed'))).toBe(1);
 });
 
@@ -65,9 +78,15 @@ it('nudges them after a write whose reminder fires within the look-ahead, and no
   const alert = { alert_id: String(createAlert.id) };
   // Fires 2026-03-24 08:30 in Berlin: days away.
   let record: Record<string, unknown> = {};
-  expect(await nudgesOf(async () => (record = await createSubscription(testApp, user.token, { ...alert, payment_date: '2026-03-25' })))).toBe(0);
+  expect(
+    await nudgesOf(
+      async () => (record = await createSubscription(testApp, user.token, { ...alert, payment_date: '2026-03-25' })),
+    ),
+  ).toBe(0);
   // Fires today at 08:30 in Berlin, 30 s from the clock's now.
-  expect(await nudgesOf(() => createSubscription(testApp, user.token, { ...alert, payment_date: '2026-03-21' }))).toBe(1);
+  expect(await nudgesOf(() => createSubscription(testApp, user.token, { ...alert, payment_date: '2026-03-21' }))).toBe(
+    1,
+  );
   // Moving the first record's payment to tomorrow brings its reminder within the look-ahead too.
   expect(
     await nudgesOf(() =>

@@ -1,8 +1,9 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+
 import { embeddedServerProcesses, isAlive, root } from '../support/service-process';
 import { MINIMAL } from '../support/subscriptions';
 import { clockEnvironment } from '../support/test-clock';
@@ -43,7 +44,9 @@ function installedPackages(modules: string): Set<string> {
 
 /** Packages only development needs: every copy of them in this checkout's lock file is marked dev. */
 function developmentOnlyPackages(): Set<string> {
-  const lock = JSON.parse(readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+  const lock = JSON.parse(readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { dev?: boolean }>;
+  };
   const dev = new Set<string>();
   const other = new Set<string>();
   for (const [at, entry] of Object.entries(lock.packages)) {
@@ -106,7 +109,10 @@ afterAll(async () => {
     server.child.kill('SIGTERM');
     await server.exited;
   }
-  if (dataDir) await until(() => embeddedServerProcesses(dataDir).length === 0, 'the embedded PostgreSQL to stop', 20_000).catch(() => undefined);
+  if (dataDir)
+    await until(() => embeddedServerProcesses(dataDir).length === 0, 'the embedded PostgreSQL to stop', 20_000).catch(
+      () => undefined,
+    );
   if (folder) rmSync(folder, { recursive: true, force: true });
 });
 
@@ -114,7 +120,18 @@ describe('the release tarball, installed without development dependencies', () =
   it('holds no development dependency and no build tool', () => {
     const installed = installedPackages(path.join(prefix, 'node_modules'));
     expect(installed.has('subledger')).toBe(true);
-    for (const name of ['typescript', 'esbuild', 'jest', 'ts-jest', 'eslint', 'prettier', 'preact', 'react', 'graphiql', '@scalar/api-reference']) {
+    for (const name of [
+      'typescript',
+      'esbuild',
+      'jest',
+      'ts-jest',
+      'eslint',
+      'prettier',
+      'preact',
+      'react',
+      'graphiql',
+      '@scalar/api-reference',
+    ]) {
       expect(installed.has(name) ? name : null).toBeNull();
     }
     expect([...developmentOnlyPackages()].filter((name) => installed.has(name)).sort()).toEqual([]);
@@ -123,10 +140,19 @@ describe('the release tarball, installed without development dependencies', () =
       readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
         entry.isDirectory() ? files(path.join(folder, entry.name)) : [path.join(folder, entry.name)],
       );
-    const packaged = files(path.join(prefix, 'node_modules', 'subledger')).map((file) => path.relative(path.join(prefix, 'node_modules', 'subledger'), file));
+    const packaged = files(path.join(prefix, 'node_modules', 'subledger')).map((file) =>
+      path.relative(path.join(prefix, 'node_modules', 'subledger'), file),
+    );
     expect(packaged.filter((file) => /\.tsx?$|^test\/|^src\/|^dist-bench\/|^dist\/test\//.test(file))).toEqual([]);
     expect(packaged).toEqual(
-      expect.arrayContaining(['LICENSE', 'CHANGELOG.md', 'README.md', 'dist/src/bin.js', 'dist/dashboard/main.js', 'schema/schema.graphql']),
+      expect.arrayContaining([
+        'LICENSE',
+        'CHANGELOG.md',
+        'README.md',
+        'dist/src/bin.js',
+        'dist/dashboard/main.js',
+        'schema/schema.graphql',
+      ]),
     );
     expect(packaged.some((file) => /^dist\/src\/db\/migrations\/Migration\d+_\w+\.js$/.test(file))).toBe(true);
   });
@@ -134,7 +160,16 @@ describe('the release tarball, installed without development dependencies', () =
   it('prints its version and every command', async () => {
     expect((await subledger(['--version'])).stdout.trim()).toBe(manifest.version);
     const help = (await subledger(['--help'])).stdout;
-    const commands = ['subledger [start]', 'subledger worker', 'user:create', 'rates:import', 'import', 'db:url', '--version', '--help'];
+    const commands = [
+      'subledger [start]',
+      'subledger worker',
+      'user:create',
+      'rates:import',
+      'import',
+      'db:url',
+      '--version',
+      '--help',
+    ];
     if (hasBackupCommand()) commands.push('backup', 'restore');
     for (const command of commands) expect(help).toContain(command);
     expect(help).toContain(dataDir);
@@ -153,7 +188,8 @@ describe('the release tarball, installed without development dependencies', () =
       const { url } = server;
       await until(
         async () => {
-          if (child.exitCode !== null) throw new Error(`subledger exited (${child.exitCode}) before it was ready:\n${output}`);
+          if (child.exitCode !== null)
+            throw new Error(`subledger exited (${child.exitCode}) before it was ready:\n${output}`);
           return fetch(`${url}/readyz`).then(
             (response) => response.ok,
             () => false,
@@ -168,13 +204,20 @@ describe('the release tarball, installed without development dependencies', () =
       const signUp = await fetch(`${url}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query: 'mutation { signUp(input: {email: "release@example.com", password: "release password", name: "Release"}) { token } }' }),
+        body: JSON.stringify({
+          query:
+            'mutation { signUp(input: {email: "release@example.com", password: "release password", name: "Release"}) { token } }',
+        }),
       });
       const { data } = (await signUp.json()) as { data: { signUp: { token: string } } };
       const token = data.signUp.token;
       const form = new FormData();
       for (const [name, value] of Object.entries({ ...MINIMAL, name: 'Installed release' })) form.set(name, value);
-      const created = await fetch(`${url}/api/v1/subscriptions`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+      const created = await fetch(`${url}/api/v1/subscriptions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: form,
+      });
       expect(created.status).toBe(200);
       const { subscription } = (await created.json()) as { subscription: { id: number } };
       const listed = await fetch(`${url}/api/v1/subscriptions`, { headers: { authorization: `Bearer ${token}` } });
@@ -193,7 +236,11 @@ describe('the release tarball, installed without development dependencies', () =
         ['/openapi.json', 'application/json'],
       ]) {
         const response = await fetch(`${url}${page}`, { headers: { accept: 'text/html,*/*' } });
-        expect([page, response.status, response.headers.get('content-type')]).toEqual([page, 200, expect.stringContaining(contentType)]);
+        expect([page, response.status, response.headers.get('content-type')]).toEqual([
+          page,
+          200,
+          expect.stringContaining(contentType),
+        ]);
         expect((await response.arrayBuffer()).byteLength).toBeGreaterThan(100);
       }
       const graphiql = await fetch(`${url}/graphql`, { headers: { accept: 'text/html' } });
@@ -207,7 +254,11 @@ describe('the release tarball, installed without development dependencies', () =
       const postgres = embeddedServerProcesses(dataDir);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
-      await until(() => embeddedServerProcesses(dataDir).length === 0 && postgres.every((pid) => !isAlive(pid)), 'the embedded PostgreSQL to stop', 20_000);
+      await until(
+        () => embeddedServerProcesses(dataDir).length === 0 && postgres.every((pid) => !isAlive(pid)),
+        'the embedded PostgreSQL to stop',
+        20_000,
+      );
       expect(output).not.toMatch(/"level":(50|60)/);
     },
     5 * 60_000,

@@ -5,7 +5,15 @@ import { provisionDatabase, type TestDatabase } from '../support/database';
 import { FakeSmtp } from '../support/fake-smtp';
 import { Receiver } from '../support/receiver';
 import { createSubscription } from '../support/subscriptions';
-import { deliveriesSettled, graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import {
+  deliveriesSettled,
+  graphqlData,
+  type SignedUpUser,
+  signUp,
+  sql,
+  startTestApp,
+  type TestApp,
+} from '../support/test-app';
 import { until } from '../support/wait';
 
 /**
@@ -50,7 +58,14 @@ async function schedule(app: TestApp, user: SignedUpUser) {
     user.token,
     '{ reminders(from: "2026-01-01T00:00:00Z", to: "2026-12-31T00:00:00Z") { subscriptionId alertId kind date fireAt status } }',
   );
-  return reminders as Array<{ subscriptionId: number; alertId: number; kind: string; date: string; fireAt: string; status: string }>;
+  return reminders as Array<{
+    subscriptionId: number;
+    alertId: number;
+    kind: string;
+    date: string;
+    fireAt: string;
+    status: string;
+  }>;
 }
 
 const iso = (text: string) => new Date(text).toISOString();
@@ -59,21 +74,55 @@ describe('scheduling', () => {
   it('keeps one reminder per definition of a record: days, weeks and months before, each in its own zone', async () => {
     const user = await signUp(testApp, 'Many');
     const days = await alert(testApp, user, 'timePeriod: 3, timeCycle: 1, time: "09:00", timezone: "UTC", channel: 3');
-    const weeks = await alert(testApp, user, 'timePeriod: 1, timeCycle: 2, time: "18:00", timezone: "Europe/Berlin", channel: 3');
-    const months = await alert(testApp, user, 'timePeriod: 1, timeCycle: 3, time: "08:00", timezone: "America/New_York", channel: 3');
-    const record = await createSubscription(testApp, user.token, { payment_date: '2026-05-31', alert_id: String(days) });
+    const weeks = await alert(
+      testApp,
+      user,
+      'timePeriod: 1, timeCycle: 2, time: "18:00", timezone: "Europe/Berlin", channel: 3',
+    );
+    const months = await alert(
+      testApp,
+      user,
+      'timePeriod: 1, timeCycle: 3, time: "08:00", timezone: "America/New_York", channel: 3',
+    );
+    const record = await createSubscription(testApp, user.token, {
+      payment_date: '2026-05-31',
+      alert_id: String(days),
+    });
     const set = await gql(
       testApp,
       user.token,
       `mutation { setSubscriptionAlerts(id: ${record.id}, alertIds: [${days}, ${weeks}, ${months}]) { alertId alerts { id } } }`,
     );
     expect(set.setSubscriptionAlerts).toEqual({ alertId: days, alerts: [{ id: days }, { id: weeks }, { id: months }] });
-    const [rest] = (await testApp.http.get(`/api/v1/subscriptions/${record.id}`).set('authorization', `Bearer ${user.token}`)).body;
+    const [rest] = (
+      await testApp.http.get(`/api/v1/subscriptions/${record.id}`).set('authorization', `Bearer ${user.token}`)
+    ).body;
     expect(rest.alert_id).toBe(days);
     expect(await schedule(testApp, user)).toEqual([
-      { subscriptionId: record.id, alertId: months, kind: 'payment', date: '2026-05-31', fireAt: iso('2026-04-30T12:00:00Z'), status: 'SCHEDULED' },
-      { subscriptionId: record.id, alertId: weeks, kind: 'payment', date: '2026-05-31', fireAt: iso('2026-05-24T16:00:00Z'), status: 'SCHEDULED' },
-      { subscriptionId: record.id, alertId: days, kind: 'payment', date: '2026-05-31', fireAt: iso('2026-05-28T09:00:00Z'), status: 'SCHEDULED' },
+      {
+        subscriptionId: record.id,
+        alertId: months,
+        kind: 'payment',
+        date: '2026-05-31',
+        fireAt: iso('2026-04-30T12:00:00Z'),
+        status: 'SCHEDULED',
+      },
+      {
+        subscriptionId: record.id,
+        alertId: weeks,
+        kind: 'payment',
+        date: '2026-05-31',
+        fireAt: iso('2026-05-24T16:00:00Z'),
+        status: 'SCHEDULED',
+      },
+      {
+        subscriptionId: record.id,
+        alertId: days,
+        kind: 'payment',
+        date: '2026-05-31',
+        fireAt: iso('2026-05-28T09:00:00Z'),
+        status: 'SCHEDULED',
+      },
     ]);
   });
 
@@ -81,7 +130,11 @@ describe('scheduling', () => {
     const user = await signUp(testApp, 'Owner');
     const stranger = await signUp(testApp, 'Stranger');
     const own = await alert(testApp, user, 'timePeriod: 3, timeCycle: 1, time: "09:00", timezone: "UTC", channel: 3');
-    const theirs = await alert(testApp, stranger, 'timePeriod: 2, timeCycle: 1, time: "09:00", timezone: "UTC", channel: 3');
+    const theirs = await alert(
+      testApp,
+      stranger,
+      'timePeriod: 2, timeCycle: 1, time: "09:00", timezone: "UTC", channel: 3',
+    );
     const record = await createSubscription(testApp, user.token, { payment_date: '2026-05-31', alert_id: String(own) });
     const before = await schedule(testApp, user);
     for (const alertIds of [
@@ -91,32 +144,71 @@ describe('scheduling', () => {
       const answer = await testApp.http
         .post('/graphql')
         .set('authorization', `Bearer ${user.token}`)
-        .send({ query: `mutation { setSubscriptionAlerts(id: ${record.id}, alertIds: [${alertIds.join(', ')}]) { alertId } }` });
+        .send({
+          query: `mutation { setSubscriptionAlerts(id: ${record.id}, alertIds: [${alertIds.join(', ')}]) { alertId } }`,
+        });
       expect(answer.body.data).toBeNull();
-      expect(answer.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { alert_id: ['The selected alert_id does not exist.'] } });
+      expect(answer.body.errors[0].extensions).toMatchObject({
+        code: 'BAD_USER_INPUT',
+        errors: { alert_id: ['The selected alert_id does not exist.'] },
+      });
     }
     expect(await schedule(testApp, user)).toEqual(before);
   });
 
   it('reminds of the refund date', async () => {
     const user = await signUp(testApp, 'Refund');
-    const refund = await alert(testApp, user, 'timePeriod: 2, time: "10:00", timezone: "UTC", condition: 3, channel: 3');
-    const record = await createSubscription(testApp, user.token, { payment_date: '2026-03-25', refund_days: '14', alert_id: String(refund) });
+    const refund = await alert(
+      testApp,
+      user,
+      'timePeriod: 2, time: "10:00", timezone: "UTC", condition: 3, channel: 3',
+    );
+    const record = await createSubscription(testApp, user.token, {
+      payment_date: '2026-03-25',
+      refund_days: '14',
+      alert_id: String(refund),
+    });
     expect(await schedule(testApp, user)).toEqual([
-      { subscriptionId: record.id, alertId: refund, kind: 'refund', date: '2026-04-08', fireAt: iso('2026-04-06T10:00:00Z'), status: 'SCHEDULED' },
+      {
+        subscriptionId: record.id,
+        alertId: refund,
+        kind: 'refund',
+        date: '2026-04-08',
+        fireAt: iso('2026-04-06T10:00:00Z'),
+        status: 'SCHEDULED',
+      },
     ]);
   });
 
   it('keeps 09:00 local across daylight-saving switches in Europe/Berlin and America/New_York', async () => {
     const user = await signUp(testApp, 'Dst');
     const berlin = await alert(testApp, user, 'timePeriod: 1, time: "09:00", timezone: "Europe/Berlin", channel: 3');
-    const newYork = await alert(testApp, user, 'timePeriod: 1, time: "09:00", timezone: "America/New_York", channel: 3');
+    const newYork = await alert(
+      testApp,
+      user,
+      'timePeriod: 1, time: "09:00", timezone: "America/New_York", channel: 3',
+    );
     // Payments the day after the spring switch (Berlin 2026-03-29) and in winter time before it.
-    const after = await createSubscription(testApp, user.token, { payment_date: '2026-03-30', alert_id: String(berlin) });
-    const before = await createSubscription(testApp, user.token, { payment_date: '2026-03-28', billing_cycle: '4', alert_id: String(berlin) });
+    const after = await createSubscription(testApp, user.token, {
+      payment_date: '2026-03-30',
+      alert_id: String(berlin),
+    });
+    const before = await createSubscription(testApp, user.token, {
+      payment_date: '2026-03-28',
+      billing_cycle: '4',
+      alert_id: String(berlin),
+    });
     // New York switches back on 2026-11-01.
-    const nyAfter = await createSubscription(testApp, user.token, { payment_date: '2026-11-02', billing_cycle: '4', alert_id: String(newYork) });
-    const nyBefore = await createSubscription(testApp, user.token, { payment_date: '2026-10-31', billing_cycle: '4', alert_id: String(newYork) });
+    const nyAfter = await createSubscription(testApp, user.token, {
+      payment_date: '2026-11-02',
+      billing_cycle: '4',
+      alert_id: String(newYork),
+    });
+    const nyBefore = await createSubscription(testApp, user.token, {
+      payment_date: '2026-10-31',
+      billing_cycle: '4',
+      alert_id: String(newYork),
+    });
     const byRecord = new Map((await schedule(testApp, user)).map((r) => [r.subscriptionId, r.fireAt]));
     expect(byRecord.get(after.id as number)).toBe(iso('2026-03-29T07:00:00Z'));
     expect(byRecord.get(before.id as number)).toBe(iso('2026-03-27T08:00:00Z'));
@@ -128,13 +220,22 @@ describe('scheduling', () => {
     const user = await signUp(testApp, 'Edits');
     const id = await alert(testApp, user, 'timePeriod: 1, time: "09:00", timezone: "UTC", channel: 3');
     const auth = { authorization: `Bearer ${user.token}` };
-    const record = await createSubscription(testApp, user.token, { payment_date: '2026-04-10', alert_id: String(id), refund_days: '3650' });
-    await testApp.http.put(`/api/v1/subscriptions/${record.id}`).set(auth).type('form').send({ payment_date: '2026-04-20' });
+    const record = await createSubscription(testApp, user.token, {
+      payment_date: '2026-04-10',
+      alert_id: String(id),
+      refund_days: '3650',
+    });
+    await testApp.http
+      .put(`/api/v1/subscriptions/${record.id}`)
+      .set(auth)
+      .type('form')
+      .send({ payment_date: '2026-04-20' });
     const rows = await testApp.app.db.orm.em
       .getConnection()
-      .execute<{ reminder_date: string; status: string }[]>('select "reminder_date", "status" from "reminders" where "subscription_id" = ? order by "id"', [
-        record.id,
-      ]);
+      .execute<{ reminder_date: string; status: string }[]>(
+        'select "reminder_date", "status" from "reminders" where "subscription_id" = ? order by "id"',
+        [record.id],
+      );
     expect(rows).toEqual([
       { reminder_date: '2026-04-10', status: 'CANCELLED' },
       { reminder_date: '2026-04-20', status: 'SCHEDULED' },
@@ -144,7 +245,11 @@ describe('scheduling', () => {
       ['refund', 'post'],
       ['', 'delete'],
     ] as const) {
-      const other = await createSubscription(testApp, user.token, { payment_date: '2026-04-12', alert_id: String(id), refund_days: '3650' });
+      const other = await createSubscription(testApp, user.token, {
+        payment_date: '2026-04-12',
+        alert_id: String(id),
+        refund_days: '3650',
+      });
       const url = `/api/v1/subscriptions/${other.id}${path ? `/${path}` : ''}`;
       expect((await testApp.http[method](url).set(auth)).status).toBe(200);
       const statuses = await testApp.app.db.orm.em
@@ -158,15 +263,24 @@ describe('scheduling', () => {
     const user = await signUp(testApp, 'Traveller');
     const id = await alert(testApp, user, 'timePeriod: 0, time: "09:00", timezone: "UTC", channel: 3');
     // 2026-03-20 12:00 UTC is already 2026-03-21 in Kiritimati (UTC+14): a payment due "today" there has passed here.
-    const followed = await createSubscription(testApp, user.token, { payment_date: '2026-03-20', alert_id: String(id) });
-    const pinned = await createSubscription(testApp, user.token, { payment_date: '2026-03-20', alert_id: String(id), timezone: 'America/New_York' });
+    const followed = await createSubscription(testApp, user.token, {
+      payment_date: '2026-03-20',
+      alert_id: String(id),
+    });
+    const pinned = await createSubscription(testApp, user.token, {
+      payment_date: '2026-03-20',
+      alert_id: String(id),
+      timezone: 'America/New_York',
+    });
     await gql(testApp, user.token, 'mutation { updateProfile(input: {timezone: "Pacific/Kiritimati"}) { timezone } }');
     const read = async (recordId: unknown) =>
-      (await testApp.http.get(`/api/v1/subscriptions/${recordId}`).set('authorization', `Bearer ${user.token}`)).body[0];
+      (await testApp.http.get(`/api/v1/subscriptions/${recordId}`).set('authorization', `Bearer ${user.token}`))
+        .body[0];
     expect(await read(followed.id)).toMatchObject({ timezone: 'Pacific/Kiritimati', next_payment_date: '2026-04-20' });
     expect(await read(pinned.id)).toMatchObject({ timezone: 'America/New_York', next_payment_date: '2026-03-20' });
     const reminders = await schedule(testApp, user);
-    const datesOf = (recordId: unknown) => reminders.filter((r) => r.subscriptionId === recordId).map((r) => `${r.date} ${r.status}`);
+    const datesOf = (recordId: unknown) =>
+      reminders.filter((r) => r.subscriptionId === recordId).map((r) => `${r.date} ${r.status}`);
     expect(datesOf(followed.id)).toContain('2026-04-20 SCHEDULED');
     expect(datesOf(pinned.id)).toEqual([expect.stringMatching(/^2026-03-20 /)]);
   });
@@ -194,7 +308,11 @@ describe("the original's alert codes, sent through REST", () => {
     const kinds: Record<string, string[]> = {};
     for (const condition of ['1', '2', '3']) {
       const id = await restAlert(user, { alert_condition: condition });
-      const record = await createSubscription(testApp, user.token, { payment_date: '2026-04-01', refund_days: '10', alert_id: String(id) });
+      const record = await createSubscription(testApp, user.token, {
+        payment_date: '2026-04-01',
+        refund_days: '10',
+        alert_id: String(id),
+      });
       kinds[condition] = (await schedule(testApp, user))
         .filter((reminder) => reminder.subscriptionId === record.id)
         .map((reminder) => reminder.kind)
@@ -206,8 +324,15 @@ describe("the original's alert codes, sent through REST", () => {
   it('alert_subs_type names the record type; alert_type 1 All and 4 Webhook emit the event, 2 Email and 3 Browser do not', async () => {
     const user = await signUp(testApp, 'Channels');
     const trialOnly = await restAlert(user, { alert_subs_type: '2' });
-    const subscription = await createSubscription(testApp, user.token, { payment_date: '2026-04-01', alert_id: String(trialOnly) });
-    const trial = await createSubscription(testApp, user.token, { type: '2', payment_date: '2026-04-01', alert_id: String(trialOnly) });
+    const subscription = await createSubscription(testApp, user.token, {
+      payment_date: '2026-04-01',
+      alert_id: String(trialOnly),
+    });
+    const trial = await createSubscription(testApp, user.token, {
+      type: '2',
+      payment_date: '2026-04-01',
+      alert_id: String(trialOnly),
+    });
     const scheduled = (await schedule(testApp, user)).map((reminder) => reminder.subscriptionId);
     expect(scheduled).toContain(trial.id);
     expect(scheduled).not.toContain(subscription.id);
@@ -215,18 +340,23 @@ describe("the original's alert codes, sent through REST", () => {
     const records: Record<string, number> = {};
     for (const channel of ['1', '2', '3', '4']) {
       const id = await restAlert(user, { alert_type: channel, alert_condition: '2' });
-      records[channel] = (await createSubscription(testApp, user.token, { payment_date: '2026-04-01', alert_id: String(id) })).id as number;
+      records[channel] = (
+        await createSubscription(testApp, user.token, { payment_date: '2026-04-01', alert_id: String(id) })
+      ).id as number;
     }
     now = new Date('2026-03-31T09:00:00Z');
     testApp.app.reminderRelay.nudge();
     const sent = async () =>
-      (await schedule(testApp, user)).filter((reminder) => Object.values(records).includes(reminder.subscriptionId) && reminder.status === 'SENT').length;
+      (await schedule(testApp, user)).filter(
+        (reminder) => Object.values(records).includes(reminder.subscriptionId) && reminder.status === 'SENT',
+      ).length;
     await until(async () => (await sent()) === 4, 'four reminders fired');
     const events = await testApp.app.db.orm.em
       .getConnection()
-      .execute<{ subscription_id: number }[]>(`select "subscription_id" from "webhook_events" where "topic" = 'subscription.payment_due' and "user_id" = ?`, [
-        user.id,
-      ]);
+      .execute<{ subscription_id: number }[]>(
+        `select "subscription_id" from "webhook_events" where "topic" = 'subscription.payment_due' and "user_id" = ?`,
+        [user.id],
+      );
     expect(events.map((event) => event.subscription_id).sort()).toEqual([records['1'], records['4']].sort());
   });
 });
@@ -234,21 +364,41 @@ describe("the original's alert codes, sent through REST", () => {
 describe('firing', () => {
   it('reminds of the last day to cancel a contract (contract_expiry − contract_notice_days) as subscription.contract_notice_due', async () => {
     const user = await signUp(testApp, 'Notice');
-    await gql(testApp, user.token, 'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }', {
-      input: { url: receiver.url, events: ['subscription.contract_notice_due'] },
-    });
-    const id = await alert(testApp, user, 'timePeriod: 1, timeCycle: 2, time: "09:00", timezone: "UTC", channel: 4, condition: 1');
+    await gql(
+      testApp,
+      user.token,
+      'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }',
+      {
+        input: { url: receiver.url, events: ['subscription.contract_notice_due'] },
+      },
+    );
+    const id = await alert(
+      testApp,
+      user,
+      'timePeriod: 1, timeCycle: 2, time: "09:00", timezone: "UTC", channel: 4, condition: 1',
+    );
     const record = await createSubscription(testApp, user.token, {
       payment_date: '2026-01-15',
       alert_id: String(id),
       contract_expiry: '2026-06-30',
       contract_notice_days: '30',
     });
-    const { subscription } = await gql(testApp, user.token, `{ subscription(id: ${record.id}) { contractExpiry contractNoticeDays } }`);
+    const { subscription } = await gql(
+      testApp,
+      user.token,
+      `{ subscription(id: ${record.id}) { contractExpiry contractNoticeDays } }`,
+    );
     expect(subscription).toEqual({ contractExpiry: '2026-06-30', contractNoticeDays: 30 });
     // 1 All reminds of the payments too; the endpoint takes only the notice's topic.
     expect((await schedule(testApp, user)).filter((reminder) => reminder.kind === 'contract_notice')).toEqual([
-      { subscriptionId: record.id, alertId: id, kind: 'contract_notice', date: '2026-05-31', fireAt: '2026-05-24T09:00:00.000Z', status: 'SCHEDULED' },
+      {
+        subscriptionId: record.id,
+        alertId: id,
+        kind: 'contract_notice',
+        date: '2026-05-31',
+        fireAt: '2026-05-24T09:00:00.000Z',
+        status: 'SCHEDULED',
+      },
     ]);
     now = new Date('2026-05-24T09:00:00Z');
     testApp.app.reminderRelay.nudge();
@@ -291,7 +441,9 @@ describe('firing', () => {
     const [request] = await receiver.waitFor(1);
     expect(request.headers['x-subledger-webhook-event']).toBe('subscription.payment_due');
     const eventId = String(request.headers['webhook-id']);
-    expect(request.headers['webhook-signature']).toBe(signWebhook(endpoint.secret, eventId, Number(request.headers['webhook-timestamp']), request.body));
+    expect(request.headers['webhook-signature']).toBe(
+      signWebhook(endpoint.secret, eventId, Number(request.headers['webhook-timestamp']), request.body),
+    );
     expect(JSON.parse(request.body)).toMatchObject({
       id: record.id,
       product_name: 'Netflix Standard',
@@ -309,7 +461,11 @@ describe('firing', () => {
     const user = await signUp(testApp, 'Roll');
     const id = await alert(testApp, user, 'timePeriod: 1, time: "09:00", timezone: "UTC", channel: 4');
     // Ahead of the record, more Active records that owe no reminder (bought once, no alert) than a sweep takes at once.
-    const once = await createSubscription(testApp, user.token, { recurring: '0', alert_id: '0', payment_date: '2026-03-01' });
+    const once = await createSubscription(testApp, user.token, {
+      recurring: '0',
+      alert_id: '0',
+      payment_date: '2026-03-01',
+    });
     await sql(
       testApp,
       `insert into "subscriptions"
@@ -318,9 +474,17 @@ describe('firing', () => {
       [once.id],
     );
     const record = await createSubscription(testApp, user.token, { payment_date: '2026-02-25', alert_id: String(id) });
-    const remindersOf = async () => (await schedule(testApp, user)).filter((reminder) => reminder.subscriptionId === record.id);
+    const remindersOf = async () =>
+      (await schedule(testApp, user)).filter((reminder) => reminder.subscriptionId === record.id);
     expect(await remindersOf()).toEqual([
-      { subscriptionId: record.id, alertId: id, kind: 'payment', date: '2026-03-25', fireAt: iso('2026-03-24T09:00:00Z'), status: 'SCHEDULED' },
+      {
+        subscriptionId: record.id,
+        alertId: id,
+        kind: 'payment',
+        date: '2026-03-25',
+        fireAt: iso('2026-03-24T09:00:00Z'),
+        status: 'SCHEDULED',
+      },
     ]);
 
     now = new Date('2026-03-24T09:00:00Z');
@@ -330,8 +494,22 @@ describe('firing', () => {
     now = new Date('2026-03-26T00:30:00Z');
     expect(await sweepOnce(testApp.app.services)).toBeGreaterThanOrEqual(1);
     expect(await remindersOf()).toEqual([
-      { subscriptionId: record.id, alertId: id, kind: 'payment', date: '2026-03-25', fireAt: iso('2026-03-24T09:00:00Z'), status: 'SENT' },
-      { subscriptionId: record.id, alertId: id, kind: 'payment', date: '2026-04-25', fireAt: iso('2026-04-24T09:00:00Z'), status: 'SCHEDULED' },
+      {
+        subscriptionId: record.id,
+        alertId: id,
+        kind: 'payment',
+        date: '2026-03-25',
+        fireAt: iso('2026-03-24T09:00:00Z'),
+        status: 'SENT',
+      },
+      {
+        subscriptionId: record.id,
+        alertId: id,
+        kind: 'payment',
+        date: '2026-04-25',
+        fireAt: iso('2026-04-24T09:00:00Z'),
+        status: 'SCHEDULED',
+      },
     ]);
   });
 
@@ -340,9 +518,14 @@ describe('firing', () => {
     try {
       const first = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' }, { clock }, database);
       const user = await signUp(first, 'Restart');
-      await gql(first, user.token, 'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }', {
-        input: { url: receiver.url, events: ['subscription.payment_due'] },
-      });
+      await gql(
+        first,
+        user.token,
+        'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }',
+        {
+          input: { url: receiver.url, events: ['subscription.payment_due'] },
+        },
+      );
       const id = await alert(first, user, 'timePeriod: 1, time: "09:00", timezone: "UTC", channel: 4');
       const record = await createSubscription(first, user.token, { payment_date: '2026-04-05', alert_id: String(id) });
       await first.close();
@@ -370,9 +553,18 @@ describe('firing', () => {
     expect((await gql(testApp, user.token, '{ dueReminders { id } }')).dueReminders).toEqual([]);
     now = new Date('2026-03-24T09:00:01Z');
     testApp.app.reminderRelay.nudge();
-    await until(async () => (await gql(testApp, user.token, '{ dueReminders { id } }')).dueReminders.length === 1, 'the reminder to fire');
-    const { dueReminders } = await gql(testApp, user.token, '{ dueReminders { subscriptionId kind date status sentAt } }');
-    expect(dueReminders).toEqual([{ subscriptionId: record.id, kind: 'payment', date: '2026-03-25', status: 'SENT', sentAt: expect.any(String) }]);
+    await until(
+      async () => (await gql(testApp, user.token, '{ dueReminders { id } }')).dueReminders.length === 1,
+      'the reminder to fire',
+    );
+    const { dueReminders } = await gql(
+      testApp,
+      user.token,
+      '{ dueReminders { subscriptionId kind date status sentAt } }',
+    );
+    expect(dueReminders).toEqual([
+      { subscriptionId: record.id, kind: 'payment', date: '2026-03-25', status: 'SENT', sentAt: expect.any(String) },
+    ]);
   });
 });
 
@@ -383,7 +575,10 @@ describe('e-mail', () => {
 
   beforeAll(async () => {
     await smtp.start();
-    mailed = await startTestApp({ SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, SMTP_FROM: 'Subledger <test@example.com>' }, { clock });
+    mailed = await startTestApp(
+      { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, SMTP_FROM: 'Subledger <test@example.com>' },
+      { clock },
+    );
   });
   afterAll(async () => {
     await mailed.close();
@@ -392,8 +587,17 @@ describe('e-mail', () => {
 
   it('mails a plain-text and HTML reminder naming the product, amount, currency and date', async () => {
     const user = await signUp(mailed, 'Mailed');
-    const id = await alert(mailed, user, 'timePeriod: 2, time: "08:00", timezone: "UTC", channel: 2, contact: "reminders@example.com"');
-    await createSubscription(mailed, user.token, { payment_date: '2026-03-26', alert_id: String(id), price: '12.34', price_type: 'EUR' });
+    const id = await alert(
+      mailed,
+      user,
+      'timePeriod: 2, time: "08:00", timezone: "UTC", channel: 2, contact: "reminders@example.com"',
+    );
+    await createSubscription(mailed, user.token, {
+      payment_date: '2026-03-26',
+      alert_id: String(id),
+      price: '12.34',
+      price_type: 'EUR',
+    });
     now = new Date('2026-03-24T08:00:00Z');
     mailed.app.reminderRelay.nudge();
     await until(() => messages.length === 1, 'the e-mail');

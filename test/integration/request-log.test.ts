@@ -1,6 +1,6 @@
 import { createLogger } from '../../src/platform/logger';
 import { MINIMAL } from '../support/subscriptions';
-import { graphqlData, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { graphqlData, type SignedUpUser, signUp, startTestApp, type TestApp } from '../support/test-app';
 import { until } from '../support/wait';
 
 /**
@@ -20,22 +20,35 @@ let ann: SignedUpUser;
 let bob: SignedUpUser;
 
 beforeAll(async () => {
-  testApp = await startTestApp({}, { logger: createLogger({ logLevel: 'info' }, { write: (line: string) => void lines.push(line) }) });
+  testApp = await startTestApp(
+    {},
+    { logger: createLogger({ logLevel: 'info' }, { write: (line: string) => void lines.push(line) }) },
+  );
   [ann, bob] = await Promise.all([signUp(testApp, 'Ann'), signUp(testApp, 'Bob')]);
 });
 afterAll(() => testApp.close());
 
 /** The request log's line of an answer (found by its request id, once written), and its raw text. */
-async function loggedLine(answer: { headers: Record<string, string> }): Promise<{ entry: LoggedRequest; text: string }> {
+async function loggedLine(answer: {
+  headers: Record<string, string>;
+}): Promise<{ entry: LoggedRequest; text: string }> {
   const id = answer.headers['x-request-id'];
-  const find = () => lines.find((line) => line.includes(id) && (JSON.parse(line) as Partial<LoggedRequest>).req?.id === id && line.includes('"res"'));
+  const find = () =>
+    lines.find(
+      (line) =>
+        line.includes(id) && (JSON.parse(line) as Partial<LoggedRequest>).req?.id === id && line.includes('"res"'),
+    );
   await until(() => find() !== undefined, `the request log's line of ${id}`);
   const text = find()!;
   return { entry: JSON.parse(text) as LoggedRequest, text };
 }
 
 /** Asserts the request's log line shows `url` and holds none of the secrets, whole or in part. */
-async function expectLogged(answer: { status: number; headers: Record<string, string> }, url: string, secrets: string[]) {
+async function expectLogged(
+  answer: { status: number; headers: Record<string, string> },
+  url: string,
+  secrets: string[],
+) {
   const { entry, text } = await loggedLine(answer);
   expect([entry.req.url, entry.res.statusCode]).toEqual([url, answer.status]);
   for (const secret of secrets) {
@@ -86,7 +99,10 @@ it('keeps an inbound webhook token out of the log', async () => {
   const entry = await expectLogged(created, '/webhook/user/data/[redacted]?note=1', [token]);
   expect(entry.req.query).toEqual({ note: '1' });
   // An unknown token, a GET no route takes: logged without them too.
-  const unknown = await testApp.http.post(`/webhook/user/data/${token}x`).set('content-type', 'application/json').send('{}');
+  const unknown = await testApp.http
+    .post(`/webhook/user/data/${token}x`)
+    .set('content-type', 'application/json')
+    .send('{}');
   expect(unknown.status).toBe(401);
   await expectLogged(unknown, '/webhook/user/data/[redacted]', [token]);
   const wrongMethod = await testApp.http.get(`/Webhook/User/Data/${token}`);
@@ -117,15 +133,22 @@ it('keeps a household invitation code and a password sent over GraphQL GET out o
     .set('apollo-require-preflight', 'true');
   await expectLogged(inline, '/graphql?query=[redacted]', [ann.password]);
   // Joined the ordinary way (POST), the code is in the body, which is not logged.
-  const joined = await testApp.http.post('/graphql').set('authorization', `Bearer ${bob.token}`).send({ query: join, variables: { code } });
+  const joined = await testApp.http
+    .post('/graphql')
+    .set('authorization', `Bearer ${bob.token}`)
+    .send({ query: join, variables: { code } });
   expect(joined.body.errors).toBeUndefined();
   await expectLogged(joined, '/graphql', [code]);
 });
 
 it('keeps a token put in the query string out of the log, and the other parameters in it', async () => {
-  const answer = await testApp.http.get(`/api/v1/auth/token?lang=en&access_token=${encodeURIComponent(ann.token)}&%74oken=${encodeURIComponent(ann.token)}`);
+  const answer = await testApp.http.get(
+    `/api/v1/auth/token?lang=en&access_token=${encodeURIComponent(ann.token)}&%74oken=${encodeURIComponent(ann.token)}`,
+  );
   expect(answer.status).toBe(401);
-  const entry = await expectLogged(answer, '/api/v1/auth/token?lang=en&access_token=[redacted]&%74oken=[redacted]', [ann.token.split('|')[1]]);
+  const entry = await expectLogged(answer, '/api/v1/auth/token?lang=en&access_token=[redacted]&%74oken=[redacted]', [
+    ann.token.split('|')[1],
+  ]);
   expect(entry.req.query).toEqual({ lang: 'en', access_token: '[redacted]', token: '[redacted]' });
   // The header the token belongs in is never logged.
   const proper = await testApp.http.get('/api/v1/auth/token').set('authorization', `Bearer ${ann.token}`);

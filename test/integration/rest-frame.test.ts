@@ -1,6 +1,6 @@
-import { expectErrorBody } from '../support/shapes';
 import { createLogger } from '../../src/platform/logger';
-import { signUp, startTestApp, uniqueEmail, type SignedUpUser, type TestApp } from '../support/test-app';
+import { expectErrorBody } from '../support/shapes';
+import { type SignedUpUser, signUp, startTestApp, type TestApp, uniqueEmail } from '../support/test-app';
 
 let testApp: TestApp;
 let user: SignedUpUser;
@@ -54,7 +54,10 @@ describe('error bodies', () => {
   });
 
   it('answers broken JSON with 400 JSON', async () => {
-    const response = await testApp.http.post('/api/v1/auth/login').set('content-type', 'application/json').send('{"email":');
+    const response = await testApp.http
+      .post('/api/v1/auth/login')
+      .set('content-type', 'application/json')
+      .send('{"email":');
     expect(response.status).toBe(400);
     expectErrorBody(response.body);
   });
@@ -68,7 +71,10 @@ describe('error bodies', () => {
 
 describe('encodings and paths', () => {
   it('accepts URL-encoded and JSON logins as well as multipart', async () => {
-    const urlencoded = await testApp.http.post('/api/v1/auth/login').type('form').send({ email: user.email, password: user.password });
+    const urlencoded = await testApp.http
+      .post('/api/v1/auth/login')
+      .type('form')
+      .send({ email: user.email, password: user.password });
     expect(urlencoded.status).toBe(201);
     const json = await testApp.http.post('/api/v1/auth/login').send({ email: user.email, password: user.password });
     expect(json.status).toBe(201);
@@ -89,14 +95,22 @@ describe('encodings and paths', () => {
 
   it('below info logs no requests, but an unexpected error still with its request id', async () => {
     const lines: string[] = [];
-    const quiet = await startTestApp({}, { logger: createLogger({ logLevel: 'warn' }, { write: (line: string) => void lines.push(line) }) });
+    const quiet = await startTestApp(
+      {},
+      { logger: createLogger({ logLevel: 'warn' }, { write: (line: string) => void lines.push(line) }) },
+    );
     try {
       const owner = await signUp(quiet);
       jest.spyOn(quiet.app.services.subscriptions, 'get').mockRejectedValueOnce(new Error('disk on fire'));
-      const failed = await quiet.http.get('/api/v1/subscriptions/1').set('authorization', `Bearer ${owner.token}`).set('x-request-id', 'broken-1');
+      const failed = await quiet.http
+        .get('/api/v1/subscriptions/1')
+        .set('authorization', `Bearer ${owner.token}`)
+        .set('x-request-id', 'broken-1');
       expect(failed.status).toBe(500);
       expect(failed.headers['x-request-id']).toBe('broken-1');
-      const entries = lines.map((line) => JSON.parse(line) as { msg: string; reqId?: string; req?: unknown; err?: { message: string } });
+      const entries = lines.map(
+        (line) => JSON.parse(line) as { msg: string; reqId?: string; req?: unknown; err?: { message: string } },
+      );
       expect(entries.filter((entry) => entry.req !== undefined)).toEqual([]);
       expect(entries.filter((entry) => entry.msg === 'unexpected error')).toEqual([
         expect.objectContaining({ reqId: 'broken-1', err: expect.objectContaining({ message: 'disk on fire' }) }),

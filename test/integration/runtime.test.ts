@@ -1,10 +1,19 @@
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { Receiver } from '../support/receiver';
-import { childrenOf, embeddedServerProcesses, isAlive, spawnService, startService, stopService, type ServiceProcess } from '../support/service-process';
+import {
+  childrenOf,
+  embeddedServerProcesses,
+  isAlive,
+  type ServiceProcess,
+  spawnService,
+  startService,
+  stopService,
+} from '../support/service-process';
 import { MINIMAL } from '../support/subscriptions';
 import { freePort, until } from '../support/wait';
 
@@ -40,7 +49,9 @@ async function signUp(url: string, email: string): Promise<string> {
   const response = await fetch(`${url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query: `mutation { signUp(input: {email: "${email}", password: "runtime password", name: "Runtime"}) { token } }` }),
+    body: JSON.stringify({
+      query: `mutation { signUp(input: {email: "${email}", password: "runtime password", name: "Runtime"}) { token } }`,
+    }),
   });
   const body = (await response.json()) as { data: { signUp: { token: string } } };
   return body.data.signUp.token;
@@ -58,12 +69,19 @@ async function login(url: string, email: string): Promise<number> {
 }
 
 /** One request on a connection of its own (a keep-alive connection would stay with one process). */
-function onNewConnection(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<number> {
+function onNewConnection(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<number> {
   return new Promise((resolve, reject) => {
-    const outgoing = request(url, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode!));
-    });
+    const outgoing = request(
+      url,
+      { method: options.method ?? 'GET', headers: options.headers, agent: false },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode!));
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(options.body);
   });
@@ -128,7 +146,8 @@ describe('embedded PostgreSQL under DATA_DIR', () => {
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' },
           body: new URLSearchParams({ ...MINIMAL, brand_id: `Write ${i}` }).toString(),
         }).catch(() => null);
-        if (response?.status === 200) acknowledged.push(((await response.json()) as { subscription: { id: number } }).subscription.id);
+        if (response?.status === 200)
+          acknowledged.push(((await response.json()) as { subscription: { id: number } }).subscription.id);
       }
     };
     const writers = Promise.all([writer(), writer(), writer(), writer()]);
@@ -140,9 +159,14 @@ describe('embedded PostgreSQL under DATA_DIR', () => {
     await until(() => embeddedServerProcesses(dataDir).length === 0, 'the server to stop', 10_000);
 
     const second = await start({ DATA_DIR: dataDir, WEB_CONCURRENCY: '1' });
-    const login = await fetch(`${second.url}/api/v1/auth/login`, { method: 'POST', body: loginForm('writer@example.com') });
+    const login = await fetch(`${second.url}/api/v1/auth/login`, {
+      method: 'POST',
+      body: loginForm('writer@example.com'),
+    });
     const { token: again } = (await login.json()) as { token: string };
-    const listed = await fetch(`${second.url}/api/v1/subscriptions?length=1000`, { headers: { authorization: `Bearer ${again}` } });
+    const listed = await fetch(`${second.url}/api/v1/subscriptions?length=1000`, {
+      headers: { authorization: `Bearer ${again}` },
+    });
     const ids = new Set(((await listed.json()) as Array<{ id: number }>).map((record) => record.id));
     expect(acknowledged.filter((id) => !ids.has(id))).toEqual([]);
     // The watchdog stopped the server: nothing was left to reclaim.
@@ -167,7 +191,10 @@ describe('embedded PostgreSQL under DATA_DIR', () => {
     expect(isAlive(orphan)).toBe(true);
     const second = await start({ DATA_DIR: dataDir, WEB_CONCURRENCY: '1', LOG_LEVEL: 'warn' });
     expect(isAlive(orphan)).toBe(false);
-    expect(await (await fetch(`${second.url}/readyz`)).json()).toMatchObject({ status: 'ok', reclaimedOrphanedDatabase: { pid: orphan } });
+    expect(await (await fetch(`${second.url}/readyz`)).json()).toMatchObject({
+      status: 'ok',
+      reclaimedOrphanedDatabase: { pid: orphan },
+    });
     expect(second.stdout()).toContain(`shut down a PostgreSQL server (process ${orphan}) left running on ${dataDir}`);
     expect(await login(second.url, 'killed@example.com')).toBe(201);
     await signUp(second.url, 'crashed@example.com');
@@ -218,9 +245,15 @@ describe('WEB_CONCURRENCY API processes on one port', () => {
     const receiver = new Receiver();
     await receiver.start();
     try {
-      const service = await start({ DATA_DIR: dataDir, WEB_CONCURRENCY: '2', RATE_LIMIT_PER_MINUTE: '60', WEBHOOK_ALLOW_PRIVATE: 'true' });
+      const service = await start({
+        DATA_DIR: dataDir,
+        WEB_CONCURRENCY: '2',
+        RATE_LIMIT_PER_MINUTE: '60',
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+      });
       const supervisor = service.child.pid!;
-      const apiProcesses = () => childrenOf(supervisor).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('main.js'));
+      const apiProcesses = () =>
+        childrenOf(supervisor).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('main.js'));
       // The second API process is forked once the first listens: ready may be answered before it exists.
       await until(() => apiProcesses().length === 2, 'two API processes');
       expect(apiProcesses()).toHaveLength(2);
@@ -232,7 +265,9 @@ describe('WEB_CONCURRENCY API processes on one port', () => {
       const endpoint = await fetch(`${service.url}/graphql`, {
         method: 'POST',
         headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ query: `mutation { createWebhookEndpoint(input: {url: "${receiver.url}", events: ["subscription.created"]}) { id } }` }),
+        body: JSON.stringify({
+          query: `mutation { createWebhookEndpoint(input: {url: "${receiver.url}", events: ["subscription.created"]}) { id } }`,
+        }),
       });
       expect(endpoint.status).toBe(200);
       const form = new URLSearchParams(MINIMAL).toString();
@@ -249,7 +284,8 @@ describe('WEB_CONCURRENCY API processes on one port', () => {
       // The per-token limit counts across both processes and both APIs: of 60 a minute, the GraphQL request and
       // the 6 creates above used 7.
       const statuses: number[] = [];
-      for (let i = 0; i < 60; i++) statuses.push(await onNewConnection(`${service.url}/api/v1/subscriptions?length=1`, { headers: auth }));
+      for (let i = 0; i < 60; i++)
+        statuses.push(await onNewConnection(`${service.url}/api/v1/subscriptions?length=1`, { headers: auth }));
       expect(statuses.filter((status) => status === 429)).toHaveLength(7);
       expect(statuses.filter((status) => status === 200)).toHaveLength(53);
       // By now a second delivery of any event would have arrived too.
@@ -259,7 +295,11 @@ describe('WEB_CONCURRENCY API processes on one port', () => {
       // A crashed API process is replaced; the port keeps answering meanwhile.
       const [victim] = apiProcesses();
       process.kill(victim, 'SIGKILL');
-      await until(() => apiProcesses().length === 2 && !apiProcesses().includes(victim), 'a replacement process', 30_000);
+      await until(
+        () => apiProcesses().length === 2 && !apiProcesses().includes(victim),
+        'a replacement process',
+        30_000,
+      );
       await until(
         () =>
           fetch(`${service.url}/readyz`).then(
@@ -287,7 +327,12 @@ describe('WEB_CONCURRENCY API processes on one port', () => {
           {
             method: 'POST',
             agent: false,
-            headers: { ...drainer, 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(body.length), expect: '100-continue' },
+            headers: {
+              ...drainer,
+              'content-type': 'application/x-www-form-urlencoded',
+              'content-length': String(body.length),
+              expect: '100-continue',
+            },
           },
           (response) => {
             response.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));

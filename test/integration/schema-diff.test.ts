@@ -1,6 +1,7 @@
 import { MikroORM } from '@mikro-orm/core';
-import { ormOptions } from '../../src/db/orm';
+
 import { committedMigrator } from '../../src/db/migrations';
+import { ormOptions } from '../../src/db/orm';
 import { provisionDatabase } from '../support/database';
 
 it('the entities and the committed migrations describe the same schema (migration:create would write nothing)', async () => {

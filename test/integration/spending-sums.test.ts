@@ -1,8 +1,9 @@
 import Decimal from 'decimal.js';
 import fc from 'fast-check';
-import { occurrencesBetween } from '../../src/subscriptions/payment-dates';
+
 import { monthlyEquivalent, type SpendingGrouping } from '../../src/spending/spending';
-import { graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { occurrencesBetween } from '../../src/subscriptions/payment-dates';
+import { graphqlData, type SignedUpUser, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
 
 /**
  * Spending is summed by the database: its `payment_count` function must count the payment-date module's dates,
@@ -16,9 +17,11 @@ beforeAll(async () => {
   testApp = await startTestApp();
   user = await signUp(testApp, 'Sums');
   folderIds = (
-    await sql<{ id: number }>(testApp, `insert into "folders" ("user_id", "name") select ?, 'Folder ' || n from generate_series(1, 3) n returning "id"`, [
-      user.id,
-    ])
+    await sql<{ id: number }>(
+      testApp,
+      `insert into "folders" ("user_id", "name") select ?, 'Folder ' || n from generate_series(1, 3) n returning "id"`,
+      [user.id],
+    )
   ).map((row) => row.id);
 });
 afterAll(() => testApp.close());
@@ -27,7 +30,16 @@ const day = (offset: number) => new Date(Date.UTC(2024, 0, 1 + offset)).toISOStr
 /** Anchors anywhere in three years, month ends (and Feb 29) often. */
 const anchorDate = fc.oneof(
   fc.integer({ min: 0, max: 1100 }).map(day),
-  fc.constantFrom('2024-01-29', '2024-01-30', '2024-01-31', '2024-02-29', '2025-03-31', '2025-05-30', '2025-08-31', '2026-12-31'),
+  fc.constantFrom(
+    '2024-01-29',
+    '2024-01-30',
+    '2024-01-31',
+    '2024-02-29',
+    '2025-03-31',
+    '2025-05-30',
+    '2025-08-31',
+    '2026-12-31',
+  ),
 );
 
 interface Schedule {
@@ -66,7 +78,12 @@ it('payment_count counts the dates of the payment-date module, month ends includ
     const expected =
       schedule.recurring === 1
         ? occurrencesBetween(
-            { anchor: schedule.anchor, billingType: schedule.billing_type, billingCycle: schedule.billing_cycle, billingFrequency: schedule.billing_frequency },
+            {
+              anchor: schedule.anchor,
+              billingType: schedule.billing_type,
+              billingCycle: schedule.billing_cycle,
+              billingFrequency: schedule.billing_frequency,
+            },
             schedule.from,
             schedule.to,
           )
@@ -84,7 +101,9 @@ const arbitraryRecord = fc.record({
   billing_cycle: fc.integer({ min: 1, max: 4 }),
   billing_frequency: fc.integer({ min: 1, max: 12 }),
   payment_date: fc.integer({ min: 365, max: 1265 }).map(day),
-  price: fc.integer({ min: 0, max: 9_999_999_999 }).map((cents) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`),
+  price: fc
+    .integer({ min: 0, max: 9_999_999_999 })
+    .map((cents) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`),
   price_type: fc.constantFrom('USD', 'EUR', 'JPY'),
   category_id: fc.option(fc.integer({ min: 1, max: 4 })),
   folder: fc.option(fc.integer({ min: 0, max: 2 })),
@@ -94,7 +113,10 @@ type GeneratedRecord = typeof arbitraryRecord extends fc.Arbitrary<infer T> ? T 
 /** Replaces the user's records with these, straight into the table. */
 async function storeRecords(records: GeneratedRecord[]): Promise<void> {
   await sql(testApp, `delete from "subscriptions" where "user_id" = ?`, [user.id]);
-  const rows = records.map(({ folder, ...record }) => ({ ...record, folder_id: folder === null ? null : folderIds[folder] }));
+  const rows = records.map(({ folder, ...record }) => ({
+    ...record,
+    folder_id: folder === null ? null : folderIds[folder],
+  }));
   await sql(
     testApp,
     `insert into "subscriptions" ("user_id", "created_by", "product_id", "product_name", "image", "type", "timezone", "status", "recurring", "billing_type",
@@ -125,15 +147,33 @@ function oracle(records: ListedRecord[], from: string, to: string, grouping: Spe
   let periodTotal = new Decimal(0);
   const add = (key: string, monthly: Decimal, period: Decimal) => {
     const group = groups.get(key) ?? { monthly: new Decimal(0), period: new Decimal(0), count: 0 };
-    groups.set(key, { monthly: group.monthly.plus(monthly), period: group.period.plus(period), count: group.count + 1 });
+    groups.set(key, {
+      monthly: group.monthly.plus(monthly),
+      period: group.period.plus(period),
+      count: group.count + 1,
+    });
   };
   for (const r of records.filter((candidate) => candidate.status === 1)) {
-    const monthly = r.recurring === 1 ? monthlyEquivalent(r.baseValue, r.billingType, r.billingCycle, r.billingFrequency) : new Decimal(0);
-    const schedule = { anchor: r.paymentDate, billingType: r.billingType, billingCycle: r.billingCycle, billingFrequency: r.billingFrequency };
-    const dates = r.recurring === 1 ? occurrencesBetween(schedule, from, to) : r.paymentDate >= from && r.paymentDate <= to ? [r.paymentDate] : [];
+    const monthly =
+      r.recurring === 1
+        ? monthlyEquivalent(r.baseValue, r.billingType, r.billingCycle, r.billingFrequency)
+        : new Decimal(0);
+    const schedule = {
+      anchor: r.paymentDate,
+      billingType: r.billingType,
+      billingCycle: r.billingCycle,
+      billingFrequency: r.billingFrequency,
+    };
+    const dates =
+      r.recurring === 1
+        ? occurrencesBetween(schedule, from, to)
+        : r.paymentDate >= from && r.paymentDate <= to
+          ? [r.paymentDate]
+          : [];
     monthlyTotal = monthlyTotal.plus(monthly);
     periodTotal = periodTotal.plus(new Decimal(r.baseValue).times(dates.length));
-    if (grouping === 'MONTH') for (const date of dates) add(date.slice(0, 7), new Decimal(r.baseValue), new Decimal(r.baseValue));
+    if (grouping === 'MONTH')
+      for (const date of dates) add(date.slice(0, 7), new Decimal(r.baseValue), new Decimal(r.baseValue));
     else
       add(
         grouping === 'CURRENCY' ? r.currency : String((grouping === 'CATEGORY' ? r.category?.id : r.folder?.id) ?? 0),

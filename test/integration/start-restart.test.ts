@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { Client } from 'pg';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
+import { Client } from 'pg';
+
 import { provisionDatabase, type TestDatabase } from '../support/database';
 import { root, startService, stopService } from '../support/service-process';
 import { clockEnvironment } from '../support/test-clock';
@@ -18,7 +20,14 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'subledger-data-'));
-  env = { PATH: process.env.PATH, HOME: process.env.HOME, ...clockEnvironment(), DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
+  env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    ...clockEnvironment(),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+  };
   if (process.env.DATABASE_URL) {
     database = await provisionDatabase();
     env.DATABASE_URL = database.url;
@@ -40,7 +49,16 @@ const login = (port: number, email: string, password: string) => {
 it('starts within 30 s, keeps what was written across a restart, and takes users from the CLI', async () => {
   const created = spawnSync(
     process.execPath,
-    ['dist/src/cli.js', 'user:create', '--email', 'cli@example.com', '--password', 'from the shell', '--name', 'Cli User'],
+    [
+      'dist/src/cli.js',
+      'user:create',
+      '--email',
+      'cli@example.com',
+      '--password',
+      'from the shell',
+      '--name',
+      'Cli User',
+    ],
     { cwd: root, env, encoding: 'utf8' },
   );
   expect(created.stderr).toBe('');
@@ -48,10 +66,18 @@ it('starts within 30 s, keeps what was written across a restart, and takes users
   expect(created.status).toBe(0);
   const ratesFile = path.join(dataDir, 'rates.json');
   writeFileSync(ratesFile, JSON.stringify({ asOf: '2026-11-20', rates: { EUR: '0.5' } }));
-  const imported = spawnSync(process.execPath, ['dist/src/cli.js', 'rates:import', '--file', ratesFile], { cwd: root, env, encoding: 'utf8' });
+  const imported = spawnSync(process.execPath, ['dist/src/cli.js', 'rates:import', '--file', ratesFile], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+  });
   expect(imported.stdout).toMatch(/^imported 1 exchange rates/);
   expect(imported.status).toBe(0);
-  const refused = spawnSync(process.execPath, ['dist/src/cli.js', 'rates:import'], { cwd: root, env, encoding: 'utf8' });
+  const refused = spawnSync(process.execPath, ['dist/src/cli.js', 'rates:import'], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+  });
   expect(refused.status).toBe(2);
   expect(refused.stderr).toContain('rates:import --file');
 
@@ -61,9 +87,14 @@ it('starts within 30 s, keeps what was written across a restart, and takes users
   const signUp = await fetch(`http://127.0.0.1:${port}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query: 'mutation { signUp(input: {email: "kept@example.com", password: "survives restart", name: "Kept"}) { token } }' }),
+    body: JSON.stringify({
+      query:
+        'mutation { signUp(input: {email: "kept@example.com", password: "survives restart", name: "Kept"}) { token } }',
+    }),
   });
-  expect(((await signUp.json()) as { data: { signUp: { token: string } } }).data.signUp.token).toEqual(expect.any(String));
+  expect(((await signUp.json()) as { data: { signUp: { token: string } } }).data.signUp.token).toEqual(
+    expect.any(String),
+  );
   expect(await stopService(first)).toBe(0);
 
   const second = await startService(env, port);
@@ -72,7 +103,16 @@ it('starts within 30 s, keeps what was written across a restart, and takes users
     // The CLI beside the running service (with the embedded default: on the server that service owns).
     const beside = spawnSync(
       process.execPath,
-      ['dist/src/cli.js', 'user:create', '--email', 'beside@example.com', '--password', 'while running', '--name', 'Beside'],
+      [
+        'dist/src/cli.js',
+        'user:create',
+        '--email',
+        'beside@example.com',
+        '--password',
+        'while running',
+        '--name',
+        'Beside',
+      ],
       { cwd: root, env, encoding: 'utf8' },
     );
     expect(beside.stdout).toMatch(/^created user \d+ <beside@example.com>/);
@@ -116,7 +156,11 @@ it('starts within 30 s, keeps what was written across a restart, and takes users
 });
 
 it('refuses to start on a bad configuration, naming the variable', () => {
-  const result = spawnSync(process.execPath, ['dist/src/main.js'], { cwd: root, env: { ...env, PORT: 'not-a-port' }, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, ['dist/src/main.js'], {
+    cwd: root,
+    env: { ...env, PORT: 'not-a-port' },
+    encoding: 'utf8',
+  });
   expect(result.status).toBe(1);
   expect(result.stderr).toContain('PORT must be a whole number');
 });

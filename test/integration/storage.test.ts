@@ -1,8 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { committedMigrator, MIGRATION_NAMES } from '../../src/db/migrations';
+
 import { MikroORM } from '@mikro-orm/core';
+
+import { committedMigrator, MIGRATION_NAMES } from '../../src/db/migrations';
 import { openDatabase, ormOptions } from '../../src/db/orm';
 import { createLogger } from '../../src/platform/logger';
 import { provisionDatabase } from '../support/database';
@@ -27,7 +29,10 @@ it('records every committed migration, and names every migration file, in order'
 });
 
 it("keeps no duplicate of a record's columns (the answers emit pricing_type, currency_code and url from type, price_type and homepage)", async () => {
-  const columns = await sql<{ column_name: string }>(testApp, `select "column_name" from information_schema.columns where "table_name" = 'subscriptions'`);
+  const columns = await sql<{ column_name: string }>(
+    testApp,
+    `select "column_name" from information_schema.columns where "table_name" = 'subscriptions'`,
+  );
   const names = columns.map((column) => column.column_name);
   expect(names).toEqual(expect.arrayContaining(['type', 'price_type', 'homepage']));
   expect(names.filter((name) => ['pricing_type', 'currency_code', 'url'].includes(name))).toEqual([]);
@@ -39,7 +44,9 @@ it("maps existing alerts and records to the original's codes, keeping what they 
   try {
     await committedMigrator(orm).up({ to: 'Migration20261122160000_list_order_index' });
     const run = (text: string, params: unknown[] = []) => orm.em.getConnection().execute(text, params);
-    await run(`insert into "users" ("email", "password_hash", "name", "first_name", "last_name") values ('old@example.com', 'x', 'Old', 'Old', '')`);
+    await run(
+      `insert into "users" ("email", "password_hash", "name", "first_name", "last_name") values ('old@example.com', 'x', 'Old', 'Old', '')`,
+    );
     const [{ id: userId }] = await run(`select "id" from "users"`);
     // Old codes: condition 1 payment, 2 refund, 3 both; type 1 e-mail, 2 browser, 3 webhook, 4 every; subjects 1 subscriptions, 2 lifetime, 3 all.
     for (const [name, condition, type, subjects] of [
@@ -59,7 +66,9 @@ it("maps existing alerts and records to the original's codes, keeping what they 
       [userId, userId],
     );
     await committedMigrator(orm).up();
-    const alerts = await run(`select "alert_name", "alert_condition", "alert_type", "alert_subs_type" from "alerts" order by "id"`);
+    const alerts = await run(
+      `select "alert_name", "alert_condition", "alert_type", "alert_subs_type" from "alerts" order by "id"`,
+    );
     expect(alerts).toEqual([
       { alert_name: 'Default alert', alert_condition: 2, alert_type: 1, alert_subs_type: 1 },
       { alert_name: 'payment by mail', alert_condition: 2, alert_type: 2, alert_subs_type: 1 },
@@ -81,7 +90,10 @@ it('seeds the system default alert as id 1, owned by no one', async () => {
 });
 
 it('seeds at least 15 global categories, with id 1 for uncategorised records', async () => {
-  const rows = await sql<{ id: number; name: string }>(testApp, 'select "id", "name" from "product_categories" where "user_id" is null order by "id"');
+  const rows = await sql<{ id: number; name: string }>(
+    testApp,
+    'select "id", "name" from "product_categories" where "user_id" is null order by "id"',
+  );
   expect(rows.length).toBeGreaterThanOrEqual(15);
   expect(rows[0]).toEqual({ id: 1, name: 'Other' });
 });
@@ -91,7 +103,13 @@ it('seeds a catalogue of at least 300 products with brand, homepage, category, p
   expect(rows.length).toBeGreaterThanOrEqual(300);
   const names = new Set(rows.map((row) => row.product_name));
   expect(names.size).toBe(rows.length);
-  for (const name of ['Netflix Standard', 'Spotify Premium Individual', 'ChatGPT Plus', 'NordVPN Standard', 'Microsoft 365 Personal']) {
+  for (const name of [
+    'Netflix Standard',
+    'Spotify Premium Individual',
+    'ChatGPT Plus',
+    'NordVPN Standard',
+    'Microsoft 365 Personal',
+  ]) {
     expect(names.has(name)).toBe(true);
   }
   for (const row of rows) {
@@ -108,7 +126,10 @@ it('seeds a catalogue of at least 300 products with brand, homepage, category, p
 });
 
 it('seeds exchange rates for at least 30 currencies against USD, with their date, covering every catalogue currency', async () => {
-  const rates = await sql<{ currency: string; per_usd: string; as_of: string }>(testApp, 'select * from "exchange_rates"');
+  const rates = await sql<{ currency: string; per_usd: string; as_of: string }>(
+    testApp,
+    'select * from "exchange_rates"',
+  );
   expect(rates.length).toBeGreaterThanOrEqual(30);
   expect(rates.find((rate) => rate.currency === 'USD')?.per_usd).toBe('1.00000000');
   for (const rate of rates) expect(rate.as_of).toMatch(/^\d{4}-\d{2}-\d{2}$/);
@@ -120,9 +141,14 @@ it('seeds exchange rates for at least 30 currencies against USD, with their date
 });
 
 it('has the indexes the reads need (live records by owner + payment date + id, owner + status, trigram search)', async () => {
-  const rows = await sql<{ indexname: string; indexdef: string }>(testApp, `select "indexname", "indexdef" from pg_indexes where schemaname = 'public'`);
+  const rows = await sql<{ indexname: string; indexdef: string }>(
+    testApp,
+    `select "indexname", "indexdef" from pg_indexes where schemaname = 'public'`,
+  );
   const byName = new Map(rows.map((row) => [row.indexname, row.indexdef]));
-  expect(byName.get('subscriptions_user_live_payment_date')).toMatch(/\(user_id, payment_date, id\) WHERE \(deleted_at IS NULL\)/);
+  expect(byName.get('subscriptions_user_live_payment_date')).toMatch(
+    /\(user_id, payment_date, id\) WHERE \(deleted_at IS NULL\)/,
+  );
   expect(byName.has('subscriptions_user_payment_date')).toBe(false);
   expect(byName.get('subscriptions_user_status')).toMatch(/\(user_id, status\)/);
   expect(byName.get('subscriptions_search_trgm')).toMatch(/gin_trgm_ops/);
@@ -141,8 +167,12 @@ it('returns dates and timestamps as strings, never Date objects', async () => {
 it('lets several processes start on one fresh database at once: one migrates, the others wait and find it done', async () => {
   const database = await provisionDatabase();
   try {
-    const opened = await Promise.all([1, 2, 3].map(() => openDatabase(database.url, { databasePoolSize: 2 }, createLogger({ logLevel: 'silent' }))));
-    const rows = await opened[0].orm.em.getConnection().execute<Array<{ name: string }>>('select "name" from "mikro_orm_migrations"');
+    const opened = await Promise.all(
+      [1, 2, 3].map(() => openDatabase(database.url, { databasePoolSize: 2 }, createLogger({ logLevel: 'silent' }))),
+    );
+    const rows = await opened[0].orm.em
+      .getConnection()
+      .execute<Array<{ name: string }>>('select "name" from "mikro_orm_migrations"');
     expect(rows.map((row) => row.name).sort()).toEqual([...MIGRATION_NAMES].sort());
     await Promise.all(opened.map((db) => db.close()));
   } finally {

@@ -1,6 +1,6 @@
 import { expectErrorBody } from '../support/shapes';
 import { createSubscription } from '../support/subscriptions';
-import { graphql, graphqlData, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { graphql, graphqlData, type SignedUpUser, signUp, startTestApp, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;
 let ann: SignedUpUser;
@@ -11,11 +11,15 @@ beforeAll(async () => {
 });
 afterAll(() => testApp.close());
 
-const gql = <T = Record<string, any>>(token: string, query: string, variables?: Record<string, unknown>) => graphqlData<T>(testApp, token, query, variables);
+const gql = <T = Record<string, any>>(token: string, query: string, variables?: Record<string, unknown>) =>
+  graphqlData<T>(testApp, token, query, variables);
 async function gqlError(token: string, query: string, variables?: Record<string, unknown>) {
   const response = await graphql(testApp, token, query, variables);
   expect(response.body.errors).toBeDefined();
-  return response.body.errors[0] as { message: string; extensions: { code: string; errors?: Record<string, string[]> } };
+  return response.body.errors[0] as {
+    message: string;
+    extensions: { code: string; errors?: Record<string, string[]> };
+  };
 }
 
 describe('REST and GraphQL run the same service', () => {
@@ -26,7 +30,9 @@ describe('REST and GraphQL run the same service', () => {
       createSubscription(input: {productId: 3, type: 1, price: "7.25", currency: "EUR", billingCycle: 4, paymentDate: "2025-02-28", refundDays: 10, note: "via graphql"}) {
         id productName price currency baseValue nextPaymentDate refundDate } }`,
     );
-    const [viaRest] = (await testApp.http.get(`/api/v1/subscriptions/${created.id}`).set('authorization', `Bearer ${ann.token}`)).body;
+    const [viaRest] = (
+      await testApp.http.get(`/api/v1/subscriptions/${created.id}`).set('authorization', `Bearer ${ann.token}`)
+    ).body;
     expect(viaRest).toMatchObject({
       id: created.id,
       product_name: created.productName,
@@ -38,7 +44,11 @@ describe('REST and GraphQL run the same service', () => {
       note: 'via graphql',
     });
 
-    const restMade = await createSubscription(testApp, ann.token, { brand_id: '7', price: '3.10', payment_date: '2026-05-31' });
+    const restMade = await createSubscription(testApp, ann.token, {
+      brand_id: '7',
+      price: '3.10',
+      payment_date: '2026-05-31',
+    });
     const { subscription } = await gql(
       ann.token,
       `{ subscription(id: ${restMade.id}) { productName price currency baseValue paymentDate nextPaymentDate lastPaymentDate status type isAddon } }`,
@@ -77,11 +87,19 @@ describe('subscriptions connection', () => {
   beforeAll(async () => {
     owner = await signUp(testApp, 'Owner');
     const { createFolder } = await gql(owner.token, 'mutation { createFolder(input: {name: "Home"}) { id } }');
-    const { createPaymentMode } = await gql(owner.token, 'mutation { createPaymentMode(input: {name: "Amex"}) { id } }');
-    const fields = (i: number) => `productId: ${(i % 40) + 1}, type: 1, price: "${i}.00", currency: "${i % 2 ? 'EUR' : 'USD'}", billingCycle: ${(i % 4) + 1},
+    const { createPaymentMode } = await gql(
+      owner.token,
+      'mutation { createPaymentMode(input: {name: "Amex"}) { id } }',
+    );
+    const fields = (
+      i: number,
+    ) => `productId: ${(i % 40) + 1}, type: 1, price: "${i}.00", currency: "${i % 2 ? 'EUR' : 'USD'}", billingCycle: ${(i % 4) + 1},
       paymentDate: "2026-01-${String((i % 28) + 1).padStart(2, '0')}", folderId: ${i % 3 ? createFolder.id : 0}, paymentModeId: ${createPaymentMode.id}, tags: ["t${i % 5}"]`;
     for (let batch = 0; batch < 10; batch++) {
-      const mutations = Array.from({ length: 10 }, (_, j) => `m${j}: createSubscription(input: {${fields(batch * 10 + j)}}) { id }`).join('\n');
+      const mutations = Array.from(
+        { length: 10 },
+        (_, j) => `m${j}: createSubscription(input: {${fields(batch * 10 + j)}}) { id }`,
+      ).join('\n');
       await gql(owner.token, `mutation { ${mutations} }`);
     }
   });
@@ -103,7 +121,9 @@ describe('subscriptions connection', () => {
     // Past the last record the page has no row to carry the count: it is still the whole count.
     const beyond = await gql(owner.token, PAGE, { first: 10, after: next.subscriptions.pageInfo.endCursor });
     expect(beyond.subscriptions).toMatchObject({ totalCount: 100, edges: [], pageInfo: { hasNextPage: false } });
-    const prices = [...first.subscriptions.edges, ...next.subscriptions.edges].map((edge: { node: { price: string } }) => Number(edge.node.price));
+    const prices = [...first.subscriptions.edges, ...next.subscriptions.edges].map(
+      (edge: { node: { price: string } }) => Number(edge.node.price),
+    );
     expect(prices).toEqual(Array.from({ length: 100 }, (_, i) => i));
     const bad = await gqlError(owner.token, '{ subscriptions(first: 5, after: "bm9wZQ") { totalCount } }');
     expect(bad.extensions.code).toBe('BAD_USER_INPUT');
@@ -113,7 +133,11 @@ describe('subscriptions connection', () => {
     // An app of its own on the same data, executing once per request (the tests' default runs queries twice
     // to compare the executors), its relays stopped: their statements are not the request's.
     const statements: string[] = [];
-    const counted = await startTestApp({}, { onQuery: (sql) => statements.push(sql), graphqlExecution: 'jit' }, testApp.database);
+    const counted = await startTestApp(
+      {},
+      { onQuery: (sql) => statements.push(sql), graphqlExecution: 'jit' },
+      testApp.database,
+    );
     await Promise.all([counted.app.relay.stop(), counted.app.reminderRelay.stop()]);
     const count = async (first: number) => {
       statements.length = 0;
@@ -139,13 +163,21 @@ describe('subscriptions connection', () => {
   });
 
   it("answers a page's nested product, carried by the page's read, as a single record's read answers it", async () => {
-    const PRODUCT = 'product { id productName brandName categoryId description url image currency price billingCycle billingFrequency refundDays isPrivate }';
-    const { subscriptions } = await gql(owner.token, `{ subscriptions(first: 20) { edges { node { id ${PRODUCT} } } } }`);
+    const PRODUCT =
+      'product { id productName brandName categoryId description url image currency price billingCycle billingFrequency refundDays isPrivate }';
+    const { subscriptions } = await gql(
+      owner.token,
+      `{ subscriptions(first: 20) { edges { node { id ${PRODUCT} } } } }`,
+    );
     expect(subscriptions.edges).toHaveLength(20);
     for (const { node } of subscriptions.edges as Array<{ node: { id: number; product: unknown } }>) {
       const { subscription } = await gql(owner.token, `{ subscription(id: ${node.id}) { ${PRODUCT} } }`);
       expect(node.product).toEqual(subscription.product);
-      expect(node.product).toMatchObject({ id: expect.any(Number), productName: expect.any(String), isPrivate: expect.any(Boolean) });
+      expect(node.product).toMatchObject({
+        id: expect.any(Number),
+        productName: expect.any(String),
+        isPrivate: expect.any(Boolean),
+      });
     }
   });
 
@@ -171,8 +203,18 @@ describe('subscriptions connection', () => {
 describe('dashboard queries', () => {
   it('summarises spending by currency and month in the base currency, following updateProfile', async () => {
     const user = await signUp(testApp, 'Spender');
-    await createSubscription(testApp, user.token, { brand_id: 'Yearly thing', price: '120', billing_cycle: '4', payment_date: '2026-03-15' });
-    await createSubscription(testApp, user.token, { brand_id: 'Monthly thing', price: '8.52', price_type: 'EUR', payment_date: '2026-01-10' });
+    await createSubscription(testApp, user.token, {
+      brand_id: 'Yearly thing',
+      price: '120',
+      billing_cycle: '4',
+      payment_date: '2026-03-15',
+    });
+    await createSubscription(testApp, user.token, {
+      brand_id: 'Monthly thing',
+      price: '8.52',
+      price_type: 'EUR',
+      payment_date: '2026-01-10',
+    });
     await createSubscription(testApp, user.token, { brand_id: 'Stopped thing', price: '99', status: '2' });
     const query =
       '{ spendingSummary(groupBy: CURRENCY, from: "2026-01-01", to: "2026-12-31") { baseCurrency monthlyTotal yearlyTotal periodTotal groups { key count monthlyTotal periodTotal } } }';
@@ -199,7 +241,10 @@ describe('dashboard queries', () => {
       ],
     });
 
-    const profile = await gql(user.token, 'mutation { updateProfile(input: {baseCurrency: "EUR", timezone: "Europe/Berlin"}) { baseCurrency timezone } }');
+    const profile = await gql(
+      user.token,
+      'mutation { updateProfile(input: {baseCurrency: "EUR", timezone: "Europe/Berlin"}) { baseCurrency timezone } }',
+    );
     expect(profile.updateProfile).toEqual({ baseCurrency: 'EUR', timezone: 'Europe/Berlin' });
     const inEuro = await gql(user.token, query);
     expect(inEuro.spendingSummary.baseCurrency).toBe('EUR');
@@ -211,7 +256,10 @@ describe('dashboard queries', () => {
   it('lists upcoming payments and calendar entries', async () => {
     const user = await signUp(testApp, 'Planner');
     const record = await createSubscription(testApp, user.token, { payment_date: '2024-01-31' });
-    const { calendar } = await gql(user.token, '{ calendar(from: "2024-02-01", to: "2024-03-31") { id date subscription { id } } }');
+    const { calendar } = await gql(
+      user.token,
+      '{ calendar(from: "2024-02-01", to: "2024-03-31") { id date subscription { id } } }',
+    );
     expect(calendar.map((entry: { date: string }) => entry.date)).toEqual(['2024-02-29', '2024-03-31']);
     expect(calendar[0].subscription.id).toBe(record.id);
     const { upcomingPayments } = await gql(user.token, '{ upcomingPayments(days: 31) { id nextPaymentDate } }');
@@ -235,12 +283,17 @@ describe('folders, tags, payment modes and categories', () => {
     expect(made.createFolder).toMatchObject({ name: 'Bills', color: '#abc', isDefault: false });
     expect(made.createProductCategory.userId).toBe(a.id);
 
-    const listed = await gql(b.token, '{ folders { id } tags { id } paymentModes { id } productCategories { id userId } }');
+    const listed = await gql(
+      b.token,
+      '{ folders { id } tags { id } paymentModes { id } productCategories { id userId } }',
+    );
     expect(listed.folders).toEqual([]);
     expect(listed.tags).toEqual([]);
     expect(listed.paymentModes).toEqual([]);
     expect(listed.productCategories.length).toBeGreaterThanOrEqual(15);
-    expect(listed.productCategories.every((category: { userId: number | null }) => category.userId === null)).toBe(true);
+    expect(listed.productCategories.every((category: { userId: number | null }) => category.userId === null)).toBe(
+      true,
+    );
 
     for (const [kind, id] of [
       ['Folder', made.createFolder.id],
@@ -249,17 +302,29 @@ describe('folders, tags, payment modes and categories', () => {
       ['ProductCategory', made.createProductCategory.id],
       ['ProductCategory', 1],
     ] as const) {
-      expect((await gqlError(b.token, `mutation { update${kind}(id: ${id}, input: {name: "taken over"}) { id } }`)).extensions.code).toBe('NOT_FOUND');
+      expect(
+        (await gqlError(b.token, `mutation { update${kind}(id: ${id}, input: {name: "taken over"}) { id } }`))
+          .extensions.code,
+      ).toBe('NOT_FOUND');
       expect((await gqlError(b.token, `mutation { delete${kind}(id: ${id}) }`)).extensions.code).toBe('NOT_FOUND');
     }
-    const renamed = await gql(a.token, `mutation { updateFolder(id: ${made.createFolder.id}, input: {name: "Utilities"}) { name color } }`);
+    const renamed = await gql(
+      a.token,
+      `mutation { updateFolder(id: ${made.createFolder.id}, input: {name: "Utilities"}) { name color } }`,
+    );
     expect(renamed.updateFolder).toEqual({ name: 'Utilities', color: '#abc' });
     const duplicate = await gqlError(a.token, 'mutation { createTag(input: {name: "shared"}) { id } }');
     expect(duplicate.extensions.code).toBe('CONFLICT');
-    const badColor = await gqlError(a.token, 'mutation { createFolder(input: {name: "X", color: "red; drop"}) { id } }');
+    const badColor = await gqlError(
+      a.token,
+      'mutation { createFolder(input: {name: "X", color: "red; drop"}) { id } }',
+    );
     expect(badColor.extensions.code).toBe('BAD_USER_INPUT');
 
-    const record = await createSubscription(testApp, a.token, { folder_id: String(made.createFolder.id), category_id: String(made.createProductCategory.id) });
+    const record = await createSubscription(testApp, a.token, {
+      folder_id: String(made.createFolder.id),
+      category_id: String(made.createProductCategory.id),
+    });
     expect(record.category_id).toBe(made.createProductCategory.id);
     const refused = await testApp.http
       .post('/api/v1/subscriptions')
@@ -280,7 +345,9 @@ describe('folders, tags, payment modes and categories', () => {
     expectErrorBody(refused.body, ['category_id', 'tags']);
 
     expect((await gql(a.token, `mutation { deleteFolder(id: ${made.createFolder.id}) }`)).deleteFolder).toBe(true);
-    const [after] = (await testApp.http.get(`/api/v1/subscriptions/${record.id}`).set('authorization', `Bearer ${a.token}`)).body;
+    const [after] = (
+      await testApp.http.get(`/api/v1/subscriptions/${record.id}`).set('authorization', `Bearer ${a.token}`)
+    ).body;
     expect(after.folder_id).toBe(0);
   });
 });

@@ -1,8 +1,15 @@
-import { countOwnedRows } from '../support/hardening';
 import { addDays, addMonths, daysInMonth, todayIn } from '../../src/platform/dates';
+import { countOwnedRows } from '../support/hardening';
 import { expectErrorBody } from '../support/shapes';
-import { createSubscription, expectRecordShape, LIST_EXTRAS, MINIMAL, postSubscription, postAddon } from '../support/subscriptions';
-import { graphql, graphqlData, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import {
+  createSubscription,
+  expectRecordShape,
+  LIST_EXTRAS,
+  MINIMAL,
+  postAddon,
+  postSubscription,
+} from '../support/subscriptions';
+import { graphql, graphqlData, type SignedUpUser, signUp, startTestApp, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;
 let ann: SignedUpUser;
@@ -15,7 +22,8 @@ beforeAll(async () => {
 });
 afterAll(() => testApp.close());
 
-const gql = <T = Record<string, any>>(token: string, query: string, variables?: Record<string, unknown>) => graphqlData<T>(testApp, token, query, variables);
+const gql = <T = Record<string, any>>(token: string, query: string, variables?: Record<string, unknown>) =>
+  graphqlData<T>(testApp, token, query, variables);
 
 describe('POST /api/v1/subscriptions (operation 4)', () => {
   it('creates from the minimal form and answers {status, message, subscription} with every field typed', async () => {
@@ -61,7 +69,9 @@ describe('POST /api/v1/subscriptions (operation 4)', () => {
     const next: string = record.next_payment_date;
     expect(next >= today() && next <= addMonths(today(), 1)).toBe(true);
     const anchorDay = Number(MINIMAL.payment_date.slice(8));
-    expect(Number(next.slice(8))).toBe(Math.min(anchorDay, daysInMonth(Number(next.slice(0, 4)), Number(next.slice(5, 7)))));
+    expect(Number(next.slice(8))).toBe(
+      Math.min(anchorDay, daysInMonth(Number(next.slice(0, 4)), Number(next.slice(5, 7)))),
+    );
   });
 
   it("creates from the full form, linking the caller's folder, payment mode, category, alert and tags", async () => {
@@ -69,7 +79,10 @@ describe('POST /api/v1/subscriptions (operation 4)', () => {
       ann.token,
       'mutation { createFolder(input: {name: "Media", color: "#123456"}) { id } }',
     );
-    const { createPaymentMode } = await gql<{ createPaymentMode: { id: number } }>(ann.token, 'mutation { createPaymentMode(input: {name: "Visa"}) { id } }');
+    const { createPaymentMode } = await gql<{ createPaymentMode: { id: number } }>(
+      ann.token,
+      'mutation { createPaymentMode(input: {name: "Visa"}) { id } }',
+    );
     const response = await postSubscription(testApp, ann.token, {
       ...MINIMAL,
       brand_id: '2',
@@ -110,13 +123,22 @@ describe('POST /api/v1/subscriptions (operation 4)', () => {
       base_value: '26.41',
       tags: null,
     });
-    const { subscription } = await gql<{ subscription: { tags: { name: string }[] } }>(ann.token, `{ subscription(id: ${record.id}) { tags { name } } }`);
+    const { subscription } = await gql<{ subscription: { tags: { name: string }[] } }>(
+      ann.token,
+      `{ subscription(id: ${record.id}) { tags { name } } }`,
+    );
     expect(subscription.tags.map((tag) => tag.name)).toEqual(['family', 'video']);
   });
 
   it("makes a private product from a free-text brand_id, with DESIGN's defaults", async () => {
     const record = await createSubscription(testApp, ann.token, { brand_id: 'Corner Gym', price: '30' });
-    expect(record).toMatchObject({ product_name: 'Corner Gym', folder_id: 0, category_id: 1, alert_id: 1, brandname: null });
+    expect(record).toMatchObject({
+      product_name: 'Corner Gym',
+      folder_id: 0,
+      category_id: 1,
+      alert_id: 1,
+      brandname: null,
+    });
     expect(record.image).toBe(`${testApp.config.baseUrl}/static/default-product.svg`);
     const again = await createSubscription(testApp, ann.token, { brand_id: 'Corner Gym', price: '31' });
     expect(again.brand_id).toBe(record.brand_id);
@@ -131,7 +153,9 @@ describe('POST /api/v1/subscriptions (operation 4)', () => {
   });
 
   it('names every bad field at once and stores nothing, not even new tags or products', async () => {
-    const counts = await Promise.all(['subscriptions', 'tags', 'products'].map((table) => countOwnedRows(testApp, table, ann.id)));
+    const counts = await Promise.all(
+      ['subscriptions', 'tags', 'products'].map((table) => countOwnedRows(testApp, table, ann.id)),
+    );
     const response = await postSubscription(testApp, ann.token, {
       brand_id: 'A New Product',
       type: '9',
@@ -146,7 +170,16 @@ describe('POST /api/v1/subscriptions (operation 4)', () => {
       'tags[]': ['new-tag'],
     });
     expect(response.status).toBe(400);
-    expectErrorBody(response.body, ['type', 'price', 'billing_type', 'billing_frequency', 'billing_cycle', 'payment_date', 'status', 'recurring']);
+    expectErrorBody(response.body, [
+      'type',
+      'price',
+      'billing_type',
+      'billing_frequency',
+      'billing_cycle',
+      'payment_date',
+      'status',
+      'recurring',
+    ]);
     const unknownCurrency = await postSubscription(testApp, ann.token, {
       ...MINIMAL,
       brand_id: 'Another New Product',
@@ -155,7 +188,9 @@ describe('POST /api/v1/subscriptions (operation 4)', () => {
     });
     expect(unknownCurrency.status).toBe(400);
     expectErrorBody(unknownCurrency.body, ['price_type']);
-    expect(await Promise.all(['subscriptions', 'tags', 'products'].map((table) => countOwnedRows(testApp, table, ann.id)))).toEqual(counts);
+    expect(
+      await Promise.all(['subscriptions', 'tags', 'products'].map((table) => countOwnedRows(testApp, table, ann.id))),
+    ).toEqual(counts);
   });
 
   it('names missing required fields', async () => {
@@ -176,8 +211,15 @@ describe('POST /api/v1/subscriptions (operation 4)', () => {
 
   it("refuses another user's folder and an unknown payment mode", async () => {
     const bob = await signUp(testApp, 'Bob');
-    const { createFolder } = await gql<{ createFolder: { id: number } }>(bob.token, 'mutation { createFolder(input: {name: "Bob\'s"}) { id } }');
-    const response = await postSubscription(testApp, ann.token, { ...MINIMAL, folder_id: String(createFolder.id), payment_mode_id: '424242' });
+    const { createFolder } = await gql<{ createFolder: { id: number } }>(
+      bob.token,
+      'mutation { createFolder(input: {name: "Bob\'s"}) { id } }',
+    );
+    const response = await postSubscription(testApp, ann.token, {
+      ...MINIMAL,
+      folder_id: String(createFolder.id),
+      payment_mode_id: '424242',
+    });
     expect(response.status).toBe(400);
     expectErrorBody(response.body, ['folder_id', 'payment_mode_id']);
   });
@@ -205,8 +247,12 @@ describe('GET /api/v1/subscriptions (operation 8)', () => {
   let folderId: number;
   beforeAll(async () => {
     carol = await signUp(testApp, 'Carol');
-    folderId = (await gql<{ createFolder: { id: number } }>(carol.token, 'mutation { createFolder(input: {name: "Work", color: "#00ff00"}) { id } }'))
-      .createFolder.id;
+    folderId = (
+      await gql<{ createFolder: { id: number } }>(
+        carol.token,
+        'mutation { createFolder(input: {name: "Work", color: "#00ff00"}) { id } }',
+      )
+    ).createFolder.id;
     await createSubscription(testApp, carol.token, {
       brand_id: 'Alpha Tool',
       price: '5',
@@ -221,14 +267,25 @@ describe('GET /api/v1/subscriptions (operation 8)', () => {
       payment_date: '2026-02-01',
       description: 'storage for photos',
     });
-    await createSubscription(testApp, carol.token, { brand_id: 'Gamma Lifetime', price: '99', type: '3', recurring: '0', payment_date: '2026-01-15' });
+    await createSubscription(testApp, carol.token, {
+      brand_id: 'Gamma Lifetime',
+      price: '99',
+      type: '3',
+      recurring: '0',
+      payment_date: '2026-01-15',
+    });
   });
-  const list = (query: Record<string, string>) => testApp.http.get('/api/v1/subscriptions').query(query).set(auth(carol.token));
+  const list = (query: Record<string, string>) =>
+    testApp.http.get('/api/v1/subscriptions').query(query).set(auth(carol.token));
 
   it("lists the caller's records with the list extras, sorted by payment_date by default", async () => {
     const response = await list({});
     expect(response.status).toBe(200);
-    expect(response.body.map((r: { product_name: string }) => r.product_name)).toEqual(['Gamma Lifetime', 'Beta Cloud', 'Alpha Tool']);
+    expect(response.body.map((r: { product_name: string }) => r.product_name)).toEqual([
+      'Gamma Lifetime',
+      'Beta Cloud',
+      'Alpha Tool',
+    ]);
     for (const record of response.body) expectRecordShape(record, LIST_EXTRAS);
     const alpha = response.body.find((r: { product_name: string }) => r.product_name === 'Alpha Tool');
     expect(alpha).toMatchObject({
@@ -242,8 +299,12 @@ describe('GET /api/v1/subscriptions (operation 8)', () => {
   });
 
   it('searches name, brand, description and note with q', async () => {
-    expect((await list({ q: 'beta' })).body.map((r: { product_name: string }) => r.product_name)).toEqual(['Beta Cloud']);
-    expect((await list({ q: 'PHOTOS' })).body.map((r: { product_name: string }) => r.product_name)).toEqual(['Beta Cloud']);
+    expect((await list({ q: 'beta' })).body.map((r: { product_name: string }) => r.product_name)).toEqual([
+      'Beta Cloud',
+    ]);
+    expect((await list({ q: 'PHOTOS' })).body.map((r: { product_name: string }) => r.product_name)).toEqual([
+      'Beta Cloud',
+    ]);
     expect((await list({ q: '' })).body).toHaveLength(3);
     expect((await list({ q: '100%_' })).status).toBe(400);
   });
@@ -256,11 +317,17 @@ describe('GET /api/v1/subscriptions (operation 8)', () => {
   });
 
   it('filters on folder_id (0: none), type and billing_cycle; an empty filters string is no filter', async () => {
-    const names = async (filters: string) => (await list({ filters })).body.map((r: { product_name: string }) => r.product_name);
+    const names = async (filters: string) =>
+      (await list({ filters })).body.map((r: { product_name: string }) => r.product_name);
     expect(await names(JSON.stringify({ subscription: { folder_id: [String(folderId)] } }))).toEqual(['Alpha Tool']);
-    expect(await names(JSON.stringify({ subscription: { folder_id: ['0'] } }))).toEqual(['Gamma Lifetime', 'Beta Cloud']);
+    expect(await names(JSON.stringify({ subscription: { folder_id: ['0'] } }))).toEqual([
+      'Gamma Lifetime',
+      'Beta Cloud',
+    ]);
     expect(await names(JSON.stringify({ subscription: { type: ['3'] } }))).toEqual(['Gamma Lifetime']);
-    expect(await names(JSON.stringify({ subscription: { billing_cycle: ['3'], type: ['1'] } }))).toEqual(['Beta Cloud']);
+    expect(await names(JSON.stringify({ subscription: { billing_cycle: ['3'], type: ['1'] } }))).toEqual([
+      'Beta Cloud',
+    ]);
     expect(await names('')).toHaveLength(3);
   });
 
@@ -290,9 +357,19 @@ describe('GET /api/v1/subscriptions (operation 8)', () => {
 describe('GET /api/v1/subscriptions/upcoming (operation 10)', () => {
   it('lists active records due within `days` (default 7), soonest first, with labels', async () => {
     const dave = await signUp(testApp, 'Dave');
-    const inThree = await createSubscription(testApp, dave.token, { brand_id: 'Soon', payment_date: addDays(today(), 3) });
-    const inTwenty = await createSubscription(testApp, dave.token, { brand_id: 'Later', payment_date: addDays(today(), 20) });
-    await createSubscription(testApp, dave.token, { brand_id: 'Draft', payment_date: addDays(today(), 1), status: '0' });
+    const inThree = await createSubscription(testApp, dave.token, {
+      brand_id: 'Soon',
+      payment_date: addDays(today(), 3),
+    });
+    const inTwenty = await createSubscription(testApp, dave.token, {
+      brand_id: 'Later',
+      payment_date: addDays(today(), 20),
+    });
+    await createSubscription(testApp, dave.token, {
+      brand_id: 'Draft',
+      payment_date: addDays(today(), 1),
+      status: '0',
+    });
     const byDefault = await testApp.http.get('/api/v1/subscriptions/upcoming').set(auth(dave.token));
     expect(byDefault.status).toBe(200);
     expect(byDefault.body.map((r: { id: number }) => r.id)).toEqual([inThree.id]);
@@ -351,7 +428,11 @@ describe('PUT /api/v1/subscriptions/{id} (operation 11)', () => {
       .send({ price: 'free', billing_cycle: '9', payment_date: '2026-13-01' });
     expect(bad.status).toBe(400);
     expectErrorBody(bad.body, ['price', 'billing_cycle', 'payment_date']);
-    const mismatch = await testApp.http.put(`/api/v1/subscriptions/${created.id}`).set(auth(ann.token)).type('form').send({ id: '1', price: '1' });
+    const mismatch = await testApp.http
+      .put(`/api/v1/subscriptions/${created.id}`)
+      .set(auth(ann.token))
+      .type('form')
+      .send({ id: '1', price: '1' });
     expect(mismatch.status).toBe(400);
     expectErrorBody(mismatch.body, ['id']);
     const [record] = (await testApp.http.get(`/api/v1/subscriptions/${created.id}`).set(auth(ann.token))).body;
@@ -359,7 +440,11 @@ describe('PUT /api/v1/subscriptions/{id} (operation 11)', () => {
   });
 
   it('answers 400 for an unknown id', async () => {
-    const response = await testApp.http.put('/api/v1/subscriptions/999999').set(auth(ann.token)).type('form').send({ price: '1' });
+    const response = await testApp.http
+      .put('/api/v1/subscriptions/999999')
+      .set(auth(ann.token))
+      .type('form')
+      .send({ price: '1' });
     expect(response.status).toBe(400);
     expectErrorBody(response.body);
   });
@@ -382,10 +467,15 @@ describe('DELETE /api/v1/subscriptions/{id} (operation 12)', () => {
     expect((await testApp.http.delete(`/api/v1/subscriptions/${created.id}`).set(auth(ann.token))).status).toBe(400);
     const [row] = await testApp.app.db.orm.em
       .getConnection()
-      .execute<{ deleted_at: string | null }[]>('select "deleted_at" from "subscriptions" where "id" = ?', [created.id]);
+      .execute<{ deleted_at: string | null }[]>('select "deleted_at" from "subscriptions" where "id" = ?', [
+        created.id,
+      ]);
     expect(row.deleted_at).not.toBeNull();
 
-    const restored = await gql<{ restoreSubscription: { id: number } }>(ann.token, `mutation { restoreSubscription(id: ${created.id}) { id } }`);
+    const restored = await gql<{ restoreSubscription: { id: number } }>(
+      ann.token,
+      `mutation { restoreSubscription(id: ${created.id}) { id } }`,
+    );
     expect(restored.restoreSubscription.id).toBe(created.id);
     expect((await testApp.http.get(`/api/v1/subscriptions/${addon.id}`).set(auth(ann.token))).status).toBe(200);
   });
@@ -408,7 +498,10 @@ describe('POST /api/v1/subscriptions/{id}/cancel and /refund (operations 6 and 5
   });
 
   it('refunds within the refund window, with add-ons; refuses a second refund', async () => {
-    const created = await createSubscription(testApp, ann.token, { payment_date: addDays(today(), -2), refund_days: '14' });
+    const created = await createSubscription(testApp, ann.token, {
+      payment_date: addDays(today(), -2),
+      refund_days: '14',
+    });
     const addon = (
       await testApp.http
         .post(`/api/v1/subscriptions/${created.id}/addon`)
@@ -427,11 +520,16 @@ describe('POST /api/v1/subscriptions/{id}/cancel and /refund (operations 6 and 5
       const [record] = (await testApp.http.get(`/api/v1/subscriptions/${id}`).set(auth(ann.token))).body;
       expect(record).toMatchObject({ status: 3, status_value: 'Refund', next_payment_date: null });
     }
-    expect((await testApp.http.post(`/api/v1/subscriptions/${created.id}/refund`).set(auth(ann.token))).status).toBe(400);
+    expect((await testApp.http.post(`/api/v1/subscriptions/${created.id}/refund`).set(auth(ann.token))).status).toBe(
+      400,
+    );
   });
 
   it('refunds after the refund date too: the user records a refund the vendor granted', async () => {
-    const created = await createSubscription(testApp, ann.token, { payment_date: addDays(today(), -20), refund_days: '14' });
+    const created = await createSubscription(testApp, ann.token, {
+      payment_date: addDays(today(), -20),
+      refund_days: '14',
+    });
     const response = await testApp.http.post(`/api/v1/subscriptions/${created.id}/refund`).set(auth(ann.token));
     expect(response.status).toBe(200);
     expect((await testApp.http.get(`/api/v1/subscriptions/${created.id}`).set(auth(ann.token))).body[0].status).toBe(3);
@@ -485,7 +583,10 @@ describe('POST /api/v1/subscriptions/{id}/addon (operation 7)', () => {
       .field('refund_date', '2026-03-01');
     expect(response.status).toBe(400);
     expectErrorBody(response.body, ['refund_date']);
-    const missing = await testApp.http.post(`/api/v1/subscriptions/${main.id}/addon`).set(auth(ann.token)).field('type', '3');
+    const missing = await testApp.http
+      .post(`/api/v1/subscriptions/${main.id}/addon`)
+      .set(auth(ann.token))
+      .field('type', '3');
     expect(missing.status).toBe(400);
     expectErrorBody(missing.body, ['price', 'price_type', 'payment_date']);
     expect(Object.keys(missing.body.errors)).not.toContain('status');
@@ -509,11 +610,20 @@ describe('GET /api/v1/calendar (operation 13)', () => {
   it('gives one entry per payment date in range, with ids stable across calls', async () => {
     const erin = await signUp(testApp, 'Erin');
     const monthly = await createSubscription(testApp, erin.token, { payment_date: '2024-01-31' });
-    await createSubscription(testApp, erin.token, { brand_id: 'Cancelled one', payment_date: '2024-01-10', status: '2' });
+    await createSubscription(testApp, erin.token, {
+      brand_id: 'Cancelled one',
+      payment_date: '2024-01-10',
+      status: '2',
+    });
     const query = { start: '2024-01-01', end: '2024-04-30' };
     const first = await testApp.http.get('/api/v1/calendar').query(query).set(auth(erin.token));
     expect(first.status).toBe(200);
-    expect(first.body.map((e: { payment_date: string }) => e.payment_date)).toEqual(['2024-01-31', '2024-02-29', '2024-03-31', '2024-04-30']);
+    expect(first.body.map((e: { payment_date: string }) => e.payment_date)).toEqual([
+      '2024-01-31',
+      '2024-02-29',
+      '2024-03-31',
+      '2024-04-30',
+    ]);
     for (const entry of first.body) {
       expect(entry.subscription_id).toBe(monthly.id);
       expect(Number.isInteger(entry.id)).toBe(true);
@@ -521,8 +631,13 @@ describe('GET /api/v1/calendar (operation 13)', () => {
       expect(Object.keys(entry).sort()).toEqual([...Object.keys(monthly), 'subscription_id', 'calendar_date'].sort());
     }
     expect(new Set(first.body.map((e: { id: number }) => e.id)).size).toBe(4);
-    const second = await testApp.http.get('/api/v1/calendar').query({ start: '2024-02-01', end: '2024-03-31' }).set(auth(erin.token));
-    expect(second.body.map((e: { id: number }) => e.id)).toEqual(first.body.slice(1, 3).map((e: { id: number }) => e.id));
+    const second = await testApp.http
+      .get('/api/v1/calendar')
+      .query({ start: '2024-02-01', end: '2024-03-31' })
+      .set(auth(erin.token));
+    expect(second.body.map((e: { id: number }) => e.id)).toEqual(
+      first.body.slice(1, 3).map((e: { id: number }) => e.id),
+    );
   });
 
   it('defaults to the current month and refuses bad or too long ranges', async () => {
@@ -531,12 +646,21 @@ describe('GET /api/v1/calendar (operation 13)', () => {
     const current = await testApp.http.get('/api/v1/calendar').set(auth(frank.token));
     expect(current.status).toBe(200);
     expect(current.body.map((e: { payment_date: string }) => e.payment_date)).toEqual([`${today().slice(0, 8)}01`]);
-    const tooLong = await testApp.http.get('/api/v1/calendar').query({ start: '2024-01-01', end: '2025-01-02' }).set(auth(frank.token));
+    const tooLong = await testApp.http
+      .get('/api/v1/calendar')
+      .query({ start: '2024-01-01', end: '2025-01-02' })
+      .set(auth(frank.token));
     expect(tooLong.status).toBe(400);
     expectErrorBody(tooLong.body, ['end']);
-    const bad = await testApp.http.get('/api/v1/calendar').query({ start: '2024-02-30', end: '2024-03-01' }).set(auth(frank.token));
+    const bad = await testApp.http
+      .get('/api/v1/calendar')
+      .query({ start: '2024-02-30', end: '2024-03-01' })
+      .set(auth(frank.token));
     expectErrorBody(bad.body, ['start']);
-    const empty = await testApp.http.get('/api/v1/calendar').query({ start: '2000-01-01', end: '2000-01-31' }).set(auth(frank.token));
+    const empty = await testApp.http
+      .get('/api/v1/calendar')
+      .query({ start: '2000-01-01', end: '2000-01-31' })
+      .set(auth(frank.token));
     expect(empty.status).toBe(400);
   });
 });
@@ -545,9 +669,14 @@ describe('two users', () => {
   it("B can neither read, list, change, cancel, refund, add on to, nor delete A's records", async () => {
     const a = await signUp(testApp, 'A');
     const b = await signUp(testApp, 'B');
-    const record = await createSubscription(testApp, a.token, { payment_date: addDays(today(), -1), refund_days: '30' });
+    const record = await createSubscription(testApp, a.token, {
+      payment_date: addDays(today(), -1),
+      refund_days: '30',
+    });
     await createSubscription(testApp, b.token, { brand_id: 'B own' });
-    const before = await testApp.app.db.orm.em.getConnection().execute('select * from "subscriptions" where "user_id" = ? order by "id"', [a.id]);
+    const before = await testApp.app.db.orm.em
+      .getConnection()
+      .execute('select * from "subscriptions" where "user_id" = ? order by "id"', [a.id]);
     const asB = auth(b.token);
     const answers = await Promise.all([
       testApp.http.get(`/api/v1/subscriptions/${record.id}`).set(asB),
@@ -571,15 +700,26 @@ describe('two users', () => {
     }
     const listed = await testApp.http.get('/api/v1/subscriptions').set(asB);
     expect(listed.body.map((r: { user_id: number }) => r.user_id)).toEqual([b.id]);
-    const calendar = await testApp.http.get('/api/v1/calendar').query({ start: '2020-01-01', end: '2020-12-31' }).set(asB);
+    const calendar = await testApp.http
+      .get('/api/v1/calendar')
+      .query({ start: '2020-01-01', end: '2020-12-31' })
+      .set(asB);
     expect(calendar.status).toBe(400);
     const viaGraphql = await graphql(testApp, b.token, `{ subscription(id: ${record.id}) { id } }`);
     expect(viaGraphql.body.errors[0].extensions.code).toBe('NOT_FOUND');
     for (const mutation of ['cancelSubscription', 'refundSubscription', 'deleteSubscription', 'restoreSubscription']) {
-      const answer = await graphql(testApp, b.token, `mutation { ${mutation}(id: ${record.id}) ${mutation === 'deleteSubscription' ? '' : '{ id }'} }`);
+      const answer = await graphql(
+        testApp,
+        b.token,
+        `mutation { ${mutation}(id: ${record.id}) ${mutation === 'deleteSubscription' ? '' : '{ id }'} }`,
+      );
       expect(answer.body.errors[0].extensions.code).toBe('NOT_FOUND');
     }
-    const update = await graphql(testApp, b.token, `mutation { updateSubscription(id: ${record.id}, input: {price: "0"}) { id } }`);
+    const update = await graphql(
+      testApp,
+      b.token,
+      `mutation { updateSubscription(id: ${record.id}, input: {price: "0"}) { id } }`,
+    );
     expect(update.body.errors[0].extensions.code).toBe('NOT_FOUND');
     const addon = await graphql(
       testApp,
@@ -588,8 +728,12 @@ describe('two users', () => {
     );
     expect(addon.body.errors[0].extensions.code).toBe('NOT_FOUND');
     const { body } = await graphql(testApp, b.token, '{ subscriptions { totalCount edges { node { id } } } }');
-    expect(body.data.subscriptions.edges.map((edge: { node: { id: number } }) => edge.node.id)).not.toContain(record.id);
-    const after = await testApp.app.db.orm.em.getConnection().execute('select * from "subscriptions" where "user_id" = ? order by "id"', [a.id]);
+    expect(body.data.subscriptions.edges.map((edge: { node: { id: number } }) => edge.node.id)).not.toContain(
+      record.id,
+    );
+    const after = await testApp.app.db.orm.em
+      .getConnection()
+      .execute('select * from "subscriptions" where "user_id" = ? order by "id"', [a.id]);
     expect(after).toEqual(before);
   });
 });

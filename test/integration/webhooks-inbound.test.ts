@@ -1,8 +1,8 @@
+import { createLogger } from '../../src/platform/logger';
 import { countOwnedRows } from '../support/hardening';
 import { expectErrorBody } from '../support/shapes';
 import { createSubscription, expectRecordShape, MINIMAL } from '../support/subscriptions';
-import { createLogger } from '../../src/platform/logger';
-import { graphql, signUp, startTestApp, type SignedUpUser, type TestApp } from '../support/test-app';
+import { graphql, type SignedUpUser, signUp, startTestApp, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;
 let ann: SignedUpUser;
@@ -10,7 +10,11 @@ let createToken: string;
 let manageToken: string;
 
 async function newToken(user: SignedUpUser, kind: 'CREATE' | 'MANAGE') {
-  const response = await graphql(testApp, user.token, `mutation { createInboundWebhookToken(kind: ${kind}) { id token kind createdAt } }`);
+  const response = await graphql(
+    testApp,
+    user.token,
+    `mutation { createInboundWebhookToken(kind: ${kind}) { id token kind createdAt } }`,
+  );
   return response.body.data.createInboundWebhookToken as { id: number; token: string; kind: string; createdAt: string };
 }
 
@@ -48,7 +52,8 @@ function send(token: string, event: string, body: unknown, headers: Record<strin
   return request.send(typeof body === 'string' ? body : JSON.stringify(body));
 }
 
-const read = async (id: unknown) => (await testApp.http.get(`/api/v1/subscriptions/${id}`).set('authorization', `Bearer ${ann.token}`)).body[0];
+const read = async (id: unknown) =>
+  (await testApp.http.get(`/api/v1/subscriptions/${id}`).set('authorization', `Bearer ${ann.token}`)).body[0];
 
 describe('tokens', () => {
   it('are shown once, stored as SHA-256, listed and revocable', async () => {
@@ -60,9 +65,15 @@ describe('tokens', () => {
     expect(rows[0].token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(rows[0].token_hash).not.toContain(made.token);
     const listed = await graphql(testApp, ann.token, '{ inboundWebhookTokens { id kind revokedAt } }');
-    expect(listed.body.data.inboundWebhookTokens).toEqual(expect.arrayContaining([{ id: made.id, kind: 'MANAGE', revokedAt: null }]));
+    expect(listed.body.data.inboundWebhookTokens).toEqual(
+      expect.arrayContaining([{ id: made.id, kind: 'MANAGE', revokedAt: null }]),
+    );
     expect(JSON.stringify(listed.body)).not.toContain(made.token);
-    const revoked = await graphql(testApp, ann.token, `mutation { revokeInboundWebhookToken(id: ${made.id}) { revokedAt } }`);
+    const revoked = await graphql(
+      testApp,
+      ann.token,
+      `mutation { revokeInboundWebhookToken(id: ${made.id}) { revokedAt } }`,
+    );
     expect(revoked.body.data.revokeInboundWebhookToken.revokedAt).toEqual(expect.any(String));
     const refused = await send(made.token, 'deleted', { id: '1' });
     expect(refused.status).toBe(401);
@@ -83,10 +94,18 @@ describe('POST /webhook/user/data/<token> (operation 25)', () => {
 
   it('updates, cancels, refunds and deletes with a MANAGE token', async () => {
     const record = await createSubscription(testApp, ann.token, { refund_days: '3650' });
-    const updated = await send(manageToken, 'updated', { id: String(record.id), ...MINIMAL, price: '9.00', billing_cycle: '4' });
+    const updated = await send(manageToken, 'updated', {
+      id: String(record.id),
+      ...MINIMAL,
+      price: '9.00',
+      billing_cycle: '4',
+    });
     expect(updated.status).toBe(200);
     expect(updated.body.subscription).toMatchObject({ id: record.id, price: 9, billing_cycle: 4 });
-    expect((await send(manageToken, 'canceled', { id: String(record.id) })).body).toEqual({ status: true, message: expect.any(String) });
+    expect((await send(manageToken, 'canceled', { id: String(record.id) })).body).toEqual({
+      status: true,
+      message: expect.any(String),
+    });
     expect((await read(record.id)).status).toBe(2);
     expect((await send(manageToken, 'refunded', { id: String(record.id) })).status).toBe(200);
     expect((await read(record.id)).status).toBe(3);
@@ -124,16 +143,28 @@ describe('POST /webhook/user/data/<token> (operation 25)', () => {
   it('reads the event from the topic alone, as the original does', async () => {
     const record = await createSubscription(testApp, ann.token);
     const post = (token: string, headers: Record<string, string>, body: unknown) =>
-      testApp.http.post(`/webhook/user/data/${token}`).set('content-type', 'application/json').set(headers).send(JSON.stringify(body));
+      testApp.http
+        .post(`/webhook/user/data/${token}`)
+        .set('content-type', 'application/json')
+        .set(headers)
+        .send(JSON.stringify(body));
     const created = await post(createToken, { 'x-subledger-webhook-topic': 'subscription.created' }, MINIMAL);
     expect(created.status).toBe(200);
     expectRecordShape(created.body.subscription);
-    const cancelled = await post(manageToken, { 'x-subledger-webhook-topic': 'subscription.canceled' }, { id: String(record.id) });
+    const cancelled = await post(
+      manageToken,
+      { 'x-subledger-webhook-topic': 'subscription.canceled' },
+      { id: String(record.id) },
+    );
     expect(cancelled.status).toBe(200);
     expect((await read(record.id)).status).toBe(2);
     const eventOnly = await post(createToken, { 'x-subledger-webhook-event': 'created' }, MINIMAL);
     expect(eventOnly.status).toBe(200);
-    const disagree = await post(createToken, { 'x-subledger-webhook-topic': 'subscription.created', 'x-subledger-webhook-event': 'deleted' }, MINIMAL);
+    const disagree = await post(
+      createToken,
+      { 'x-subledger-webhook-topic': 'subscription.created', 'x-subledger-webhook-event': 'deleted' },
+      MINIMAL,
+    );
     expect(disagree.status).toBe(400);
   });
 
@@ -147,7 +178,10 @@ describe('POST /webhook/user/data/<token> (operation 25)', () => {
       .set('x-subledger-webhook-event', 'exploded')
       .send('{}');
     expectErrorBody(unknownEvent.body, ['x-subledger-webhook-event']);
-    const missing = await testApp.http.post(`/webhook/user/data/${createToken}`).set('content-type', 'application/json').send('{}');
+    const missing = await testApp.http
+      .post(`/webhook/user/data/${createToken}`)
+      .set('content-type', 'application/json')
+      .send('{}');
     expect(missing.status).toBe(400);
   });
 
@@ -171,14 +205,23 @@ describe('POST /webhook/user/data/<token> (operation 25)', () => {
     const DEFAULTS = { billing_type: 1, billing_frequency: 1, billing_cycle: 3, status: 0, recurring: 0 };
     const FIELDS = Object.keys(DEFAULTS) as Array<keyof typeof DEFAULTS>;
     // Every value sent differs from its default, so a default that is not applied shows.
-    const SENT = { ...MINIMAL, billing_type: '2', billing_frequency: '2', billing_cycle: '4', status: '1', recurring: '1' };
-    const without = (omitted: string[]) => Object.fromEntries(Object.entries(SENT).filter(([name]) => !omitted.includes(name)));
+    const SENT = {
+      ...MINIMAL,
+      billing_type: '2',
+      billing_frequency: '2',
+      billing_cycle: '4',
+      status: '1',
+      recurring: '1',
+    };
+    const without = (omitted: string[]) =>
+      Object.fromEntries(Object.entries(SENT).filter(([name]) => !omitted.includes(name)));
 
     it.each([[FIELDS], ...FIELDS.map((field) => [[field]])])('stores the defaults for %j left out', async (omitted) => {
       const response = await send(createToken, 'created', without(omitted));
       expect(response.status).toBe(200);
       const stored = await read(response.body.subscription.id);
-      const expected = (field: keyof typeof DEFAULTS) => (omitted.includes(field) ? DEFAULTS[field] : Number(SENT[field]));
+      const expected = (field: keyof typeof DEFAULTS) =>
+        omitted.includes(field) ? DEFAULTS[field] : Number(SENT[field]);
       expect(stored.billing_type).toBe(expected('billing_type'));
       expect(stored.billing_frequency).toBe(expected('billing_frequency'));
       expect(stored.billing_cycle).toBe(expected('billing_cycle'));
@@ -188,7 +231,13 @@ describe('POST /webhook/user/data/<token> (operation 25)', () => {
     });
 
     it('takes null or empty values as left out', async () => {
-      const response = await send(createToken, 'created', { ...without(FIELDS), billing_type: null, billing_cycle: '', status: null, recurring: '' });
+      const response = await send(createToken, 'created', {
+        ...without(FIELDS),
+        billing_type: null,
+        billing_cycle: '',
+        status: null,
+        recurring: '',
+      });
       expect(response.status).toBe(200);
       expect(await read(response.body.subscription.id)).toMatchObject(DEFAULTS);
     });
@@ -209,10 +258,17 @@ describe('POST /webhook/user/data/<token> (operation 25)', () => {
   });
 
   it('answers 415 for a body that is not JSON by content type', async () => {
-    const form = await testApp.http.post(`/webhook/user/data/${createToken}`).set('x-subledger-webhook-event', 'created').type('form').send(MINIMAL);
+    const form = await testApp.http
+      .post(`/webhook/user/data/${createToken}`)
+      .set('x-subledger-webhook-event', 'created')
+      .type('form')
+      .send(MINIMAL);
     expect(form.status).toBe(415);
     expectErrorBody(form.body);
-    const text = await testApp.http.post(`/webhook/user/data/${createToken}`).set('content-type', 'text/plain').send('hello');
+    const text = await testApp.http
+      .post(`/webhook/user/data/${createToken}`)
+      .set('content-type', 'text/plain')
+      .send('hello');
     expect(text.status).toBe(415);
   });
 
@@ -230,8 +286,18 @@ describe('POST /webhook/user/data/<token> (operation 25)', () => {
 
   it('answers a repeated Idempotency-Key as the first time and changes nothing', async () => {
     const before = await countOwnedRows(testApp, 'subscriptions', ann.id);
-    const first = await send(createToken, 'created', { ...MINIMAL, brand_id: 'Once Only' }, { 'idempotency-key': 'abc-123' });
-    const again = await send(createToken, 'created', { ...MINIMAL, brand_id: 'Once Only' }, { 'idempotency-key': 'abc-123' });
+    const first = await send(
+      createToken,
+      'created',
+      { ...MINIMAL, brand_id: 'Once Only' },
+      { 'idempotency-key': 'abc-123' },
+    );
+    const again = await send(
+      createToken,
+      'created',
+      { ...MINIMAL, brand_id: 'Once Only' },
+      { 'idempotency-key': 'abc-123' },
+    );
     expect(first.status).toBe(200);
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
@@ -242,32 +308,64 @@ describe('POST /webhook/user/data/<token> (operation 25)', () => {
     expect(failedAgain.body).toEqual(failedFirst.body);
     // Another token's key space is its own.
     const otherCreate = (await newToken(ann, 'CREATE')).token;
-    const otherToken = await send(otherCreate, 'created', { ...MINIMAL, brand_id: 'Once Only' }, { 'idempotency-key': 'abc-123' });
+    const otherToken = await send(
+      otherCreate,
+      'created',
+      { ...MINIMAL, brand_id: 'Once Only' },
+      { 'idempotency-key': 'abc-123' },
+    );
     expect(otherToken.body.subscription.id).not.toBe(first.body.subscription.id);
   });
 
   it('refuses a key reused for another request with 422, doing nothing', async () => {
     const record = await createSubscription(testApp, ann.token);
-    const updated = await send(manageToken, 'updated', { id: String(record.id), price: '3.00' }, { 'idempotency-key': 'reused-1' });
+    const updated = await send(
+      manageToken,
+      'updated',
+      { id: String(record.id), price: '3.00' },
+      { 'idempotency-key': 'reused-1' },
+    );
     expect(updated.status).toBe(200);
     const deleted = await send(manageToken, 'deleted', { id: String(record.id) }, { 'idempotency-key': 'reused-1' });
     expect(deleted.status).toBe(422);
     expectErrorBody(deleted.body, ['Idempotency-Key']);
-    const otherBody = await send(manageToken, 'updated', { id: String(record.id), price: '4.00' }, { 'idempotency-key': 'reused-1' });
+    const otherBody = await send(
+      manageToken,
+      'updated',
+      { id: String(record.id), price: '4.00' },
+      { 'idempotency-key': 'reused-1' },
+    );
     expect(otherBody.status).toBe(422);
     expect(await read(record.id)).toMatchObject({ id: record.id, price: 3 });
     // The same request again still answers as the first time.
-    expect((await send(manageToken, 'updated', { id: String(record.id), price: '3.00' }, { 'idempotency-key': 'reused-1' })).body).toEqual(updated.body);
+    expect(
+      (await send(manageToken, 'updated', { id: String(record.id), price: '3.00' }, { 'idempotency-key': 'reused-1' }))
+        .body,
+    ).toEqual(updated.body);
   });
 
   it('keeps nothing for a key whose request failed on the server (5xx): it may be sent again', async () => {
-    const create = jest.spyOn(testApp.app.services.subscriptions, 'create').mockRejectedValueOnce(new Error('disk on fire'));
+    const create = jest
+      .spyOn(testApp.app.services.subscriptions, 'create')
+      .mockRejectedValueOnce(new Error('disk on fire'));
     try {
-      const failed = await send(createToken, 'created', { ...MINIMAL, brand_id: 'Second Try' }, { 'idempotency-key': 'after-500' });
+      const failed = await send(
+        createToken,
+        'created',
+        { ...MINIMAL, brand_id: 'Second Try' },
+        { 'idempotency-key': 'after-500' },
+      );
       expect(failed.status).toBe(500);
-      const rows = await testApp.app.db.orm.em.getConnection().execute(`select 1 from "inbound_idempotency_keys" where "key" = 'after-500'`);
+      const rows = await testApp.app.db.orm.em
+        .getConnection()
+        .execute(`select 1 from "inbound_idempotency_keys" where "key" = 'after-500'`);
       expect(rows).toEqual([]);
-      const again = await send(createToken, 'created', { ...MINIMAL, brand_id: 'Second Try' }, { 'idempotency-key': 'after-500' });
+      const again = await send(
+        createToken,
+        'created',
+        { ...MINIMAL, brand_id: 'Second Try' },
+        { 'idempotency-key': 'after-500' },
+      );
       expect(again.status).toBe(200);
       expect(again.body.subscription.product_name).toBe('Second Try');
     } finally {
@@ -278,7 +376,9 @@ describe('POST /webhook/user/data/<token> (operation 25)', () => {
   it('runs concurrent requests with one key once: one record, every answer the same', async () => {
     const before = await countOwnedRows(testApp, 'subscriptions', ann.id);
     const answers = await Promise.all(
-      Array.from({ length: 10 }, () => send(createToken, 'created', { ...MINIMAL, brand_id: 'Concurrent Once' }, { 'idempotency-key': 'together-1' })),
+      Array.from({ length: 10 }, () =>
+        send(createToken, 'created', { ...MINIMAL, brand_id: 'Concurrent Once' }, { 'idempotency-key': 'together-1' }),
+      ),
     );
     expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
     expect(new Set(answers.map((answer) => answer.body.subscription.id)).size).toBe(1);
@@ -287,7 +387,10 @@ describe('POST /webhook/user/data/<token> (operation 25)', () => {
 
   it('keeps the token out of the request log', async () => {
     const lines: string[] = [];
-    const logged = await startTestApp({}, { logger: createLogger({ logLevel: 'info' }, { write: (line: string) => void lines.push(line) }) });
+    const logged = await startTestApp(
+      {},
+      { logger: createLogger({ logLevel: 'info' }, { write: (line: string) => void lines.push(line) }) },
+    );
     try {
       const { token, response } = await createThroughNewToken(logged, 'subledger', '?note=1');
       expect(response.status).toBe(200);

@@ -1,11 +1,21 @@
-import { countOwnedRows } from '../support/hardening';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import { CONNECTIONS_PER_ORIGIN } from '../../src/webhooks/http-post';
 import { signWebhook } from '../../src/webhooks/signature';
-import { Receiver, type ReceivedRequest } from '../support/receiver';
+import { countOwnedRows } from '../support/hardening';
+import { type ReceivedRequest, Receiver } from '../support/receiver';
 import { createSubscription, MINIMAL } from '../support/subscriptions';
-import { graphql, graphqlData, signUp, sql, startTestApp, type SignedUpUser, type TestApp, deliveriesSettled } from '../support/test-app';
+import {
+  deliveriesSettled,
+  graphql,
+  graphqlData,
+  type SignedUpUser,
+  signUp,
+  sql,
+  startTestApp,
+  type TestApp,
+} from '../support/test-app';
 
 /** Events from every channel, end to end to a real receiver on loopback (allowed here by WEBHOOK_ALLOW_PRIVATE). */
 let testApp: TestApp;
@@ -35,7 +45,11 @@ async function endpointFor(user: SignedUpUser, events: string[] = []) {
   return createWebhookEndpoint as { id: number; url: string; events: string[]; secret: string; enabled: boolean };
 }
 
-function expectSigned(request: ReceivedRequest, endpoint: { id: number; secret: string }, topic: string): Record<string, any> {
+function expectSigned(
+  request: ReceivedRequest,
+  endpoint: { id: number; secret: string },
+  topic: string,
+): Record<string, any> {
   expect(request.headers['content-type']).toBe('application/json');
   expect(request.headers['x-subledger-webhook-id']).toBe(String(endpoint.id));
   expect(request.headers['x-subledger-webhook-event']).toBe(topic);
@@ -49,7 +63,8 @@ function expectSigned(request: ReceivedRequest, endpoint: { id: number; secret: 
 }
 
 const inboundToken = async (user: SignedUpUser, kind: 'CREATE' | 'MANAGE') =>
-  (await gql(testApp, user.token, `mutation { createInboundWebhookToken(kind: ${kind}) { token } }`)).createInboundWebhookToken.token as string;
+  (await gql(testApp, user.token, `mutation { createInboundWebhookToken(kind: ${kind}) { token } }`))
+    .createInboundWebhookToken.token as string;
 
 function inbound(token: string, event: string, body: Record<string, string>) {
   return testApp.http
@@ -65,11 +80,19 @@ it('delivers every topic from REST, GraphQL and the inbound webhook once, signed
   const user = await signUp(testApp, 'Hooked');
   const endpoint = await endpointFor(user);
   expect(endpoint).toMatchObject({ url: receiver.url, events: [], enabled: true });
-  const { createFolder } = await gql(testApp, user.token, 'mutation { createFolder(input: {name: "Media", color: "#101010"}) { id } }');
+  const { createFolder } = await gql(
+    testApp,
+    user.token,
+    'mutation { createFolder(input: {name: "Media", color: "#101010"}) { id } }',
+  );
   const auth = { authorization: `Bearer ${user.token}` };
 
   // REST: created, updated, canceled, refunded, deleted
-  const rest = await createSubscription(testApp, user.token, { folder_id: String(createFolder.id), 'tags[]': ['news', 'tv'], refund_days: '3650' });
+  const rest = await createSubscription(testApp, user.token, {
+    folder_id: String(createFolder.id),
+    'tags[]': ['news', 'tv'],
+    refund_days: '3650',
+  });
   await testApp.http.put(`/api/v1/subscriptions/${rest.id}`).set(auth).type('form').send({ price: '17.00' });
   const second = await createSubscription(testApp, user.token, { refund_days: '3650' });
   await testApp.http.post(`/api/v1/subscriptions/${second.id}/refund`).set(auth);
@@ -79,12 +102,20 @@ it('delivers every topic from REST, GraphQL and the inbound webhook once, signed
   const graphqlCreate =
     'mutation { createSubscription(input: {productId: 2, type: 1, price: "5", currency: "USD", billingCycle: 3, paymentDate: "2026-01-05", refundDays: 3650}) { id } }';
   const { createSubscription: viaGraphql } = await gql(testApp, user.token, graphqlCreate);
-  await gql(testApp, user.token, `mutation { updateSubscription(id: ${viaGraphql.id}, input: {note: "changed"}) { id } }`);
+  await gql(
+    testApp,
+    user.token,
+    `mutation { updateSubscription(id: ${viaGraphql.id}, input: {note: "changed"}) { id } }`,
+  );
   await gql(testApp, user.token, `mutation { cancelSubscription(id: ${viaGraphql.id}) { id } }`);
   await gql(testApp, user.token, `mutation { refundSubscription(id: ${viaGraphql.id}) { id } }`);
   await gql(testApp, user.token, `mutation { deleteSubscription(id: ${viaGraphql.id}) }`);
   // Inbound: created, updated, canceled, refunded, deleted
-  const created = await inbound(await inboundToken(user, 'CREATE'), 'created', { ...MINIMAL, brand_id: '3', refund_days: '3650' });
+  const created = await inbound(await inboundToken(user, 'CREATE'), 'created', {
+    ...MINIMAL,
+    brand_id: '3',
+    refund_days: '3650',
+  });
   expect(created.status).toBe(200);
   const manage = await inboundToken(user, 'MANAGE');
   const inboundId = String(created.body.subscription.id);
@@ -97,7 +128,13 @@ it('delivers every topic from REST, GraphQL and the inbound webhook once, signed
     expect((await inbound(manage, event, body)).status).toBe(200);
   }
 
-  const everyTopic = ['subscription.created', 'subscription.updated', 'subscription.canceled', 'subscription.refunded', 'subscription.deleted'];
+  const everyTopic = [
+    'subscription.created',
+    'subscription.updated',
+    'subscription.canceled',
+    'subscription.refunded',
+    'subscription.deleted',
+  ];
   const expected = [
     'subscription.created',
     'subscription.updated',
@@ -117,7 +154,9 @@ it('delivers every topic from REST, GraphQL and the inbound webhook once, signed
   expect(new Set(requests.map((request) => request.headers['webhook-id'])).size).toBe(expected.length);
 
   const firstCreated = requests.find(
-    (request) => request.headers['x-subledger-webhook-event'] === 'subscription.created' && JSON.parse(request.body).id === rest.id,
+    (request) =>
+      request.headers['x-subledger-webhook-event'] === 'subscription.created' &&
+      JSON.parse(request.body).id === rest.id,
   )!;
   const body = expectSigned(firstCreated, endpoint, 'subscription.created');
   expect(body).toMatchObject({
@@ -131,13 +170,24 @@ it('delivers every topic from REST, GraphQL and the inbound webhook once, signed
       { id: expect.any(Number), name: 'tv' },
     ],
     folder: { id: createFolder.id, name: 'Media', color: '#101010', is_default: 0 },
-    product: { id: 1, product_name: 'Netflix Standard', brandname: 'Netflix', category_id: 2, product_type: 1, description: expect.any(String) },
+    product: {
+      id: 1,
+      product_name: 'Netflix Standard',
+      brandname: 'Netflix',
+      category_id: 2,
+      product_type: 1,
+      description: expect.any(String),
+    },
     product_category: { id: 2, name: 'Video Streaming' },
     status: 1,
   });
   for (const request of requests) expectSigned(request, endpoint, String(request.headers['x-subledger-webhook-event']));
   const updated = JSON.parse(
-    requests.find((request) => request.headers['x-subledger-webhook-event'] === 'subscription.updated' && JSON.parse(request.body).id === rest.id)!.body,
+    requests.find(
+      (request) =>
+        request.headers['x-subledger-webhook-event'] === 'subscription.updated' &&
+        JSON.parse(request.body).id === rest.id,
+    )!.body,
   );
   expect(updated.price).toBe(17);
 });
@@ -170,18 +220,31 @@ it('times out a slow receiver, records it and schedules the retry', async () => 
   slow.delayMs = 2_000;
   await slow.start();
   try {
-    await gql(testApp, user.token, 'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }', {
-      input: { url: slow.url, events: [] },
-    });
+    await gql(
+      testApp,
+      user.token,
+      'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }',
+      {
+        input: { url: slow.url, events: [] },
+      },
+    );
     await createSubscription(testApp, user.token);
     let delivery: any;
     for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
       delivery = (
-        await gql(testApp, user.token, '{ webhookDeliveries(first: 5) { edges { node { status attemptCount nextAttemptAt attempts { statusCode error } } } } }')
+        await gql(
+          testApp,
+          user.token,
+          '{ webhookDeliveries(first: 5) { edges { node { status attemptCount nextAttemptAt attempts { statusCode error } } } } }',
+        )
       ).webhookDeliveries.edges[0]?.node;
       if (delivery?.attempts.length) break;
     }
-    expect(delivery).toMatchObject({ status: 'PENDING', attemptCount: 1, attempts: [{ statusCode: null, error: expect.stringMatching(/timed out/) }] });
+    expect(delivery).toMatchObject({
+      status: 'PENDING',
+      attemptCount: 1,
+      attempts: [{ statusCode: null, error: expect.stringMatching(/timed out/) }],
+    });
     expect(new Date(delivery.nextAttemptAt).getTime() - Date.now()).toBeGreaterThan(2_000);
   } finally {
     await slow.stop();
@@ -200,17 +263,30 @@ it('times out an answer whose body trickles in past the timeout, though each pie
   });
   await new Promise<void>((resolve) => trickle.listen(0, '127.0.0.1', resolve));
   try {
-    await gql(testApp, user.token, 'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }', {
-      input: { url: `http://127.0.0.1:${(trickle.address() as AddressInfo).port}/`, events: [] },
-    });
+    await gql(
+      testApp,
+      user.token,
+      'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }',
+      {
+        input: { url: `http://127.0.0.1:${(trickle.address() as AddressInfo).port}/`, events: [] },
+      },
+    );
     await createSubscription(testApp, user.token);
     let delivery: any;
     for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-      delivery = (await gql(testApp, user.token, '{ webhookDeliveries(first: 5) { edges { node { status attempts { statusCode error } } } } }'))
-        .webhookDeliveries.edges[0]?.node;
+      delivery = (
+        await gql(
+          testApp,
+          user.token,
+          '{ webhookDeliveries(first: 5) { edges { node { status attempts { statusCode error } } } } }',
+        )
+      ).webhookDeliveries.edges[0]?.node;
       if (delivery?.attempts.length) break;
     }
-    expect(delivery).toMatchObject({ status: 'PENDING', attempts: [{ statusCode: null, error: 'timed out after 500 ms' }] });
+    expect(delivery).toMatchObject({
+      status: 'PENDING',
+      attempts: [{ statusCode: null, error: 'timed out after 500 ms' }],
+    });
   } finally {
     trickle.closeAllConnections();
     await new Promise((resolve) => trickle.close(resolve));
@@ -247,7 +323,8 @@ it('sends a burst to one receiver over at most CONNECTIONS_PER_ORIGIN connection
       [user.id, burst, createWebhookEndpoint.id],
     );
     testApp.app.nudgeRelays();
-    for (const deadline = Date.now() + 20_000; arrived < burst && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 50));
+    for (const deadline = Date.now() + 20_000; arrived < burst && Date.now() < deadline;)
+      await new Promise((r) => setTimeout(r, 50));
     expect(arrived).toBe(burst);
     expect(sockets.size).toBeGreaterThan(1);
     expect(sockets.size).toBeLessThanOrEqual(CONNECTIONS_PER_ORIGIN);
@@ -266,7 +343,11 @@ it('lists deliveries with their attempts, filters them, and redelivers a failed 
   const query = `query($status: DeliveryStatus, $endpointId: Int) { webhookDeliveries(first: 10, status: $status, endpointId: $endpointId) {
     edges { node { id eventId topic endpointId status attemptCount attempts { attemptNumber statusCode durationMs responseExcerpt error } } } } }`;
   let failed: any[] = [];
-  for (const deadline = Date.now() + 10_000; failed.length === 0 && Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+  for (
+    const deadline = Date.now() + 10_000;
+    failed.length === 0 && Date.now() < deadline;
+    await new Promise((r) => setTimeout(r, 50))
+  ) {
     failed = (await gql(testApp, user.token, query, { status: 'FAILED' })).webhookDeliveries.edges;
   }
   expect(failed).toHaveLength(1);
@@ -277,15 +358,25 @@ it('lists deliveries with their attempts, filters them, and redelivers a failed 
     attemptCount: 1,
     attempts: [{ attemptNumber: 1, statusCode: 410, responseExcerpt: 'received', error: null }],
   });
-  expect((await gql(testApp, user.token, query, { endpointId: endpoint.id + 1000 })).webhookDeliveries.edges).toEqual([]);
+  expect((await gql(testApp, user.token, query, { endpointId: endpoint.id + 1000 })).webhookDeliveries.edges).toEqual(
+    [],
+  );
 
   receiver.status = 200;
-  const { redeliver } = await gql(testApp, user.token, `mutation { redeliver(deliveryId: ${failed[0].node.id}) { status } }`);
+  const { redeliver } = await gql(
+    testApp,
+    user.token,
+    `mutation { redeliver(deliveryId: ${failed[0].node.id}) { status } }`,
+  );
   expect(redeliver.status).toBe('PENDING');
   const requests = await receiver.waitFor(2);
   expect(requests[1].headers['webhook-id']).toBe(failed[0].node.eventId);
   const other = await signUp(testApp, 'Other');
-  const foreign = await graphql(testApp, other.token, `mutation { redeliver(deliveryId: ${failed[0].node.id}) { status } }`);
+  const foreign = await graphql(
+    testApp,
+    other.token,
+    `mutation { redeliver(deliveryId: ${failed[0].node.id}) { status } }`,
+  );
   expect(foreign.body.errors[0].extensions.code).toBe('NOT_FOUND');
   expect((await gql(testApp, other.token, query, {})).webhookDeliveries.edges).toEqual([]);
 });
@@ -296,7 +387,11 @@ it('manages endpoints: the secret shows once, rotates, and signs with the new on
   expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
   const listed = await graphql(testApp, user.token, '{ webhookEndpoints { id url events enabled secret } }');
   expect(listed.body.errors[0].message).toMatch(/secret/);
-  const { rotateWebhookEndpointSecret } = await gql(testApp, user.token, `mutation { rotateWebhookEndpointSecret(id: ${endpoint.id}) { secret } }`);
+  const { rotateWebhookEndpointSecret } = await gql(
+    testApp,
+    user.token,
+    `mutation { rotateWebhookEndpointSecret(id: ${endpoint.id}) { secret } }`,
+  );
   expect(rotateWebhookEndpointSecret.secret).not.toBe(endpoint.secret);
   const { updateWebhookEndpoint } = await gql(
     testApp,
@@ -323,8 +418,12 @@ it('manages endpoints: the secret shows once, rotates, and signs with the new on
     `disableWebhookEndpoint(id: ${endpoint.id}) { id }`,
     `rotateWebhookEndpointSecret(id: ${endpoint.id}) { secret }`,
   ]) {
-    expect((await graphql(testApp, other.token, `mutation { ${mutation} }`)).body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect((await graphql(testApp, other.token, `mutation { ${mutation} }`)).body.errors[0].extensions.code).toBe(
+      'NOT_FOUND',
+    );
   }
-  expect((await gql(testApp, user.token, `mutation { deleteWebhookEndpoint(id: ${endpoint.id}) }`)).deleteWebhookEndpoint).toBe(true);
+  expect(
+    (await gql(testApp, user.token, `mutation { deleteWebhookEndpoint(id: ${endpoint.id}) }`)).deleteWebhookEndpoint,
+  ).toBe(true);
   expect((await gql(testApp, user.token, '{ webhookEndpoints { id } }')).webhookEndpoints).toEqual([]);
 });

@@ -1,13 +1,15 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+
 import { Client } from 'pg';
+
 import { createDeliveryQueue } from '../../src/webhooks/delivery-queue';
 import { newEndpointSecret } from '../../src/webhooks/signature';
 import { provisionDatabase } from '../support/database';
 import { Receiver } from '../support/receiver';
-import { freePort } from '../support/wait';
 import { dropRedisPrefix } from '../support/redis-keys';
+import { freePort } from '../support/wait';
 
 /** `npm run worker`: the built worker process on its own, as docker-compose runs it. */
 const root = path.resolve(__dirname, '../..');
@@ -31,7 +33,14 @@ withServers('delivers queued attempts, answers health checks and drains on SIGTE
   const port = await freePort();
   const child = spawn(process.execPath, ['dist/workers/main.js'], {
     cwd: root,
-    env: { ...baseEnv, DATABASE_URL: database.url, REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: prefix, PORT: String(port), WEBHOOK_ALLOW_PRIVATE: 'true' },
+    env: {
+      ...baseEnv,
+      DATABASE_URL: database.url,
+      REDIS_URL: process.env.REDIS_URL,
+      REDIS_PREFIX: prefix,
+      PORT: String(port),
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+    },
     stdio: 'ignore',
   });
   const queue = createDeliveryQueue(process.env.REDIS_URL!, prefix);
@@ -48,18 +57,21 @@ withServers('delivers queued attempts, answers health checks and drains on SIGTE
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     await client.connect();
-    const user = await client.query(`insert into "users" ("email", "password_hash", "name") values ('w@example.com', 'x', 'W') returning "id"`);
-    const endpoint = await client.query(`insert into "webhook_endpoints" ("user_id", "url", "secret") values ($1, $2, $3) returning "id"`, [
-      user.rows[0].id,
-      receiver.url,
-      newEndpointSecret(),
-    ]);
-    await client.query(`insert into "webhook_events" ("id", "user_id", "topic", "payload") values ('evt_worker', $1, 'subscription.created', '{"id":1}')`, [
-      user.rows[0].id,
-    ]);
-    const delivery = await client.query(`insert into "webhook_deliveries" ("event_id", "endpoint_id") values ('evt_worker', $1) returning "id"`, [
-      endpoint.rows[0].id,
-    ]);
+    const user = await client.query(
+      `insert into "users" ("email", "password_hash", "name") values ('w@example.com', 'x', 'W') returning "id"`,
+    );
+    const endpoint = await client.query(
+      `insert into "webhook_endpoints" ("user_id", "url", "secret") values ($1, $2, $3) returning "id"`,
+      [user.rows[0].id, receiver.url, newEndpointSecret()],
+    );
+    await client.query(
+      `insert into "webhook_events" ("id", "user_id", "topic", "payload") values ('evt_worker', $1, 'subscription.created', '{"id":1}')`,
+      [user.rows[0].id],
+    );
+    const delivery = await client.query(
+      `insert into "webhook_deliveries" ("event_id", "endpoint_id") values ('evt_worker', $1) returning "id"`,
+      [endpoint.rows[0].id],
+    );
     await queue.add('attempts', [{ deliveryId: delivery.rows[0].id, attemptsMade: 0 }]);
 
     const [request] = await receiver.waitFor(1);

@@ -1,5 +1,5 @@
-import { daysFromToday, monthsFromToday } from './test-clock';
 import type { TestApp } from './test-app';
+import { daysFromToday, monthsFromToday } from './test-clock';
 
 /** An account import as a GraphQL client uploads it (graphql-multipart-request-spec). */
 const IMPORT = `mutation ($format: ImportFormat!, $file: Upload!, $dryRun: Boolean, $skipRefused: Boolean) {
@@ -11,12 +11,20 @@ const IMPORT = `mutation ($format: ImportFormat!, $file: Upload!, $dryRun: Boole
 }`;
 
 /** Uploads a Subledger account document (any JSON value, or text as it is) for import. */
-export function uploadAccount(testApp: TestApp, token: string, document: unknown, variables: Record<string, unknown> = {}) {
+export function uploadAccount(
+  testApp: TestApp,
+  token: string,
+  document: unknown,
+  variables: Record<string, unknown> = {},
+) {
   const text = typeof document === 'string' ? document : JSON.stringify(document);
   return testApp.http
     .post('/graphql')
     .set('authorization', `Bearer ${token}`)
-    .field('operations', JSON.stringify({ query: IMPORT, variables: { format: 'SUBLEDGER', file: null, ...variables } }))
+    .field(
+      'operations',
+      JSON.stringify({ query: IMPORT, variables: { format: 'SUBLEDGER', file: null, ...variables } }),
+    )
     .field('map', JSON.stringify({ 0: ['variables.file'] }))
     .attach('0', Buffer.from(text), 'account.json');
 }
@@ -56,11 +64,31 @@ export function exportedRecord(overrides: Record<string, unknown> = {}): Record<
 
 /** An alert definition as the account export writes it. */
 export function exportedAlert(id: number, name: string): Record<string, unknown> {
-  return { id, name, timePeriod: 2, timeCycle: null, time: '09:00', timezone: 'UTC', condition: 2, channel: 2, contact: null, subjects: 1 };
+  return {
+    id,
+    name,
+    timePeriod: 2,
+    timeCycle: null,
+    time: '09:00',
+    timezone: 'UTC',
+    condition: 2,
+    channel: 2,
+    contact: null,
+    subjects: 1,
+  };
 }
 
 /** A payment of 12.50 USD as an account export writes it: due and paid `daysAgo` days before today. */
 export function exportedPayment(daysAgo: number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   const day = daysFromToday(-daysAgo);
-  return { due_date: day, expected_amount: '12.50', currency: 'USD', status: 'paid', paid_amount: '12.50', paid_on: day, note: null, ...overrides };
+  return {
+    due_date: day,
+    expected_amount: '12.50',
+    currency: 'USD',
+    status: 'paid',
+    paid_amount: '12.50',
+    paid_on: day,
+    note: null,
+    ...overrides,
+  };
 }

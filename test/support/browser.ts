@@ -1,7 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+
 import { CHROMIUM } from './chromium';
 
 export { launchBrowser } from './chromium';
@@ -23,7 +25,10 @@ export function describeInBrowser(name: string, body: () => void): void {
  * A browser context whose pages read the clock this test process reads: under libfaketime (the CI pass at a
  * faked date, which Chromium does not run under) the pages' clock is set to the faked time and runs on.
  */
-export async function newClockedContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+export async function newClockedContext(
+  browser: Browser,
+  options: BrowserContextOptions = {},
+): Promise<BrowserContext> {
   const context = await browser.newContext(options);
   if (process.env.FAKETIME) await context.clock.install({ time: Date.now() });
   return context;
@@ -49,14 +54,18 @@ export async function step<T>(page: Page, name: string, run: () => Promise<T>): 
     return await run();
   } catch (error) {
     mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.screenshot({ path: path.join(SCREENSHOTS, `${name.replace(/[^a-z0-9-]+/gi, '-')}.png`), fullPage: true }).catch(() => undefined);
+    await page
+      .screenshot({ path: path.join(SCREENSHOTS, `${name.replace(/[^a-z0-9-]+/gi, '-')}.png`), fullPage: true })
+      .catch(() => undefined);
     throw error;
   }
 }
 
 /** What axe-core finds against WCAG 2.1 A and AA on the page as it is now (labels, contrast, roles…). */
 export async function accessibilityProblems(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
   return violations.map(
     (violation) =>
       `${violation.id}: ${violation.help} at ${violation.nodes

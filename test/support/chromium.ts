@@ -1,8 +1,11 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+
+import { type Browser, chromium } from 'playwright-core';
 
 /** Debian's chromium (or CHROMIUM_PATH); .ci/run installs it when it is missing. */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((candidate) => existsSync(candidate));
+export const CHROMIUM =
+  process.env.CHROMIUM_PATH ??
+  ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((candidate) => existsSync(candidate));
 
 export async function launchBrowser(): Promise<Browser> {
   if (!CHROMIUM) throw new Error('Chromium is missing: apt-get install chromium (or set CHROMIUM_PATH)');
@@ -11,7 +14,9 @@ export async function launchBrowser(): Promise<Browser> {
     executablePath: CHROMIUM,
     // Chromium's processes do not start under libfaketime (the faked-date CI pass): the browser runs on the
     // real clock, and each page is given the test's clock instead (newClockedContext).
-    env: Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'LD_PRELOAD' && !name.startsWith('FAKETIME'))),
+    env: Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => name !== 'LD_PRELOAD' && !name.startsWith('FAKETIME')),
+    ),
     args: [
       '--no-sandbox',
       '--disable-gpu',

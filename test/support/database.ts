@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+
 import { Client } from 'pg';
 
 /** A database of this test file's own. */
@@ -14,7 +15,8 @@ export interface TestDatabase {
  */
 export async function provisionDatabase(): Promise<TestDatabase> {
   const serverUrl = process.env.TEST_POSTGRES_URL;
-  if (!serverUrl) throw new Error('TEST_POSTGRES_URL is not set: run the tests through jest, whose global setup sets it');
+  if (!serverUrl)
+    throw new Error('TEST_POSTGRES_URL is not set: run the tests through jest, whose global setup sets it');
   const name = `subledger_test_${randomBytes(6).toString('hex')}`;
   await adminQuery(serverUrl, `create database "${name}"`);
   const url = new URL(serverUrl);

@@ -1,7 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/platform/db/embedded-postgres';
+
+import { type EmbeddedPostgres, startEmbeddedPostgres } from '../../src/platform/db/embedded-postgres';
 
 declare global {
   var embeddedPostgres: { server: EmbeddedPostgres; dataDir: string } | undefined;

@@ -1,5 +1,6 @@
 import type { Client } from 'pg';
 import type { Response } from 'supertest';
+
 import { sql, type TestApp } from './test-app';
 
 /** Every table with user data, and how a user's rows are found in it. */
@@ -39,7 +40,9 @@ const OWNED_ROWS: Record<string, string> = {
 export async function countOwnedRows(testApp: TestApp, table: string, userId: number): Promise<number> {
   const condition = OWNED_ROWS[table];
   if (!condition) throw new Error(`no ownership rule for table ${table}`);
-  const [row] = await sql<{ n: string }>(testApp, `select count(*) as "n" from "${table}" where ${condition}`, [userId]);
+  const [row] = await sql<{ n: string }>(testApp, `select count(*) as "n" from "${table}" where ${condition}`, [
+    userId,
+  ]);
   return Number(row.n);
 }
 
@@ -47,7 +50,11 @@ export async function countOwnedRows(testApp: TestApp, table: string, userId: nu
 export async function ownedRows(testApp: TestApp, userId: number): Promise<Record<string, string[]>> {
   const snapshot: Record<string, string[]> = {};
   for (const [table, condition] of Object.entries(OWNED_ROWS)) {
-    const rows = await sql<{ row: string }>(testApp, `select to_jsonb(t)::text as "row" from "${table}" t where ${condition} order by 1`, [userId]);
+    const rows = await sql<{ row: string }>(
+      testApp,
+      `select to_jsonb(t)::text as "row" from "${table}" t where ${condition} order by 1`,
+      [userId],
+    );
     snapshot[table] = rows.map((row) => row.row);
   }
   return snapshot;
@@ -58,7 +65,11 @@ export async function ownedRows(testApp: TestApp, userId: number): Promise<Recor
  * when the user's data refers only to their own rows and the global ones). Every foreign key between tables
  * with user data is followed, read from the schema: a new link is checked without a change here.
  */
-export async function linksToOthersRows(testApp: TestApp, userId: number, otherId: number): Promise<Record<string, number>> {
+export async function linksToOthersRows(
+  testApp: TestApp,
+  userId: number,
+  otherId: number,
+): Promise<Record<string, number>> {
   const keys = await sql<{ table: string; column: string; referenced: string; referencedColumn: string }>(
     testApp,
     `select c."conrelid"::regclass::text as "table", a."attname" as "column", c."confrelid"::regclass::text as "referenced", r."attname" as "referencedColumn"
@@ -86,12 +97,18 @@ export async function tablesWithoutOwnership(testApp: TestApp): Promise<string[]
   // data_versions holds counters only (how often each user's data changed), never read back by a client;
   // rates_refreshes is the service's own status of the exchange-rate refresh.
   const shared = new Set(['exchange_rates', 'rates_refreshes', 'mikro_orm_migrations', 'rate_limits', 'data_versions']);
-  const tables = await sql<{ table_name: string }>(testApp, `select "table_name" from information_schema.tables where "table_schema" = current_schema()`);
+  const tables = await sql<{ table_name: string }>(
+    testApp,
+    `select "table_name" from information_schema.tables where "table_schema" = current_schema()`,
+  );
   return tables.map((row) => row.table_name).filter((table) => !shared.has(table) && !(table in OWNED_ROWS));
 }
 
 /** Columns a read or a refused request may touch: a token's last use and its sliding expiry. */
-const TOUCHED_ON_USE: Record<string, string[]> = { inbound_webhook_tokens: ['last_used_at'], access_tokens: ['expires_at'] };
+const TOUCHED_ON_USE: Record<string, string[]> = {
+  inbound_webhook_tokens: ['last_used_at'],
+  access_tokens: ['expires_at'],
+};
 
 /**
  * One digest of every row a user owns, in one statement: a refused request must leave every row as it was.
@@ -103,12 +120,17 @@ export async function ownedRowsDigest(testApp: TestApp, userId: number): Promise
   const parts = Object.entries(OWNED_ROWS).map(([table, condition]) => {
     const where = condition.replaceAll('?', String(Number(userId)));
     const touched = TOUCHED_ON_USE[table];
-    const row = touched ? `(${touched.reduce((expression, column) => `${expression} - '${column}'`, 'to_jsonb(t)')})::text` : `t.ctid::text || t.xmin::text`;
+    const row = touched
+      ? `(${touched.reduce((expression, column) => `${expression} - '${column}'`, 'to_jsonb(t)')})::text`
+      : `t.ctid::text || t.xmin::text`;
     // An order-free sum of row hashes: no sort, no string of every row.
     return `(select count(*)::text || ':' || coalesce(sum(hashtext(${row})::bigint), 0)::text from "${table}" t where ${where})`;
   });
   // A named statement: planning its nineteen subqueries on every call cost more than running them.
-  const [digest] = await testApp.app.db.reads.rows<{ digest: string }>(`select ${parts.join(" || '|' || ")} as "digest"`, []);
+  const [digest] = await testApp.app.db.reads.rows<{ digest: string }>(
+    `select ${parts.join(" || '|' || ")} as "digest"`,
+    [],
+  );
   return digest.digest;
 }
 
@@ -117,7 +139,9 @@ export async function rowCounts(testApp: TestApp, client?: Pick<Client, 'query'>
   const tables = Object.keys(OWNED_ROWS);
   const statement = `select ${tables.map((table) => `(select count(*) from "${table}") as "${table}"`).join(', ')}`;
   // A client of the caller's own, when the app's pool may hold connections a test has just killed.
-  const [row] = client ? (await client.query<Record<string, string>>(statement)).rows : await sql<Record<string, string>>(testApp, statement);
+  const [row] = client
+    ? (await client.query<Record<string, string>>(statement)).rows
+    : await sql<Record<string, string>>(testApp, statement);
   return Object.fromEntries(Object.entries(row).map(([table, count]) => [table, Number(count)]));
 }
 
@@ -142,7 +166,8 @@ export function restRoutes(testApp: TestApp): string[] {
   const walk = (stack: Layer[], prefix: string) => {
     for (const layer of stack) {
       if (layer.route) {
-        for (const method of Object.keys(layer.route.methods)) routes.push(`${method.toUpperCase()} ${prefix}${layer.route.path}`);
+        for (const method of Object.keys(layer.route.methods))
+          routes.push(`${method.toUpperCase()} ${prefix}${layer.route.path}`);
       } else if (layer.handle?.stack) {
         const mount = typeof layer.rawPath === 'string' && layer.rawPath !== '/' ? layer.rawPath : '';
         walk(layer.handle.stack, prefix + mount);

@@ -1,6 +1,7 @@
 import type IcalJs from 'ical.js' with { 'resolution-mode': 'import' };
 import nodeIcal, { type VEvent } from 'node-ical';
 import { rrulestr } from 'rrule';
+
 import { addDays } from '../../src/platform/dates';
 
 /*
@@ -50,14 +51,18 @@ export function icalJsExpansion(text: string, from: string, to: string): FeedDat
 }
 
 /** A date node-ical gives for a DATE value: local midnight in the process's zone, or UTC midnight, by zone. */
-const localDay = (date: Date) => `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+const localDay = (date: Date) =>
+  `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
 
 /** node-ical: its parsed VEVENTs, each one's rrule object asked for the window (a day wider, then cut). */
 export function nodeIcalExpansion(text: string, from: string, to: string): FeedDates {
   const [after, before] = [new Date(`${addDays(from, -1)}T00:00:00Z`), new Date(`${addDays(to, 1)}T23:59:59Z`)];
   const events = Object.values(nodeIcal.sync.parseICS(text))
     .filter((item): item is VEvent => item?.type === 'VEVENT')
-    .map((event) => ({ uid: event.uid, dates: (event.rrule ? event.rrule.between(after, before, true) : [event.start]).map(localDay) }));
+    .map((event) => ({
+      uid: event.uid,
+      dates: (event.rrule ? event.rrule.between(after, before, true) : [event.start]).map(localDay),
+    }));
   return byRecord(events, from, to);
 }
 
@@ -73,7 +78,11 @@ export function rruleExpansion(text: string, from: string, to: string): FeedDate
       const rule = line(/^RRULE:(.+?)\r?$/m);
       const startDay = `${start.slice(0, 4)}-${start.slice(4, 6)}-${start.slice(6)}`;
       if (!rule) return { uid: line(/^UID:(.+?)\r?$/m)!, dates: [startDay] };
-      const expanded = rrulestr(`DTSTART:${start}T000000Z\nRRULE:${rule}`).between(new Date(`${from}T00:00:00Z`), new Date(`${to}T00:00:00Z`), true);
+      const expanded = rrulestr(`DTSTART:${start}T000000Z\nRRULE:${rule}`).between(
+        new Date(`${from}T00:00:00Z`),
+        new Date(`${to}T00:00:00Z`),
+        true,
+      );
       return { uid: line(/^UID:(.+?)\r?$/m)!, dates: expanded.map((date) => date.toISOString().slice(0, 10)) };
     });
   return byRecord(events, from, to);

@@ -1,6 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type supertest from 'supertest';
+
 import { openApiDocument } from '../../rest-facade/openapi/document';
 
 type Agent = ReturnType<typeof supertest>;
@@ -33,7 +34,9 @@ const OPERATIONS: DocumentedOperation[] = Object.entries(document.paths).flatMap
 function documentedOperation(method: string, url: string): DocumentedOperation | undefined {
   const path = new URL(url, 'http://x').pathname.replace(/(.)\/$/, '$1');
   const wanted = method.toLowerCase() === 'patch' ? 'put' : method.toLowerCase();
-  return OPERATIONS.filter((operation) => operation.method === wanted && operation.pattern.test(path)).sort((a, b) => a.parameters - b.parameters)[0];
+  return OPERATIONS.filter((operation) => operation.method === wanted && operation.pattern.test(path)).sort(
+    (a, b) => a.parameters - b.parameters,
+  )[0];
 }
 
 /** `<method> <path template> <status>` of every answer checked in this test file. */

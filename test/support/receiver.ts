@@ -29,10 +29,18 @@ export class Receiver {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        this.received.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+        this.received.push({
+          method: req.method!,
+          url: req.url!,
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
         const status = this.redirectTo ? 302 : (this.script.shift() ?? this.status);
         const headers = this.redirectTo ? { location: this.redirectTo } : {};
-        setTimeout(() => res.writeHead(status, { 'content-type': 'text/plain', ...headers }).end(this.answerBody), this.delayMs);
+        setTimeout(
+          () => res.writeHead(status, { 'content-type': 'text/plain', ...headers }).end(this.answerBody),
+          this.delayMs,
+        );
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));

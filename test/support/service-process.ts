@@ -1,6 +1,7 @@
-import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { type ChildProcess, spawn, type SpawnOptions } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { clockEnvironment } from './test-clock';
 import { until } from './wait';
 
@@ -28,17 +29,31 @@ export interface ServiceProcess {
 
 /** The node arguments of `npm start` (its V8 settings included), so tests and the bench run what users run. */
 export function startArguments(): string[] {
-  const { scripts } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const { scripts } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
   const [command, ...args] = scripts.start.split(/\s+/);
   if (command !== 'node') throw new Error(`npm start runs ${command}, not node`);
   return args;
 }
 
 /** `npm start`'s process with exactly this environment (plus PATH, HOME and the test's clock). */
-export function spawnService(env: NodeJS.ProcessEnv, port: number, options: Pick<SpawnOptions, 'uid' | 'gid'> = {}): ServiceProcess {
+export function spawnService(
+  env: NodeJS.ProcessEnv,
+  port: number,
+  options: Pick<SpawnOptions, 'uid' | 'gid'> = {},
+): ServiceProcess {
   const child = spawn(process.execPath, startArguments(), {
     cwd: root,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...clockEnvironment(), ...env, PORT: String(port) },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      ...clockEnvironment(),
+      ...env,
+      PORT: String(port),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     ...options,
   });
@@ -62,7 +77,8 @@ export async function startService(
   void service.exited.then((code) => (exitCode = code));
   await until(
     async () => {
-      if (exitCode !== undefined) throw new Error(`the service exited (${exitCode}) before it was ready:\n${service.stderr()}`);
+      if (exitCode !== undefined)
+        throw new Error(`the service exited (${exitCode}) before it was ready:\n${service.stderr()}`);
       return fetch(`${service.url}/readyz`).then(
         (r) => r.ok,
         () => false,

@@ -1,5 +1,5 @@
-import { SQL_TIMESTAMP } from './shapes';
 import { addMonths } from '../../src/platform/dates';
+import { SQL_TIMESTAMP } from './shapes';
 import type { TestApp } from './test-app';
 import { daysFromToday } from './test-clock';
 
@@ -22,7 +22,10 @@ export const MINIMAL = {
 
 /** POST /api/v1/subscriptions as a client does: a multipart form, `tags[]` repeated. */
 export function postSubscription(testApp: TestApp, token: string, fields: Record<string, string | string[]>) {
-  const request = testApp.http.post('/api/v1/subscriptions').set('authorization', `Bearer ${token}`).set('accept', 'application/json');
+  const request = testApp.http
+    .post('/api/v1/subscriptions')
+    .set('authorization', `Bearer ${token}`)
+    .set('accept', 'application/json');
   for (const [name, value] of Object.entries(fields)) {
     for (const item of Array.isArray(value) ? value : [value]) request.field(name, item);
   }
@@ -42,7 +45,11 @@ export function postAddon(testApp: TestApp, token: string, mainId: unknown, fiel
   return request;
 }
 
-export async function createSubscription(testApp: TestApp, token: string, fields: Record<string, string | string[]> = {}) {
+export async function createSubscription(
+  testApp: TestApp,
+  token: string,
+  fields: Record<string, string | string[]> = {},
+) {
   const response = await postSubscription(testApp, token, { ...MINIMAL, ...fields });
   if (response.status !== 200) throw new Error(`create failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body.subscription as Record<string, unknown>;
@@ -139,10 +146,13 @@ export const LIST_EXTRAS = [
 export function expectRecordShape(record: Record<string, unknown>, extras: string[] = []): void {
   expect(Object.keys(record).sort()).toEqual([...RECORD_FIELDS, ...extras].sort());
   for (const field of INTEGER) expect([field, Number.isInteger(record[field])]).toEqual([field, true]);
-  for (const field of INTEGER_OR_NULL) expect([field, record[field] === null || Number.isInteger(record[field])]).toEqual([field, true]);
+  for (const field of INTEGER_OR_NULL)
+    expect([field, record[field] === null || Number.isInteger(record[field])]).toEqual([field, true]);
   for (const field of STRING) expect([field, typeof record[field]]).toEqual([field, 'string']);
-  for (const field of STRING_OR_NULL) expect([field, record[field] === null || typeof record[field] === 'string']).toEqual([field, true]);
-  for (const field of DATE_OR_NULL) expect([field, record[field] === null || DATE.test(String(record[field]))]).toEqual([field, true]);
+  for (const field of STRING_OR_NULL)
+    expect([field, record[field] === null || typeof record[field] === 'string']).toEqual([field, true]);
+  for (const field of DATE_OR_NULL)
+    expect([field, record[field] === null || DATE.test(String(record[field]))]).toEqual([field, true]);
   expect(typeof record.price).toBe('number');
   expect(record.payment_date).toMatch(DATE);
   expect(record.payment_date_upd).toMatch(DATE);

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+
 import supertest from 'supertest';
-import { createApp, type AppOptions, type RunningApp } from '../../src/app';
-import { loadConfig, type Config } from '../../src/platform/config';
+
+import { type AppOptions, createApp, type RunningApp } from '../../src/app';
+import { type Config, loadConfig } from '../../src/platform/config';
 import { provisionDatabase, type TestDatabase } from './database';
 import { checkedAgent } from './openapi-check';
 import { dropRedisPrefix } from './redis-keys';
@@ -20,7 +22,11 @@ export interface TestApp {
  * The whole service on a free port, over its own database (and its own Redis key prefix when REDIS_URL is
  * set), driven over HTTP as a client would.
  */
-export async function startTestApp(env: Record<string, string> = {}, options: AppOptions = {}, shared?: TestDatabase): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: AppOptions = {},
+  shared?: TestDatabase,
+): Promise<TestApp> {
   // A shared database (an app restarted on the same data) is left for its owner to drop.
   const database = shared ?? (await provisionDatabase());
   const config = loadConfig({
@@ -73,9 +79,14 @@ export interface SignedUpUser {
 export async function signUp(testApp: TestApp, name = 'Test User'): Promise<SignedUpUser> {
   const email = uniqueEmail();
   const password = 'correct horse battery';
-  const response = await graphql(testApp, null, 'mutation($input: SignUpInput!) { signUp(input: $input) { token user { id } } }', {
-    input: { email, password, name },
-  });
+  const response = await graphql(
+    testApp,
+    null,
+    'mutation($input: SignUpInput!) { signUp(input: $input) { token user { id } } }',
+    {
+      input: { email, password, name },
+    },
+  );
   const payload = (response.body as { data: { signUp: { token: string; user: { id: number } } } }).data.signUp;
   return { id: payload.user.id, email, password, token: payload.token };
 }
@@ -109,7 +120,10 @@ export async function graphqlData<T = Record<string, any>>(
  */
 export async function deliveriesSettled(testApp: TestApp, timeoutMs = 30_000): Promise<void> {
   await until(
-    async () => (await sql<{ n: string }>(testApp, `select count(*) as "n" from "webhook_deliveries" where "status" = 'PENDING'`))[0].n === '0',
+    async () =>
+      (
+        await sql<{ n: string }>(testApp, `select count(*) as "n" from "webhook_deliveries" where "status" = 'PENDING'`)
+      )[0].n === '0',
     'every delivery to finish',
     timeoutMs,
   );

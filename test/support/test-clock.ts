@@ -13,7 +13,9 @@ import { addDays, addMonths, endOfMonth, todayIn } from '../../src/platform/date
  * database. Empty on the real clock.
  */
 export function clockEnvironment(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([name]) => name === 'LD_PRELOAD' || name.startsWith('FAKETIME')));
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => name === 'LD_PRELOAD' || name.startsWith('FAKETIME')),
+  );
 }
 
 /** Today's calendar date in a zone (UTC unless named), read from the clock the server reads. */

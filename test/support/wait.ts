@@ -11,8 +11,16 @@ export function freePort(): Promise<number> {
 }
 
 /** Polls until `check` holds; fails naming `what` after `timeoutMs`. */
-export async function until(check: () => boolean | Promise<boolean>, what = 'the condition', timeoutMs = 15_000): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; !(await check()); await new Promise((resolve) => setTimeout(resolve, 50))) {
+export async function until(
+  check: () => boolean | Promise<boolean>,
+  what = 'the condition',
+  timeoutMs = 15_000,
+): Promise<void> {
+  for (
+    const deadline = Date.now() + timeoutMs;
+    !(await check());
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  ) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
   }
 }

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
+
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { Router } from 'express';
-import { OPENAPI_FILE, openApiDocument, printOpenApi } from '../../rest-facade/openapi/document';
+
 import { createRestFacade } from '../../rest-facade';
+import { OPENAPI_FILE, openApiDocument, printOpenApi } from '../../rest-facade/openapi/document';
 import { loadConfig } from '../../src/platform/config';
 import type { Services } from '../../src/runtime/services';
 
@@ -34,7 +36,11 @@ it('the document is valid OpenAPI 3.1', async () => {
 
 it('documents every route of the REST facade and no route it lacks', () => {
   // Building the routers only reads the services' names; nothing is called.
-  const facade = createRestFacade({ services: {} as Services, config: loadConfig({ NODE_ENV: 'test' }), requestLimiter: null }) as Router & { stack: Layer[] };
+  const facade = createRestFacade({
+    services: {} as Services,
+    config: loadConfig({ NODE_ENV: 'test' }),
+    requestLimiter: null,
+  }) as Router & { stack: Layer[] };
   const routes = routesOf(facade).sort();
   const documented = Object.entries(openApiDocument().paths)
     .flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`))

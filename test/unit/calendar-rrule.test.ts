@@ -1,5 +1,6 @@
 import { rrulestr } from 'rrule';
-import { recurrences, renderCalendar, type FeedEvent } from '../../src/calendar-feeds/calendar-ics';
+
+import { type FeedEvent, recurrences, renderCalendar } from '../../src/calendar-feeds/calendar-ics';
 import { addMonths, daysInMonth } from '../../src/platform/dates';
 import { occurrencesBetween, type Schedule } from '../../src/subscriptions/payment-dates';
 import { ENGINES, ICAL } from '../support/ics-engines';
@@ -30,12 +31,19 @@ function rruleDates(start: string, rule: string, from: string, to: string): stri
 function icalJsDates(start: string, rule: string, from: string, to: string): string[] {
   const iterator = ICAL.Recur.fromString(rule).iterator(ICAL.Time.fromDateString(start));
   const dates: string[] = [];
-  for (let next = iterator.next(); next && next.toString() <= to; next = iterator.next()) if (next.toString() >= from) dates.push(next.toString());
+  for (let next = iterator.next(); next && next.toString() <= to; next = iterator.next())
+    if (next.toString() >= from) dates.push(next.toString());
   return dates;
 }
 
 /** A schedule's dates from all of its events, as one engine expands them. */
-function expand(schedule: Schedule, from: string, to: string, until: string | null = null, engine = rruleDates): string[] {
+function expand(
+  schedule: Schedule,
+  from: string,
+  to: string,
+  until: string | null = null,
+  engine = rruleDates,
+): string[] {
   return recurrences(schedule, until)
     .flatMap((part) => engine(part.start, part.rule, from, to))
     .sort();
@@ -61,7 +69,8 @@ it('reproduces 5,000 generated schedules date for date over three years', () => 
     const from = `${2021 + Math.floor(random() * 5)}-${String(1 + Math.floor(random() * 12)).padStart(2, '0')}-01`;
     const to = `${Number(from.slice(0, 4)) + 3}${from.slice(4)}`;
     // A third of them end (expiry_date) within the range: the feed's UNTIL and the schedule's end agree.
-    if (random() < 0.3) schedule.until = `${Number(from.slice(0, 4)) + Math.floor(random() * 3)}-${String(1 + Math.floor(random() * 12)).padStart(2, '0')}-15`;
+    if (random() < 0.3)
+      schedule.until = `${Number(from.slice(0, 4)) + Math.floor(random() * 3)}-${String(1 + Math.floor(random() * 12)).padStart(2, '0')}-15`;
     const ours = occurrencesBetween(schedule, from, to);
     // ical.js too where engines may part: month steps (fixed-day rules are FREQ=DAILY, slow to iterate there).
     const monthly = schedule.billingType === 2 && billingCycle >= 3;
@@ -70,7 +79,14 @@ it('reproduces 5,000 generated schedules date for date over three years', () => 
       let at = 0;
       while (at < Math.max(ours.length, theirs.length) && ours[at] === theirs[at]) at++;
       if (at < Math.max(ours.length, theirs.length))
-        mismatches.push({ engine: engine.name, schedule, from, to, ours: ours.slice(at, at + 3), theirs: theirs.slice(at, at + 3) });
+        mismatches.push({
+          engine: engine.name,
+          schedule,
+          from,
+          to,
+          ours: ours.slice(at, at + 3),
+          theirs: theirs.slice(at, at + 3),
+        });
     }
   }
   expect(mismatches.slice(0, 3)).toEqual([]);
@@ -78,14 +94,26 @@ it('reproduces 5,000 generated schedules date for date over three years', () => 
 
 it('ends a record that ended on its last day', () => {
   const schedule = { anchor: '2026-01-31', billingType: 2, billingCycle: 3, billingFrequency: 1 };
-  expect(recurrences(schedule, '2026-05-15')).toEqual([{ start: '2026-01-31', rule: 'FREQ=MONTHLY;INTERVAL=1;BYMONTHDAY=-1;UNTIL=20260515' }]);
-  expect(expand(schedule, '2026-01-01', '2026-12-31', '2026-05-15')).toEqual(['2026-01-31', '2026-02-28', '2026-03-31', '2026-04-30']);
+  expect(recurrences(schedule, '2026-05-15')).toEqual([
+    { start: '2026-01-31', rule: 'FREQ=MONTHLY;INTERVAL=1;BYMONTHDAY=-1;UNTIL=20260515' },
+  ]);
+  expect(expand(schedule, '2026-01-01', '2026-12-31', '2026-05-15')).toEqual([
+    '2026-01-31',
+    '2026-02-28',
+    '2026-03-31',
+    '2026-04-30',
+  ]);
   expect(recurrences({ anchor: '2024-02-29', billingType: 2, billingCycle: 4, billingFrequency: 1 }, null)).toEqual([
     { start: '2024-02-29', rule: 'FREQ=YEARLY;INTERVAL=1;BYMONTH=2;BYMONTHDAY=-1' },
   ]);
   // A split rule's event that would start after the end is left out.
-  expect(recurrences({ anchor: '2025-12-30', billingType: 2, billingCycle: 3, billingFrequency: 1 }, '2026-01-31')).toEqual([
-    { start: '2025-12-30', rule: 'FREQ=YEARLY;INTERVAL=1;BYMONTH=1,3,4,5,6,7,8,9,10,11,12;BYMONTHDAY=30;UNTIL=20260131' },
+  expect(
+    recurrences({ anchor: '2025-12-30', billingType: 2, billingCycle: 3, billingFrequency: 1 }, '2026-01-31'),
+  ).toEqual([
+    {
+      start: '2025-12-30',
+      rule: 'FREQ=YEARLY;INTERVAL=1;BYMONTH=1,3,4,5,6,7,8,9,10,11,12;BYMONTHDAY=30;UNTIL=20260131',
+    },
   ]);
 });
 
@@ -100,11 +128,21 @@ it('splits an anchor on the 29th or 30th into rules without BYSETPOS, on days ev
     { start: february, rule: 'FREQ=YEARLY;INTERVAL=1;BYMONTH=2;BYMONTHDAY=-1' },
   ]);
   // The issue's case: ical.js gives one payment in each month, the 30th, and February's last day.
-  const dates = expand({ anchor, billingType: 2, billingCycle: 3, billingFrequency: 1 }, anchor, addMonths(anchor, 24), null, icalJsDates);
+  const dates = expand(
+    { anchor, billingType: 2, billingCycle: 3, billingFrequency: 1 },
+    anchor,
+    addMonths(anchor, 24),
+    null,
+    icalJsDates,
+  );
   expect(dates).toHaveLength(25);
   expect(new Set(dates.map((date) => date.slice(0, 7))).size).toBe(25);
   expect(dates.filter((date) => date.slice(5, 7) !== '02').every((date) => date.endsWith('-30'))).toBe(true);
-  expect(dates.filter((date) => date.slice(5, 7) === '02').every((date) => Number(date.slice(8)) === daysInMonth(Number(date.slice(0, 4)), 2))).toBe(true);
+  expect(
+    dates
+      .filter((date) => date.slice(5, 7) === '02')
+      .every((date) => Number(date.slice(8)) === daysInMonth(Number(date.slice(0, 4)), 2)),
+  ).toBe(true);
 });
 
 /** The leap days from `years` years before today's year to as many after. */
@@ -127,16 +165,22 @@ it('gives in ical.js, node-ical and rrule the dates of payment-dates for anchors
   }
   const schedules: Schedule[] = [];
   for (const anchor of anchors) {
-    for (const billingFrequency of [1, 2, 3]) schedules.push({ anchor, billingType: 2, billingCycle: 3, billingFrequency });
+    for (const billingFrequency of [1, 2, 3])
+      schedules.push({ anchor, billingType: 2, billingCycle: 3, billingFrequency });
     schedules.push({ anchor, billingType: 2, billingCycle: 4, billingFrequency: 1 });
   }
   for (const leapDay of leapDaysAround(8)) {
-    for (const billingFrequency of [1, 2, 4]) schedules.push({ anchor: leapDay, billingType: 2, billingCycle: 4, billingFrequency });
-    for (const billingFrequency of [1, 2, 3]) schedules.push({ anchor: leapDay, billingType: 2, billingCycle: 3, billingFrequency });
+    for (const billingFrequency of [1, 2, 4])
+      schedules.push({ anchor: leapDay, billingType: 2, billingCycle: 4, billingFrequency });
+    for (const billingFrequency of [1, 2, 3])
+      schedules.push({ anchor: leapDay, billingType: 2, billingCycle: 3, billingFrequency });
   }
   // Fixed-day periods (billing_type 1): 30 and 365 days.
   for (const anchor of anchors.slice(0, 8)) {
-    schedules.push({ anchor, billingType: 1, billingCycle: 3, billingFrequency: 1 }, { anchor, billingType: 1, billingCycle: 4, billingFrequency: 1 });
+    schedules.push(
+      { anchor, billingType: 1, billingCycle: 3, billingFrequency: 1 },
+      { anchor, billingType: 1, billingCycle: 4, billingFrequency: 1 },
+    );
   }
   const events: FeedEvent[] = schedules.map((schedule, index) => ({
     id: index + 1,
@@ -161,7 +205,12 @@ it('gives in ical.js, node-ical and rrule the dates of payment-dates for anchors
     const theirs = expansion(text, from, to);
     const mismatches = events
       .filter((event) => JSON.stringify(theirs.get(event.id) ?? []) !== JSON.stringify(ours.get(event.id)))
-      .map((event) => ({ engine, schedule: event.schedule, ours: ours.get(event.id)!.slice(0, 6), theirs: theirs.get(event.id)?.slice(0, 6) }));
+      .map((event) => ({
+        engine,
+        schedule: event.schedule,
+        ours: ours.get(event.id)!.slice(0, 6),
+        theirs: theirs.get(event.id)?.slice(0, 6),
+      }));
     expect(mismatches.slice(0, 3)).toEqual([]);
   }
 });

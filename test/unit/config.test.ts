@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+
 import { ConfigError, loadConfig } from '../../src/platform/config';
 
 describe('loadConfig', () => {

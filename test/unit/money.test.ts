@@ -1,5 +1,5 @@
-import { monthlyEquivalent } from '../../src/spending/spending';
 import { toMoneyString } from '../../src/platform/money';
+import { monthlyEquivalent } from '../../src/spending/spending';
 
 describe('monthlyEquivalent', () => {
   it('spreads each cycle over a month', () => {

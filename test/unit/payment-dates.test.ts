@@ -1,12 +1,37 @@
 import fc from 'fast-check';
-import { addDays, addMonths, fromEpochDay, epochDay, isCalendarDate, isTimeZone, parseDate, todayIn } from '../../src/platform/dates';
-import { lastOnOrBefore, nextOnOrAfter, occurrence, occurrencesBetween, type Schedule } from '../../src/subscriptions/payment-dates';
 
-const monthly = (anchor: string, frequency = 1): Schedule => ({ anchor, billingType: 2, billingCycle: 3, billingFrequency: frequency });
+import {
+  addDays,
+  addMonths,
+  epochDay,
+  fromEpochDay,
+  isCalendarDate,
+  isTimeZone,
+  parseDate,
+  todayIn,
+} from '../../src/platform/dates';
+import {
+  lastOnOrBefore,
+  nextOnOrAfter,
+  occurrence,
+  occurrencesBetween,
+  type Schedule,
+} from '../../src/subscriptions/payment-dates';
+
+const monthly = (anchor: string, frequency = 1): Schedule => ({
+  anchor,
+  billingType: 2,
+  billingCycle: 3,
+  billingFrequency: frequency,
+});
 const yearly = (anchor: string): Schedule => ({ anchor, billingType: 2, billingCycle: 4, billingFrequency: 1 });
 
 const dateArb = fc
-  .record({ year: fc.integer({ min: 1990, max: 2100 }), month: fc.integer({ min: 1, max: 12 }), day: fc.integer({ min: 1, max: 31 }) })
+  .record({
+    year: fc.integer({ min: 1990, max: 2100 }),
+    month: fc.integer({ min: 1, max: 12 }),
+    day: fc.integer({ min: 1, max: 31 }),
+  })
   .map(({ year, month, day }) => `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`)
   .filter(isCalendarDate);
 const scheduleArb = fc.record({
@@ -19,25 +44,44 @@ const scheduleArb = fc.record({
 describe('month-end and leap-year cases', () => {
   it('clamps Jan 31 monthly to the month end and comes back to the 31st', () => {
     const schedule = monthly('2025-01-31');
-    expect([0, 1, 2, 3, 4].map((n) => occurrence(schedule, n))).toEqual(['2025-01-31', '2025-02-28', '2025-03-31', '2025-04-30', '2025-05-31']);
+    expect([0, 1, 2, 3, 4].map((n) => occurrence(schedule, n))).toEqual([
+      '2025-01-31',
+      '2025-02-28',
+      '2025-03-31',
+      '2025-04-30',
+      '2025-05-31',
+    ]);
     expect(occurrence(monthly('2024-01-31'), 1)).toBe('2024-02-29');
   });
 
   it('steps a year from Feb 29 to Feb 28, and back to Feb 29 in the next leap year', () => {
     const schedule = yearly('2024-02-29');
-    expect([1, 2, 3, 4].map((n) => occurrence(schedule, n))).toEqual(['2025-02-28', '2026-02-28', '2027-02-28', '2028-02-29']);
+    expect([1, 2, 3, 4].map((n) => occurrence(schedule, n))).toEqual([
+      '2025-02-28',
+      '2026-02-28',
+      '2027-02-28',
+      '2028-02-29',
+    ]);
   });
 
   it('crosses Dec 31 into the next year', () => {
     expect(occurrence(monthly('2025-12-31'), 1)).toBe('2026-01-31');
     expect(occurrence(monthly('2025-12-31'), 2)).toBe('2026-02-28');
-    expect(occurrence({ anchor: '2025-12-31', billingType: 1, billingCycle: 1, billingFrequency: 1 }, 1)).toBe('2026-01-01');
+    expect(occurrence({ anchor: '2025-12-31', billingType: 1, billingCycle: 1, billingFrequency: 1 }, 1)).toBe(
+      '2026-01-01',
+    );
   });
 
   it('uses fixed-day periods for billing_type 1 (month 30 days, year 365)', () => {
-    expect(occurrence({ anchor: '2025-01-31', billingType: 1, billingCycle: 3, billingFrequency: 1 }, 1)).toBe('2025-03-02');
-    expect(occurrence({ anchor: '2024-01-01', billingType: 1, billingCycle: 4, billingFrequency: 1 }, 1)).toBe('2024-12-31');
-    expect(occurrence({ anchor: '2025-01-01', billingType: 1, billingCycle: 2, billingFrequency: 2 }, 1)).toBe('2025-01-15');
+    expect(occurrence({ anchor: '2025-01-31', billingType: 1, billingCycle: 3, billingFrequency: 1 }, 1)).toBe(
+      '2025-03-02',
+    );
+    expect(occurrence({ anchor: '2024-01-01', billingType: 1, billingCycle: 4, billingFrequency: 1 }, 1)).toBe(
+      '2024-12-31',
+    );
+    expect(occurrence({ anchor: '2025-01-01', billingType: 1, billingCycle: 2, billingFrequency: 2 }, 1)).toBe(
+      '2025-01-15',
+    );
   });
 
   it('multiplies the period by the frequency (every 3 months)', () => {
@@ -46,9 +90,11 @@ describe('month-end and leap-year cases', () => {
   });
 
   it('rejects dates that are not on the calendar', () => {
-    for (const text of ['2025-02-29', '2025-13-01', '2025-04-31', '2025-1-01', '20250101', '0000-01-01']) expect(parseDate(text)).toBeNull();
+    for (const text of ['2025-02-29', '2025-13-01', '2025-04-31', '2025-1-01', '20250101', '0000-01-01'])
+      expect(parseDate(text)).toBeNull();
     expect(parseDate('2024-02-29')).toEqual({ year: 2024, month: 2, day: 29 });
-    for (const text of ['2025-0a-01', '2025-01-0 ', '+025-01-01', '2025/01/01', '2025-01-01 ']) expect(parseDate(text)).toBeNull();
+    for (const text of ['2025-0a-01', '2025-01-0 ', '+025-01-01', '2025/01/01', '2025-01-01 '])
+      expect(parseDate(text)).toBeNull();
   });
 
   it('counts and formats days exactly as the UTC calendar of the runtime does, years 1 to 9999', () => {
@@ -100,13 +146,18 @@ describe('properties of every schedule', () => {
 
   it('calendar months never drift below the anchor day where the month has it', () => {
     fc.assert(
-      fc.property(dateArb, fc.integer({ min: 1, max: 12 }), fc.integer({ min: 0, max: 300 }), (anchor, frequency, n) => {
-        const anchorDay = Number(anchor.slice(8));
-        const date = occurrence(monthly(anchor, frequency), n);
-        const [year, month, day] = date.split('-').map(Number);
-        const monthLength = new Date(Date.UTC(year, month, 0)).getUTCDate();
-        expect(day).toBe(Math.min(anchorDay, monthLength));
-      }),
+      fc.property(
+        dateArb,
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 0, max: 300 }),
+        (anchor, frequency, n) => {
+          const anchorDay = Number(anchor.slice(8));
+          const date = occurrence(monthly(anchor, frequency), n);
+          const [year, month, day] = date.split('-').map(Number);
+          const monthLength = new Date(Date.UTC(year, month, 0)).getUTCDate();
+          expect(day).toBe(Math.min(anchorDay, monthLength));
+        },
+      ),
     );
   });
 
@@ -119,7 +170,9 @@ describe('properties of every schedule', () => {
         if (last === null) expect(schedule.anchor > today).toBe(true);
         else {
           expect(last <= today).toBe(true);
-          expect(occurrencesBetween(schedule, addMonths(last, 0), next).filter((d) => d > last && d < next)).toEqual([]);
+          expect(occurrencesBetween(schedule, addMonths(last, 0), next).filter((d) => d > last && d < next)).toEqual(
+            [],
+          );
         }
       }),
     );
@@ -146,10 +199,21 @@ describe('properties of every schedule', () => {
 });
 
 describe('a schedule with an end (expiry_date)', () => {
-  const monthly: Schedule = { anchor: '2026-01-31', billingType: 2, billingCycle: 3, billingFrequency: 1, until: '2026-04-30' };
+  const monthly: Schedule = {
+    anchor: '2026-01-31',
+    billingType: 2,
+    billingCycle: 3,
+    billingFrequency: 1,
+    until: '2026-04-30',
+  };
 
   it('has no payment after its end; one on the end day counts', () => {
-    expect(occurrencesBetween(monthly, '2026-01-01', '2026-12-31')).toEqual(['2026-01-31', '2026-02-28', '2026-03-31', '2026-04-30']);
+    expect(occurrencesBetween(monthly, '2026-01-01', '2026-12-31')).toEqual([
+      '2026-01-31',
+      '2026-02-28',
+      '2026-03-31',
+      '2026-04-30',
+    ]);
     expect(nextOnOrAfter(monthly, '2026-04-01')).toBe('2026-04-30');
     expect(nextOnOrAfter(monthly, '2026-05-01')).toBeNull();
     expect(lastOnOrBefore(monthly, '2027-01-01')).toBe('2026-04-30');
@@ -162,7 +226,9 @@ describe('a schedule with an end (expiry_date)', () => {
       fc.property(scheduleArb, dateArb, dateArb, (schedule, until, today) => {
         const ended = { ...schedule, until };
         const to = addDays(today, 400);
-        expect(occurrencesBetween(ended, today, to)).toEqual(occurrencesBetween(schedule, today, to).filter((date) => date <= until));
+        expect(occurrencesBetween(ended, today, to)).toEqual(
+          occurrencesBetween(schedule, today, to).filter((date) => date <= until),
+        );
         const next = nextOnOrAfter(schedule, today)!;
         expect(nextOnOrAfter(ended, today)).toBe(next <= until ? next : null);
       }),

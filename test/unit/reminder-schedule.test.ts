@@ -1,4 +1,10 @@
-import { instantOf, localFireDate, reminderTargets, type ReminderDefinition, type RemindedRecord } from '../../src/reminders/reminder-schedule';
+import {
+  instantOf,
+  localFireDate,
+  type RemindedRecord,
+  type ReminderDefinition,
+  reminderTargets,
+} from '../../src/reminders/reminder-schedule';
 
 const record = (fields: Partial<RemindedRecord> = {}): RemindedRecord => ({
   type: 1,
@@ -58,7 +64,10 @@ describe('reminderTargets', () => {
   it('gives each definition its reminder of the next payment', () => {
     const targets = reminderTargets(
       record(),
-      [definition(), definition({ id: 8, timePeriod: 1, timeCycle: 2, time: '18:30:00', timezone: 'America/New_York' })],
+      [
+        definition(),
+        definition({ id: 8, timePeriod: 1, timeCycle: 2, time: '18:30:00', timezone: 'America/New_York' }),
+      ],
       now,
     );
     expect(targets).toEqual([
@@ -69,28 +78,46 @@ describe('reminderTargets', () => {
 
   it('reminds of the due date (2), the refund date (3), or both (1 All), as the original codes them', () => {
     const withRefund = record({ refundDate: '2026-02-20' });
-    expect(reminderTargets(withRefund, [definition({ alertCondition: 2 })], now).map((t) => t.kind)).toEqual(['payment']);
+    expect(reminderTargets(withRefund, [definition({ alertCondition: 2 })], now).map((t) => t.kind)).toEqual([
+      'payment',
+    ]);
     expect(reminderTargets(withRefund, [definition({ alertCondition: 3 })], now)).toEqual([
       { alertId: 7, kind: 'refund', date: '2026-02-20', fireAt: new Date('2026-02-17T09:00:00Z') },
     ]);
-    expect(reminderTargets(withRefund, [definition({ alertCondition: 1 })], now).map((t) => t.kind)).toEqual(['payment', 'refund']);
+    expect(reminderTargets(withRefund, [definition({ alertCondition: 1 })], now).map((t) => t.kind)).toEqual([
+      'payment',
+      'refund',
+    ]);
     expect(reminderTargets(record({ refundDate: '2026-01-20' }), [definition({ alertCondition: 3 })], now)).toEqual([]);
   });
 
   it('reminds of the last day to cancel a contract with 1 All, while it is ahead', () => {
     const contract = record({ refundDate: '2026-02-20', noticeDate: '2026-03-01' });
-    expect(reminderTargets(contract, [definition({ alertCondition: 1 })], now).filter((t) => t.kind === 'contract_notice')).toEqual([
-      { alertId: 7, kind: 'contract_notice', date: '2026-03-01', fireAt: new Date('2026-02-26T09:00:00Z') },
+    expect(
+      reminderTargets(contract, [definition({ alertCondition: 1 })], now).filter((t) => t.kind === 'contract_notice'),
+    ).toEqual([{ alertId: 7, kind: 'contract_notice', date: '2026-03-01', fireAt: new Date('2026-02-26T09:00:00Z') }]);
+    expect(reminderTargets(contract, [definition({ alertCondition: 1 })], now).map((t) => t.kind)).toEqual([
+      'payment',
+      'refund',
+      'contract_notice',
     ]);
-    expect(reminderTargets(contract, [definition({ alertCondition: 1 })], now).map((t) => t.kind)).toEqual(['payment', 'refund', 'contract_notice']);
     expect(reminderTargets(contract, [definition({ alertCondition: 2 })], now).map((t) => t.kind)).toEqual(['payment']);
     expect(reminderTargets(contract, [definition({ alertCondition: 3 })], now).map((t) => t.kind)).toEqual(['refund']);
-    expect(reminderTargets(record({ noticeDate: '2026-01-31' }), [definition({ alertCondition: 1 })], now).map((t) => t.kind)).toEqual(['payment']);
+    expect(
+      reminderTargets(record({ noticeDate: '2026-01-31' }), [definition({ alertCondition: 1 })], now).map(
+        (t) => t.kind,
+      ),
+    ).toEqual(['payment']);
   });
 
   it('keeps a passed fire time while its date is ahead (a missed reminder still fires)', () => {
     const [target] = reminderTargets(record(), [definition({ timePeriod: 20 })], now);
-    expect(target).toEqual({ alertId: 7, kind: 'payment', date: '2026-02-15', fireAt: new Date('2026-01-26T09:00:00Z') });
+    expect(target).toEqual({
+      alertId: 7,
+      kind: 'payment',
+      date: '2026-02-15',
+      fireAt: new Date('2026-01-26T09:00:00Z'),
+    });
   });
 
   it('reminds no record that is not Active, and only the record type a definition names (1-3)', () => {
@@ -98,10 +125,17 @@ describe('reminderTargets', () => {
     expect(reminderTargets(record({ type: 3 }), [definition({ alertSubsType: 1 })], now)).toEqual([]);
     expect(reminderTargets(record(), [definition({ alertSubsType: 2 })], now)).toEqual([]);
     expect(reminderTargets(record({ type: 2 }), [definition({ alertSubsType: 2 })], now)).toHaveLength(1);
-    const lifetime = record({ type: 3, recurring: 0, schedule: { anchor: '2026-03-01', billingType: 2, billingCycle: 3, billingFrequency: 1 } });
-    expect(reminderTargets(lifetime, [definition({ alertSubsType: 3 })], now).map((t) => t.date)).toEqual(['2026-03-01']);
+    const lifetime = record({
+      type: 3,
+      recurring: 0,
+      schedule: { anchor: '2026-03-01', billingType: 2, billingCycle: 3, billingFrequency: 1 },
+    });
+    expect(reminderTargets(lifetime, [definition({ alertSubsType: 3 })], now).map((t) => t.date)).toEqual([
+      '2026-03-01',
+    ]);
     // The system default alert (no owner, alertSubsType null) is for every type.
-    for (const type of [1, 2, 3]) expect(reminderTargets(record({ type }), [definition({ alertSubsType: null })], now)).toHaveLength(1);
+    for (const type of [1, 2, 3])
+      expect(reminderTargets(record({ type }), [definition({ alertSubsType: null })], now)).toHaveLength(1);
   });
 
   it('moves on to the next payment once a payment date has passed', () => {

@@ -1,7 +1,15 @@
 import fc from 'fast-check';
-import { bearerToken, formatAccessToken, matchesHash, parseAccessToken, randomSecret, sha256Hex } from '../../src/auth/secrets';
-import { toIsoMicros, toSqlSeconds } from '../../src/platform/wire-formats';
+
+import {
+  bearerToken,
+  formatAccessToken,
+  matchesHash,
+  parseAccessToken,
+  randomSecret,
+  sha256Hex,
+} from '../../src/auth/secrets';
 import { utcTimestamp } from '../../src/platform/db/timestamps';
+import { toIsoMicros, toSqlSeconds } from '../../src/platform/wire-formats';
 
 describe('access tokens', () => {
   it('parse what they format, for any id and secret', () => {
@@ -13,10 +21,15 @@ describe('access tokens', () => {
     );
   });
 
-  it.each(['', '1|short', 'abc|' + 'a'.repeat(40), '0|' + 'a'.repeat(40), '1|' + 'a'.repeat(39), '99999999999|' + 'a'.repeat(40), `1|${'a'.repeat(40)}|x`])(
-    'refuse %p',
-    (token) => expect(parseAccessToken(token)).toBeNull(),
-  );
+  it.each([
+    '',
+    '1|short',
+    'abc|' + 'a'.repeat(40),
+    '0|' + 'a'.repeat(40),
+    '1|' + 'a'.repeat(39),
+    '99999999999|' + 'a'.repeat(40),
+    `1|${'a'.repeat(40)}|x`,
+  ])('refuse %p', (token) => expect(parseAccessToken(token)).toBeNull());
 
   it('match only their own hash', () => {
     const secret = randomSecret();

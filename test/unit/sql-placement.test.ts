@@ -33,7 +33,9 @@ describe('SQL placement', () => {
   it('has no SQL statement outside repositories, migrations and the database machinery', () => {
     const outside = files
       .filter((file) => !ALLOWED.some((rule) => rule.test(file)))
-      .flatMap((file) => statementsIn(file).map((statement) => `${file}: ${statement.replace(/\s+/g, ' ').slice(0, 90)}`));
+      .flatMap((file) =>
+        statementsIn(file).map((statement) => `${file}: ${statement.replace(/\s+/g, ' ').slice(0, 90)}`),
+      );
     expect(outside).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { toRecord, type SubscriptionRow } from '../../src/subscriptions/subscription.record';
+import { type SubscriptionRow, toRecord } from '../../src/subscriptions/subscription.record';
 
 const row = (fields: Partial<SubscriptionRow>): SubscriptionRow =>
   ({

@@ -1,11 +1,16 @@
-import { newEndpointSecret, signWebhook } from '../../src/webhooks/signature';
 import { ATTEMPT_DELAYS_MS, delayBeforeNextAttempt, MAX_ATTEMPTS } from '../../src/webhooks/retry-schedule';
+import { newEndpointSecret, signWebhook } from '../../src/webhooks/signature';
 
 describe('webhook signatures', () => {
   it('match the Standard Webhooks reference vector', () => {
-    expect(signWebhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}')).toBe(
-      'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
-    );
+    expect(
+      signWebhook(
+        'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+        'msg_p5jXN8AQM9LWM0D4loKWxJek',
+        1614265330,
+        '{"test": 2432232314}',
+      ),
+    ).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
   });
 
   it('come from secrets of whsec_ + base64 of 32 random bytes', () => {

@@ -5,7 +5,9 @@ export class Migration20261122130900_foundation extends Migration {
     // Trigram indexes (search with typo tolerance) need pg_trgm.
     this.addSql(`create extension if not exists pg_trgm;`);
     // Login throttling and request rate limits when no Redis is configured (rate-limiter-flexible's layout).
-    this.addSql(`create table "rate_limits" ("key" varchar(255) primary key, "points" integer not null default 0, "expire" bigint);`);
+    this.addSql(
+      `create table "rate_limits" ("key" varchar(255) primary key, "points" integer not null default 0, "expire" bigint);`,
+    );
 
     this.addSql(
       `create table "exchange_rates" ("currency" varchar(3) not null, "per_usd" numeric(20,8) not null, "as_of" date not null, constraint "exchange_rates_pkey" primary key ("currency"));`,
@@ -35,13 +37,17 @@ export class Migration20261122130900_foundation extends Migration {
     this.addSql(
       `create table "payment_modes" ("id" serial primary key, "created_at" timestamp(6) not null default (now() at time zone 'utc'), "updated_at" timestamp(6) null, "user_id" int not null, "name" varchar(100) not null);`,
     );
-    this.addSql(`alter table "payment_modes" add constraint "payment_modes_user_id_name_unique" unique ("user_id", "name");`);
+    this.addSql(
+      `alter table "payment_modes" add constraint "payment_modes_user_id_name_unique" unique ("user_id", "name");`,
+    );
 
     this.addSql(
       `create table "inbound_webhook_tokens" ("id" serial primary key, "user_id" int not null, "kind" text check ("kind" in ('CREATE', 'MANAGE')) not null, "token_hash" varchar(64) not null, "created_at" timestamp(6) not null default (now() at time zone 'utc'), "last_used_at" timestamp(6) null, "revoked_at" timestamp(6) null);`,
     );
     this.addSql(`create index "inbound_webhook_tokens_user_id_index" on "inbound_webhook_tokens" ("user_id");`);
-    this.addSql(`alter table "inbound_webhook_tokens" add constraint "inbound_webhook_tokens_token_hash_unique" unique ("token_hash");`);
+    this.addSql(
+      `alter table "inbound_webhook_tokens" add constraint "inbound_webhook_tokens_token_hash_unique" unique ("token_hash");`,
+    );
 
     this.addSql(
       `create table "folders" ("id" serial primary key, "created_at" timestamp(6) not null default (now() at time zone 'utc'), "updated_at" timestamp(6) null, "user_id" int not null, "name" varchar(100) not null, "color" varchar(20) null, "is_default" smallint not null default 0);`,
@@ -91,12 +97,16 @@ export class Migration20261122130900_foundation extends Migration {
     );
     this.addSql(`create index "webhook_deliveries_endpoint_id_index" on "webhook_deliveries" ("endpoint_id");`);
     this.addSql(`create index "webhook_deliveries_due" on "webhook_deliveries" ("status", "next_attempt_at");`);
-    this.addSql(`alter table "webhook_deliveries" add constraint "webhook_deliveries_event_id_endpoint_id_unique" unique ("event_id", "endpoint_id");`);
+    this.addSql(
+      `alter table "webhook_deliveries" add constraint "webhook_deliveries_event_id_endpoint_id_unique" unique ("event_id", "endpoint_id");`,
+    );
 
     this.addSql(
       `create table "webhook_delivery_attempts" ("id" serial primary key, "delivery_id" int not null, "attempt_number" int not null, "status_code" int null, "duration_ms" int not null, "response_excerpt" text null, "error" text null, "created_at" timestamp(6) not null default (now() at time zone 'utc'));`,
     );
-    this.addSql(`create index "webhook_delivery_attempts_delivery_id_index" on "webhook_delivery_attempts" ("delivery_id");`);
+    this.addSql(
+      `create index "webhook_delivery_attempts_delivery_id_index" on "webhook_delivery_attempts" ("delivery_id");`,
+    );
 
     this.addSql(
       `alter table "tags" add constraint "tags_user_id_foreign" foreign key ("user_id") references "users" ("id") on update cascade on delete cascade;`,
@@ -234,7 +244,9 @@ export class Migration20261122130900_foundation extends Migration {
 
     this.addSql(`alter table "webhook_deliveries" drop constraint "webhook_deliveries_event_id_foreign";`);
 
-    this.addSql(`alter table "webhook_delivery_attempts" drop constraint "webhook_delivery_attempts_delivery_id_foreign";`);
+    this.addSql(
+      `alter table "webhook_delivery_attempts" drop constraint "webhook_delivery_attempts_delivery_id_foreign";`,
+    );
 
     this.addSql(`drop table if exists "exchange_rates" cascade;`);
 

@@ -1,4 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
+
 import { SEED_CATEGORIES } from '../../catalogue/seed/categories';
 import { SEED_PRODUCTS } from '../../catalogue/seed/products';
 import { RATES_AS_OF, SEED_RATES } from '../../currency/seed-rates';
@@ -44,7 +45,11 @@ export class Migration20261122131000_reference_data extends Migration {
         })),
       ),
     );
-    this.addSql(knex('exchange_rates').insert(Object.entries(SEED_RATES).map(([currency, perUsd]) => ({ currency, per_usd: perUsd, as_of: RATES_AS_OF }))));
+    this.addSql(
+      knex('exchange_rates').insert(
+        Object.entries(SEED_RATES).map(([currency, perUsd]) => ({ currency, per_usd: perUsd, as_of: RATES_AS_OF })),
+      ),
+    );
     // Rows above carry explicit ids: move the sequences past them.
     for (const table of ['alerts', 'product_categories']) {
       this.addSql(`select setval(pg_get_serial_sequence('${table}', 'id'), (select max(id) from "${table}"));`);

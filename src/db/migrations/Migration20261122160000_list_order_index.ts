@@ -6,7 +6,9 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261122160000_list_order_index extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`create index "subscriptions_user_live_payment_date" on "subscriptions" ("user_id", "payment_date", "id") where "deleted_at" is null;`);
+    this.addSql(
+      `create index "subscriptions_user_live_payment_date" on "subscriptions" ("user_id", "payment_date", "id") where "deleted_at" is null;`,
+    );
     this.addSql(`drop index if exists "subscriptions_user_payment_date";`);
   }
 

@@ -19,13 +19,17 @@ export class Migration20261123100000_original_codes extends Migration {
     this.addSql(`update "subscriptions" set "pricing_type" = 1 where "pricing_type" = 4;`);
     this.addSql(`alter table "subscriptions" alter column "alert_id" drop not null;`);
     this.addSql(`alter table "access_tokens" alter column "expires_at" drop not null;`);
-    this.addSql(`alter table "payment_modes" add column "payment_type" varchar(20) null, add column "description" text null, add column "expiry" date null;`);
+    this.addSql(
+      `alter table "payment_modes" add column "payment_type" varchar(20) null, add column "description" text null, add column "expiry" date null;`,
+    );
   }
 
   override async down(): Promise<void> {
     this.addSql(`update "access_tokens" set "expires_at" = '9999-12-31' where "expires_at" is null;`);
     this.addSql(`alter table "access_tokens" alter column "expires_at" set not null;`);
-    this.addSql(`alter table "payment_modes" drop column "payment_type", drop column "description", drop column "expiry";`);
+    this.addSql(
+      `alter table "payment_modes" drop column "payment_type", drop column "description", drop column "expiry";`,
+    );
     this.addSql(`update "subscriptions" set "alert_id" = 1 where "alert_id" is null;`);
     this.addSql(`alter table "subscriptions" alter column "alert_id" set not null;`);
     this.addSql(`update "alerts" set

@@ -6,11 +6,17 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261123130000_drop_duplicate_columns extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`alter table "subscriptions" drop column "pricing_type", drop column "currency_code", drop column "url";`);
+    this.addSql(
+      `alter table "subscriptions" drop column "pricing_type", drop column "currency_code", drop column "url";`,
+    );
   }
 
   override async down(): Promise<void> {
-    this.addSql(`alter table "subscriptions" add column "pricing_type" smallint null, add column "currency_code" varchar(3) null, add column "url" text null;`);
-    this.addSql(`update "subscriptions" set "pricing_type" = "type", "currency_code" = "price_type", "url" = "homepage";`);
+    this.addSql(
+      `alter table "subscriptions" add column "pricing_type" smallint null, add column "currency_code" varchar(3) null, add column "url" text null;`,
+    );
+    this.addSql(
+      `update "subscriptions" set "pricing_type" = "type", "currency_code" = "price_type", "url" = "homepage";`,
+    );
   }
 }

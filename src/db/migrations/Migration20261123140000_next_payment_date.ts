@@ -7,7 +7,9 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261123140000_next_payment_date extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table "subscriptions" add column "next_payment_date" date null;`);
-    this.addSql(`create index "subscriptions_user_status_next_payment" on "subscriptions" ("user_id", "status", "next_payment_date");`);
+    this.addSql(
+      `create index "subscriptions_user_status_next_payment" on "subscriptions" ("user_id", "status", "next_payment_date");`,
+    );
   }
 
   override async down(): Promise<void> {

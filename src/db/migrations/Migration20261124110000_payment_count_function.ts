@@ -11,7 +11,8 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261124110000_payment_count_function extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`create function "payment_count"("recurring" int, "anchor" date, "billing_type" int, "billing_cycle" int, "billing_frequency" int,
+    this
+      .addSql(`create function "payment_count"("recurring" int, "anchor" date, "billing_type" int, "billing_cycle" int, "billing_frequency" int,
   "from" date, "to" date) returns int language plpgsql immutable parallel safe as $$
 declare
   -- Calendar-date monthly and yearly billing steps in months; everything else in days (a fixed-day month is 30).

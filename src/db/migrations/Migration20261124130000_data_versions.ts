@@ -66,7 +66,8 @@ end $$;`);
 
   override async down(): Promise<void> {
     for (const [table] of VERSIONED_TABLES) {
-      for (const event of ['insert', 'update', 'delete']) this.addSql(`drop trigger if exists "${table}_${event}_data_versions" on "${table}";`);
+      for (const event of ['insert', 'update', 'delete'])
+        this.addSql(`drop trigger if exists "${table}_${event}_data_versions" on "${table}";`);
     }
     this.addSql(`drop function if exists "bump_data_versions"();`);
     this.addSql(`drop table if exists "data_versions";`);

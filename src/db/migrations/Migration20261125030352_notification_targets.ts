@@ -29,8 +29,12 @@ export class Migration20261125030352_notification_targets extends Migration {
       `alter table "webhook_deliveries" add constraint "webhook_deliveries_target_id_foreign" foreign key ("target_id") references "notification_targets" ("id") on update cascade on delete cascade;`,
     );
     this.addSql(`create index "webhook_deliveries_target_id_index" on "webhook_deliveries" ("target_id");`);
-    this.addSql(`alter table "webhook_deliveries" add constraint "webhook_deliveries_event_id_target_id_unique" unique ("event_id", "target_id");`);
-    this.addSql(`alter table "webhook_deliveries" add constraint webhook_deliveries_one_receiver check(("endpoint_id" is null) <> ("target_id" is null));`);
+    this.addSql(
+      `alter table "webhook_deliveries" add constraint "webhook_deliveries_event_id_target_id_unique" unique ("event_id", "target_id");`,
+    );
+    this.addSql(
+      `alter table "webhook_deliveries" add constraint webhook_deliveries_one_receiver check(("endpoint_id" is null) <> ("target_id" is null));`,
+    );
   }
 
   override async down(): Promise<void> {

@@ -13,7 +13,9 @@ export class Migration20261125085540_ledger_and_budgets extends Migration {
     this.addSql(
       `create table "budgets" ("id" serial primary key, "created_at" timestamp(6) not null default (now() AT TIME ZONE 'utc'::text), "updated_at" timestamp(6) null, "user_id" int not null, "category_id" int null, "amount" numeric(14,2) not null);`,
     );
-    this.addSql(`create unique index "budgets_user_category_unique" on "budgets" ("user_id", coalesce("category_id", 0));`);
+    this.addSql(
+      `create unique index "budgets_user_category_unique" on "budgets" ("user_id", coalesce("category_id", 0));`,
+    );
 
     this.addSql(
       `create table "price_changes" ("id" serial primary key, "subscription_id" int not null, "effective_from" date not null, "price" numeric(14,2) not null, "created_at" timestamp(6) not null default (now() AT TIME ZONE 'utc'::text));`,
@@ -26,7 +28,9 @@ export class Migration20261125085540_ledger_and_budgets extends Migration {
       `create table "payment_entries" ("id" serial primary key, "created_at" timestamp(6) not null default (now() AT TIME ZONE 'utc'::text), "updated_at" timestamp(6) null, "user_id" int not null, "subscription_id" int not null, "due_date" date not null, "expected_amount" numeric(14,2) not null, "currency" varchar(3) not null, "status" text check ("status" in ('pending', 'paid', 'skipped')) not null default 'pending', "paid_amount" numeric(14,2) null, "paid_on" date null, "note" text null);`,
     );
     this.addSql(`create index "payment_entries_user_id_due_date_index" on "payment_entries" ("user_id", "due_date");`);
-    this.addSql(`alter table "payment_entries" add constraint "payment_entries_subscription_id_due_date_unique" unique ("subscription_id", "due_date");`);
+    this.addSql(
+      `alter table "payment_entries" add constraint "payment_entries_subscription_id_due_date_unique" unique ("subscription_id", "due_date");`,
+    );
 
     this.addSql(
       `alter table "budgets" add constraint "budgets_user_id_foreign" foreign key ("user_id") references "users" ("id") on update cascade on delete cascade;`,

@@ -40,7 +40,9 @@ export class Migration20261125101146_households extends Migration {
     this.addSql(
       `create table "subscription_shares" ("id" serial primary key, "created_at" timestamp(6) not null default (now() AT TIME ZONE 'utc'::text), "updated_at" timestamp(6) null, "subscription_id" int not null, "household_id" int not null, "payer_id" int not null, "split_mode" text check ("split_mode" in ('equal', 'amounts', 'percentages')) not null);`,
     );
-    this.addSql(`alter table "subscription_shares" add constraint "subscription_shares_subscription_id_unique" unique ("subscription_id");`);
+    this.addSql(
+      `alter table "subscription_shares" add constraint "subscription_shares_subscription_id_unique" unique ("subscription_id");`,
+    );
     this.addSql(`create index "subscription_shares_household_id_index" on "subscription_shares" ("household_id");`);
 
     this.addSql(

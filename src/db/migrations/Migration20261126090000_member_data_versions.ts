@@ -81,7 +81,8 @@ end $$;`);
         `create trigger "household_members_${event}_membership_lock" before ${event} on "household_members" for each row when (${when}) execute function "lock_household_membership"();`,
       );
     }
-    for (const event of ['insert', 'update', 'delete']) this.addSql(`drop trigger "household_members_${event}_user_id_data_versions" on "household_members";`);
+    for (const event of ['insert', 'update', 'delete'])
+      this.addSql(`drop trigger "household_members_${event}_user_id_data_versions" on "household_members";`);
     this.addSql(
       `create trigger "household_members_insert_member_data_versions" after insert on "household_members" referencing new table as "changed_rows" for each statement execute function "bump_data_versions"('member');`,
     );
@@ -100,12 +101,15 @@ end $$;`);
       on conflict ("scope", "shard") do update set "version" = d."version" + excluded."version";`);
 
     // A feed's Last-Modified: the data version it was given for, and that time (see CalendarFeedService.read).
-    this.addSql(`alter table "calendar_feeds" add column "last_modified_version" bigint null, add column "last_modified_at" timestamp(6) null;`);
+    this.addSql(
+      `alter table "calendar_feeds" add column "last_modified_version" bigint null, add column "last_modified_at" timestamp(6) null;`,
+    );
   }
 
   override async down(): Promise<void> {
     this.addSql(`alter table "calendar_feeds" drop column "last_modified_version", drop column "last_modified_at";`);
-    for (const [event] of MEMBERSHIP_LOCKS) this.addSql(`drop trigger "household_members_${event}_membership_lock" on "household_members";`);
+    for (const [event] of MEMBERSHIP_LOCKS)
+      this.addSql(`drop trigger "household_members_${event}_membership_lock" on "household_members";`);
     for (const event of ['insert', 'update', 'delete']) {
       this.addSql(`drop trigger "household_members_${event}_member_data_versions" on "household_members";`);
       this.addSql(

@@ -8,7 +8,9 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261126120000_mask_notification_secrets extends Migration {
   override async up(): Promise<void> {
     // ntfy: scheme://[user:****@]host/[path/]topic, the topic last.
-    this.addSql(`update "notification_targets" set "masked_url" = regexp_replace("masked_url", '/[^/]*$', '/****') where "scheme" = 'ntfy';`);
+    this.addSql(
+      `update "notification_targets" set "masked_url" = regexp_replace("masked_url", '/[^/]*$', '/****') where "scheme" = 'ntfy';`,
+    );
     // json: scheme://[user[:****]@]host/path[?…]; a URL's user has its ":", "@" and "/" percent-encoded.
     this.addSql(
       `update "notification_targets"

@@ -44,8 +44,11 @@ export async function migrate(
   orm: MikroORM<PostgreSqlDriver>,
   connection: { query(sql: string): Promise<{ rows: Array<Record<string, unknown>> }> },
 ): Promise<string[]> {
-  const [{ found }] = (await connection.query(`select to_regclass('${APPLIED_MIGRATIONS}') is not null as "found"`)).rows;
-  const applied = new Set(found ? (await connection.query(`select "name" from "${APPLIED_MIGRATIONS}"`)).rows.map((row) => row.name) : []);
+  const [{ found }] = (await connection.query(`select to_regclass('${APPLIED_MIGRATIONS}') is not null as "found"`))
+    .rows;
+  const applied = new Set(
+    found ? (await connection.query(`select "name" from "${APPLIED_MIGRATIONS}"`)).rows.map((row) => row.name) : [],
+  );
   if (MIGRATION_NAMES.every((name) => applied.has(name))) return [];
   return (await committedMigrator(orm).up()).map((migration) => migration.name);
 }

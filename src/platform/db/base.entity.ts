@@ -1,4 +1,5 @@
-import { PrimaryKey, Property, type Opt } from '@mikro-orm/core';
+import { type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+
 import { UtcTimestampType } from './timestamp.type';
 import { SQL_UTC_NOW, utcTimestamp } from './timestamps';
 

@@ -5,5 +5,7 @@ import { buildTemplate } from './postgres-cluster';
  * and leaves the install intact; the first start then runs initdb itself.
  */
 buildTemplate().catch((error: unknown) => {
-  console.warn(`subledger: no PostgreSQL template made (the first start will run initdb): ${error instanceof Error ? error.message : String(error)}`);
+  console.warn(
+    `subledger: no PostgreSQL template made (the first start will run initdb): ${error instanceof Error ? error.message : String(error)}`,
+  );
 });

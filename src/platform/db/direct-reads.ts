@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
+
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { pgQuery, pooled, positional, type PgStatement } from './statements';
+
+import { pgQuery, type PgStatement, pooled, positional } from './statements';
 
 /**
  * Hot reads (record lists, token lookups) straight on the pool's `pg` connections, outside any transaction.

@@ -1,11 +1,23 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
+
 import { Client } from 'pg';
+
 import type { Config } from '../config';
 import type { Logger } from '../logger';
-import { binaries, createCluster, DATABASE, EmbeddedDatabaseError, OS_USER, serverAccount, SUPERUSER, type Account, type Binaries } from './postgres-cluster';
+import {
+  type Account,
+  type Binaries,
+  binaries,
+  createCluster,
+  DATABASE,
+  EmbeddedDatabaseError,
+  OS_USER,
+  serverAccount,
+  SUPERUSER,
+} from './postgres-cluster';
 
 export { EmbeddedDatabaseError };
 
@@ -67,7 +79,12 @@ exit "$status"
  * 16 MB of shared buffers instead of 128: a household's data fits many times over, and the operating system
  * caches the rest of the files anyway.
  */
-const SERVER_SETTINGS = ['listen_addresses=127.0.0.1', 'unix_socket_directories=', 'log_min_messages=warning', 'shared_buffers=16MB'];
+const SERVER_SETTINGS = [
+  'listen_addresses=127.0.0.1',
+  'unix_socket_directories=',
+  'log_min_messages=warning',
+  'shared_buffers=16MB',
+];
 
 interface Layout {
   dataDir: string;
@@ -188,7 +205,9 @@ function claimOwnership(layout: Layout): void {
     }
     fs.rmSync(layout.ownerFile, { force: true });
   }
-  throw new EmbeddedDatabaseError(`DATA_DIR ${layout.dataDir}: could not take ${layout.ownerFile}; another start is under way`);
+  throw new EmbeddedDatabaseError(
+    `DATA_DIR ${layout.dataDir}: could not take ${layout.ownerFile}; another start is under way`,
+  );
 }
 
 function releaseOwnership(layout: Layout): void {
@@ -211,7 +230,9 @@ async function stopOrphanedServer(layout: Layout): Promise<ReclaimedOrphan | nul
     const deadline = Date.now() + READY_TIMEOUT_MS;
     while (isAlive(postmaster.pid)) {
       if (Date.now() > deadline)
-        throw new EmbeddedDatabaseError(`the PostgreSQL server left running in ${layout.pgdata} (process ${postmaster.pid}) did not stop`);
+        throw new EmbeddedDatabaseError(
+          `the PostgreSQL server left running in ${layout.pgdata} (process ${postmaster.pid}) did not stop`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
@@ -255,7 +276,8 @@ async function reachableBinaries(layout: Layout, account: Account): Promise<Bina
 function closedFolderOnTheWay(target: string, account: Account): string | null {
   for (let folder = path.dirname(target); ; folder = path.dirname(folder)) {
     const stat = fs.statSync(folder);
-    const searchable = stat.uid === account.uid ? stat.mode & 0o100 : stat.gid === account.gid ? stat.mode & 0o010 : stat.mode & 0o001;
+    const searchable =
+      stat.uid === account.uid ? stat.mode & 0o100 : stat.gid === account.gid ? stat.mode & 0o010 : stat.mode & 0o001;
     if (!searchable) return folder;
     if (folder === path.dirname(folder)) return null;
   }
@@ -271,7 +293,12 @@ async function initialise(layout: Layout, account: Account, bins: Binaries): Pro
   fs.renameSync(scratch, layout.pgdata);
 }
 
-async function startServer(layout: Layout, account: Account, url: string, { postgres }: Binaries): Promise<ChildProcess> {
+async function startServer(
+  layout: Layout,
+  account: Account,
+  url: string,
+  { postgres }: Binaries,
+): Promise<ChildProcess> {
   const { port } = new URL(url);
   // The previous log is kept beside the new one for a look after a crash.
   if (fs.existsSync(layout.logFile)) fs.renameSync(layout.logFile, `${layout.logFile}.1`);
@@ -279,7 +306,17 @@ async function startServer(layout: Layout, account: Account, url: string, { post
   if (account.uid !== undefined) fs.fchownSync(log, account.uid, account.gid!);
   const child = spawn(
     '/bin/sh',
-    ['-c', WATCHDOG, 'subledger-postgres-watchdog', postgres, '-D', layout.pgdata, '-p', port, ...SERVER_SETTINGS.flatMap((setting) => ['-c', setting])],
+    [
+      '-c',
+      WATCHDOG,
+      'subledger-postgres-watchdog',
+      postgres,
+      '-D',
+      layout.pgdata,
+      '-p',
+      port,
+      ...SERVER_SETTINGS.flatMap((setting) => ['-c', setting]),
+    ],
     // A process group of its own: Ctrl-C in a terminal reaches Subledger, which drains its requests and then
     // stops the server, instead of stopping the server under them. The watchdog's standard input is the pipe
     // that ties the server's life to this process.
@@ -290,7 +327,11 @@ async function startServer(layout: Layout, account: Account, url: string, { post
   child.stdin!.on('error', () => undefined);
   const exited = new Promise<never>((_, reject) =>
     child.once('exit', (code, signal) =>
-      reject(new EmbeddedDatabaseError(`the embedded PostgreSQL server exited at start (${signal ?? `code ${code}`}):\n${tail(layout.logFile)}`)),
+      reject(
+        new EmbeddedDatabaseError(
+          `the embedded PostgreSQL server exited at start (${signal ?? `code ${code}`}):\n${tail(layout.logFile)}`,
+        ),
+      ),
     ),
   );
   exited.catch(() => undefined);

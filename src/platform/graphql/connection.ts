@@ -1,4 +1,5 @@
-import { Field, ObjectType, type ClassType } from 'type-graphql';
+import { type ClassType, Field, ObjectType } from 'type-graphql';
+
 import { encodeCursor } from './cursors';
 
 @ObjectType('PageInfo')
@@ -37,7 +38,12 @@ export function Connection<TNode extends object>(name: string, nodeClass: ClassT
  * A page from the rows read for it: the caller reads one row more than `first` at `offset`, and that extra
  * row is the one rule for whether a next page exists.
  */
-export function pageOf<TRow, TNode>(rows: TRow[], first: number, offset: number, toNode: (row: TRow) => TNode): Page<TNode> {
+export function pageOf<TRow, TNode>(
+  rows: TRow[],
+  first: number,
+  offset: number,
+  toNode: (row: TRow) => TNode,
+): Page<TNode> {
   const edges = rows.slice(0, first).map((row, index) => ({ cursor: encodeCursor(offset + index), node: toNode(row) }));
   return { edges, pageInfo: { hasNextPage: rows.length > first, endCursor: edges.at(-1)?.cursor ?? null } };
 }

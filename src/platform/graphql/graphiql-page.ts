@@ -1,5 +1,6 @@
 import { Router } from 'express';
-import { htmlPage, vendorAsset, servedFiles } from '../web/package-files';
+
+import { htmlPage, servedFiles, vendorAsset } from '../web/package-files';
 
 const DEFAULT_QUERY = `# Sign in (or signUp), then put {"authorization": "Bearer <token>"} under Headers below.
 mutation {

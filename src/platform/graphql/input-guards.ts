@@ -1,5 +1,12 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, Kind, visit, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
+import {
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  GraphQLError,
+  Kind,
+  type SelectionSetNode,
+  visit,
+} from 'graphql';
 
 /** The name of the first input field (a variable's path, or a literal's argument or field) holding a NUL. */
 function nulIn(value: unknown, name: string): string | null {
@@ -35,7 +42,11 @@ function nulInDocument(document: DocumentNode): string | null {
 const PASSWORD_HASHING = new Set(['signUp', 'login']);
 
 /** The root fields a selection set asks for, through fragments, aliases included. */
-function rootFieldNames(selectionSet: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>, seen = new Set<string>()): string[] {
+function rootFieldNames(
+  selectionSet: SelectionSetNode,
+  fragments: Map<string, FragmentDefinitionNode>,
+  seen = new Set<string>(),
+): string[] {
   return selectionSet.selections.flatMap((selection) => {
     if (selection.kind === Kind.FIELD) return [selection.name.value];
     if (selection.kind === Kind.INLINE_FRAGMENT) return rootFieldNames(selection.selectionSet, fragments, seen);
@@ -56,18 +67,32 @@ export const inputGuards: ApolloServerPlugin = {
     return {
       async didResolveOperation({ request, document, operation }) {
         if (operation?.operation === 'mutation') {
-          const fragments = new Map(document.definitions.filter((node) => node.kind === Kind.FRAGMENT_DEFINITION).map((node) => [node.name.value, node]));
-          const hashing = rootFieldNames(operation.selectionSet, fragments).filter((name) => PASSWORD_HASHING.has(name)).length;
+          const fragments = new Map(
+            document.definitions
+              .filter((node) => node.kind === Kind.FRAGMENT_DEFINITION)
+              .map((node) => [node.name.value, node]),
+          );
+          const hashing = rootFieldNames(operation.selectionSet, fragments).filter((name) =>
+            PASSWORD_HASHING.has(name),
+          ).length;
           if (hashing > 1) {
-            throw new GraphQLError('A request may run one signUp or login.', { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+            throw new GraphQLError('A request may run one signUp or login.', {
+              extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } },
+            });
           }
         }
         const field =
           nulIn(request.variables ?? {}, 'variables') ??
-          (document.definitions.some((node) => node.kind === Kind.OPERATION_DEFINITION) ? nulInDocument(document) : null);
+          (document.definitions.some((node) => node.kind === Kind.OPERATION_DEFINITION)
+            ? nulInDocument(document)
+            : null);
         if (field) {
           throw new GraphQLError(`The ${field} must not contain NUL characters.`, {
-            extensions: { code: 'BAD_USER_INPUT', errors: { [field]: [`The ${field} must not contain NUL characters.`] }, http: { status: 400 } },
+            extensions: {
+              code: 'BAD_USER_INPUT',
+              errors: { [field]: [`The ${field} must not contain NUL characters.`] },
+              http: { status: 400 },
+            },
           });
         }
       },

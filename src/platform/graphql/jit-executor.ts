@@ -1,22 +1,23 @@
+import { isDeepStrictEqual } from 'node:util';
+
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
 import {
   astFromValue,
   execute,
+  type ExecutionResult,
   getVariableValues,
   GraphQLError,
+  type GraphQLInputType,
+  type GraphQLSchema,
   isInputObjectType,
   isListType,
   isNonNullType,
   typeFromAST,
   valueFromASTUntyped,
-  type ExecutionResult,
-  type GraphQLInputType,
-  type GraphQLSchema,
   type VariableDefinitionNode,
 } from 'graphql';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
-import { isDeepStrictEqual } from 'node:util';
 
 /**
  * How documents are executed: `jit` compiles each document once (graphql-jit) and runs the compiled code;
@@ -70,7 +71,9 @@ export function executorGateway(schema: GraphQLSchema, execution: GraphQLExecuti
       if (isDeepStrictEqual(plain(ours), plain(theirs))) return ours;
       const again = await jit(requestContext);
       if (isDeepStrictEqual(plain(ours), plain(again))) {
-        throw new Error(`graphql-jit and graphql-js differ:\n${JSON.stringify(plain(ours))}\n${JSON.stringify(plain(theirs))}`);
+        throw new Error(
+          `graphql-jit and graphql-js differ:\n${JSON.stringify(plain(ours))}\n${JSON.stringify(plain(theirs))}`,
+        );
       }
       ours = again;
     }
@@ -92,7 +95,11 @@ export function executorGateway(schema: GraphQLSchema, execution: GraphQLExecuti
  * The variables with the default values of input object fields filled in, as a client would have written
  * them: graphql-jit refuses a missing non-null input field even when it has a default (graphql-js fills it).
  */
-function withInputDefaults(schema: GraphQLSchema, definitions: readonly VariableDefinitionNode[], variables: Record<string, unknown>): Record<string, unknown> {
+function withInputDefaults(
+  schema: GraphQLSchema,
+  definitions: readonly VariableDefinitionNode[],
+  variables: Record<string, unknown>,
+): Record<string, unknown> {
   const filled = { ...variables };
   for (const definition of definitions) {
     const name = definition.variable.name.value;
@@ -105,7 +112,10 @@ function withInputDefaults(schema: GraphQLSchema, definitions: readonly Variable
 function withDefaults(type: GraphQLInputType, value: unknown): unknown {
   if (isNonNullType(type)) return withDefaults(type.ofType, value);
   if (value === null || typeof value !== 'object') return value;
-  if (isListType(type)) return Array.isArray(value) ? value.map((item) => withDefaults(type.ofType, item)) : withDefaults(type.ofType, value);
+  if (isListType(type))
+    return Array.isArray(value)
+      ? value.map((item) => withDefaults(type.ofType, item))
+      : withDefaults(type.ofType, value);
   if (!isInputObjectType(type) || Array.isArray(value)) return value;
   const object: Record<string, unknown> = { ...(value as Record<string, unknown>) };
   for (const field of Object.values(type.getFields())) {
@@ -123,7 +133,11 @@ function withDefaults(type: GraphQLInputType, value: unknown): unknown {
  * error kept so the one error taxonomy maps it.
  */
 function asGraphQLError(error: GraphQLError): GraphQLError {
-  const rebuilt = new GraphQLError(error.message, { path: error.path, originalError: error.originalError, extensions: {} });
+  const rebuilt = new GraphQLError(error.message, {
+    path: error.path,
+    originalError: error.originalError,
+    extensions: {},
+  });
   // graphql-js errors carry their locations too; the rebuilt one has no AST nodes to compute them from.
   return Object.assign(rebuilt, { locations: error.locations });
 }

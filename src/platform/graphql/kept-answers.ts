@@ -1,5 +1,6 @@
-import { HeaderMap, type ApolloServerPlugin } from '@apollo/server';
+import { type ApolloServerPlugin, HeaderMap } from '@apollo/server';
 import { Kind, type OperationDefinitionNode } from 'graphql';
+
 import type { AnswerCache } from '../answer-cache';
 import type { GraphQLContext } from './context';
 
@@ -9,7 +10,10 @@ import type { GraphQLContext } from './context';
  * quarter-hour changes (see AnswerCache). Apollo still parses, validates and limits every document; only
  * execution is skipped; a burst of the same query waits for the one being made. Results with errors are never kept.
  */
-export function keptAnswersPlugin(answers: AnswerCache, roots: ReadonlySet<string>): ApolloServerPlugin<GraphQLContext> {
+export function keptAnswersPlugin(
+  answers: AnswerCache,
+  roots: ReadonlySet<string>,
+): ApolloServerPlugin<GraphQLContext> {
   return {
     async requestDidStart() {
       let done: ((made?: { answer: { data: Record<string, unknown> }; bytes: number }) => void) | undefined;
@@ -23,7 +27,11 @@ export function keptAnswersPlugin(answers: AnswerCache, roots: ReadonlySet<strin
           const theirs = answers.madeByAnother<Result>(caller, key);
           const kept = answers.get<Result>(caller, key) ?? (theirs && (await theirs));
           // A fresh wrapper: the pipeline may add to the result it sends.
-          if (kept) return { http: { status: undefined, headers: new HeaderMap() }, body: { kind: 'single', singleResult: { data: kept.data } } };
+          if (kept)
+            return {
+              http: { status: undefined, headers: new HeaderMap() },
+              body: { kind: 'single', singleResult: { data: kept.data } },
+            };
           done = answers.startMaking(caller, key);
           return null;
         },
@@ -33,7 +41,11 @@ export function keptAnswersPlugin(answers: AnswerCache, roots: ReadonlySet<strin
         async willSendResponse({ response }) {
           if (!done) return;
           const result = response.body.kind === 'single' ? response.body.singleResult : undefined;
-          done(result?.data && !result.errors ? { answer: { data: result.data }, bytes: JSON.stringify(result.data).length } : undefined);
+          done(
+            result?.data && !result.errors
+              ? { answer: { data: result.data }, bytes: JSON.stringify(result.data).length }
+              : undefined,
+          );
         },
       };
     },
@@ -45,7 +57,8 @@ function readsOnly(operation: OperationDefinitionNode, roots: ReadonlySet<string
   return (
     operation.operation === 'query' &&
     operation.selectionSet.selections.every(
-      (selection) => selection.kind === Kind.FIELD && (roots.has(selection.name.value) || selection.name.value === '__typename'),
+      (selection) =>
+        selection.kind === Kind.FIELD && (roots.has(selection.name.value) || selection.name.value === '__typename'),
     )
   );
 }

@@ -9,5 +9,6 @@ const CALENDAR_DATE = /^\d{4}-\d{2}-\d{2}$/;
  */
 export const LocalDateScalar = new GraphQLScalarType({
   ...LocalDateResolver.toConfig(),
-  serialize: (value) => (typeof value === 'string' && CALENDAR_DATE.test(value) ? value : LocalDateResolver.serialize(value)),
+  serialize: (value) =>
+    typeof value === 'string' && CALENDAR_DATE.test(value) ? value : LocalDateResolver.serialize(value),
 });

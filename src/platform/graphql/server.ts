@@ -1,19 +1,29 @@
 import { ApolloServer } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+
+import type { AnswerCache } from '../answer-cache';
 import type { Config } from '../config';
 import { AppError, asAppError, toGraphQLExtensions } from '../errors';
 import type { Logger } from '../logger';
 import type { GraphQLContext } from './context';
-import type { AnswerCache } from '../answer-cache';
 import { inputGuards } from './input-guards';
-import { keptAnswersPlugin } from './kept-answers';
 import { executorGateway, type GraphQLExecution } from './jit-executor';
+import { keptAnswersPlugin } from './kept-answers';
 
 /** Limits on what one GraphQL document may ask for. */
-export const GRAPHQL_LIMITS = { maxDepth: 10, maxCost: 20000, maxAliases: 15, maxTokens: 2000, maxDirectives: 20 } as const;
+export const GRAPHQL_LIMITS = {
+  maxDepth: 10,
+  maxCost: 20000,
+  maxAliases: 15,
+  maxTokens: 2000,
+  maxDirectives: 20,
+} as const;
 
 export async function createGraphQLServer(
   schema: GraphQLSchema,

@@ -1,4 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
+
 import type { Config } from '../config';
 import { databaseServer, logReclaimedOrphan, type ReclaimedOrphan } from '../db/embedded-postgres';
 import type { Logger } from '../logger';
@@ -78,7 +79,10 @@ export async function superviseApiProcesses(config: Config, logger: Logger): Pro
       const ranFor = Date.now() - started.startedAt;
       const restarts = ranFor >= STABLE_AFTER_MS ? 0 : started.restarts + 1;
       const delay = restarts === 0 ? 0 : Math.min(MAX_RESTART_DELAY_MS, 250 * 2 ** restarts);
-      logger.error({ pid: worker.process.pid, code, signal, role: started.role, restartInMs: delay }, 'API process exited; restarting it');
+      logger.error(
+        { pid: worker.process.pid, code, signal, role: started.role, restartInMs: delay },
+        'API process exited; restarting it',
+      );
       setTimeout(() => {
         if (!stopping) slots[index] = fork({ role: started.role, restarts: Math.max(restarts, 1) });
       }, delay);
@@ -89,7 +93,11 @@ export async function superviseApiProcesses(config: Config, logger: Logger): Pro
   /** Stops the API processes (SIGTERM: they drain), then the database. */
   const drain = async () => {
     stopping = true;
-    const exits = slots.map((slot) => (slot.worker.isDead() ? Promise.resolve() : new Promise<void>((resolve) => slot.worker.once('exit', () => resolve()))));
+    const exits = slots.map((slot) =>
+      slot.worker.isDead()
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => slot.worker.once('exit', () => resolve())),
+    );
     for (const slot of slots) slot.worker.process.kill('SIGTERM');
     const killer = setTimeout(() => {
       logger.warn({ afterMs: DRAIN_TIMEOUT_MS }, 'API processes still draining; killing them');

@@ -1,6 +1,13 @@
 import type { Redis } from 'ioredis';
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
+
 import type { DirectReads } from '../db/direct-reads';
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 export interface LimiterOptions {
   /** Namespace of the keys. */
@@ -34,7 +41,9 @@ export function sharedLimiter(stores: LimiterStores, options: LimiterOptions): R
   }
   return new RateLimiterPostgres({
     ...base,
-    storeClient: { query: (statement: { name?: string; text: string; values?: unknown[] }) => stores.reads.query(statement) },
+    storeClient: {
+      query: (statement: { name?: string; text: string; values?: unknown[] }) => stores.reads.query(statement),
+    },
     storeType: 'pool',
     tableName: 'rate_limits',
     tableCreated: true,
@@ -47,13 +56,24 @@ export function sharedLimiter(stores: LimiterStores, options: LimiterOptions): R
  * The per-request limiter: shared like the others when Redis is configured or several API processes serve the
  * port (WEB_CONCURRENCY), in this process's memory when it is the only one.
  */
-export function requestLimiter(stores: LimiterStores, options: LimiterOptions, deployment: { processes: number }): RateLimiterAbstract {
+export function requestLimiter(
+  stores: LimiterStores,
+  options: LimiterOptions,
+  deployment: { processes: number },
+): RateLimiterAbstract {
   if (stores.redis || deployment.processes > 1) return sharedLimiter(stores, options);
-  return new RateLimiterMemory({ keyPrefix: options.keyPrefix, points: options.points, duration: options.durationSeconds });
+  return new RateLimiterMemory({
+    keyPrefix: options.keyPrefix,
+    points: options.points,
+    duration: options.durationSeconds,
+  });
 }
 
 /** Consumes a point; resolves to the limiter's answer whether or not the limit was passed. */
-export async function consume(limiter: RateLimiterAbstract, key: string): Promise<{ allowed: boolean; result: RateLimiterRes }> {
+export async function consume(
+  limiter: RateLimiterAbstract,
+  key: string,
+): Promise<{ allowed: boolean; result: RateLimiterRes }> {
   try {
     return { allowed: true, result: await limiter.consume(key) };
   } catch (rejection) {

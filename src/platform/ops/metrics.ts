@@ -10,7 +10,10 @@ export class Metrics {
    * `deliveryCounts`: outbound webhook deliveries per status, from the delivery log; `ratesHealth`: the age of
    * the exchange rates in days and whether their last refresh failed.
    */
-  constructor(deliveryCounts: () => Promise<Record<string, number>>, ratesHealth: () => Promise<{ ageDays: number | null; failing: boolean }>) {
+  constructor(
+    deliveryCounts: () => Promise<Record<string, number>>,
+    ratesHealth: () => Promise<{ ageDays: number | null; failing: boolean }>,
+  ) {
     collectDefaultMetrics({ register: this.registry });
     this.requestDuration = new Histogram({
       name: 'http_request_duration_seconds',
@@ -55,7 +58,11 @@ export class Metrics {
     return (req, res, next) => {
       const stop = this.requestDuration.startTimer();
       res.on('finish', () => {
-        const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : req.path.startsWith('/graphql') ? '/graphql' : 'unmatched';
+        const route = req.route?.path
+          ? `${req.baseUrl}${String(req.route.path)}`
+          : req.path.startsWith('/graphql')
+            ? '/graphql'
+            : 'unmatched';
         stop({ method: req.method, route, status: String(res.statusCode) });
       });
       next();

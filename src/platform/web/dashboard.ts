@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+
 import { Router } from 'express';
+
 import { htmlPage, servedFiles } from './package-files';
 
 /**
@@ -8,7 +10,10 @@ import { htmlPage, servedFiles } from './package-files';
  * this file's place in src/ (tests) or in dist/src/ (the built server).
  */
 function bundleFolder(): string | null {
-  const candidates = [path.resolve(__dirname, '../../../dist/dashboard'), path.resolve(__dirname, '../../../dashboard')];
+  const candidates = [
+    path.resolve(__dirname, '../../../dist/dashboard'),
+    path.resolve(__dirname, '../../../dashboard'),
+  ];
   return candidates.find((folder) => existsSync(path.join(folder, 'main.js'))) ?? null;
 }
 
@@ -17,7 +22,10 @@ export function dashboardPage(): Router {
   const router = Router();
   const folder = bundleFolder();
   if (!folder) return router;
-  router.use('/dashboard', servedFiles({ 'main.js': path.join(folder, 'main.js'), 'main.css': path.join(folder, 'main.css') }));
+  router.use(
+    '/dashboard',
+    servedFiles({ 'main.js': path.join(folder, 'main.js'), 'main.css': path.join(folder, 'main.css') }),
+  );
   const page = htmlPage(
     'Subledger',
     '<meta name="color-scheme" content="light dark">\n<link rel="stylesheet" href="/dashboard/main.css">\n<script type="module" src="/dashboard/main.js"></script>',

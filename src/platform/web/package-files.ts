@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import type { RequestHandler } from 'express';
+
 import VENDOR_ASSETS from './vendor-assets.json';
 
 /**
@@ -11,7 +13,10 @@ export function packageFile(packageName: string, relativePath: string): string {
   let folder = path.dirname(require.resolve(packageName));
   for (;;) {
     const manifest = path.join(folder, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === packageName) {
+    if (
+      existsSync(manifest) &&
+      (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === packageName
+    ) {
       return path.join(folder, relativePath);
     }
     const parent = path.dirname(folder);
@@ -27,7 +32,8 @@ export function packageFile(packageName: string, relativePath: string): string {
  */
 export function vendorAsset(packageName: string, relativePath: string): string {
   const listed = (VENDOR_ASSETS as Record<string, string[] | undefined>)[packageName] ?? [];
-  if (!listed.includes(relativePath)) throw new Error(`${packageName}/${relativePath} is not listed in src/platform/web/vendor-assets.json`);
+  if (!listed.includes(relativePath))
+    throw new Error(`${packageName}/${relativePath} is not listed in src/platform/web/vendor-assets.json`);
   // From dist/src/platform/web/ (the built server), then the checkout's dist/ from src/platform/web/.
   const folders = [path.resolve(__dirname, '../../../assets'), path.resolve(__dirname, '../../../dist/assets')];
   const [built, checkoutCopy] = folders.map((folder) => path.join(folder, packageName, relativePath));
@@ -36,7 +42,9 @@ export function vendorAsset(packageName: string, relativePath: string): string {
     return packageFile(packageName, relativePath);
   } catch {
     if (existsSync(checkoutCopy)) return checkoutCopy;
-    throw new Error(`${packageName}/${relativePath} is neither in ${folders[0]} (npm run build copies it there) nor installed`);
+    throw new Error(
+      `${packageName}/${relativePath} is neither in ${folders[0]} (npm run build copies it there) nor installed`,
+    );
   }
 }
 
