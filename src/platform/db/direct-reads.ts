@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import type { Sql } from 'sql-template-tag';
 
 import { pgQuery, type PgStatement, pooled, positional } from './statements';
 
@@ -17,10 +18,10 @@ export class DirectReads {
 
   constructor(private readonly orm: MikroORM<PostgreSqlDriver>) {}
 
-  /** Rows of a read written with `?` placeholders (never inside string literals). */
-  async rows<T>(sql: string, params: readonly unknown[]): Promise<T[]> {
-    const text = positional(sql);
-    return (await this.query<T>({ name: this.nameOf(text), text, values: params })).rows;
+  /** Rows of a read written with the `sql` tag (or, until every caller has moved to it, with `?` placeholders). */
+  async rows<T>(query: Sql | string, params: readonly unknown[] = []): Promise<T[]> {
+    const [text, values] = typeof query === 'string' ? [positional(query), params] : [query.text, query.values];
+    return (await this.query<T>({ name: this.nameOf(text), text, values })).rows;
   }
 
   /** One statement written with `$n` placeholders, named or not (the rate limiter's store uses this). */

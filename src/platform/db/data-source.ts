@@ -1,0 +1,54 @@
+import type { MikroORM } from '@mikro-orm/core';
+import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
+import type { Sql } from 'sql-template-tag';
+
+import { ambientTransaction, currentTarget, pgQuery, type StatementTarget } from './statements';
+
+/** What a service needs of the database: a unit of work. Everything else is a repository's. */
+export interface Transactions {
+  /**
+   * Runs `work` in a transaction that every repository call inside it joins (found through MikroORM's
+   * transaction context, not passed along); inside another transaction it is a savepoint of that one.
+   */
+  transaction<T>(work: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * What repositories are built on: the ORM's EntityManager and plain statements, both on the ambient transaction
+ * when the caller runs in one, else on the pool. Services only see it as `Transactions`.
+ */
+export class DataSource implements Transactions {
+  constructor(readonly orm: MikroORM<PostgreSqlDriver>) {}
+
+  /**
+   * The EntityManager of the ambient transaction, else a fresh fork: an entity read outside a transaction is
+   * the repository method's own, so a read-change-flush stays inside one method or one transaction.
+   */
+  em(): EntityManager {
+    return ambientTransaction() ?? this.orm.em.fork();
+  }
+
+  /** Where a plain statement runs: the ambient transaction, else a pooled connection. */
+  target(): StatementTarget {
+    return currentTarget(this.orm);
+  }
+
+  /** The rows of a statement written with the `sql` tag (values travel apart, as `$n` parameters). */
+  async rows<T>(query: Sql): Promise<T[]> {
+    return (await pgQuery<T>(this.target(), { text: query.text, values: query.values })).rows;
+  }
+
+  /** The first row of a statement, if any. */
+  async row<T>(query: Sql): Promise<T | undefined> {
+    return (await this.rows<T>(query))[0];
+  }
+
+  /** A statement whose rows nobody reads; answers how many rows it touched. */
+  async run(query: Sql): Promise<number> {
+    return (await pgQuery(this.target(), { text: query.text, values: query.values })).rowCount ?? 0;
+  }
+
+  transaction<T>(work: () => Promise<T>): Promise<T> {
+    return (ambientTransaction() ?? this.orm.em).transactional(() => work());
+  }
+}
