@@ -1,3 +1,5 @@
+import sql, { raw, type Sql } from 'sql-template-tag';
+
 /** Who is calling: the user a valid access token belongs to, and that token. */
 export interface Caller {
   userId: number;
@@ -18,7 +20,8 @@ export function globalOrOwn(
   return { $or: [{ [ownerProperty]: null }, { [ownerProperty]: userId }] };
 }
 
-/** globalOrOwn in SQL over an owner column; its one `?` takes the user's id. */
-export function globalOrOwnSql(ownerColumn: string): string {
-  return `(${ownerColumn} is null or ${ownerColumn} = ?)`;
+/** globalOrOwn in SQL over an owner column (fixed text, never input) and the user's id (a value, or an expression). */
+export function globalOrOwnSql(ownerColumn: string, userId: number | Sql): Sql {
+  const owner = raw(ownerColumn);
+  return sql`(${owner} is null or ${owner} = ${userId})`;
 }

@@ -1,5 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-
 import type { StatementPart } from './db/statements';
 
 /**
@@ -8,7 +6,10 @@ import type { StatementPart } from './db/statements';
  * in, so features that change records never import the feature that reads them.
  */
 export interface ReminderScheduling {
-  reschedule(em: EntityManager, subscriptionIds: number[]): Promise<void>;
+  /** The reminders of records whose alerts or zone changed outside a change of the records themselves. */
+  reschedule(subscriptionIds: number[]): Promise<void>;
+  /** The timing of these alert definitions. */
+  definitionsOf(alertIds: readonly number[]): Promise<ReminderDefinition[]>;
   /** New records' reminders as a part of the one statement that inserts them (their definitions read beforehand). */
   newRecordsPart(records: readonly ScheduledRecord[], definitions: ReminderDefinition[]): StatementPart;
   /** Changed records' reminders (none for a deleted record) as a part of the one statement that changes them. */
@@ -17,7 +18,7 @@ export interface ReminderScheduling {
     definitions: ReminderDefinition[],
   ): StatementPart;
   /** The live records whose reminders come from the alert definition (the alert is in use when any are). */
-  recordsUsingAlert(em: EntityManager, alertId: number): Promise<number[]>;
+  recordsUsingAlert(alertId: number): Promise<number[]>;
 }
 
 /** An alert definition's timing: when, before which dates, its reminders fire. */

@@ -1,10 +1,6 @@
-import type { MikroORM } from '@mikro-orm/core';
-import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
-
 import type { Caller } from '../platform/caller';
-import { pooled } from '../platform/db/statements';
 import { AppError } from '../platform/errors';
-import { type AttemptRow, type DeliveryQuery, deliveryRepository, type DeliveryRow } from './delivery.repository';
+import type { AttemptRow, DeliveryQuery, DeliveryRepository, DeliveryRow } from './delivery.repository';
 import type { OutboxSignal } from './outbox';
 import { MAX_ATTEMPTS } from './retry-schedule';
 
@@ -13,21 +9,21 @@ export type { AttemptRow, DeliveryRow };
 /** The caller's delivery log: every delivery of their events (to webhook endpoints and notification targets), with every attempt. */
 export class DeliveryLogService {
   constructor(
-    private readonly orm: MikroORM<PostgreSqlDriver>,
+    private readonly deliveries: DeliveryRepository,
     private readonly outbox: OutboxSignal,
   ) {}
 
   list(caller: Caller, query: DeliveryQuery): Promise<DeliveryRow[]> {
-    return deliveryRepository.list(pooled(this.orm), caller.userId, query);
+    return this.deliveries.list(caller.userId, query);
   }
 
   attempts(deliveryIds: readonly number[]): Promise<AttemptRow[]> {
-    return deliveryRepository.attempts(pooled(this.orm), deliveryIds);
+    return this.deliveries.attempts(deliveryIds);
   }
 
   /** Deliveries per status, for the metrics. */
   countsByStatus(): Promise<Record<string, number>> {
-    return deliveryRepository.countsByStatus(pooled(this.orm));
+    return this.deliveries.countsByStatus();
   }
 
   /**
@@ -35,11 +31,10 @@ export class DeliveryLogService {
    * attempt numbering; if that attempt fails too and none is left on the schedule, it is failed again.
    */
   async redeliver(caller: Caller, deliveryId: number): Promise<DeliveryRow> {
-    const em = pooled(this.orm);
-    if (!(await deliveryRepository.owned(em, caller.userId, deliveryId))) throw AppError.notFound('Delivery');
-    if (!(await deliveryRepository.reopen(em, deliveryId, MAX_ATTEMPTS - 1)))
+    if (!(await this.deliveries.owned(caller.userId, deliveryId))) throw AppError.notFound('Delivery');
+    if (!(await this.deliveries.reopen(deliveryId, MAX_ATTEMPTS - 1)))
       throw new AppError('CONFLICT', 'The delivery is still pending');
     this.outbox.notify();
-    return (await deliveryRepository.owned(em, caller.userId, deliveryId))!;
+    return (await this.deliveries.owned(caller.userId, deliveryId))!;
   }
 }

@@ -1,10 +1,6 @@
-import type { MikroORM } from '@mikro-orm/core';
-import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
-
 import type { Config } from '../platform/config';
-import { pooled } from '../platform/db/statements';
 import { USER_AGENT } from '../platform/version';
-import { deliveryRepository, type RecordedAttempt } from './delivery.repository';
+import type { DeliveryRepository, RecordedAttempt } from './delivery.repository';
 import { type PostResult, sendOnce } from './http-post';
 import { delayBeforeNextAttempt } from './retry-schedule';
 import { signWebhook } from './signature';
@@ -54,7 +50,7 @@ export class DeliveryService {
   private readonly leaseMs: number;
 
   constructor(
-    private readonly orm: MikroORM<PostgreSqlDriver>,
+    private readonly deliveries: DeliveryRepository,
     private readonly config: Pick<Config, 'serviceShortName' | 'baseUrl' | 'webhookAllowPrivate'>,
     private readonly notifications: TargetSender,
     timing: DeliveryTiming = {},
@@ -66,7 +62,7 @@ export class DeliveryService {
   /** Takes up to `limit` due deliveries for this relay (rows another relay holds are skipped). */
   async claimDue(limit: number): Promise<ClaimedDelivery[]> {
     if (limit <= 0) return [];
-    const rows = await deliveryRepository.claimDue(pooled(this.orm), this.leaseMs / 1000, limit);
+    const rows = await this.deliveries.claimDue(this.leaseMs / 1000, limit);
     return rows.map((row) => ({ deliveryId: row.id, attemptsMade: row.attempt_count }));
   }
 
@@ -78,7 +74,7 @@ export class DeliveryService {
    */
   async attempt(claims: readonly ClaimedDelivery[]): Promise<void> {
     if (claims.length === 0) return;
-    const taken = await deliveryRepository.takeAttempts(pooled(this.orm), claims);
+    const taken = await this.deliveries.takeAttempts(claims);
     if (taken.length === 0) return;
     const outcomes = await Promise.all(
       taken.map((attempt) =>
@@ -94,8 +90,7 @@ export class DeliveryService {
         ),
       ),
     );
-    await deliveryRepository.recordAttempts(
-      pooled(this.orm),
+    await this.deliveries.recordAttempts(
       taken.map((attempt, index) => this.recorded(attempt.delivery_id, attempt.attempt_count, outcomes[index])),
     );
   }

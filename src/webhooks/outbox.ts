@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
-import type { EntityManager } from '@mikro-orm/postgresql';
-
 import type { StatementPart } from '../platform/db/statements';
-import { deliveryRepository, type EventNotifications } from './delivery.repository';
+import { eventsPart as deliveryEventsPart } from './delivery.sql';
 import type { WebhookTopic } from './topics';
 
 /** Tells the relay that events were committed, so it need not wait for its next poll. */
@@ -30,23 +28,16 @@ export interface OutboxEvent {
 }
 
 /**
- * Writes events with the change that caused them, inside its transaction (the transactional outbox): one
- * event per record, and one delivery per enabled endpoint of the owner that takes the topic.
+ * Events with the change that caused them, as a part of its statement (the transactional outbox): one event
+ * per record, and one delivery per enabled endpoint of the owner that takes the topic.
  */
-export async function writeEvents(
-  em: EntityManager,
+export function eventsPart(
   userId: number,
   topic: WebhookTopic,
   events: OutboxEvent[],
-  notify?: EventNotifications,
-): Promise<void> {
-  if (events.length === 0) return;
-  await deliveryRepository.insertEvents(em, userId, topic, identified(events), notify);
-}
-
-/** writeEvents as a part of the statement that makes the change (a create writes everything in one). */
-export function eventsPart(userId: number, topic: WebhookTopic, events: OutboxEvent[]): StatementPart {
-  return deliveryRepository.eventsPart(userId, topic, identified(events));
+  toEndpoints?: boolean,
+): StatementPart {
+  return deliveryEventsPart(userId, topic, identified(events), toEndpoints);
 }
 
 function identified(events: OutboxEvent[]) {

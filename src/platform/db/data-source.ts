@@ -1,8 +1,17 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
-import type { Sql } from 'sql-template-tag';
+import sql, { type Sql } from 'sql-template-tag';
 
-import { ambientTransaction, currentTarget, pgQuery, type StatementTarget } from './statements';
+import {
+  ambientTransaction,
+  currentTarget,
+  dueColumn,
+  pgQuery,
+  pooled,
+  type StatementPart,
+  type StatementTarget,
+  withParts,
+} from './statements';
 
 /** What a service needs of the database: a unit of work. Everything else is a repository's. */
 export interface Transactions {
@@ -13,27 +22,10 @@ export interface Transactions {
   transaction<T>(work: () => Promise<T>): Promise<T>;
 }
 
-/**
- * What repositories are built on: the ORM's EntityManager and plain statements, both on the ambient transaction
- * when the caller runs in one, else on the pool. Services only see it as `Transactions`.
- */
-export class DataSource implements Transactions {
-  constructor(readonly orm: MikroORM<PostgreSqlDriver>) {}
+/** Statements written with the `sql` tag (values travel apart, as `$n` parameters), run where `target` says. */
+export class StatementRunner {
+  constructor(private readonly target: () => StatementTarget) {}
 
-  /**
-   * The EntityManager of the ambient transaction, else a fresh fork: an entity read outside a transaction is
-   * the repository method's own, so a read-change-flush stays inside one method or one transaction.
-   */
-  em(): EntityManager {
-    return ambientTransaction() ?? this.orm.em.fork();
-  }
-
-  /** Where a plain statement runs: the ambient transaction, else a pooled connection. */
-  target(): StatementTarget {
-    return currentTarget(this.orm);
-  }
-
-  /** The rows of a statement written with the `sql` tag (values travel apart, as `$n` parameters). */
   async rows<T>(query: Sql): Promise<T[]> {
     return (await pgQuery<T>(this.target(), { text: query.text, values: query.values })).rows;
   }
@@ -46,6 +38,37 @@ export class DataSource implements Transactions {
   /** A statement whose rows nobody reads; answers how many rows it touched. */
   async run(query: Sql): Promise<number> {
     return (await pgQuery(this.target(), { text: query.text, values: query.values })).rowCount ?? 0;
+  }
+
+  /** Parts of several repositories run as one statement; `due`: whether one wrote work a relay should take now. */
+  async runParts(parts: readonly StatementPart[]): Promise<{ due: boolean }> {
+    const [{ due }] = await this.rows<{ due: boolean }>(withParts(parts, sql`select ${dueColumn(parts)}`));
+    return { due };
+  }
+}
+
+/**
+ * What repositories are built on: the ORM's EntityManager and plain statements, both on the ambient transaction
+ * when the caller runs in one, else on the pool. Services only see it as `Transactions`.
+ */
+export class DataSource extends StatementRunner implements Transactions {
+  /**
+   * Statements on the pool even inside a transaction: the relays' claims, which a nudge from inside a
+   * transaction's callback must not join.
+   */
+  readonly apart: StatementRunner;
+
+  constructor(readonly orm: MikroORM<PostgreSqlDriver>) {
+    super(() => currentTarget(orm));
+    this.apart = new StatementRunner(() => pooled(orm));
+  }
+
+  /**
+   * The EntityManager of the ambient transaction, else a fresh fork: an entity read outside a transaction is
+   * the repository method's own, so a read-change-flush stays inside one method or one transaction.
+   */
+  em(): EntityManager {
+    return ambientTransaction() ?? this.orm.em.fork();
   }
 
   transaction<T>(work: () => Promise<T>): Promise<T> {

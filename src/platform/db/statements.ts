@@ -1,5 +1,6 @@
 import { type MikroORM, TransactionContext } from '@mikro-orm/core';
 import type { EntityManager, Knex, PostgreSqlDriver } from '@mikro-orm/postgresql';
+import sql, { join, raw, type Sql } from 'sql-template-tag';
 
 /** Where a statement runs: an EntityManager (on its transaction, when it is in one), or `pooled(orm)`. */
 export type StatementTarget = Pick<EntityManager, 'getConnection' | 'getTransactionContext' | 'config'>;
@@ -107,12 +108,11 @@ export function intArray(values: readonly number[]): string {
 }
 
 /**
- * Named common table expressions and their parameters, in placeholder order: a repository's share of a
- * statement that writes several tables at once (a create's record, tags, events, deliveries and reminders).
+ * Named common table expressions: a repository's share of a statement that writes several tables at once (a
+ * create's record, tags, events, deliveries and reminders).
  */
 export interface StatementPart {
-  sql: string;
-  params: unknown[];
+  sql: Sql;
   /**
    * A condition over the part's own expressions, true when it wrote work a relay should take now (deliveries,
    * reminders firing within the relays' look-ahead): the relays are nudged after the commit only then.
@@ -121,15 +121,15 @@ export interface StatementPart {
 }
 
 /** A column `due`: whether any of the parts wrote work a relay should take now. */
-export function dueColumn(parts: readonly StatementPart[]): string {
+export function dueColumn(parts: readonly StatementPart[]): Sql {
   const conditions = parts.flatMap((part) => (part.due ? [part.due] : []));
-  return `${conditions.length > 0 ? conditions.join(' or ') : 'false'} as "due"`;
+  return raw(`${conditions.length > 0 ? conditions.join(' or ') : 'false'} as "due"`);
 }
 
 /** One statement from parts and a final query over them (data-modifying parts run whether it reads them or not). */
-export function withParts(parts: readonly StatementPart[], query: string): StatementPart {
-  return {
-    sql: `with ${parts.map((part) => part.sql).join(',\n')}\n${query}`,
-    params: parts.flatMap((part) => part.params),
-  };
+export function withParts(parts: readonly StatementPart[], query: Sql): Sql {
+  return sql`with ${join(
+    parts.map((part) => part.sql),
+    ',\n',
+  )}\n${query}`;
 }
