@@ -1,22 +1,20 @@
-import type { MikroORM } from '@mikro-orm/core';
-import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
-
 import { ALL_CHANNELS, channelsOf } from '../alerts/alert.input';
-import { alertRepository } from '../alerts/alert.repository';
+import type { AlertRepository } from '../alerts/alert.repository';
 import { reminderMessage } from '../notifications/notification-message';
-import { notificationTargetRepository } from '../notifications/notification-target.repository';
+import type { NotificationTargetRepository } from '../notifications/notification-target.repository';
 import type { Caller } from '../platform/caller';
 import { addDays, todayIn } from '../platform/dates';
+import type { Transactions } from '../platform/db/data-source';
 import type { StatementPart } from '../platform/db/statements';
-import { pooled } from '../platform/db/statements';
 import { utcTimestamp } from '../platform/db/timestamps';
 import { AppError } from '../platform/errors';
 import type { Logger } from '../platform/logger';
 import { toMoneyString } from '../platform/money';
 import type { ScheduledRecord } from '../platform/reminder-scheduling';
-import { writeRecordEvents } from '../subscriptions/subscription.events';
+import { recordEventsPart } from '../subscriptions/subscription.events';
 import { scheduleOf, type SubscriptionRecord, toRecord } from '../subscriptions/subscription.record';
 import type { SubscriptionRepository } from '../subscriptions/subscription.repository';
+import { targetDeliveriesPart } from '../webhooks/delivery.sql';
 import type { OutboxSignal } from '../webhooks/outbox';
 import type { SubscriptionTopic } from '../webhooks/topics';
 import type { OwedReminders, ReminderRepository, ReminderRow } from './reminder.repository';
@@ -42,9 +40,11 @@ export interface DueReminder {
  */
 export class ReminderService {
   constructor(
-    private readonly orm: MikroORM<PostgreSqlDriver>,
+    private readonly transactions: Transactions,
     private readonly reminders: ReminderRepository,
     private readonly subscriptions: SubscriptionRepository,
+    private readonly alerts: AlertRepository,
+    private readonly targets: NotificationTargetRepository,
     private readonly outbox: OutboxSignal,
     private readonly mailer: ReminderMailer | null,
     private readonly logger: Logger,
@@ -56,20 +56,20 @@ export class ReminderService {
    * Brings the reminders of these records in line with the records and their definitions, inside the
    * caller's transaction: owed reminders are made (or moved to their new fire time), others are cancelled.
    */
-  async reschedule(em: EntityManager, subscriptionIds: number[]): Promise<void> {
+  async reschedule(subscriptionIds: number[]): Promise<void> {
     if (subscriptionIds.length === 0) return;
-    const records = await this.subscriptions.schedulingRows(em, subscriptionIds);
-    const definitions = await alertRepository.definitions(em, [
-      ...new Set(records.flatMap((record) => record.alert_ids)),
+    const records = await this.subscriptions.schedulingRows(subscriptionIds);
+    const definitions = await this.definitionsOf([...new Set(records.flatMap((record) => record.alert_ids))]);
+    await this.reminders.writeParts([
+      this.changedRecordsPart(
+        records.map((record) => ({ record, deleted: record.deleted_at !== null })),
+        definitions,
+      ),
     ]);
-    const now = this.clock();
-    await this.reminders.keepOnly(
-      em,
-      records.map((record) => ({
-        record,
-        owed: record.deleted_at !== null ? [] : owedReminders(record, definitions, now),
-      })),
-    );
+  }
+
+  definitionsOf(alertIds: readonly number[]): Promise<ReminderDefinition[]> {
+    return this.alerts.definitions([...alertIds]);
   }
 
   /** New records' reminders, as a part of the statement that inserts them (their definitions read beforehand). */
@@ -92,8 +92,8 @@ export class ReminderService {
   }
 
   /** The records that use an alert definition, as their first alert or another one. */
-  recordsUsingAlert(em: EntityManager, alertId: number): Promise<number[]> {
-    return this.subscriptions.usingAlert(em, alertId);
+  recordsUsingAlert(alertId: number): Promise<number[]> {
+    return this.subscriptions.usingAlert(alertId);
   }
 
   /** Reminders that have not fired and whose time comes within `lookAheadMs` (0: has come). */
@@ -108,16 +108,15 @@ export class ReminderService {
    * with the SENT mark); a reminder already fired (or cancelled) is left alone.
    */
   async fire(reminderId: number): Promise<void> {
-    const fired = await this.orm.em.transactional(async (em) => {
+    const fired = await this.transactions.transaction(async () => {
       const now = this.clock();
-      const reminder = await this.reminders.markSent(em, reminderId, now);
+      const reminder = await this.reminders.markSent(reminderId, now);
       if (!reminder) return null;
-      const row = (await this.subscriptions.anyById(em, reminder.subscription_id))!;
-      const alert = (await alertRepository.contact(em, reminder.alert_id, reminder.user_id))!;
+      const row = (await this.subscriptions.anyById(reminder.subscription_id))!;
+      const alert = (await this.alerts.contact(reminder.alert_id, reminder.user_id))!;
       const record = toRecord(row, now);
       const toEndpoints = channelsOf(alert.alert_type).includes('webhook');
-      const targetIds = await notificationTargetRepository.forAlert(
-        em,
+      const targetIds = await this.targets.forAlert(
         reminder.user_id,
         reminder.alert_id,
         alert.alert_type === ALL_CHANNELS,
@@ -134,15 +133,12 @@ export class ReminderService {
           country: alert.country,
           baseUrl: this.baseUrl,
         });
-        await writeRecordEvents(
-          em,
-          this.subscriptions,
-          reminder.user_id,
-          topic,
-          [record],
-          { reminder: { kind: reminder.kind, date: reminder.reminder_date, alert_id: reminder.alert_id } },
-          { toEndpoints, targetIds, message },
-        );
+        const tags = await this.subscriptions.tagsOf([record.id]);
+        const extra = { reminder: { kind: reminder.kind, date: reminder.reminder_date, alert_id: reminder.alert_id } };
+        await this.reminders.writeParts([
+          recordEventsPart(reminder.user_id, topic, [{ record, tags }], { extra, toEndpoints }),
+          ...(targetIds.length > 0 ? [targetDeliveriesPart(targetIds, message)] : []),
+        ]);
       }
       return { reminder, record, alert };
     });
@@ -170,7 +166,7 @@ export class ReminderService {
 
   /** Sends a sample reminder through an alert's channels now (the caller's soonest record, or a made-up one). */
   async sendTest(caller: Caller, alertId: number): Promise<string[]> {
-    const alert = await alertRepository.contact(pooled(this.orm), alertId, caller.userId);
+    const alert = await this.alerts.contact(alertId, caller.userId);
     if (!alert) throw AppError.notFound('Alert');
     const channels: string[] = [];
     const wanted = channelsOf(alert.alert_type);
@@ -190,16 +186,18 @@ export class ReminderService {
     }
     if (wanted.includes('webhook') && row) {
       const record = toRecord(row, this.clock());
-      await this.orm.em.transactional((em) =>
-        writeRecordEvents(em, this.subscriptions, caller.userId, 'subscription.payment_due', [record], {
-          reminder: {
-            kind: 'payment',
-            date: record.next_payment_date ?? record.payment_date,
-            alert_id: alertId,
-            test: true,
-          },
-        }),
-      );
+      const extra = {
+        reminder: {
+          kind: 'payment',
+          date: record.next_payment_date ?? record.payment_date,
+          alert_id: alertId,
+          test: true,
+        },
+      };
+      const tags = await this.subscriptions.tagsOf([record.id]);
+      await this.reminders.writeParts([
+        recordEventsPart(caller.userId, 'subscription.payment_due', [{ record, tags }], { extra }),
+      ]);
       this.outbox.notify();
       channels.push('webhook');
     }
