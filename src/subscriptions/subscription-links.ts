@@ -1,11 +1,8 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-
 import { DEFAULT_ALERT, NO_ALERT } from '../alerts/alert.input';
-import { alertRepository } from '../alerts/alert.repository';
-import { productRepository } from '../catalogue/product.repository';
-import { unknownCurrencyMessage, unknownCurrencyProblem } from '../currency/known-currency';
-import { tagRepository } from '../organizing/tag.repository';
-import type { StatementTarget } from '../platform/db/statements';
+import type { AlertRepository } from '../alerts/alert.repository';
+import type { ProductRepository } from '../catalogue/product.repository';
+import { unknownCurrencyMessage } from '../currency/known-currency';
+import type { TagRepository } from '../organizing/tag.repository';
 import { type FieldErrors, refuseFieldErrors } from '../platform/errors';
 import type { ReminderDefinition } from '../platform/reminder-scheduling';
 import type { Subscription } from './subscription.entity';
@@ -28,23 +25,6 @@ const missingTag = (value: string) => `The tag ${value} does not exist.`;
 /** The distinct tags an input names, trimmed: ids (all digits) or names. */
 const namedTags = (tags: string[]) => [...new Set(tags.map((tag) => tag.trim()))];
 const isTagId = (value: string) => /^\d+$/.test(value);
-
-/** The definitions of these alert ids, each the system's or one of the caller's, else a field error. */
-export async function usableAlerts(
-  em: StatementTarget,
-  userId: number,
-  alertIds: readonly number[],
-): Promise<ReminderDefinition[]> {
-  const definitions = await alertRepository.usableDefinitions(em, userId, [...alertIds]);
-  if (definitions.length !== alertIds.length) refuseFieldErrors({ alert_id: [MISSING.alert_id] });
-  return definitions;
-}
-
-/** The currency has exchange rates, else a field error. */
-export async function checkCurrency(em: EntityManager, currency: string): Promise<void> {
-  const problem = await unknownCurrencyProblem(em, currency);
-  if (problem) refuseFieldErrors({ price_type: [problem] });
-}
 
 /** Whether an update names rows to link (or a currency), and so needs a plan. */
 export function namesLinks(patch: SubscriptionPatch): boolean {
@@ -117,13 +97,24 @@ export function checkPlan(
   return { errors, unmade };
 }
 
-/** Makes the private products and the tags creates name for the first time, a statement each (outside their statement: see README). */
-export async function makeUnmade(
-  em: StatementTarget,
-  userId: number,
-  unmade: { products: readonly string[]; tags: readonly string[] },
-): Promise<void> {
-  if (unmade.products.length > 0)
-    await productRepository.ensurePrivate(em, userId, unmade.products, DEFAULT_CATEGORY_ID);
-  if (unmade.tags.length > 0) await tagRepository.ensure(em, userId, unmade.tags);
+/** The reads and writes of other features' rows that a record's links need. */
+export class LinkChecks {
+  constructor(
+    private readonly alerts: AlertRepository,
+    private readonly products: ProductRepository,
+    private readonly tags: TagRepository,
+  ) {}
+
+  /** The definitions of these alert ids, each the system's or one of the caller's, else a field error. */
+  async usableAlerts(userId: number, alertIds: readonly number[]): Promise<ReminderDefinition[]> {
+    const definitions = await this.alerts.usableDefinitions(userId, [...alertIds]);
+    if (definitions.length !== alertIds.length) refuseFieldErrors({ alert_id: [MISSING.alert_id] });
+    return definitions;
+  }
+
+  /** Makes the private products and the tags creates name for the first time, a statement each (outside their statement: see README). */
+  async makeUnmade(userId: number, unmade: { products: readonly string[]; tags: readonly string[] }): Promise<void> {
+    if (unmade.products.length > 0) await this.products.ensurePrivate(userId, unmade.products, DEFAULT_CATEGORY_ID);
+    if (unmade.tags.length > 0) await this.tags.ensure(userId, unmade.tags);
+  }
 }

@@ -1,13 +1,9 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-
 import type { StatementPart } from '../platform/db/statements';
-import type { EventNotifications } from '../webhooks/delivery.repository';
-import { eventsPart, writeEvents } from '../webhooks/outbox';
+import { eventsPart } from '../webhooks/outbox';
 import type { SubscriptionTopic } from '../webhooks/topics';
 import { label, PRODUCT_TYPE_LABELS } from './codes';
 import { presentSubscription } from './record-shape';
 import type { SubscriptionRecord } from './subscription.record';
-import type { SubscriptionRepository } from './subscription.repository';
 
 /**
  * A delivery body as the spec's Events section shows it: the record with `product_type` as an object,
@@ -45,37 +41,23 @@ export function eventPayload(
   };
 }
 
-/** Events about records, written in the transaction of the change (the delivery body carries their tags). */
-export async function writeRecordEvents(
-  em: EntityManager,
-  subscriptions: Pick<SubscriptionRepository, 'tagsOf'>,
-  userId: number,
-  topic: SubscriptionTopic,
-  records: SubscriptionRecord[],
-  extra: Record<string, unknown> = {},
-  notify?: EventNotifications,
-): Promise<void> {
-  if (records.length === 0) return;
-  const tags = await subscriptions.tagsOf(
-    em,
-    records.map((record) => record.id),
-  );
-  const events = records.map((record) => {
-    const own = tags.filter((row) => row.subscription_id === record.id).map(({ id, name }) => ({ id, name }));
-    return { subscriptionId: record.id, payload: { ...eventPayload(record, own), ...extra } };
-  });
-  await writeEvents(em, userId, topic, events, notify);
-}
-
-/** Events about records (their tags known), as a part of the statement that writes them. */
+/**
+ * Events about records (their tags known), as a part of the statement that writes them or their reminder
+ * (`extra` joins each body; `toEndpoints` false: for notification targets alone).
+ */
 export function recordEventsPart(
   userId: number,
   topic: SubscriptionTopic,
   records: ReadonlyArray<{ record: SubscriptionRecord; tags: Array<{ id: number; name: string }> }>,
+  options: { extra?: Record<string, unknown>; toEndpoints?: boolean } = {},
 ): StatementPart {
   return eventsPart(
     userId,
     topic,
-    records.map(({ record, tags }) => ({ subscriptionId: record.id, payload: eventPayload(record, tags) })),
+    records.map(({ record, tags }) => ({
+      subscriptionId: record.id,
+      payload: { ...eventPayload(record, tags), ...options.extra },
+    })),
+    options.toEndpoints,
   );
 }

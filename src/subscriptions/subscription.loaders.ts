@@ -1,13 +1,11 @@
-import type { MikroORM } from '@mikro-orm/core';
-import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 
-import { Alert } from '../alerts/alert.entity';
+import type { Alert } from '../alerts/alert.entity';
+import type { AlertRepository } from '../alerts/alert.repository';
 import type { Product } from '../catalogue/product.entity';
-import { productRepository } from '../catalogue/product.repository';
+import type { ProductRepository } from '../catalogue/product.repository';
 import type { Tag } from '../organizing/tag.entity';
-import { pooled } from '../platform/db/statements';
-import { priceHistoryRepository, type PriceStep } from './price-history.repository';
+import type { PriceHistoryRepository, PriceStep } from './price-history.repository';
 import type { SubscriptionRepository } from './subscription.repository';
 
 /**
@@ -23,32 +21,40 @@ export interface Loaders {
   priceHistoryOf: DataLoader<number, PriceStep[]>;
 }
 
+/** Where the loaders read from. */
+export interface LoaderSources {
+  products: Pick<ProductRepository, 'byIds'>;
+  subscriptions: Pick<SubscriptionRepository, 'tagsOf' | 'alertLinks'>;
+  alerts: Pick<AlertRepository, 'byIds'>;
+  priceHistory: Pick<PriceHistoryRepository, 'of'>;
+}
+
 /** Loaders live for one request (their caches must not outlive the caller's view of the data). */
-export function createLoaders(orm: MikroORM<PostgreSqlDriver>, subscriptions: SubscriptionRepository): Loaders {
-  const em = orm.em.fork();
+export function createLoaders({ products, subscriptions, alerts, priceHistory }: LoaderSources): Loaders {
   return {
     // Plain rows, not managed entities: hydrating a page's products into the identity map cost a tenth of
     // a GraphQL page's CPU, and nothing here writes them back.
     products: new DataLoader<number, Product | null>(async (ids) => {
-      const map = new Map((await productRepository.byIds(pooled(orm), ids)).map((row) => [row.id, row]));
+      const map = new Map((await products.byIds(ids)).map((row) => [row.id, row]));
       return ids.map((id) => map.get(id) ?? null);
     }),
     tagsOfSubscription: new DataLoader<number, Tag[]>(async (ids) => {
-      const rows = await subscriptions.tagsOf(em, ids);
+      const rows = await subscriptions.tagsOf(ids);
       return ids.map((id) =>
         rows.filter((row) => row.subscription_id === id).map((row) => ({ id: row.id, name: row.name }) as Tag),
       );
     }),
     alertsOfSubscription: new DataLoader<number, Alert[]>(async (ids) => {
-      const links = await subscriptions.alertLinks(em, ids);
-      const alerts = await em.find(Alert, { id: { $in: [...new Set(links.map((link) => link.alert_id))] } });
-      const byId = new Map(alerts.map((alert) => [alert.id, alert]));
+      const links = await subscriptions.alertLinks(ids);
+      const byId = new Map(
+        (await alerts.byIds([...new Set(links.map((link) => link.alert_id))])).map((alert) => [alert.id, alert]),
+      );
       return ids.map((id) =>
         links.filter((link) => link.subscription_id === id).map((link) => byId.get(link.alert_id)!),
       );
     }),
     priceHistoryOf: new DataLoader<number, PriceStep[]>(async (ids) => {
-      const steps = await priceHistoryRepository.of(pooled(orm), ids);
+      const steps = await priceHistory.of(ids);
       return ids.map((id) => steps.filter((step) => step.subscription_id === id));
     }),
   };

@@ -1,21 +1,10 @@
-import { LockMode, type MikroORM } from '@mikro-orm/core';
-import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
+import sql, { join, raw, type Sql } from 'sql-template-tag';
 
 import type { Product } from '../catalogue/product.entity';
+import type { DataSource } from '../platform/db/data-source';
 import type { DirectReads } from '../platform/db/direct-reads';
-import {
-  ambientTransaction,
-  dueColumn,
-  intArray,
-  pooled,
-  rowsOf,
-  run,
-  type StatementPart,
-  type StatementTarget,
-  withParts,
-} from '../platform/db/statements';
-import type { ScheduledRecord } from '../platform/reminder-scheduling';
-import type { ReminderDefinition } from '../platform/reminder-scheduling';
+import { ambientTransaction, dueColumn, intArray, type StatementPart, withParts } from '../platform/db/statements';
+import type { ReminderDefinition, ScheduledRecord } from '../platform/reminder-scheduling';
 import { Status } from './codes';
 import { Subscription } from './subscription.entity';
 import type { ListQuery } from './subscription.list';
@@ -24,13 +13,15 @@ import {
   type AddonScope,
   changeReadSql,
   changeRecordsSql,
-  EXPECT_CHANGED,
+  expectChangedSql,
   insertRecordsSql,
+  laidColumnsSql,
   listQuerySql,
-  PLANNED_PREVIEWS,
+  plannedPreviewsSql,
   recordSelect,
-  REPLACE_TAGS,
-  UPDATE_LINK_PLAN,
+  replaceExtraAlertsSql,
+  replaceTagsSql,
+  updateLinkPlanSql,
 } from './subscription.sql';
 
 export type { AddonScope };
@@ -94,75 +85,78 @@ export interface SchedulingRow extends ScheduledRecord {
   deleted_at: string | null;
 }
 
+/** What a record's reminders are computed from (SchedulingRow), over `subscriptions s`. */
+const SCHEDULING_SELECT =
+  raw(`select s."id", s."user_id", s."type", s."status", s."recurring", s."timezone", s."payment_date",
+       s."billing_type", s."billing_cycle", s."billing_frequency", s."refund_days", s."expiry_date", s."contract_expiry",
+       s."contract_notice_days", s."deleted_at",
+       array(select s."alert_id" where s."alert_id" is not null
+             union select sa."alert_id" from "subscription_alerts" sa where sa."subscription_id" = s."id") as "alert_ids"
+  from "subscriptions" s`);
+
 /**
  * The one door to the subscriptions table and its link tables (subscription_tags, subscription_alerts):
  * every statement on them is here. Reads outside a transaction go through named prepared statements.
  */
 export class SubscriptionRepository {
   constructor(
-    private readonly orm: MikroORM<PostgreSqlDriver>,
+    private readonly db: DataSource,
     private readonly reads: DirectReads,
   ) {}
 
-  /** Records by a where clause on `s`: on the transaction of the current unit of work (an inbound webhook's), else prepared on the pool. */
-  private records(where: string, params: unknown[], em?: EntityManager): Promise<SubscriptionRow[]> {
-    return this.rows<SubscriptionRow>(recordSelect(where), params, em);
+  /** Rows of a statement on the ambient transaction when there is one (an import's, a webhook's), else prepared on the pool. */
+  private rows<T>(query: Sql): Promise<T[]> {
+    return ambientTransaction() ? this.db.rows<T>(query) : this.reads.rows<T>(query);
   }
 
-  /** Rows of a statement on `em` or the ambient transaction when there is one, else prepared on the pool. */
-  private rows<T>(sql: string, params: unknown[], em?: EntityManager): Promise<T[]> {
-    const current = em?.isInTransaction() ? em : ambientTransaction();
-    return current ? rowsOf<T>(current, sql, params) : this.reads.rows<T>(sql, params);
+  private records(filter: Sql, order?: Sql): Promise<SubscriptionRow[]> {
+    return this.rows<SubscriptionRow>(recordSelect(filter, order));
   }
 
   async live(userId: number, id: number): Promise<SubscriptionRow | null> {
-    const [row] = await this.records(`where s."id" = ? and s."user_id" = ? and s."deleted_at" is null`, [id, userId]);
+    const [row] = await this.records(sql`where s."id" = ${id} and s."user_id" = ${userId} and s."deleted_at" is null`);
     return row ?? null;
   }
 
   /** Every live record of the user (drafts and ended ones too), by id: an export's. */
-  async allLive(userId: number): Promise<SubscriptionRow[]> {
-    return this.records(`where s."user_id" = ? and s."deleted_at" is null order by s."id"`, [userId]);
+  allLive(userId: number): Promise<SubscriptionRow[]> {
+    return this.records(sql`where s."user_id" = ${userId} and s."deleted_at" is null order by s."id"`);
   }
 
   /** The user's live records that are or were in force (Active, Cancel, Refund, Expired: not drafts), by id. */
-  async inForce(userId: number): Promise<SubscriptionRow[]> {
+  inForce(userId: number): Promise<SubscriptionRow[]> {
     return this.records(
-      `where s."user_id" = ? and s."deleted_at" is null and s."status" between 1 and 4 order by s."id"`,
-      [userId],
+      sql`where s."user_id" = ${userId} and s."deleted_at" is null and s."status" between 1 and 4 order by s."id"`,
     );
   }
 
   /** The user's first live record, by id. */
   async firstLive(userId: number): Promise<SubscriptionRow | null> {
-    const [row] = await this.records(`where s."user_id" = ? and s."deleted_at" is null order by s."id" limit 1`, [
-      userId,
-    ]);
+    const [row] = await this.records(
+      sql`where s."user_id" = ${userId} and s."deleted_at" is null order by s."id" limit 1`,
+    );
     return row ?? null;
   }
 
-  /** A record whatever its state, on the transaction. */
-  async anyById(em: EntityManager, id: number): Promise<SubscriptionRow | null> {
-    const [row] = await this.records(`where s."id" = ?`, [id], em);
+  /** A record whatever its state. */
+  async anyById(id: number): Promise<SubscriptionRow | null> {
+    const [row] = await this.records(sql`where s."id" = ${id}`);
     return row ?? null;
   }
 
-  /** The user's records of these ids as they stand inside the transaction, by id. */
-  byIds(em: EntityManager, userId: number, ids: number[]): Promise<SubscriptionRow[]> {
-    return rowsOf<SubscriptionRow>(
-      em,
-      recordSelect(`where s."id" = any(?::int[]) and s."user_id" = ?`, 'order by s."id"'),
-      [intArray(ids), userId],
+  /** The user's records of these ids, by id. */
+  byIds(userId: number, ids: readonly number[]): Promise<SubscriptionRow[]> {
+    return this.records(
+      sql`where s."id" = any(${intArray(ids)}::int[]) and s."user_id" = ${userId}`,
+      raw('order by s."id"'),
     );
   }
 
   page(userId: number, query: ListQuery): Promise<SubscriptionRow[]> {
-    const { where, order, params } = listQuerySql(userId, query);
-    return this.reads.rows<SubscriptionRow>(recordSelect(`${where} ${order} limit ? offset ?`, order), [
-      ...params,
-      query.length,
-      query.start,
-    ]);
+    const { where, order } = listQuerySql(userId, query);
+    return this.reads.rows<SubscriptionRow>(
+      recordSelect(sql`${where} ${order} limit ${query.length} offset ${query.start}`, order),
+    );
   }
 
   /**
@@ -170,21 +164,20 @@ export class SubscriptionRepository {
    * total, so it is counted apart (0 at once when the first page is empty).
    */
   async pageWithTotal(userId: number, query: ListQuery): Promise<{ rows: SubscriptionRow[]; total: number }> {
-    const { where, order, params } = listQuerySql(userId, query);
+    const { where, order } = listQuerySql(userId, query);
     const rows = await this.reads.rows<SubscriptionRow & { total_count: string }>(
-      recordSelect(`${where} ${order} limit ? offset ?`, order, { total: true, productSummary: true }),
-      [...params, query.length, query.start],
+      recordSelect(sql`${where} ${order} limit ${query.length} offset ${query.start}`, order, {
+        total: true,
+        productSummary: true,
+      }),
     );
     if (rows.length > 0) return { rows, total: Number(rows[0].total_count) };
     return { rows, total: query.start === 0 ? 0 : await this.count(userId, query) };
   }
 
   async count(userId: number, query: ListQuery): Promise<number> {
-    const { where, params } = listQuerySql(userId, query);
-    const [row] = await this.reads.rows<{ n: string }>(
-      `select count(*) as "n" from "subscriptions" s ${where}`,
-      params,
-    );
+    const { where } = listQuerySql(userId, query);
+    const [row] = await this.reads.rows<{ n: string }>(sql`select count(*) as "n" from "subscriptions" s ${where}`);
     return Number(row.n);
   }
 
@@ -196,18 +189,17 @@ export class SubscriptionRepository {
     userId: number,
     options: { recurringOnly?: boolean; anchoredBy?: string; dueBy?: string } = {},
   ): Promise<SubscriptionRow[]> {
-    const conditions = [`s."user_id" = ?`, `s."deleted_at" is null`, `s."status" = ${Status.Active}`];
-    const params: unknown[] = [userId];
-    if (options.recurringOnly) conditions.push(`s."recurring" = 1`);
+    const conditions = [
+      sql`s."user_id" = ${userId}`,
+      sql`s."deleted_at" is null`,
+      raw(`s."status" = ${Status.Active}`),
+    ];
+    if (options.recurringOnly) conditions.push(sql`s."recurring" = 1`);
     if (options.dueBy !== undefined) {
-      conditions.push(`(s."next_payment_date" is null or s."next_payment_date" <= ?)`);
-      params.push(options.dueBy);
+      conditions.push(sql`(s."next_payment_date" is null or s."next_payment_date" <= ${options.dueBy})`);
     }
-    if (options.anchoredBy !== undefined) {
-      conditions.push(`s."payment_date" <= ?`);
-      params.push(options.anchoredBy);
-    }
-    return this.records(`where ${conditions.join(' and ')}`, params);
+    if (options.anchoredBy !== undefined) conditions.push(sql`s."payment_date" <= ${options.anchoredBy}`);
+    return this.records(sql`where ${join(conditions, ' and ')}`);
   }
 
   /** The owner's settings that money totals, "today" and the way dates are written depend on. */
@@ -215,47 +207,28 @@ export class SubscriptionRepository {
     userId: number,
   ): Promise<{ timezone: string; baseCurrency: string; country: string } | undefined> {
     const [row] = await this.reads.rows<{ timezone: string; baseCurrency: string; country: string }>(
-      `select "timezone", "base_currency" as "baseCurrency", "country" from "users" where "id" = ?`,
-      [userId],
+      sql`select "timezone", "base_currency" as "baseCurrency", "country" from "users" where "id" = ${userId}`,
     );
     return row;
   }
 
   /**
    * What an update of record `recordId` that names links needs to know of the rows it links before it writes,
-   * and whether the record is the user's (UPDATE_LINK_PLAN); null without the user.
+   * and whether the record is the user's; null without the user.
    */
   async linkPlan(
     userId: number,
     ask: LinkPlanAsk,
     recordId: number,
   ): Promise<(LinkPlan & { record_found: boolean }) | null> {
-    const [plan] = await this.rows<LinkPlan & { record_found: boolean }>(UPDATE_LINK_PLAN, [
-      recordId,
-      userId,
-      ask.currency,
-      ask.productId,
-      userId,
-      ask.productName,
-      ask.folderId,
-      ask.categoryId,
-      userId,
-      ask.alertId,
-      userId,
-      ask.paymentModeId,
-      intArray(ask.tagIds),
-      // As JSON: knex (on a transaction) and pg (on the pool) write a JS array differently.
-      JSON.stringify(ask.tagNames),
-      ask.alertId,
-      userId,
-    ]);
+    const [plan] = await this.rows<LinkPlan & { record_found: boolean }>(updateLinkPlanSql(userId, recordId, ask));
     return plan ?? null;
   }
 
   /**
-   * New records planned and previewed in one read (PLANNED_PREVIEWS): the plan of each distinct ask, and each
-   * record (the index of its ask, its own values) with its plan, the columns it would store and its preview,
-   * in order; none without the user.
+   * New records planned and previewed in one read: the plan of each distinct ask, and each record (the index
+   * of its ask, its own values) with its plan, the columns it would store and its preview, in order; none
+   * without the user.
    */
   async plannedPreviews(
     userId: number,
@@ -263,52 +236,41 @@ export class SubscriptionRepository {
     records: ReadonlyArray<{ ask: number; values: Partial<Subscription> }>,
     defaultImage: string,
   ): Promise<PlannedPreview[]> {
-    const rows = await this.rows<SubscriptionRow & { plan: LinkPlan; stored: RecordColumns | null }>(PLANNED_PREVIEWS, [
-      JSON.stringify(asks),
-      userId,
-      userId,
-      userId,
-      userId,
-      defaultImage,
-      JSON.stringify(records.map(({ ask, values }) => [ask, this.columnsOf(values)])),
-    ]);
+    const columns = records.map(({ ask, values }): [number, RecordColumns] => [ask, this.columnsOf(values)]);
+    const rows = await this.rows<SubscriptionRow & { plan: LinkPlan; stored: RecordColumns | null }>(
+      plannedPreviewsSql(userId, asks, columns, defaultImage),
+    );
     return rows.map(({ plan, stored, ...preview }) => ({ plan, stored, preview: stored ? preview : null }));
   }
 
   /**
    * Inserts records from their columns (each with its id), with their tags, the alerts kept beside
-   * alert_id (positions from 1, as replaceExtraAlerts keeps them) and the other parts (events,
-   * deliveries, reminders), as one statement: it commits whole or not at all, with no transaction around it
-   * (unless the caller runs in one).
+   * alert_id (positions from 1) and the other parts (events, deliveries, reminders), as one statement: it
+   * commits whole or not at all, with no transaction around it (unless the caller runs in one).
    */
   async insertNew(
     records: ReadonlyArray<{ columns: RecordColumns; tagIds: readonly number[]; extraAlertIds: readonly number[] }>,
     parts: readonly StatementPart[],
   ): Promise<{ due: boolean }> {
-    const rows = records.map(({ columns }) => columns);
-    const names = [...new Set(rows.flatMap((row) => Object.keys(row)))];
-    const tagLinks = records.flatMap(({ columns, tagIds }) => tagIds.map((tagId) => [columns.id, tagId]));
+    const tagLinks = records.flatMap(({ columns, tagIds }) => tagIds.map((tagId) => [columns.id as number, tagId]));
     const alertLinks = records.flatMap(({ columns, extraAlertIds }) =>
-      extraAlertIds.map((alertId, index) => [columns.id, alertId, index + 1]),
+      extraAlertIds.map((alertId, index) => [columns.id as number, alertId, index + 1]),
     );
-    const { sql, params } = withParts(
-      [
-        {
-          sql: insertRecordsSql(names),
-          params: [JSON.stringify(rows), JSON.stringify(tagLinks), JSON.stringify(alertLinks)],
-        },
-        ...parts,
-      ],
-      `select ${dueColumn(parts)}`,
+    const inserted = insertRecordsSql(
+      records.map(({ columns }) => columns),
+      tagLinks,
+      alertLinks,
     );
-    const [{ due }] = await this.rows<{ due: boolean }>(sql, params);
+    const [{ due }] = await this.rows<{ due: boolean }>(
+      withParts([{ sql: inserted }, ...parts], sql`select ${dueColumn(parts)}`),
+    );
     return { due };
   }
 
   /**
-   * A live record of the user and the add-ons `addons` names, as they will read once `values` (after the
-   * copies of `product`, when given) are stored on each; none when the user has no such live record. Inside a
-   * transaction the rows are locked too.
+   * A record of the user and the add-ons `addons` names, as they will read once `values` (after the copies of
+   * `product`, when given) are stored on each; none when the user has no such record (a live one, or for
+   * 'deletedWith' a deleted one). Inside a transaction the rows are locked too.
    */
   changeRead(
     userId: number,
@@ -317,40 +279,36 @@ export class SubscriptionRepository {
     values: Partial<Subscription>,
     copied?: { product: Product; defaultImage: string },
   ): Promise<ChangeRow[]> {
-    const transaction = ambientTransaction();
-    const params = [JSON.stringify(this.columnsOf(values)), userId, id, id];
-    if (copied) params.unshift(JSON.stringify(copied.product), copied.defaultImage);
-    return this.rows<ChangeRow>(changeReadSql(addons, transaction !== undefined, copied !== undefined), params);
+    const laid = laidColumnsSql(this.columnsOf(values), copied);
+    return this.rows<ChangeRow>(changeReadSql({ userId, id, addons, laid, lock: ambientTransaction() !== undefined }));
   }
 
   /**
-   * Stores each record's changed columns (every object with the same keys) and the record's tags when given,
-   * with the other parts (events, deliveries, reminders), as one statement: only when every row is still the
-   * version read, else nothing at all and a serialization failure (40001) for the caller to read again.
+   * Stores each record's changed columns (every object with the same keys), the main record's tags and the
+   * alerts beside its alert_id when given, with the other parts (events, deliveries, reminders), as one
+   * statement: only when every row is still the version read, else nothing at all and a serialization
+   * failure (40001) for the caller to read again.
    */
   async applyChange(
     changes: ReadonlyArray<{ id: number; version: string; columns: RecordColumns }>,
-    tags: { id: number; tagIds: readonly number[] } | null,
+    links: { id: number; tagIds?: readonly number[]; extraAlertIds?: readonly number[] } | null,
     parts: readonly StatementPart[],
   ): Promise<{ due: boolean }> {
     const rows = changes.map((change) => ({ ...change.columns, id: change.id }));
     const versions = Object.fromEntries(changes.map((change) => [change.id, change.version]));
-    const own: StatementPart[] = [
-      {
-        sql: changeRecordsSql(Object.keys(rows[0]).filter((column) => column !== 'id')),
-        params: [JSON.stringify(rows), JSON.stringify(versions)],
-      },
-    ];
-    if (tags) own.push({ sql: REPLACE_TAGS, params: [tags.id, intArray(tags.tagIds), tags.id, intArray(tags.tagIds)] });
-    const { sql, params } = withParts([...own, ...parts], `${EXPECT_CHANGED}, ${dueColumn(parts)}`);
-    const [{ due }] = await this.rows<{ due: boolean }>(sql, [...params, changes.length]);
+    const own: StatementPart[] = [{ sql: changeRecordsSql(rows, versions) }];
+    if (links?.tagIds) own.push({ sql: replaceTagsSql(links.id, links.tagIds) });
+    if (links?.extraAlertIds) own.push({ sql: replaceExtraAlertsSql(links.id, links.extraAlertIds) });
+    const [{ due }] = await this.rows<{ due: boolean }>(
+      withParts([...own, ...parts], sql`${expectChangedSql(changes.length)}, ${dueColumn(parts)}`),
+    );
     return { due };
   }
 
   /** Entity values under their column names (the metadata's), for statements that take a record as JSON. */
   private columnsOf(values: Partial<Subscription>): Record<string, unknown> {
     if (!this.columnNames) {
-      const properties = this.orm.getMetadata().get(Subscription).properties as Record<
+      const properties = this.db.orm.getMetadata().get(Subscription).properties as Record<
         string,
         { fieldNames: string[] }
       >;
@@ -366,160 +324,88 @@ export class SubscriptionRepository {
   /** Each entity property's column, from the metadata (read on first use: the ORM is ready by then). */
   private columnNames: Map<string, string> | null = null;
 
-  /**
-   * The caller's live record as an entity, locked for the rest of the transaction: concurrent writes to one
-   * record take turns, and the second sees what the first did.
-   */
-  lockLive(em: EntityManager, userId: number, id: number): Promise<Subscription | null> {
-    return em.findOne(Subscription, { id, user: userId, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  }
-
-  lockDeleted(em: EntityManager, userId: number, id: number): Promise<Subscription | null> {
-    return em.findOne(
-      Subscription,
-      { id, user: userId, deletedAt: { $ne: null } },
-      { lockMode: LockMode.PESSIMISTIC_WRITE },
-    );
-  }
-
-  async addonIds(em: EntityManager, mainId: number, where: Record<string, unknown>): Promise<number[]> {
-    const addons = await em.find(Subscription, { mainRecord: mainId, ...where }, { fields: ['id'] });
-    return addons.map((addon) => addon.id);
-  }
-
-  async updateMany(
-    em: EntityManager,
-    ids: number[],
-    fields: Partial<Pick<Subscription, 'status' | 'deletedAt'>>,
-  ): Promise<void> {
-    if (ids.length > 0) await em.nativeUpdate(Subscription, { id: { $in: ids } }, fields);
-  }
-
-  /** The alerts beside alert_id, in order (position 1 on). */
-  async replaceExtraAlerts(em: EntityManager, id: number, alertIds: number[]): Promise<void> {
-    await run(em, 'delete from "subscription_alerts" where "subscription_id" = ?', [id]);
-    for (const [position, alertId] of alertIds.entries()) {
-      await run(em, 'insert into "subscription_alerts" ("subscription_id", "alert_id", "position") values (?, ?, ?)', [
-        id,
-        alertId,
-        position + 1,
-      ]);
-    }
-  }
-
   /** Each record's alerts in order: alert_id first, then the others by position. */
-  alertLinks(em: EntityManager, ids: readonly number[]): Promise<Array<{ subscription_id: number; alert_id: number }>> {
-    return rowsOf(
-      em,
-      `select "id" as "subscription_id", "alert_id", 0 as "position" from "subscriptions" where "id" = any(?::int[]) and "alert_id" is not null
-       union all select "subscription_id", "alert_id", "position" from "subscription_alerts" where "subscription_id" = any(?::int[])
-       order by "subscription_id", "position"`,
-      [intArray(ids), intArray(ids)],
+  alertLinks(ids: readonly number[]): Promise<Array<{ subscription_id: number; alert_id: number }>> {
+    const records = intArray(ids);
+    return this.db.rows(
+      sql`select "id" as "subscription_id", "alert_id", 0 as "position" from "subscriptions"
+           where "id" = any(${records}::int[]) and "alert_id" is not null
+          union all
+          select "subscription_id", "alert_id", "position" from "subscription_alerts"
+           where "subscription_id" = any(${records}::int[])
+          order by "subscription_id", "position"`,
     );
   }
 
   /** The records that use an alert definition, as their first alert or another one. */
-  async usingAlert(em: EntityManager, alertId: number): Promise<number[]> {
-    const rows = await rowsOf<{ id: number }>(
-      em,
-      `select "id" from "subscriptions" where "alert_id" = ? union select "subscription_id" from "subscription_alerts" where "alert_id" = ?`,
-      [alertId, alertId],
+  async usingAlert(alertId: number): Promise<number[]> {
+    const rows = await this.db.rows<{ id: number }>(
+      sql`select "id" from "subscriptions" where "alert_id" = ${alertId}
+          union select "subscription_id" from "subscription_alerts" where "alert_id" = ${alertId}`,
     );
     return rows.map((row) => row.id);
   }
 
   /** The tags of these records, by name. */
-  tagsOf(em: EntityManager, ids: readonly number[]): Promise<TagOfRecord[]> {
-    return rowsOf<TagOfRecord>(
-      em,
-      `select st."subscription_id", t."id", t."name" from "subscription_tags" st join "tags" t on t."id" = st."tag_id"
-        where st."subscription_id" = any(?::int[]) order by t."name"`,
-      [intArray(ids)],
+  tagsOf(ids: readonly number[]): Promise<TagOfRecord[]> {
+    return this.db.rows<TagOfRecord>(
+      sql`select st."subscription_id", t."id", t."name" from "subscription_tags" st join "tags" t on t."id" = st."tag_id"
+           where st."subscription_id" = any(${intArray(ids)}::int[]) order by t."name"`,
     );
   }
 
   /** What reminders are computed from, for these records. */
-  schedulingRows(em: EntityManager, ids: number[]): Promise<SchedulingRow[]> {
-    return rowsOf<SchedulingRow>(
-      em,
-      `select s."id", s."user_id", s."type", s."status", s."recurring", s."timezone", s."payment_date", s."billing_type",
-              s."billing_cycle", s."billing_frequency", s."refund_days", s."expiry_date", s."contract_expiry", s."contract_notice_days", s."deleted_at",
-              array(select s."alert_id" where s."alert_id" is not null union select sa."alert_id" from "subscription_alerts" sa where sa."subscription_id" = s."id") as "alert_ids"
-         from "subscriptions" s where s."id" = any(?::int[])`,
-      [intArray(ids)],
-    );
+  schedulingRows(ids: readonly number[]): Promise<SchedulingRow[]> {
+    return this.db.rows<SchedulingRow>(sql`${SCHEDULING_SELECT} where s."id" = any(${intArray(ids)}::int[])`);
   }
 
   /** Active records whose expiry_date has passed in their own zone at `now`, by owner. */
   dueForExpiry(now: Date, limit: number): Promise<Array<{ id: number; user_id: number }>> {
-    return rowsOf(
-      pooled(this.orm),
-      `select "id", "user_id" from "subscriptions"
-        where "status" = ${Status.Active} and "deleted_at" is null and "expiry_date" is not null
-          and "expiry_date" < (cast(? as timestamptz) at time zone "timezone")::date
-        order by "user_id", "id" limit ?`,
-      [now.toISOString(), limit],
+    return this.db.rows(
+      sql`select "id", "user_id" from "subscriptions"
+           where "status" = ${Status.Active} and "deleted_at" is null and "expiry_date" is not null
+             and "expiry_date" < (cast(${now.toISOString()} as timestamptz) at time zone "timezone")::date
+           order by "user_id", "id" limit ${limit}`,
     );
-  }
-
-  /** Expires those of the records still Active (the status is checked again: a record changed meanwhile is left alone). */
-  async expire(em: EntityManager, ids: number[], updatedAt: string): Promise<number[]> {
-    const rows = await rowsOf<{ id: number }>(
-      em,
-      `update "subscriptions" set "status" = ${Status.Expired}, "updated_at" = ? where "id" = any(?::int[]) and "status" = ${Status.Active} returning "id"`,
-      [updatedAt, intArray(ids)],
-    );
-    return rows.map((row) => row.id);
   }
 
   /**
    * The user's records that follow the user's zone `from` (none of their own) move to `to`; their ids. Their
    * stored next payment dates become unknown (another zone's "today" may come before the stored one).
    */
-  async moveZone(em: EntityManager, userId: number, from: string, to: string): Promise<number[]> {
-    const rows = await rowsOf<{ id: number }>(
-      em,
-      `update "subscriptions" set "timezone" = ?, "next_payment_date" = null where "user_id" = ? and "timezone" = ? returning "id"`,
-      [to, userId, from],
+  async moveZone(userId: number, from: string, to: string): Promise<number[]> {
+    const rows = await this.db.rows<{ id: number }>(
+      sql`update "subscriptions" set "timezone" = ${to}, "next_payment_date" = null
+           where "user_id" = ${userId} and "timezone" = ${from} returning "id"`,
     );
     return rows.map((row) => row.id);
   }
 
-  /** Stores these records' next payment dates (the column that finds the records due in a window). */
-  async storeNextPaymentDates(
-    em: StatementTarget,
-    dates: ReadonlyArray<{ id: number; next_payment_date: string | null }>,
-  ): Promise<void> {
-    if (dates.length === 0) return;
-    await run(
-      em,
-      `update "subscriptions" s set "next_payment_date" = v."date"
-         from jsonb_to_recordset(?::jsonb) as v("id" int, "date" date)
-        where s."id" = v."id" and s."next_payment_date" is distinct from v."date"`,
-      [JSON.stringify(dates.map((date) => ({ id: date.id, date: date.next_payment_date })))],
-    );
+  /** These records' next payment dates stored (the column that finds the records due in a window), as a part of a statement. */
+  nextPaymentDatesPart(dates: ReadonlyArray<{ id: number; next_payment_date: string | null }>): StatementPart {
+    const values = JSON.stringify(dates.map((date) => ({ id: date.id, date: date.next_payment_date })));
+    return {
+      sql: sql`"next_dates" as (
+         update "subscriptions" s set "next_payment_date" = v."date"
+           from jsonb_to_recordset(${values}::jsonb) as v("id" int, "date" date)
+          where s."id" = v."id" and s."next_payment_date" is distinct from v."date")`,
+    };
+  }
+
+  /** Runs parts of other repositories (reminders) on their own, as one statement. */
+  runParts(parts: readonly StatementPart[]): Promise<{ due: boolean }> {
+    return this.db.runParts(parts);
   }
 
   /** Live Active recurring records whose stored next payment date has passed in their own zone at `now`, or was never stored. */
-  staleNextPaymentDates(
-    now: Date,
-    limit: number,
-  ): Promise<
-    Array<
-      Pick<
-        SubscriptionRow,
-        'id' | 'payment_date' | 'billing_type' | 'billing_cycle' | 'billing_frequency' | 'expiry_date' | 'timezone'
-      >
-    >
-  > {
+  staleNextPaymentDates(now: Date, limit: number): Promise<SchedulingRow[]> {
     // A null date with an expiry_date is not stale: no payment is left before the contract ends.
-    return rowsOf(
-      pooled(this.orm),
-      `select "id", "payment_date", "billing_type", "billing_cycle", "billing_frequency", "expiry_date", "timezone" from "subscriptions"
-        where "deleted_at" is null and "status" = ${Status.Active} and "recurring" = 1
-          and (("next_payment_date" is null and "expiry_date" is null) or "next_payment_date" < (cast(? as timestamptz) at time zone "timezone")::date)
-        order by "id" limit ?`,
-      [now.toISOString(), limit],
+    return this.db.rows(
+      sql`${SCHEDULING_SELECT}
+           where s."deleted_at" is null and s."status" = ${Status.Active} and s."recurring" = 1
+             and ((s."next_payment_date" is null and s."expiry_date" is null)
+                  or s."next_payment_date" < (cast(${now.toISOString()} as timestamptz) at time zone s."timezone")::date)
+           order by s."id" limit ${limit}`,
     );
   }
 }

@@ -1,3 +1,5 @@
+import sql, { empty, join, raw, type Sql } from 'sql-template-tag';
+
 import { DEFINITION_SELECT } from '../alerts/alert.repository';
 import { PRODUCT_AS_ENTITY } from '../catalogue/product.repository';
 import { globalOrOwnSql } from '../platform/caller';
@@ -6,6 +8,7 @@ import { escapeLike } from '../platform/objects';
 import { CYCLE_LABELS, RECURRING_LABELS, Status, TYPE_LABELS } from './codes';
 import { RECORD_FIELDS } from './subscription.fields';
 import type { ListQuery, SortField } from './subscription.list';
+import type { LinkPlanAsk } from './subscription.repository';
 
 /** The SQL of the subscriptions repository: the record read and the list's where and order. */
 
@@ -78,13 +81,13 @@ const PRODUCT_SUMMARY_COLUMNS = `, p."owner_id" as "product_owner_id", p."url" a
  * page only, not onto every row of the user; `order` sorts the joined page the same way.
  */
 export function recordSelect(
-  filter: string,
-  order = '',
+  filter: Sql,
+  order: Sql = empty,
   options: { total?: boolean; productSummary?: boolean } = {},
-): string {
+): Sql {
   // A window count runs before the limit: how many rows the filter matches in all, on every row of the page.
-  const total = options.total ? ', count(*) over () as "total_count"' : '';
-  return recordSelectFrom(`select *${total} from "subscriptions" s ${filter}`, order, options);
+  const total = options.total ? raw(', count(*) over () as "total_count"') : empty;
+  return recordSelectFrom(sql`select *${total} from "subscriptions" s ${filter}`, order, options);
 }
 
 /**
@@ -100,33 +103,57 @@ const CHANGE_COLUMNS = `, s."row_version", s."status_before", s."laid",
        (select coalesce(jsonb_agg(d), '[]') from (${DEFINITION_SELECT}
           where "id" = s."alert_id" or "id" in (select sa."alert_id" from "subscription_alerts" sa where sa."subscription_id" = s."id")) d) as "definitions"`;
 
-/** The add-ons a change of a main record carries along, by the change. */
-export type AddonScope = 'none' | 'active' | 'unrefunded' | 'live';
+/** The add-ons a change of a main record carries along, by the change ('deletedWith': a restore's). */
+export type AddonScope = 'none' | 'active' | 'unrefunded' | 'live' | 'deletedWith';
 
 const ADDON_CONDITIONS: Record<AddonScope, string> = {
   none: 'false',
   active: `s0."status" = ${Status.Active}`,
   unrefunded: `s0."status" <> ${Status.Refunded}`,
   live: 'true',
+  deletedWith: 'true',
 };
 
+/** What a change reads: the user's record `id` and its add-ons in `addons`, with `laid` (a JSON object of columns) over each. */
+export interface ChangeReadAsk {
+  userId: number;
+  id: number;
+  addons: AddonScope;
+  laid: Sql;
+  /** Holds the rows for the rest of the transaction the caller runs in; without it the write checks versions. */
+  lock: boolean;
+}
+
 /**
- * A live record and the add-ons `addons` names, each as it will read once the change is stored: one JSON
- * object of columns laid over every row, after the copies of a product (a JSON object of PRODUCT_AS_ENTITY)
- * when `copiesProduct`, with CHANGE_COLUMNS. `lock` holds the rows for the rest of the transaction the caller
- * runs in; without it, the write checks the row versions instead. Parameters: the product and the default
- * image when it copies one, the columns, the user's id, the record's id twice.
+ * A record and the add-ons `addons` names, each as it will read once the change is stored: one JSON object
+ * of columns laid over every row, with CHANGE_COLUMNS. A live record, or for 'deletedWith' a deleted one and
+ * the add-ons deleted with it (at the same instant).
  */
-export function changeReadSql(addons: AddonScope, lock: boolean, copiesProduct: boolean): string {
-  const laid = copiesProduct ? `${productCopiesSql('?::jsonb', '?::text')} || ?::jsonb` : '?::jsonb';
+export function changeReadSql({ userId, id, addons, laid, lock }: ChangeReadAsk): Sql {
+  const found =
+    addons === 'deletedWith'
+      ? sql`((s0."id" = ${id} and s0."deleted_at" is not null)
+             or (s0."sub_id" = ${id} and s0."deleted_at" = (select m."deleted_at" from "subscriptions" m where m."id" = ${id})))`
+      : sql`s0."deleted_at" is null and (s0."id" = ${id} or (s0."sub_id" = ${id} and ${raw(ADDON_CONDITIONS[addons])}))`;
   return recordSelectFrom(
-    `select s1.*, s0."xmin"::text as "row_version", s0."status" as "status_before", c."laid"
-       from (select ${laid} as "laid") c cross join "subscriptions" s0 cross join lateral jsonb_populate_record(s0, c."laid") s1
-      where s0."user_id" = ? and s0."deleted_at" is null and (s0."id" = ? or (s0."sub_id" = ? and ${ADDON_CONDITIONS[addons]}))
-      ${lock ? 'for update of s0' : ''}`,
-    'order by s."id"',
+    sql`select s1.*, s0."xmin"::text as "row_version", s0."status" as "status_before", c."laid"
+          from (select ${laid} as "laid") c cross join "subscriptions" s0
+         cross join lateral jsonb_populate_record(s0, c."laid") s1
+         where s0."user_id" = ${userId} and ${found}
+         ${lock ? raw('for update of s0') : empty}`,
+    raw('order by s."id"'),
     { change: true },
   );
+}
+
+/** The columns a change lays over a record: its own, after the copies of a product when it names one. */
+export function laidColumnsSql(
+  columns: Record<string, unknown>,
+  copied?: { product: unknown; defaultImage: string },
+): Sql {
+  const own = sql`${JSON.stringify(columns)}::jsonb`;
+  if (!copied) return own;
+  return sql`${productCopiesSql(sql`${JSON.stringify(copied.product)}::jsonb`, sql`${copied.defaultImage}::text`)} || ${own}`;
 }
 
 /**
@@ -134,8 +161,8 @@ export function changeReadSql(addons: AddonScope, lock: boolean, copiesProduct: 
  * `defaultImage` where the product has no image or favicon, and the product's category, which a record's own
  * category_id overrides.
  */
-function productCopiesSql(product: string, defaultImage: string): string {
-  return `(select jsonb_build_object('product_id', (x."p"->>'id')::int, 'product_name', x."p"->>'productName',
+function productCopiesSql(product: Sql, defaultImage: Sql): Sql {
+  return sql`(select jsonb_build_object('product_id', (x."p"->>'id')::int, 'product_name', x."p"->>'productName',
             'brandname', case when x."p"->>'owner' is null then x."p"->>'brandname' end, 'product_type', (x."p"->>'productType')::int,
             'image', coalesce(nullif(x."p"->>'image', ''), x."d"), 'favicon', coalesce(nullif(x."p"->>'favicon', ''), x."d"),
             'homepage', x."p"->>'url', 'category_id', (x."p"->>'category')::int)
@@ -143,43 +170,66 @@ function productCopiesSql(product: string, defaultImage: string): string {
 }
 
 /**
- * Records changed to their new columns (one JSON object per record, all with the same keys), each only if
- * its stored row is still the version read (`?` a JSON object of id to version): `changed` holds the ids
- * changed, for the statement's final `expect_rows`. `columns` come from the entity's metadata, never from input.
+ * Records changed to their new columns (`rows`: one object per record, all with the same keys), each only if
+ * its stored row is still the version read (`versions`: id to version): `changed` holds the ids changed, for
+ * the statement's final expectChangedSql. The columns come from the entity's metadata, never from input.
  */
-export function changeRecordsSql(columns: readonly string[]): string {
-  return `"changed" as (
-         update "subscriptions" s set ${columns.map((column) => `"${column}" = v."${column}"`).join(', ')}
-           from jsonb_populate_recordset(null::"subscriptions", ?::jsonb) v
-          where s."id" = v."id" and s."xmin" = (?::jsonb ->> v."id"::text)::xid
+export function changeRecordsSql(rows: ReadonlyArray<Record<string, unknown>>, versions: Record<number, string>): Sql {
+  const columns = Object.keys(rows[0]).filter((column) => column !== 'id');
+  const assignments = raw(columns.map((column) => `"${column}" = v."${column}"`).join(', '));
+  return sql`"changed" as (
+         update "subscriptions" s set ${assignments}
+           from jsonb_populate_recordset(null::"subscriptions", ${JSON.stringify(rows)}::jsonb) v
+          where s."id" = v."id" and s."xmin" = (${JSON.stringify(versions)}::jsonb ->> v."id"::text)::xid
          returning s."id")`;
 }
 
 /** A record's tags become exactly these (as a part of a change's statement). */
-export const REPLACE_TAGS = `"tags_dropped" as (
-         delete from "subscription_tags" where "subscription_id" = ? and not ("tag_id" = any(?::int[]))),
+export function replaceTagsSql(id: number, tagIds: readonly number[]): Sql {
+  const ids = intArray(tagIds);
+  return sql`"tags_dropped" as (
+         delete from "subscription_tags" where "subscription_id" = ${id} and not ("tag_id" = any(${ids}::int[]))),
        "tags_added" as (
-         insert into "subscription_tags" ("subscription_id", "tag_id") select ?, unnest(?::int[]) on conflict do nothing)`;
+         insert into "subscription_tags" ("subscription_id", "tag_id")
+         select ${id}, unnest(${ids}::int[]) on conflict do nothing)`;
+}
 
-/** A change's statement ends here: all its rows changed, or none (see the expect_rows migration). */
-export const EXPECT_CHANGED = `select "expect_rows"(?, (select count(*) from "changed"))`;
+/** A record's alerts beside its alert_id become exactly these, in order (positions from 1), as a part of a change. */
+export function replaceExtraAlertsSql(id: number, alertIds: readonly number[]): Sql {
+  const ids = intArray(alertIds);
+  return sql`"alerts_dropped" as (
+         delete from "subscription_alerts" where "subscription_id" = ${id} and not ("alert_id" = any(${ids}::int[]))),
+       "alerts_added" as (
+         insert into "subscription_alerts" ("subscription_id", "alert_id", "position")
+         select ${id}, a."alert_id", a."position"
+           from unnest(${ids}::int[]) with ordinality a("alert_id", "position")
+         on conflict ("subscription_id", "alert_id") do update set "position" = excluded."position")`;
+}
+
+/** A change's statement ends here: all its `count` rows changed, or none (see the expect_rows migration). */
+export function expectChangedSql(count: number): Sql {
+  return sql`select "expect_rows"(${count}, (select count(*) from "changed"))`;
+}
 
 function recordSelectFrom(
-  source: string,
-  order = '',
+  source: Sql,
+  order: Sql = empty,
   options: { total?: boolean; productSummary?: boolean; change?: boolean } = {},
-): string {
-  return `
-select ${RECORD_COLUMNS}${options.total ? ', s."total_count"' : ''}${options.productSummary ? PRODUCT_SUMMARY_COLUMNS : ''}${options.change ? CHANGE_COLUMNS : ''},
+): Sql {
+  const extra = raw(
+    `${options.total ? ', s."total_count"' : ''}${options.productSummary ? PRODUCT_SUMMARY_COLUMNS : ''}${options.change ? CHANGE_COLUMNS : ''}`,
+  );
+  return sql`
+select ${raw(RECORD_COLUMNS)}${extra},
        u."base_currency",
-       ${BASE_VALUE} as "base_value",
+       ${raw(BASE_VALUE)} as "base_value",
        f."name" as "folder_name", f."color" as "folder_color", pm."name" as "payment_mode_name", a."alert_name",
        pc."name" as "category_name", pc."user_id" as "category_user_id", pc."created_at" as "category_created_at", p."brandname" as "product_brandname", f."is_default" as "folder_is_default",
        p."product_name" as "product_product_name", p."category_id" as "product_category_id", p."product_type" as "product_product_type",
        p."description" as "product_description",
        null as "next_payment_date", null as "payment_date_upd", null as "refund_date"
   from (${source}) s
-  ${RATE_JOINS}
+  ${raw(RATE_JOINS)}
   left join "folders" f on f."id" = s."folder_id"
   left join "payment_modes" pm on pm."id" = s."payment_mode_id"
   left join "alerts" a on a."id" = s."alert_id"
@@ -219,25 +269,23 @@ const SORT_COLUMNS: Record<SortField, string> = {
 const SEARCH_EXPRESSION = `lower(coalesce(s."product_name", '') || ' ' || coalesce(s."brandname", '') || ' ' || coalesce(s."description", '') || ' ' || coalesce(s."note", ''))`;
 
 /**
- * The where part of the list's statement, the order (applied to the page and to the joined rows) and paging.
- * Lists of values are one array parameter each, so the statement texts (prepared by name) stay few.
+ * The where part of the list's statement and the order (applied to the page and to the joined rows). Lists of
+ * values are one array parameter each, so the statement texts (prepared by name) stay few.
  */
-export function listQuerySql(userId: number, query: ListQuery): { where: string; order: string; params: unknown[] } {
-  const conditions = ['s."user_id" = ?', 's."deleted_at" is null'];
-  const params: unknown[] = [userId];
+export function listQuerySql(userId: number, query: ListQuery): { where: Sql; order: Sql } {
+  const conditions: Sql[] = [sql`s."user_id" = ${userId}`, sql`s."deleted_at" is null`];
   const q = query.q?.trim().toLowerCase();
   if (q) {
     const pattern = `%${escapeLike(q)}%`;
     // As the original: the texts, the price and currency, the payment method and category names, and the
     // labels of type, billing cycle and recurring ("trial", "monthly", "once").
     const matches = [
-      `${SEARCH_EXPRESSION} like ?`,
-      `s."price"::text like ?`,
-      `lower(s."price_type") like ?`,
-      `s."payment_mode_id" in (select pm."id" from "payment_modes" pm where pm."user_id" = s."user_id" and lower(pm."name") like ?)`,
-      `s."category_id" in (select pc."id" from "product_categories" pc where lower(pc."name") like ?)`,
+      sql`${raw(SEARCH_EXPRESSION)} like ${pattern}`,
+      sql`s."price"::text like ${pattern}`,
+      sql`lower(s."price_type") like ${pattern}`,
+      sql`s."payment_mode_id" in (select pm."id" from "payment_modes" pm where pm."user_id" = s."user_id" and lower(pm."name") like ${pattern})`,
+      sql`s."category_id" in (select pc."id" from "product_categories" pc where lower(pc."name") like ${pattern})`,
     ];
-    params.push(pattern, pattern, pattern, pattern, pattern);
     for (const [column, labels] of [
       ['type', TYPE_LABELS],
       ['billing_cycle', CYCLE_LABELS],
@@ -246,47 +294,35 @@ export function listQuerySql(userId: number, query: ListQuery): { where: string;
       const codes = Object.entries(labels)
         .filter(([, text]) => text.toLowerCase().includes(q))
         .map(([code]) => Number(code));
-      if (codes.length > 0) {
-        matches.push(`s."${column}" = any(?::int[])`);
-        params.push(intArray(codes));
-      }
+      if (codes.length > 0) matches.push(sql`s.${raw(`"${column}"`)} = any(${intArray(codes)}::int[])`);
     }
-    conditions.push(`(${matches.join(' or ')})`);
+    conditions.push(sql`(${join(matches, ' or ')})`);
   }
   const { folderIds, tagIds, paymentDate } = query.filters;
   if (folderIds?.length) {
     const ids = folderIds.filter((id) => id !== 0);
-    const parts = [];
-    if (ids.length) {
-      parts.push(`s."folder_id" = any(?::int[])`);
-      params.push(intArray(ids));
-    }
-    if (folderIds.includes(0)) parts.push('s."folder_id" is null');
-    conditions.push(`(${parts.join(' or ')})`);
+    const parts: Sql[] = [];
+    if (ids.length) parts.push(sql`s."folder_id" = any(${intArray(ids)}::int[])`);
+    if (folderIds.includes(0)) parts.push(sql`s."folder_id" is null`);
+    conditions.push(sql`(${join(parts, ' or ')})`);
   }
   for (const [key, column] of FILTER_COLUMNS) {
     const values = query.filters[key];
-    if (!values?.length) continue;
-    conditions.push(`${column} = any(?::int[])`);
-    params.push(intArray(values));
+    if (values?.length) conditions.push(sql`${raw(column)} = any(${intArray(values)}::int[])`);
   }
   if (tagIds?.length) {
     conditions.push(
-      `exists (select 1 from "subscription_tags" st where st."subscription_id" = s."id" and st."tag_id" = any(?::int[]))`,
+      sql`exists (select 1 from "subscription_tags" st where st."subscription_id" = s."id" and st."tag_id" = any(${intArray(tagIds)}::int[]))`,
     );
-    params.push(intArray(tagIds));
   }
-  if (paymentDate) {
-    conditions.push(`s."payment_date" = ?::date`);
-    params.push(paymentDate);
-  }
+  if (paymentDate) conditions.push(sql`s."payment_date" = ${paymentDate}::date`);
   const keys = query.sort.map((key) => `${SORT_COLUMNS[key.field]} ${key.direction} nulls last`);
-  const order = `order by ${[...keys, `s."id" ${query.sort[0]?.direction ?? 'asc'}`].join(', ')}`;
-  return { where: `where ${conditions.join(' and ')}`, order, params };
+  const order = raw(`order by ${[...keys, `s."id" ${query.sort[0]?.direction ?? 'asc'}`].join(', ')}`);
+  return { where: sql`where ${join(conditions, ' and ')}`, order };
 }
 
-/** Where LINK_PLAN takes each value of an ask from: a parameter each, or a field of a JSON ask in scope. */
-type AskValue =
+/** The values of a link plan's ask, each as SQL: a parameter, or a field of a JSON ask in scope. */
+type AskSql = Record<
   | 'currency'
   | 'productId'
   | 'productName'
@@ -295,51 +331,64 @@ type AskValue =
   | 'alertId'
   | 'paymentModeId'
   | 'tagIds'
-  | 'tagNames';
+  | 'tagNames',
+  Sql
+>;
 
 /**
- * Everything a create (or an update that names links) needs to know before it writes, in one read: the owner's zone, whether its currency is known, the product it names (by id, global or the owner's; or the owner's private
- * product of that name), whether each linked row exists for the owner, the tags it names (by id or name) and
- * its alert's definition. A link left out is asked for as null and reads as not found. Its `?`s that are not
- * the ask's take the user's id.
+ * Everything a create (or an update that names links) needs to know before it writes, in one read: the owner's
+ * zone, whether its currency is known, the product it names (by id, global or the owner's; or the owner's
+ * private product of that name), whether each linked row exists for the owner, the tags it names (by id or
+ * name) and its alert's definition. A link left out is asked for as null and reads as not found.
  */
-function linkPlanSql(ask: (value: AskValue) => string): string {
-  return `
+function linkPlanSql(ask: AskSql, userId: Sql): Sql {
+  const owner = sql`u."id"`;
+  return sql`
 select u."timezone",
-       exists (select 1 from "exchange_rates" r where r."currency" = ${ask('currency')}) as "currency_known",
-       (select to_jsonb(p) from (${PRODUCT_AS_ENTITY}
-         where ("id" = ${ask('productId')} and ${globalOrOwnSql('"owner_id"')}) or ("owner_id" = u."id" and "product_name" = ${ask('productName')}) limit 1) p) as "product",
-       exists (select 1 from "folders" f where f."id" = ${ask('folderId')} and f."user_id" = u."id") as "folder_found",
-       exists (select 1 from "product_categories" pc where pc."id" = ${ask('categoryId')} and ${globalOrOwnSql('pc."user_id"')}) as "category_found",
-       exists (select 1 from "alerts" a where a."id" = ${ask('alertId')} and ${globalOrOwnSql('a."user_id"')}) as "alert_found",
-       exists (select 1 from "payment_modes" pm where pm."id" = ${ask('paymentModeId')} and pm."user_id" = u."id") as "payment_mode_found",
+       exists (select 1 from "exchange_rates" r where r."currency" = ${ask.currency}) as "currency_known",
+       (select to_jsonb(p) from (${raw(PRODUCT_AS_ENTITY)}
+         where ("id" = ${ask.productId} and ${globalOrOwnSql('"owner_id"', owner)})
+            or ("owner_id" = u."id" and "product_name" = ${ask.productName}) limit 1) p) as "product",
+       exists (select 1 from "folders" f where f."id" = ${ask.folderId} and f."user_id" = u."id") as "folder_found",
+       exists (select 1 from "product_categories" pc
+                where pc."id" = ${ask.categoryId} and ${globalOrOwnSql('pc."user_id"', owner)}) as "category_found",
+       exists (select 1 from "alerts" a where a."id" = ${ask.alertId} and ${globalOrOwnSql('a."user_id"', owner)}) as "alert_found",
+       exists (select 1 from "payment_modes" pm
+                where pm."id" = ${ask.paymentModeId} and pm."user_id" = u."id") as "payment_mode_found",
        (select coalesce(jsonb_agg(jsonb_build_object('id', t."id", 'name', t."name") order by t."name"), '[]') from "tags" t
-         where t."user_id" = u."id" and (t."id" = any(${ask('tagIds')}) or t."name" in (select jsonb_array_elements_text(${ask('tagNames')})))) as "tags",
-       (select coalesce(jsonb_agg(d), '[]') from (${DEFINITION_SELECT} where "id" = ${ask('alertId')}) d) as "definitions"
-  from "users" u where u."id" = ?`;
+         where t."user_id" = u."id"
+           and (t."id" = any(${ask.tagIds}) or t."name" in (select jsonb_array_elements_text(${ask.tagNames})))) as "tags",
+       (select coalesce(jsonb_agg(d), '[]') from (${raw(DEFINITION_SELECT)} where "id" = ${ask.alertId}) d) as "definitions"
+  from "users" u where u."id" = ${userId}`;
 }
 
-const ASK_PARAMETERS: Record<AskValue, string> = {
-  currency: '?',
-  productId: '?::int',
-  productName: '?::text',
-  folderId: '?::int',
-  categoryId: '?::int',
-  alertId: '?::int',
-  paymentModeId: '?::int',
-  tagIds: '?::int[]',
-  tagNames: '?::jsonb',
-};
-
-/** One ask's plan, its values as parameters (in the order of linkPlanSql's text). */
-export const LINK_PLAN = linkPlanSql((value) => ASK_PARAMETERS[value]);
-
 /**
- * An update's plan: LINK_PLAN's, and whether the record updated is the user's live record ("record_found").
- * Parameters: the record's id, the user's id, then LINK_PLAN's.
+ * An update's plan (linkPlanSql's for one ask, its values as parameters), and whether the record updated is
+ * the user's live record ("record_found").
  */
-export const UPDATE_LINK_PLAN = `select p.*, exists (select 1 from "subscriptions" s where s."id" = ?::int and s."user_id" = ? and s."deleted_at" is null) as "record_found"
-  from (${LINK_PLAN}) p`;
+export function updateLinkPlanSql(userId: number, recordId: number, ask: LinkPlanAsk): Sql {
+  const plan = linkPlanSql(
+    {
+      currency: sql`${ask.currency}::text`,
+      productId: sql`${ask.productId}::int`,
+      productName: sql`${ask.productName}::text`,
+      folderId: sql`${ask.folderId}::int`,
+      categoryId: sql`${ask.categoryId}::int`,
+      alertId: sql`${ask.alertId}::int`,
+      paymentModeId: sql`${ask.paymentModeId}::int`,
+      tagIds: sql`${intArray(ask.tagIds)}::int[]`,
+      // As JSON: a JS array would be written differently on a transaction and on the pool.
+      tagNames: sql`${JSON.stringify(ask.tagNames)}::jsonb`,
+    },
+    sql`${userId}`,
+  );
+  return sql`select p.*, exists (select 1 from "subscriptions" s
+                                  where s."id" = ${recordId}::int and s."user_id" = ${userId} and s."deleted_at" is null) as "record_found"
+               from (${plan}) p`;
+}
+
+/** An ask's value read from the JSON ask `e."ask"` in scope, cast as its parameter would be. */
+const askField = (field: string, cast: string) => raw(`(e."ask"->>'${field}')::${cast}`);
 
 /**
  * A create's plan and preview in one read. `plans`: the plan of each ask of a JSON array (by its position
@@ -347,42 +396,69 @@ export const UPDATE_LINK_PLAN = `select p.*, exists (select 1 from "subscription
  * plan as the JSON column "plan", the columns it would store as "stored" (its product's copies and category,
  * the owner's zone, its own columns over those, and an id drawn here unless they hold one) and, as the record
  * read will answer it once stored, the record itself. While the product of any ask is not found (not made
- * yet, or missing) no record has either, so a batch draws its ids in one read, in its order. Parameters: the
- * asks, the user's id four times, the default image, the records.
+ * yet, or missing) no record has either, so a batch draws its ids in one read, in its order.
  */
-export const PLANNED_PREVIEWS = `
+export function plannedPreviewsSql(
+  userId: number,
+  asks: readonly LinkPlanAsk[],
+  records: ReadonlyArray<[number, Record<string, unknown>]>,
+  defaultImage: string,
+): Sql {
+  const plan = linkPlanSql(
+    {
+      currency: askField('currency', 'text'),
+      productId: askField('productId', 'int'),
+      productName: askField('productName', 'text'),
+      folderId: askField('folderId', 'int'),
+      categoryId: askField('categoryId', 'int'),
+      alertId: askField('alertId', 'int'),
+      paymentModeId: askField('paymentModeId', 'int'),
+      tagIds: raw(`array(select jsonb_array_elements_text(e."ask"->'tagIds')::int)`),
+      tagNames: raw(`(e."ask"->'tagNames')`),
+    },
+    sql`${userId}`,
+  );
+  const copies = productCopiesSql(sql`pl."product"`, sql`${defaultImage}::text`);
+  const preview = recordSelectFrom(
+    sql`select * from jsonb_populate_record(null::"subscriptions", st."stored") where st."stored" is not null`,
+  );
+  return sql`
 with "plans" as (
-  select e."n", plan.* from jsonb_array_elements(?::jsonb) with ordinality e("ask", "n")
-   cross join lateral (${linkPlanSql((value) =>
-     value === 'tagIds'
-       ? `array(select jsonb_array_elements_text(e."ask"->'tagIds')::int)`
-       : value === 'tagNames'
-         ? `(e."ask"->'tagNames')`
-         : `(e."ask"->>'${value}')${ASK_PARAMETERS[value].slice(1)}`,
-   )}) plan),
+  select e."n", plan.* from jsonb_array_elements(${JSON.stringify(asks)}::jsonb) with ordinality e("ask", "n")
+   cross join lateral (${plan}) plan),
 "stored" as (
   select r."n", to_jsonb(pl) - 'n' as "plan",
-         case when not exists (select from "plans" where "product" is null) then ${productCopiesSql('pl."product"', '?::text')} || jsonb_build_object('timezone', pl."timezone")
-           || (r."value"->1) || jsonb_build_object('id', coalesce((r."value"->1->>'id')::int, nextval('subscriptions_id_seq'))) end as "stored"
-    from jsonb_array_elements(?::jsonb) with ordinality r("value", "n") join "plans" pl on pl."n" = (r."value"->>0)::int + 1
+         case when not exists (select from "plans" where "product" is null)
+              then ${copies} || jsonb_build_object('timezone', pl."timezone") || (r."value"->1)
+                   || jsonb_build_object('id', coalesce((r."value"->1->>'id')::int, nextval('subscriptions_id_seq'))) end as "stored"
+    from jsonb_array_elements(${JSON.stringify(records)}::jsonb) with ordinality r("value", "n")
+    join "plans" pl on pl."n" = (r."value"->>0)::int + 1
    order by r."n")
 select st."plan", st."stored", pv.*
-  from "stored" st left join lateral (${recordSelectFrom(`select * from jsonb_populate_record(null::"subscriptions", st."stored") where st."stored" is not null`)}) pv on true
+  from "stored" st left join lateral (${preview}) pv on true
  order by st."n"`;
+}
 
 /**
- * New records inserted with their tags, the alerts kept beside their alert_id and the statement's other parts (their events, deliveries and
- * reminders), all or nothing as one statement. `columns` are the keys of the records' JSON objects (from the
- * entity's metadata, never from input); a key a record lacks is null.
+ * New records inserted with their tags and the alerts kept beside their alert_id (`tagLinks`: [record,
+ * tag]; `alertLinks`: [record, alert, position]), as a part of the statement that writes their events,
+ * deliveries and reminders. The columns are the keys of the records' objects (from the entity's metadata,
+ * never from input); a key a record lacks is null.
  */
-export function insertRecordsSql(columns: readonly string[]): string {
-  const list = columns.map((column) => `"${column}"`).join(', ');
-  return `"created" as (
-         insert into "subscriptions" (${list}) select ${list} from jsonb_populate_recordset(null::"subscriptions", ?::jsonb)),
+export function insertRecordsSql(
+  rows: ReadonlyArray<Record<string, unknown>>,
+  tagLinks: ReadonlyArray<readonly number[]>,
+  alertLinks: ReadonlyArray<readonly number[]>,
+): Sql {
+  const list = raw([...new Set(rows.flatMap((row) => Object.keys(row)))].map((column) => `"${column}"`).join(', '));
+  return sql`"created" as (
+         insert into "subscriptions" (${list})
+         select ${list} from jsonb_populate_recordset(null::"subscriptions", ${JSON.stringify(rows)}::jsonb)),
        "created_tags" as (
          insert into "subscription_tags" ("subscription_id", "tag_id")
-         select (link->>0)::int, (link->>1)::int from jsonb_array_elements(?::jsonb) link),
+         select (link->>0)::int, (link->>1)::int from jsonb_array_elements(${JSON.stringify(tagLinks)}::jsonb) link),
        "created_alerts" as (
          insert into "subscription_alerts" ("subscription_id", "alert_id", "position")
-         select (link->>0)::int, (link->>1)::int, (link->>2)::int from jsonb_array_elements(?::jsonb) link)`;
+         select (link->>0)::int, (link->>1)::int, (link->>2)::int
+           from jsonb_array_elements(${JSON.stringify(alertLinks)}::jsonb) link)`;
 }
