@@ -1,14 +1,13 @@
 import type { Product } from '../catalogue/product.entity';
 import type { Caller } from '../platform/caller';
-import { addDays, endOfMonth, epochDay, isCalendarDate, todayIn } from '../platform/dates';
+import { epochDay, isCalendarDate, todayIn } from '../platform/dates';
 import { utcTimestamp } from '../platform/db/timestamps';
 import { AppError, type FieldErrors, refuseFieldErrors } from '../platform/errors';
 import { definedOnly } from '../platform/objects';
 import type { SharedRecordAccess } from '../platform/shared-records';
 import { Status } from './codes';
-import { occurrencesBetween } from './payment-dates';
 import { priceOn, stepsAfterChange } from './price-history';
-import type { PriceHistoryRepository, PriceStep } from './price-history.repository';
+import type { PriceHistoryRepository } from './price-history.repository';
 import type { Subscription } from './subscription.entity';
 import { entityFields, MAX_REFUND_DAYS } from './subscription.fields';
 import {
@@ -17,15 +16,16 @@ import {
   validateRefundWindow,
   validateSubscriptionInput,
 } from './subscription.input';
-import type { ListQuery } from './subscription.list';
 import type { Loaders } from './subscription.loaders';
-import { asSeenBy, scheduleOf, type SubscriptionRecord, todayCache, toRecord } from './subscription.record';
+import { SubscriptionReads } from './subscription.reads';
+import { asSeenBy, type SubscriptionRecord } from './subscription.record';
 import type { AddonScope, ChangeRow, LinkPlan, SubscriptionRepository } from './subscription.repository';
 import type { SubscriptionSweep } from './subscription.sweep';
 import type { NewRecord, SubscriptionWrites } from './subscription.writes';
 import { type LinkChecks, linkValues, namesLinks } from './subscription-links';
 
 export type { NewRecord };
+export { type CalendarEntry, DEFAULT_UPCOMING_DAYS, MAX_RANGE_DAYS } from './subscription.reads';
 
 /** An add-on: a record under a main record, taking its product, folder, category, alert and billing. */
 export interface AddonInput {
@@ -40,37 +40,27 @@ export interface AddonInput {
   refundDate?: string | null;
 }
 
-/** One payment date of one record, with an id that is stable for the same (record, date). */
-export interface CalendarEntry {
-  id: number;
-  date: string;
-  record: SubscriptionRecord;
-}
-
-export const MAX_RANGE_DAYS = 366;
-
 /** Records per statement of a createMany (an import's): a few hundred kilobytes of rows, events and reminders. */
 const CREATE_BATCH = 500;
 /** Alert definitions per record: its alert_id and those kept beside it. */
 const MAX_ALERTS = 10;
-/** The original service's upcoming window. */
-export const DEFAULT_UPCOMING_DAYS = 7;
-
-export class SubscriptionService {
+/**
+ * What a record can go through: created (alone, many, as an add-on), updated, repriced, given alerts, removed
+ * and restored, cancelled and refunded, and the sweep's changes; reads are SubscriptionReads'. Every change is
+ * written by SubscriptionWrites.
+ */
+export class SubscriptionService extends SubscriptionReads {
   constructor(
-    private readonly repository: SubscriptionRepository,
-    private readonly priceHistory: PriceHistoryRepository,
+    repository: SubscriptionRepository,
+    priceHistory: PriceHistoryRepository,
     private readonly writes: SubscriptionWrites,
     private readonly sweep: SubscriptionSweep,
     private readonly links: LinkChecks,
-    private readonly loaders: () => Loaders,
-    private readonly sharedRecords: SharedRecordAccess,
-    private readonly clock: () => Date = () => new Date(),
-  ) {}
-
-  /** Batch loaders for the rows nested under a page of records (one request's worth). */
-  relatedLoaders(): Loaders {
-    return this.loaders();
+    loaders: () => Loaders,
+    sharedRecords: SharedRecordAccess,
+    clock: () => Date = () => new Date(),
+  ) {
+    super(repository, priceHistory, loaders, sharedRecords, clock);
   }
 
   /**
@@ -142,21 +132,6 @@ export class SubscriptionService {
     return record;
   }
 
-  /** One live record: the caller's, or one shared in a household the caller is a member of. */
-  async get(caller: Caller, id: number): Promise<SubscriptionRecord> {
-    const record = await this.asOwnerOrMember(caller, id, 'read', async (actor) => {
-      const row = await this.repository.live(actor.userId, id);
-      if (!row) throw AppError.notFound('Subscription');
-      return toRecord(row, this.clock());
-    });
-    return asSeenBy(record, caller.userId);
-  }
-
-  /** The stored price steps of the caller's records (a record whose price never changed has none), for an export. */
-  priceSteps(caller: Caller): Promise<PriceStep[]> {
-    return this.priceHistory.ofUser(caller.userId);
-  }
-
   /** An imported record's price history, in the import's transaction. */
   async restorePriceSteps(
     caller: Caller,
@@ -164,131 +139,6 @@ export class SubscriptionService {
     steps: ReadonlyArray<{ effective_from: string; price: string }>,
   ): Promise<void> {
     await this.priceHistory.restore(caller.userId, id, steps);
-  }
-
-  /**
-   * The live records of `ownerId` among `ids` (a household's shared records, found by the households feature),
-   * as the caller, the owner or a member, may read them.
-   */
-  async ofOwner(caller: Caller, ownerId: number, ids: number[]): Promise<SubscriptionRecord[]> {
-    const today = todayCache(this.clock());
-    const rows = await this.repository.byIds(ownerId, ids);
-    return rows.map((row) => asSeenBy(toRecord(row, today), caller.userId));
-  }
-
-  /** Every live record of the caller, with each one's tags and alert definitions (an export's). */
-  async all(caller: Caller): Promise<Array<{ record: SubscriptionRecord; tags: string[]; alertIds: number[] }>> {
-    const rows = await this.repository.allLive(caller.userId);
-    const today = todayCache(this.clock());
-    const ids = rows.map((row) => row.id);
-    const [tags, alerts] = await Promise.all([this.repository.tagsOf(ids), this.repository.alertLinks(ids)]);
-    const byRecord = new Map(
-      rows.map((row) => [row.id, { record: toRecord(row, today), tags: [] as string[], alertIds: [] as number[] }]),
-    );
-    for (const tag of tags) byRecord.get(tag.subscription_id)!.tags.push(tag.name);
-    for (const link of alerts) byRecord.get(link.subscription_id)!.alertIds.push(link.alert_id);
-    return [...byRecord.values()];
-  }
-
-  /** A page of the caller's records. */
-  async list(caller: Caller, query: ListQuery): Promise<SubscriptionRecord[]> {
-    const rows = await this.repository.page(caller.userId, query);
-    const today = todayCache(this.clock());
-    return rows.map((row) => toRecord(row, today));
-  }
-
-  /** A page of the caller's records and how many records its search and filters match in all. */
-  async page(caller: Caller, query: ListQuery): Promise<{ records: SubscriptionRecord[]; total: number }> {
-    const { rows, total } = await this.repository.pageWithTotal(caller.userId, query);
-    const today = todayCache(this.clock());
-    return { records: rows.map((row) => toRecord(row, today)), total };
-  }
-
-  /** Active records whose next payment falls within the next `days` days, soonest first. */
-  async upcoming(caller: Caller, days: number = DEFAULT_UPCOMING_DAYS): Promise<SubscriptionRecord[]> {
-    if (!Number.isInteger(days) || days < 0 || days > MAX_RANGE_DAYS) {
-      throw AppError.field('days', `The days must be a whole number from 0 to ${MAX_RANGE_DAYS}.`);
-    }
-    const now = this.clock();
-    const today = todayCache(now);
-    // The stored dates find the candidates; every zone's "today" is within a day of UTC's.
-    const rows = await this.repository.active(caller.userId, {
-      recurringOnly: true,
-      dueBy: addDays(todayIn('UTC', now), days + 1),
-    });
-    return rows
-      .map((row) => toRecord(row, today))
-      .filter(
-        (record) =>
-          record.next_payment_date !== null && record.next_payment_date <= addDays(today(record.timezone), days),
-      )
-      .sort((a, b) => a.next_payment_date!.localeCompare(b.next_payment_date!) || a.id - b.id);
-  }
-
-  /**
-   * One entry per payment date of every Active record within [from, to]; without a range, the current month
-   * in the user's timezone.
-   */
-  async calendar(caller: Caller, from?: string, to?: string): Promise<CalendarEntry[]> {
-    const now = this.clock();
-    [from, to] = await this.dateRange(caller, from, to);
-    const rows = await this.repository.active(caller.userId, { anchoredBy: to });
-    const entries: CalendarEntry[] = [];
-    const today = todayCache(now);
-    for (const row of rows) {
-      const record = toRecord(row, today);
-      const dates =
-        row.recurring === 1
-          ? occurrencesBetween(scheduleOf(row), from, to)
-          : row.payment_date >= from
-            ? [row.payment_date]
-            : [];
-      for (const date of dates) entries.push({ id: calendarEntryId(row.id, date), date, record });
-    }
-    return entries.sort((a, b) => a.date.localeCompare(b.date) || a.record.id - b.record.id);
-  }
-
-  /**
-   * A checked report period [from, to] (at most MAX_RANGE_DAYS; a missing bound from the current month in the
-   * caller's zone) with the settings reports depend on.
-   */
-  async reportPeriod(
-    caller: Caller,
-    from?: string,
-    to?: string,
-  ): Promise<{ from: string; to: string; timezone: string; baseCurrency: string }> {
-    const user = await this.ownerSettings(caller);
-    [from, to] = await this.dateRange(caller, from, to, user);
-    return { from, to, timezone: user.timezone, baseCurrency: user.baseCurrency };
-  }
-
-  /** A checked [from, to] of at most MAX_RANGE_DAYS; a missing bound comes from the current month in the user's zone. */
-  private async dateRange(
-    caller: Caller,
-    from?: string,
-    to?: string,
-    known?: { timezone: string },
-  ): Promise<[string, string]> {
-    if (from === undefined || to === undefined) {
-      const user = known ?? (await this.ownerSettings(caller));
-      const today = todayIn(user.timezone, this.clock());
-      from ??= `${today.slice(0, 8)}01`;
-      to ??= isCalendarDate(from) ? endOfMonth(from) : from;
-    }
-    const errors: Record<string, string[]> = {};
-    if (!isCalendarDate(from)) errors.start = ['The start must be a calendar date (YYYY-MM-DD).'];
-    if (!isCalendarDate(to)) errors.end = ['The end must be a calendar date (YYYY-MM-DD).'];
-    else if (!errors.start && (to < from || epochDay(to) - epochDay(from) + 1 > MAX_RANGE_DAYS)) {
-      errors.end = [`The end must be on or after the start, at most ${MAX_RANGE_DAYS} days in all.`];
-    }
-    if (Object.keys(errors).length > 0) throw AppError.badInput('The given data was invalid', errors);
-    return [from, to];
-  }
-
-  private async ownerSettings(caller: Caller): Promise<{ timezone: string; baseCurrency: string }> {
-    const settings = await this.repository.ownerSettings(caller.userId);
-    if (!settings) throw AppError.notFound('User');
-    return settings;
   }
 
   /**
@@ -469,35 +319,10 @@ export class SubscriptionService {
     if (rows.length === 0) throw AppError.notFound('Subscription');
     return rows;
   }
-
-  /**
-   * Runs `work` as the caller; when the record is not theirs (NOT_FOUND), as its owner if the caller is a member
-   * of the household it is shared in (`edit`: with edit rights). The owner's own path costs nothing more.
-   */
-  private async asOwnerOrMember<T>(
-    caller: Caller,
-    id: number,
-    need: 'read' | 'edit',
-    work: (actor: Caller) => Promise<T>,
-  ): Promise<T> {
-    try {
-      return await work(caller);
-    } catch (error) {
-      if (!(error instanceof AppError) || error.code !== 'NOT_FOUND') throw error;
-      const owner = await this.sharedRecords.ownerFor(caller.userId, id, need);
-      if (owner === null || owner === caller.userId) throw error;
-      return work({ userId: owner, tokenId: null });
-    }
-  }
 }
 
 function assertValid(input: SubscriptionPatch): void {
   refuseFieldErrors(validateSubscriptionInput(input));
-}
-
-/** Stable per (record, date) and unique: the record id times ten million plus the date's day number. */
-export function calendarEntryId(subscriptionId: number, date: string): number {
-  return subscriptionId * 10_000_000 + epochDay(date);
 }
 
 /**
