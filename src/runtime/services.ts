@@ -11,6 +11,7 @@ import { CatalogueService } from '../catalogue/catalogue.service';
 import { ProductCategory } from '../catalogue/product-category.entity';
 import { RatesRefreshService } from '../currency/rates.service';
 import { AccountExportService, type AccountSources } from '../exports/account-export.service';
+import { HouseholdRepository } from '../households/household.repository';
 import { HouseholdService } from '../households/household.service';
 import { ImportRepository } from '../imports/import.repository';
 import { ImportService } from '../imports/import.service';
@@ -24,6 +25,7 @@ import { PaymentMode } from '../organizing/payment-mode.entity';
 import { Tag } from '../organizing/tag.entity';
 import { AnswerCache } from '../platform/answer-cache';
 import type { Config } from '../platform/config';
+import { DataSource } from '../platform/db/data-source';
 import type { Logger } from '../platform/logger';
 import type { LimiterStores } from '../platform/ops/limiters';
 import { SecretBox } from '../platform/secret-box';
@@ -80,6 +82,7 @@ export function createServices(
   clock: () => Date = () => new Date(),
   deliveryTiming?: DeliveryTiming,
 ): Services {
+  const data = new DataSource(orm);
   const outbox = new OutboxSignal();
   const mailer = config.smtpUrl ? new ReminderMailer(config.smtpUrl, config.smtpFrom) : null;
   const secrets = config.notifySecretKey ? new SecretBox(config.notifySecretKey) : null;
@@ -87,7 +90,8 @@ export function createServices(
   const subscriptions = new SubscriptionRepository(orm, stores.reads);
   const spendingRepository = new SpendingRepository(stores.reads);
   const households = new HouseholdService(
-    orm,
+    data,
+    new HouseholdRepository(data),
     mailer ? (to, subject, text) => mailer.sendText(to, subject, text) : null,
     logger,
   );
