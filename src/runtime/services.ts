@@ -15,6 +15,7 @@ import { HouseholdRepository } from '../households/household.repository';
 import { HouseholdService } from '../households/household.service';
 import { ImportRepository } from '../imports/import.repository';
 import { ImportService } from '../imports/import.service';
+import { LedgerRepository } from '../ledger/ledger.repository';
 import { LedgerService } from '../ledger/ledger.service';
 import { NotificationSender } from '../notifications/notification-sender';
 import { NotificationTargetService } from '../notifications/notification-target.service';
@@ -140,7 +141,7 @@ export function createServices(
     deliveries,
     notificationTargets: new NotificationTargetService(orm, config, secrets, subscriptions, deliveries),
     rates: new RatesRefreshService(orm, config, logger, clock),
-    ledger: new LedgerService(orm, households, clock),
+    ledger: new LedgerService(data, new LedgerRepository(data), households, clock),
     households,
     spending: new SpendingService(orm, spendingRepository, records, households),
   };
