@@ -89,7 +89,7 @@ export function createServices(
   const secrets = config.notifySecretKey ? new SecretBox(config.notifySecretKey) : null;
   const deliveries = new DeliveryService(orm, config, new NotificationSender(secrets, config, mailer), deliveryTiming);
   const subscriptions = new SubscriptionRepository(orm, stores.reads);
-  const spendingRepository = new SpendingRepository(stores.reads);
+  const spendingRepository = new SpendingRepository(data, stores.reads);
   const households = new HouseholdService(
     data,
     new HouseholdRepository(data),
@@ -143,12 +143,12 @@ export function createServices(
     rates: new RatesRefreshService(orm, config, logger, clock),
     ledger: new LedgerService(data, new LedgerRepository(data), households, clock),
     households,
-    spending: new SpendingService(orm, spendingRepository, records, households),
+    spending: new SpendingService(data, spendingRepository, records, households),
   };
   return {
     ...services,
     exports: new AccountExportService(services, config.baseUrl, clock),
     imports: new ImportService(orm, new ImportRepository(orm), services),
-    budgetWarnings: new BudgetWarningService(orm, spendingRepository, outbox, mailer, logger, config.baseUrl, clock),
+    budgetWarnings: new BudgetWarningService(data, spendingRepository, outbox, mailer, logger, config.baseUrl, clock),
   };
 }
