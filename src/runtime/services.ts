@@ -148,7 +148,7 @@ export function createServices(
   return {
     ...services,
     exports: new AccountExportService(services, config.baseUrl, clock),
-    imports: new ImportService(orm, new ImportRepository(orm), services),
+    imports: new ImportService(data, new ImportRepository(data), services),
     budgetWarnings: new BudgetWarningService(data, spendingRepository, outbox, mailer, logger, config.baseUrl, clock),
   };
 }
