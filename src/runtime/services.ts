@@ -42,7 +42,10 @@ import { SubscriptionRepository } from '../subscriptions/subscription.repository
 import { SubscriptionService } from '../subscriptions/subscription.service';
 import { DeliveryService, type DeliveryTiming } from '../webhooks/delivery.service';
 import { DeliveryLogService } from '../webhooks/delivery-log.service';
+import { WebhookEndpointRepository } from '../webhooks/endpoint.repository';
 import { WebhookEndpointService } from '../webhooks/endpoint.service';
+import { IdempotencyKeyRepository } from '../webhooks/idempotency-key.repository';
+import { InboundTokenRepository } from '../webhooks/inbound-token.repository';
 import { InboundTokenService } from '../webhooks/inbound-token.service';
 import { OutboxSignal } from '../webhooks/outbox';
 
@@ -128,8 +131,8 @@ export function createServices(
     alerts: new AlertService(orm, reminders),
     catalogue: new CatalogueService(orm),
     settings: new SettingsService(orm),
-    endpoints: new WebhookEndpointService(orm, config),
-    inboundTokens: new InboundTokenService(orm),
+    endpoints: new WebhookEndpointService(data, new WebhookEndpointRepository(data), config),
+    inboundTokens: new InboundTokenService(data, new InboundTokenRepository(data), new IdempotencyKeyRepository(data)),
     deliveryLog: new DeliveryLogService(orm, outbox),
     answers: new AnswerCache(config.answerCacheMb * 1024 * 1024, clock),
     calendarFeeds: new CalendarFeedService(
