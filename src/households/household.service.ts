@@ -1,17 +1,14 @@
-import type { MikroORM } from '@mikro-orm/core';
-import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
-
 import { emailProblem, normaliseEmail } from '../auth/email';
 import { personNameProblem } from '../auth/person-name';
 import { randomSecret, sha256Hex } from '../auth/secrets';
 import type { Caller } from '../platform/caller';
-import { pooled, type StatementTarget } from '../platform/db/statements';
+import type { Transactions } from '../platform/db/data-source';
 import { AppError } from '../platform/errors';
 import type { Logger } from '../platform/logger';
 import { hasLength } from '../platform/objects';
 import type { SharedRecordAccess } from '../platform/shared-records';
 import type { SplitMode } from './household.entity';
-import { householdRepository, type MemberRow, type MembershipRow, type SharingRow } from './household.repository';
+import type { HouseholdRepository, MemberRow, MembershipRow, SharingRow } from './household.repository';
 import { handedBack, type ShareInput, splitWeights } from './split';
 
 /** Sends an invitation e-mail (SMTP_URL); absent: invitation codes are passed on by hand. */
@@ -29,22 +26,17 @@ export type InvitedMember = MemberRow & { invitation_code: string | null; invita
 /** Households: their members and invitations, and the records shared in them with a payer and a split. */
 export class HouseholdService implements SharedRecordAccess {
   constructor(
-    private readonly orm: MikroORM<PostgreSqlDriver>,
+    private readonly transactions: Transactions,
+    private readonly repository: HouseholdRepository,
     private readonly mail: InvitationMail | null,
     private readonly logger: Logger,
   ) {}
 
   /** The households the caller owns or joined (their own first), with their members. */
   async households(caller: Caller): Promise<Array<{ household: MembershipRow; members: MemberRow[] }>> {
-    const em = pooled(this.orm);
-    const households = await householdRepository.memberships(em, caller.userId);
+    const households = await this.repository.memberships(caller.userId);
     const members =
-      households.length > 0
-        ? await householdRepository.members(
-            em,
-            households.map((household) => household.id),
-          )
-        : [];
+      households.length > 0 ? await this.repository.members(households.map((household) => household.id)) : [];
     return households.map((household) => ({
       household,
       members: members.filter((member) => member.household_id === household.id),
@@ -52,45 +44,39 @@ export class HouseholdService implements SharedRecordAccess {
   }
 
   /** The caller's membership of a household: the one check before reading it. NOT_FOUND when not theirs. */
-  async membership(
-    caller: Caller,
-    householdId: number,
-    em: StatementTarget = pooled(this.orm),
-  ): Promise<MembershipRow> {
-    const membership = await householdRepository.membership(em, caller.userId, householdId);
+  async membership(caller: Caller, householdId: number): Promise<MembershipRow> {
+    const membership = await this.repository.membership(caller.userId, householdId);
     if (!membership) throw AppError.notFound('Household');
     return membership;
   }
 
   /** The members of a household the caller belongs to (NOT_FOUND when not theirs). */
   async members(caller: Caller, householdId: number): Promise<MemberRow[]> {
-    const em = pooled(this.orm);
-    await this.membership(caller, householdId, em);
-    return householdRepository.members(em, [householdId]);
+    await this.membership(caller, householdId);
+    return this.repository.members([householdId]);
   }
 
   async ownerFor(userId: number, subscriptionId: number, need: 'read' | 'edit'): Promise<number | null> {
-    return householdRepository.sharedRecordOwner(pooled(this.orm), userId, subscriptionId, need === 'edit');
+    return this.repository.sharedRecordOwner(userId, subscriptionId, need === 'edit');
   }
 
   /** Makes the caller's household (one per user), with the caller as its first member. */
   async create(caller: Caller, name: string): Promise<void> {
     const checked = householdName(name);
-    await this.orm.em.transactional(async (em) => {
-      if ((await householdRepository.ownedId(em, caller.userId)) !== null)
+    await this.transactions.transaction(async () => {
+      if ((await this.repository.ownedId(caller.userId)) !== null)
         throw new AppError('CONFLICT', 'You already have a household');
-      await householdRepository.create(em, caller.userId, checked);
+      await this.repository.create(caller.userId, checked);
     });
   }
 
   async rename(caller: Caller, name: string): Promise<void> {
-    if (!(await householdRepository.rename(pooled(this.orm), caller.userId, householdName(name))))
-      throw AppError.notFound('Household');
+    if (!(await this.repository.rename(caller.userId, householdName(name)))) throw AppError.notFound('Household');
   }
 
   /** Removes the caller's household: its members and shares go, the records stay the caller's, unshared. */
   async remove(caller: Caller): Promise<void> {
-    if (!(await householdRepository.remove(pooled(this.orm), caller.userId))) throw AppError.notFound('Household');
+    if (!(await this.repository.remove(caller.userId))) throw AppError.notFound('Household');
   }
 
   /** Adds a member to the caller's household: by name only, or invited by e-mail (an invitation code to join with). */
@@ -98,9 +84,9 @@ export class HouseholdService implements SharedRecordAccess {
     const name = memberName(input.name ?? '');
     const email = input.email === undefined || input.email === null ? null : checkedEmail(input.email);
     const code = email === null ? null : randomSecret(18);
-    const member = await this.orm.em.transactional(async (em) => {
-      if ((await householdRepository.ownedId(em, caller.userId)) === null) throw AppError.notFound('Household');
-      return householdRepository.addMember(em, caller.userId, {
+    const member = await this.transactions.transaction(async () => {
+      if ((await this.repository.ownedId(caller.userId)) === null) throw AppError.notFound('Household');
+      return this.repository.addMember(caller.userId, {
         name,
         email,
         canEdit: input.canEdit ?? false,
@@ -118,11 +104,11 @@ export class HouseholdService implements SharedRecordAccess {
   async invite(caller: Caller, memberId: number, email: string): Promise<InvitedMember> {
     const checked = checkedEmail(email);
     const code = randomSecret(18);
-    const member = await this.orm.em.transactional(async (em) => {
-      const current = await householdRepository.lockMember(em, caller.userId, memberId);
+    const member = await this.transactions.transaction(async () => {
+      const current = await this.repository.lockMember(caller.userId, memberId);
       if (!current) throw AppError.notFound('Household member');
       if (current.user_id !== null) throw AppError.field('member_id', 'This member has joined already.');
-      return (await householdRepository.updateMember(em, caller.userId, memberId, {
+      return (await this.repository.updateMember(caller.userId, memberId, {
         email: checked,
         invitationHash: sha256Hex(code),
       }))!;
@@ -133,7 +119,7 @@ export class HouseholdService implements SharedRecordAccess {
   /** Renames a member of the caller's household or changes their edit rights. */
   async updateMember(caller: Caller, memberId: number, input: MemberInput): Promise<MemberRow> {
     const change = { name: input.name === undefined ? undefined : memberName(input.name), canEdit: input.canEdit };
-    const member = await householdRepository.updateMember(pooled(this.orm), caller.userId, memberId, change);
+    const member = await this.repository.updateMember(caller.userId, memberId, change);
     if (!member) throw AppError.notFound('Household member');
     return member;
   }
@@ -144,18 +130,18 @@ export class HouseholdService implements SharedRecordAccess {
    * member goes, and with them their access to the records.
    */
   async removeMember(caller: Caller, memberId: number): Promise<void> {
-    await this.orm.em.transactional(async (em) => {
-      const member = await householdRepository.lockMember(em, caller.userId, memberId);
+    await this.transactions.transaction(async () => {
+      const member = await this.repository.lockMember(caller.userId, memberId);
       if (!member) throw AppError.notFound('Household member');
       if (member.user_id === caller.userId)
         throw AppError.field('member_id', 'The owner stays in the household: remove the household instead.');
       // Read after the member's lock: a split naming them is either here or waits for the removal (and fails).
-      const recordIds = await householdRepository.lockRecordsNaming(em, memberId);
+      const recordIds = await this.repository.lockRecordsNaming(memberId);
       if (recordIds.length > 0) {
-        const owner = (await householdRepository.members(em, [member.household_id])).find(
+        const owner = (await this.repository.members([member.household_id])).find(
           (row) => row.user_id === caller.userId,
         )!;
-        for (const sharing of await householdRepository.sharingOf(em, recordIds)) {
+        for (const sharing of await this.repository.sharingOf(recordIds)) {
           const stored = {
             payerId: sharing.payer_id,
             mode: sharing.split_mode,
@@ -163,32 +149,27 @@ export class HouseholdService implements SharedRecordAccess {
             splits: sharing.splits.map((split) => ({ memberId: split.member_id, weight: split.weight })),
           };
           const handed = handedBack(stored, memberId, owner.id);
-          await householdRepository.putSharing(em, {
+          await this.repository.putSharing({
             subscriptionId: sharing.subscription_id,
             householdId: sharing.household_id,
             ...handed,
           });
         }
       }
-      await householdRepository.removeMember(em, memberId);
+      await this.repository.removeMember(memberId);
     });
   }
 
   /** Joins the household whose invitation to the caller's e-mail address this code is. */
   async join(caller: Caller, code: string): Promise<number> {
-    const householdId = await householdRepository.claimInvitation(
-      pooled(this.orm),
-      caller.userId,
-      sha256Hex(code.trim()),
-    );
+    const householdId = await this.repository.claimInvitation(caller.userId, sha256Hex(code.trim()));
     if (householdId === null) throw AppError.notFound('Invitation');
     return householdId;
   }
 
   /** Leaves a household the caller joined: they stay in it by name, for the shares they hold. */
   async leave(caller: Caller, householdId: number): Promise<void> {
-    if (!(await householdRepository.leave(pooled(this.orm), caller.userId, householdId)))
-      throw AppError.notFound('Household');
+    if (!(await this.repository.leave(caller.userId, householdId))) throw AppError.notFound('Household');
   }
 
   /**
@@ -201,18 +182,18 @@ export class HouseholdService implements SharedRecordAccess {
     sharing: { payerId: number; mode: SplitMode; shares: ShareInput[] },
   ): Promise<number> {
     const ownerId = await this.actingOwner(caller, subscriptionId);
-    await this.orm.em.transactional(async (em) => {
-      const record = await householdRepository.shareableRecord(em, ownerId, subscriptionId);
+    await this.transactions.transaction(async () => {
+      const record = await this.repository.shareableRecord(ownerId, subscriptionId);
       if (!record) throw AppError.notFound('Subscription');
-      const householdId = await householdRepository.ownedId(em, ownerId);
+      const householdId = await this.repository.ownedId(ownerId);
       if (householdId === null) throw AppError.field('household_id', 'Make a household first.');
-      const members = new Set((await householdRepository.members(em, [householdId])).map((member) => member.id));
+      const members = new Set((await this.repository.members([householdId])).map((member) => member.id));
       if (!members.has(sharing.payerId))
         throw AppError.field('payer_member_id', 'The payer must be a member of the household.');
       if (sharing.shares.some((share) => !members.has(share.memberId)))
         throw AppError.field('shares', 'Every share must be a member of the household.');
       const splits = splitWeights(sharing.mode, sharing.shares, record.price);
-      await householdRepository.putSharing(em, {
+      await this.repository.putSharing({
         subscriptionId,
         householdId,
         payerId: sharing.payerId,
@@ -226,10 +207,9 @@ export class HouseholdService implements SharedRecordAccess {
   /** Stops sharing a record (the owner, or a member with edit rights). Answers the record's owner. */
   async unshare(caller: Caller, subscriptionId: number): Promise<number> {
     const ownerId = await this.actingOwner(caller, subscriptionId);
-    const removed = await this.orm.em.transactional(async (em) => {
-      if (!(await householdRepository.shareableRecord(em, ownerId, subscriptionId)))
-        throw AppError.notFound('Subscription');
-      return householdRepository.removeSharing(em, subscriptionId);
+    const removed = await this.transactions.transaction(async () => {
+      if (!(await this.repository.shareableRecord(ownerId, subscriptionId))) throw AppError.notFound('Subscription');
+      return this.repository.removeSharing(subscriptionId);
     });
     if (!removed) throw AppError.field('id', 'This record is not shared.');
     return ownerId;
@@ -237,14 +217,13 @@ export class HouseholdService implements SharedRecordAccess {
 
   /** The payer and split of each of these records that is shared (a loader's batch). */
   sharingOf(subscriptionIds: readonly number[]): Promise<SharingRow[]> {
-    return householdRepository.sharingOf(pooled(this.orm), subscriptionIds);
+    return this.repository.sharingOf(subscriptionIds);
   }
 
   /** The records shared in a household the caller belongs to: their owner and ids. */
   async sharedRecords(caller: Caller, householdId: number): Promise<{ ownerId: number; ids: number[] }> {
-    const em = pooled(this.orm);
-    const membership = await this.membership(caller, householdId, em);
-    return { ownerId: membership.owner_id, ids: await householdRepository.sharedRecordIds(em, householdId) };
+    const membership = await this.membership(caller, householdId);
+    return { ownerId: membership.owner_id, ids: await this.repository.sharedRecordIds(householdId) };
   }
 
   /**
@@ -256,11 +235,11 @@ export class HouseholdService implements SharedRecordAccess {
     caller: Caller,
     household: { name: string; members: Array<{ id: number; name: string; isOwner: boolean; canEdit: boolean }> },
   ) {
-    return this.orm.em.transactional(async (em) => {
+    return this.transactions.transaction(async () => {
       const householdId =
-        (await householdRepository.ownedId(em, caller.userId)) ??
-        (await householdRepository.create(em, caller.userId, householdName(household.name)));
-      const present = await householdRepository.members(em, [householdId]);
+        (await this.repository.ownedId(caller.userId)) ??
+        (await this.repository.create(caller.userId, householdName(household.name)));
+      const present = await this.repository.members([householdId]);
       const ids = new Map<number, number>();
       for (const member of household.members) {
         const same = member.isOwner
@@ -268,7 +247,7 @@ export class HouseholdService implements SharedRecordAccess {
           : present.find((row) => row.name.toLowerCase() === member.name.trim().toLowerCase());
         const row =
           same ??
-          (await householdRepository.addMember(em, caller.userId, {
+          (await this.repository.addMember(caller.userId, {
             name: memberName(member.name),
             email: null,
             canEdit: member.canEdit,
@@ -282,16 +261,13 @@ export class HouseholdService implements SharedRecordAccess {
 
   /** Whose record the caller acts on: their own, or one shared where they have edit rights. */
   private async actingOwner(caller: Caller, subscriptionId: number): Promise<number> {
-    return (
-      (await householdRepository.sharedRecordOwner(pooled(this.orm), caller.userId, subscriptionId, true)) ??
-      caller.userId
-    );
+    return (await this.repository.sharedRecordOwner(caller.userId, subscriptionId, true)) ?? caller.userId;
   }
 
   /** Sends the invitation's code when e-mail is configured; whether it went. A failure is logged, never fatal. */
   private async sendInvitation(caller: Caller, to: string, code: string): Promise<boolean> {
     if (!this.mail) return false;
-    const [household] = await householdRepository.memberships(pooled(this.orm), caller.userId);
+    const [household] = await this.repository.memberships(caller.userId);
     const text =
       `${household.owner_name} invited you to the household "${household.name}" on Subledger.\n\n` +
       `Sign in (or sign up) with this e-mail address and join with the invitation code:\n\n${code}`;

@@ -1,7 +1,7 @@
-import type { MikroORM } from '@mikro-orm/core';
-import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import sql, { raw } from 'sql-template-tag';
 
-import { currentTarget, intArray, rowsOf } from '../platform/db/statements';
+import type { DataSource } from '../platform/db/data-source';
+import { intArray } from '../platform/db/statements';
 
 export interface NamedRow {
   id: number;
@@ -29,9 +29,11 @@ export interface ProductMatch {
 }
 
 const named = (table: string, where: string) =>
-  `(select coalesce(jsonb_agg(jsonb_build_object('id', x."id", 'name', x."name") order by x."id"), '[]') from "${table}" x where ${where})`;
+  raw(
+    `(select coalesce(jsonb_agg(jsonb_build_object('id', x."id", 'name', x."name") order by x."id"), '[]') from "${table}" x where ${where})`,
+  );
 
-const ACCOUNT_NAMES = `
+const accountNames = (userId: number) => sql`
 select u."base_currency" as "baseCurrency",
        ${named('folders', 'x."user_id" = u."id"')} as "folders",
        ${named('payment_modes', 'x."user_id" = u."id"')} as "paymentModes",
@@ -40,14 +42,14 @@ select u."base_currency" as "baseCurrency",
           from "product_categories" x where x."user_id" is null or x."user_id" = u."id") as "categories",
        array(select a."id" from "alerts" a where a."user_id" is null order by a."id") as "globalAlerts",
        array(select r."currency" from "exchange_rates" r order by r."currency") as "currencies"
-  from "users" u where u."id" = ?`;
+  from "users" u where u."id" = ${userId}`;
 
 /** The reads of an import: names across the account's tables, in one statement each; its writes go through the services. */
 export class ImportRepository {
-  constructor(private readonly orm: MikroORM<PostgreSqlDriver>) {}
+  constructor(private readonly db: DataSource) {}
 
   async accountNames(userId: number): Promise<AccountNames> {
-    const [row] = await rowsOf<AccountNames>(currentTarget(this.orm), ACCOUNT_NAMES, [userId]);
+    const [row] = await this.db.rows<AccountNames>(accountNames(userId));
     return row;
   }
 
@@ -56,13 +58,12 @@ export class ImportRepository {
    * whose names equal these (compared lower-case).
    */
   products(userId: number, names: readonly string[], catalogueIds: readonly number[]): Promise<ProductMatch[]> {
-    return rowsOf<ProductMatch>(
-      currentTarget(this.orm),
-      `select p."id", p."product_name" as "name", p."owner_id" is not null as "own" from "products" p
-        where (p."owner_id" is null and p."id" = any(?::int[]))
-           or ((p."owner_id" is null or p."owner_id" = ?) and lower(p."product_name") in (select jsonb_array_elements_text(?::jsonb)))
+    const lowerNames = JSON.stringify(names.map((name) => name.toLowerCase()));
+    return this.db.rows<ProductMatch>(
+      sql`select p."id", p."product_name" as "name", p."owner_id" is not null as "own" from "products" p
+        where (p."owner_id" is null and p."id" = any(${intArray(catalogueIds)}::int[]))
+           or ((p."owner_id" is null or p."owner_id" = ${userId}) and lower(p."product_name") in (select jsonb_array_elements_text(${lowerNames}::jsonb)))
         order by p."owner_id" nulls first, p."id"`,
-      [intArray(catalogueIds), userId, JSON.stringify(names.map((name) => name.toLowerCase()))],
     );
   }
 }

@@ -1,10 +1,8 @@
 import type { Readable } from 'node:stream';
 
-import type { MikroORM } from '@mikro-orm/core';
-import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
-
 import type { AccountSources } from '../exports/account-export.service';
 import type { Caller } from '../platform/caller';
+import type { Transactions } from '../platform/db/data-source';
 import { AppError, type FieldErrors } from '../platform/errors';
 import { definedOnly } from '../platform/objects';
 import type { ProfileService } from '../settings/profile.service';
@@ -72,7 +70,7 @@ const hasProblems = (row: ResolvedRow) => Object.keys(row.problems).length > 0;
  */
 export class ImportService {
   constructor(
-    private readonly orm: MikroORM<PostgreSqlDriver>,
+    private readonly transactions: Transactions,
     private readonly repository: ImportRepository,
     private readonly targets: ImportTargets,
   ) {}
@@ -137,7 +135,7 @@ export class ImportService {
       );
     }
     const accepted = resolved.filter((row) => !hasProblems(row));
-    const { recordIds, endpoints } = await this.orm.em.transactional(() => this.write(caller, accepted, parts));
+    const { recordIds, endpoints } = await this.transactions.transaction(() => this.write(caller, accepted, parts));
     return report((row) => (hasProblems(row) ? ['REFUSED', null] : ['CREATED', recordIds.get(row)!]), endpoints);
   }
 

@@ -1,4 +1,6 @@
-import { rowsOf, type StatementTarget } from '../platform/db/statements';
+import sql, { raw } from 'sql-template-tag';
+
+import type { DataSource } from '../platform/db/data-source';
 import { Status } from '../subscriptions/codes';
 import type { LedgerRecord, PlannedEntry } from './ledger-plan';
 import type { EntryStatus } from './payment-entry.entity';
@@ -39,139 +41,119 @@ export interface EntryFilter {
   householdId?: number;
 }
 
-const ENTRY_COLUMNS = `e."id", e."subscription_id", s."product_name", e."due_date", e."expected_amount"::text as "expected_amount", e."currency",
+const ENTRY_COLUMNS = sql`e."id", e."subscription_id", s."product_name", e."due_date", e."expected_amount"::text as "expected_amount", e."currency",
        e."status", e."paid_amount"::text as "paid_amount", e."paid_on", e."note", s."timezone"`;
 
+/** The Active status: a fixed code, written into the statements' text (no caller's value). */
+const ACTIVE = raw(String(Status.Active));
+
 /** The one door to payment_entries. */
-export const ledgerRepository = {
+export class LedgerRepository {
+  constructor(private readonly db: DataSource) {}
+
   /** The user's live Active records, as their ledger is planned from. */
-  activeRecords(em: StatementTarget, userId: number): Promise<LedgerRecord[]> {
-    return rowsOf<LedgerRecord>(
-      em,
-      `select "id", "status", "recurring", "payment_date", "billing_type", "billing_cycle", "billing_frequency", "expiry_date", "timezone",
+  activeRecords(userId: number): Promise<LedgerRecord[]> {
+    return this.db.rows<LedgerRecord>(
+      sql`select "id", "status", "recurring", "payment_date", "billing_type", "billing_cycle", "billing_frequency", "expiry_date", "timezone",
               "price"::text as "price", "price_type", "created_at"
-         from "subscriptions" where "user_id" = ? and "deleted_at" is null and "status" = ${Status.Active}`,
-      [userId],
+         from "subscriptions" where "user_id" = ${userId} and "deleted_at" is null and "status" = ${ACTIVE}`,
     );
-  },
+  }
 
   /**
    * Brings the user's ledger in line with its plan, in one statement: planned entries are made, pending ones
    * take their planned amount, and pending entries not yet due that the plan no longer holds (the record ended,
    * moved its dates or went) are removed. Paid, skipped and past entries stay as they are.
    */
-  async reconcile(em: StatementTarget, userId: number, planned: readonly PlannedEntry[], now: Date): Promise<void> {
-    await rowsOf(
-      em,
-      `with "plan" as (
-         select * from jsonb_to_recordset(?::jsonb) as p("subscription_id" int, "due_date" date, "expected_amount" numeric, "currency" text)),
+  async reconcile(userId: number, planned: readonly PlannedEntry[], now: Date): Promise<void> {
+    await this.db.run(
+      sql`with "plan" as (
+         select * from jsonb_to_recordset(${JSON.stringify(planned)}::jsonb) as p("subscription_id" int, "due_date" date, "expected_amount" numeric, "currency" text)),
        "dropped" as (
          delete from "payment_entries" e using "subscriptions" s
-          where s."id" = e."subscription_id" and e."user_id" = ? and e."status" = 'pending'
-            and e."due_date" >= (cast(? as timestamptz) at time zone s."timezone")::date
+          where s."id" = e."subscription_id" and e."user_id" = ${userId} and e."status" = 'pending'
+            and e."due_date" >= (cast(${now.toISOString()} as timestamptz) at time zone s."timezone")::date
             and not exists (select 1 from "plan" p where p."subscription_id" = e."subscription_id" and p."due_date" = e."due_date")),
        "kept" as (
          insert into "payment_entries" as e ("user_id", "subscription_id", "due_date", "expected_amount", "currency", "updated_at")
-         select ?, p."subscription_id", p."due_date", p."expected_amount", p."currency", now() at time zone 'utc' from "plan" p
+         select ${userId}, p."subscription_id", p."due_date", p."expected_amount", p."currency", now() at time zone 'utc' from "plan" p
          on conflict ("subscription_id", "due_date") do update set "expected_amount" = excluded."expected_amount", "currency" = excluded."currency", "updated_at" = excluded."updated_at"
           where e."status" = 'pending' and (e."expected_amount", e."currency") is distinct from (excluded."expected_amount", excluded."currency"))
        select 1`,
-      [JSON.stringify(planned), userId, now.toISOString(), userId],
     );
-  },
+  }
 
   /** Users with an Active record whose next payment is not in its ledger yet (a date rolled, or a new record): the sweep's. */
-  async usersBehind(em: StatementTarget, limit: number): Promise<number[]> {
-    const rows = await rowsOf<{ user_id: number }>(
-      em,
-      `select distinct s."user_id" from "subscriptions" s
-        where s."deleted_at" is null and s."status" = ${Status.Active} and s."next_payment_date" is not null
+  async usersBehind(limit: number): Promise<number[]> {
+    const rows = await this.db.rows<{ user_id: number }>(
+      sql`select distinct s."user_id" from "subscriptions" s
+        where s."deleted_at" is null and s."status" = ${ACTIVE} and s."next_payment_date" is not null
           and not exists (select 1 from "payment_entries" e where e."subscription_id" = s."id" and e."due_date" = s."next_payment_date")
-        order by 1 limit ?`,
-      [limit],
+        order by 1 limit ${limit}`,
     );
     return rows.map((row) => row.user_id);
-  },
+  }
 
-  list(em: StatementTarget, userId: number, filter: EntryFilter, limit: number): Promise<EntryRow[]> {
-    return rowsOf<EntryRow>(
-      em,
-      `select ${ENTRY_COLUMNS} from "payment_entries" e join "subscriptions" s on s."id" = e."subscription_id" and s."deleted_at" is null
-        where e."user_id" = ? and e."due_date" >= coalesce(?::date, '-infinity') and e."due_date" <= coalesce(?::date, 'infinity')
-          and (?::int is null or e."subscription_id" = ?::int) and (?::text is null or e."status" = ?::text)
-          and (?::int is null or exists (select 1 from "subscription_shares" sh where sh."subscription_id" = e."subscription_id" and sh."household_id" = ?::int))
-        order by e."due_date", e."id" limit ?`,
-      [
-        userId,
-        filter.from ?? null,
-        filter.to ?? null,
-        filter.subscriptionId ?? null,
-        filter.subscriptionId ?? null,
-        filter.status ?? null,
-        filter.status ?? null,
-        filter.householdId ?? null,
-        filter.householdId ?? null,
-        limit,
-      ],
+  list(userId: number, filter: EntryFilter, limit: number): Promise<EntryRow[]> {
+    const from = filter.from ?? null;
+    const to = filter.to ?? null;
+    const subscriptionId = filter.subscriptionId ?? null;
+    const status = filter.status ?? null;
+    const householdId = filter.householdId ?? null;
+    return this.db.rows<EntryRow>(
+      sql`select ${ENTRY_COLUMNS} from "payment_entries" e join "subscriptions" s on s."id" = e."subscription_id" and s."deleted_at" is null
+        where e."user_id" = ${userId} and e."due_date" >= coalesce(${from}::date, '-infinity') and e."due_date" <= coalesce(${to}::date, 'infinity')
+          and (${subscriptionId}::int is null or e."subscription_id" = ${subscriptionId}::int) and (${status}::text is null or e."status" = ${status}::text)
+          and (${householdId}::int is null or exists (select 1 from "subscription_shares" sh where sh."subscription_id" = e."subscription_id" and sh."household_id" = ${householdId}::int))
+        order by e."due_date", e."id" limit ${limit}`,
     );
-  },
+  }
 
   /** One of the user's entries (of a live record), locked for the rest of the transaction. */
-  async lockOwned(em: StatementTarget, userId: number, id: number): Promise<EntryRow | null> {
-    const [row] = await rowsOf<EntryRow>(
-      em,
-      `select ${ENTRY_COLUMNS} from "payment_entries" e join "subscriptions" s on s."id" = e."subscription_id" and s."deleted_at" is null
-        where e."id" = ? and e."user_id" = ? for update of e`,
-      [id, userId],
+  async lockOwned(userId: number, id: number): Promise<EntryRow | null> {
+    const row = await this.db.row<EntryRow>(
+      sql`select ${ENTRY_COLUMNS} from "payment_entries" e join "subscriptions" s on s."id" = e."subscription_id" and s."deleted_at" is null
+        where e."id" = ${id} and e."user_id" = ${userId} for update of e`,
     );
     return row ?? null;
-  },
+  }
 
   /** The user's paid and skipped entries (pending ones follow from the records), for an export. */
-  settled(em: StatementTarget, userId: number): Promise<EntryRow[]> {
-    return rowsOf<EntryRow>(
-      em,
-      `select ${ENTRY_COLUMNS} from "payment_entries" e join "subscriptions" s on s."id" = e."subscription_id" and s."deleted_at" is null
-        where e."user_id" = ? and e."status" <> 'pending' order by e."subscription_id", e."due_date"`,
-      [userId],
+  settled(userId: number): Promise<EntryRow[]> {
+    return this.db.rows<EntryRow>(
+      sql`select ${ENTRY_COLUMNS} from "payment_entries" e join "subscriptions" s on s."id" = e."subscription_id" and s."deleted_at" is null
+        where e."user_id" = ${userId} and e."status" <> 'pending' order by e."subscription_id", e."due_date"`,
     );
-  },
+  }
 
   /** Imported entries of the user's records, written as they were (a planned entry of the same day takes their outcome). */
-  async restore(em: StatementTarget, userId: number, entries: readonly SettledEntry[]): Promise<void> {
-    await rowsOf(
-      em,
-      `insert into "payment_entries" as e ("user_id", "subscription_id", "due_date", "expected_amount", "currency", "status", "paid_amount", "paid_on", "note", "updated_at")
+  async restore(userId: number, entries: readonly SettledEntry[]): Promise<void> {
+    await this.db.run(
+      sql`insert into "payment_entries" as e ("user_id", "subscription_id", "due_date", "expected_amount", "currency", "status", "paid_amount", "paid_on", "note", "updated_at")
        select s."user_id", s."id", v."due_date", v."expected_amount", v."currency", v."status", v."paid_amount", v."paid_on", v."note", now() at time zone 'utc'
-         from jsonb_to_recordset(?::jsonb) as v("subscription_id" int, "due_date" date, "expected_amount" numeric, "currency" text, "status" text,
+         from jsonb_to_recordset(${JSON.stringify(entries)}::jsonb) as v("subscription_id" int, "due_date" date, "expected_amount" numeric, "currency" text, "status" text,
                                                  "paid_amount" numeric, "paid_on" date, "note" text)
-         join "subscriptions" s on s."id" = v."subscription_id" and s."user_id" = ?
+         join "subscriptions" s on s."id" = v."subscription_id" and s."user_id" = ${userId}
        on conflict ("subscription_id", "due_date") do update set "status" = excluded."status", "paid_amount" = excluded."paid_amount",
           "paid_on" = excluded."paid_on", "note" = excluded."note", "updated_at" = excluded."updated_at"`,
-      [JSON.stringify(entries), userId],
     );
-  },
+  }
 
   /** The record an entry is of, or null. */
-  async subscriptionOf(em: StatementTarget, id: number): Promise<number | null> {
-    const [row] = await rowsOf<{ subscription_id: number }>(
-      em,
-      `select "subscription_id" from "payment_entries" where "id" = ?`,
-      [id],
+  async subscriptionOf(id: number): Promise<number | null> {
+    const row = await this.db.row<{ subscription_id: number }>(
+      sql`select "subscription_id" from "payment_entries" where "id" = ${id}`,
     );
     return row?.subscription_id ?? null;
-  },
+  }
 
   /** Records what became of an entry. */
   async settle(
-    em: StatementTarget,
     id: number,
     outcome: { status: EntryStatus; paidAmount: string | null; paidOn: string | null; note: string | null },
   ): Promise<void> {
-    await rowsOf(
-      em,
-      `update "payment_entries" set "status" = ?, "paid_amount" = ?::numeric, "paid_on" = ?::date, "note" = ?, "updated_at" = now() at time zone 'utc' where "id" = ?`,
-      [outcome.status, outcome.paidAmount, outcome.paidOn, outcome.note, id],
+    await this.db.run(
+      sql`update "payment_entries" set "status" = ${outcome.status}, "paid_amount" = ${outcome.paidAmount}::numeric, "paid_on" = ${outcome.paidOn}::date, "note" = ${outcome.note}, "updated_at" = now() at time zone 'utc' where "id" = ${id}`,
     );
-  },
-};
+  }
+}

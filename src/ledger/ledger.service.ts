@@ -1,16 +1,13 @@
-import type { MikroORM } from '@mikro-orm/core';
-import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
-
 import type { HouseholdService } from '../households/household.service';
 import type { Caller } from '../platform/caller';
 import { todayIn } from '../platform/dates';
-import { currentTarget, pooled, type StatementTarget } from '../platform/db/statements';
+import type { DataSource } from '../platform/db/data-source';
 import { AppError } from '../platform/errors';
 import { toMoneyString } from '../platform/money';
 import { hasLength } from '../platform/objects';
 import { priceHistoryRepository } from '../subscriptions/price-history.repository';
 import { moneyProblem } from '../subscriptions/subscription.input';
-import { type EntryFilter, type EntryRow, ledgerRepository, type SettledEntry } from './ledger.repository';
+import type { EntryFilter, EntryRow, LedgerRepository, SettledEntry } from './ledger.repository';
 import { plannedEntries } from './ledger-plan';
 
 /** Entries answered at most per read. */
@@ -19,7 +16,9 @@ export const MAX_ENTRIES = 1000;
 /** What was paid: the payment ledger, planned from the records and settled by their owner. */
 export class LedgerService {
   constructor(
-    private readonly orm: MikroORM<PostgreSqlDriver>,
+    /** Units of work, and where the price history's reads run (its repository takes a statement target). */
+    private readonly data: DataSource,
+    private readonly repository: LedgerRepository,
     private readonly households: HouseholdService,
     private readonly clock: () => Date = () => new Date(),
   ) {}
@@ -34,7 +33,7 @@ export class LedgerService {
         ? caller.userId
         : (await this.households.membership(caller, filter.householdId)).owner_id;
     await this.reconcile(ownerId);
-    return ledgerRepository.list(pooled(this.orm), ownerId, filter, MAX_ENTRIES);
+    return this.repository.list(ownerId, filter, MAX_ENTRIES);
   }
 
   /** Records an entry as paid: the expected amount and today (in the record's zone) unless given. */
@@ -61,26 +60,25 @@ export class LedgerService {
 
   /** The caller's paid and skipped entries, for an export. */
   settled(caller: Caller): Promise<EntryRow[]> {
-    return ledgerRepository.settled(currentTarget(this.orm), caller.userId);
+    return this.repository.settled(caller.userId);
   }
 
   /** Imported entries of the caller's records, in the import's transaction. */
   async restore(caller: Caller, entries: readonly SettledEntry[]): Promise<void> {
-    if (entries.length > 0) await ledgerRepository.restore(currentTarget(this.orm), caller.userId, entries);
+    if (entries.length > 0) await this.repository.restore(caller.userId, entries);
   }
 
   /** The sweep's part: the ledgers of users whose records have a next payment without its entry. */
   async sweep(limit = 200): Promise<number> {
-    const users = await ledgerRepository.usersBehind(pooled(this.orm), limit);
+    const users = await this.repository.usersBehind(limit);
     for (const userId of users) await this.reconcile(userId);
     return users.length;
   }
 
   private async reconcile(userId: number): Promise<void> {
-    const em = pooled(this.orm);
-    const records = await ledgerRepository.activeRecords(em, userId);
+    const records = await this.repository.activeRecords(userId);
     const steps = await priceHistoryRepository.of(
-      em,
+      this.data.target(),
       records.map((record) => record.id),
     );
     const now = this.clock();
@@ -91,15 +89,15 @@ export class LedgerService {
         now,
       ),
     );
-    await ledgerRepository.reconcile(em, userId, planned, now);
+    await this.repository.reconcile(userId, planned, now);
   }
 
   /** An entry of a record shared in a household where the caller has edit rights, locked; else null. */
-  private async lockShared(em: StatementTarget, caller: Caller, id: number): Promise<EntryRow | null> {
-    const subscriptionId = await ledgerRepository.subscriptionOf(em, id);
+  private async lockShared(caller: Caller, id: number): Promise<EntryRow | null> {
+    const subscriptionId = await this.repository.subscriptionOf(id);
     const ownerId =
       subscriptionId === null ? null : await this.households.ownerFor(caller.userId, subscriptionId, 'edit');
-    return ownerId === null ? null : ledgerRepository.lockOwned(em, ownerId, id);
+    return ownerId === null ? null : this.repository.lockOwned(ownerId, id);
   }
 
   private async settle(
@@ -110,12 +108,11 @@ export class LedgerService {
   ): Promise<EntryRow> {
     if (note !== undefined && note !== null && !hasLength(note, 0, 1000))
       throw AppError.field('note', 'The note must be at most 1000 characters.');
-    return this.orm.em.transactional(async (em) => {
-      const entry =
-        (await ledgerRepository.lockOwned(em, caller.userId, id)) ?? (await this.lockShared(em, caller, id));
+    return this.data.transaction(async () => {
+      const entry = (await this.repository.lockOwned(caller.userId, id)) ?? (await this.lockShared(caller, id));
       if (!entry) throw AppError.notFound('Payment entry');
       const settled = { ...outcome(entry), note: note ?? entry.note };
-      await ledgerRepository.settle(em, id, settled);
+      await this.repository.settle(id, settled);
       return {
         ...entry,
         status: settled.status,

@@ -11,9 +11,11 @@ import { CatalogueService } from '../catalogue/catalogue.service';
 import { ProductCategory } from '../catalogue/product-category.entity';
 import { RatesRefreshService } from '../currency/rates.service';
 import { AccountExportService, type AccountSources } from '../exports/account-export.service';
+import { HouseholdRepository } from '../households/household.repository';
 import { HouseholdService } from '../households/household.service';
 import { ImportRepository } from '../imports/import.repository';
 import { ImportService } from '../imports/import.service';
+import { LedgerRepository } from '../ledger/ledger.repository';
 import { LedgerService } from '../ledger/ledger.service';
 import { NotificationSender } from '../notifications/notification-sender';
 import { NotificationTargetService } from '../notifications/notification-target.service';
@@ -24,6 +26,7 @@ import { PaymentMode } from '../organizing/payment-mode.entity';
 import { Tag } from '../organizing/tag.entity';
 import { AnswerCache } from '../platform/answer-cache';
 import type { Config } from '../platform/config';
+import { DataSource } from '../platform/db/data-source';
 import type { Logger } from '../platform/logger';
 import type { LimiterStores } from '../platform/ops/limiters';
 import { SecretBox } from '../platform/secret-box';
@@ -39,7 +42,10 @@ import { SubscriptionRepository } from '../subscriptions/subscription.repository
 import { SubscriptionService } from '../subscriptions/subscription.service';
 import { DeliveryService, type DeliveryTiming } from '../webhooks/delivery.service';
 import { DeliveryLogService } from '../webhooks/delivery-log.service';
+import { WebhookEndpointRepository } from '../webhooks/endpoint.repository';
 import { WebhookEndpointService } from '../webhooks/endpoint.service';
+import { IdempotencyKeyRepository } from '../webhooks/idempotency-key.repository';
+import { InboundTokenRepository } from '../webhooks/inbound-token.repository';
 import { InboundTokenService } from '../webhooks/inbound-token.service';
 import { OutboxSignal } from '../webhooks/outbox';
 
@@ -80,14 +86,16 @@ export function createServices(
   clock: () => Date = () => new Date(),
   deliveryTiming?: DeliveryTiming,
 ): Services {
+  const data = new DataSource(orm);
   const outbox = new OutboxSignal();
   const mailer = config.smtpUrl ? new ReminderMailer(config.smtpUrl, config.smtpFrom) : null;
   const secrets = config.notifySecretKey ? new SecretBox(config.notifySecretKey) : null;
   const deliveries = new DeliveryService(orm, config, new NotificationSender(secrets, config, mailer), deliveryTiming);
   const subscriptions = new SubscriptionRepository(orm, stores.reads);
-  const spendingRepository = new SpendingRepository(stores.reads);
+  const spendingRepository = new SpendingRepository(data, stores.reads);
   const households = new HouseholdService(
-    orm,
+    data,
+    new HouseholdRepository(data),
     mailer ? (to, subject, text) => mailer.sendText(to, subject, text) : null,
     logger,
   );
@@ -123,8 +131,8 @@ export function createServices(
     alerts: new AlertService(orm, reminders),
     catalogue: new CatalogueService(orm),
     settings: new SettingsService(orm),
-    endpoints: new WebhookEndpointService(orm, config),
-    inboundTokens: new InboundTokenService(orm),
+    endpoints: new WebhookEndpointService(data, new WebhookEndpointRepository(data), config),
+    inboundTokens: new InboundTokenService(data, new InboundTokenRepository(data), new IdempotencyKeyRepository(data)),
     deliveryLog: new DeliveryLogService(orm, outbox),
     answers: new AnswerCache(config.answerCacheMb * 1024 * 1024, clock),
     calendarFeeds: new CalendarFeedService(
@@ -136,14 +144,14 @@ export function createServices(
     deliveries,
     notificationTargets: new NotificationTargetService(orm, config, secrets, subscriptions, deliveries),
     rates: new RatesRefreshService(orm, config, logger, clock),
-    ledger: new LedgerService(orm, households, clock),
+    ledger: new LedgerService(data, new LedgerRepository(data), households, clock),
     households,
-    spending: new SpendingService(orm, spendingRepository, records, households),
+    spending: new SpendingService(data, spendingRepository, records, households),
   };
   return {
     ...services,
     exports: new AccountExportService(services, config.baseUrl, clock),
-    imports: new ImportService(orm, new ImportRepository(orm), services),
-    budgetWarnings: new BudgetWarningService(orm, spendingRepository, outbox, mailer, logger, config.baseUrl, clock),
+    imports: new ImportService(data, new ImportRepository(data), services),
+    budgetWarnings: new BudgetWarningService(data, spendingRepository, outbox, mailer, logger, config.baseUrl, clock),
   };
 }

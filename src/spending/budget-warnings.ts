@@ -1,12 +1,10 @@
-import type { MikroORM } from '@mikro-orm/core';
-import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import Decimal from 'decimal.js';
 
 import { ALL_CHANNELS, channelsOf } from '../alerts/alert.input';
 import { alertRepository } from '../alerts/alert.repository';
 import { budgetMessage, type BudgetWarningFacts } from '../notifications/notification-message';
 import { notificationTargetRepository } from '../notifications/notification-target.repository';
-import { pooled } from '../platform/db/statements';
+import type { DataSource } from '../platform/db/data-source';
 import type { Logger } from '../platform/logger';
 import { toMoneyString } from '../platform/money';
 import type { ReminderMailer } from '../reminders/reminder-mail';
@@ -21,7 +19,11 @@ import type { BudgetToWarn, SpendingRepository } from './spending.repository';
  */
 export class BudgetWarningService {
   constructor(
-    private readonly orm: MikroORM<PostgreSqlDriver>,
+    /**
+     * Units of work, and the statement target of the alert, notification target and outbox calls in them
+     * (those take it still).
+     */
+    private readonly data: DataSource,
     private readonly repository: SpendingRepository,
     private readonly outbox: OutboxSignal,
     private readonly mailer: ReminderMailer | null,
@@ -33,7 +35,7 @@ export class BudgetWarningService {
   /** The sweep's part: budgets not warned of for next month are checked (one spending read per owner); answers how many warned. */
   async sweep(limit = 200): Promise<number> {
     const now = this.clock();
-    const due = await this.repository.budgetsToWarn(pooled(this.orm), now, limit);
+    const due = await this.repository.budgetsToWarn(now, limit);
     let warned = 0;
     for (const userId of new Set(due.map((budget) => budget.user_id))) {
       const budgets = due.filter((budget) => budget.user_id === userId);
@@ -58,7 +60,6 @@ export class BudgetWarningService {
     }
     if (due.length > 0) {
       await this.repository.checked(
-        pooled(this.orm),
         due.map((budget) => budget.id),
         now,
       );
@@ -79,8 +80,9 @@ export class BudgetWarningService {
       currency: budget.base_currency,
     };
     const message = budgetMessage(`budget_${budget.id}_${budget.month}`, facts, this.baseUrl);
-    const mailTo = await this.orm.em.transactional(async (em) => {
-      if (!(await this.repository.claimWarning(em, budget.id, budget.month))) return undefined;
+    const mailTo = await this.data.transaction(async () => {
+      if (!(await this.repository.claimWarning(budget.id, budget.month))) return undefined;
+      const em = this.data.em();
       const alert = await alertRepository.contact(em, budget.alert_id!, budget.user_id);
       if (!alert) return null;
       const channels = channelsOf(alert.alert_type);

@@ -1,10 +1,7 @@
-import type { MikroORM } from '@mikro-orm/core';
-import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
-
 import { alertRepository } from '../alerts/alert.repository';
 import type { HouseholdService } from '../households/household.service';
 import type { Caller } from '../platform/caller';
-import { currentTarget, pooled } from '../platform/db/statements';
+import type { DataSource } from '../platform/db/data-source';
 import { AppError } from '../platform/errors';
 import { moneyProblem } from '../subscriptions/subscription.input';
 import type { SubscriptionService } from '../subscriptions/subscription.service';
@@ -22,7 +19,8 @@ export interface SpendingView {
 /** Spending reports (planned, paid, against budgets) and the budgets themselves. */
 export class SpendingService {
   constructor(
-    private readonly orm: MikroORM<PostgreSqlDriver>,
+    /** Where the alert definitions' read runs (their repository takes a statement target). */
+    private readonly data: DataSource,
     private readonly repository: SpendingRepository,
     private readonly subscriptions: SubscriptionService,
     private readonly households: HouseholdService,
@@ -91,20 +89,19 @@ export class SpendingService {
     const problem = moneyProblem('amount', budget.amount);
     if (problem) throw AppError.field('amount', problem);
     // An import's transaction, when it restores budgets, sees its own categories and alerts.
-    const em = currentTarget(this.orm);
-    if (budget.categoryId !== null && !(await this.repository.categoryVisible(em, caller.userId, budget.categoryId))) {
+    if (budget.categoryId !== null && !(await this.repository.categoryVisible(caller.userId, budget.categoryId))) {
       throw AppError.field('category_id', 'The selected category_id does not exist.');
     }
     if (
       budget.alertId !== null &&
-      (await alertRepository.usableDefinitions(em, caller.userId, [budget.alertId])).length === 0
+      (await alertRepository.usableDefinitions(this.data.target(), caller.userId, [budget.alertId])).length === 0
     ) {
       throw AppError.field('alert_id', 'The selected alert_id does not exist.');
     }
-    return this.repository.put(em, caller.userId, budget.categoryId, budget.amount, budget.alertId);
+    return this.repository.put(caller.userId, budget.categoryId, budget.amount, budget.alertId);
   }
 
   async removeBudget(caller: Caller, categoryId: number | null): Promise<void> {
-    if (!(await this.repository.remove(pooled(this.orm), caller.userId, categoryId))) throw AppError.notFound('Budget');
+    if (!(await this.repository.remove(caller.userId, categoryId))) throw AppError.notFound('Budget');
   }
 }

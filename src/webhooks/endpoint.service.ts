@@ -1,10 +1,9 @@
-import type { MikroORM } from '@mikro-orm/core';
-import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
-
 import type { Caller } from '../platform/caller';
 import type { Config } from '../platform/config';
+import type { Transactions } from '../platform/db/data-source';
 import { AppError } from '../platform/errors';
-import { WebhookEndpoint } from './endpoint.entity';
+import type { WebhookEndpoint } from './endpoint.entity';
+import type { WebhookEndpointRepository } from './endpoint.repository';
 import { newEndpointSecret } from './signature';
 import { checkEndpointUrl } from './ssrf-guard';
 import { ALL_TOPICS } from './topics';
@@ -18,12 +17,13 @@ export interface EndpointChange {
 /** The caller's outbound endpoints. The signing secret is shown when made or rotated, never again. */
 export class WebhookEndpointService {
   constructor(
-    private readonly orm: MikroORM<PostgreSqlDriver>,
+    private readonly transactions: Transactions,
+    private readonly repository: WebhookEndpointRepository,
     private readonly config: Pick<Config, 'webhookAllowPrivate'>,
   ) {}
 
   async list(caller: Caller): Promise<WebhookEndpoint[]> {
-    return this.orm.em.fork().find(WebhookEndpoint, { user: caller.userId }, { orderBy: { id: 'asc' } });
+    return this.repository.list(caller.userId);
   }
 
   /** Returns the endpoint and its secret (the one time it is shown). */
@@ -31,53 +31,45 @@ export class WebhookEndpointService {
     caller: Caller,
     input: { url: string; events: string[] },
   ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
-    // In the caller's transaction when there is one (an import's).
-    return this.orm.em.transactional(async (em) => {
-      const secret = newEndpointSecret();
-      const endpoint = em.create(WebhookEndpoint, {
-        user: caller.userId,
-        url: checkEndpointUrl(input.url, this.config.webhookAllowPrivate).toString(),
-        events: checkTopics(input.events),
-        secret,
-        enabled: true,
-      });
-      await em.flush();
-      return { endpoint, secret };
+    const secret = newEndpointSecret();
+    const endpoint = await this.repository.add({
+      user: caller.userId,
+      url: checkEndpointUrl(input.url, this.config.webhookAllowPrivate).toString(),
+      events: checkTopics(input.events),
+      secret,
     });
+    return { endpoint, secret };
   }
 
   async update(caller: Caller, id: number, change: EndpointChange): Promise<WebhookEndpoint> {
-    return this.orm.em.transactional(async (em) => {
-      const endpoint = await this.owned(em, caller, id);
-      if (change.url !== undefined)
-        endpoint.url = checkEndpointUrl(change.url, this.config.webhookAllowPrivate).toString();
-      if (change.events !== undefined) endpoint.events = checkTopics(change.events);
-      if (change.enabled !== undefined) endpoint.enabled = change.enabled;
-      await em.flush();
-      return endpoint;
-    });
+    return this.transactions.transaction(() =>
+      this.changeOwned(caller, id, (endpoint) => {
+        if (change.url !== undefined)
+          endpoint.url = checkEndpointUrl(change.url, this.config.webhookAllowPrivate).toString();
+        if (change.events !== undefined) endpoint.events = checkTopics(change.events);
+        if (change.enabled !== undefined) endpoint.enabled = change.enabled;
+      }),
+    );
   }
 
   async rotateSecret(caller: Caller, id: number): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
-    const em = this.orm.em.fork();
-    const endpoint = await this.owned(em, caller, id);
     const secret = newEndpointSecret();
-    endpoint.secret = secret;
-    await em.flush();
+    const endpoint = await this.changeOwned(caller, id, (endpoint) => {
+      endpoint.secret = secret;
+    });
     return { endpoint, secret };
   }
 
   async remove(caller: Caller, id: number): Promise<void> {
-    const removed = await this.orm.em.fork().nativeDelete(WebhookEndpoint, { id, user: caller.userId });
-    if (removed === 0) throw AppError.notFound('Webhook endpoint');
+    if (!(await this.repository.remove(caller.userId, id))) throw AppError.notFound('Webhook endpoint');
   }
 
-  private async owned(
-    em: ReturnType<MikroORM<PostgreSqlDriver>['em']['fork']>,
+  private async changeOwned(
     caller: Caller,
     id: number,
+    change: (endpoint: WebhookEndpoint) => void,
   ): Promise<WebhookEndpoint> {
-    const endpoint = await em.findOne(WebhookEndpoint, { id, user: caller.userId });
+    const endpoint = await this.repository.change(caller.userId, id, change);
     if (!endpoint) throw AppError.notFound('Webhook endpoint');
     return endpoint;
   }

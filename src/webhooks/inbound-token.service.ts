@@ -1,12 +1,10 @@
-import type { MikroORM } from '@mikro-orm/core';
-import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
-
 import { randomSecret, sha256Hex } from '../auth/secrets';
 import type { Caller } from '../platform/caller';
-import { utcTimestamp } from '../platform/db/timestamps';
+import type { Transactions } from '../platform/db/data-source';
 import { AppError } from '../platform/errors';
-import { idempotencyKeyRepository } from './idempotency-key.repository';
-import { InboundTokenKind, InboundWebhookToken } from './inbound-token.entity';
+import type { IdempotencyKeyRepository } from './idempotency-key.repository';
+import type { InboundTokenKind, InboundWebhookToken } from './inbound-token.entity';
+import type { InboundTokenRepository } from './inbound-token.repository';
 
 /** Idempotency keys are answered from storage for at least this long (and dropped a day after that). */
 export const IDEMPOTENCY_KEEP_HOURS = 48;
@@ -18,39 +16,32 @@ export interface StoredAnswer {
 
 /** Tokens that address the inbound webhook path. Only their SHA-256 is kept; the token is shown once. */
 export class InboundTokenService {
-  constructor(private readonly orm: MikroORM<PostgreSqlDriver>) {}
+  constructor(
+    private readonly transactions: Transactions,
+    private readonly tokens: InboundTokenRepository,
+    private readonly keys: IdempotencyKeyRepository,
+  ) {}
 
   async create(caller: Caller, kind: InboundTokenKind): Promise<{ token: InboundWebhookToken; plaintext: string }> {
-    const em = this.orm.em.fork();
     const plaintext = `whin_${randomSecret(30)}`;
-    const token = em.create(InboundWebhookToken, { user: caller.userId, kind, tokenHash: sha256Hex(plaintext) });
-    await em.flush();
+    const token = await this.tokens.add(caller.userId, kind, sha256Hex(plaintext));
     return { token, plaintext };
   }
 
   async list(caller: Caller): Promise<InboundWebhookToken[]> {
-    return this.orm.em.fork().find(InboundWebhookToken, { user: caller.userId }, { orderBy: { id: 'asc' } });
+    return this.tokens.list(caller.userId);
   }
 
   async revoke(caller: Caller, id: number): Promise<InboundWebhookToken> {
-    const em = this.orm.em.fork();
-    const token = await em.findOne(InboundWebhookToken, { id, user: caller.userId });
+    const token = await this.tokens.revoke(caller.userId, id);
     if (!token) throw AppError.notFound('Inbound webhook token');
-    token.revokedAt ??= utcTimestamp();
-    await em.flush();
     return token;
   }
 
   /** The live token a path segment names (looked up by its hash), or null for an unknown or revoked one. */
   async resolve(plaintext: string): Promise<InboundWebhookToken | null> {
     if (plaintext.length > 200) return null;
-    const em = this.orm.em.fork();
-    const token = await em.findOne(InboundWebhookToken, { tokenHash: sha256Hex(plaintext), revokedAt: null });
-    if (token) {
-      token.lastUsedAt = utcTimestamp();
-      await em.flush();
-    }
-    return token;
+    return this.tokens.use(sha256Hex(plaintext));
   }
 
   /**
@@ -66,11 +57,11 @@ export class InboundTokenService {
     fingerprint: string,
     work: () => Promise<StoredAnswer>,
   ): Promise<StoredAnswer> {
-    return this.orm.em.transactional(async (em) => {
+    return this.transactions.transaction(async () => {
       // A key older than the keeping time is free again.
-      await idempotencyKeyRepository.expire(em, tokenId, key, IDEMPOTENCY_KEEP_HOURS);
-      if (!(await idempotencyKeyRepository.claim(em, tokenId, key, fingerprint))) {
-        const stored = await idempotencyKeyRepository.stored(em, tokenId, key);
+      await this.keys.expire(tokenId, key, IDEMPOTENCY_KEEP_HOURS);
+      if (!(await this.keys.claim(tokenId, key, fingerprint))) {
+        const stored = await this.keys.stored(tokenId, key);
         if (stored.fingerprint !== fingerprint) {
           throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for another request', {
             'Idempotency-Key': [
@@ -81,8 +72,8 @@ export class InboundTokenService {
         return { status: stored.status_code, body: stored.body };
       }
       const answer = await work();
-      await idempotencyKeyRepository.storeAnswer(em, tokenId, key, answer);
-      await idempotencyKeyRepository.dropOlderThan(em, IDEMPOTENCY_KEEP_HOURS * 2);
+      await this.keys.storeAnswer(tokenId, key, answer);
+      await this.keys.dropOlderThan(IDEMPOTENCY_KEEP_HOURS * 2);
       return answer;
     });
   }
