@@ -1,11 +1,11 @@
 import type { HouseholdService } from '../households/household.service';
 import type { Caller } from '../platform/caller';
 import { todayIn } from '../platform/dates';
-import type { DataSource } from '../platform/db/data-source';
+import type { Transactions } from '../platform/db/data-source';
 import { AppError } from '../platform/errors';
 import { toMoneyString } from '../platform/money';
 import { hasLength } from '../platform/objects';
-import { priceHistoryRepository } from '../subscriptions/price-history.repository';
+import type { PriceHistoryRepository } from '../subscriptions/price-history.repository';
 import { moneyProblem } from '../subscriptions/subscription.input';
 import type { EntryFilter, EntryRow, LedgerRepository, SettledEntry } from './ledger.repository';
 import { plannedEntries } from './ledger-plan';
@@ -16,9 +16,9 @@ export const MAX_ENTRIES = 1000;
 /** What was paid: the payment ledger, planned from the records and settled by their owner. */
 export class LedgerService {
   constructor(
-    /** Units of work, and where the price history's reads run (its repository takes a statement target). */
-    private readonly data: DataSource,
+    private readonly transactions: Transactions,
     private readonly repository: LedgerRepository,
+    private readonly priceHistory: PriceHistoryRepository,
     private readonly households: HouseholdService,
     private readonly clock: () => Date = () => new Date(),
   ) {}
@@ -77,10 +77,7 @@ export class LedgerService {
 
   private async reconcile(userId: number): Promise<void> {
     const records = await this.repository.activeRecords(userId);
-    const steps = await priceHistoryRepository.of(
-      this.data.target(),
-      records.map((record) => record.id),
-    );
+    const steps = await this.priceHistory.of(records.map((record) => record.id));
     const now = this.clock();
     const planned = records.flatMap((record) =>
       plannedEntries(
@@ -108,7 +105,7 @@ export class LedgerService {
   ): Promise<EntryRow> {
     if (note !== undefined && note !== null && !hasLength(note, 0, 1000))
       throw AppError.field('note', 'The note must be at most 1000 characters.');
-    return this.data.transaction(async () => {
+    return this.transactions.transaction(async () => {
       const entry = (await this.repository.lockOwned(caller.userId, id)) ?? (await this.lockShared(caller, id));
       if (!entry) throw AppError.notFound('Payment entry');
       const settled = { ...outcome(entry), note: note ?? entry.note };

@@ -1,14 +1,16 @@
 import Decimal from 'decimal.js';
 
 import { ALL_CHANNELS, channelsOf } from '../alerts/alert.input';
-import { alertRepository } from '../alerts/alert.repository';
+import type { AlertRepository } from '../alerts/alert.repository';
 import { budgetMessage, type BudgetWarningFacts } from '../notifications/notification-message';
-import { notificationTargetRepository } from '../notifications/notification-target.repository';
-import type { DataSource } from '../platform/db/data-source';
+import type { NotificationTargetRepository } from '../notifications/notification-target.repository';
+import type { Transactions } from '../platform/db/data-source';
 import type { Logger } from '../platform/logger';
 import { toMoneyString } from '../platform/money';
 import type { ReminderMailer } from '../reminders/reminder-mail';
-import { type OutboxSignal, writeEvents } from '../webhooks/outbox';
+import type { DeliveryRepository } from '../webhooks/delivery.repository';
+import { targetDeliveriesPart } from '../webhooks/delivery.sql';
+import { eventsPart, type OutboxSignal } from '../webhooks/outbox';
 import { NO_BUDGETS, summarizeSpending } from './spending';
 import type { BudgetToWarn, SpendingRepository } from './spending.repository';
 
@@ -23,8 +25,11 @@ export class BudgetWarningService {
      * Units of work, and the statement target of the alert, notification target and outbox calls in them
      * (those take it still).
      */
-    private readonly data: DataSource,
+    private readonly transactions: Transactions,
     private readonly repository: SpendingRepository,
+    private readonly alerts: AlertRepository,
+    private readonly targets: NotificationTargetRepository,
+    private readonly deliveries: DeliveryRepository,
     private readonly outbox: OutboxSignal,
     private readonly mailer: ReminderMailer | null,
     private readonly logger: Logger,
@@ -80,25 +85,23 @@ export class BudgetWarningService {
       currency: budget.base_currency,
     };
     const message = budgetMessage(`budget_${budget.id}_${budget.month}`, facts, this.baseUrl);
-    const mailTo = await this.data.transaction(async () => {
+    const mailTo = await this.transactions.transaction(async () => {
       if (!(await this.repository.claimWarning(budget.id, budget.month))) return undefined;
-      const em = this.data.em();
-      const alert = await alertRepository.contact(em, budget.alert_id!, budget.user_id);
+      const alert = await this.alerts.contact(budget.alert_id!, budget.user_id);
       if (!alert) return null;
       const channels = channelsOf(alert.alert_type);
-      const targetIds = await notificationTargetRepository.forAlert(
-        em,
+      const targetIds = await this.targets.forAlert(
         budget.user_id,
         budget.alert_id!,
         alert.alert_type === ALL_CHANNELS,
       );
       const toEndpoints = channels.includes('webhook');
       if (toEndpoints || targetIds.length > 0) {
-        await writeEvents(em, budget.user_id, 'budget.exceeded', [{ subscriptionId: null, payload: { ...facts } }], {
-          toEndpoints,
-          targetIds,
-          message,
-        });
+        const events = [{ subscriptionId: null, payload: { ...facts } }];
+        await this.deliveries.writeParts([
+          eventsPart(budget.user_id, 'budget.exceeded', events, toEndpoints),
+          ...(targetIds.length > 0 ? [targetDeliveriesPart(targetIds, message)] : []),
+        ]);
       }
       return channels.includes('email') ? (alert.alert_contact ?? alert.email) : null;
     });

@@ -1,7 +1,6 @@
-import { alertRepository } from '../alerts/alert.repository';
+import type { AlertRepository } from '../alerts/alert.repository';
 import type { HouseholdService } from '../households/household.service';
 import type { Caller } from '../platform/caller';
-import type { DataSource } from '../platform/db/data-source';
 import { AppError } from '../platform/errors';
 import { moneyProblem } from '../subscriptions/subscription.input';
 import type { SubscriptionService } from '../subscriptions/subscription.service';
@@ -19,9 +18,8 @@ export interface SpendingView {
 /** Spending reports (planned, paid, against budgets) and the budgets themselves. */
 export class SpendingService {
   constructor(
-    /** Where the alert definitions' read runs (their repository takes a statement target). */
-    private readonly data: DataSource,
     private readonly repository: SpendingRepository,
+    private readonly alerts: AlertRepository,
     private readonly subscriptions: SubscriptionService,
     private readonly households: HouseholdService,
   ) {}
@@ -94,7 +92,7 @@ export class SpendingService {
     }
     if (
       budget.alertId !== null &&
-      (await alertRepository.usableDefinitions(this.data.target(), caller.userId, [budget.alertId])).length === 0
+      (await this.alerts.usableDefinitions(caller.userId, [budget.alertId])).length === 0
     ) {
       throw AppError.field('alert_id', 'The selected alert_id does not exist.');
     }
