@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 
+import { AlertRepository } from '../alerts/alert.repository';
 import { AlertService } from '../alerts/alert.service';
 import { AccessTokenRepository } from '../auth/access-token.repository';
 import { AuthService } from '../auth/auth.service';
@@ -24,6 +25,7 @@ import { PaymentMode } from '../organizing/payment-mode.entity';
 import { Tag } from '../organizing/tag.entity';
 import { AnswerCache } from '../platform/answer-cache';
 import type { Config } from '../platform/config';
+import { DataSource } from '../platform/db/data-source';
 import type { Logger } from '../platform/logger';
 import type { LimiterStores } from '../platform/ops/limiters';
 import { SecretBox } from '../platform/secret-box';
@@ -80,6 +82,8 @@ export function createServices(
   clock: () => Date = () => new Date(),
   deliveryTiming?: DeliveryTiming,
 ): Services {
+  const data = new DataSource(orm);
+  const alertRepository = new AlertRepository(data);
   const outbox = new OutboxSignal();
   const mailer = config.smtpUrl ? new ReminderMailer(config.smtpUrl, config.smtpFrom) : null;
   const secrets = config.notifySecretKey ? new SecretBox(config.notifySecretKey) : null;
@@ -120,7 +124,7 @@ export function createServices(
     tags: new OwnedNamesService(orm, Tag, { label: 'Tag' }),
     paymentModes: new OwnedNamesService(orm, PaymentMode, { label: 'Payment mode', validate: validatePaymentMode }),
     categories: new OwnedNamesService(orm, ProductCategory, { label: 'Category', includeGlobal: true }),
-    alerts: new AlertService(orm, reminders),
+    alerts: new AlertService(data, alertRepository, reminders),
     catalogue: new CatalogueService(orm),
     settings: new SettingsService(orm),
     endpoints: new WebhookEndpointService(orm, config),
