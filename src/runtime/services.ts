@@ -6,6 +6,7 @@ import { AlertService } from '../alerts/alert.service';
 import { AccessTokenRepository } from '../auth/access-token.repository';
 import { AuthService } from '../auth/auth.service';
 import { LoginThrottle } from '../auth/login-throttle';
+import { UserRepository } from '../auth/user.repository';
 import { CalendarFeedRepository } from '../calendar-feeds/calendar-feed.repository';
 import { CalendarFeedService } from '../calendar-feeds/calendar-feed.service';
 import { CatalogueService } from '../catalogue/catalogue.service';
@@ -84,6 +85,7 @@ export function createServices(
 ): Services {
   const data = new DataSource(orm);
   const alertRepository = new AlertRepository(data);
+  const users = new UserRepository(data);
   const outbox = new OutboxSignal();
   const mailer = config.smtpUrl ? new ReminderMailer(config.smtpUrl, config.smtpFrom) : null;
   const secrets = config.notifySecretKey ? new SecretBox(config.notifySecretKey) : null;
@@ -118,7 +120,7 @@ export function createServices(
     outbox,
     reminders,
     profile: new ProfileService(orm, subscriptions, reminders),
-    auth: new AuthService(orm, new AccessTokenRepository(orm, stores.reads), config, new LoginThrottle(stores)),
+    auth: new AuthService(users, new AccessTokenRepository(data, stores.reads), config, new LoginThrottle(stores)),
     subscriptions: records,
     folders: new OwnedNamesService(orm, Folder, { label: 'Folder', validate: validateFolder, singleDefault: true }),
     tags: new OwnedNamesService(orm, Tag, { label: 'Tag' }),
