@@ -134,9 +134,11 @@ export function createServices(
     deliveryLog: new DeliveryLogService(orm, outbox),
     answers: new AnswerCache(config.answerCacheMb * 1024 * 1024, clock),
     calendarFeeds: new CalendarFeedService(
-      orm,
-      new CalendarFeedRepository(stores.reads),
+      new CalendarFeedRepository(data, stores.reads),
+      alertRepository,
       subscriptions,
+      // SubscriptionRepository still takes an EntityManager (the subscriptions' share of issue 41).
+      (ids) => subscriptions.alertLinks(orm.em.fork(), ids),
       config.baseUrl,
     ),
     deliveries,
