@@ -10,7 +10,9 @@ import { UserRepository } from '../auth/user.repository';
 import { CalendarFeedRepository } from '../calendar-feeds/calendar-feed.repository';
 import { CalendarFeedService } from '../calendar-feeds/calendar-feed.service';
 import { CatalogueService } from '../catalogue/catalogue.service';
+import { ProductRepository } from '../catalogue/product.repository';
 import { ProductCategory } from '../catalogue/product-category.entity';
+import { ProductCategoryRepository } from '../catalogue/product-category.repository';
 import { RatesRefreshService } from '../currency/rates.service';
 import { AccountExportService, type AccountSources } from '../exports/account-export.service';
 import { HouseholdService } from '../households/household.service';
@@ -127,7 +129,7 @@ export function createServices(
     paymentModes: new OwnedNamesService(orm, PaymentMode, { label: 'Payment mode', validate: validatePaymentMode }),
     categories: new OwnedNamesService(orm, ProductCategory, { label: 'Category', includeGlobal: true }),
     alerts: new AlertService(data, alertRepository, reminders),
-    catalogue: new CatalogueService(orm),
+    catalogue: new CatalogueService(new ProductRepository(data), new ProductCategoryRepository(data)),
     settings: new SettingsService(orm),
     endpoints: new WebhookEndpointService(orm, config),
     inboundTokens: new InboundTokenService(orm),
