@@ -13,6 +13,7 @@ import { CatalogueService } from '../catalogue/catalogue.service';
 import { ProductRepository } from '../catalogue/product.repository';
 import { ProductCategory } from '../catalogue/product-category.entity';
 import { ProductCategoryRepository } from '../catalogue/product-category.repository';
+import { ExchangeRateRepository } from '../currency/exchange-rate.repository';
 import { RatesRefreshService } from '../currency/rates.service';
 import { AccountExportService, type AccountSources } from '../exports/account-export.service';
 import { HouseholdService } from '../households/household.service';
@@ -88,6 +89,7 @@ export function createServices(
   const data = new DataSource(orm);
   const alertRepository = new AlertRepository(data);
   const users = new UserRepository(data);
+  const exchangeRates = new ExchangeRateRepository(data);
   const outbox = new OutboxSignal();
   const mailer = config.smtpUrl ? new ReminderMailer(config.smtpUrl, config.smtpFrom) : null;
   const secrets = config.notifySecretKey ? new SecretBox(config.notifySecretKey) : null;
@@ -145,7 +147,7 @@ export function createServices(
     ),
     deliveries,
     notificationTargets: new NotificationTargetService(orm, config, secrets, subscriptions, deliveries),
-    rates: new RatesRefreshService(orm, config, logger, clock),
+    rates: new RatesRefreshService(data, exchangeRates, config, logger, clock),
     ledger: new LedgerService(orm, households, clock),
     households,
     spending: new SpendingService(orm, spendingRepository, records, households),
