@@ -36,6 +36,7 @@ import { SecretBox } from '../platform/secret-box';
 import { ReminderRepository } from '../reminders/reminder.repository';
 import { ReminderService } from '../reminders/reminder.service';
 import { ReminderMailer } from '../reminders/reminder-mail';
+import { ExtensionSettingsRepository } from '../settings/extension-settings.repository';
 import { ProfileService } from '../settings/profile.service';
 import { SettingsService } from '../settings/settings.service';
 import { BudgetWarningService } from '../spending/budget-warnings';
@@ -123,7 +124,7 @@ export function createServices(
   const services = {
     outbox,
     reminders,
-    profile: new ProfileService(orm, subscriptions, reminders),
+    profile: new ProfileService(data, users, exchangeRates, subscriptions, reminders),
     auth: new AuthService(users, new AccessTokenRepository(data, stores.reads), config, new LoginThrottle(stores)),
     subscriptions: records,
     folders: new OwnedNamesService(orm, Folder, { label: 'Folder', validate: validateFolder, singleDefault: true }),
@@ -132,7 +133,7 @@ export function createServices(
     categories: new OwnedNamesService(orm, ProductCategory, { label: 'Category', includeGlobal: true }),
     alerts: new AlertService(data, alertRepository, reminders),
     catalogue: new CatalogueService(new ProductRepository(data), new ProductCategoryRepository(data)),
-    settings: new SettingsService(orm),
+    settings: new SettingsService(data, new ExtensionSettingsRepository(data)),
     endpoints: new WebhookEndpointService(orm, config),
     inboundTokens: new InboundTokenService(orm),
     deliveryLog: new DeliveryLogService(orm, outbox),
