@@ -24,9 +24,10 @@ import { NotificationSender } from '../notifications/notification-sender';
 import { NotificationTargetService } from '../notifications/notification-target.service';
 import { Folder } from '../organizing/folder.entity';
 import { validateFolder, validatePaymentMode } from '../organizing/organizing.rules';
+import { OwnedNamesRepository } from '../organizing/owned-names.repository';
 import { OwnedNamesService } from '../organizing/owned-names.service';
 import { PaymentMode } from '../organizing/payment-mode.entity';
-import { Tag } from '../organizing/tag.entity';
+import { TagRepository } from '../organizing/tag.repository';
 import { AnswerCache } from '../platform/answer-cache';
 import type { Config } from '../platform/config';
 import { DataSource } from '../platform/db/data-source';
@@ -127,10 +128,19 @@ export function createServices(
     profile: new ProfileService(data, users, exchangeRates, subscriptions, reminders),
     auth: new AuthService(users, new AccessTokenRepository(data, stores.reads), config, new LoginThrottle(stores)),
     subscriptions: records,
-    folders: new OwnedNamesService(orm, Folder, { label: 'Folder', validate: validateFolder, singleDefault: true }),
-    tags: new OwnedNamesService(orm, Tag, { label: 'Tag' }),
-    paymentModes: new OwnedNamesService(orm, PaymentMode, { label: 'Payment mode', validate: validatePaymentMode }),
-    categories: new OwnedNamesService(orm, ProductCategory, { label: 'Category', includeGlobal: true }),
+    folders: new OwnedNamesService(data, new OwnedNamesRepository(data, Folder), {
+      label: 'Folder',
+      validate: validateFolder,
+      singleDefault: true,
+    }),
+    tags: new OwnedNamesService(data, new TagRepository(data), { label: 'Tag' }),
+    paymentModes: new OwnedNamesService(data, new OwnedNamesRepository(data, PaymentMode), {
+      label: 'Payment mode',
+      validate: validatePaymentMode,
+    }),
+    categories: new OwnedNamesService(data, new OwnedNamesRepository(data, ProductCategory, { includeGlobal: true }), {
+      label: 'Category',
+    }),
     alerts: new AlertService(data, alertRepository, reminders),
     catalogue: new CatalogueService(new ProductRepository(data), new ProductCategoryRepository(data)),
     settings: new SettingsService(data, new ExtensionSettingsRepository(data)),
