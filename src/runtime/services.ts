@@ -21,6 +21,7 @@ import { ImportRepository } from '../imports/import.repository';
 import { ImportService } from '../imports/import.service';
 import { LedgerService } from '../ledger/ledger.service';
 import { NotificationSender } from '../notifications/notification-sender';
+import { NotificationTargetRepository } from '../notifications/notification-target.repository';
 import { NotificationTargetService } from '../notifications/notification-target.service';
 import { Folder } from '../organizing/folder.entity';
 import { validateFolder, validatePaymentMode } from '../organizing/organizing.rules';
@@ -31,6 +32,7 @@ import { TagRepository } from '../organizing/tag.repository';
 import { AnswerCache } from '../platform/answer-cache';
 import type { Config } from '../platform/config';
 import { DataSource } from '../platform/db/data-source';
+import { pooled } from '../platform/db/statements';
 import type { Logger } from '../platform/logger';
 import type { LimiterStores } from '../platform/ops/limiters';
 import { SecretBox } from '../platform/secret-box';
@@ -157,7 +159,16 @@ export function createServices(
       config.baseUrl,
     ),
     deliveries,
-    notificationTargets: new NotificationTargetService(orm, config, secrets, subscriptions, deliveries),
+    notificationTargets: new NotificationTargetService(
+      data,
+      new NotificationTargetRepository(data),
+      alertRepository,
+      config,
+      secrets,
+      subscriptions,
+      deliveries,
+      pooled(orm),
+    ),
     rates: new RatesRefreshService(data, exchangeRates, config, logger, clock),
     ledger: new LedgerService(orm, households, clock),
     households,
