@@ -1,6 +1,12 @@
-import { globalOrOwnSql } from '../platform/caller';
-import { intArray, rowsOf, type StatementTarget } from '../platform/db/statements';
+import { LockMode, type RequiredEntityData } from '@mikro-orm/core';
+import sql, { raw, type Sql } from 'sql-template-tag';
+
+import { globalOrOwn } from '../platform/caller';
+import { DataSource } from '../platform/db/data-source';
+import { intArray, type StatementTarget } from '../platform/db/statements';
+import { escapeLike } from '../platform/objects';
 import type { ReminderDefinition } from '../platform/reminder-scheduling';
+import { Alert } from './alert.entity';
 
 /** Where an alert's reminders go: its channel code, its own address, and the owner's e-mail (and country, for dates). */
 export interface AlertContact {
@@ -16,31 +22,97 @@ export const DEFINITION_SELECT = `select "id", "time_period" as "timePeriod", "t
 
 export type { ReminderDefinition };
 
-/** Statements on the alerts table that the unit of work does not write. */
-export const alertRepository = {
+/** A page of alerts: a name search, an order over entity properties, offset paging. */
+export interface AlertPage {
+  q?: string;
+  orderBy: Array<Record<string, 'asc' | 'desc'>>;
+  offset: number;
+  limit: number;
+}
+
+/** The alerts table: the definitions users keep, and the timing and contacts reminders are sent by. */
+export class AlertRepository {
+  constructor(private readonly db: DataSource) {}
+
+  /** The user's alerts and the global ones. */
+  page(userId: number, page: AlertPage): Promise<Alert[]> {
+    return this.db
+      .em()
+      .find(
+        Alert,
+        { ...globalOrOwn(userId), ...(page.q ? { alertName: { $ilike: `%${escapeLike(page.q)}%` } } : {}) },
+        { orderBy: page.orderBy, offset: page.offset, limit: page.limit },
+      );
+  }
+
+  /** The alert if the user may use it (theirs, or global). */
+  visible(userId: number, id: number): Promise<Alert | null> {
+    return this.db.em().findOne(Alert, { id, ...globalOrOwn(userId) });
+  }
+
+  /** The user's own alert, locked against concurrent writers when `lock` (inside a transaction). */
+  own(userId: number, id: number, lock = false): Promise<Alert | null> {
+    return this.db.em().findOne(Alert, { id, user: userId }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+  }
+
+  async create(fields: RequiredEntityData<Alert>): Promise<Alert> {
+    const em = this.db.em();
+    const alert = em.create(Alert, fields);
+    await em.flush();
+    return alert;
+  }
+
+  /** Writes the changes of an alert read in the same transaction. */
+  async save(alert: Alert): Promise<void> {
+    await this.db.em().persist(alert).flush();
+  }
+
+  /** Deletes an alert read in the same transaction. */
+  async remove(alert: Alert): Promise<void> {
+    await this.db.em().remove(alert).flush();
+  }
+
   /** The timing of these definitions; a global one (the system default) reminds every record type. */
-  definitions(em: StatementTarget, ids: number[]): Promise<ReminderDefinition[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return rowsOf<ReminderDefinition>(em, `${DEFINITION_SELECT} where "id" = any(?::int[])`, [intArray(ids)]);
-  },
+  async definitions(ids: number[]): Promise<ReminderDefinition[]> {
+    if (ids.length === 0) return [];
+    return this.db.rows<ReminderDefinition>(sql`${raw(DEFINITION_SELECT)} where "id" = any(${intArray(ids)}::int[])`);
+  }
 
   /** The timing of those of these definitions the user may use (theirs, or global). */
-  usableDefinitions(em: StatementTarget, userId: number, ids: number[]): Promise<ReminderDefinition[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return rowsOf<ReminderDefinition>(
-      em,
-      `${DEFINITION_SELECT} where "id" = any(?::int[]) and ${globalOrOwnSql('"user_id"')}`,
-      [intArray(ids), userId],
+  async usableDefinitions(userId: number, ids: number[]): Promise<ReminderDefinition[]> {
+    if (ids.length === 0) return [];
+    return this.db.rows<ReminderDefinition>(
+      sql`${raw(DEFINITION_SELECT)} where "id" = any(${intArray(ids)}::int[]) and ${globalOrOwnSql(raw('"user_id"'), userId)}`,
     );
-  },
+  }
 
   /** The alert's channels and addresses, if the user may use it (theirs, or global). */
-  async contact(em: StatementTarget, alertId: number, userId: number): Promise<AlertContact | null> {
-    const [row] = await rowsOf<AlertContact>(
-      em,
-      `select a."alert_type", a."alert_contact", u."email", u."country" from "alerts" a join "users" u on u."id" = ? where a."id" = ? and ${globalOrOwnSql('a."user_id"')}`,
-      [userId, alertId, userId],
+  async contact(alertId: number, userId: number): Promise<AlertContact | null> {
+    const row = await this.db.row<AlertContact>(
+      sql`select a."alert_type", a."alert_contact", u."email", u."country" from "alerts" a join "users" u on u."id" = ${userId} where a."id" = ${alertId} and ${globalOrOwnSql(raw('a."user_id"'), userId)}`,
     );
     return row ?? null;
-  },
+  }
+}
+
+/** Global rows (no owner) or the user's own. */
+function globalOrOwnSql(ownerColumn: Sql, userId: number): Sql {
+  return sql`(${ownerColumn} is null or ${ownerColumn} = ${userId})`;
+}
+
+/**
+ * The form reminders, spending and subscriptions still call, with the EntityManager or pooled connection of
+ * their statements: the same reads on that target. It goes once they take the injected AlertRepository.
+ */
+export const alertRepository = {
+  definitions: (target: StatementTarget, ids: number[]) => on(target).definitions(ids),
+  usableDefinitions: (target: StatementTarget, userId: number, ids: number[]) =>
+    on(target).usableDefinitions(userId, ids),
+  contact: (target: StatementTarget, alertId: number, userId: number) => on(target).contact(alertId, userId),
 };
+
+function on(target: StatementTarget): AlertRepository {
+  return new AlertRepository(
+    Object.assign(Object.create(DataSource.prototype) as DataSource, { target: () => target }),
+  );
+}

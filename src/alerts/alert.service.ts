@@ -1,13 +1,13 @@
-import { LockMode, type MikroORM } from '@mikro-orm/core';
-import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
-
-import { type Caller, globalOrOwn } from '../platform/caller';
+import type { Caller } from '../platform/caller';
+import type { Transactions } from '../platform/db/data-source';
+import { ambientTransaction } from '../platform/db/statements';
 import { AppError, refuseFieldErrors } from '../platform/errors';
-import { definedOnly, entityOrder, escapeLike, type SortKey } from '../platform/objects';
+import { definedOnly, entityOrder, type SortKey } from '../platform/objects';
 import type { ReminderScheduling } from '../platform/reminder-scheduling';
-import { Alert } from './alert.entity';
+import type { Alert } from './alert.entity';
 import { DEFAULT_ALERT } from './alert.input';
 import { type AlertInput, normaliseTime, validateAlertInput } from './alert.input';
+import type { AlertRepository } from './alert.repository';
 
 export const ALERT_SORT_FIELDS = ['id', 'alert_name', 'is_default', 'time_period', 'created_at', 'updated_at'] as const;
 export type AlertSortField = (typeof ALERT_SORT_FIELDS)[number];
@@ -31,23 +31,22 @@ const SORT_PROPERTIES: Record<AlertSortField, keyof Alert> = {
 /** The caller's alert definitions, plus the system default (id 1) that every user sees and no one changes. */
 export class AlertService {
   constructor(
-    private readonly orm: MikroORM<PostgreSqlDriver>,
+    private readonly transactions: Transactions,
+    private readonly alerts: AlertRepository,
     private readonly reminders: ReminderScheduling,
   ) {}
 
   async list(caller: Caller, query: AlertListQuery): Promise<Alert[]> {
-    const q = query.q?.trim();
-    return this.orm.em
-      .fork()
-      .find(
-        Alert,
-        { ...globalOrOwn(caller.userId), ...(q ? { alertName: { $ilike: `%${escapeLike(q)}%` } } : {}) },
-        { orderBy: entityOrder(query.sort, SORT_PROPERTIES), offset: query.start, limit: query.length },
-      );
+    return this.alerts.page(caller.userId, {
+      q: query.q?.trim(),
+      orderBy: entityOrder(query.sort, SORT_PROPERTIES),
+      offset: query.start,
+      limit: query.length,
+    });
   }
 
   async get(caller: Caller, id: number): Promise<Alert> {
-    const alert = await this.orm.em.fork().findOne(Alert, { id, ...globalOrOwn(caller.userId) });
+    const alert = await this.alerts.visible(caller.userId, id);
     if (!alert) throw AppError.notFound('Alert');
     return alert;
   }
@@ -55,8 +54,8 @@ export class AlertService {
   async create(caller: Caller, input: AlertInput): Promise<Alert> {
     assertValid(input);
     // In the caller's transaction when there is one (an import's).
-    return this.orm.em.transactional(async (em) => {
-      const alert = em.create(Alert, {
+    return this.transactions.transaction(() =>
+      this.alerts.create({
         user: caller.userId,
         isDefault: 0,
         alertName: input.alertName.trim(),
@@ -68,16 +67,14 @@ export class AlertService {
         alertType: input.alertType,
         timezone: input.timezone,
         alertSubsType: input.alertSubsType,
-      });
-      await em.flush();
-      return alert;
-    });
+      }),
+    );
   }
 
   async update(caller: Caller, id: number, input: Partial<AlertInput>): Promise<Alert> {
     assertValid(input);
-    return this.orm.em.transactional(async (em) => {
-      const alert = await this.ownedForWrite(em, caller, id);
+    return this.transactions.transaction(async () => {
+      const alert = await this.ownedForWrite(caller, id);
       const changes: Partial<Alert> = {
         alertName: input.alertName?.trim(),
         timePeriod: input.timePeriod,
@@ -90,8 +87,9 @@ export class AlertService {
         alertSubsType: input.alertSubsType,
       };
       Object.assign(alert, definedOnly(changes));
-      await em.flush();
-      // Its reminders move with the definition.
+      await this.alerts.save(alert);
+      // Its reminders move with the definition (ReminderScheduling still takes the transaction's ORM handle).
+      const em = ambientTransaction()!;
       await this.reminders.reschedule(em, await this.reminders.recordsUsingAlert(em, id));
       return alert;
     });
@@ -102,21 +100,17 @@ export class AlertService {
    * does. The row is locked first, so a record linked meanwhile waits and then finds it gone.
    */
   async remove(caller: Caller, id: number): Promise<void> {
-    await this.orm.em.transactional(async (em) => {
-      const alert = await this.ownedForWrite(em, caller, id, true);
-      if ((await this.reminders.recordsUsingAlert(em, id)).length > 0)
+    await this.transactions.transaction(async () => {
+      const alert = await this.ownedForWrite(caller, id, true);
+      if ((await this.reminders.recordsUsingAlert(ambientTransaction()!, id)).length > 0)
         throw new AppError('IN_USE', 'This alert profile is currently being used.');
-      await em.remove(alert).flush();
+      await this.alerts.remove(alert);
     });
   }
 
-  private async ownedForWrite(em: EntityManager, caller: Caller, id: number, lock = false): Promise<Alert> {
+  private async ownedForWrite(caller: Caller, id: number, lock = false): Promise<Alert> {
     if (id === DEFAULT_ALERT) throw new AppError('CONFLICT', 'The default alert cannot be changed or deleted');
-    const alert = await em.findOne(
-      Alert,
-      { id, user: caller.userId },
-      lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
-    );
+    const alert = await this.alerts.own(caller.userId, id, lock);
     if (!alert) throw AppError.notFound('Alert');
     return alert;
   }

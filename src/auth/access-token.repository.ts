@@ -1,9 +1,10 @@
-import type { MikroORM } from '@mikro-orm/core';
-import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import sql, { raw } from 'sql-template-tag';
 
+import type { DataSource } from '../platform/db/data-source';
 import { dataVersionSql } from '../platform/db/data-version';
 import type { DirectReads } from '../platform/db/direct-reads';
-import { pooled, run } from '../platform/db/statements';
+import { utcTimestamp } from '../platform/db/timestamps';
+import { AccessToken } from './access-token.entity';
 
 export interface LiveToken {
   user_id: number;
@@ -14,32 +15,42 @@ export interface LiveToken {
   data_version: string;
 }
 
-/** The access_tokens statements of the hot path (every authenticated request); the rest go through the unit of work. */
+/** The access_tokens table; the lookup and the expiry push are the hot path (every authenticated request). */
 export class AccessTokenRepository {
   constructor(
-    private readonly orm: MikroORM<PostgreSqlDriver>,
+    private readonly db: DataSource,
     private readonly reads: DirectReads,
   ) {}
 
   /** The token if it is neither revoked nor expired (`ttlDays` 0: tokens never expire). */
   async live(id: number, ttlDays: number): Promise<LiveToken | null> {
     const [row] = await this.reads.rows<LiveToken>(
-      `select "user_id", "secret_hash",
-              coalesce("expires_at" < (now() at time zone 'utc') + make_interval(days => ?::int) - interval '1 hour', true) as "renew",
-              ${dataVersionSql('t."user_id"')} as "data_version"
+      sql`select "user_id", "secret_hash",
+              coalesce("expires_at" < (now() at time zone 'utc') + make_interval(days => ${ttlDays}::int) - interval '1 hour', true) as "renew",
+              ${raw(dataVersionSql('t."user_id"'))} as "data_version"
          from "access_tokens" t
-        where "id" = ? and "revoked_at" is null and (?::int = 0 or "expires_at" is null or "expires_at" > (now() at time zone 'utc'))`,
-      [ttlDays, id, ttlDays],
+        where "id" = ${id} and "revoked_at" is null and (${ttlDays}::int = 0 or "expires_at" is null or "expires_at" > (now() at time zone 'utc'))`,
     );
     return row ?? null;
   }
 
   /** Pushes the token's expiry to `ttlDays` from now. */
   async slide(id: number, ttlDays: number): Promise<void> {
-    await run(
-      pooled(this.orm),
-      `update "access_tokens" set "expires_at" = (now() at time zone 'utc') + make_interval(days => ?::int) where "id" = ?`,
-      [ttlDays, id],
+    await this.db.run(
+      sql`update "access_tokens" set "expires_at" = (now() at time zone 'utc') + make_interval(days => ${ttlDays}::int) where "id" = ${id}`,
     );
+  }
+
+  /** A new token of the user's with the hash of its secret; answers its id. */
+  async issue(userId: number, secretHash: string, expiresAt: string | null): Promise<number> {
+    const em = this.db.em();
+    const token = em.create(AccessToken, { user: userId, secretHash, expiresAt });
+    await em.flush();
+    return token.id;
+  }
+
+  /** Revokes the user's token (another user's is left alone). */
+  async revoke(userId: number, id: number): Promise<void> {
+    await this.db.em().nativeUpdate(AccessToken, { id, user: userId }, { revokedAt: utcTimestamp() });
   }
 }

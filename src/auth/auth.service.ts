@@ -1,18 +1,15 @@
-import type { MikroORM } from '@mikro-orm/core';
-import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
-
 import type { Caller } from '../platform/caller';
 import type { Config } from '../platform/config';
 import { utcTimestamp } from '../platform/db/timestamps';
 import { AppError, type FieldErrors, refuseFieldErrors } from '../platform/errors';
-import { AccessToken } from './access-token.entity';
 import type { AccessTokenRepository } from './access-token.repository';
 import { emailProblem, normaliseEmail } from './email';
 import type { LoginThrottle } from './login-throttle';
 import { hashPassword, PASSWORD_MIN_LENGTH, verifyPassword } from './password';
 import { personNameProblem } from './person-name';
 import { formatAccessToken, matchesHash, parseAccessToken, randomSecret, sha256Hex } from './secrets';
-import { User } from './user.entity';
+import type { User } from './user.entity';
+import type { UserRepository } from './user.repository';
 
 export interface NewUser {
   email: string;
@@ -29,7 +26,7 @@ const DAY_MS = 86_400_000;
 
 export class AuthService {
   constructor(
-    private readonly orm: MikroORM<PostgreSqlDriver>,
+    private readonly users: UserRepository,
     private readonly tokens: AccessTokenRepository,
     private readonly config: Pick<Config, 'tokenTtlDays' | 'allowSignup'>,
     private readonly throttle: LoginThrottle,
@@ -39,8 +36,7 @@ export class AuthService {
   async login(presentedEmail: string, password: string, address: string): Promise<Session> {
     const email = normaliseEmail(presentedEmail);
     const failures = await this.throttle.claimAttempt(email, address);
-    const em = this.orm.em.fork();
-    const user = await em.findOne(User, { email }, { populate: ['passwordHash'] });
+    const user = await this.users.withPasswordHash(email);
     const valid = await verifyPassword(user?.passwordHash ?? null, password);
     if (!user || !valid || user.status !== 1) {
       await this.throttle.failed(failures);
@@ -65,20 +61,18 @@ export class AuthService {
   /** Revokes the token the caller presented; it gets 401 from then on. */
   async logout(caller: Caller): Promise<void> {
     if (caller.tokenId === null) return;
-    await this.orm.em
-      .fork()
-      .nativeUpdate(AccessToken, { id: caller.tokenId, user: caller.userId }, { revokedAt: utcTimestamp() });
+    await this.tokens.revoke(caller.userId, caller.tokenId);
   }
 
   async me(caller: Caller): Promise<User> {
-    const user = await this.orm.em.fork().findOne(User, { id: caller.userId });
+    const user = await this.users.byId(caller.userId);
     if (!user) throw AppError.unauthenticated();
     return user;
   }
 
   /** The account of this e-mail address acting from the shell (an administrator's command, no token). */
   async callerByEmail(email: string): Promise<Caller> {
-    const user = await this.orm.em.fork().findOne(User, { email: normaliseEmail(email) });
+    const user = await this.users.byEmail(normaliseEmail(email));
     if (!user) throw AppError.notFound('User');
     return { userId: user.id, tokenId: null };
   }
@@ -104,8 +98,7 @@ export class AuthService {
     if (nameProblem) problems.name = [nameProblem];
     refuseFieldErrors(problems);
 
-    const em = this.orm.em.fork();
-    if ((await em.count(User, { email })) > 0) {
+    if (await this.users.emailTaken(email)) {
       // A generic refusal, not "taken": sign-up should not confirm who has an account (login answers an unknown
       // e-mail and a wrong password alike).
       throw new AppError('BAD_USER_INPUT', 'Sign-up was refused', {
@@ -113,7 +106,7 @@ export class AuthService {
       });
     }
     const [firstName, ...rest] = name.split(/\s+/);
-    const user = em.create(User, {
+    return this.users.create({
       email,
       name,
       firstName,
@@ -121,20 +114,15 @@ export class AuthService {
       passwordHash: await hashPassword(input.password),
       emailVerifiedAt: utcTimestamp(),
     });
-    await em.flush();
-    return user;
   }
 
   private async issueToken(userId: number): Promise<string> {
-    const em = this.orm.em.fork();
     const secret = randomSecret(30);
-    const token = em.create(AccessToken, {
-      user: userId,
-      secretHash: sha256Hex(secret),
-      expiresAt:
-        this.config.tokenTtlDays === 0 ? null : utcTimestamp(new Date(Date.now() + this.config.tokenTtlDays * DAY_MS)),
-    });
-    await em.flush();
-    return formatAccessToken(token.id, secret);
+    const id = await this.tokens.issue(
+      userId,
+      sha256Hex(secret),
+      this.config.tokenTtlDays === 0 ? null : utcTimestamp(new Date(Date.now() + this.config.tokenTtlDays * DAY_MS)),
+    );
+    return formatAccessToken(id, secret);
   }
 }

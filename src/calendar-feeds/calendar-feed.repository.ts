@@ -1,5 +1,10 @@
+import sql, { raw } from 'sql-template-tag';
+
+import type { DataSource } from '../platform/db/data-source';
 import { dataVersionSql } from '../platform/db/data-version';
 import type { DirectReads } from '../platform/db/direct-reads';
+import { utcTimestamp } from '../platform/db/timestamps';
+import { CalendarFeed } from './calendar-feed.entity';
 
 /** A live feed found by its token, with what its answer's validators are made from. */
 export interface FeedByToken {
@@ -14,17 +19,40 @@ export interface FeedByToken {
   last_modified_at: string | null;
 }
 
-/** The statement of the feed's hot path (every calendar app's poll); the rest go through the unit of work. */
+/** The calendar_feeds table; the lookup by token and the dating of versions are the hot path (every calendar app's poll). */
 export class CalendarFeedRepository {
-  constructor(private readonly reads: DirectReads) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly reads: DirectReads,
+  ) {}
+
+  async create(userId: number, name: string, includeReminders: boolean, tokenHash: string): Promise<CalendarFeed> {
+    const em = this.db.em();
+    const feed = em.create(CalendarFeed, { user: userId, name, includeReminders, tokenHash });
+    await em.flush();
+    return feed;
+  }
+
+  ofUser(userId: number): Promise<CalendarFeed[]> {
+    return this.db.em().find(CalendarFeed, { user: userId }, { orderBy: { id: 'asc' } });
+  }
+
+  /** Ends the user's feed (a revoked one keeps its first revocation time); null when they have no such feed. */
+  async revoke(userId: number, id: number): Promise<CalendarFeed | null> {
+    const em = this.db.em();
+    const feed = await em.findOne(CalendarFeed, { id, user: userId });
+    if (!feed) return null;
+    feed.revokedAt ??= utcTimestamp();
+    await em.flush();
+    return feed;
+  }
 
   async byTokenHash(tokenHash: string): Promise<FeedByToken | null> {
     const [row] = await this.reads.rows<FeedByToken>(
-      `select f."id", f."user_id", f."name", f."include_reminders",
-              ${dataVersionSql('f."user_id"')} as "data_version", f."last_modified_version"::text, f."last_modified_at"
+      sql`select f."id", f."user_id", f."name", f."include_reminders",
+              ${raw(dataVersionSql('f."user_id"'))} as "data_version", f."last_modified_version"::text, f."last_modified_at"
          from "calendar_feeds" f
-        where f."token_hash" = ? and f."revoked_at" is null`,
-      [tokenHash],
+        where f."token_hash" = ${tokenHash} and f."revoked_at" is null`,
     );
     return row ?? null;
   }
@@ -40,17 +68,15 @@ export class CalendarFeedRepository {
   ): Promise<{ last_modified_version: string; last_modified_at: string } | null> {
     type Dated = { last_modified_version: string; last_modified_at: string };
     const [dated] = await this.reads.rows<Dated>(
-      `update "calendar_feeds"
-          set "last_modified_version" = ?::bigint,
+      sql`update "calendar_feeds"
+          set "last_modified_version" = ${version}::bigint,
               "last_modified_at" = greatest(date_trunc('second', now() at time zone 'utc'), "last_modified_at" + interval '1 second')
-        where "id" = ? and ("last_modified_version" is null or "last_modified_version" < ?::bigint)
+        where "id" = ${id} and ("last_modified_version" is null or "last_modified_version" < ${version}::bigint)
         returning "last_modified_version"::text, "last_modified_at"`,
-      [version, id, version],
     );
     if (dated) return dated;
     const [current] = await this.reads.rows<Dated>(
-      `select "last_modified_version"::text, "last_modified_at" from "calendar_feeds" where "id" = ? and "last_modified_version" is not null`,
-      [id],
+      sql`select "last_modified_version"::text, "last_modified_at" from "calendar_feeds" where "id" = ${id} and "last_modified_version" is not null`,
     );
     return current ?? null;
   }

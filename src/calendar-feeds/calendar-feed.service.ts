@@ -1,11 +1,8 @@
-import type { MikroORM } from '@mikro-orm/core';
-import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
-
-import { alertRepository } from '../alerts/alert.repository';
+import type { AlertRepository } from '../alerts/alert.repository';
 import { randomSecret, sha256Hex } from '../auth/secrets';
 import type { Caller } from '../platform/caller';
 import { todayIn } from '../platform/dates';
-import { fromUtcTimestamp, utcTimestamp } from '../platform/db/timestamps';
+import { fromUtcTimestamp } from '../platform/db/timestamps';
 import { AppError } from '../platform/errors';
 import { hasLength } from '../platform/objects';
 import { appliesTo } from '../reminders/reminder-schedule';
@@ -13,7 +10,7 @@ import { label, Status, STATUS_LABELS } from '../subscriptions/codes';
 import type { SubscriptionRow } from '../subscriptions/subscription.record';
 import { scheduleOf } from '../subscriptions/subscription.record';
 import type { SubscriptionRepository } from '../subscriptions/subscription.repository';
-import { CalendarFeed } from './calendar-feed.entity';
+import type { CalendarFeed } from './calendar-feed.entity';
 import type { CalendarFeedRepository, FeedByToken } from './calendar-feed.repository';
 import { type FeedEvent, renderCalendar } from './calendar-ics';
 
@@ -29,9 +26,13 @@ export interface FeedAnswer {
 /** Private iCalendar feeds of a user's payments: made, listed and revoked by the owner; read by token. */
 export class CalendarFeedService {
   constructor(
-    private readonly orm: MikroORM<PostgreSqlDriver>,
     private readonly feeds: CalendarFeedRepository,
+    private readonly alerts: AlertRepository,
     private readonly subscriptions: SubscriptionRepository,
+    /** SubscriptionRepository.alertLinks outside any transaction (it still takes an ORM handle). */
+    private readonly alertLinks: (
+      subscriptionIds: readonly number[],
+    ) => ReturnType<SubscriptionRepository['alertLinks']>,
     private readonly baseUrl: string,
   ) {}
 
@@ -43,28 +44,18 @@ export class CalendarFeedService {
     const name = input.name.trim();
     if (!hasLength(name, 1, 100)) throw AppError.field('name', 'The name must be from 1 to 100 characters.');
     const token = `calf_${randomSecret(30)}`;
-    const em = this.orm.em.fork();
-    const feed = em.create(CalendarFeed, {
-      user: caller.userId,
-      name,
-      includeReminders: input.includeReminders,
-      tokenHash: sha256Hex(token),
-    });
-    await em.flush();
+    const feed = await this.feeds.create(caller.userId, name, input.includeReminders, sha256Hex(token));
     return { feed, url: `${this.baseUrl}/calendar/${token}.ics` };
   }
 
   async list(caller: Caller): Promise<CalendarFeed[]> {
-    return this.orm.em.fork().find(CalendarFeed, { user: caller.userId }, { orderBy: { id: 'asc' } });
+    return this.feeds.ofUser(caller.userId);
   }
 
   /** Ends a feed: its URL answers 404 from then on. */
   async revoke(caller: Caller, id: number): Promise<CalendarFeed> {
-    const em = this.orm.em.fork();
-    const feed = await em.findOne(CalendarFeed, { id, user: caller.userId });
+    const feed = await this.feeds.revoke(caller.userId, id);
     if (!feed) throw AppError.notFound('Calendar feed');
-    feed.revokedAt ??= utcTimestamp();
-    await em.flush();
     return feed;
   }
 
@@ -126,13 +117,9 @@ export class CalendarFeedService {
 
   /** Each record's alert definitions (its alert, then its others), where they apply to its type. */
   private async remindersOf(rows: SubscriptionRow[]): Promise<Map<number, FeedEvent['reminders']>> {
-    const em = this.orm.em.fork();
-    const links = await this.subscriptions.alertLinks(
-      em,
-      rows.map((row) => row.id),
-    );
+    const links = await this.alertLinks(rows.map((row) => row.id));
     const definitions = new Map(
-      (await alertRepository.definitions(em, [...new Set(links.map((link) => link.alert_id))])).map((d) => [d.id, d]),
+      (await this.alerts.definitions([...new Set(links.map((link) => link.alert_id))])).map((d) => [d.id, d]),
     );
     const records = new Map(rows.map((row) => [row.id, row]));
     const byRecord = new Map<number, FeedEvent['reminders'][number][]>();

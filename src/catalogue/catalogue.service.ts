@@ -1,13 +1,10 @@
-import type { MikroORM } from '@mikro-orm/core';
-import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
-
-import { type Caller, globalOrOwn } from '../platform/caller';
-import { pooled } from '../platform/db/statements';
+import type { Caller } from '../platform/caller';
 import { AppError } from '../platform/errors';
-import { entityOrder, escapeLike, type SortKey } from '../platform/objects';
-import { Product } from './product.entity';
-import { productRepository } from './product.repository';
-import { ProductCategory } from './product-category.entity';
+import { entityOrder, type SortKey } from '../platform/objects';
+import type { Product } from './product.entity';
+import type { ProductRepository } from './product.repository';
+import type { ProductCategory } from './product-category.entity';
+import type { ProductCategoryRepository } from './product-category.repository';
 
 /** Search answers at most this many products. */
 export const MAX_SEARCH_RESULTS = 50;
@@ -31,7 +28,10 @@ const CATEGORY_SORT_PROPERTIES: Record<CategorySortField, keyof ProductCategory>
 
 /** The global catalogue plus each user's private products, and the product categories. */
 export class CatalogueService {
-  constructor(private readonly orm: MikroORM<PostgreSqlDriver>) {}
+  constructor(
+    private readonly products: ProductRepository,
+    private readonly productCategories: ProductCategoryRepository,
+  ) {}
 
   /**
    * Products as a person typing expects them: the exact name first, then names starting with the text, then
@@ -45,43 +45,35 @@ export class CatalogueService {
     const q = text.trim().toLowerCase();
     if (q.length === 0) return [];
     const limit = Math.min(options.limit ?? MAX_SEARCH_RESULTS, MAX_SEARCH_RESULTS);
-    const ids = await productRepository.searchIds(pooled(this.orm), caller.userId, q, {
+    const ids = await this.products.searchIds(caller.userId, q, {
       categoryId: options.categoryId,
       limit,
       offset: options.offset ?? 0,
     });
     if (ids.length === 0) return [];
-    const products = await this.orm.em.fork().find(Product, { id: { $in: ids } });
+    const products = await this.products.entities(ids);
     const byId = new Map(products.map((product) => [product.id, product]));
     return ids.map((id) => byId.get(id)!);
   }
 
   async product(caller: Caller, id: number): Promise<Product> {
-    const product = await this.orm.em.fork().findOne(Product, { id, ...globalOrOwn(caller.userId, 'owner') });
+    const product = await this.products.visible(caller.userId, id);
     if (!product) throw AppError.notFound('Product');
     return product;
   }
 
   /** A page of products in name order (GraphQL browsing without a search text). */
   async browse(caller: Caller, options: { categoryId?: number; offset: number; limit: number }): Promise<Product[]> {
-    return this.orm.em
-      .fork()
-      .find(
-        Product,
-        { ...globalOrOwn(caller.userId, 'owner'), ...(options.categoryId ? { category: options.categoryId } : {}) },
-        { orderBy: { productName: 'asc', id: 'asc' }, offset: options.offset, limit: options.limit },
-      );
+    return this.products.browse(caller.userId, options);
   }
 
   /** Global categories and the caller's own. */
   async categories(caller: Caller, query: CategoryListQuery): Promise<ProductCategory[]> {
-    const q = query.q?.trim();
-    return this.orm.em
-      .fork()
-      .find(
-        ProductCategory,
-        { ...globalOrOwn(caller.userId), ...(q ? { name: { $ilike: `%${escapeLike(q)}%` } } : {}) },
-        { orderBy: entityOrder(query.sort, CATEGORY_SORT_PROPERTIES), offset: query.start, limit: query.length },
-      );
+    return this.productCategories.page(caller.userId, {
+      q: query.q?.trim(),
+      orderBy: entityOrder(query.sort, CATEGORY_SORT_PROPERTIES),
+      offset: query.start,
+      limit: query.length,
+    });
   }
 }

@@ -1,7 +1,10 @@
-import { globalOrOwnSql } from '../platform/caller';
-import { intArray, rowsOf, run, type StatementTarget } from '../platform/db/statements';
+import sql, { raw } from 'sql-template-tag';
+
+import { globalOrOwn } from '../platform/caller';
+import { DataSource } from '../platform/db/data-source';
+import { intArray, type StatementTarget } from '../platform/db/statements';
 import { escapeLike } from '../platform/objects';
-import type { Product } from './product.entity';
+import { Product } from './product.entity';
 
 /** Trigram similarity from which a name counts as a close spelling of what was typed. */
 const CLOSE_SPELLING = 0.3;
@@ -11,71 +14,91 @@ export const PRODUCT_AS_ENTITY = `select "id", "owner_id" as "owner", "category_
        "url", "image", "favicon", "product_type" as "productType", "currency_code" as "currencyCode", "price1_value" as "price1Value",
        "billing_cycle" as "billingCycle", "billing_frequency" as "billingFrequency", "refund_days" as "refundDays" from "products"`;
 
-/** Statements on the products table beyond the unit of work's: the ranked search and the private find-or-create. */
-export const productRepository = {
+/** A page of products, in one category or all. */
+export interface ProductPage {
+  categoryId?: number;
+  limit: number;
+  offset: number;
+}
+
+/** The products table: the global catalogue and each user's private products. */
+export class ProductRepository {
+  constructor(private readonly db: DataSource) {}
+
   /** Ids of the products the user sees that match `q` (lower case), best first: exact, prefix, word prefix, close spelling. */
-  async searchIds(
-    em: StatementTarget,
-    userId: number,
-    q: string,
-    page: { categoryId?: number; limit: number; offset: number },
-  ): Promise<number[]> {
+  async searchIds(userId: number, q: string, page: ProductPage): Promise<number[]> {
     const like = escapeLike(q);
-    const rows = await rowsOf<{ id: number }>(
-      em,
-      `select p."id" from (
+    const categoryId = page.categoryId ?? null;
+    const rows = await this.db.rows<{ id: number }>(
+      sql`select p."id" from (
          select p."id", p."product_name",
-                case when lower(p."product_name") = ? then 0
-                     when lower(p."product_name") like ? then 1
-                     when lower(p."product_name") like ? or lower(p."brandname") like ? then 2
+                case when lower(p."product_name") = ${q} then 0
+                     when lower(p."product_name") like ${`${like}%`} then 1
+                     when lower(p."product_name") like ${`% ${like}%`} or lower(p."brandname") like ${`${like}%`} then 2
                      else 3 end as "tier",
-                greatest(similarity(lower(p."product_name"), ?), word_similarity(?, lower(p."product_name"))) as "score"
+                greatest(similarity(lower(p."product_name"), ${q}), word_similarity(${q}, lower(p."product_name"))) as "score"
            from "products" p
-          where ${globalOrOwnSql('p."owner_id"')} and (? :: int is null or p."category_id" = ?)
+          where (p."owner_id" is null or p."owner_id" = ${userId}) and (${categoryId} :: int is null or p."category_id" = ${categoryId})
        ) p
-       where p."tier" < 3 or p."score" >= ?
+       where p."tier" < 3 or p."score" >= ${CLOSE_SPELLING}
        order by p."tier", p."score" desc, lower(p."product_name"), p."id"
-       limit ? offset ?`,
-      [
-        q,
-        `${like}%`,
-        `% ${like}%`,
-        `${like}%`,
-        q,
-        q,
-        userId,
-        page.categoryId ?? null,
-        page.categoryId ?? null,
-        CLOSE_SPELLING,
-        page.limit,
-        page.offset,
-      ],
+       limit ${page.limit} offset ${page.offset}`,
     );
     return rows.map((row) => row.id);
-  },
+  }
+
+  /** These products, in no particular order. */
+  entities(ids: readonly number[]): Promise<Product[]> {
+    return this.db.em().find(Product, { id: { $in: [...ids] } });
+  }
+
+  /** The product if the user sees it (global, or theirs). */
+  visible(userId: number, id: number): Promise<Product | null> {
+    return this.db.em().findOne(Product, { id, ...globalOrOwn(userId, 'owner') });
+  }
+
+  /** A page of the products the user sees, in name order. */
+  browse(userId: number, page: ProductPage): Promise<Product[]> {
+    return this.db
+      .em()
+      .find(
+        Product,
+        { ...globalOrOwn(userId, 'owner'), ...(page.categoryId ? { category: page.categoryId } : {}) },
+        { orderBy: { productName: 'asc', id: 'asc' }, offset: page.offset, limit: page.limit },
+      );
+  }
 
   /**
    * Makes the user's private products of these names unless they exist, in one statement that concurrent
    * requests cannot both win: the insert yields to a row another transaction made meanwhile (waiting for its
    * commit). Names go in sorted, so two such statements take their rows in the same order.
    */
-  async ensurePrivate(
-    em: StatementTarget,
-    userId: number,
-    names: readonly string[],
-    categoryId: number,
-  ): Promise<void> {
-    await run(
-      em,
-      `insert into "products" ("owner_id", "category_id", "product_name", "brandname", "image", "favicon")
-       select ?, ?, n.name, n.name, '', '' from jsonb_array_elements_text(?::jsonb) as n(name)
+  async ensurePrivate(userId: number, names: readonly string[], categoryId: number): Promise<void> {
+    await this.db.run(
+      sql`insert into "products" ("owner_id", "category_id", "product_name", "brandname", "image", "favicon")
+       select ${userId}, ${categoryId}, n.name, n.name, '', '' from jsonb_array_elements_text(${JSON.stringify([...names].sort())}::jsonb) as n(name)
        on conflict ("owner_id", "product_name") where "owner_id" is not null do nothing`,
-      [userId, categoryId, JSON.stringify([...names].sort())],
     );
-  },
+  }
 
   /** Products by id under their entity's property names, as plain rows (a page's nested products, read-only). */
-  byIds(em: StatementTarget, ids: readonly number[]): Promise<Product[]> {
-    return rowsOf<Product>(em, `${PRODUCT_AS_ENTITY} where "id" = any(?::int[])`, [intArray(ids)]);
-  },
+  byIds(ids: readonly number[]): Promise<Product[]> {
+    return this.db.rows<Product>(sql`${raw(PRODUCT_AS_ENTITY)} where "id" = any(${intArray(ids)}::int[])`);
+  }
+}
+
+/**
+ * The form subscriptions still calls, with the EntityManager or pooled connection of its statements: the same
+ * statements on that target. It goes once subscriptions takes the injected ProductRepository.
+ */
+export const productRepository = {
+  ensurePrivate: (target: StatementTarget, userId: number, names: readonly string[], categoryId: number) =>
+    on(target).ensurePrivate(userId, names, categoryId),
+  byIds: (target: StatementTarget, ids: readonly number[]) => on(target).byIds(ids),
 };
+
+function on(target: StatementTarget): ProductRepository {
+  return new ProductRepository(
+    Object.assign(Object.create(DataSource.prototype) as DataSource, { target: () => target }),
+  );
+}

@@ -1,10 +1,16 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { StatementTarget } from '../platform/db/statements';
+import { ExchangeRateRepository, exchangeRatesOn } from './exchange-rate.repository';
 
-import { ExchangeRate } from './exchange-rate.entity';
-
-/** The one "currency is known" rule: a currency is usable when the exchange-rate table has it. Null when it does. */
-export async function unknownCurrencyProblem(em: EntityManager, currency: string): Promise<string | null> {
-  return (await em.findOne(ExchangeRate, { currency })) ? null : unknownCurrencyMessage(currency);
+/**
+ * The one "currency is known" rule: a currency is usable when the exchange-rate table has it. Null when it
+ * does. (Subscriptions still passes the ORM handle of its transaction instead of the repository.)
+ */
+export async function unknownCurrencyProblem(
+  rates: ExchangeRateRepository | StatementTarget,
+  currency: string,
+): Promise<string | null> {
+  const known = await (rates instanceof ExchangeRateRepository ? rates : exchangeRatesOn(rates)).has(currency);
+  return known ? null : unknownCurrencyMessage(currency);
 }
 
 /** The field error of a currency the exchange-rate table does not have. */

@@ -1,14 +1,12 @@
-import type { MikroORM } from '@mikro-orm/core';
-import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import Decimal from 'decimal.js';
 
 import type { Config } from '../platform/config';
 import { isCalendarDate } from '../platform/dates';
 import { todayIn } from '../platform/dates';
-import { pooled } from '../platform/db/statements';
+import { DataSource, type Transactions } from '../platform/db/data-source';
 import { type FieldErrors, refuseFieldErrors } from '../platform/errors';
 import type { Logger } from '../platform/logger';
-import { exchangeRateRepository, type RatesStatus } from './exchange-rate.repository';
+import { ExchangeRateRepository, type RatesStatus } from './exchange-rate.repository';
 import { perUsdRates, RatesSourceError, readReferenceRates } from './reference-rates';
 import { storedRate } from './stored-rate';
 
@@ -24,12 +22,18 @@ export interface RatesFile {
   rates: Record<string, string | number>;
 }
 
+/** Refreshes the exchange-rate table of the ORM's database from a rates file (the CLI's import), as applyRates does. */
+export function importRates(orm: DataSource['orm'], file: RatesFile): Promise<number> {
+  const data = new DataSource(orm);
+  return applyRates(data, new ExchangeRateRepository(data), file);
+}
+
 /**
  * Refreshes the exchange-rate table from a rates file, in one transaction: every listed currency is set (or
  * added); currencies not listed keep their rate. A file with any bad entry (a rate storedRate refuses among
  * them) changes nothing.
  */
-export async function importRates(orm: MikroORM<PostgreSqlDriver>, file: RatesFile): Promise<number> {
+async function applyRates(transactions: Transactions, rates: ExchangeRateRepository, file: RatesFile): Promise<number> {
   const problems: FieldErrors = {};
   if (typeof file?.asOf !== 'string' || !isCalendarDate(file.asOf))
     problems.asOf = ['asOf must be a calendar date (YYYY-MM-DD).'];
@@ -45,8 +49,8 @@ export async function importRates(orm: MikroORM<PostgreSqlDriver>, file: RatesFi
     else stored.push([currency, checked.rate]);
   }
   refuseFieldErrors(problems, 'The rates file is invalid');
-  await orm.em.transactional(async (em) => {
-    for (const [currency, rate] of stored) await exchangeRateRepository.upsert(em, currency, rate, file.asOf);
+  await transactions.transaction(async () => {
+    for (const [currency, rate] of stored) await rates.upsert(currency, rate, file.asOf);
   });
   return entries.length;
 }
@@ -58,7 +62,8 @@ export async function importRates(orm: MikroORM<PostgreSqlDriver>, file: RatesFi
  */
 export class RatesRefreshService {
   constructor(
-    private readonly orm: MikroORM<PostgreSqlDriver>,
+    private readonly transactions: Transactions,
+    private readonly rates: ExchangeRateRepository,
     private readonly config: Pick<Config, 'ratesUrl'>,
     private readonly logger: Logger,
     private readonly clock: () => Date = () => new Date(),
@@ -70,28 +75,22 @@ export class RatesRefreshService {
     let error: string | null = null;
     try {
       const source = readReferenceRates(await this.fetchSource());
-      const file = perUsdRates(
-        source,
-        await exchangeRateRepository.all(pooled(this.orm)),
-        todayIn('UTC', this.clock()),
-      );
-      await importRates(this.orm, file);
+      const file = perUsdRates(source, await this.rates.all(), todayIn('UTC', this.clock()));
+      await applyRates(this.transactions, this.rates, file);
       this.logger.info({ asOf: file.asOf, currencies: Object.keys(file.rates).length }, 'exchange rates refreshed');
     } catch (caught) {
       const { name, message } = caught as Error;
       error = name === 'TimeoutError' ? `the source did not answer within ${this.timeoutMs} ms` : message;
       this.logger.warn({ err: caught, url: this.config.ratesUrl }, 'exchange-rate refresh failed; the old rates stay');
     }
-    await exchangeRateRepository
-      .recordAttempt(pooled(this.orm), this.config.ratesUrl, error)
-      .catch((caught: unknown) => {
-        this.logger.warn({ err: caught }, 'could not record the exchange-rate refresh');
-      });
+    await this.rates.recordAttempt(this.config.ratesUrl, error).catch((caught: unknown) => {
+      this.logger.warn({ err: caught }, 'could not record the exchange-rate refresh');
+    });
     return error;
   }
 
   status(): Promise<RatesStatus> {
-    return exchangeRateRepository.status(pooled(this.orm));
+    return this.rates.status();
   }
 
   private async fetchSource(): Promise<string> {

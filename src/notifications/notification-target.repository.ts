@@ -1,57 +1,92 @@
-import { intArray, rowsOf, run, type StatementTarget } from '../platform/db/statements';
+import type { RequiredEntityData } from '@mikro-orm/core';
+import sql from 'sql-template-tag';
 
-/** The statements on notification_targets and alert_targets that the unit of work does not write. */
-export const notificationTargetRepository = {
+import { DataSource } from '../platform/db/data-source';
+import { intArray, type StatementTarget } from '../platform/db/statements';
+import { NotificationTarget } from './notification-target.entity';
+
+/** The notification_targets table, and alert_targets: which targets an alert definition sends to. */
+export class NotificationTargetRepository {
+  constructor(private readonly db: DataSource) {}
+
+  ofUser(userId: number): Promise<NotificationTarget[]> {
+    return this.db.em().find(NotificationTarget, { user: userId }, { orderBy: { id: 'asc' } });
+  }
+
+  /** How many targets the user has (among `ids` only, when given). */
+  count(userId: number, ids?: readonly number[]): Promise<number> {
+    return this.db.em().count(NotificationTarget, { user: userId, ...(ids ? { id: { $in: [...ids] } } : {}) });
+  }
+
+  own(userId: number, id: number): Promise<NotificationTarget | null> {
+    return this.db.em().findOne(NotificationTarget, { id, user: userId });
+  }
+
+  async create(fields: RequiredEntityData<NotificationTarget>): Promise<NotificationTarget> {
+    const em = this.db.em();
+    const target = em.create(NotificationTarget, fields);
+    await em.flush();
+    return target;
+  }
+
+  /** Writes the changes of a target read in the same transaction. */
+  async save(target: NotificationTarget): Promise<void> {
+    await this.db.em().persist(target).flush();
+  }
+
+  /** Deletes the user's target; answers whether there was one. */
+  async remove(userId: number, id: number): Promise<boolean> {
+    return (await this.db.em().nativeDelete(NotificationTarget, { id, user: userId })) > 0;
+  }
+
   /**
    * The user's targets a reminder of this alert goes to: those set on it (setAlertTargets), or with
    * `everyTarget` (alert_type 1, All) every target the user has.
    */
-  async forAlert(em: StatementTarget, userId: number, alertId: number, everyTarget: boolean): Promise<number[]> {
-    const rows = await rowsOf<{ id: number }>(
-      em,
-      `select t."id" from "notification_targets" t
-        where t."user_id" = ? and (?::boolean or exists (select 1 from "alert_targets" a where a."alert_id" = ? and a."target_id" = t."id"))
+  async forAlert(userId: number, alertId: number, everyTarget: boolean): Promise<number[]> {
+    const rows = await this.db.rows<{ id: number }>(
+      sql`select t."id" from "notification_targets" t
+        where t."user_id" = ${userId} and (${everyTarget}::boolean or exists (select 1 from "alert_targets" a where a."alert_id" = ${alertId} and a."target_id" = t."id"))
         order by t."id"`,
-      [userId, everyTarget, alertId],
     );
     return rows.map((row) => row.id);
-  },
+  }
 
   /** The ids of the user's targets set on the alert. */
-  async ofAlert(em: StatementTarget, userId: number, alertId: number): Promise<number[]> {
-    const rows = await rowsOf<{ id: number }>(
-      em,
-      `select a."target_id" as "id" from "alert_targets" a join "notification_targets" t on t."id" = a."target_id"
-        where a."alert_id" = ? and t."user_id" = ? order by a."target_id"`,
-      [alertId, userId],
+  async ofAlert(userId: number, alertId: number): Promise<number[]> {
+    const rows = await this.db.rows<{ id: number }>(
+      sql`select a."target_id" as "id" from "alert_targets" a join "notification_targets" t on t."id" = a."target_id"
+        where a."alert_id" = ${alertId} and t."user_id" = ${userId} order by a."target_id"`,
     );
     return rows.map((row) => row.id);
-  },
+  }
 
   /** The user's own links of the alert become exactly these targets (other users' links to a global alert stay). */
-  async replaceForAlert(
-    em: StatementTarget,
-    userId: number,
-    alertId: number,
-    targetIds: readonly number[],
-  ): Promise<void> {
-    await run(
-      em,
-      `with "gone" as (
+  async replaceForAlert(userId: number, alertId: number, targetIds: readonly number[]): Promise<void> {
+    await this.db.run(
+      sql`with "gone" as (
          delete from "alert_targets" a using "notification_targets" t
-          where a."target_id" = t."id" and a."alert_id" = ? and t."user_id" = ? and not (a."target_id" = any(?::int[])))
-       insert into "alert_targets" ("alert_id", "target_id") select ?, unnest(?::int[]) on conflict do nothing`,
-      [alertId, userId, intArray(targetIds), alertId, intArray(targetIds)],
+          where a."target_id" = t."id" and a."alert_id" = ${alertId} and t."user_id" = ${userId} and not (a."target_id" = any(${intArray(targetIds)}::int[])))
+       insert into "alert_targets" ("alert_id", "target_id") select ${alertId}, unnest(${intArray(targetIds)}::int[]) on conflict do nothing`,
     );
-  },
+  }
 
   /** Whether any target exists: then the server needs NOTIFY_SECRET_KEY to start. */
-  async any(em: StatementTarget): Promise<boolean> {
-    const [row] = await rowsOf<{ found: boolean }>(
-      em,
-      `select exists (select 1 from "notification_targets") as "found"`,
-      [],
+  async any(): Promise<boolean> {
+    const row = await this.db.row<{ found: boolean }>(
+      sql`select exists (select 1 from "notification_targets") as "found"`,
     );
-    return row.found;
-  },
+    return row!.found;
+  }
+}
+
+/**
+ * The form reminders and budget warnings still call, with the EntityManager of their statements: the same
+ * read on it. It goes once they take the injected NotificationTargetRepository.
+ */
+export const notificationTargetRepository = {
+  forAlert: (target: StatementTarget, userId: number, alertId: number, everyTarget: boolean) =>
+    new NotificationTargetRepository(
+      Object.assign(Object.create(DataSource.prototype) as DataSource, { target: () => target }),
+    ).forAlert(userId, alertId, everyTarget),
 };

@@ -1,11 +1,9 @@
-import type { MikroORM } from '@mikro-orm/core';
-import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
-
-import { alertRepository } from '../alerts/alert.repository';
+import type { AlertRepository } from '../alerts/alert.repository';
 import type { Caller } from '../platform/caller';
 import type { Config } from '../platform/config';
 import { todayIn } from '../platform/dates';
-import { pooled, type StatementTarget } from '../platform/db/statements';
+import type { Transactions } from '../platform/db/data-source';
+import type { StatementTarget } from '../platform/db/statements';
 import { AppError } from '../platform/errors';
 import { hasLength } from '../platform/objects';
 import type { SecretBox } from '../platform/secret-box';
@@ -16,8 +14,8 @@ import type { DeliveryService } from '../webhooks/delivery.service';
 import { newEventId } from '../webhooks/outbox';
 import { newEndpointSecret } from '../webhooks/signature';
 import { reminderMessage } from './notification-message';
-import { NotificationTarget } from './notification-target.entity';
-import { notificationTargetRepository } from './notification-target.repository';
+import type { NotificationTarget } from './notification-target.entity';
+import type { NotificationTargetRepository } from './notification-target.repository';
 import { parseTargetUrl } from './target-url';
 
 export interface TargetInput {
@@ -34,15 +32,19 @@ const MAX_TARGETS = 50;
  */
 export class NotificationTargetService {
   constructor(
-    private readonly orm: MikroORM<PostgreSqlDriver>,
+    private readonly transactions: Transactions,
+    private readonly targets: NotificationTargetRepository,
+    private readonly alerts: AlertRepository,
     private readonly config: Pick<Config, 'webhookAllowPrivate' | 'smtpUrl' | 'baseUrl'>,
     private readonly box: SecretBox | null,
     private readonly subscriptions: SubscriptionRepository,
     private readonly deliveries: DeliveryService,
+    /** Where deliveryRepository's statements run: a pooled connection (it still takes one). */
+    private readonly deliveryTarget: StatementTarget,
   ) {}
 
   async list(caller: Caller): Promise<NotificationTarget[]> {
-    return this.orm.em.fork().find(NotificationTarget, { user: caller.userId }, { orderBy: { id: 'asc' } });
+    return this.targets.ofUser(caller.userId);
   }
 
   /** A new target; a json:// target's signing secret is answered this once. */
@@ -50,25 +52,26 @@ export class NotificationTargetService {
     caller: Caller,
     input: Required<TargetInput>,
   ): Promise<{ target: NotificationTarget; secret: string | null }> {
-    return this.orm.em.transactional(async (em) => {
-      if ((await em.count(NotificationTarget, { user: caller.userId })) >= MAX_TARGETS) {
+    return this.transactions.transaction(async () => {
+      if ((await this.targets.count(caller.userId)) >= MAX_TARGETS) {
         throw new AppError('CONFLICT', `A user has at most ${MAX_TARGETS} notification targets.`);
       }
-      const target = em.create(NotificationTarget, {
+      const name = checkName(input.name);
+      const sealed = this.sealed(input.url);
+      const secret = sealed.scheme === 'json' ? newEndpointSecret() : null;
+      const target = await this.targets.create({
         user: caller.userId,
-        name: checkName(input.name),
-        ...this.sealed(input.url),
+        name,
+        ...sealed,
+        sealedSecret: secret === null ? null : this.box!.seal(secret),
       });
-      const secret = target.scheme === 'json' ? newEndpointSecret() : null;
-      target.sealedSecret = secret === null ? null : this.box!.seal(secret);
-      await em.flush();
       return { target, secret };
     });
   }
 
   async update(caller: Caller, id: number, change: TargetInput): Promise<NotificationTarget> {
-    return this.orm.em.transactional(async (em) => {
-      const target = await this.owned(em, caller, id);
+    return this.transactions.transaction(async () => {
+      const target = await this.owned(caller, id);
       if (change.name !== undefined) target.name = checkName(change.name);
       if (change.url !== undefined) {
         const sealed = this.sealed(change.url);
@@ -79,33 +82,32 @@ export class NotificationTargetService {
           );
         Object.assign(target, sealed);
       }
-      await em.flush();
+      await this.targets.save(target);
       return target;
     });
   }
 
   async remove(caller: Caller, id: number): Promise<void> {
-    const removed = await this.orm.em.fork().nativeDelete(NotificationTarget, { id, user: caller.userId });
-    if (removed === 0) throw AppError.notFound('Notification target');
+    if (!(await this.targets.remove(caller.userId, id))) throw AppError.notFound('Notification target');
   }
 
   /** The targets of the caller's an alert definition (theirs, or the system's) sends to; answers their ids. */
   async setAlertTargets(caller: Caller, alertId: number, targetIds: number[]): Promise<number[]> {
     const unique = [...new Set(targetIds)].sort((a, b) => a - b);
-    return this.orm.em.transactional(async (em) => {
-      await this.usableAlert(em, caller, alertId);
-      if ((await em.count(NotificationTarget, { id: { $in: unique }, user: caller.userId })) !== unique.length) {
+    return this.transactions.transaction(async () => {
+      await this.usableAlert(caller, alertId);
+      if ((await this.targets.count(caller.userId, unique)) !== unique.length) {
         throw AppError.field('target_ids', 'The selected target_ids do not exist.');
       }
-      await notificationTargetRepository.replaceForAlert(em, caller.userId, alertId, unique);
+      await this.targets.replaceForAlert(caller.userId, alertId, unique);
       return unique;
     });
   }
 
   /** The caller's targets an alert definition sends to. */
   async ofAlert(caller: Caller, alertId: number): Promise<number[]> {
-    await this.usableAlert(pooled(this.orm), caller, alertId);
-    return notificationTargetRepository.ofAlert(pooled(this.orm), caller.userId, alertId);
+    await this.usableAlert(caller, alertId);
+    return this.targets.ofAlert(caller.userId, alertId);
   }
 
   /**
@@ -113,7 +115,7 @@ export class NotificationTargetService {
    * machinery: answers its delivery after the first attempt (retried on the schedule if that failed).
    */
   async sendTest(caller: Caller, id: number): Promise<DeliveryRow> {
-    const target = await this.owned(this.orm.em.fork(), caller, id);
+    const target = await this.owned(caller, id);
     const owner = (await this.subscriptions.ownerSettings(caller.userId))!;
     const row = await this.subscriptions.firstLive(caller.userId);
     const record = row ? toRecord(row, new Date()) : null;
@@ -129,14 +131,14 @@ export class NotificationTargetService {
       baseUrl: this.config.baseUrl,
     });
     const deliveryId = await deliveryRepository.insertTest(
-      pooled(this.orm),
+      this.deliveryTarget,
       caller.userId,
       newEventId(),
       target.id,
       message,
     );
     await this.deliveries.attempt([{ deliveryId, attemptsMade: 0 }]);
-    return (await deliveryRepository.owned(pooled(this.orm), caller.userId, deliveryId))!;
+    return (await deliveryRepository.owned(this.deliveryTarget, caller.userId, deliveryId))!;
   }
 
   /** A target URL checked and sealed, with its scheme and masked form. */
@@ -153,13 +155,12 @@ export class NotificationTargetService {
   }
 
   /** The alert definition the caller may use (theirs, or the system's), else not found. */
-  private async usableAlert(em: StatementTarget, caller: Caller, alertId: number): Promise<void> {
-    if ((await alertRepository.usableDefinitions(em, caller.userId, [alertId])).length === 0)
-      throw AppError.notFound('Alert');
+  private async usableAlert(caller: Caller, alertId: number): Promise<void> {
+    if ((await this.alerts.usableDefinitions(caller.userId, [alertId])).length === 0) throw AppError.notFound('Alert');
   }
 
-  private async owned(em: EntityManager, caller: Caller, id: number): Promise<NotificationTarget> {
-    const target = await em.findOne(NotificationTarget, { id, user: caller.userId });
+  private async owned(caller: Caller, id: number): Promise<NotificationTarget> {
+    const target = await this.targets.own(caller.userId, id);
     if (!target) throw AppError.notFound('Notification target');
     return target;
   }

@@ -1,17 +1,35 @@
-import { run, type StatementTarget } from '../platform/db/statements';
+import sql from 'sql-template-tag';
 
-/** The tags statement beyond the unit of work's. */
-export const tagRepository = {
+import { DataSource } from '../platform/db/data-source';
+import type { StatementTarget } from '../platform/db/statements';
+import { OwnedNamesRepository } from './owned-names.repository';
+import { Tag } from './tag.entity';
+
+/** The tags table: a user's named tags, and the ones a record's write names made on the way. */
+export class TagRepository extends OwnedNamesRepository<Tag> {
+  constructor(db: DataSource) {
+    super(db, Tag);
+  }
+
   /**
    * Makes the user's tags of these names unless they exist; concurrent requests cannot both make one (ON
    * CONFLICT waits and yields). Names go in sorted, so two such statements take their rows in the same order.
    */
-  async ensure(em: StatementTarget, userId: number, names: readonly string[]): Promise<void> {
-    await run(
-      em,
-      `insert into "tags" ("user_id", "name") select ?, n.name from jsonb_array_elements_text(?::jsonb) as n(name)
+  async ensure(userId: number, names: readonly string[]): Promise<void> {
+    await this.db.run(
+      sql`insert into "tags" ("user_id", "name") select ${userId}, n.name from jsonb_array_elements_text(${JSON.stringify([...names].sort())}::jsonb) as n(name)
        on conflict ("user_id", "name") do nothing`,
-      [userId, JSON.stringify([...names].sort())],
     );
-  },
+  }
+}
+
+/**
+ * The form subscriptions still calls, with the EntityManager of its transaction: the same statement on it.
+ * It goes once subscriptions takes the injected TagRepository.
+ */
+export const tagRepository = {
+  ensure: (target: StatementTarget, userId: number, names: readonly string[]) =>
+    new TagRepository(
+      Object.assign(Object.create(DataSource.prototype) as DataSource, { target: () => target }),
+    ).ensure(userId, names),
 };

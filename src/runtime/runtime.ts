@@ -3,10 +3,10 @@ import type { Redis } from 'ioredis';
 
 import { startDeliveryWorker, startReminderWorker } from '../../workers/queue-workers';
 import { type Database, openDatabase, type QueryListener } from '../db/orm';
-import { notificationTargetRepository } from '../notifications/notification-target.repository';
+import { NotificationTargetRepository } from '../notifications/notification-target.repository';
 import { type Config, ConfigError } from '../platform/config';
+import { DataSource } from '../platform/db/data-source';
 import { databaseServer, logReclaimedOrphan, type ReclaimedOrphan } from '../platform/db/embedded-postgres';
-import { pooled } from '../platform/db/statements';
 import { fromUtcTimestamp } from '../platform/db/timestamps';
 import type { GraphQLExecution } from '../platform/graphql/jit-executor';
 import { createLogger, type Logger } from '../platform/logger';
@@ -115,7 +115,11 @@ export async function createRuntime(
     onQuery: options.onQuery,
     embedded: database.embedded,
   });
-  if (role !== 'cli' && !config.notifySecretKey && (await notificationTargetRepository.any(pooled(db.orm)))) {
+  if (
+    role !== 'cli' &&
+    !config.notifySecretKey &&
+    (await new NotificationTargetRepository(new DataSource(db.orm)).any())
+  ) {
     await db.close();
     throw new ConfigError([
       'NOTIFY_SECRET_KEY must be set: notification targets exist, and their URLs are sealed with it',

@@ -1,14 +1,19 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 
+import { AlertRepository } from '../alerts/alert.repository';
 import { AlertService } from '../alerts/alert.service';
 import { AccessTokenRepository } from '../auth/access-token.repository';
 import { AuthService } from '../auth/auth.service';
 import { LoginThrottle } from '../auth/login-throttle';
+import { UserRepository } from '../auth/user.repository';
 import { CalendarFeedRepository } from '../calendar-feeds/calendar-feed.repository';
 import { CalendarFeedService } from '../calendar-feeds/calendar-feed.service';
 import { CatalogueService } from '../catalogue/catalogue.service';
+import { ProductRepository } from '../catalogue/product.repository';
 import { ProductCategory } from '../catalogue/product-category.entity';
+import { ProductCategoryRepository } from '../catalogue/product-category.repository';
+import { ExchangeRateRepository } from '../currency/exchange-rate.repository';
 import { RatesRefreshService } from '../currency/rates.service';
 import { AccountExportService, type AccountSources } from '../exports/account-export.service';
 import { HouseholdRepository } from '../households/household.repository';
@@ -18,12 +23,14 @@ import { ImportService } from '../imports/import.service';
 import { LedgerRepository } from '../ledger/ledger.repository';
 import { LedgerService } from '../ledger/ledger.service';
 import { NotificationSender } from '../notifications/notification-sender';
+import { NotificationTargetRepository } from '../notifications/notification-target.repository';
 import { NotificationTargetService } from '../notifications/notification-target.service';
 import { Folder } from '../organizing/folder.entity';
 import { validateFolder, validatePaymentMode } from '../organizing/organizing.rules';
+import { OwnedNamesRepository } from '../organizing/owned-names.repository';
 import { OwnedNamesService } from '../organizing/owned-names.service';
 import { PaymentMode } from '../organizing/payment-mode.entity';
-import { Tag } from '../organizing/tag.entity';
+import { TagRepository } from '../organizing/tag.repository';
 import { AnswerCache } from '../platform/answer-cache';
 import type { Config } from '../platform/config';
 import { DataSource } from '../platform/db/data-source';
@@ -33,13 +40,20 @@ import { SecretBox } from '../platform/secret-box';
 import { ReminderRepository } from '../reminders/reminder.repository';
 import { ReminderService } from '../reminders/reminder.service';
 import { ReminderMailer } from '../reminders/reminder-mail';
+import { ExtensionSettingsRepository } from '../settings/extension-settings.repository';
 import { ProfileService } from '../settings/profile.service';
 import { SettingsService } from '../settings/settings.service';
 import { BudgetWarningService } from '../spending/budget-warnings';
 import { SpendingRepository } from '../spending/spending.repository';
 import { SpendingService } from '../spending/spending.service';
+import { PriceHistoryRepository } from '../subscriptions/price-history.repository';
+import { createLoaders } from '../subscriptions/subscription.loaders';
 import { SubscriptionRepository } from '../subscriptions/subscription.repository';
 import { SubscriptionService } from '../subscriptions/subscription.service';
+import { SubscriptionSweep } from '../subscriptions/subscription.sweep';
+import { SubscriptionWrites } from '../subscriptions/subscription.writes';
+import { LinkChecks } from '../subscriptions/subscription-links';
+import { DeliveryRepository } from '../webhooks/delivery.repository';
 import { DeliveryService, type DeliveryTiming } from '../webhooks/delivery.service';
 import { DeliveryLogService } from '../webhooks/delivery-log.service';
 import { WebhookEndpointRepository } from '../webhooks/endpoint.repository';
@@ -87,12 +101,28 @@ export function createServices(
   deliveryTiming?: DeliveryTiming,
 ): Services {
   const data = new DataSource(orm);
+  const repositories = {
+    alerts: new AlertRepository(data),
+    users: new UserRepository(data),
+    exchangeRates: new ExchangeRateRepository(data),
+    products: new ProductRepository(data),
+    tags: new TagRepository(data),
+    notificationTargets: new NotificationTargetRepository(data),
+    deliveries: new DeliveryRepository(data),
+    subscriptions: new SubscriptionRepository(data, stores.reads),
+    priceHistory: new PriceHistoryRepository(data),
+    reminders: new ReminderRepository(data),
+    spending: new SpendingRepository(data, stores.reads),
+  };
   const outbox = new OutboxSignal();
   const mailer = config.smtpUrl ? new ReminderMailer(config.smtpUrl, config.smtpFrom) : null;
   const secrets = config.notifySecretKey ? new SecretBox(config.notifySecretKey) : null;
-  const deliveries = new DeliveryService(orm, config, new NotificationSender(secrets, config, mailer), deliveryTiming);
-  const subscriptions = new SubscriptionRepository(orm, stores.reads);
-  const spendingRepository = new SpendingRepository(data, stores.reads);
+  const deliveries = new DeliveryService(
+    repositories.deliveries,
+    config,
+    new NotificationSender(secrets, config, mailer),
+    deliveryTiming,
+  );
   const households = new HouseholdService(
     data,
     new HouseholdRepository(data),
@@ -100,58 +130,130 @@ export function createServices(
     logger,
   );
   const reminders = new ReminderService(
-    orm,
-    new ReminderRepository(orm),
-    subscriptions,
+    data,
+    repositories.reminders,
+    repositories.subscriptions,
+    repositories.alerts,
+    repositories.notificationTargets,
     outbox,
     mailer,
     logger,
     config.baseUrl,
     clock,
   );
-  const records = new SubscriptionService(
-    orm,
-    subscriptions,
-    `${config.baseUrl}/static/default-product.svg`,
-    outbox,
-    reminders,
-    households,
-    clock,
-  );
+  const subscriptions = subscriptionService(repositories, reminders, households, outbox, config, clock);
   const services = {
     outbox,
     reminders,
-    profile: new ProfileService(orm, subscriptions, reminders),
-    auth: new AuthService(orm, new AccessTokenRepository(orm, stores.reads), config, new LoginThrottle(stores)),
-    subscriptions: records,
-    folders: new OwnedNamesService(orm, Folder, { label: 'Folder', validate: validateFolder, singleDefault: true }),
-    tags: new OwnedNamesService(orm, Tag, { label: 'Tag' }),
-    paymentModes: new OwnedNamesService(orm, PaymentMode, { label: 'Payment mode', validate: validatePaymentMode }),
-    categories: new OwnedNamesService(orm, ProductCategory, { label: 'Category', includeGlobal: true }),
-    alerts: new AlertService(orm, reminders),
-    catalogue: new CatalogueService(orm),
-    settings: new SettingsService(orm),
+    profile: new ProfileService(
+      data,
+      repositories.users,
+      repositories.exchangeRates,
+      repositories.subscriptions,
+      reminders,
+    ),
+    auth: new AuthService(
+      repositories.users,
+      new AccessTokenRepository(data, stores.reads),
+      config,
+      new LoginThrottle(stores),
+    ),
+    subscriptions,
+    folders: new OwnedNamesService(data, new OwnedNamesRepository(data, Folder), {
+      label: 'Folder',
+      validate: validateFolder,
+      singleDefault: true,
+    }),
+    tags: new OwnedNamesService(data, repositories.tags, { label: 'Tag' }),
+    paymentModes: new OwnedNamesService(data, new OwnedNamesRepository(data, PaymentMode), {
+      label: 'Payment mode',
+      validate: validatePaymentMode,
+    }),
+    categories: new OwnedNamesService(data, new OwnedNamesRepository(data, ProductCategory, { includeGlobal: true }), {
+      label: 'Category',
+    }),
+    alerts: new AlertService(data, repositories.alerts, reminders),
+    catalogue: new CatalogueService(repositories.products, new ProductCategoryRepository(data)),
+    settings: new SettingsService(data, new ExtensionSettingsRepository(data)),
     endpoints: new WebhookEndpointService(data, new WebhookEndpointRepository(data), config),
     inboundTokens: new InboundTokenService(data, new InboundTokenRepository(data), new IdempotencyKeyRepository(data)),
-    deliveryLog: new DeliveryLogService(orm, outbox),
+    deliveryLog: new DeliveryLogService(repositories.deliveries, outbox),
     answers: new AnswerCache(config.answerCacheMb * 1024 * 1024, clock),
     calendarFeeds: new CalendarFeedService(
-      orm,
-      new CalendarFeedRepository(stores.reads),
-      subscriptions,
+      new CalendarFeedRepository(data, stores.reads),
+      repositories.alerts,
+      repositories.subscriptions,
       config.baseUrl,
     ),
     deliveries,
-    notificationTargets: new NotificationTargetService(orm, config, secrets, subscriptions, deliveries),
-    rates: new RatesRefreshService(orm, config, logger, clock),
-    ledger: new LedgerService(data, new LedgerRepository(data), households, clock),
+    notificationTargets: new NotificationTargetService(
+      data,
+      repositories.notificationTargets,
+      repositories.alerts,
+      config,
+      secrets,
+      repositories.subscriptions,
+      deliveries,
+      repositories.deliveries,
+    ),
+    rates: new RatesRefreshService(data, repositories.exchangeRates, config, logger, clock),
+    ledger: new LedgerService(data, new LedgerRepository(data), repositories.priceHistory, households, clock),
     households,
-    spending: new SpendingService(data, spendingRepository, records, households),
+    spending: new SpendingService(repositories.spending, repositories.alerts, subscriptions, households),
   };
   return {
     ...services,
     exports: new AccountExportService(services, config.baseUrl, clock),
     imports: new ImportService(data, new ImportRepository(data), services),
-    budgetWarnings: new BudgetWarningService(data, spendingRepository, outbox, mailer, logger, config.baseUrl, clock),
+    budgetWarnings: new BudgetWarningService(
+      data,
+      repositories.spending,
+      repositories.alerts,
+      repositories.notificationTargets,
+      repositories.deliveries,
+      outbox,
+      mailer,
+      logger,
+      config.baseUrl,
+      clock,
+    ),
   };
+}
+
+/** The record service and the parts it is made of: the one write path, the sweep, the link checks, the loaders. */
+function subscriptionService(
+  repositories: {
+    subscriptions: SubscriptionRepository;
+    priceHistory: PriceHistoryRepository;
+    alerts: AlertRepository;
+    products: ProductRepository;
+    tags: TagRepository;
+  },
+  reminders: ReminderService,
+  households: HouseholdService,
+  outbox: OutboxSignal,
+  config: Config,
+  clock: () => Date,
+): SubscriptionService {
+  const links = new LinkChecks(repositories.alerts, repositories.products, repositories.tags);
+  const defaultImage = `${config.baseUrl}/static/default-product.svg`;
+  const writes = new SubscriptionWrites(repositories.subscriptions, links, defaultImage, outbox, reminders, clock);
+  const sweep = new SubscriptionSweep(
+    repositories.subscriptions,
+    repositories.priceHistory,
+    writes,
+    reminders,
+    outbox,
+    clock,
+  );
+  return new SubscriptionService(
+    repositories.subscriptions,
+    repositories.priceHistory,
+    writes,
+    sweep,
+    links,
+    () => createLoaders(repositories),
+    households,
+    clock,
+  );
 }

@@ -1,11 +1,12 @@
-import type { MikroORM } from '@mikro-orm/core';
-import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
-
 import { personNameProblem } from '../auth/person-name';
-import { User } from '../auth/user.entity';
+import type { User } from '../auth/user.entity';
+import type { UserRepository } from '../auth/user.repository';
+import type { ExchangeRateRepository } from '../currency/exchange-rate.repository';
 import { unknownCurrencyProblem } from '../currency/known-currency';
 import type { Caller } from '../platform/caller';
 import { isTimeZone } from '../platform/dates';
+import type { Transactions } from '../platform/db/data-source';
+import { ambientTransaction } from '../platform/db/statements';
 import { type FieldErrors, refuseFieldErrors } from '../platform/errors';
 import type { ReminderScheduling } from '../platform/reminder-scheduling';
 import type { SubscriptionRepository } from '../subscriptions/subscription.repository';
@@ -19,7 +20,9 @@ export interface ProfileChange {
 /** The caller's name, base currency (totals, base_value) and timezone. */
 export class ProfileService {
   constructor(
-    private readonly orm: MikroORM<PostgreSqlDriver>,
+    private readonly transactions: Transactions,
+    private readonly users: UserRepository,
+    private readonly rates: ExchangeRateRepository,
     private readonly subscriptions: SubscriptionRepository,
     private readonly reminders: ReminderScheduling,
   ) {}
@@ -29,11 +32,11 @@ export class ProfileService {
    * are rescheduled with them.
    */
   async update(caller: Caller, change: ProfileChange): Promise<User> {
-    return this.orm.em.transactional(async (em) => {
-      const user = await em.findOneOrFail(User, caller.userId);
+    return this.transactions.transaction(async () => {
+      const user = await this.users.existing(caller.userId);
       const problems: FieldErrors = {};
       const currencyProblem =
-        change.baseCurrency === undefined ? null : await unknownCurrencyProblem(em, change.baseCurrency);
+        change.baseCurrency === undefined ? null : await unknownCurrencyProblem(this.rates, change.baseCurrency);
       if (currencyProblem) problems.baseCurrency = [currencyProblem];
       if (change.timezone !== undefined && !isTimeZone(change.timezone))
         problems.timezone = ['The timezone must be an IANA zone name.'];
@@ -43,10 +46,13 @@ export class ProfileService {
       if (change.name !== undefined) user.name = change.name.trim();
       if (change.baseCurrency !== undefined) user.baseCurrency = change.baseCurrency;
       if (change.timezone !== undefined && change.timezone !== user.timezone) {
+        // SubscriptionRepository and ReminderScheduling still take the transaction's ORM handle.
+        const em = ambientTransaction()!;
         const moved = await this.subscriptions.moveZone(em, caller.userId, user.timezone, change.timezone);
         user.timezone = change.timezone;
         await this.reminders.reschedule(em, moved);
       }
+      await this.users.save(user);
       return user;
     });
   }

@@ -1,11 +1,9 @@
-import type { MikroORM } from '@mikro-orm/core';
-import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
-
 import type { Caller } from '../platform/caller';
+import type { Transactions } from '../platform/db/data-source';
 import { type FieldErrors, refuseFieldErrors } from '../platform/errors';
 import { definedOnly } from '../platform/objects';
-import { ExtensionSettings } from './extension-settings.entity';
-import { extensionSettingsRepository } from './extension-settings.repository';
+import type { ExtensionSettings } from './extension-settings.entity';
+import type { ExtensionSettingsRepository } from './extension-settings.repository';
 
 export interface ExtensionSettingsChange {
   autoDetectSubscriptions?: number;
@@ -34,10 +32,13 @@ export function validateSettingsChange(change: ExtensionSettingsChange): FieldEr
 
 /** The browser extension's settings, one row per user, made with the defaults on first read. */
 export class SettingsService {
-  constructor(private readonly orm: MikroORM<PostgreSqlDriver>) {}
+  constructor(
+    private readonly transactions: Transactions,
+    private readonly settings: ExtensionSettingsRepository,
+  ) {}
 
   async get(caller: Caller): Promise<ExtensionSettings> {
-    return this.load(this.orm.em.fork(), caller);
+    return this.settings.ofUser(caller.userId);
   }
 
   /**
@@ -51,17 +52,11 @@ export class SettingsService {
       notifyBefore: change.notifyBefore,
     });
     refuseFieldErrors(validateSettingsChange(known));
-    return this.orm.em.transactional(async (em) => {
-      const settings = await this.load(em, caller);
+    return this.transactions.transaction(async () => {
+      const settings = await this.settings.ofUser(caller.userId);
       Object.assign(settings, known);
-      await em.flush();
+      await this.settings.save(settings);
       return settings;
     });
-  }
-
-  private async load(em: EntityManager, caller: Caller): Promise<ExtensionSettings> {
-    // Two first reads at once must not both insert: the row is made with ON CONFLICT DO NOTHING.
-    await extensionSettingsRepository.ensure(em, caller.userId);
-    return em.findOneOrFail(ExtensionSettings, { user: caller.userId });
   }
 }

@@ -3,7 +3,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
+import { ExchangeRateRepository } from '../../src/currency/exchange-rate.repository';
 import { RatesRefreshService } from '../../src/currency/rates.service';
+import { DataSource } from '../../src/platform/db/data-source';
 import { provisionDatabase } from '../support/database';
 import { createSubscription } from '../support/subscriptions';
 import { signUp, sql, startTestApp, type TestApp } from '../support/test-app';
@@ -189,8 +191,10 @@ describe('a failed refresh keeps the old rates, says why in /readyz and the metr
       'a slow source',
       () => {
         answer = { status: 200, body: ECB, delayMs: 1_000 };
+        const data = new DataSource(testApp.app.db.orm);
         const impatient = new RatesRefreshService(
-          testApp.app.db.orm,
+          data,
+          new ExchangeRateRepository(data),
           { ratesUrl: sourceUrl },
           testApp.app.logger,
           () => new Date(),
@@ -202,12 +206,15 @@ describe('a failed refresh keeps the old rates, says why in /readyz and the metr
     ],
     [
       'a source that is down',
-      () =>
-        new RatesRefreshService(
-          testApp.app.db.orm,
+      () => {
+        const data = new DataSource(testApp.app.db.orm);
+        return new RatesRefreshService(
+          data,
+          new ExchangeRateRepository(data),
           { ratesUrl: 'http://127.0.0.1:9/rates.xml' },
           testApp.app.logger,
-        ).refresh(),
+        ).refresh();
+      },
       /fetch failed/,
     ],
   ];
