@@ -1,9 +1,9 @@
 import { LockMode, type RequiredEntityData } from '@mikro-orm/core';
-import sql, { raw, type Sql } from 'sql-template-tag';
+import sql, { raw } from 'sql-template-tag';
 
-import { globalOrOwn } from '../platform/caller';
-import { DataSource } from '../platform/db/data-source';
-import { intArray, type StatementTarget } from '../platform/db/statements';
+import { globalOrOwn, globalOrOwnSql } from '../platform/caller';
+import type { DataSource } from '../platform/db/data-source';
+import { intArray } from '../platform/db/statements';
 import { escapeLike } from '../platform/objects';
 import type { ReminderDefinition } from '../platform/reminder-scheduling';
 import { Alert } from './alert.entity';
@@ -72,6 +72,11 @@ export class AlertRepository {
     await this.db.em().remove(alert).flush();
   }
 
+  /** Alerts by id (a page's records' alerts, for GraphQL). */
+  byIds(ids: readonly number[]): Promise<Alert[]> {
+    return this.db.em().find(Alert, { id: { $in: [...ids] } });
+  }
+
   /** The timing of these definitions; a global one (the system default) reminds every record type. */
   async definitions(ids: number[]): Promise<ReminderDefinition[]> {
     if (ids.length === 0) return [];
@@ -82,37 +87,15 @@ export class AlertRepository {
   async usableDefinitions(userId: number, ids: number[]): Promise<ReminderDefinition[]> {
     if (ids.length === 0) return [];
     return this.db.rows<ReminderDefinition>(
-      sql`${raw(DEFINITION_SELECT)} where "id" = any(${intArray(ids)}::int[]) and ${globalOrOwnSql(raw('"user_id"'), userId)}`,
+      sql`${raw(DEFINITION_SELECT)} where "id" = any(${intArray(ids)}::int[]) and ${globalOrOwnSql('"user_id"', userId)}`,
     );
   }
 
   /** The alert's channels and addresses, if the user may use it (theirs, or global). */
   async contact(alertId: number, userId: number): Promise<AlertContact | null> {
     const row = await this.db.row<AlertContact>(
-      sql`select a."alert_type", a."alert_contact", u."email", u."country" from "alerts" a join "users" u on u."id" = ${userId} where a."id" = ${alertId} and ${globalOrOwnSql(raw('a."user_id"'), userId)}`,
+      sql`select a."alert_type", a."alert_contact", u."email", u."country" from "alerts" a join "users" u on u."id" = ${userId} where a."id" = ${alertId} and ${globalOrOwnSql('a."user_id"', userId)}`,
     );
     return row ?? null;
   }
-}
-
-/** Global rows (no owner) or the user's own. */
-function globalOrOwnSql(ownerColumn: Sql, userId: number): Sql {
-  return sql`(${ownerColumn} is null or ${ownerColumn} = ${userId})`;
-}
-
-/**
- * The form reminders, spending and subscriptions still call, with the EntityManager or pooled connection of
- * their statements: the same reads on that target. It goes once they take the injected AlertRepository.
- */
-export const alertRepository = {
-  definitions: (target: StatementTarget, ids: number[]) => on(target).definitions(ids),
-  usableDefinitions: (target: StatementTarget, userId: number, ids: number[]) =>
-    on(target).usableDefinitions(userId, ids),
-  contact: (target: StatementTarget, alertId: number, userId: number) => on(target).contact(alertId, userId),
-};
-
-function on(target: StatementTarget): AlertRepository {
-  return new AlertRepository(
-    Object.assign(Object.create(DataSource.prototype) as DataSource, { target: () => target }),
-  );
 }

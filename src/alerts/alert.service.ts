@@ -1,6 +1,5 @@
 import type { Caller } from '../platform/caller';
 import type { Transactions } from '../platform/db/data-source';
-import { ambientTransaction } from '../platform/db/statements';
 import { AppError, refuseFieldErrors } from '../platform/errors';
 import { definedOnly, entityOrder, type SortKey } from '../platform/objects';
 import type { ReminderScheduling } from '../platform/reminder-scheduling';
@@ -88,9 +87,8 @@ export class AlertService {
       };
       Object.assign(alert, definedOnly(changes));
       await this.alerts.save(alert);
-      // Its reminders move with the definition (ReminderScheduling still takes the transaction's ORM handle).
-      const em = ambientTransaction()!;
-      await this.reminders.reschedule(em, await this.reminders.recordsUsingAlert(em, id));
+      // Its reminders move with the definition.
+      await this.reminders.reschedule(await this.reminders.recordsUsingAlert(id));
       return alert;
     });
   }
@@ -102,7 +100,7 @@ export class AlertService {
   async remove(caller: Caller, id: number): Promise<void> {
     await this.transactions.transaction(async () => {
       const alert = await this.ownedForWrite(caller, id, true);
-      if ((await this.reminders.recordsUsingAlert(ambientTransaction()!, id)).length > 0)
+      if ((await this.reminders.recordsUsingAlert(id)).length > 0)
         throw new AppError('IN_USE', 'This alert profile is currently being used.');
       await this.alerts.remove(alert);
     });

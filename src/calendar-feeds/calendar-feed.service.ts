@@ -29,10 +29,6 @@ export class CalendarFeedService {
     private readonly feeds: CalendarFeedRepository,
     private readonly alerts: AlertRepository,
     private readonly subscriptions: SubscriptionRepository,
-    /** SubscriptionRepository.alertLinks outside any transaction (it still takes an ORM handle). */
-    private readonly alertLinks: (
-      subscriptionIds: readonly number[],
-    ) => ReturnType<SubscriptionRepository['alertLinks']>,
     private readonly baseUrl: string,
   ) {}
 
@@ -117,7 +113,7 @@ export class CalendarFeedService {
 
   /** Each record's alert definitions (its alert, then its others), where they apply to its type. */
   private async remindersOf(rows: SubscriptionRow[]): Promise<Map<number, FeedEvent['reminders']>> {
-    const links = await this.alertLinks(rows.map((row) => row.id));
+    const links = await this.subscriptions.alertLinks(rows.map((row) => row.id));
     const definitions = new Map(
       (await this.alerts.definitions([...new Set(links.map((link) => link.alert_id))])).map((d) => [d.id, d]),
     );

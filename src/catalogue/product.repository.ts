@@ -1,8 +1,8 @@
 import sql, { raw } from 'sql-template-tag';
 
 import { globalOrOwn } from '../platform/caller';
-import { DataSource } from '../platform/db/data-source';
-import { intArray, type StatementTarget } from '../platform/db/statements';
+import type { DataSource } from '../platform/db/data-source';
+import { intArray } from '../platform/db/statements';
 import { escapeLike } from '../platform/objects';
 import { Product } from './product.entity';
 
@@ -85,20 +85,4 @@ export class ProductRepository {
   byIds(ids: readonly number[]): Promise<Product[]> {
     return this.db.rows<Product>(sql`${raw(PRODUCT_AS_ENTITY)} where "id" = any(${intArray(ids)}::int[])`);
   }
-}
-
-/**
- * The form subscriptions still calls, with the EntityManager or pooled connection of its statements: the same
- * statements on that target. It goes once subscriptions takes the injected ProductRepository.
- */
-export const productRepository = {
-  ensurePrivate: (target: StatementTarget, userId: number, names: readonly string[], categoryId: number) =>
-    on(target).ensurePrivate(userId, names, categoryId),
-  byIds: (target: StatementTarget, ids: readonly number[]) => on(target).byIds(ids),
-};
-
-function on(target: StatementTarget): ProductRepository {
-  return new ProductRepository(
-    Object.assign(Object.create(DataSource.prototype) as DataSource, { target: () => target }),
-  );
 }

@@ -1,7 +1,6 @@
 import sql from 'sql-template-tag';
 
-import { DataSource } from '../platform/db/data-source';
-import type { StatementTarget } from '../platform/db/statements';
+import type { DataSource } from '../platform/db/data-source';
 
 /** How the last scheduled refresh went, with the as-of date of the rates there are. */
 export interface RatesStatus {
@@ -58,14 +57,4 @@ export class ExchangeRateRepository {
     );
     return row!;
   }
-}
-
-/**
- * The exchange rates on the EntityManager subscriptions still passes for its currency check. It goes once
- * subscriptions takes the injected ExchangeRateRepository.
- */
-export function exchangeRatesOn(target: StatementTarget): ExchangeRateRepository {
-  return new ExchangeRateRepository(
-    Object.assign(Object.create(DataSource.prototype) as DataSource, { target: () => target }),
-  );
 }

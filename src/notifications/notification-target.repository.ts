@@ -1,8 +1,8 @@
 import type { RequiredEntityData } from '@mikro-orm/core';
 import sql from 'sql-template-tag';
 
-import { DataSource } from '../platform/db/data-source';
-import { intArray, type StatementTarget } from '../platform/db/statements';
+import type { DataSource } from '../platform/db/data-source';
+import { intArray } from '../platform/db/statements';
 import { NotificationTarget } from './notification-target.entity';
 
 /** The notification_targets table, and alert_targets: which targets an alert definition sends to. */
@@ -79,14 +79,3 @@ export class NotificationTargetRepository {
     return row!.found;
   }
 }
-
-/**
- * The form reminders and budget warnings still call, with the EntityManager of their statements: the same
- * read on it. It goes once they take the injected NotificationTargetRepository.
- */
-export const notificationTargetRepository = {
-  forAlert: (target: StatementTarget, userId: number, alertId: number, everyTarget: boolean) =>
-    new NotificationTargetRepository(
-      Object.assign(Object.create(DataSource.prototype) as DataSource, { target: () => target }),
-    ).forAlert(userId, alertId, everyTarget),
-};

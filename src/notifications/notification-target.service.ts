@@ -3,13 +3,12 @@ import type { Caller } from '../platform/caller';
 import type { Config } from '../platform/config';
 import { todayIn } from '../platform/dates';
 import type { Transactions } from '../platform/db/data-source';
-import type { StatementTarget } from '../platform/db/statements';
 import { AppError } from '../platform/errors';
 import { hasLength } from '../platform/objects';
 import type { SecretBox } from '../platform/secret-box';
 import { toRecord } from '../subscriptions/subscription.record';
 import type { SubscriptionRepository } from '../subscriptions/subscription.repository';
-import { deliveryRepository, type DeliveryRow } from '../webhooks/delivery.repository';
+import type { DeliveryRepository, DeliveryRow } from '../webhooks/delivery.repository';
 import type { DeliveryService } from '../webhooks/delivery.service';
 import { newEventId } from '../webhooks/outbox';
 import { newEndpointSecret } from '../webhooks/signature';
@@ -39,8 +38,7 @@ export class NotificationTargetService {
     private readonly box: SecretBox | null,
     private readonly subscriptions: SubscriptionRepository,
     private readonly deliveries: DeliveryService,
-    /** Where deliveryRepository's statements run: a pooled connection (it still takes one). */
-    private readonly deliveryTarget: StatementTarget,
+    private readonly deliveryLog: DeliveryRepository,
   ) {}
 
   async list(caller: Caller): Promise<NotificationTarget[]> {
@@ -130,15 +128,9 @@ export class NotificationTargetService {
       country: owner.country,
       baseUrl: this.config.baseUrl,
     });
-    const deliveryId = await deliveryRepository.insertTest(
-      this.deliveryTarget,
-      caller.userId,
-      newEventId(),
-      target.id,
-      message,
-    );
+    const deliveryId = await this.deliveryLog.insertTest(caller.userId, newEventId(), target.id, message);
     await this.deliveries.attempt([{ deliveryId, attemptsMade: 0 }]);
-    return (await deliveryRepository.owned(this.deliveryTarget, caller.userId, deliveryId))!;
+    return (await this.deliveryLog.owned(caller.userId, deliveryId))!;
   }
 
   /** A target URL checked and sealed, with its scheme and masked form. */

@@ -1,7 +1,6 @@
 import sql from 'sql-template-tag';
 
-import { DataSource } from '../platform/db/data-source';
-import type { StatementTarget } from '../platform/db/statements';
+import type { DataSource } from '../platform/db/data-source';
 import { OwnedNamesRepository } from './owned-names.repository';
 import { Tag } from './tag.entity';
 
@@ -22,14 +21,3 @@ export class TagRepository extends OwnedNamesRepository<Tag> {
     );
   }
 }
-
-/**
- * The form subscriptions still calls, with the EntityManager of its transaction: the same statement on it.
- * It goes once subscriptions takes the injected TagRepository.
- */
-export const tagRepository = {
-  ensure: (target: StatementTarget, userId: number, names: readonly string[]) =>
-    new TagRepository(
-      Object.assign(Object.create(DataSource.prototype) as DataSource, { target: () => target }),
-    ).ensure(userId, names),
-};

@@ -6,7 +6,6 @@ import { unknownCurrencyProblem } from '../currency/known-currency';
 import type { Caller } from '../platform/caller';
 import { isTimeZone } from '../platform/dates';
 import type { Transactions } from '../platform/db/data-source';
-import { ambientTransaction } from '../platform/db/statements';
 import { type FieldErrors, refuseFieldErrors } from '../platform/errors';
 import type { ReminderScheduling } from '../platform/reminder-scheduling';
 import type { SubscriptionRepository } from '../subscriptions/subscription.repository';
@@ -46,11 +45,9 @@ export class ProfileService {
       if (change.name !== undefined) user.name = change.name.trim();
       if (change.baseCurrency !== undefined) user.baseCurrency = change.baseCurrency;
       if (change.timezone !== undefined && change.timezone !== user.timezone) {
-        // SubscriptionRepository and ReminderScheduling still take the transaction's ORM handle.
-        const em = ambientTransaction()!;
-        const moved = await this.subscriptions.moveZone(em, caller.userId, user.timezone, change.timezone);
+        const moved = await this.subscriptions.moveZone(caller.userId, user.timezone, change.timezone);
         user.timezone = change.timezone;
-        await this.reminders.reschedule(em, moved);
+        await this.reminders.reschedule(moved);
       }
       await this.users.save(user);
       return user;
