@@ -33,7 +33,7 @@ describe('SQL placement', () => {
   it('has no statement with positional `?` placeholders (values go in through the `sql` tag)', () => {
     const positional = files
       .flatMap((file) => statementsIn(file).map((statement) => ({ file, statement })))
-      .filter(({ statement }) => /[\s(,=<>]\?(?![|&])/.test(statement))
+      .filter(({ statement }) => /[\s(,=<>]\?(?![|&])/.test(statement.replace(/\$\{[^}]*\}/g, '')))
       .map(({ file, statement }) => `${file}: ${statement.replace(/\s+/g, ' ').slice(0, 90)}`);
     expect(positional).toEqual([]);
   });

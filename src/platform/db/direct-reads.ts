@@ -4,7 +4,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Sql } from 'sql-template-tag';
 
-import { pgQuery, type PgStatement, pooled, positional } from './statements';
+import { pgQuery, type PgStatement, pooled } from './statements';
 
 /**
  * Hot reads (record lists, token lookups) straight on the pool's `pg` connections, outside any transaction.
@@ -18,10 +18,9 @@ export class DirectReads {
 
   constructor(private readonly orm: MikroORM<PostgreSqlDriver>) {}
 
-  /** Rows of a read written with the `sql` tag (or, until every caller has moved to it, with `?` placeholders). */
-  async rows<T>(query: Sql | string, params: readonly unknown[] = []): Promise<T[]> {
-    const [text, values] = typeof query === 'string' ? [positional(query), params] : [query.text, query.values];
-    return (await this.query<T>({ name: this.nameOf(text), text, values })).rows;
+  /** Rows of a read written with the `sql` tag, as a statement named by its text. */
+  async rows<T>(query: Sql): Promise<T[]> {
+    return (await this.query<T>({ name: this.nameOf(query.text), text: query.text, values: query.values })).rows;
   }
 
   /** One statement written with `$n` placeholders, named or not (the rate limiter's store uses this). */

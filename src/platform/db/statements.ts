@@ -39,21 +39,6 @@ export async function pgQuery<T>(
   }
 }
 
-const positionalTexts = new Map<string, string>();
-
-/** A statement written with `?` placeholders (never inside string literals) with `$1`, `$2`… instead, per text. */
-export function positional(sql: string): string {
-  let text = positionalTexts.get(sql);
-  if (text === undefined) {
-    let index = 0;
-    text = sql.replace(/\?/g, () => `$${++index}`);
-    // Statement texts come from a bounded set of parts; the guard only keeps a bug from growing the map without end.
-    if (positionalTexts.size >= 10_000) positionalTexts.clear();
-    positionalTexts.set(sql, text);
-  }
-  return text;
-}
-
 const pools = new WeakMap<object, StatementTarget>();
 
 /**
@@ -87,19 +72,6 @@ export function ambientTransaction(): EntityManager | undefined {
 /** The ambient transaction when there is one, else a pooled connection. */
 export function currentTarget(orm: MikroORM<PostgreSqlDriver>): StatementTarget {
   return ambientTransaction() ?? pooled(orm);
-}
-
-/**
- * Rows of a statement written with `?` placeholders, run on `em`'s transaction when it is in one (that
- * transaction alone sees its own writes, and holds its locks), else on a pooled connection.
- */
-export async function rowsOf<T>(em: StatementTarget, sql: string, params: readonly unknown[]): Promise<T[]> {
-  return (await pgQuery<T>(em, { text: positional(sql), values: params })).rows;
-}
-
-/** A statement whose rows nobody reads, on `em`'s transaction when it is in one. */
-export async function run(em: StatementTarget, sql: string, params: readonly unknown[]): Promise<void> {
-  await pgQuery(em, { text: positional(sql), values: params });
 }
 
 /** A list of ids as one `int[]` parameter (a statement's text then stays the same whatever their number). */
