@@ -39,7 +39,7 @@ export function namesLinks(patch: SubscriptionPatch): boolean {
   ].some((value) => value !== undefined);
 }
 
-/** The links an input names, for its plan (LINK_PLAN): null where it names none. A create without an alert gets the default one. */
+/** The links an input names, for its plan: null where it names none. A create without an alert gets the default one. */
 export function planAsk(input: SubscriptionPatch, creating: boolean): LinkPlanAsk {
   const product = input.product;
   const tags = namedTags(input.tags ?? []);

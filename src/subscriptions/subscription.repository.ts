@@ -45,7 +45,7 @@ export interface LinkPlanAsk {
   tagNames: string[];
 }
 
-/** LINK_PLAN's answer. */
+/** A link plan's answer (the read of linkPlanSql). */
 export interface LinkPlan {
   timezone: string;
   currency_known: boolean;
@@ -73,7 +73,7 @@ export interface ChangeRow extends SubscriptionRow {
 /** A record's stored columns by name, as the statements that take records as JSON have them. */
 export type RecordColumns = Record<string, unknown>;
 
-/** A new record's plan and, once every product of its batch is found, the columns it would store and its preview (PLANNED_PREVIEWS). */
+/** A new record's plan and, once every product of its batch is found, the columns it would store and its preview (plannedPreviewsSql). */
 export interface PlannedPreview {
   plan: LinkPlan;
   stored: RecordColumns | null;
