@@ -56,20 +56,17 @@ export class AlertRepository {
   }
 
   async create(fields: RequiredEntityData<Alert>): Promise<Alert> {
-    const em = this.db.em();
-    const alert = em.create(Alert, fields);
-    await em.flush();
-    return alert;
+    return this.db.insert(Alert, fields);
   }
 
   /** Writes the changes of an alert read in the same transaction. */
   async save(alert: Alert): Promise<void> {
-    await this.db.em().persist(alert).flush();
+    await this.db.save(alert);
   }
 
   /** Deletes an alert read in the same transaction. */
   async remove(alert: Alert): Promise<void> {
-    await this.db.em().remove(alert).flush();
+    await this.db.delete(alert);
   }
 
   /** Alerts by id (a page's records' alerts, for GraphQL). */

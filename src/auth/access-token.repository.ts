@@ -43,10 +43,7 @@ export class AccessTokenRepository {
 
   /** A new token of the user's with the hash of its secret; answers its id. */
   async issue(userId: number, secretHash: string, expiresAt: string | null): Promise<number> {
-    const em = this.db.em();
-    const token = em.create(AccessToken, { user: userId, secretHash, expiresAt });
-    await em.flush();
-    return token.id;
+    return (await this.db.insert(AccessToken, { user: userId, secretHash, expiresAt })).id;
   }
 
   /** Revokes the user's token (another user's is left alone). */

@@ -30,14 +30,11 @@ export class UserRepository {
   }
 
   async create(fields: RequiredEntityData<User>): Promise<User> {
-    const em = this.db.em();
-    const user = em.create(User, fields);
-    await em.flush();
-    return user;
+    return this.db.insert(User, fields);
   }
 
   /** Writes the changes of a user read in the same transaction. */
   async save(user: User): Promise<void> {
-    await this.db.em().persist(user).flush();
+    await this.db.save(user);
   }
 }

@@ -27,10 +27,7 @@ export class CalendarFeedRepository {
   ) {}
 
   async create(userId: number, name: string, includeReminders: boolean, tokenHash: string): Promise<CalendarFeed> {
-    const em = this.db.em();
-    const feed = em.create(CalendarFeed, { user: userId, name, includeReminders, tokenHash });
-    await em.flush();
-    return feed;
+    return this.db.insert(CalendarFeed, { user: userId, name, includeReminders, tokenHash });
   }
 
   ofUser(userId: number): Promise<CalendarFeed[]> {

@@ -23,15 +23,12 @@ export class NotificationTargetRepository {
   }
 
   async create(fields: RequiredEntityData<NotificationTarget>): Promise<NotificationTarget> {
-    const em = this.db.em();
-    const target = em.create(NotificationTarget, fields);
-    await em.flush();
-    return target;
+    return this.db.insert(NotificationTarget, fields);
   }
 
   /** Writes the changes of a target read in the same transaction. */
   async save(target: NotificationTarget): Promise<void> {
-    await this.db.em().persist(target).flush();
+    await this.db.save(target);
   }
 
   /** Deletes the user's target; answers whether there was one. */

@@ -78,15 +78,12 @@ export class OwnedNamesRepository<E extends OwnedNamed> {
   }
 
   async create(userId: number, fields: { name: string } & Partial<E>): Promise<E> {
-    const em = this.db.em();
-    const row = em.create(this.entity, { ...fields, user: userId } as never);
-    await em.flush();
-    return row;
+    return this.db.insert(this.entity, { ...fields, user: userId } as never);
   }
 
   /** Writes the changes of a row read in the same transaction. */
   async save(row: E): Promise<void> {
-    await this.db.em().persist(row).flush();
+    await this.db.save(row);
   }
 
   /** Deletes the user's row; answers whether there was one. */

@@ -16,6 +16,6 @@ export class ExtensionSettingsRepository {
 
   /** Writes the changes of settings read in the same transaction. */
   async save(settings: ExtensionSettings): Promise<void> {
-    await this.db.em().persist(settings).flush();
+    await this.db.save(settings);
   }
 }

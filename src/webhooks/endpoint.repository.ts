@@ -12,10 +12,7 @@ export class WebhookEndpointRepository {
 
   /** Makes an enabled endpoint, in the caller's transaction when there is one (an import's). */
   async add(endpoint: { user: number; url: string; events: string[]; secret: string }): Promise<WebhookEndpoint> {
-    const em = this.db.em();
-    const made = em.create(WebhookEndpoint, { ...endpoint, enabled: true });
-    await em.flush();
-    return made;
+    return this.db.insert(WebhookEndpoint, { ...endpoint, enabled: true });
   }
 
   /** Changes one of the user's endpoints and writes it (`change` may throw first); null when there is none. */

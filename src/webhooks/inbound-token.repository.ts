@@ -7,10 +7,7 @@ export class InboundTokenRepository {
   constructor(private readonly db: DataSource) {}
 
   async add(userId: number, kind: InboundTokenKind, tokenHash: string): Promise<InboundWebhookToken> {
-    const em = this.db.em();
-    const token = em.create(InboundWebhookToken, { user: userId, kind, tokenHash });
-    await em.flush();
-    return token;
+    return this.db.insert(InboundWebhookToken, { user: userId, kind, tokenHash });
   }
 
   /** The user's tokens, in the order they were made. */

@@ -1,4 +1,4 @@
-import type { MikroORM } from '@mikro-orm/core';
+import type { EntityClass, MikroORM, RequiredEntityData } from '@mikro-orm/core';
 import type { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import sql, { type Sql } from 'sql-template-tag';
 
@@ -69,6 +69,24 @@ export class DataSource extends StatementRunner implements Transactions {
    */
   em(): EntityManager {
     return ambientTransaction() ?? this.orm.em.fork();
+  }
+
+  /** A new entity, inserted now (in the caller's transaction when there is one). */
+  async insert<T extends object>(entity: EntityClass<T>, fields: RequiredEntityData<T>): Promise<T> {
+    const em = this.em();
+    const made = em.create(entity, fields);
+    await em.flush();
+    return made;
+  }
+
+  /** Writes the changes of an entity read in the same transaction. */
+  async save(entity: object): Promise<void> {
+    await this.em().persist(entity).flush();
+  }
+
+  /** Deletes an entity read in the same transaction. */
+  async delete(entity: object): Promise<void> {
+    await this.em().remove(entity).flush();
   }
 
   transaction<T>(work: () => Promise<T>): Promise<T> {
