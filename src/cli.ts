@@ -5,6 +5,8 @@ import { parseArgs } from 'node:util';
 
 import { importRates, type RatesFile } from './currency/rates.service';
 import { runBackupCommand } from './db/backup-command';
+import type { StatementAnalysis } from './detection/detection.service';
+import type { CsvMapping, StatementFormat } from './detection/statement';
 import type { ImportFormat, ImportReport } from './imports/import.service';
 import type { ColumnMapping } from './imports/loose-formats';
 import { ConfigError, loadConfig } from './platform/config';
@@ -33,11 +35,34 @@ function printImportReport(report: ImportReport): void {
   );
 }
 
+const CYCLE_UNITS: Record<number, string> = { 1: 'day', 2: 'week', 3: 'month', 4: 'year' };
+
+/** One line per proposal (its id, what, how often, why), or the columns to map. */
+function printAnalysis(analysis: StatementAnalysis): void {
+  if (analysis.needsMapping) {
+    console.log(
+      `the columns were not recognised: give --map date=… --map payee=… --map amount=… (columns: ${analysis.layout.header.join(', ')})`,
+    );
+    return;
+  }
+  for (const proposal of analysis.proposals) {
+    const unit = CYCLE_UNITS[proposal.billing_cycle] ?? 'period';
+    const period = proposal.billing_frequency === 1 ? `every ${unit}` : `every ${proposal.billing_frequency} ${unit}s`;
+    const tracked = proposal.tracked_subscription_id ? `\ttracked as #${proposal.tracked_subscription_id}` : '';
+    console.log(
+      `#${proposal.id}\t${proposal.payee}\t${proposal.price} ${proposal.currency}\t${period}\tnext ${proposal.next_date}\t${proposal.reasons.join('; ')}${tracked}`,
+    );
+  }
+  console.log(`${analysis.transactionCount} transactions: ${analysis.proposals.length} recurring payments proposed`);
+}
+
 const USAGE = [
   'usage: npm run cli -- user:create --email E --password P --name N',
   '       npm run cli -- rates:import --file rates.json   ({"asOf": "YYYY-MM-DD", "rates": {"EUR": "0.92", …}} per US dollar)',
   '       npm run cli -- import --user EMAIL --file F --format wallos|csv|subledger [--dry-run] [--skip-refused]',
   '                         [--currency XXX] [--date-order DMY|MDY] [--map field=Column ...]   (see README: Import)',
+  '       npm run cli -- detect FILE --user EMAIL [--format csv|ofx|camt053|mt940] [--map field=Column ...]',
+  '                         (recurring payments in a bank statement, proposed to EMAIL; field: date, payee, amount, debit, …)',
   '       npm run -s cli -- db:url   (the database URL, e.g. for pg_dump; with the embedded default, Subledger must be running)',
   '       npm run cli -- backup [FILE|FOLDER]   (the whole database, while Subledger runs; default ./subledger-backup-<UTC time>.gz;',
   '                         NOTIFY_SECRET_KEY is not in it: keep it apart, see docs/backups.md)',
@@ -95,8 +120,9 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'backup' || command === 'restore')
     return runBackupCommand(command, rest, usage(), (text) => console.log(text));
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args: rest,
+    allowPositionals: command === 'detect',
     options: {
       email: { type: 'string' },
       password: { type: 'string' },
@@ -115,7 +141,8 @@ async function main(argv: string[]): Promise<number> {
   const ratesImport = command === 'rates:import' && values.file;
   const fileImport =
     command === 'import' && values.user && values.file && IMPORT_FORMATS.includes(values.format as ImportFormat);
-  if (!userCreate && !ratesImport && !fileImport && command !== 'db:url') {
+  const statementFile = command === 'detect' && values.user && positionals.length === 1 ? positionals[0] : null;
+  if (!userCreate && !ratesImport && !fileImport && !statementFile && command !== 'db:url') {
     console.error(usage());
     return 2;
   }
@@ -143,6 +170,16 @@ async function main(argv: string[]): Promise<number> {
       });
       printImportReport(report);
       return report.refused > 0 && !values['skip-refused'] ? 1 : 0;
+    }
+    if (statementFile) {
+      const caller = await runtime.services.auth.callerByEmail(values.user!);
+      const mapping = values.map && (Object.fromEntries(values.map.map((pair) => pair.split('=', 2))) as CsvMapping);
+      const analysis = await runtime.services.detection.analyze(caller, readFileSync(statementFile), {
+        format: values.format as StatementFormat | undefined,
+        mapping: mapping || undefined,
+      });
+      printAnalysis(analysis);
+      return analysis.needsMapping ? 1 : 0;
     }
     if (ratesImport) {
       const count = await importRates(runtime.db.orm, readRatesFile(values.file!));

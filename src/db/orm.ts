@@ -52,7 +52,15 @@ export function ormOptions(clientUrl: string, poolMax: number, onQuery?: QueryLi
     // Migrations are the authority for the tables no entity maps (their statements live in repositories):
     // the schema diff behind migration:create must neither drop nor recreate them.
     schemaGenerator: {
-      skipTables: ['reminders', 'subscription_alerts', 'inbound_idempotency_keys', 'rate_limits', 'data_versions'],
+      skipTables: [
+        'reminders',
+        'subscription_alerts',
+        'inbound_idempotency_keys',
+        'rate_limits',
+        'data_versions',
+        'statement_proposals',
+        'statement_layouts',
+      ],
     },
     migrations: {
       tableName: APPLIED_MIGRATIONS,

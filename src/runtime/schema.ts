@@ -5,6 +5,7 @@ import { AlertResolver } from '../alerts/alert.resolver';
 import { AuthResolver } from '../auth/auth.resolver';
 import { CalendarFeedResolver } from '../calendar-feeds/calendar-feed.resolver';
 import { CatalogueResolver } from '../catalogue/catalogue.resolver';
+import { DetectionResolver } from '../detection/detection.resolver';
 import { ExportResolver } from '../exports/export.resolver';
 import { HouseholdResolver, SubscriptionSharingResolver } from '../households/household.resolver';
 import { ImportResolver } from '../imports/import.resolver';
@@ -42,6 +43,7 @@ function createResolvers(services: Services): NonEmptyArray<object> {
     new CalendarFeedResolver(services.calendarFeeds),
     new ExportResolver(services.exports),
     new ImportResolver(services.imports),
+    new DetectionResolver(services.detection),
     new SpendingResolver(services.spending),
     new LedgerResolver(services.ledger),
     new HouseholdResolver(services.households, services.subscriptions),

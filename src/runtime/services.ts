@@ -15,6 +15,8 @@ import { ProductCategory } from '../catalogue/product-category.entity';
 import { ProductCategoryRepository } from '../catalogue/product-category.repository';
 import { ExchangeRateRepository } from '../currency/exchange-rate.repository';
 import { RatesRefreshService } from '../currency/rates.service';
+import { DetectionService } from '../detection/detection.service';
+import { ProposalRepository } from '../detection/proposal.repository';
 import { AccountExportService, type AccountSources } from '../exports/account-export.service';
 import { HouseholdRepository } from '../households/household.repository';
 import { HouseholdService } from '../households/household.service';
@@ -90,6 +92,8 @@ export interface Services extends AccountSources {
   households: HouseholdService;
   /** Warnings when next month's planned total exceeds a budget (the sweep's). */
   budgetWarnings: BudgetWarningService;
+  /** Recurring payments found in bank statements, proposed as records. */
+  detection: DetectionService;
 }
 
 export function createServices(
@@ -205,6 +209,14 @@ export function createServices(
     ...services,
     exports: new AccountExportService(services, config.baseUrl, clock),
     imports: new ImportService(data, new ImportRepository(data), services),
+    detection: new DetectionService(
+      data,
+      new ProposalRepository(data),
+      subscriptions,
+      services.catalogue,
+      services.ledger,
+      services.auth,
+    ),
     budgetWarnings: new BudgetWarningService(
       data,
       repositories.spending,

@@ -35,6 +35,8 @@ const OWNED_ROWS: Record<string, string> = {
   household_members: `? in ("owner_id", "user_id")`,
   subscription_shares: `"subscription_id" in (select "id" from "subscriptions" where "user_id" = ?)`,
   subscription_splits: `"subscription_id" in (select "id" from "subscriptions" where "user_id" = ?)`,
+  statement_proposals: `"user_id" = ?`,
+  statement_layouts: `"user_id" = ?`,
 };
 
 /** How many rows of a table a user owns: a count background work on other users' data cannot move. */

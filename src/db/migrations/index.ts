@@ -33,6 +33,7 @@ export const MIGRATION_NAMES: readonly string[] = [
   'Migration20261125160000_webhook_payload_text',
   'Migration20261126090000_member_data_versions',
   'Migration20261126120000_mask_notification_secrets',
+  'Migration20261126140000_statement_proposals',
 ];
 
 /**
