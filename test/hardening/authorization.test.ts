@@ -14,9 +14,11 @@ import {
 } from '../support/hardening';
 import { Receiver } from '../support/receiver';
 import { expectErrorBody } from '../support/shapes';
+import { generateStatement } from '../support/statement-generator';
+import { writeStatement } from '../support/statement-writers';
 import { createSubscription, MINIMAL, postSubscription } from '../support/subscriptions';
 import { graphql, graphqlData, type SignedUpUser, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
-import { daysFromToday } from '../support/test-clock';
+import { daysFromToday, monthsFromToday } from '../support/test-clock';
 import { until } from '../support/wait';
 
 /**
@@ -50,7 +52,8 @@ const ids = {} as Record<
   | 'delivery'
   | 'entry'
   | 'household'
-  | 'member',
+  | 'member'
+  | 'proposal',
   number
 >;
 /** An invitation of A's household to an address that is not B's. */
@@ -132,6 +135,14 @@ beforeAll(async () => {
   ids.addon = addon.body.subscription.id;
   [{ id: ids.entry }] = (await asA('{ paymentEntries { id } }')).paymentEntries;
   await asA(`mutation { setBudget(input: {amount: "50", categoryId: ${ids.category}}) { id } }`);
+  const statement = generateStatement(1, { from: monthsFromToday(-24), months: 24, currency: 'EUR' });
+  const analysis = await testApp.http
+    .post('/graphql')
+    .set('authorization', `Bearer ${a.token}`)
+    .field('operations', JSON.stringify({ query: ANALYZE_STATEMENT, variables: { file: null } }))
+    .field('map', JSON.stringify({ 0: ['variables.file'] }))
+    .attach('0', writeStatement(statement.transactions, 'csv', 'english'), 'statement.csv');
+  [{ id: ids.proposal }] = analysis.body.data.analyzeStatement.proposals;
   ids.household = (await asA(`mutation { createHousehold(name: "home ${MARK}") { id } }`)).createHousehold.id;
   ids.member = (
     await asA(`mutation { addHouseholdMember(input: {name: "member ${MARK}"}) { id } }`)
@@ -517,6 +528,10 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
   markPaid: { refused: ['mutation { markPaid(entryId: ENTRY) { id } }'] },
   markSkipped: { refused: ['mutation { markSkipped(entryId: ENTRY) { id } }'] },
   budgets: { ownOnly: ['{ budgets { id categoryId categoryName amount } }'] },
+  analyzeStatement: {},
+  subscriptionProposals: { ownOnly: ['{ subscriptionProposals { id payee price payments { date amount } } }'] },
+  acceptProposals: { refused: ['mutation { acceptProposals(ids: [PROPOSAL]) { id } }'] },
+  dismissProposals: { refused: ['mutation { dismissProposals(ids: [PROPOSAL]) }'] },
   setBudget: {
     ownOnly: ['mutation { setBudget(input: {amount: "5"}) { id categoryId amount } }'],
     asMissing: [
@@ -579,7 +594,7 @@ function ownedNameCases(kind: string, placeholder: string): Record<string, Graph
 }
 
 const PLACEHOLDER =
-  /\b(B_SUBSCRIPTION|SUBSCRIPTION|ADDON|DELETED|ALERT|FOLDER_ID|TAG|PAYMENT_MODE|CATEGORY|PRODUCT|ENDPOINT|INBOUND_TOKEN|CALENDAR_FEED|NOTIFICATION_TARGET|DELIVERY|ENTRY|A_EMAIL|A_HOUSEHOLD|A_MEMBER|A_INVITE_CODE)\b/g;
+  /\b(B_SUBSCRIPTION|SUBSCRIPTION|ADDON|DELETED|ALERT|FOLDER_ID|TAG|PAYMENT_MODE|CATEGORY|PRODUCT|ENDPOINT|INBOUND_TOKEN|CALENDAR_FEED|NOTIFICATION_TARGET|DELIVERY|ENTRY|A_EMAIL|A_HOUSEHOLD|A_MEMBER|A_INVITE_CODE|PROPOSAL)\b/g;
 
 /** The document with A's ids (and B's own record) in place of the placeholders. */
 function withIds(document: string): string {
@@ -604,6 +619,7 @@ function withIds(document: string): string {
     A_HOUSEHOLD: ids.household,
     A_MEMBER: ids.member,
     A_INVITE_CODE: inviteCode,
+    PROPOSAL: ids.proposal,
   };
   return document.replace(PLACEHOLDER, (key) => String(values[key]));
 }
@@ -615,9 +631,13 @@ function withMissingIds(document: string): string {
 
 /**
  * Fields without documents: GraphQL logout would end B's token for the other cases (its own test is below);
- * an import takes a file upload (its case is "GraphQL importSubscriptions" below).
+ * an import takes a file upload (its case is "GraphQL importSubscriptions" below), and so does a statement's
+ * analysis, which reads no id (a statement holds none) and answers only the caller's proposals
+ * (test/integration/detection.test.ts).
  */
-const WITHOUT_DOCUMENTS = new Set(['logout', 'importSubscriptions']);
+const WITHOUT_DOCUMENTS = new Set(['logout', 'importSubscriptions', 'analyzeStatement']);
+
+const ANALYZE_STATEMENT = 'mutation ($file: Upload!) { analyzeStatement(file: $file) { proposals { id } } }';
 
 describe('authorization matrix', () => {
   it('has a case for every REST route the app serves and for every table with user data', async () => {
