@@ -35,6 +35,7 @@ export default tseslint.config(
             '^ioredis$',
             '^nodemailer$',
             '^csv-parse$',
+            '^csv-parse/sync$',
             '^@streamparser/json-node$',
             '^fast-xml-parser$',
             '^undici$',

@@ -54,7 +54,6 @@ export function readCsv(text: string, encoding: CsvLayout['encoding'], options: 
 /** The records of the text, each with the line it starts on; empty lines are left out. */
 function csvRecords(text: string, separator: Separator, toLine?: number): CsvRecord[] {
   // The sync parser loads with the first statement read, not in every process.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- as the import parsers load (eslint.config.mjs)
   const { parse } = require('csv-parse/sync') as typeof import('csv-parse/sync');
   let parsed: Array<{ record: string[]; info: { lines: number } }>;
   try {
