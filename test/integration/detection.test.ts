@@ -104,7 +104,7 @@ describe('analyzeStatement', () => {
   const formats: Array<[string, StatementFormat | undefined, Parameters<typeof writeStatement>[2]]> = [
     ['CSV (a German bank: semicolons, Latin-1, day-first dates, decimal commas)', 'csv', 'german'],
     ['CSV (English)', 'csv', 'english'],
-    ['CSV (debit and credit columns, month-first dates)', 'csv', 'us-debit-credit'],
+    ['CSV (debit and credit columns, month-first dates)', 'csv', 'us'],
     ['OFX', 'ofx', undefined],
     ['CAMT.053', 'camt053', undefined],
     ['MT940', 'mt940', undefined],
@@ -142,7 +142,7 @@ describe('analyzeStatement', () => {
 
   it('asks for the columns of an unknown CSV layout, then remembers the mapping given', async () => {
     const bob = await signUp(testApp, 'Bob');
-    const file = writeStatement(statement(11).transactions, 'csv', 'unknown-header');
+    const file = writeStatement(statement(11).transactions, 'csv', 'unknown');
     const asked = await proposalsOf(bob.token, file);
     expect(asked).toMatchObject({ needsMapping: true, transactionCount: 0, proposals: [] });
     expect(asked.columns.length).toBeGreaterThanOrEqual(3);
