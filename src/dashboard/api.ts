@@ -28,16 +28,33 @@ interface GraphQLAnswer<T> {
   errors?: Array<{ message: string; extensions?: { code?: string; errors?: Record<string, string[]> } }>;
 }
 
-export async function gql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
+export function gql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  return send<T>({ 'content-type': 'application/json' }, JSON.stringify({ query, variables }));
+}
+
+/**
+ * A request with one file (graphql-multipart-request-spec): the operation with `variables[name]` null, the map
+ * saying where the file goes, then the file under "0".
+ */
+export function gqlUpload<T>(query: string, variables: Record<string, unknown>, name: string, file: File): Promise<T> {
+  const body = new FormData();
+  body.append('operations', JSON.stringify({ query, variables: { ...variables, [name]: null } }));
+  body.append('map', JSON.stringify({ 0: [`variables.${name}`] }));
+  body.append('0', file, file.name);
+  // Apollo's CSRF guard lets a multipart request through only with a header a plain form cannot send.
+  return send<T>({ 'apollo-require-preflight': 'true' }, body);
+}
+
+async function send<T>(headers: Record<string, string>, body: string | FormData): Promise<T> {
   if (session.token) headers.authorization = `Bearer ${session.token}`;
-  let answer: GraphQLAnswer<T>;
+  let response: Response;
   try {
-    const response = await fetch('/graphql', { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
-    answer = (await response.json()) as GraphQLAnswer<T>;
+    response = await fetch('/graphql', { method: 'POST', headers, body });
   } catch {
     throw new ApiError('The server cannot be reached. Check your connection and try again.', 'NETWORK');
   }
+  // A refusal before GraphQL (a file over the size limit) may answer without a JSON body.
+  const answer = (await response.json().catch(() => ({}))) as GraphQLAnswer<T>;
   const [error] = answer.errors ?? [];
   if (error) {
     const code = error.extensions?.code ?? 'ERROR';
@@ -47,5 +64,10 @@ export async function gql<T>(query: string, variables: Record<string, unknown> =
     }
     throw new ApiError(error.message, code, error.extensions?.errors ?? {});
   }
-  return answer.data as T;
+  if (answer.data === undefined)
+    throw new ApiError(
+      response.status === 413 ? 'The file is too large.' : `The request failed (${response.status}).`,
+      'HTTP',
+    );
+  return answer.data;
 }

@@ -7,6 +7,7 @@ import { Alerts } from './alerts';
 import { session } from './api';
 import { SignIn } from './auth';
 import { Calendar } from './calendar';
+import { Detect } from './detect';
 import { HouseholdScreen } from './household';
 import { Integrations } from './integrations';
 import { Payments } from './payments';
@@ -18,6 +19,7 @@ import { Webhooks } from './webhooks';
 
 const SCREENS = {
   subscriptions: ['Subscriptions', Subscriptions],
+  detect: ['Find subscriptions', Detect],
   upcoming: ['Upcoming', Upcoming],
   calendar: ['Calendar', Calendar],
   spending: ['Spending', Spending],

@@ -41,7 +41,7 @@ describeInBrowser('the dashboard in Chromium', () => {
 
   /** Opens a screen from the navigation; each screen is checked with axe-core once it has loaded. */
   const screen = async (name: string) => {
-    await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name }).click();
+    await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name, exact: true }).click();
     await page.getByRole('heading', { level: 1, name }).waitFor();
     await page.waitForLoadState('networkidle');
     expect(await accessibilityProblems(page)).toEqual([]);

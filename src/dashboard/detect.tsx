@@ -1,0 +1,318 @@
+import { useEffect, useState } from 'preact/hooks';
+
+import { gql, gqlUpload } from './api';
+import { calendarDate, money } from './format';
+import { Columns, Field, Notice, Section, Select, useAction } from './ui';
+
+interface Proposal {
+  id: number;
+  payee: string;
+  productName: string | null;
+  price: string;
+  currency: string;
+  billingCycle: number;
+  billingFrequency: number;
+  nextPaymentDate: string;
+  ongoing: boolean;
+  confidence: number;
+  reasons: string[];
+  payments: Array<{ date: string; amount: string }>;
+  priceSteps: Array<{ effectiveFrom: string; price: string }>;
+  trackedSubscriptionId: number | null;
+}
+interface Analysis {
+  needsMapping: boolean;
+  columns: string[];
+  sample: string[][];
+  transactionCount: number;
+  proposals: Proposal[];
+}
+
+const PROPOSAL = `id payee productName price currency billingCycle billingFrequency nextPaymentDate ongoing confidence
+  reasons payments { date amount } priceSteps { effectiveFrom price } trackedSubscriptionId`;
+const OPEN = `{ subscriptionProposals { ${PROPOSAL} } me { baseCurrency } }`;
+const ANALYZE = `mutation($file: Upload!, $format: StatementFormat, $mapping: StatementMappingInput) {
+  analyzeStatement(file: $file, format: $format, mapping: $mapping) {
+    needsMapping columns sample transactionCount proposals { ${PROPOSAL} }
+  }
+}`;
+const FORMATS = { '': 'Recognise automatically', CSV: 'CSV', OFX: 'OFX or QFX', CAMT053: 'CAMT.053', MT940: 'MT940' };
+const DATE_ORDERS = { '': 'Recognise automatically', DMY: 'Day first', MDY: 'Month first', YMD: 'ISO (year first)' };
+const DECIMALS = { '': 'Recognise automatically', ',': 'Comma (1.234,56)', '.': 'Point (1,234.56)' };
+const UNITS: Record<number, string> = { 1: 'day', 2: 'week', 3: 'month', 4: 'year' };
+const ONCE: Record<number, string> = { 1: 'daily', 2: 'weekly', 3: 'monthly', 4: 'yearly' };
+
+/** A billing period in words: "monthly", "every 2 weeks". */
+export const period = (cycle: number, frequency: number) =>
+  frequency === 1 ? ONCE[cycle] : `every ${frequency} ${UNITS[cycle]}s`;
+
+const plural = (count: number, one: string) => `${count} ${one}${count === 1 ? '' : 's'}`;
+
+/** A bank statement's recurring payments, proposed as records to accept or dismiss. */
+export function Detect() {
+  const [proposals, setProposals] = useState<Proposal[]>([]);
+  const [baseCurrency, setBaseCurrency] = useState('');
+  const [upload, setUpload] = useState<{ file: File; format: string } | null>(null);
+  const [mapping, setMapping] = useState<Analysis | null>(null);
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [accepted, setAccepted] = useState<string | null>(null);
+  const [analysing, setAnalysing] = useState(false);
+  const action = useAction();
+
+  useEffect(() => {
+    void action.run(async () => {
+      const open = await gql<{ subscriptionProposals: Proposal[]; me: { baseCurrency: string } }>(OPEN);
+      setProposals(open.subscriptionProposals);
+      setBaseCurrency(open.me.baseCurrency);
+    });
+  }, []);
+
+  /** Sends the file (again, with a mapping); its proposals join those still open from earlier statements. */
+  const analyze = (file: File, format: string, columns: Record<string, string> | null) =>
+    action.run(async () => {
+      setAccepted(null);
+      setAnalysing(true);
+      const variables = { format: format || null, mapping: columns };
+      const { analyzeStatement: found } = await gqlUpload<{ analyzeStatement: Analysis }>(
+        ANALYZE,
+        variables,
+        'file',
+        file,
+      ).finally(() => setAnalysing(false));
+      setUpload({ file, format });
+      if (found.needsMapping) {
+        setMapping(found);
+        return 'The columns were not recognised: choose them below';
+      }
+      setMapping(null);
+      const fresh = new Set(found.proposals.map((proposal) => proposal.id));
+      setProposals((open) => [...found.proposals, ...open.filter((proposal) => !fresh.has(proposal.id))]);
+      return `${plural(found.transactionCount, 'transaction')} read, ${plural(found.proposals.length, 'recurring payment')} found`;
+    });
+
+  function submitFile(event: Event) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    void analyze(form.get('statement') as File, String(form.get('format')), null);
+  }
+
+  function submitMapping(event: Event) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const chosen = Object.fromEntries(
+      [...form.entries()].map(([key, value]) => [key, String(value).trim()]).filter(([, value]) => value !== ''),
+    );
+    if (!chosen.amount && !chosen.debit && !chosen.credit)
+      return action.setOutcome({ kind: 'failed', message: 'Choose the amount column, or the debit and credit ones.' });
+    if (chosen.defaultCurrency) chosen.defaultCurrency = chosen.defaultCurrency.toUpperCase();
+    if (upload) void analyze(upload.file, 'CSV', chosen);
+  }
+
+  const decided = (ids: number[]) => {
+    setProposals((open) => open.filter((proposal) => !ids.includes(proposal.id)));
+    setSelected(new Set([...selected].filter((id) => !ids.includes(id))));
+  };
+
+  const accept = (ids: number[]) =>
+    action.run(async () => {
+      setAccepted(null);
+      await gql('mutation($ids: [Int!]!) { acceptProposals(ids: $ids) { id } }', { ids });
+      const tracked = proposals.filter((p) => ids.includes(p.id) && p.trackedSubscriptionId !== null).length;
+      decided(ids);
+      setAccepted(
+        `${plural(ids.length - tracked, 'record')} added${tracked > 0 ? `, ${plural(tracked, 'record')} updated` : ''}.`,
+      );
+    });
+
+  function dismiss(proposal: Proposal) {
+    if (!window.confirm(`Dismiss ${proposal.payee}? It will not be proposed again.`)) return;
+    void action.run(async () => {
+      setAccepted(null);
+      await gql('mutation($ids: [Int!]!) { dismissProposals(ids: $ids) }', { ids: [proposal.id] });
+      decided([proposal.id]);
+      return `${proposal.payee}: dismissed`;
+    });
+  }
+
+  const toggle = (id: number) => {
+    const next = new Set(selected);
+    if (!next.delete(id)) next.add(id);
+    setSelected(next);
+  };
+  // Files without a header are mapped by column number, from 1.
+  const columns = mapping
+    ? mapping.columns.length > 0
+      ? Object.fromEntries(mapping.columns.map((name) => [name, name]))
+      : Object.fromEntries((mapping.sample[0] ?? []).map((_, index) => [index + 1, `Column ${index + 1}`]))
+    : {};
+  const choose = (none: string) => ({ '': none, ...columns });
+  const sorted = [...proposals].sort((a, b) => b.confidence - a.confidence);
+
+  return (
+    <Section title="Find subscriptions">
+      <p>Upload a bank statement export to find recurring payments you may have forgotten. It is not kept.</p>
+      <form class="card" onSubmit={submitFile} aria-label="Upload a statement" aria-busy={analysing}>
+        <h2>Upload a statement</h2>
+        <div class="field">
+          <label for="statement-file">Statement file (CSV, OFX, QFX, CAMT.053 or MT940; at most 10 MB)</label>
+          <input
+            id="statement-file"
+            name="statement"
+            type="file"
+            accept=".csv,.ofx,.qfx,.xml,.sta,.mt940,.txt"
+            required
+          />
+        </div>
+        <Select label="Format" name="format" options={FORMATS} />
+        <button type="submit" disabled={action.busy}>
+          Analyse
+        </button>
+        {analysing && <p role="status">Analysing the statement…</p>}
+      </form>
+      <Notice outcome={action.outcome} />
+      {accepted && (
+        <p class="notice done" role="status">
+          {accepted} <a href="#/subscriptions">See your subscriptions</a>
+        </p>
+      )}
+      {mapping && (
+        <form class="card" key={mapping.columns.join()} onSubmit={submitMapping} aria-label="Choose the columns">
+          <h2>Choose the columns</h2>
+          <div class="table-wrap">
+            <table aria-label="The statement's first rows">
+              {mapping.columns.length > 0 && <Columns names={mapping.columns} />}
+              <tbody>
+                {mapping.sample.map((row, index) => (
+                  <tr key={index}>
+                    {row.map((cell, column) => (
+                      <td key={column}>{cell}</td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <div class="grid">
+            <Select label="Date" name="date" options={choose('Choose a column')} initial="" required />
+            <Select label="Payee" name="payee" options={choose('Choose a column')} initial="" required />
+            <Select label="Description (optional)" name="description" options={choose('None')} initial="" />
+            <Select label="Amount (signed)" name="amount" options={choose('None')} initial="" />
+            <Select label="Debit" name="debit" options={choose('None')} initial="" />
+            <Select label="Credit" name="credit" options={choose('None')} initial="" />
+            <Select label="Currency (optional)" name="currency" options={choose('None')} initial="" />
+            <Select label="Date order" name="dateOrder" options={DATE_ORDERS} />
+            <Select label="Decimal separator" name="decimalSeparator" options={DECIMALS} />
+            <Field
+              label="Default currency"
+              name="defaultCurrency"
+              maxLength={3}
+              defaultValue={baseCurrency}
+              hint="When no column holds the currency"
+            />
+          </div>
+          <button type="submit" disabled={action.busy}>
+            Analyse with these columns
+          </button>
+        </form>
+      )}
+      <h2>Proposals</h2>
+      {sorted.length === 0 ? (
+        <p>No open proposals. Upload a statement to find some.</p>
+      ) : (
+        <>
+          <button
+            type="button"
+            disabled={selected.size === 0 || action.busy}
+            onClick={() => void accept([...selected])}
+          >
+            Accept selected ({selected.size})
+          </button>
+          {sorted.map((proposal) => (
+            <ProposalCard
+              key={proposal.id}
+              proposal={proposal}
+              selected={selected.has(proposal.id)}
+              busy={action.busy}
+              onToggle={() => toggle(proposal.id)}
+              onAccept={() => void accept([proposal.id])}
+              onDismiss={() => dismiss(proposal)}
+            />
+          ))}
+        </>
+      )}
+    </Section>
+  );
+}
+
+function ProposalCard(props: {
+  proposal: Proposal;
+  selected: boolean;
+  busy: boolean;
+  onToggle: () => void;
+  onAccept: () => void;
+  onDismiss: () => void;
+}) {
+  const { proposal: p } = props;
+  const title = `proposal-${p.id}`;
+  return (
+    <article class="card proposal" aria-labelledby={title}>
+      <h3 id={title}>
+        {p.payee}
+        {!p.ongoing && <span class="badge"> stopped</span>}
+        {p.trackedSubscriptionId !== null && <span class="badge"> already tracked</span>}
+      </h3>
+      {p.productName && <p>Catalogue product: {p.productName}</p>}
+      <p>
+        <strong>{money(p.price, p.currency)}</strong> {period(p.billingCycle, p.billingFrequency)} · next payment{' '}
+        {calendarDate(p.nextPaymentDate)} · {Math.round(p.confidence * 100)}% confidence
+      </p>
+      {p.trackedSubscriptionId !== null && <p>You already track it: accepting updates its price.</p>}
+      <ul>
+        {p.reasons.map((reason) => (
+          <li key={reason}>{reason}</li>
+        ))}
+      </ul>
+      <details>
+        <summary>
+          Payment history: {plural(p.payments.length, 'payment')}
+          {p.priceSteps.length > 1 ? `, ${plural(p.priceSteps.length - 1, 'price change')}` : ''}
+        </summary>
+        <table aria-label={`Payments to ${p.payee}`}>
+          <Columns names={['Date', 'Amount']} />
+          <tbody>
+            {p.payments.map((payment, index) => (
+              <tr key={index}>
+                <td>{calendarDate(payment.date)}</td>
+                <td>{money(payment.amount, p.currency)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {p.priceSteps.length > 1 && (
+          <ul aria-label={`Prices of ${p.payee}`}>
+            {p.priceSteps.map((step) => (
+              <li key={step.effectiveFrom}>
+                {money(step.price, p.currency)} from {calendarDate(step.effectiveFrom)}
+              </li>
+            ))}
+          </ul>
+        )}
+      </details>
+      <label>
+        <input type="checkbox" checked={props.selected} onChange={props.onToggle} /> Select {p.payee}
+      </label>
+      <button type="button" disabled={props.busy} onClick={props.onAccept} aria-label={`Accept ${p.payee}`}>
+        Accept
+      </button>
+      <button
+        type="button"
+        class="danger"
+        disabled={props.busy}
+        onClick={props.onDismiss}
+        aria-label={`Dismiss ${p.payee}`}
+      >
+        Dismiss
+      </button>
+    </article>
+  );
+}
