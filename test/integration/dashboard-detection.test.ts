@@ -165,7 +165,7 @@ describeInBrowser('finding subscriptions in a statement, in Chromium', () => {
   it('asks for the columns of an unknown CSV layout, then proposes its series', () =>
     step(page, 'detect-mapping', async () => {
       const other = statement(11);
-      await file('export.csv', writeStatement(other.transactions, 'csv', 'unknown-header'));
+      await file('export.csv', writeStatement(other.transactions, 'csv', 'unknown'));
       await page.getByRole('button', { name: 'Analyse', exact: true }).click();
       const form = page.getByRole('form', { name: 'Choose the columns' });
       await form.getByRole('heading', { name: 'Choose the columns' }).waitFor();
