@@ -10,7 +10,7 @@ import { BillingType, RecordType, Status } from '../subscriptions/codes';
 import type { SubscriptionRecord } from '../subscriptions/subscription.record';
 import type { SubscriptionService } from '../subscriptions/subscription.service';
 import { detectSeries } from './detect';
-import { payeeKey } from './payee-names';
+import { normalisePayee } from './payee-names';
 import type { MatchedSeries, ProposalRepository, ProposalRow } from './proposal.repository';
 import type { CsvLayout, CsvMapping, DetectedSeries, StatementFormat } from './statement';
 import { readStatement } from './statement-formats/read-statement';
@@ -171,7 +171,7 @@ export class DetectionService {
 /** Whether a kept record is the series: the same payee (by its product's name) and currency. */
 function tracks(record: SubscriptionRecord, series: DetectedSeries): boolean {
   if (record.price_type !== series.currency || record.product_name === null) return false;
-  const name = payeeKey(record.product_name);
-  const payee = payeeKey(series.payee);
+  const name = normalisePayee(record.product_name).key;
+  const payee = normalisePayee(series.payee).key;
   return name.length > 0 && (name === payee || payee.startsWith(`${name} `) || name.startsWith(`${payee} `));
 }
