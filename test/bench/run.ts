@@ -19,6 +19,7 @@ import { dropRedisPrefix } from '../support/redis-keys';
 import { startArguments } from '../support/service-process';
 import { startCeiling } from './ceiling';
 import { dashboardLoads } from './dashboard';
+import { detectionQuality } from './detection';
 import { seed } from './seed';
 
 const SERVER_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
@@ -287,6 +288,7 @@ async function main(): Promise<void> {
     await dropRedisPrefix(REDIS_URL, prefix);
   }
   if (ONLY.length === 0 || ONLY.includes('runtime')) await runtime(port + 10);
+  if (ONLY.length === 0 || ONLY.includes('detection')) await detection();
   const verdicts = checkTargets();
   writeFileSync(
     path.join(root, 'bench-results.json'),
@@ -294,6 +296,22 @@ async function main(): Promise<void> {
   );
   console.log('written bench-results.json');
   if (verdicts.some((verdict) => verdict.missedByMoreThan10Percent)) process.exitCode = 1;
+}
+
+/** Recurring payments found in generated bank statements with known series: no server, the detector alone. */
+async function detection(): Promise<void> {
+  const quality = await detectionQuality();
+  Object.assign(extras, {
+    detectionPrecision: quality.precision,
+    detectionRecall: quality.recall,
+    detectionPeriodsRight: quality.periodsRight,
+    detectionSeeds: quality.seeds,
+    detection10kMs: quality.tenThousandMs,
+  });
+  console.log(
+    `detection over ${quality.seeds} generated statements: precision ${quality.precision}, recall ${quality.recall}, ` +
+      `periods right ${quality.periodsRight}; a 10,000-transaction statement analysed in ${quality.tenThousandMs} ms`,
+  );
 }
 
 /** The user the bench acts as on a fresh server: signed up through the API, its records seeded. */
@@ -520,6 +538,9 @@ function checkTargets(): Verdict[] {
   check('embedded default start-up ms (fresh data)', extras.startupEmbeddedDefaultMs, 3000, 'at most');
   check('dashboard cold load to the painted list ms', extras.dashboardListPaintedMs, 1000, 'at most');
   check('dashboard JS and CSS KB gzipped', extras.dashboardShippedKb, 150, 'at most');
+  check('detection precision over generated statements', extras.detectionPrecision, 0.95, 'at least');
+  check('detection recall over generated statements', extras.detectionRecall, 0.9, 'at least');
+  check('detection of a 10,000-transaction statement ms', extras.detection10kMs, 2000, 'at most');
   console.log('\ntargets:');
   for (const verdict of verdicts)
     console.log(
