@@ -1,7 +1,7 @@
 import type { CsvMapping, StatementFormat, StatementReading } from '../../src/detection/statement';
 import { readStatement, recogniseFormat } from '../../src/detection/statement-formats/read-statement';
 import { AppError } from '../../src/platform/errors';
-import { type CsvStyle, writeStatement, type WrittenTransaction } from '../support/statement-writers';
+import { bookingText, type CsvStyle, writeStatement, type WrittenTransaction } from '../support/statement-writers';
 
 /** Outgoing and incoming, cents and thousands, the month's last days, accents and card-number noise. */
 const TRANSACTIONS: WrittenTransaction[] = [
@@ -17,7 +17,7 @@ const TRANSACTIONS: WrittenTransaction[] = [
     date: '2026-01-31',
     amount: '-0.99',
     currency: 'CHF',
-    payee: 'VISA 4871 **** 1234 APPLE.COM/BILL',
+    payee: 'VISA 4871 **** 1234 APPLE.COM/BILL  CORK',
     description: 'Kartenzahlung iCloud 50 GB',
   },
   {
@@ -62,13 +62,21 @@ describe('statement readers', () => {
     });
   });
 
-  /** What each CSV layout carries: no description or currency column loses them (the default currency then). */
+  /**
+   * What each CSV layout carries: one text column holds the payee (or, without one, the booking text), and no
+   * currency column means the default currency.
+   */
+  const oneText = (transaction: WrittenTransaction) => ({
+    ...transaction,
+    payee: bookingText(transaction.payee, transaction.description),
+    description: '',
+  });
   const carried: Record<CsvStyle, (transaction: WrittenTransaction) => WrittenTransaction> = {
     german: (transaction) => transaction,
-    english: (transaction) => ({ ...transaction, description: '' }),
+    english: oneText,
     us: (transaction) => ({ ...transaction, currency: DEFAULT_CURRENCY }),
-    french: (transaction) => ({ ...transaction, description: '', currency: DEFAULT_CURRENCY }),
-    unknown: (transaction) => ({ ...transaction, description: '', currency: DEFAULT_CURRENCY }),
+    french: (transaction) => ({ ...oneText(transaction), currency: DEFAULT_CURRENCY }),
+    unknown: (transaction) => ({ ...oneText(transaction), currency: DEFAULT_CURRENCY }),
   };
 
   it.each<CsvStyle>(['german', 'english', 'us', 'french'])('reads back the %s CSV layout', (style) => {
@@ -143,7 +151,7 @@ describe('statement readers', () => {
         sample: [
           ['29.01.2026', 'NETFLIX.COM', '-12,99'],
           ['30.01.2026', 'Müller & Söhne GmbH', '1234,56'],
-          ['31.01.2026', 'VISA 4871 **** 1234 APPLE.COM/BILL', '-0,99'],
+          ['31.01.2026', 'VISA 4871 **** 1234 APPLE.COM/BILL  CORK', '-0,99'],
           ['28.02.2026', 'Crédit Agricole Île-de-France', '-1234,56'],
           ['31.03.2026', 'Café Señor Ñandú', '0,99'],
         ],

@@ -73,7 +73,13 @@ export function lineFinder(text: string): (offset: number) => number {
   };
 }
 
-/** Runs of white space (line breaks within a quoted cell, padding) as one space. */
+/**
+ * Line breaks (within a quoted cell, an XML element's indentation) as one space, the ends trimmed. Runs of
+ * spaces inside the text stay: card texts pad the merchant before its city, which tells the city apart.
+ */
 export function singleSpaced(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/[ \t]*[\r\n]+[ \t]*/g, ' ')
+    .replace(/\t/g, ' ')
+    .trim();
 }
