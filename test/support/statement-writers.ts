@@ -90,7 +90,12 @@ const CSV_STYLES: Record<CsvStyle, CsvLayoutStyle> = {
     separator: ',',
     encoding: 'utf-8',
     header: ['Date', 'Description', 'Amount', 'Currency'],
-    row: ({ date, payee, amount, currency }) => [date, payee, new Decimal(amount).toFixed(2), currency],
+    row: ({ date, payee, description, amount, currency }) => [
+      date,
+      bookingText(payee, description),
+      new Decimal(amount).toFixed(2),
+      currency,
+    ],
   },
   us: {
     separator: ',',
@@ -110,9 +115,9 @@ const CSV_STYLES: Record<CsvStyle, CsvLayoutStyle> = {
     bom: true,
     header: ['Date opération', 'Libellé', 'Débit', 'Crédit'],
     // Debits with their minus, as some French banks write them; thousands grouped with a space.
-    row: ({ date, payee, amount }) => [
+    row: ({ date, payee, description, amount }) => [
       dated(date, 'D/M/Y'),
-      payee,
+      bookingText(payee, description),
       isDebit(amount) ? `-${magnitude(amount, ',', ' ')}` : '',
       isDebit(amount) ? '' : magnitude(amount, ',', ' '),
     ],
@@ -121,13 +126,18 @@ const CSV_STYLES: Record<CsvStyle, CsvLayoutStyle> = {
     separator: ';',
     encoding: 'utf-8',
     header: ['Col A', 'Col B', 'Col C'],
-    row: ({ date, payee, amount }) => [
+    row: ({ date, payee, description, amount }) => [
       dated(date, 'D.M.Y'),
-      payee,
+      bookingText(payee, description),
       `${isDebit(amount) ? '-' : ''}${magnitude(amount, ',')}`,
     ],
   },
 };
+
+/** A layout with one text column holds what names the merchant: the payee, or the booking text when there is none. */
+export function bookingText(payee: string, description: string): string {
+  return payee || description;
+}
 
 function writeCsv(transactions: WrittenTransaction[], style: CsvStyle): Buffer {
   const layout = CSV_STYLES[style];
