@@ -19,7 +19,7 @@ import { dropRedisPrefix } from '../support/redis-keys';
 import { startArguments } from '../support/service-process';
 import { startCeiling } from './ceiling';
 import { dashboardLoads } from './dashboard';
-import { detectionQuality } from './detection';
+import { detectionQuality, STATEMENT_FILES, viaFile } from './detection';
 import { seed } from './seed';
 
 const SERVER_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
@@ -298,20 +298,31 @@ async function main(): Promise<void> {
   if (verdicts.some((verdict) => verdict.missedByMoreThan10Percent)) process.exitCode = 1;
 }
 
-/** Recurring payments found in generated bank statements with known series: no server, the detector alone. */
+/**
+ * Recurring payments found in generated bank statements with known series, each written in every format and
+ * read back: no server, the readers and the detector alone. The targets hold for the worst format.
+ */
 async function detection(): Promise<void> {
-  const quality = await detectionQuality();
+  const worst = { precision: 1, recall: 1, periodsRight: 1, tenThousandMs: 0 };
+  for (const file of STATEMENT_FILES) {
+    const quality = await detectionQuality(viaFile(file));
+    worst.precision = Math.min(worst.precision, quality.precision);
+    worst.recall = Math.min(worst.recall, quality.recall);
+    worst.periodsRight = Math.min(worst.periodsRight, quality.periodsRight);
+    worst.tenThousandMs = Math.max(worst.tenThousandMs, quality.tenThousandMs);
+    extras[`detection10kMs_${file.name}`] = quality.tenThousandMs;
+    console.log(
+      `detection over ${quality.seeds} generated ${file.name} statements: precision ${quality.precision}, ` +
+        `recall ${quality.recall}, periods right ${quality.periodsRight}; 10,000 transactions read and analysed in ` +
+        `${quality.tenThousandMs} ms`,
+    );
+  }
   Object.assign(extras, {
-    detectionPrecision: quality.precision,
-    detectionRecall: quality.recall,
-    detectionPeriodsRight: quality.periodsRight,
-    detectionSeeds: quality.seeds,
-    detection10kMs: quality.tenThousandMs,
+    detectionPrecision: worst.precision,
+    detectionRecall: worst.recall,
+    detectionPeriodsRight: worst.periodsRight,
+    detection10kMs: worst.tenThousandMs,
   });
-  console.log(
-    `detection over ${quality.seeds} generated statements: precision ${quality.precision}, recall ${quality.recall}, ` +
-      `periods right ${quality.periodsRight}; a 10,000-transaction statement analysed in ${quality.tenThousandMs} ms`,
-  );
 }
 
 /** The user the bench acts as on a fresh server: signed up through the API, its records seeded. */
