@@ -118,7 +118,8 @@ export class DetectionService {
       throw AppError.field('ids', `Give from 1 to ${MAX_DECISIONS} proposal ids.`);
     const rows = await this.proposals.openForDecision(caller.userId, distinct);
     if (rows.length !== distinct.length) throw AppError.notFound('Open proposal');
-    return rows;
+    // In the order asked (they were locked in id order).
+    return distinct.map((id) => rows.find((row) => row.id === id)!);
   }
 
   private async acceptNew(caller: Caller, row: ProposalRow): Promise<SubscriptionRecord> {
@@ -164,7 +165,9 @@ export class DetectionService {
     const record = await this.subscriptions.get(caller, id);
     const latest = row.price_steps[row.price_steps.length - 1];
     if (record.price_type !== row.currency || new Decimal(record.price).equals(row.price)) return record;
-    return this.subscriptions.changePrice(caller, id, { price: row.price, effectiveFrom: latest.effectiveFrom });
+    // A price found from before the record began is its price from its first day.
+    const effectiveFrom = latest.effectiveFrom > record.payment_date ? latest.effectiveFrom : record.payment_date;
+    return this.subscriptions.changePrice(caller, id, { price: row.price, effectiveFrom });
   }
 }
 

@@ -18,10 +18,10 @@ export function summarise(chain: Chain, payee: PayeeName, currency: string, unti
   const ongoing = epochDay(nextDate) + rule.toleranceDays >= untilDay;
   const runs = amountRuns(chain);
   const stepped = pricedInSteps(chain);
-  const priceSteps = (stepped ? runs : runs.slice(0, 1)).map((run) => ({
-    effectiveFrom: run.from.date,
-    price: money(run.cents),
-  }));
+  // Without steps the series has one price from its first payment: the latest amount, which a record takes.
+  const priceSteps = stepped
+    ? runs.map((run) => ({ effectiveFrom: run.from.date, price: money(run.cents) }))
+    : [{ effectiveFrom: payments[0].date, price: money(last.payment.cents) }];
   const offsets = deviations(chain).map(Math.abs);
   const largestOffset = Math.max(...offsets);
   const reasons = [

@@ -1,5 +1,6 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 
+import { normalisePayee } from '../../src/detection/payee-names';
 import { accessibilityProblems, describeInBrowser, launchBrowser, offlinePage, step } from '../support/browser';
 import { generateStatement } from '../support/statement-generator';
 import { writeStatement } from '../support/statement-writers';
@@ -13,9 +14,15 @@ describeInBrowser('finding subscriptions in a statement, in Chromium', () => {
   let page: Page;
   let outside: string[];
 
-  /** Two years of a statement ending today, in the new account's base currency. */
-  const statement = (seed: number) =>
-    generateStatement(seed, { from: monthsFromToday(-24), months: 24, currency: 'USD' });
+  /**
+   * Two years of a statement ending today, in the new account's base currency; each true series under the
+   * name the screen shows for it (the detector's: "HUK-Coburg" is "Huk Coburg").
+   */
+  const statement = (seed: number) => {
+    const generated = generateStatement(seed, { from: monthsFromToday(-24), months: 24, currency: 'USD' });
+    const truth = generated.truth.map((series) => ({ ...series, payee: normalisePayee(series.payee).display }));
+    return { ...generated, truth };
+  };
   const first = statement(7);
   const ongoing = first.truth.filter((series) => series.ongoing);
   const [accepted, dismissed, together1, together2] = ongoing;
