@@ -1,11 +1,17 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 import { normalisePayee } from '../../src/detection/payee-names';
 import type { BankTransaction, StatementFormat } from '../../src/detection/statement';
 import { countOwnedRows } from '../support/hardening';
+import { root } from '../support/service-process';
 import { generateStatement } from '../support/statement-generator';
 import { writeStatement } from '../support/statement-writers';
 import { createSubscription } from '../support/subscriptions';
 import { graphql, graphqlData, type SignedUpUser, signUp, startTestApp, type TestApp } from '../support/test-app';
-import { monthsFromToday, today } from '../support/test-clock';
+import { clockEnvironment, monthsFromToday, today } from '../support/test-clock';
 
 /** Bank statements uploaded as a GraphQL client uploads a file, their proposals accepted and dismissed. */
 let testApp: TestApp;
@@ -268,5 +274,46 @@ describe('accepting and dismissing proposals', () => {
       `mutation { acceptProposals(ids: [${tracked.id}]) { id price } }`,
     );
     expect(acceptProposals).toEqual([{ id: record.id, price: tracked.price }]);
+  });
+});
+
+describe('the CLI', () => {
+  it('detect FILE --user EMAIL prints one line per proposal, the same the API proposes', async () => {
+    const gus = await signUp(testApp, 'Gus');
+    const folder = mkdtempSync(join(tmpdir(), 'subledger-statement-'));
+    const file = join(folder, 'statement.sta');
+    writeFileSync(file, writeStatement(statement(41).transactions, 'mt940'));
+    const detect = spawnSync(process.execPath, ['dist/src/cli.js', 'detect', file, '--user', gus.email], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        ...clockEnvironment(),
+        DATABASE_URL: testApp.database.url,
+        LOG_LEVEL: 'warn',
+      },
+      encoding: 'utf8',
+    });
+    expect(detect.stderr).toBe('');
+    expect(detect.status).toBe(0);
+    const { subscriptionProposals } = await graphqlData(
+      testApp,
+      gus.token,
+      '{ subscriptionProposals { id payee price currency nextPaymentDate } }',
+    );
+    const lines = detect.stdout.trim().split('\n');
+    expect(lines.at(-1)).toMatch(
+      new RegExp(`^\\d+ transactions: ${subscriptionProposals.length} recurring payments proposed$`),
+    );
+    const listed = lines.slice(0, -1).map((line) => line.split('\t'));
+    expect(listed.map(([id, payee, price]) => [Number(id.slice(1)), payee, price]).sort()).toEqual(
+      subscriptionProposals
+        .map((proposal: Proposal) => [proposal.id, proposal.payee, `${proposal.price} ${proposal.currency}`])
+        .sort(),
+    );
+    for (const [, , , period, next] of listed) {
+      expect(period).toMatch(/^every (week|month|year|\d+ (weeks|months))$/);
+      expect(next).toMatch(/^next \d{4}-\d{2}-\d{2}$/);
+    }
   });
 });
