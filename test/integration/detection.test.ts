@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,12 +5,12 @@ import { join } from 'node:path';
 import { normalisePayee } from '../../src/detection/payee-names';
 import type { BankTransaction, StatementFormat } from '../../src/detection/statement';
 import { countOwnedRows } from '../support/hardening';
-import { root } from '../support/service-process';
+import { runCli } from '../support/service-process';
 import { generateStatement } from '../support/statement-generator';
 import { writeStatement } from '../support/statement-writers';
 import { createSubscription } from '../support/subscriptions';
 import { graphql, graphqlData, type SignedUpUser, signUp, startTestApp, type TestApp } from '../support/test-app';
-import { clockEnvironment, monthsFromToday, today } from '../support/test-clock';
+import { monthsFromToday, today } from '../support/test-clock';
 
 /** Bank statements uploaded as a GraphQL client uploads a file, their proposals accepted and dismissed. */
 let testApp: TestApp;
@@ -283,17 +282,7 @@ describe('the CLI', () => {
     const folder = mkdtempSync(join(tmpdir(), 'subledger-statement-'));
     const file = join(folder, 'statement.sta');
     writeFileSync(file, writeStatement(statement(41).transactions, 'mt940'));
-    const detect = spawnSync(process.execPath, ['dist/src/cli.js', 'detect', file, '--user', gus.email], {
-      cwd: root,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        ...clockEnvironment(),
-        DATABASE_URL: testApp.database.url,
-        LOG_LEVEL: 'warn',
-      },
-      encoding: 'utf8',
-    });
+    const detect = runCli(testApp.database.url, 'detect', file, '--user', gus.email);
     expect(detect.stderr).toBe('');
     expect(detect.status).toBe(0);
     const { subscriptionProposals } = await graphqlData(

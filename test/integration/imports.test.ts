@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -6,10 +5,10 @@ import { addMonths } from '../../src/platform/dates';
 import { nextOnOrAfter } from '../../src/subscriptions/payment-dates';
 import { exportedAlert, exportedPayment, exportedRecord, uploadAccount } from '../support/account-imports';
 import { ownedRows } from '../support/hardening';
-import { root } from '../support/service-process';
+import { runCli } from '../support/service-process';
 import { MINIMAL, postSubscription } from '../support/subscriptions';
 import { graphqlData, type SignedUpUser, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
-import { clockEnvironment, daysFromToday, today } from '../support/test-clock';
+import { daysFromToday, today } from '../support/test-clock';
 
 /** Imports over HTTP as a GraphQL client uploads a file (graphql-multipart-request-spec), from real-shaped files. */
 let testApp: TestApp;
@@ -747,18 +746,7 @@ it('a refused account import changes nothing: not the settings and profile it re
 
 it('imports from the shell: npm run cli -- import, a dry run first, exit status 1 for refused rows', async () => {
   const ann = await signUp(testApp, 'Ann');
-  const cli = (...args: string[]) =>
-    spawnSync(process.execPath, ['dist/src/cli.js', 'import', '--user', ann.email, ...args], {
-      cwd: root,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        ...clockEnvironment(),
-        DATABASE_URL: testApp.database.url,
-        LOG_LEVEL: 'warn',
-      },
-      encoding: 'utf8',
-    });
+  const cli = (...args: string[]) => runCli(testApp.database.url, 'import', '--user', ann.email, ...args);
   const file = join(__dirname, '../fixtures/imports/wallos-export.csv');
   const dry = cli('--file', file, '--format', 'wallos', '--dry-run');
   expect(dry.stderr).toBe('');

@@ -1,14 +1,13 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { importRates } from '../../src/currency/rates.service';
 import { AppError } from '../../src/platform/errors';
-import { root } from '../support/service-process';
+import { runCli } from '../support/service-process';
 import { createSubscription } from '../support/subscriptions';
 import { graphqlData, signUp, startTestApp, type TestApp } from '../support/test-app';
-import { clockEnvironment, today } from '../support/test-clock';
+import { today } from '../support/test-clock';
 
 let testApp: TestApp;
 
@@ -89,18 +88,7 @@ describe('a rate the table cannot keep (checked as stored: 8 decimals, 12 digits
 
   it('is refused by the CLI (npm run cli -- rates:import) with a message naming the currency, a non-zero exit and nothing stored', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'subledger-rates-'));
-    const importFile = (file: string) =>
-      spawnSync(process.execPath, ['dist/src/cli.js', 'rates:import', '--file', file], {
-        cwd: root,
-        env: {
-          PATH: process.env.PATH,
-          HOME: process.env.HOME,
-          ...clockEnvironment(),
-          DATABASE_URL: testApp.database.url,
-          LOG_LEVEL: 'warn',
-        },
-        encoding: 'utf8',
-      });
+    const importFile = (file: string) => runCli(testApp.database.url, 'rates:import', '--file', file);
     const cli = (rates: Record<string, unknown>) => {
       const file = path.join(dir, 'rates.json');
       writeFileSync(file, JSON.stringify({ asOf: today(), rates }));

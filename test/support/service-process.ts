@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, type SpawnOptions } from 'node:child_process';
+import { type ChildProcess, spawn, type SpawnOptions, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -126,4 +126,19 @@ export function embeddedServerProcesses(dataDir: string): number[] {
       }
     })
     .map(Number);
+}
+
+/** The CLI (`npm run cli -- …`) run to its end on the test's database, at the test's clock. */
+export function runCli(databaseUrl: string, ...args: string[]) {
+  return spawnSync(process.execPath, ['dist/src/cli.js', ...args], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      ...clockEnvironment(),
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'warn',
+    },
+    encoding: 'utf8',
+  });
 }
