@@ -3,6 +3,8 @@ import path from 'node:path';
 
 import { buildSchema, Kind, type OperationDefinitionNode, parse } from 'graphql';
 
+import { generateStatement } from '../support/statement-generator';
+import { writeStatement } from '../support/statement-writers';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -32,6 +34,13 @@ const ALERT_FIELDS =
   'id name isSystem timePeriod timeCycle time timezone condition channel subjects contact createdAt updatedAt';
 const ENDPOINT_FIELDS = 'id url events enabled createdAt';
 const TARGET_FIELDS = 'id name scheme url createdAt updatedAt';
+
+/** Two years of a bank statement up to the script's clock, as an English bank's CSV. */
+const STATEMENT = writeStatement(
+  generateStatement(5, { from: '2024-03-15', months: 24, currency: 'EUR' }).transactions,
+  'csv',
+  'english',
+).toString('utf8');
 
 const STEPS: Step[] = [
   {
@@ -211,6 +220,16 @@ const STEPS: Step[] = [
     upload:
       'name,price,currency,cycle,next payment,category,tags\nImported,4.50,EUR,Every 2 Weeks,2026-04-01,Home,"a,b"\nBroken,x,EUR,monthly,2026-04-01,,\n',
   })),
+  {
+    query: `mutation($file: Upload!) { analyzeStatement(file: $file) { needsMapping columns sample transactionCount
+      proposals { id payee productId productName price currency billingCycle billingFrequency nextPaymentDate ongoing
+      confidence reasons payments { date amount } priceSteps { effectiveFrom price } trackedSubscriptionId } } }`,
+    upload: STATEMENT,
+  },
+  { query: '{ subscriptionProposals { id payee price confidence } }' },
+  { query: `mutation { acceptProposals(ids: [1]) { ${RECORD_FIELDS} } }` },
+  { query: 'mutation { dismissProposals(ids: [2]) }' },
+  { query: 'mutation { dismissProposals(ids: [2]) }' },
   { query: 'mutation { revokeCalendarFeed(id: 1) { id revokedAt } }' },
   {
     query: `mutation { createNotificationTarget(input: {name: "Hook", url: "json://127.0.0.1:9/notify"}) { ${TARGET_FIELDS} secret } }`,
