@@ -14,7 +14,9 @@ import { occurrencesBetween } from '../../src/subscriptions/payment-dates';
  * - the USD subscription booked on the EUR account: its booked amount follows the rate (within ±3%), so it
  *   is one monthly EUR series priced at the latest booked amount;
  * not: groceries, one-off purchases, transfers to people, refunds and the salary (incoming).
- * Yearly payments need two bookings to be found, so statements cover 24 months unless told otherwise.
+ * A schedule counts only when the statement shows it recur: two bookings for a period of six months or more,
+ * three for shorter ones (one booking shows no period). So a year-long statement holds no true yearly series;
+ * statements cover 24 months unless told otherwise.
  */
 
 export interface TrueSeries {
@@ -161,9 +163,11 @@ export function generateStatement(
     const price = new Decimal(template.price).times(100).toNumber();
     const risen = price + between(1, 3) * 100;
     let rate = new Decimal('0.92');
+    let bookings = 0;
     for (const due of occurrencesBetween(schedule, anchor, stop)) {
       const date = bookingDate(due, template.booking, random);
       if (date > until) break;
+      bookings++;
       const cents = due >= rise ? risen : price;
       let booked = cents;
       if (template.varies === 'usage')
@@ -183,6 +187,8 @@ export function generateStatement(
         template.varies === 'usd' ? `${template.price} USD Kurs ${rate.toFixed(4)}` : '',
       );
     }
+    const shownToRecur = template.period.cycle === 4 || template.period.frequency >= 6 ? 2 : 3;
+    if (bookings < shownToRecur) continue;
     const lastBooked = transactions[transactions.length - 1];
     truth.push({
       payee: template.payee,
