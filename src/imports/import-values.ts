@@ -62,12 +62,23 @@ export function readPrice(text: string, preferred: string | null): ReadPrice {
   const amount = numberMatch ? normaliseAmount(numberMatch[0].trim()) : null;
   const marker = (numberMatch ? trimmed.replace(numberMatch[0], ' ') : trimmed).trim();
   if (marker === '') return { amount, currency: null };
-  if (/^[A-Za-z]{3}$/.test(marker) && !SYMBOLS[marker]) return { amount, currency: marker.toUpperCase() };
+  return { amount, ...currencyOfMarker(marker, preferred) };
+}
+
+/**
+ * The currency a code ("eur") or symbol ("€", "$") names; `preferred` settles an ambiguous symbol when it is
+ * one of its currencies. A marker that is neither is answered as it is (for the caller to refuse).
+ */
+export function currencyOfMarker(
+  marker: string,
+  preferred: string | null,
+): Omit<ReadPrice, 'amount'> & { currency: string } {
+  if (/^[A-Za-z]{3}$/.test(marker) && !SYMBOLS[marker]) return { currency: marker.toUpperCase() };
   const candidates = SYMBOLS[marker];
-  if (!candidates) return { amount, currency: marker };
-  if (candidates.length === 1) return { amount, currency: candidates[0] };
+  if (!candidates) return { currency: marker };
+  if (candidates.length === 1) return { currency: candidates[0] };
   const chosen = preferred && candidates.includes(preferred) ? preferred : candidates[0];
-  return { amount, currency: chosen, ambiguous: { symbol: marker, candidates } };
+  return { currency: chosen, ambiguous: { symbol: marker, candidates } };
 }
 
 function normaliseAmount(text: string): string | null {

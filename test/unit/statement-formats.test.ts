@@ -122,6 +122,21 @@ describe('statement readers', () => {
     expect(reading.kind === 'read' && reading.csv?.mapping).toMatchObject({ debit: 'Débit', credit: 'Crédit' });
   });
 
+  it('reads a currency column of codes or symbols, a dollar as the default currency when it is one', () => {
+    const csv = (currency: string) =>
+      Buffer.from(`Date,Description,Amount,Currency\n2026-01-05,SHOP,-1.00,${currency}\n`, 'utf-8');
+    const currencyOf = (currency: string, defaultCurrency = DEFAULT_CURRENCY) =>
+      transactionsOf(read(csv(currency), { defaultCurrency }))[0].currency;
+    expect([currencyOf('€'), currencyOf('£'), currencyOf('chf'), currencyOf('$'), currencyOf('$', 'CAD')]).toEqual([
+      'EUR',
+      'GBP',
+      'CHF',
+      'USD',
+      'CAD',
+    ]);
+    expect(refusal(() => read(csv('¤'))).message).toBe('line 2: the currency "¤" is not a currency code');
+  });
+
   it('tells month-first dates by a part over 12, and takes day first when nothing tells', () => {
     const us = read(writeStatement(TRANSACTIONS, 'csv', 'us'));
     expect(us.kind === 'read' && us.csv?.mapping.dateOrder).toBe('MDY');

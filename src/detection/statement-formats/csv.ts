@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
 
+import { currencyOfMarker } from '../../imports/import-values';
 import { AppError } from '../../platform/errors';
 import type { BankTransaction, CsvLayout, CsvMapping, StatementReading } from '../statement';
 import {
@@ -162,7 +163,10 @@ function transactionOf(
   const cell = (index: number | undefined) => (index === undefined ? '' : (row.cells[index] ?? ''));
   const [date, amount, debit, credit] = [columns.date, columns.amount, columns.debit, columns.credit].map(cell);
   if (date === '' || (amount === '' && debit === '' && credit === '')) return undefined;
-  const currency = cell(columns.currency).toUpperCase() || mapping.defaultCurrency || defaultCurrency;
+  const fallback = mapping.defaultCurrency || defaultCurrency;
+  const marker = cell(columns.currency);
+  // A code, or a symbol as some banks write it ("€"; "$" is the default currency when it is a dollar).
+  const currency = marker ? currencyOfMarker(marker, fallback).currency : fallback;
   if (!/^[A-Z]{3}$/.test(currency)) throw lineError(row.line, `the currency "${currency}" is not a currency code`);
   // Without a sign of its own, a file with ";" separators is European: decimal commas.
   const decimalSeparator = mapping.decimalSeparator ?? (layout.separator === ';' ? ',' : '.');
