@@ -38,6 +38,7 @@ export default tseslint.config(
             '^csv-parse/sync$',
             '^@streamparser/json-node$',
             '^fast-xml-parser$',
+            '^saxes$',
             '^undici$',
             '^@mikro-orm/migrations$',
           ],
