@@ -14,6 +14,7 @@ import { runningEmbeddedPostgres } from './platform/db/embedded-postgres';
 import { AppError } from './platform/errors';
 import { VERSION } from './platform/version';
 import { createRuntime } from './runtime/runtime';
+import { periodInWords } from './subscriptions/codes';
 
 const IMPORT_FORMATS: ImportFormat[] = ['wallos', 'csv', 'subledger'];
 
@@ -35,8 +36,6 @@ function printImportReport(report: ImportReport): void {
   );
 }
 
-const CYCLE_UNITS: Record<number, string> = { 1: 'day', 2: 'week', 3: 'month', 4: 'year' };
-
 /** One line per proposal (its id, what, how often, why), or the columns to map. */
 function printAnalysis(analysis: StatementAnalysis): void {
   if (analysis.needsMapping) {
@@ -46,8 +45,7 @@ function printAnalysis(analysis: StatementAnalysis): void {
     return;
   }
   for (const proposal of analysis.proposals) {
-    const unit = CYCLE_UNITS[proposal.billing_cycle] ?? 'period';
-    const period = proposal.billing_frequency === 1 ? `every ${unit}` : `every ${proposal.billing_frequency} ${unit}s`;
+    const period = periodInWords(proposal.billing_cycle, proposal.billing_frequency);
     const tracked = proposal.tracked_subscription_id ? `\ttracked as #${proposal.tracked_subscription_id}` : '';
     console.log(
       `#${proposal.id}\t${proposal.payee}\t${proposal.price} ${proposal.currency}\t${period}\tnext ${proposal.next_date}\t${proposal.reasons.join('; ')}${tracked}`,

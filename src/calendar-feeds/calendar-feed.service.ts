@@ -6,7 +6,7 @@ import { fromUtcTimestamp } from '../platform/db/timestamps';
 import { AppError } from '../platform/errors';
 import { hasLength } from '../platform/objects';
 import { appliesTo } from '../reminders/reminder-schedule';
-import { label, Status, STATUS_LABELS } from '../subscriptions/codes';
+import { label, periodInWords, Status, STATUS_LABELS } from '../subscriptions/codes';
 import type { SubscriptionRow } from '../subscriptions/subscription.record';
 import { scheduleOf } from '../subscriptions/subscription.record';
 import type { SubscriptionRepository } from '../subscriptions/subscription.repository';
@@ -96,7 +96,7 @@ export class CalendarFeedService {
       id: row.id,
       summary: `${row.product_name}: ${row.price} ${row.price_type}`,
       description: [
-        `${row.price} ${row.price_type}${row.recurring === 1 ? `, ${describeCycle(row)}` : ', once'}`,
+        `${row.price} ${row.price_type}${row.recurring === 1 ? `, ${periodInWords(row.billing_cycle, row.billing_frequency)}` : ', once'}`,
         `Status: ${label(STATUS_LABELS, row.status)}`,
         row.note ? `Note: ${row.note}` : null,
       ]
@@ -128,13 +128,6 @@ export class CalendarFeedService {
     }
     return byRecord;
   }
-}
-
-const CYCLE_UNITS: Record<number, string> = { 1: 'day', 2: 'week', 3: 'month', 4: 'year' };
-
-function describeCycle(row: SubscriptionRow): string {
-  const unit = CYCLE_UNITS[row.billing_cycle];
-  return row.billing_frequency === 1 ? `every ${unit}` : `every ${row.billing_frequency} ${unit}s`;
 }
 
 /**

@@ -37,6 +37,14 @@ export const enum Cycle {
   Yearly = 4,
 }
 
+const CYCLE_UNITS: Record<number, string> = { 1: 'day', 2: 'week', 3: 'month', 4: 'year' };
+
+/** A billing period in words: "every month", "every 2 weeks". */
+export function periodInWords(cycle: number, frequency: number): string {
+  const unit = CYCLE_UNITS[cycle];
+  return frequency === 1 ? `every ${unit}` : `every ${frequency} ${unit}s`;
+}
+
 export function label(labels: Record<number, string>, code: number | null | undefined): string | null {
   return code === null || code === undefined ? null : (labels[code] ?? null);
 }
