@@ -27,11 +27,6 @@ export interface ReminderRow {
 export class ReminderRepository {
   constructor(private readonly db: DataSource) {}
 
-  /** Parts of a statement (reminders kept, their events and deliveries) run as one, committing whole or not at all. */
-  writeParts(parts: readonly StatementPart[]): Promise<{ due: boolean }> {
-    return this.db.runParts(parts);
-  }
-
   /**
    * Each record's scheduled reminders become exactly its `owed` ones, as a part of a statement: others are
    * cancelled, owed ones made or moved (a sent one stays sent). The cancelled and the owed rows never overlap.

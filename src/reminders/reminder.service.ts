@@ -60,7 +60,7 @@ export class ReminderService {
     if (subscriptionIds.length === 0) return;
     const records = await this.subscriptions.schedulingRows(subscriptionIds);
     const definitions = await this.definitionsOf([...new Set(records.flatMap((record) => record.alert_ids))]);
-    await this.reminders.writeParts([
+    await this.transactions.runParts([
       this.changedRecordsPart(
         records.map((record) => ({ record, deleted: record.deleted_at !== null })),
         definitions,
@@ -135,7 +135,7 @@ export class ReminderService {
         });
         const tags = await this.subscriptions.tagsOf([record.id]);
         const extra = { reminder: { kind: reminder.kind, date: reminder.reminder_date, alert_id: reminder.alert_id } };
-        await this.reminders.writeParts([
+        await this.transactions.runParts([
           recordEventsPart(reminder.user_id, topic, [{ record, tags }], { extra, toEndpoints }),
           ...(targetIds.length > 0 ? [targetDeliveriesPart(targetIds, message)] : []),
         ]);
@@ -195,7 +195,7 @@ export class ReminderService {
         },
       };
       const tags = await this.subscriptions.tagsOf([record.id]);
-      await this.reminders.writeParts([
+      await this.transactions.runParts([
         recordEventsPart(caller.userId, 'subscription.payment_due', [{ record, tags }], { extra }),
       ]);
       this.outbox.notify();

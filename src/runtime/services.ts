@@ -145,7 +145,7 @@ export function createServices(
     config.baseUrl,
     clock,
   );
-  const subscriptions = subscriptionService(repositories, reminders, households, outbox, config, clock);
+  const subscriptions = subscriptionService(data, repositories, reminders, households, outbox, config, clock);
   const services = {
     outbox,
     reminders,
@@ -222,7 +222,6 @@ export function createServices(
       repositories.spending,
       repositories.alerts,
       repositories.notificationTargets,
-      repositories.deliveries,
       outbox,
       mailer,
       logger,
@@ -234,6 +233,7 @@ export function createServices(
 
 /** The record service and the parts it is made of: the one write path, the sweep, the link checks, the loaders. */
 function subscriptionService(
+  data: DataSource,
   repositories: {
     subscriptions: SubscriptionRepository;
     priceHistory: PriceHistoryRepository;
@@ -251,6 +251,7 @@ function subscriptionService(
   const defaultImage = `${config.baseUrl}/static/default-product.svg`;
   const writes = new SubscriptionWrites(repositories.subscriptions, links, defaultImage, outbox, reminders, clock);
   const sweep = new SubscriptionSweep(
+    data,
     repositories.subscriptions,
     repositories.priceHistory,
     writes,

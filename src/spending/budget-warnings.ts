@@ -8,7 +8,6 @@ import type { Transactions } from '../platform/db/data-source';
 import type { Logger } from '../platform/logger';
 import { toMoneyString } from '../platform/money';
 import type { ReminderMailer } from '../reminders/reminder-mail';
-import type { DeliveryRepository } from '../webhooks/delivery.repository';
 import { targetDeliveriesPart } from '../webhooks/delivery.sql';
 import { eventsPart, type OutboxSignal } from '../webhooks/outbox';
 import { NO_BUDGETS, summarizeSpending } from './spending';
@@ -29,7 +28,6 @@ export class BudgetWarningService {
     private readonly repository: SpendingRepository,
     private readonly alerts: AlertRepository,
     private readonly targets: NotificationTargetRepository,
-    private readonly deliveries: DeliveryRepository,
     private readonly outbox: OutboxSignal,
     private readonly mailer: ReminderMailer | null,
     private readonly logger: Logger,
@@ -98,7 +96,7 @@ export class BudgetWarningService {
       const toEndpoints = channels.includes('webhook');
       if (toEndpoints || targetIds.length > 0) {
         const events = [{ subscriptionId: null, payload: { ...facts } }];
-        await this.deliveries.writeParts([
+        await this.transactions.runParts([
           eventsPart(budget.user_id, 'budget.exceeded', events, toEndpoints),
           ...(targetIds.length > 0 ? [targetDeliveriesPart(targetIds, message)] : []),
         ]);

@@ -392,11 +392,6 @@ export class SubscriptionRepository {
     };
   }
 
-  /** Runs parts of other repositories (reminders) on their own, as one statement. */
-  runParts(parts: readonly StatementPart[]): Promise<{ due: boolean }> {
-    return this.db.runParts(parts);
-  }
-
   /** Live Active recurring records whose stored next payment date has passed in their own zone at `now`, or was never stored. */
   staleNextPaymentDates(now: Date, limit: number): Promise<SchedulingRow[]> {
     // A null date with an expiry_date is not stale: no payment is left before the contract ends.

@@ -1,4 +1,5 @@
 import type { Caller } from '../platform/caller';
+import type { Transactions } from '../platform/db/data-source';
 import { utcTimestamp } from '../platform/db/timestamps';
 import type { ReminderScheduling } from '../platform/reminder-scheduling';
 import type { OutboxSignal } from '../webhooks/outbox';
@@ -16,6 +17,7 @@ const ROLL_BATCH = 200;
 /** The background sweep's work on records: dates rolled on, due price steps taken, contracts expired. */
 export class SubscriptionSweep {
   constructor(
+    private readonly transactions: Transactions,
     private readonly repository: SubscriptionRepository,
     private readonly priceHistory: PriceHistoryRepository,
     private readonly writes: SubscriptionWrites,
@@ -40,7 +42,7 @@ export class SubscriptionSweep {
         id: row.id,
         next_payment_date: nextOnOrAfter(scheduleOf(row), today(row.timezone)),
       }));
-      const { due } = await this.repository.runParts([
+      const { due } = await this.transactions.runParts([
         this.repository.nextPaymentDatesPart(dates),
         this.reminders.changedRecordsPart(
           batch.map((record) => ({ record, deleted: false })),

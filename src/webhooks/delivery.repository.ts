@@ -1,7 +1,7 @@
 import sql, { raw } from 'sql-template-tag';
 
 import type { DataSource } from '../platform/db/data-source';
-import { intArray, type StatementPart } from '../platform/db/statements';
+import { intArray } from '../platform/db/statements';
 import { NOW } from './delivery.sql';
 
 export interface DeliveryRow {
@@ -72,11 +72,6 @@ export class DeliveryRepository {
   private readonly now = raw(NOW);
 
   constructor(private readonly db: DataSource) {}
-
-  /** Parts of a statement (events, deliveries) run as one, on the caller's transaction. */
-  writeParts(parts: readonly StatementPart[]): Promise<{ due: boolean }> {
-    return this.db.runParts(parts);
-  }
 
   /**
    * A test message's event (topic notification.test, to no webhook endpoint) and its delivery to the target,

@@ -20,6 +20,11 @@ export interface Transactions {
    * transaction context, not passed along); inside another transaction it is a savepoint of that one.
    */
   transaction<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Parts of several repositories' statements (a change's events, deliveries, reminders) as one statement, which
+   * commits whole or not at all; `due`: whether one wrote work a relay should take now.
+   */
+  runParts(parts: readonly StatementPart[]): Promise<{ due: boolean }>;
 }
 
 /** Statements written with the `sql` tag (values travel apart, as `$n` parameters), run where `target` says. */
@@ -40,7 +45,6 @@ export class StatementRunner {
     return (await pgQuery(this.target(), { text: query.text, values: query.values })).rowCount ?? 0;
   }
 
-  /** Parts of several repositories run as one statement; `due`: whether one wrote work a relay should take now. */
   async runParts(parts: readonly StatementPart[]): Promise<{ due: boolean }> {
     const [{ due }] = await this.rows<{ due: boolean }>(withParts(parts, sql`select ${dueColumn(parts)}`));
     return { due };
