@@ -133,10 +133,9 @@ export class ReminderService {
           country: alert.country,
           baseUrl: this.baseUrl,
         });
-        const tags = await this.subscriptions.tagsOf([record.id]);
         const extra = { reminder: { kind: reminder.kind, date: reminder.reminder_date, alert_id: reminder.alert_id } };
         await this.transactions.runParts([
-          recordEventsPart(reminder.user_id, topic, [{ record, tags }], { extra, toEndpoints }),
+          await this.reminderEventPart(reminder.user_id, topic, record, { extra, toEndpoints }),
           ...(targetIds.length > 0 ? [targetDeliveriesPart(targetIds, message)] : []),
         ]);
       }
@@ -194,15 +193,25 @@ export class ReminderService {
           test: true,
         },
       };
-      const tags = await this.subscriptions.tagsOf([record.id]);
       await this.transactions.runParts([
-        recordEventsPart(caller.userId, 'subscription.payment_due', [{ record, tags }], { extra }),
+        await this.reminderEventPart(caller.userId, 'subscription.payment_due', record, { extra }),
       ]);
       this.outbox.notify();
       channels.push('webhook');
     }
     if (wanted.includes('browser')) channels.push('browser');
     return channels;
+  }
+
+  /** A reminder's event about its record, with the record's tags as every record event carries them. */
+  private async reminderEventPart(
+    userId: number,
+    topic: SubscriptionTopic,
+    record: SubscriptionRecord,
+    options: Parameters<typeof recordEventsPart>[3],
+  ): Promise<StatementPart> {
+    const tags = await this.subscriptions.tagsOf([record.id]);
+    return recordEventsPart(userId, topic, [{ record, tags }], options);
   }
 
   private async mail(to: string, record: SubscriptionRecord | null, kind: ReminderKind, date: string): Promise<void> {
