@@ -12,7 +12,7 @@ import type { SubscriptionService } from '../subscriptions/subscription.service'
 import { detectSeries } from './detect';
 import { normalisePayee } from './payee-names';
 import type { MatchedSeries, ProposalRepository, ProposalRow } from './proposal.repository';
-import type { CsvLayout, CsvMapping, DetectedSeries, StatementFormat } from './statement';
+import type { CsvLayout, CsvMapping, StatementFormat } from './statement';
 import { readStatement } from './statement-formats/read-statement';
 import { statementTooLarge } from './upload';
 
@@ -58,10 +58,15 @@ export class DetectionService {
     if (options.mapping && reading.csv)
       await this.proposals.rememberMapping(caller.userId, reading.csv.layout.key, reading.csv.mapping);
     const found = detectSeries(reading.transactions);
-    const records = await this.subscriptions.all(caller);
+    // Each kept record by its payee key, read once for every series.
+    const records = (await this.subscriptions.all(caller)).map(({ record }) => ({
+      record,
+      key: record.product_name === null ? '' : normalisePayee(record.product_name).key,
+    }));
     const matched: MatchedSeries[] = [];
     for (const series of found) {
-      const tracked = records.find(({ record }) => tracks(record, series));
+      const payee = normalisePayee(series.payee).key;
+      const tracked = records.find(({ record, key }) => record.price_type === series.currency && samePayee(key, payee));
       const [product] = tracked ? [] : await this.catalogue.search(caller, series.payee, { limit: 1 });
       matched.push({
         series,
@@ -171,10 +176,7 @@ export class DetectionService {
   }
 }
 
-/** Whether a kept record is the series: the same payee (by its product's name) and currency. */
-function tracks(record: SubscriptionRecord, series: DetectedSeries): boolean {
-  if (record.price_type !== series.currency || record.product_name === null) return false;
-  const name = normalisePayee(record.product_name).key;
-  const payee = normalisePayee(series.payee).key;
-  return name.length > 0 && (name === payee || payee.startsWith(`${name} `) || name.startsWith(`${payee} `));
+/** Whether two payee keys name one payee: equal, or one the other's first words ("netflix" and "netflix premium"). */
+function samePayee(kept: string, found: string): boolean {
+  return kept !== '' && (kept === found || found.startsWith(`${kept} `) || kept.startsWith(`${found} `));
 }
