@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 
-import { gql, session } from './api';
+import { gql, gqlUpload, session } from './api';
 import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
 
 interface Feed {
@@ -89,29 +89,10 @@ export function Integrations() {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
     const file = form.get('file') as File;
-    // The GraphQL multipart request spec: the operation, where the file goes, then the file.
-    const body = new FormData();
-    body.append(
-      'operations',
-      JSON.stringify({
-        query: IMPORT,
-        variables: { file: null, format: form.get('format'), dryRun: form.get('dry_run') === 'on' },
-      }),
-    );
-    body.append('map', JSON.stringify({ 0: ['variables.file'] }));
-    body.append('0', file, file.name);
     await action.run(async () => {
-      const response = await fetch('/graphql', {
-        method: 'POST',
-        headers: { authorization: `Bearer ${session.token}`, 'apollo-require-preflight': 'true' },
-        body,
-      });
-      const answer = (await response.json()) as {
-        data?: { importSubscriptions: ImportReport };
-        errors?: Array<{ message: string }>;
-      };
-      if (!answer.data) throw new Error(answer.errors?.[0]?.message ?? `The import failed (${response.status})`);
-      const made = answer.data.importSubscriptions;
+      const variables = { format: form.get('format'), dryRun: form.get('dry_run') === 'on' };
+      const answer = await gqlUpload<{ importSubscriptions: ImportReport }>(IMPORT, variables, 'file', file);
+      const made = answer.importSubscriptions;
       setReport(made);
       return made.dryRun
         ? `Dry run: ${made.total - made.refused} of ${made.total} rows would be imported`
