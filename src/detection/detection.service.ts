@@ -18,6 +18,8 @@ import { statementTooLarge } from './upload';
 
 /** The largest statement read: as an import's file. */
 export const MAX_STATEMENT_BYTES = 10 * 1024 * 1024;
+/** The catalogue products a series' payee is compared with, best search matches first. */
+const CATALOGUE_CANDIDATES = 5;
 /** Proposals decided in one call. */
 const MAX_DECISIONS = 200;
 
@@ -67,7 +69,11 @@ export class DetectionService {
     for (const series of found) {
       const payee = normalisePayee(series.payee).key;
       const tracked = records.find(({ record, key }) => record.price_type === series.currency && samePayee(key, payee));
-      const [product] = tracked ? [] : await this.catalogue.search(caller, series.payee, { limit: 1 });
+      // The search ranks close spellings too; a product is taken only when its name is the payee's.
+      const candidates = tracked
+        ? []
+        : await this.catalogue.search(caller, series.payee, { limit: CATALOGUE_CANDIDATES });
+      const product = candidates.find((candidate) => samePayee(normalisePayee(candidate.productName).key, payee));
       matched.push({
         series,
         productId: tracked?.record.product_id ?? product?.id ?? null,

@@ -100,6 +100,14 @@ function expectProposalShape(proposal: Proposal): void {
     expect(payment.amount).toMatch(/^\d+\.\d{2}$/);
   }
   expect(proposal.priceSteps[proposal.priceSteps.length - 1].price).toBe(proposal.price);
+  // A catalogue product only when its name is the payee's, the one the other's first words ("Disney+" for
+  // "Disney Plus", "Adobe Creative Cloud All Apps" for "Adobe Creative Cloud"), never a close spelling of another
+  // name ("Anytime Fitness" for "FitX").
+  if (proposal.productName !== null) {
+    const [product, payee] = [proposal.productName, proposal.payee].map((name) => normalisePayee(name).key);
+    const same = payee === product || payee.startsWith(`${product} `) || product.startsWith(`${payee} `);
+    expect([proposal.payee, same]).toEqual([proposal.payee, true]);
+  }
 }
 
 describe('analyzeStatement', () => {
