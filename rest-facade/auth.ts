@@ -12,15 +12,22 @@ declare module 'express-serve-static-core' {
   }
 }
 
-/** Resolves the Bearer token, when one is sent, to req.caller. An invalid token is simply no caller. */
-export function identifyCaller(auth: AuthService): RequestHandler {
+/**
+ * Resolves the Bearer token, when one is sent, to req.caller, confirmed live. An invalid token is simply no
+ * caller. The requests `checkedByTheirRead` names leave a known token's check pending: their route's read runs
+ * it in its own statement (a round trip less on the hottest reads) and answers 401 when it fails.
+ */
+export function identifyCaller(auth: AuthService, checkedByTheirRead?: (req: Request) => boolean): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction) => {
     const token = bearerToken(req.headers.authorization);
     if (!token) return next();
-    auth.authenticate(token).then((caller) => {
-      if (caller) req.caller = caller;
-      next();
-    }, next);
+    const confirmNow = !checkedByTheirRead?.(req);
+    auth
+      .identify(token)
+      .then(async (caller) => {
+        if (caller && (!confirmNow || !caller.pending || (await caller.pending.confirm()))) req.caller = caller;
+      })
+      .then(() => next(), next);
   };
 }
 

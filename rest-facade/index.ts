@@ -13,7 +13,7 @@ import { exportRoutes } from './routes/export.routes';
 import { inboundWebhookRoutes } from './routes/inbound-webhook.routes';
 import { organizingRoutes } from './routes/organizing.routes';
 import { settingsRoutes } from './routes/settings.routes';
-import { subscriptionRoutes } from './routes/subscriptions.routes';
+import { readChecksItsCaller, subscriptionRoutes } from './routes/subscriptions.routes';
 
 export interface RestFacadeDeps {
   services: Services;
@@ -30,7 +30,7 @@ export function createRestFacade({ services, config, requestLimiter }: RestFacad
     if (req.method === 'PATCH') req.method = 'PUT';
     next();
   });
-  api.use(identifyCaller(services.auth));
+  api.use(identifyCaller(services.auth, readChecksItsCaller));
   if (requestLimiter) api.use(rateLimit(requestLimiter, config.rateLimitPerMinute));
   api.use(loginRoute(services, config));
   // Every other /api/v1 path needs a valid token.

@@ -11,14 +11,14 @@ import type { Caller } from '../src/platform/caller';
 const CHUNK_BYTES = 64 * 1024;
 
 /**
- * A JSON array presenting one item at a time, as chunks of about CHUNK_BYTES. Every answer of records is sent
+ * A JSON array writing one item at a time, as chunks of about CHUNK_BYTES. Every answer of records is sent
  * this way: a year's calendar is tens of thousands of entries (tens of MB as one string; 32 of them at once
  * held 400 MB), and even a list page is past the size that costs a mapping.
  */
-function* jsonArrayChunks<T>(items: readonly T[], present: (item: T) => unknown): Generator<Buffer> {
+function* jsonArrayChunks<T>(items: readonly T[], toJson: (item: T) => string): Generator<Buffer> {
   let text = '[';
   for (let i = 0; i < items.length; i++) {
-    text += (i === 0 ? '' : ',') + JSON.stringify(present(items[i]));
+    text += (i === 0 ? '' : ',') + toJson(items[i]);
     if (text.length >= CHUNK_BYTES) {
       yield Buffer.from(text);
       text = '';
@@ -45,7 +45,7 @@ async function sendChunks(res: Response, chunks: Iterable<Buffer>): Promise<void
  * is streamed as it is made. `request` names everything the answer depends on besides the user's data and the
  * date.
  */
-export async function sendKeptJsonArray<T>(
+export function sendKeptJsonArray<T>(
   res: Response,
   answers: AnswerCache,
   caller: Caller,
@@ -53,9 +53,31 @@ export async function sendKeptJsonArray<T>(
   load: () => Promise<readonly T[]>,
   present: (item: T) => unknown,
 ): Promise<void> {
+  return sendKept(res, answers, caller, request, load, (item) => JSON.stringify(present(item)));
+}
+
+/** sendKeptJsonArray for items that are JSON texts already (made by the database). */
+export function sendKeptJsonTexts(
+  res: Response,
+  answers: AnswerCache,
+  caller: Caller,
+  request: string,
+  load: () => Promise<readonly string[]>,
+): Promise<void> {
+  return sendKept(res, answers, caller, request, load, (text) => text);
+}
+
+async function sendKept<T>(
+  res: Response,
+  answers: AnswerCache,
+  caller: Caller,
+  request: string,
+  load: () => Promise<readonly T[]>,
+  toJson: (item: T) => string,
+): Promise<void> {
   let tooLarge: { made: Buffer[]; rest: Generator<Buffer> } | undefined;
   const kept = await answers.keptOrMade(caller, request, async (keepUpTo) => {
-    const chunks = jsonArrayChunks(await load(), present);
+    const chunks = jsonArrayChunks(await load(), toJson);
     const made: Buffer[] = [];
     let bytes = 0;
     for (let next = chunks.next(); !next.done; next = chunks.next()) {

@@ -26,9 +26,14 @@ import {
 import { callerOf } from '../auth';
 import { parseBody } from '../body';
 import { FormReader } from '../form';
-import { sendKeptJsonArray } from '../json-stream';
-import { presentCalendarEntry, presentListItem, presentSubscription } from '../presenters/subscription.presenter';
+import { sendKeptJsonArray, sendKeptJsonTexts } from '../json-stream';
+import { presentCalendarEntry, presentSubscription } from '../presenters/subscription.presenter';
 import { pathId, readPagedQuery } from './params';
+
+/** The reads whose own statement checks the caller's token (see identifyCaller): the list and upcoming. */
+export function readChecksItsCaller(req: Request): boolean {
+  return req.method === 'GET' && (req.path === '/subscriptions' || req.path === '/subscriptions/upcoming');
+}
 
 /** Operations 4-13: the record lifecycle, translated to SubscriptionService calls. */
 export function subscriptionRoutes(services: Services): Router {
@@ -43,13 +48,8 @@ export function subscriptionRoutes(services: Services): Router {
   router.get('/subscriptions', async (req, res) => {
     const caller = callerOf(req);
     const query = readListQuery(req);
-    await sendKeptJsonArray(
-      res,
-      services.answers,
-      caller,
-      `list ${JSON.stringify(query)}`,
-      () => records(subscriptions.list(caller, query), 'subscriptions'),
-      presentListItem,
+    await sendKeptJsonTexts(res, services.answers, caller, `list ${JSON.stringify(query)}`, () =>
+      records(subscriptions.listJson(caller, query), 'subscriptions'),
     );
   });
 
@@ -58,13 +58,8 @@ export function subscriptionRoutes(services: Services): Router {
     const days = form.integer('days');
     form.done();
     const caller = callerOf(req);
-    await sendKeptJsonArray(
-      res,
-      services.answers,
-      caller,
-      `upcoming ${days}`,
-      () => records(subscriptions.upcoming(caller, days), 'upcoming payments'),
-      presentSubscription,
+    await sendKeptJsonTexts(res, services.answers, caller, `upcoming ${days}`, () =>
+      records(subscriptions.upcomingJson(caller, days), 'upcoming payments'),
     );
   });
 

@@ -1,4 +1,4 @@
-import sql, { raw } from 'sql-template-tag';
+import sql, { raw, type Sql } from 'sql-template-tag';
 
 import type { DataSource } from '../platform/db/data-source';
 import { dataVersionSql } from '../platform/db/data-version';
@@ -24,14 +24,13 @@ export class AccessTokenRepository {
 
   /** The token if it is neither revoked nor expired (`ttlDays` 0: tokens never expire). */
   async live(id: number, ttlDays: number): Promise<LiveToken | null> {
-    const [row] = await this.reads.rows<LiveToken>(
-      sql`select "user_id", "secret_hash",
-              coalesce("expires_at" < (now() at time zone 'utc') + make_interval(days => ${ttlDays}::int) - interval '1 hour', true) as "renew",
-              ${raw(dataVersionSql('t."user_id"'))} as "data_version"
-         from "access_tokens" t
-        where "id" = ${id} and "revoked_at" is null and (${ttlDays}::int = 0 or "expires_at" is null or "expires_at" > (now() at time zone 'utc'))`,
-    );
+    const [row] = await this.reads.rows<LiveToken>(liveTokenSql(id, ttlDays));
     return row ?? null;
+  }
+
+  /** The check `live` makes, as a statement to run within a read of the token's user. */
+  liveCheckSql(id: number, ttlDays: number): Sql {
+    return liveTokenSql(id, ttlDays);
   }
 
   /** Pushes the token's expiry to `ttlDays` from now. */
@@ -50,4 +49,16 @@ export class AccessTokenRepository {
   async revoke(userId: number, id: number): Promise<void> {
     await this.db.em().nativeUpdate(AccessToken, { id, user: userId }, { revokedAt: utcTimestamp() });
   }
+}
+
+/**
+ * The token `id` if it is neither revoked nor expired (`ttlDays` 0: tokens never expire), with its user's data
+ * version: a statement of its own, or the check a read of the token's user runs in its own statement.
+ */
+function liveTokenSql(id: number, ttlDays: number): Sql {
+  return sql`select "user_id", "secret_hash",
+              coalesce("expires_at" < (now() at time zone 'utc') + make_interval(days => ${ttlDays}::int) - interval '1 hour', true) as "renew",
+              ${raw(dataVersionSql('t."user_id"'))} as "data_version"
+         from "access_tokens" t
+        where "id" = ${id} and "revoked_at" is null and (${ttlDays}::int = 0 or "expires_at" is null or "expires_at" > (now() at time zone 'utc'))`;
 }

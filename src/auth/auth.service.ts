@@ -1,4 +1,6 @@
-import type { Caller } from '../platform/caller';
+import { LRUCache } from 'lru-cache';
+
+import type { Caller, PendingTokenCheck, TokenCheckRow } from '../platform/caller';
 import type { Config } from '../platform/config';
 import { utcTimestamp } from '../platform/db/timestamps';
 import { AppError, type FieldErrors, refuseFieldErrors } from '../platform/errors';
@@ -24,7 +26,13 @@ export interface Session {
 
 const DAY_MS = 86_400_000;
 
+/** Token identities kept per process: a few hundred bytes each. */
+const KNOWN_TOKENS = 10_000;
+
 export class AuthService {
+  /** The user and secret hash of tokens this process has found live: facts that never change for a token id. */
+  private readonly identities = new LRUCache<number, { userId: number; secretHash: string }>({ max: KNOWN_TOKENS });
+
   constructor(
     private readonly users: UserRepository,
     private readonly tokens: AccessTokenRepository,
@@ -48,14 +56,50 @@ export class AuthService {
 
   /** The caller a presented access token stands for, or null when it is malformed, unknown, revoked or expired. */
   async authenticate(presented: string): Promise<Caller | null> {
+    const caller = await this.identify(presented);
+    return caller && (!caller.pending || (await caller.pending.confirm())) ? caller : null;
+  }
+
+  /**
+   * The caller a presented access token claims, null when it is malformed, unknown or its secret is wrong. A
+   * token this process has confirmed before is known without the database (its user and secret never change):
+   * its caller is then `pending`, to be confirmed live alone or within the request's first read.
+   */
+  async identify(presented: string): Promise<Caller | null> {
     const parsed = parseAccessToken(presented);
     if (!parsed) return null;
-    const ttlDays = this.config.tokenTtlDays;
-    // Expiry slides: a use pushes it TOKEN_TTL_DAYS on, written at most once an hour per token.
-    const row = await this.tokens.live(parsed.id, ttlDays);
+    const known = this.identities.get(parsed.id);
+    if (known) {
+      if (!matchesHash(parsed.secret, known.secretHash)) return null;
+      const caller: Caller = { userId: known.userId, tokenId: parsed.id };
+      caller.pending = this.pendingCheck(caller, parsed.id);
+      return caller;
+    }
+    const row = await this.tokens.live(parsed.id, this.config.tokenTtlDays);
     if (!row || !matchesHash(parsed.secret, row.secret_hash)) return null;
-    if (ttlDays > 0 && row.renew) await this.tokens.slide(parsed.id, ttlDays);
+    this.identities.set(parsed.id, { userId: row.user_id, secretHash: row.secret_hash });
+    await this.slideWhenDue(parsed.id, row.renew);
     return { userId: row.user_id, tokenId: parsed.id, dataVersion: row.data_version };
+  }
+
+  private pendingCheck(caller: Caller, tokenId: number): PendingTokenCheck {
+    const settle = async (row: TokenCheckRow | undefined) => {
+      caller.pending = undefined;
+      if (!row) return false;
+      caller.dataVersion = row.data_version;
+      await this.slideWhenDue(tokenId, row.renew);
+      return true;
+    };
+    return {
+      sql: this.tokens.liveCheckSql(tokenId, this.config.tokenTtlDays),
+      confirm: async () => settle((await this.tokens.live(tokenId, this.config.tokenTtlDays)) ?? undefined),
+      settle,
+    };
+  }
+
+  /** Expiry slides: a use pushes it TOKEN_TTL_DAYS on, written at most once an hour per token. */
+  private async slideWhenDue(tokenId: number, renew: boolean): Promise<void> {
+    if (this.config.tokenTtlDays > 0 && renew) await this.tokens.slide(tokenId, this.config.tokenTtlDays);
   }
 
   /** Revokes the token the caller presented; it gets 401 from then on. */

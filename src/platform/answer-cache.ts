@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 
 import type { Caller } from './caller';
+import { AppError } from './errors';
 
 /** Every zone's date turns over at a quarter-hour of UTC (all offsets in use are multiples of 15 minutes). */
 const QUARTER_HOUR_MS = 15 * 60 * 1000;
@@ -84,6 +85,11 @@ export class AnswerCache {
     request: string,
     make: (keepUpTo: number) => Promise<{ answer: T; bytes: number } | undefined>,
   ): Promise<T | undefined> {
+    // A kept answer, or one being made, needs the caller's version first; without either, the read that makes
+    // the answer checks the token.
+    const key = keyOf(caller, request);
+    if (caller.pending && (this.kept?.has(key) || this.making.has(key)) && !(await caller.pending.confirm()))
+      throw AppError.unauthenticated();
     const theirs = this.madeByAnother<T | typeof TOO_LARGE>(caller, request);
     const ready = this.get<T | typeof TOO_LARGE>(caller, request) ?? (theirs && (await theirs));
     if (ready === TOO_LARGE) return (await make(0))?.answer;
@@ -117,10 +123,11 @@ export class AnswerCache {
    * TOO_LARGE when it was too large to keep, or nothing when it failed.
    */
   startMaking<T>(caller: Caller, request: string): (made?: { answer: T; bytes: number } | typeof TOO_LARGE) => void {
-    const { dataVersion } = caller;
-    if (!this.kept || dataVersion === undefined) return () => undefined;
+    if (!this.kept) return () => undefined;
     const key = keyOf(caller, request);
     const quarterHour = this.quarterHour();
+    if (caller.dataVersion === undefined) return this.keepOnceConfirmed(caller, key, quarterHour);
+    const { dataVersion } = caller;
     let settle!: (answer: T | typeof TOO_LARGE | undefined) => void;
     const mine: AnswerInTheMaking = { dataVersion, quarterHour, answer: new Promise((resolve) => (settle = resolve)) };
     this.making.set(key, mine);
@@ -135,6 +142,22 @@ export class AnswerCache {
           bytes: made === TOO_LARGE ? request.length : made.bytes,
         });
       settle(answer);
+    };
+  }
+
+  /**
+   * For a caller whose token the answer's own read checks: the answer is kept under the data version that read
+   * found (read in the same statement as the answer's data), when it found one.
+   */
+  private keepOnceConfirmed<T>(
+    caller: Caller,
+    key: string,
+    quarterHour: number,
+  ): (made?: { answer: T; bytes: number } | typeof TOO_LARGE) => void {
+    return (made) => {
+      const { dataVersion } = caller;
+      if (made && made !== TOO_LARGE && dataVersion !== undefined && quarterHour === this.quarterHour())
+        this.kept?.set(key, { dataVersion, quarterHour, answer: made.answer, bytes: made.bytes });
     };
   }
 

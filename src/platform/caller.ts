@@ -7,6 +7,28 @@ export interface Caller {
   tokenId: number | null;
   /** The user's data version when the request began (an access token's callers): what a kept answer is checked against. */
   dataVersion?: string;
+  /**
+   * Set while the token is known to this process but not yet confirmed live for this request: a read may run
+   * the check in its own statement instead of a round trip of its own (see PendingTokenCheck).
+   */
+  pending?: PendingTokenCheck;
+}
+
+/** What the token check of a caller's request reads: one row while the token is live, none otherwise. */
+export interface TokenCheckRow {
+  data_version: string;
+  renew: boolean;
+}
+
+/**
+ * A caller's token check still to run: alone (`confirm`), or as part of a read's statement, which selects
+ * `sql` (one TokenCheckRow while the token is live) and hands its row, or undefined, to `settle`. Either
+ * clears `pending` and sets the caller's data version, or answers false: the token is revoked or expired.
+ */
+export interface PendingTokenCheck {
+  readonly sql: Sql;
+  confirm(): Promise<boolean>;
+  settle(row: TokenCheckRow | undefined): Promise<boolean>;
 }
 
 /**

@@ -4,6 +4,7 @@ import { AppError } from '../platform/errors';
 import type { SharedRecordAccess } from '../platform/shared-records';
 import { occurrencesBetween } from './payment-dates';
 import type { PriceHistoryRepository, PriceStep } from './price-history.repository';
+import type { CheckedJsonTexts } from './record-shape.sql';
 import type { ListQuery } from './subscription.list';
 import type { Loaders } from './subscription.loaders';
 import { asSeenBy, scheduleOf, type SubscriptionRecord, todayCache, toRecord } from './subscription.record';
@@ -24,6 +25,18 @@ export const DEFAULT_UPCOMING_DAYS = 7;
 /** Stable per (record, date) and unique: the record id times ten million plus the date's day number. */
 export function calendarEntryId(subscriptionId: number, date: string): number {
   return subscriptionId * 10_000_000 + epochDay(date);
+}
+
+/** The texts of a read that ran the caller's pending token check, when the token proved live. */
+async function checkedTexts(caller: Caller, read: CheckedJsonTexts): Promise<string[]> {
+  if (caller.pending && !(await caller.pending.settle(read.check))) throw AppError.unauthenticated();
+  return read.texts;
+}
+
+function checkUpcomingDays(days: number): void {
+  if (!Number.isInteger(days) || days < 0 || days > MAX_RANGE_DAYS) {
+    throw AppError.field('days', `The days must be a whole number from 0 to ${MAX_RANGE_DAYS}.`);
+  }
 }
 
 /** The reads of records: one, a page, the upcoming payments, the calendar, an export's all, a report's period. */
@@ -80,11 +93,12 @@ export class SubscriptionReads {
     return [...byRecord.values()];
   }
 
-  /** A page of the caller's records. */
-  async list(caller: Caller, query: ListQuery): Promise<SubscriptionRecord[]> {
-    const rows = await this.repository.page(caller.userId, query);
-    const today = todayCache(this.clock());
-    return rows.map((row) => toRecord(row, today));
+  /** A page of the caller's records as the REST list's items, each its JSON text. */
+  async listJson(caller: Caller, query: ListQuery): Promise<string[]> {
+    return checkedTexts(
+      caller,
+      await this.repository.pageJson(caller.userId, query, this.clock(), caller.pending?.sql),
+    );
   }
 
   /** A page of the caller's records and how many records its search and filters match in all. */
@@ -96,9 +110,7 @@ export class SubscriptionReads {
 
   /** Active records whose next payment falls within the next `days` days, soonest first. */
   async upcoming(caller: Caller, days: number = DEFAULT_UPCOMING_DAYS): Promise<SubscriptionRecord[]> {
-    if (!Number.isInteger(days) || days < 0 || days > MAX_RANGE_DAYS) {
-      throw AppError.field('days', `The days must be a whole number from 0 to ${MAX_RANGE_DAYS}.`);
-    }
+    checkUpcomingDays(days);
     const now = this.clock();
     const today = todayCache(now);
     // The stored dates find the candidates; every zone's "today" is within a day of UTC's.
@@ -113,6 +125,15 @@ export class SubscriptionReads {
           record.next_payment_date !== null && record.next_payment_date <= addDays(today(record.timezone), days),
       )
       .sort((a, b) => a.next_payment_date!.localeCompare(b.next_payment_date!) || a.id - b.id);
+  }
+
+  /** upcoming's records as the REST answer's items, each its JSON text. */
+  async upcomingJson(caller: Caller, days: number = DEFAULT_UPCOMING_DAYS): Promise<string[]> {
+    checkUpcomingDays(days);
+    return checkedTexts(
+      caller,
+      await this.repository.upcomingJson(caller.userId, days, this.clock(), caller.pending?.sql),
+    );
   }
 
   /**

@@ -1,11 +1,13 @@
 import sql, { join, raw, type Sql } from 'sql-template-tag';
 
 import type { Product } from '../catalogue/product.entity';
+import { addDays, todayIn } from '../platform/dates';
 import type { DataSource } from '../platform/db/data-source';
 import type { DirectReads } from '../platform/db/direct-reads';
 import { ambientTransaction, dueColumn, intArray, type StatementPart, withParts } from '../platform/db/statements';
 import type { ReminderDefinition, ScheduledRecord } from '../platform/reminder-scheduling';
 import { Status } from './codes';
+import { afterTokenCheckSql, type CheckedJsonTexts, recordJsonSql } from './record-shape.sql';
 import { Subscription } from './subscription.entity';
 import type { ListQuery } from './subscription.list';
 import type { SubscriptionRow } from './subscription.record';
@@ -152,13 +154,6 @@ export class SubscriptionRepository {
     );
   }
 
-  page(userId: number, query: ListQuery): Promise<SubscriptionRow[]> {
-    const { where, order } = listQuerySql(userId, query);
-    return this.reads.rows<SubscriptionRow>(
-      recordSelect(sql`${where} ${order} limit ${query.length} offset ${query.start}`, order),
-    );
-  }
-
   /**
    * A page and how many records match in all, in one statement. Past the last record no row carries the
    * total, so it is counted apart (0 at once when the first page is empty).
@@ -182,24 +177,48 @@ export class SubscriptionRepository {
   }
 
   /**
+   * A page of the user's records as the list's items, each its JSON text made by the database at `now`; with
+   * `tokenCheck` (the caller's, see PendingTokenCheck) run in the same statement.
+   */
+  pageJson(userId: number, query: ListQuery, now: Date, tokenCheck?: Sql): Promise<CheckedJsonTexts> {
+    const { where, order } = listQuerySql(userId, query);
+    const page = recordSelect(sql`${where} ${order} limit ${query.length} offset ${query.start}`);
+    return this.jsonTexts(recordJsonSql(page, 'listItem', now, { order }), tokenCheck);
+  }
+
+  /**
    * The user's live Active records; `recurringOnly`, `anchoredBy` (payment_date on or before) and `dueBy`
    * (a stored next payment date on or before it, or none stored yet) narrow them.
    */
-  active(
-    userId: number,
-    options: { recurringOnly?: boolean; anchoredBy?: string; dueBy?: string } = {},
-  ): Promise<SubscriptionRow[]> {
-    const conditions = [
-      sql`s."user_id" = ${userId}`,
-      sql`s."deleted_at" is null`,
-      raw(`s."status" = ${Status.Active}`),
-    ];
-    if (options.recurringOnly) conditions.push(sql`s."recurring" = 1`);
-    if (options.dueBy !== undefined) {
-      conditions.push(sql`(s."next_payment_date" is null or s."next_payment_date" <= ${options.dueBy})`);
-    }
-    if (options.anchoredBy !== undefined) conditions.push(sql`s."payment_date" <= ${options.anchoredBy}`);
-    return this.records(sql`where ${join(conditions, ' and ')}`);
+  active(userId: number, options: ActiveAsk = {}): Promise<SubscriptionRow[]> {
+    return this.records(activeFilter(userId, options));
+  }
+
+  /**
+   * The user's Active recurring records whose next payment at `now` falls within `days` days of the record's
+   * today, soonest first, each its JSON text made by the database.
+   */
+  upcomingJson(userId: number, days: number, now: Date, tokenCheck?: Sql): Promise<CheckedJsonTexts> {
+    // The stored dates find the candidates; every zone's "today" is within a day of UTC's.
+    const candidates = activeFilter(userId, { recurringOnly: true, dueBy: addDays(todayIn('UTC', now), days + 1) });
+    return this.jsonTexts(
+      recordJsonSql(recordSelect(candidates), 'record', now, {
+        where: sql`where d."next_payment_date" <= d."today" + ${days}::int`,
+        order: raw('order by d."next_payment_date", s."id"'),
+      }),
+      tokenCheck,
+    );
+  }
+
+  /** The JSON texts of a recordJsonSql statement, after the caller's token check when one is given. */
+  private async jsonTexts(records: Sql, tokenCheck?: Sql): Promise<CheckedJsonTexts> {
+    if (!tokenCheck) return { texts: (await this.reads.rows<{ json: string }>(records)).map((row) => row.json) };
+    const rows = await this.reads.rows<{ data_version: string; renew: boolean; json: string | null }>(
+      afterTokenCheckSql(tokenCheck, records),
+    );
+    if (rows.length === 0) return { texts: [] };
+    const [{ data_version, renew }] = rows;
+    return { texts: rows.flatMap((row) => (row.json === null ? [] : [row.json])), check: { data_version, renew } };
   }
 
   /** The owner's settings that money totals, "today" and the way dates are written depend on. */
@@ -403,4 +422,21 @@ export class SubscriptionRepository {
            order by s."id" limit ${limit}`,
     );
   }
+}
+
+/** What `active` narrows the user's live Active records by. */
+interface ActiveAsk {
+  recurringOnly?: boolean;
+  anchoredBy?: string;
+  dueBy?: string;
+}
+
+function activeFilter(userId: number, options: ActiveAsk): Sql {
+  const conditions = [sql`s."user_id" = ${userId}`, sql`s."deleted_at" is null`, raw(`s."status" = ${Status.Active}`)];
+  if (options.recurringOnly) conditions.push(sql`s."recurring" = 1`);
+  if (options.dueBy !== undefined) {
+    conditions.push(sql`(s."next_payment_date" is null or s."next_payment_date" <= ${options.dueBy})`);
+  }
+  if (options.anchoredBy !== undefined) conditions.push(sql`s."payment_date" <= ${options.anchoredBy}`);
+  return sql`where ${join(conditions, ' and ')}`;
 }

@@ -1,0 +1,144 @@
+import sql, { empty, raw, type Sql } from 'sql-template-tag';
+
+import {
+  BILLING_TYPE_LABELS,
+  CYCLE_LABELS,
+  PRODUCT_TYPE_LABELS,
+  RECURRING_LABELS,
+  STATUS_LABELS,
+  SUB_ADDON_LABELS,
+  TYPE_LABELS,
+} from './codes';
+import { derivedDatesSql } from './payment-dates.sql';
+
+/**
+ * The Subscription record of the spec (record-shape.ts) and the list's item (presentListItem), made by
+ * PostgreSQL: each record's JSON text in the same key order with the same values, so that an answer of
+ * records is the database's text sent as it is. test/integration/record-json.test.ts holds the two to the
+ * same objects.
+ */
+
+/** A code's label, null for an unknown code (label() in codes.ts). */
+function labelSql(labels: Record<number, string>, column: string): string {
+  const cases = Object.entries(labels).map(([code, text]) => `when ${Number(code)} then '${text.replace(/'/g, "''")}'`);
+  return `(case ${column} ${cases.join(' ')} end)`;
+}
+
+/** presentSubscription's keys and values, over a record read `s` and its derived dates `d`. */
+const RECORD_COLUMNS: Array<[key: string, value: string]> = [
+  ['id', 's."id"'],
+  ['user_id', 's."user_id"'],
+  ['folder_id', 'coalesce(s."folder_id", 0)'],
+  ['brand_id', 's."product_id"'],
+  ['category_id', 's."category_id"'],
+  ['alert_id', 's."alert_id"'],
+  ['platform_id', 's."platform_id"'],
+  ['type', 's."type"'],
+  ['image', 's."image"'],
+  ['favicon', 's."favicon"'],
+  ['product_name', 's."product_name"'],
+  ['brandname', 's."brandname"'],
+  ['product_type', 's."product_type"'],
+  ['description', 's."description"'],
+  // A JSON number as JavaScript writes Number(price): float8's shortest exact text.
+  ['price', 's."price"::float8'],
+  ['price_type', 's."price_type"'],
+  ['recurring', 's."recurring"'],
+  ['payment_date', 's."payment_date"'],
+  ['next_payment_date', 'd."next_payment_date"'],
+  ['payment_date_upd', 'd."payment_date_upd"'],
+  ['expiry_date', 's."expiry_date"'],
+  ['contract_expiry', 's."contract_expiry"'],
+  ['homepage', 's."homepage"'],
+  ['pay_gateway_id', 's."pay_gateway_id"'],
+  ['note', 's."note"'],
+  ['company_name', 's."company_name"'],
+  ['discount_voucher', 's."discount_voucher"'],
+  ['payment_mode', 's."payment_mode_name"'],
+  ['payment_mode_id', 's."payment_mode_id"'],
+  ['include_notes', 'null'],
+  ['alert_type', 's."alert_type"'],
+  ['url', 's."homepage"'],
+  ['support_details', 'null'],
+  ['tags', 'null'],
+  ['billing_frequency', 's."billing_frequency"'],
+  ['billing_cycle', 's."billing_cycle"'],
+  ['billing_type', 's."billing_type"'],
+  ['ltdval_price', 's."ltdval_price"::text'],
+  ['ltdval_frequency', 's."ltdval_frequency"'],
+  ['ltdval_cycle', 's."ltdval_cycle"'],
+  ['status', 's."status"'],
+  ['pricing_type', 's."type"'],
+  ['timezone', 's."timezone"'],
+  ['currency_code', 's."price_type"'],
+  ['refund_days', 's."refund_days"'],
+  ['refund_date', 'd."refund_date"'],
+  ['base_value', 's."base_value"'],
+  ['base_currency', 's."base_currency"'],
+  ['rating', 's."rating"'],
+  ['sub_addon', 's."sub_addon"'],
+  ['sub_id', 's."sub_id"'],
+  ['created_at', `to_char(s."created_at", 'YYYY-MM-DD HH24:MI:SS')`],
+  ['created_by', 's."created_by"'],
+  ['type_value', labelSql(TYPE_LABELS, 's."type"')],
+  ['recurring_value', labelSql(RECURRING_LABELS, 's."recurring"')],
+  ['billing_cycle_value', labelSql(CYCLE_LABELS, 's."billing_cycle"')],
+  ['billing_type_value', labelSql(BILLING_TYPE_LABELS, 's."billing_type"')],
+  ['ltdval_cycle_value', labelSql(CYCLE_LABELS, 's."ltdval_cycle"')],
+  ['status_value', labelSql(STATUS_LABELS, 's."status"')],
+  ['pricing_type_value', labelSql(TYPE_LABELS, 's."type"')],
+  ['sub_addon_value', labelSql(SUB_ADDON_LABELS, 's."sub_addon"')],
+];
+
+/** presentListItem's additions: the names the list joins in. */
+const LIST_ITEM_COLUMNS: Array<[key: string, value: string]> = [
+  ['brand_name', 'coalesce(s."product_brandname", s."brandname")'],
+  ['product_type_name', labelSql(PRODUCT_TYPE_LABELS, 's."product_type"')],
+  ['product_category_name', 's."category_name"'],
+  ['folder_color', 's."folder_color"'],
+  ['folder_name', 's."folder_name"'],
+  ['payment_method_name', 's."payment_mode_name"'],
+  ['alert_name', 's."alert_name"'],
+  ['attachment_count', '0'],
+];
+
+const selectList = (columns: Array<[string, string]>) =>
+  columns.map(([key, value]) => `${value} as "${key}"`).join(', ');
+
+const SHAPES = {
+  record: selectList(RECORD_COLUMNS),
+  listItem: selectList([...RECORD_COLUMNS, ...LIST_ITEM_COLUMNS]),
+};
+
+export type RecordJsonShape = keyof typeof SHAPES;
+
+/**
+ * Each record of `records` (a record read, recordSelect's) as its JSON text in `shape`, one row each
+ * (`json`, and its `position` from 1), ordered by `order` (over `s`, with the derived dates as `d`); `where`
+ * (over `s` and `d`) filters on what is derived at `now`.
+ */
+export function recordJsonSql(
+  records: Sql,
+  shape: RecordJsonShape,
+  now: Date,
+  options: { where?: Sql; order: Sql },
+): Sql {
+  return sql`select row_to_json(r)::text as "json", row_number() over (${options.order}) as "position"
+    from (${records}) s
+    ${derivedDatesSql(now)}
+    cross join lateral (select ${raw(SHAPES[shape])}) r
+    ${options.where ?? empty}
+    ${options.order}`;
+}
+
+/** What a read of records as JSON texts gives with its caller's token check: the check's row, if the token is live. */
+export interface CheckedJsonTexts {
+  texts: string[];
+  check?: { data_version: string; renew: boolean };
+}
+
+/** A statement of recordJsonSql's run after `check` (one row while the caller's token is live), in one statement. */
+export function afterTokenCheckSql(check: Sql, records: Sql): Sql {
+  return sql`select c."data_version", c."renew", x."json"
+    from (${check}) c left join lateral (${records}) x on true order by x."position"`;
+}

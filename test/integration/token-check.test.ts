@@ -1,0 +1,75 @@
+import { createSubscription } from '../support/subscriptions';
+import { signUp, sql, startTestApp, type TestApp } from '../support/test-app';
+
+/**
+ * Once a process has confirmed a token, it knows the token's user without the database, and the list and
+ * upcoming check the token in their own statement. That check must be as strict as the check alone: a revoked
+ * or expired token gets 401 on those reads, whether an answer of theirs is kept or not, and a use still slides
+ * the token's expiry.
+ */
+let testApp: TestApp;
+afterAll(() => testApp.close());
+beforeAll(async () => {
+  testApp = await startTestApp();
+});
+
+const READS = ['/api/v1/subscriptions?length=100', '/api/v1/subscriptions/upcoming?days=30'];
+const read = (path: string, token: string) => testApp.http.get(path).set('authorization', `Bearer ${token}`);
+
+async function knownToken(): Promise<{ token: string; tokenId: number }> {
+  const user = await signUp(testApp, 'Checked');
+  await createSubscription(testApp, user.token, {});
+  // The first uses confirm the token alone and make the answers, which are then kept.
+  for (const path of READS) expect((await read(path, user.token)).status).toBe(200);
+  return { token: user.token, tokenId: Number(user.token.split('|')[0]) };
+}
+
+function expectUnauthenticated(response: { status: number; body: unknown }): void {
+  expect(response.status).toBe(401);
+  expect(response.body).toEqual({ status: false, message: expect.stringMatching(/unauthenticated/i) });
+}
+
+it('answers 401 on both reads once the token is revoked, with and without a kept answer', async () => {
+  const { token } = await knownToken();
+  expect((await read('/api/v1/auth/logout', token)).status).toBe(200);
+  for (const path of READS) expectUnauthenticated(await read(path, token));
+  // A request no answer is kept for: the check runs within the read's own statement.
+  expectUnauthenticated(await read('/api/v1/subscriptions?length=7', token));
+});
+
+it('answers 401 on both reads once the token has expired', async () => {
+  const { token, tokenId } = await knownToken();
+  await sql(
+    testApp,
+    `update "access_tokens" set "expires_at" = (now() at time zone 'utc') - interval '1 minute' where "id" = ?`,
+    [tokenId],
+  );
+  for (const path of [...READS, '/api/v1/subscriptions?length=9']) expectUnauthenticated(await read(path, token));
+});
+
+it('slides the expiry of a token used only on these reads', async () => {
+  const { token, tokenId } = await knownToken();
+  const expiry = async () =>
+    (
+      await sql<{ expires_at: string }>(testApp, `select "expires_at"::text from "access_tokens" where "id" = ?`, [
+        tokenId,
+      ])
+    )[0].expires_at;
+  await sql(
+    testApp,
+    `update "access_tokens" set "expires_at" = (now() at time zone 'utc') + interval '2 days' where "id" = ?`,
+    [tokenId],
+  );
+  const before = await expiry();
+  const answer = await read('/api/v1/subscriptions?length=11', token);
+  expect(answer.status).toBe(200);
+  expect(answer.body).toHaveLength(1);
+  expect(Date.parse(`${await expiry()}Z`)).toBeGreaterThan(Date.parse(`${before}Z`) + 20 * 86_400_000);
+});
+
+it('answers another token of the same user, and no token at all, as before', async () => {
+  const { token } = await knownToken();
+  const [id, secret] = token.split('|');
+  expectUnauthenticated(await read(READS[0], `${id}|${secret.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a'))}`));
+  expectUnauthenticated(await testApp.http.get(READS[0]));
+});
