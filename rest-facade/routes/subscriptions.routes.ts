@@ -26,7 +26,7 @@ import {
 import { callerOf } from '../auth';
 import { parseBody } from '../body';
 import { FormReader } from '../form';
-import { sendKeptJsonArray } from '../json-stream';
+import { sendKeptJson, sendKeptJsonArray } from '../json-stream';
 import { presentCalendarEntry, presentListItem, presentSubscription } from '../presenters/subscription.presenter';
 import { pathId, readPagedQuery } from './params';
 
@@ -45,6 +45,7 @@ export function subscriptionRoutes(services: Services): Router {
     const query = readListQuery(req);
     await sendKeptJsonArray(
       res,
+      req,
       services.answers,
       caller,
       `list ${JSON.stringify(query)}`,
@@ -60,6 +61,7 @@ export function subscriptionRoutes(services: Services): Router {
     const caller = callerOf(req);
     await sendKeptJsonArray(
       res,
+      req,
       services.answers,
       caller,
       `upcoming ${days}`,
@@ -69,8 +71,12 @@ export function subscriptionRoutes(services: Services): Router {
   });
 
   router.get('/subscriptions/:id', async (req, res) => {
-    const record = await subscriptions.get(callerOf(req), pathId(req, 'Subscription'));
-    res.json([presentSubscription(record)]);
+    const caller = callerOf(req);
+    const id = pathId(req, 'Subscription');
+    // A record shared by a household's owner is covered too: the owner's changes move every member's version.
+    await sendKeptJson(res, req, services.answers, caller, `record ${id}`, async () =>
+      JSON.stringify([presentSubscription(await subscriptions.get(caller, id))]),
+    );
   });
 
   router.put('/subscriptions/:id', parseBody, async (req, res) => {
@@ -122,6 +128,7 @@ export function subscriptionRoutes(services: Services): Router {
     const caller = callerOf(req);
     await sendKeptJsonArray(
       res,
+      req,
       services.answers,
       caller,
       `calendar ${start} ${end}`,
