@@ -113,12 +113,15 @@ describe('compression', () => {
     },
   );
 
-  it('leaves small answers and clients that ask for no compression alone', async () => {
+  it('leaves small answers, clients that ask for no compression and what is not JSON alone', async () => {
     const health = await send(testApp, '/healthz', { 'accept-encoding': 'gzip, br' });
     expect(health.headers['content-encoding']).toBeUndefined();
     expect(decoded(health)).toEqual({ status: 'ok' });
     const list = await send(testApp, '/api/v1/subscriptions?sort=id', {});
     expect(list.headers['content-encoding']).toBeUndefined();
+    // Nor anything but JSON: a page's script would be compressed anew on every request.
+    const script = await send(testApp, '/graphql/assets/graphiql.js', { 'accept-encoding': 'gzip, br' });
+    expect([script.status, script.headers['content-encoding']]).toEqual([200, undefined]);
   });
 
   it('sends a kept answer again as the compressed bytes kept, compressing nothing', async () => {

@@ -23,19 +23,20 @@ const BROTLI_OPTIONS: zlib.BrotliOptions = {
 /** Responses that chose their content coding themselves (kept answers, streamed lists): the middleware leaves them be. */
 const codedByThemselves = new WeakSet<ServerResponse>();
 
+/** JSON and its kinds (application/graphql-response+json): the answers compressed. */
+const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json(?:;|$)/i;
+
 /**
- * Compresses every compressible answer of at least THRESHOLD_BYTES for clients that accept br or gzip. Leaves
- * alone event streams (compression would hold their events back), answers already coded (Content-Encoding set,
- * as kept answers are) and answers that chose their coding themselves (see sendCoded).
+ * Compresses JSON answers of at least THRESHOLD_BYTES for clients that accept br or gzip. Only JSON: the
+ * pages' scripts (megabytes, cached a day by browsers) would be compressed anew on every request, and event
+ * streams would have their events held back. Answers already coded (Content-Encoding set, as kept answers
+ * are) and answers that chose their coding themselves (see sendCoded) are left as they are.
  */
 export function compressAnswers(): RequestHandler {
   return compression({
     threshold: THRESHOLD_BYTES,
     brotli: BROTLI_OPTIONS,
-    filter: (req, res) =>
-      !codedByThemselves.has(res) &&
-      !String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream') &&
-      compression.filter(req, res),
+    filter: (_req, res) => !codedByThemselves.has(res) && JSON_TYPE.test(String(res.getHeader('Content-Type') ?? '')),
   });
 }
 
