@@ -1,7 +1,10 @@
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 
-import type { AnswerCache } from '../src/platform/answer-cache';
+import { type AnswerCache, keptJson } from '../src/platform/answer-cache';
 import type { Caller } from '../src/platform/caller';
+import { AppError } from '../src/platform/errors';
+import { bodyWriter, codingFor, sendCoded } from '../src/platform/web/compression';
+import { sendKeptAnswer } from '../src/platform/web/kept-json';
 
 /**
  * Bytes gathered before a write: big enough for few syscalls, and well under 128 KB. A string or buffer past
@@ -11,7 +14,13 @@ import type { Caller } from '../src/platform/caller';
 const CHUNK_BYTES = 64 * 1024;
 
 /**
- * A JSON array writing one item at a time, as chunks of about CHUNK_BYTES. Every answer of records is sent
+ * An answer as `make` makes it: its JSON text, or its chunks, kept when they fit (see sendKeptJson); or chunks
+ * still being made (an iterable that is not an array), sent as they come and never kept.
+ */
+export type MadeJson = string | readonly Buffer[] | Iterable<Buffer>;
+
+/**
+ * A JSON array presenting one item at a time, as chunks of about CHUNK_BYTES. Every answer of records is sent
  * this way: a year's calendar is tens of thousands of entries (tens of MB as one string; 32 of them at once
  * held 400 MB), and even a list page is past the size that costs a mapping.
  */
@@ -27,93 +36,132 @@ function* jsonArrayChunks<T>(items: readonly T[], toJson: (item: T) => string): 
   yield Buffer.from(`${text}]`);
 }
 
-/** Writes the chunks, waiting for the socket to drain between them; stops when the client has gone. */
-async function sendChunks(res: Response, chunks: Iterable<Buffer>): Promise<void> {
-  res.status(200).type('application/json');
-  let previous: Buffer | undefined;
-  for (const chunk of chunks) {
-    if (previous && !res.write(previous)) await drainedOrClosed(res);
-    if (res.destroyed) return;
-    previous = chunk;
-  }
-  res.end(previous);
+/** Whether If-None-Match names `tag` (weak comparison: W/ aside). */
+function notModified(req: Request, tag: string): boolean {
+  const wanted = req.headers['if-none-match'];
+  const opaque = tag.replace(/^W\//, '');
+  return wanted !== undefined && wanted.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === opaque);
 }
 
 /**
- * An answer of records through the answer cache: the kept chunks when the caller's data has not changed since
- * they were made, else a fresh answer, kept for the next request when it fits what may be kept; a larger one
- * is streamed as it is made. `request` names everything the answer depends on besides the user's data and the
- * date.
+ * An answer of records through the answer cache, with an ETag (see AnswerCache.tagOf): 304 and no read at all
+ * when If-None-Match names it; else the kept answer when the caller's data has not changed since it was made,
+ * in the coding asked for (compressed once, then kept too); else the answer `make` makes now, kept for the next
+ * requests when it is at most `keepUpTo` bytes, or sent as made (an iterable as it comes). `request` names
+ * everything the answer depends on besides the user's data and the date.
  */
-export function sendKeptJsonArray<T>(
+export async function sendKeptJson(
   res: Response,
+  req: Request,
+  answers: AnswerCache,
+  caller: Caller,
+  request: string,
+  make: (keepUpTo: number) => Promise<MadeJson>,
+): Promise<void> {
+  // A revalidation needs the caller's version before anything is read.
+  if (caller.pending && req.headers['if-none-match'] !== undefined && !(await caller.pending.confirm()))
+    throw AppError.unauthenticated();
+  const tag = answers.tagOf(caller, request);
+  if (tag !== undefined && notModified(req, tag)) {
+    sendCoded(res, 'identity');
+    res.status(304).setHeader('ETag', tag).end();
+    return;
+  }
+  let unkept: { chunks: Iterable<Buffer>; bytes?: number } | undefined;
+  const kept = await answers.keptOrMade(caller, request, async (keepUpTo) => {
+    const made = await make(keepUpTo);
+    if (typeof made !== 'string' && !Array.isArray(made)) {
+      unkept = { chunks: made };
+      return undefined;
+    }
+    const answer = keptJson(made as string | readonly Buffer[]);
+    if (answer.bytes <= keepUpTo) return answer;
+    unkept = answer;
+    return undefined;
+  });
+  // Only on the answer itself: an error is no representation to revalidate. A read that checked the caller's
+  // token found the version in the same statement as the answer's data.
+  const sentTag = tag ?? answers.tagOf(caller, request);
+  if (sentTag !== undefined) res.setHeader('ETag', sentTag);
+  if (kept) return sendKeptAnswer(req, res, answers, caller, request, kept);
+  await sendChunks(req, res, unkept!.chunks, unkept!.bytes);
+}
+
+/**
+ * sendKeptJson for an array of records presented one by one: made as chunks, kept when they fit, else
+ * streamed as they are made (a year's calendar), holding none.
+ */
+export async function sendKeptJsonArray<T>(
+  res: Response,
+  req: Request,
   answers: AnswerCache,
   caller: Caller,
   request: string,
   load: () => Promise<readonly T[]>,
   present: (item: T) => unknown,
 ): Promise<void> {
-  return sendKept(res, answers, caller, request, load, (item) => JSON.stringify(present(item)));
+  await sendKeptJsonTexts(res, req, answers, caller, request, load, (item) => JSON.stringify(present(item)));
 }
 
-/** sendKeptJsonArray for items that are JSON texts already (made by the database). */
-export function sendKeptJsonTexts(
+/** sendKeptJsonArray for items that are, or are written by `toJson` as, JSON texts (the database's). */
+export async function sendKeptJsonTexts<T = string>(
   res: Response,
-  answers: AnswerCache,
-  caller: Caller,
-  request: string,
-  load: () => Promise<readonly string[]>,
-): Promise<void> {
-  return sendKept(res, answers, caller, request, load, (text) => text);
-}
-
-async function sendKept<T>(
-  res: Response,
+  req: Request,
   answers: AnswerCache,
   caller: Caller,
   request: string,
   load: () => Promise<readonly T[]>,
-  toJson: (item: T) => string,
+  toJson: (item: T) => string = String,
 ): Promise<void> {
-  let tooLarge: { made: Buffer[]; rest: Generator<Buffer> } | undefined;
-  const kept = await answers.keptOrMade(caller, request, async (keepUpTo) => {
+  await sendKeptJson(res, req, answers, caller, request, async (keepUpTo) => {
     const chunks = jsonArrayChunks(await load(), toJson);
     const made: Buffer[] = [];
     let bytes = 0;
     for (let next = chunks.next(); !next.done; next = chunks.next()) {
       made.push(next.value);
       bytes += next.value.length;
-      if (bytes > keepUpTo) {
-        tooLarge = { made, rest: chunks };
-        return undefined;
-      }
+      if (bytes > keepUpTo)
+        // The chunks made so far leave `made` as they are sent, so that none is held to the end of a long answer.
+        return (function* () {
+          yield* made.splice(0);
+          yield* chunks;
+        })();
     }
-    return { answer: made, bytes };
+    return made;
   });
-  if (kept) return sendChunks(res, kept);
-  const { made, rest } = tooLarge!;
-  // The chunks made so far leave `made` as they are sent, so that none is held to the end of a long answer.
-  await sendChunks(
-    res,
-    (function* () {
-      yield* made.splice(0);
-      yield* rest;
-    })(),
-  );
 }
 
 /**
- * Waits for the socket to drain or close, leaving no listener behind (one chunk after another added them).
+ * Writes the chunks of an answer not kept (`bytes` long, when that is known), compressed as they go when the
+ * client asks for it, waiting for the socket (or the compressor) to drain between them; stops when the client
+ * has gone.
+ */
+async function sendChunks(req: Request, res: Response, chunks: Iterable<Buffer>, bytes?: number): Promise<void> {
+  const coding = codingFor(req, bytes);
+  sendCoded(res, coding);
+  res.status(200).type('application/json');
+  const writer = bodyWriter(res, coding);
+  let previous: Buffer | undefined;
+  for (const chunk of chunks) {
+    if (previous && !writer.write(previous)) await drainedOrClosed(writer);
+    if (writer.destroyed) return;
+    previous = chunk;
+  }
+  writer.end(previous);
+}
+
+/**
+ * Waits for the writer to drain or close, leaving no listener behind (one chunk after another added them).
  * Plain listeners: an AbortController per wait made an AbortError, stack trace and all, every time.
  */
-function drainedOrClosed(res: Response): Promise<void> {
+function drainedOrClosed(writer: NodeJS.EventEmitter): Promise<void> {
   return new Promise((resolve) => {
     const settle = () => {
-      res.off('drain', settle);
-      res.off('close', settle);
+      writer.off('drain', settle);
+      writer.off('close', settle);
       resolve();
     };
-    res.on('drain', settle);
-    res.on('close', settle);
+    writer.on('drain', settle);
+    writer.on('close', settle);
   });
 }

@@ -22,11 +22,13 @@ import { epochDay, todayIn } from './platform/dates';
 import { AppError } from './platform/errors';
 import type { GraphQLContext } from './platform/graphql/context';
 import { graphiqlPage } from './platform/graphql/graphiql-page';
+import { keptQueryAnswers } from './platform/graphql/kept-answers';
 import { createGraphQLServer } from './platform/graphql/server';
 import { redactRequest } from './platform/logger';
 import { requestLimiter } from './platform/ops/limiters';
 import { Metrics } from './platform/ops/metrics';
 import { staticImages } from './platform/ops/static-images';
+import { compressAnswers } from './platform/web/compression';
 import { dashboardPage } from './platform/web/dashboard';
 import { toIsoMicros } from './platform/wire-formats';
 import { type ApiRuntime, createRuntime, type RuntimeOptions } from './runtime/runtime';
@@ -106,6 +108,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         },
   );
   app.use(metrics.middleware());
+  app.use(compressAnswers());
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -194,6 +197,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     identifyCaller(services.auth),
     ...(limiter ? [rateLimit(limiter, config.rateLimitPerMinute)] : []),
     express.json({ limit: BODY_LIMIT_BYTES }),
+    keptQueryAnswers(services.answers),
     // File uploads (graphql-multipart-request-spec): one file per request, streamed to its resolver.
     uploadsNeedCaller,
     graphqlUploadExpress({ maxFileSize: UPLOAD_LIMIT_BYTES, maxFiles: 1 }),

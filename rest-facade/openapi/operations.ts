@@ -87,6 +87,15 @@ const refused = (description = 'Refused input (field errors under `errors`) or a
 });
 const noResults = refused('No result, an unknown id, or a malformed parameter');
 
+/** The answers of records that carry an ETag (see rest-facade/json-stream.ts sendKeptJson). */
+const ifNoneMatch: Parameter = {
+  name: 'If-None-Match',
+  in: 'header',
+  schema: { type: 'string' },
+  description: 'The ETag of an answer had before: 304 while it is still the answer',
+};
+const unchanged: Answer = { description: 'Unchanged since the answer whose ETag If-None-Match names' };
+
 const subscriptions = 'Subscriptions';
 const alerts = 'Alerts';
 const catalogue = 'Catalogue';
@@ -177,8 +186,13 @@ export function restOperations(serviceShortName: string): Operation[] {
           { type: 'string', maxLength: 2000 },
           `JSON {"subscription": {<field>: ["<value>", …]}} on ${[...Object.keys(FILTER_KEYS), 'payment_date'].join(', ')}; may be empty`,
         ),
+        ifNoneMatch,
       ],
-      answers: { 200: list('A page of records', 'SubscriptionListItem'), 400: noResults },
+      answers: {
+        200: list('A page of records (with an ETag)', 'SubscriptionListItem'),
+        304: unchanged,
+        400: noResults,
+      },
     },
     {
       method: 'get',
@@ -192,8 +206,13 @@ export function restOperations(serviceShortName: string): Operation[] {
           { type: 'integer', minimum: 0, maximum: MAX_RANGE_DAYS, default: DEFAULT_UPCOMING_DAYS },
           'How many days ahead',
         ),
+        ifNoneMatch,
       ],
-      answers: { 200: list('Records by next payment date', 'Subscription'), 400: noResults },
+      answers: {
+        200: list('Records by next payment date (with an ETag)', 'Subscription'),
+        304: unchanged,
+        400: noResults,
+      },
     },
     {
       method: 'get',
@@ -201,9 +220,13 @@ export function restOperations(serviceShortName: string): Operation[] {
       operationId: 'getSubscription',
       summary: 'One record (in an array, as the original answers)',
       tag: subscriptions,
-      parameters: [id('subscription')],
+      parameters: [id('subscription'), ifNoneMatch],
       answers: {
-        200: { description: 'The record', schema: { ...arrayOf(ref('Subscription')), minItems: 1, maxItems: 1 } },
+        200: {
+          description: 'The record (with an ETag)',
+          schema: { ...arrayOf(ref('Subscription')), minItems: 1, maxItems: 1 },
+        },
+        304: unchanged,
         400: noResults,
       },
     },
@@ -232,8 +255,12 @@ export function restOperations(serviceShortName: string): Operation[] {
       operationId: 'calendar',
       summary: 'Payment dates in a range (the current month by default)',
       tag: subscriptions,
-      parameters: [query('start', date, 'First day'), query('end', date, 'Last day')],
-      answers: { 200: list('One entry per payment date', 'CalendarEntry'), 400: noResults },
+      parameters: [query('start', date, 'First day'), query('end', date, 'Last day'), ifNoneMatch],
+      answers: {
+        200: list('One entry per payment date (with an ETag)', 'CalendarEntry'),
+        304: unchanged,
+        400: noResults,
+      },
     },
     {
       method: 'post',

@@ -26,7 +26,7 @@ import {
 import { callerOf } from '../auth';
 import { parseBody } from '../body';
 import { FormReader } from '../form';
-import { sendKeptJsonArray, sendKeptJsonTexts } from '../json-stream';
+import { sendKeptJson, sendKeptJsonArray, sendKeptJsonTexts } from '../json-stream';
 import { presentCalendarEntry, presentSubscription } from '../presenters/subscription.presenter';
 import { pathId, readPagedQuery } from './params';
 
@@ -48,7 +48,7 @@ export function subscriptionRoutes(services: Services): Router {
   router.get('/subscriptions', async (req, res) => {
     const caller = callerOf(req);
     const query = readListQuery(req);
-    await sendKeptJsonTexts(res, services.answers, caller, `list ${JSON.stringify(query)}`, () =>
+    await sendKeptJsonTexts(res, req, services.answers, caller, `list ${JSON.stringify(query)}`, () =>
       records(subscriptions.listJson(caller, query), 'subscriptions'),
     );
   });
@@ -58,14 +58,18 @@ export function subscriptionRoutes(services: Services): Router {
     const days = form.integer('days');
     form.done();
     const caller = callerOf(req);
-    await sendKeptJsonTexts(res, services.answers, caller, `upcoming ${days}`, () =>
+    await sendKeptJsonTexts(res, req, services.answers, caller, `upcoming ${days}`, () =>
       records(subscriptions.upcomingJson(caller, days), 'upcoming payments'),
     );
   });
 
   router.get('/subscriptions/:id', async (req, res) => {
-    const record = await subscriptions.get(callerOf(req), pathId(req, 'Subscription'));
-    res.json([presentSubscription(record)]);
+    const caller = callerOf(req);
+    const id = pathId(req, 'Subscription');
+    // A record shared by a household's owner is covered too: the owner's changes move every member's version.
+    await sendKeptJson(res, req, services.answers, caller, `record ${id}`, async () =>
+      JSON.stringify([presentSubscription(await subscriptions.get(caller, id))]),
+    );
   });
 
   router.put('/subscriptions/:id', parseBody, async (req, res) => {
@@ -117,6 +121,7 @@ export function subscriptionRoutes(services: Services): Router {
     const caller = callerOf(req);
     await sendKeptJsonArray(
       res,
+      req,
       services.answers,
       caller,
       `calendar ${start} ${end}`,

@@ -1,16 +1,33 @@
+import { createHash } from 'node:crypto';
+
 import { LRUCache } from 'lru-cache';
 
 import type { Caller } from './caller';
 import { AppError } from './errors';
+import { VERSION } from './version';
+import { type Coding, compress } from './web/compression';
 
 /** Every zone's date turns over at a quarter-hour of UTC (all offsets in use are multiples of 15 minutes). */
 const QUARTER_HOUR_MS = 15 * 60 * 1000;
 
+/** An answer as the JSON bytes sent, and its compressed copies: each made once, when first asked for. */
+export interface KeptJson {
+  chunks: readonly Buffer[];
+  bytes: number;
+  compressed: Map<Exclude<Coding, 'identity'>, Promise<Buffer>>;
+}
+
+/** The answer whose JSON is `chunks` (or `text`), to keep. */
+export function keptJson(chunks: readonly Buffer[] | string): KeptJson {
+  const bytes = typeof chunks === 'string' ? [Buffer.from(chunks)] : chunks;
+  return { chunks: bytes, bytes: bytes.reduce((sum, chunk) => sum + chunk.length, 0), compressed: new Map() };
+}
+
 interface KeptAnswer {
   dataVersion: string;
   quarterHour: number;
-  /** The bytes sent (REST) or the result to send (GraphQL). */
-  answer: unknown;
+  answer: KeptJson | typeof TOO_LARGE;
+  /** Every byte it holds: the JSON and its compressed copies. */
   bytes: number;
 }
 
@@ -26,12 +43,12 @@ const TOO_LARGE = Symbol('too large');
 interface AnswerInTheMaking {
   dataVersion: string;
   quarterHour: number;
-  answer: Promise<unknown>;
+  answer: Promise<KeptJson | typeof TOO_LARGE | undefined>;
 }
 
 /**
- * Answers of records kept (the bytes sent, or a GraphQL result) per user and request, and served again while
- * nothing they were made from has changed: the user's data version (the caller's, read with its token before any data) is the
+ * Answers of records kept as the JSON bytes sent, per user and request, and served again while nothing they
+ * were made from has changed: the user's data version (the caller's, read with its token before any data) is the
  * same, and so is the quarter-hour, since dates derived from "today" in some zone may differ in the next one.
  * Nothing is kept for a caller without a data version. Each process keeps its own; the version, read from the
  * database, keeps them exact across processes. A burst of the same request (a dashboard's clients polling after
@@ -43,7 +60,7 @@ export class AnswerCache {
   /**
    * The largest answer kept: a quarter of the whole, and at most 1 MB, since an answer is held whole while it is
    * sent in order to be kept (32 concurrent answers of a year's calendar, held up to 4 MB each, added 130 MB).
-   * Larger ones stream unheld.
+   * Larger ones stream unheld. Its compressed copies come on top (for JSON, a fraction of it each).
    */
   private readonly maxEntryBytes: number;
 
@@ -54,24 +71,22 @@ export class AnswerCache {
     this.maxEntryBytes = Math.min(Math.floor(maxBytes / 4), 1024 * 1024);
     this.kept =
       maxBytes > 0
-        ? new LRUCache<string, KeptAnswer>({
-            maxSize: maxBytes,
-            maxEntrySize: this.maxEntryBytes,
-            sizeCalculation: (answer) => answer.bytes,
-          })
+        ? new LRUCache<string, KeptAnswer>({ maxSize: maxBytes, sizeCalculation: (kept) => kept.bytes })
         : null;
   }
 
   /** The kept answer for `request` when it is still what a fresh one would be. */
-  get<T>(caller: Caller, request: string): T | undefined {
-    if (!this.kept || caller.dataVersion === undefined) return undefined;
-    const key = keyOf(caller, request);
-    const answer = this.kept.get(key);
-    if (!answer) return undefined;
-    if (answer.dataVersion === caller.dataVersion && answer.quarterHour === this.quarterHour())
-      return answer.answer as T;
-    this.kept.delete(key);
-    return undefined;
+  get(caller: Caller, request: string): KeptJson | undefined {
+    const answer = this.current(caller, request);
+    return answer === TOO_LARGE ? undefined : answer;
+  }
+
+  /**
+   * The answer another request of the same user, data version and quarter-hour is making, to wait for (it
+   * settles as undefined when theirs failed or is not kept); undefined when none is being made.
+   */
+  madeByAnother(caller: Caller, request: string): Promise<KeptJson | undefined> | undefined {
+    return this.theirs(caller, request)?.then((answer) => (answer === TOO_LARGE ? undefined : answer));
   }
 
   /**
@@ -80,22 +95,22 @@ export class AnswerCache {
    * most `keepUpTo` bytes, else sends it some other way and gives undefined; only then is the result undefined.
    * An answer found too large is remembered as such, so that the next requests for it hold none of theirs.
    */
-  async keptOrMade<T>(
+  async keptOrMade(
     caller: Caller,
     request: string,
-    make: (keepUpTo: number) => Promise<{ answer: T; bytes: number } | undefined>,
-  ): Promise<T | undefined> {
+    make: (keepUpTo: number) => Promise<KeptJson | undefined>,
+  ): Promise<KeptJson | undefined> {
     // A kept answer, or one being made, needs the caller's version first; without either, the read that makes
     // the answer checks the token.
     const key = keyOf(caller, request);
     if (caller.pending && (this.kept?.has(key) || this.making.has(key)) && !(await caller.pending.confirm()))
       throw AppError.unauthenticated();
-    const theirs = this.madeByAnother<T | typeof TOO_LARGE>(caller, request);
-    const ready = this.get<T | typeof TOO_LARGE>(caller, request) ?? (theirs && (await theirs));
-    if (ready === TOO_LARGE) return (await make(0))?.answer;
+    const theirs = this.theirs(caller, request);
+    const ready = this.current(caller, request) ?? (theirs && (await theirs));
+    if (ready === TOO_LARGE) return make(0);
     if (ready !== undefined) return ready;
-    const done = this.startMaking<T>(caller, request);
-    let made: { answer: T; bytes: number } | undefined;
+    const done = this.startMaking(caller, request);
+    let made: KeptJson | undefined;
     try {
       made = await make(this.maxEntryBytes);
     } catch (error) {
@@ -103,62 +118,96 @@ export class AnswerCache {
       throw error;
     }
     done(made ?? TOO_LARGE);
-    return made?.answer;
-  }
-
-  /**
-   * The answer another request of the same user, data version and quarter-hour is making, to wait for (it
-   * settles as undefined when theirs failed or is not kept); undefined when none is being made.
-   */
-  madeByAnother<T>(caller: Caller, request: string): Promise<T | undefined> | undefined {
-    const making = this.making.get(keyOf(caller, request));
-    if (!making || making.dataVersion !== caller.dataVersion || making.quarterHour !== this.quarterHour())
-      return undefined;
-    return making.answer as Promise<T | undefined>;
+    return made;
   }
 
   /**
    * Marks the answer to `request` as being made by this request, from now (the caller's version was read before
-   * anything the answer reads). The returned function must be called once it is made, with the answer to keep,
-   * TOO_LARGE when it was too large to keep, or nothing when it failed.
+   * anything the answer reads). The returned function must be called once it is made, with the answer to keep
+   * (one too large to keep is remembered as such), TOO_LARGE when it was sent unheld, or nothing when it failed.
    */
-  startMaking<T>(caller: Caller, request: string): (made?: { answer: T; bytes: number } | typeof TOO_LARGE) => void {
+  startMaking(caller: Caller, request: string): (made?: KeptJson | typeof TOO_LARGE) => void {
     if (!this.kept) return () => undefined;
     const key = keyOf(caller, request);
     const quarterHour = this.quarterHour();
-    if (caller.dataVersion === undefined) return this.keepOnceConfirmed(caller, key, quarterHour);
-    const { dataVersion } = caller;
-    let settle!: (answer: T | typeof TOO_LARGE | undefined) => void;
-    const mine: AnswerInTheMaking = { dataVersion, quarterHour, answer: new Promise((resolve) => (settle = resolve)) };
-    this.making.set(key, mine);
+    // A caller whose token the answer's own read checks has no version yet: that read finds it, in the same
+    // statement as the answer's data, and the answer is kept under it.
+    let settle: ((answer: KeptJson | typeof TOO_LARGE | undefined) => void) | undefined;
+    const mine: AnswerInTheMaking | undefined =
+      caller.dataVersion === undefined
+        ? undefined
+        : { dataVersion: caller.dataVersion, quarterHour, answer: new Promise((resolve) => (settle = resolve)) };
+    if (mine) this.making.set(key, mine);
     return (made) => {
-      if (this.making.get(key) === mine) this.making.delete(key);
-      const answer = made === TOO_LARGE ? made : made?.answer;
-      if (made && quarterHour === this.quarterHour())
+      if (mine && this.making.get(key) === mine) this.making.delete(key);
+      const dataVersion = mine?.dataVersion ?? caller.dataVersion;
+      const answer = made !== TOO_LARGE && made && made.bytes > this.maxEntryBytes ? TOO_LARGE : made;
+      if (answer && dataVersion !== undefined && quarterHour === this.quarterHour())
         this.kept?.set(key, {
           dataVersion,
           quarterHour,
           answer,
-          bytes: made === TOO_LARGE ? request.length : made.bytes,
+          bytes: answer === TOO_LARGE ? request.length : answer.bytes,
         });
-      settle(answer);
+      settle?.(answer);
     };
   }
 
   /**
-   * For a caller whose token the answer's own read checks: the answer is kept under the data version that read
-   * found (read in the same statement as the answer's data), when it found one.
+   * The answer's bytes in `coding`: compressed the first time they are asked for (once, however many ask
+   * meanwhile), and from then on held with the kept answer and counted in what the cache holds.
    */
-  private keepOnceConfirmed<T>(
-    caller: Caller,
-    key: string,
-    quarterHour: number,
-  ): (made?: { answer: T; bytes: number } | typeof TOO_LARGE) => void {
-    return (made) => {
-      const { dataVersion } = caller;
-      if (made && made !== TOO_LARGE && dataVersion !== undefined && quarterHour === this.quarterHour())
-        this.kept?.set(key, { dataVersion, quarterHour, answer: made.answer, bytes: made.bytes });
-    };
+  async bytesIn(caller: Caller, request: string, answer: KeptJson, coding: Coding): Promise<readonly Buffer[]> {
+    if (coding === 'identity') return answer.chunks;
+    let compressed = answer.compressed.get(coding);
+    if (!compressed) {
+      compressed = compress(Buffer.concat(answer.chunks), coding);
+      answer.compressed.set(coding, compressed);
+      compressed.then(
+        (bytes) => this.grew(caller, request, answer, bytes.length),
+        () => answer.compressed.delete(coding),
+      );
+    }
+    return [await compressed];
+  }
+
+  /**
+   * The ETag of the answer to `request`: the same for as long as a kept answer would be served (user, data
+   * version, quarter-hour; and Subledger's version, which may answer otherwise), none without a data version.
+   * Weak, since the same answer goes in several codings.
+   */
+  tagOf(caller: Caller, request: string): string | undefined {
+    if (caller.dataVersion === undefined) return undefined;
+    const hash = createHash('sha256')
+      .update(`${VERSION} ${caller.userId} ${caller.dataVersion} ${this.quarterHour()} ${request}`)
+      .digest('base64url');
+    return `W/"${hash.slice(0, 27)}"`;
+  }
+
+  /** The kept answer for `request`, or TOO_LARGE, when it is still what a fresh one would be. */
+  private current(caller: Caller, request: string): KeptJson | typeof TOO_LARGE | undefined {
+    if (!this.kept || caller.dataVersion === undefined) return undefined;
+    const key = keyOf(caller, request);
+    const kept = this.kept.get(key);
+    if (!kept) return undefined;
+    if (kept.dataVersion === caller.dataVersion && kept.quarterHour === this.quarterHour()) return kept.answer;
+    this.kept.delete(key);
+    return undefined;
+  }
+
+  /** The answer (or TOO_LARGE) another request is making: see madeByAnother. */
+  private theirs(caller: Caller, request: string): AnswerInTheMaking['answer'] | undefined {
+    const making = this.making.get(keyOf(caller, request));
+    if (!making || making.dataVersion !== caller.dataVersion || making.quarterHour !== this.quarterHour())
+      return undefined;
+    return making.answer;
+  }
+
+  /** Counts `bytes` more held by `answer`, when it is still the one kept for `request`. */
+  private grew(caller: Caller, request: string, answer: KeptJson, bytes: number): void {
+    const key = keyOf(caller, request);
+    const kept = this.kept?.peek(key);
+    if (kept?.answer === answer) this.kept!.set(key, { ...kept, bytes: kept.bytes + bytes });
   }
 
   /** The quarter-hour an answer begun now belongs to. */

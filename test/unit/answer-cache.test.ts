@@ -1,4 +1,4 @@
-import { AnswerCache } from '../../src/platform/answer-cache';
+import { AnswerCache, keptJson } from '../../src/platform/answer-cache';
 import type { Caller } from '../../src/platform/caller';
 
 const caller: Caller = { userId: 3, tokenId: 1, dataVersion: '10' };
@@ -10,7 +10,7 @@ function maker(bytes: number) {
   const make = async (keepUpTo: number) => {
     allowed.push(keepUpTo);
     await new Promise<void>((resolve) => (release = resolve));
-    return bytes <= keepUpTo ? { answer: `answer of ${bytes} bytes`, bytes } : undefined;
+    return bytes <= keepUpTo ? keptJson([Buffer.alloc(bytes)]) : undefined;
   };
   return { allowed, make, release: () => release() };
 }
@@ -42,7 +42,9 @@ it('keeps an answer that fits, for the burst waiting on it and for the requests 
   const small = maker(1000);
   const burst = [answers.keptOrMade(caller, 'list', small.make), answers.keptOrMade(caller, 'list', small.make)];
   small.release();
-  expect(await Promise.all(burst)).toEqual(['answer of 1000 bytes', 'answer of 1000 bytes']);
-  expect(await answers.keptOrMade(caller, 'list', small.make)).toBe('answer of 1000 bytes');
+  const [made, waited] = await Promise.all(burst);
+  expect(made?.bytes).toBe(1000);
+  expect(waited).toBe(made);
+  expect(await answers.keptOrMade(caller, 'list', small.make)).toBe(made);
   expect(small.allowed).toHaveLength(1);
 });
