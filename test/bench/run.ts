@@ -99,17 +99,29 @@ function startServer(env: Record<string, string>, port: number): ChildProcess {
   });
 }
 
+/** One request as the load generator sends it. */
+interface BenchRequest {
+  method?: 'GET' | 'POST' | 'PUT';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
 interface LoadOptions {
   method?: 'GET' | 'POST' | 'PUT';
   headers?: Record<string, string>;
   body?: string;
   connections?: number;
-  /** A path per request, in turn (the url's own path otherwise). */
-  nextPath?: () => string;
+  /** Each request in turn: its path, and its method, headers and body where given (the options' otherwise). */
+  nextRequest?: () => BenchRequest;
 }
 
 async function load(url: string, options: LoadOptions = {}) {
-  const { nextPath } = options;
+  const { nextRequest } = options;
+  const setupRequest = (request: autocannon.Request) => {
+    const next = nextRequest!();
+    return { ...request, ...next, headers: { ...request.headers, ...next.headers } };
+  };
   const run = (duration: number) =>
     autocannon({
       url,
@@ -118,9 +130,7 @@ async function load(url: string, options: LoadOptions = {}) {
       method: options.method ?? 'GET',
       ...(options.headers ? { headers: options.headers } : {}),
       ...(options.body ? { body: options.body } : {}),
-      ...(nextPath
-        ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: nextPath() }) }] }
-        : {}),
+      ...(nextRequest ? { requests: [{ setupRequest }] } : {}),
     });
   // Steady state is compared: both sides first get WARM_UP_S of the same load, unmeasured (JIT, pools, caches).
   await run(WARM_UP_S);
@@ -661,7 +671,7 @@ async function measure(
     await scenario('REST update (PUT)', () =>
       load(`${base}/api/v1/subscriptions/${ids[0]}`, {
         ...update,
-        nextPath: () => `/api/v1/subscriptions/${ids[next++ % ids.length]}`,
+        nextRequest: () => ({ path: `/api/v1/subscriptions/${ids[next++ % ids.length]}` }),
       }),
     );
     // The hot spot, apart: every connection changing one record, whose changes take turns.
