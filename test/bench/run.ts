@@ -624,7 +624,7 @@ async function measure(
           headers: { ...auth, 'content-type': 'application/json' },
           body: graphqlBody(GRAPHQL_PAGE),
         }),
-      () => load(`${ceiling.url}/list?user=${user.id}`),
+      () => load(`${ceiling.url}/page?user=${user.id}`),
     );
     await scenario('GraphQL spendingSummary', () =>
       load(`${base}/graphql`, {
@@ -746,7 +746,7 @@ async function afresh(
           headers: { ...auth, 'content-type': 'application/json' },
           body: JSON.stringify({ query: GRAPHQL_PAGE }),
         }),
-      () => load(`${ceiling.url}/list?user=${user.id}`),
+      () => load(`${ceiling.url}/page?user=${user.id}`),
     );
   } finally {
     unwatch();
