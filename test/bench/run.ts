@@ -164,13 +164,15 @@ async function scenario(
     const top = await ceiling();
     figure.ceilingRequestsPerSecond = top.requestsPerSecond;
     figure.ceilingP99 = top.p99;
-    figure.ratio = Math.round((measured.requestsPerSecond / top.requestsPerSecond) * 100) / 100;
+    // A ceiling that answered nothing within the measurement (a year's calendar on a slow run) gives no ratio.
+    if (top.requestsPerSecond > 0)
+      figure.ratio = Math.round((measured.requestsPerSecond / top.requestsPerSecond) * 100) / 100;
   }
   figures.push(figure);
   console.log(
     `${name.padEnd(44)} ${String(Math.round(figure.requestsPerSecond)).padStart(7)} req/s  p50 ${figure.p50} ms  p99 ${figure.p99} ms  errors ${figure.errors}  cpu server ${serverShare}% load ${benchShare}%  rss ${figure.peakRssMb} MB pss ${figure.peakPssMb} MB` +
-      (figure.ratio !== undefined
-        ? `  ceiling ${Math.round(figure.ceilingRequestsPerSecond!)} req/s p99 ${figure.ceilingP99} ms  ratio ${figure.ratio}`
+      (figure.ceilingRequestsPerSecond !== undefined
+        ? `  ceiling ${Math.round(figure.ceilingRequestsPerSecond)} req/s p99 ${figure.ceilingP99} ms  ratio ${figure.ratio ?? '-'}`
         : ''),
   );
 }
