@@ -61,12 +61,12 @@ function taken(call: () => unknown): Sql {
  */
 export const STATEMENTS = {
   /** SubscriptionRepository.page: the REST list. */
-  list: (userId: number) => {
+  list: (userId: number, _now: Date) => {
     const { where, order } = listQuerySql(userId, LIST_QUERY);
     return recordSelect(sql`${where} ${order} limit ${LIST_QUERY.length} offset ${LIST_QUERY.start}`, order);
   },
   /** SubscriptionRepository.pageWithTotal: the GraphQL page, with its total and the products' summaries. */
-  page: (userId: number) => {
+  page: (userId: number, _now: Date) => {
     const { where, order } = listQuerySql(userId, PAGE_QUERY);
     return recordSelect(sql`${where} ${order} limit ${PAGE_QUERY.length} offset ${PAGE_QUERY.start}`, order, {
       total: true,
@@ -90,12 +90,14 @@ export const STATEMENTS = {
   budgets: (userId: number) => taken(() => spending.budgets(userId)),
 } satisfies Record<string, (userId: number, ...rest: never[]) => Sql>;
 
-/** PostgreSQL's text type: a statement answering one such column in one row answers the JSON text itself. */
-const TEXT_OID = 25;
+/** PostgreSQL's json and jsonb types, which the ceiling's pool keeps as text (pg would parse them). */
+const JSON_OIDS = [114, 3802];
+/** Text, json, jsonb: a statement answering one such column in one row answers the JSON text itself. */
+const TEXT_OIDS = [25, ...JSON_OIDS];
 
 /** The answer's JSON text: a statement's own text answer as it stands, else the rows stringified. */
 function answerOf(result: QueryResult): string {
-  if (result.fields.length === 1 && result.fields[0].dataTypeID === TEXT_OID && result.rows.length === 1)
+  if (result.fields.length === 1 && TEXT_OIDS.includes(result.fields[0].dataTypeID) && result.rows.length === 1)
     return result.rows[0][result.fields[0].name] as string;
   return JSON.stringify(result.rows);
 }
@@ -109,7 +111,16 @@ function answerOf(result: QueryResult): string {
  */
 export async function startCeiling(databaseUrl: string): Promise<{ url: string; close(): Promise<void> }> {
   for (const oid of [1082, 1114, 1184]) types.setTypeParser(oid, (value) => value);
-  const pool = new Pool({ connectionString: databaseUrl, max: 10 });
+  const pool = new Pool({
+    connectionString: databaseUrl,
+    max: 10,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        JSON_OIDS.includes(oid)
+          ? (value: string) => value
+          : types.getTypeParser(oid, format)) as typeof types.getTypeParser,
+    },
+  });
   const names = new Map<string, string>();
   const run = (query: Sql): Promise<QueryResult> => {
     let name = names.get(query.text);
@@ -135,9 +146,9 @@ export async function startCeiling(databaseUrl: string): Promise<{ url: string; 
     const post = req.method === 'POST';
     switch (url.pathname) {
       case '/list':
-        return answerOf(await run(STATEMENTS.list(userId)));
+        return answerOf(await run(STATEMENTS.list(userId, new Date())));
       case '/page':
-        return answerOf(await run(STATEMENTS.page(userId)));
+        return answerOf(await run(STATEMENTS.page(userId, new Date())));
       case '/upcoming': {
         const now = new Date();
         const todays = new Map<string, string>();
