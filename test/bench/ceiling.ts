@@ -1,59 +1,264 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { Pool, types } from 'pg';
+import { Pool, type PoolClient, type QueryResult, types } from 'pg';
+import sql, { type Sql } from 'sql-template-tag';
 
-import { todayIn } from '../../src/platform/dates';
+import { LedgerRepository } from '../../src/ledger/ledger.repository';
+import { addDays, endOfMonth, todayIn } from '../../src/platform/dates';
+import type { DataSource } from '../../src/platform/db/data-source';
+import type { DirectReads } from '../../src/platform/db/direct-reads';
+import { summarizeSpending } from '../../src/spending/spending';
+import { SpendingRepository } from '../../src/spending/spending.repository';
+import { paidSumsSql, spendingSumsSql } from '../../src/spending/spending.sql';
 import { nextOnOrAfter, occurrencesBetween } from '../../src/subscriptions/payment-dates';
+import { PriceHistoryRepository } from '../../src/subscriptions/price-history.repository';
+import type { ListQuery } from '../../src/subscriptions/subscription.list';
+import { scheduleOf, type SubscriptionRow } from '../../src/subscriptions/subscription.record';
+import { SubscriptionRepository } from '../../src/subscriptions/subscription.repository';
+import { listQuerySql, recordSelect } from '../../src/subscriptions/subscription.sql';
+
+/** The REST list's query (`?length=100&sort=payment_date:asc`). */
+const LIST_QUERY: ListQuery = {
+  start: 0,
+  length: 100,
+  sort: [{ field: 'payment_date', direction: 'asc' }],
+  filters: {},
+};
+/** The GraphQL page's (`first: 100`: one more, which tells whether a next page exists). */
+const PAGE_QUERY: ListQuery = { ...LIST_QUERY, length: 101 };
+/** The upcoming window the bench asks for (`?days=30`). */
+export const UPCOMING_DAYS = 30;
 
 /**
- * The ceiling: the same reads with nothing in between: node:http, pg with indexed SQL, dates kept as strings
- * (pg's Date parsing alone halves throughput), JSON.stringify, and the payment dates expanded in plain code;
- * and a create that writes the record and its outbox rows with plain `pg` in one transaction.
+ * Repositories that build their statements inline, given reads that take the statement instead of running it:
+ * `taken` reads what a method would have run (repositories hand it over before their first await).
+ */
+let lastTaken: Sql | undefined;
+const taking = {
+  rows(query: Sql) {
+    lastTaken = query;
+    return Promise.resolve([]);
+  },
+} as unknown as DirectReads;
+const subscriptions = new SubscriptionRepository(undefined as unknown as DataSource, taking);
+const spending = new SpendingRepository(undefined as unknown as DataSource, taking);
+const priceHistory = new PriceHistoryRepository(undefined as unknown as DataSource);
+
+function taken(call: () => unknown): Sql {
+  lastTaken = undefined;
+  void call();
+  if (!lastTaken) throw new Error('the repository ran no statement');
+  return lastTaken;
+}
+
+/**
+ * The statement of each read, exactly as the server's repositories build it (the ceiling runs the very SQL,
+ * so a ratio is never won by a leaner statement on one side or a slower one on the other). A statement that
+ * answers one row of one text column is taken as the answer's JSON text as it stands (see answerOf): a read
+ * the server moves to such a statement moves here by changing its line.
+ */
+export const STATEMENTS = {
+  /** SubscriptionRepository.page: the REST list. */
+  list: (userId: number, _now: Date) => {
+    const { where, order } = listQuerySql(userId, LIST_QUERY);
+    return recordSelect(sql`${where} ${order} limit ${LIST_QUERY.length} offset ${LIST_QUERY.start}`, order);
+  },
+  /** SubscriptionRepository.pageWithTotal: the GraphQL page, with its total and the products' summaries. */
+  page: (userId: number, _now: Date) => {
+    const { where, order } = listQuerySql(userId, PAGE_QUERY);
+    return recordSelect(sql`${where} ${order} limit ${PAGE_QUERY.length} offset ${PAGE_QUERY.start}`, order, {
+      total: true,
+      productSummary: true,
+    });
+  },
+  /** The candidates of upcoming (SubscriptionReads.upcoming): Active recurring records due by the window's end. */
+  upcoming: (userId: number, now: Date) =>
+    taken(() =>
+      subscriptions.active(userId, { recurringOnly: true, dueBy: addDays(todayIn('UTC', now), UPCOMING_DAYS + 1) }),
+    ),
+  /** The calendar's records (SubscriptionReads.calendar for 2026). */
+  calendar: (userId: number) => taken(() => subscriptions.active(userId, { anchoredBy: '2026-12-31' })),
+  /** The owner's zone and base currency a spending summary's period comes from. */
+  ownerSettings: (userId: number) => taken(() => subscriptions.ownerSettings(userId)),
+  /** Spending by category over [from, to]: as planned, as paid, and the budgets. */
+  plannedSums: (userId: number, from: string, to: string) =>
+    spendingSumsSql('CATEGORY', { kind: 'own', userId }, userId, from, to),
+  paidSums: (userId: number, from: string, to: string) =>
+    paidSumsSql('CATEGORY', { kind: 'own', userId }, userId, from, to),
+  budgets: (userId: number) => taken(() => spending.budgets(userId)),
+} satisfies Record<string, (userId: number, ...rest: never[]) => Sql>;
+
+/** PostgreSQL's json and jsonb types, which the ceiling's pool keeps as text (pg would parse them). */
+const JSON_OIDS = [114, 3802];
+/** Text, json, jsonb: a statement answering one such column in one row answers the JSON text itself. */
+const TEXT_OIDS = [25, ...JSON_OIDS];
+
+/** The answer's JSON text: a statement's own text answer as it stands, else the rows stringified. */
+function answerOf(result: QueryResult): string {
+  if (result.fields.length === 1 && TEXT_OIDS.includes(result.fields[0].dataTypeID) && result.rows.length === 1)
+    return result.rows[0][result.fields[0].name] as string;
+  return JSON.stringify(result.rows);
+}
+
+/**
+ * The ceiling: the same work with nothing in between: node:http, pg running the server's own statements
+ * (STATEMENTS), prepared by name as the server's hot reads are, dates kept as strings (pg's Date parsing alone
+ * halves throughput), JSON.stringify, and the payment dates expanded in plain code; the writes with plain `pg`,
+ * each in one transaction: a create and an update that write the record and its outbox rows, and a payment
+ * marked paid with the ledger's own statements.
  */
 export async function startCeiling(databaseUrl: string): Promise<{ url: string; close(): Promise<void> }> {
   for (const oid of [1082, 1114, 1184]) types.setTypeParser(oid, (value) => value);
-  const pool = new Pool({ connectionString: databaseUrl, max: 10 });
-  const rowsOf = async (userId: number, extra = '') =>
-    (await pool.query(`select * from "subscriptions" where "user_id" = $1 and "deleted_at" is null ${extra}`, [userId]))
-      .rows;
-  const server: Server = createServer(async (req, res) => {
+  const pool = new Pool({
+    connectionString: databaseUrl,
+    max: 10,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        JSON_OIDS.includes(oid)
+          ? (value: string) => value
+          : types.getTypeParser(oid, format)) as typeof types.getTypeParser,
+    },
+  });
+  const names = new Map<string, string>();
+  const run = (query: Sql): Promise<QueryResult> => {
+    let name = names.get(query.text);
+    if (name === undefined)
+      names.set(query.text, (name = `c_${createHash('sha1').update(query.text).digest('hex').slice(0, 20)}`));
+    return pool.query({ name, text: query.text, values: query.values });
+  };
+  const server: Server = createServer((req, res) => {
+    answer(req).then(
+      (body) => {
+        if (body === null) res.writeHead(404).end();
+        else res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      },
+      (error: unknown) => {
+        console.error('ceiling:', error);
+        res.writeHead(500).end();
+      },
+    );
+  });
+  async function answer(req: IncomingMessage): Promise<string | null> {
     const url = new URL(req.url ?? '/', 'http://ceiling');
     const userId = Number(url.searchParams.get('user'));
-    let body: unknown;
-    if (url.pathname === '/list') {
-      body = (
-        await pool.query('select * from "subscriptions" where "user_id" = $1 order by "payment_date" limit 100', [
-          userId,
-        ])
-      ).rows;
-    } else if (url.pathname === '/upcoming') {
-      const rows = await rowsOf(userId, `and "status" = 1 and "recurring" = 1`);
-      body = rows
-        .map((row) => ({ ...row, next_payment_date: nextOnOrAfter(schedule(row), todayIn(row.timezone)) }))
-        .filter((row) => row.next_payment_date <= '9999-12-31')
-        .slice(0, 100);
-    } else if (url.pathname === '/calendar') {
-      const rows = await rowsOf(userId, `and "status" = 1`);
-      const entries: unknown[] = [];
-      for (const row of rows)
-        for (const date of occurrencesBetween(schedule(row), '2026-01-01', '2026-12-31'))
-          entries.push({ ...row, payment_date: date });
-      body = entries;
-    } else if (url.pathname === '/create' && req.method === 'POST') {
-      body = await create(userId, new URLSearchParams(await text(req)));
-    } else {
-      res.writeHead(404).end();
-      return;
+    const post = req.method === 'POST';
+    switch (url.pathname) {
+      case '/list':
+        return answerOf(await run(STATEMENTS.list(userId, new Date())));
+      case '/page':
+        return answerOf(await run(STATEMENTS.page(userId, new Date())));
+      case '/upcoming': {
+        const now = new Date();
+        const todays = new Map<string, string>();
+        const today = (zone: string) => todays.get(zone) ?? todays.set(zone, todayIn(zone, now)).get(zone)!;
+        const rows = (await run(STATEMENTS.upcoming(userId, now))).rows as Row[];
+        return JSON.stringify(
+          rows
+            .map((row) => ({ ...row, next_payment_date: nextOnOrAfter(scheduleOf(row), today(row.timezone)) }))
+            .filter(
+              (row) =>
+                row.next_payment_date !== null && row.next_payment_date <= addDays(today(row.timezone), UPCOMING_DAYS),
+            )
+            .sort((a, b) => a.next_payment_date!.localeCompare(b.next_payment_date!) || a.id - b.id),
+        );
+      }
+      case '/calendar': {
+        const rows = (await run(STATEMENTS.calendar(userId))).rows as Row[];
+        // Megabytes of plain work in the load generator's own process: none for a client gone meanwhile (the
+        // end of a measurement), or it would run on into the next scenario's.
+        if (req.socket.destroyed) return '';
+        const entries: unknown[] = [];
+        for (const row of rows)
+          for (const date of occurrencesBetween(scheduleOf(row), '2026-01-01', '2026-12-31'))
+            entries.push({ ...row, payment_date: date });
+        return JSON.stringify(entries);
+      }
+      case '/spending':
+        return JSON.stringify(await spendingSummary(userId));
+      case '/create':
+        return post ? JSON.stringify(await create(userId, new URLSearchParams(await text(req)))) : null;
+      case '/update':
+        return post
+          ? JSON.stringify(
+              await update(userId, Number(url.searchParams.get('id')), new URLSearchParams(await text(req))),
+            )
+          : null;
+      case '/paid':
+        return post ? JSON.stringify(await markPaid(userId, Number(url.searchParams.get('entry')))) : null;
+      default:
+        return null;
     }
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-  });
-  /** Create with nothing in between: the record (product fields copied) and its outbox rows, one transaction. */
-  async function create(userId: number, form: URLSearchParams) {
+  }
+
+  /** Spending by category this month in the owner's zone: the period's read, then the three sums at once. */
+  async function spendingSummary(userId: number) {
+    const [owner] = (await run(STATEMENTS.ownerSettings(userId))).rows as Array<{
+      timezone: string;
+      baseCurrency: string;
+    }>;
+    const from = `${todayIn(owner.timezone).slice(0, 8)}01`;
+    const to = endOfMonth(from);
+    const [sums, paid, budgets] = await Promise.all([
+      run(STATEMENTS.plannedSums(userId, from, to)),
+      run(STATEMENTS.paidSums(userId, from, to)),
+      run(STATEMENTS.budgets(userId)),
+    ]);
+    const categories = budgets.rows as Array<{ category_id: number | null; category_name: string; amount: string }>;
+    const summary = summarizeSpending({
+      sums: sums.rows,
+      paid: paid.rows,
+      budgets: {
+        overall: categories.find((row) => row.category_id === null)?.amount ?? null,
+        categories: categories
+          .filter((row) => row.category_id !== null)
+          .map((row) => ({ key: String(row.category_id), label: row.category_name, amount: row.amount })),
+      },
+      baseCurrency: owner.baseCurrency,
+      from,
+      to,
+      grouping: 'CATEGORY',
+    });
+    return {
+      monthlyTotal: summary.monthlyTotal,
+      groups: summary.groups.map((group) => ({ key: group.key, monthlyTotal: group.monthlyTotal })),
+    };
+  }
+
+  /** Statements on one client, in one transaction. */
+  async function transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
     const client = await pool.connect();
     try {
       await client.query('begin');
+      const result = await work(client);
+      await client.query('commit');
+      return result;
+    } catch (error) {
+      await client.query('rollback');
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** The outbox rows of a change: its event and a delivery to each of the user's enabled endpoints. */
+  async function outbox(client: PoolClient, userId: number, topic: string, record: { id: number }) {
+    const eventId = `evt_${randomUUID()}`;
+    await client.query(
+      `insert into "webhook_events" ("id", "user_id", "topic", "subscription_id", "payload") values ($1, $2, $3, $4, $5)`,
+      [eventId, userId, topic, record.id, JSON.stringify(record)],
+    );
+    await client.query(
+      `insert into "webhook_deliveries" ("event_id", "endpoint_id", "next_attempt_at")
+        select $1, e."id", (now() at time zone 'utc') from "webhook_endpoints" e where e."user_id" = $2 and e."enabled"`,
+      [eventId, userId],
+    );
+  }
+
+  /** Create with nothing in between: the record (product fields copied) and its outbox rows, one transaction. */
+  function create(userId: number, form: URLSearchParams) {
+    return transaction(async (client) => {
       const {
         rows: [record],
       } = await client.query(
@@ -78,24 +283,49 @@ export async function startCeiling(databaseUrl: string): Promise<{ url: string; 
           form.get('recurring'),
         ],
       );
-      const eventId = `evt_${randomUUID()}`;
-      await client.query(
-        `insert into "webhook_events" ("id", "user_id", "topic", "subscription_id", "payload") values ($1, $2, 'subscription.created', $3, $4)`,
-        [eventId, userId, record.id, JSON.stringify(record)],
-      );
-      await client.query(
-        `insert into "webhook_deliveries" ("event_id", "endpoint_id", "next_attempt_at")
-        select $1, e."id", (now() at time zone 'utc') from "webhook_endpoints" e where e."user_id" = $2 and e."enabled"`,
-        [eventId, userId],
-      );
-      await client.query('commit');
+      await outbox(client, userId, 'subscription.created', record as { id: number });
       return { status: true, message: 'Subscription created successfully', subscription: record };
-    } catch (error) {
-      await client.query('rollback');
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
+  }
+
+  /**
+   * A price edit with nothing in between: the price (and the price history's step in effect today, as the
+   * server's correction does) and updated_at, and the outbox rows, one transaction.
+   */
+  function update(userId: number, id: number, form: URLSearchParams) {
+    const price = form.get('price') ?? '';
+    return transaction(async (client) => {
+      const corrected = priceHistory.correctionPart(id, todayIn('UTC'), price).sql;
+      const statement = sql`with ${corrected}
+        update "subscriptions" set "price" = ${price}::numeric, "updated_at" = now() at time zone 'utc'
+         where "id" = ${id} and "user_id" = ${userId} and "deleted_at" is null returning *`;
+      const {
+        rows: [record],
+      } = await client.query(statement.text, statement.values);
+      if (!record) throw new Error(`no record ${id} of user ${userId}`);
+      await outbox(client, userId, 'subscription.updated', record as { id: number });
+      return { status: true, message: 'Subscription updated successfully', subscription: record };
+    });
+  }
+
+  /** A payment marked paid with the ledger's own statements: the entry locked, then settled, one transaction. */
+  function markPaid(userId: number, entryId: number) {
+    return transaction(async (client) => {
+      const ledger = new LedgerRepository({
+        row: async (query: Sql) => (await client.query(query.text, query.values)).rows[0] as unknown,
+        run: async (query: Sql) => (await client.query(query.text, query.values)).rowCount ?? 0,
+      } as unknown as DataSource);
+      const entry = await ledger.lockOwned(userId, entryId);
+      if (!entry) throw new Error(`no entry ${entryId} of user ${userId}`);
+      const settled = {
+        status: 'paid' as const,
+        paidAmount: entry.expected_amount,
+        paidOn: todayIn(entry.timezone),
+        note: entry.note,
+      };
+      await ledger.settle(entryId, settled);
+      return { ...entry, status: 'paid', paid_amount: settled.paidAmount, paid_on: settled.paidOn };
+    });
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -108,19 +338,8 @@ export async function startCeiling(databaseUrl: string): Promise<{ url: string; 
   };
 }
 
-function schedule(row: {
-  payment_date: string;
-  billing_type: number;
-  billing_cycle: number;
-  billing_frequency: number;
-}) {
-  return {
-    anchor: row.payment_date,
-    billingType: row.billing_type,
-    billingCycle: row.billing_cycle,
-    billingFrequency: row.billing_frequency,
-  };
-}
+/** What the ceiling reads of a record row in plain code (the schedule's columns are scheduleOf's). */
+type Row = SubscriptionRow & { id: number; timezone: string };
 
 async function text(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
