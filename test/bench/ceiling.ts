@@ -6,13 +6,13 @@ import { Pool, type PoolClient, type QueryResult, types } from 'pg';
 import sql, { type Sql } from 'sql-template-tag';
 
 import { LedgerRepository } from '../../src/ledger/ledger.repository';
-import { addDays, endOfMonth, todayIn } from '../../src/platform/dates';
+import { endOfMonth, todayIn } from '../../src/platform/dates';
 import type { DataSource } from '../../src/platform/db/data-source';
 import type { DirectReads } from '../../src/platform/db/direct-reads';
 import { summarizeSpending } from '../../src/spending/spending';
 import { SpendingRepository } from '../../src/spending/spending.repository';
 import { paidSumsSql, spendingSumsSql } from '../../src/spending/spending.sql';
-import { nextOnOrAfter, occurrencesBetween } from '../../src/subscriptions/payment-dates';
+import { occurrencesBetween } from '../../src/subscriptions/payment-dates';
 import { PriceHistoryRepository } from '../../src/subscriptions/price-history.repository';
 import type { ListQuery } from '../../src/subscriptions/subscription.list';
 import { scheduleOf, type SubscriptionRow } from '../../src/subscriptions/subscription.record';
@@ -60,11 +60,8 @@ function taken(call: () => unknown): Sql {
  * the server moves to such a statement moves here by changing its line.
  */
 export const STATEMENTS = {
-  /** SubscriptionRepository.page: the REST list. */
-  list: (userId: number, _now: Date) => {
-    const { where, order } = listQuerySql(userId, LIST_QUERY);
-    return recordSelect(sql`${where} ${order} limit ${LIST_QUERY.length} offset ${LIST_QUERY.start}`, order);
-  },
+  /** SubscriptionRepository.pageJson: the REST list, each item's JSON written by the database. */
+  list: (userId: number, now: Date) => taken(() => subscriptions.pageJson(userId, LIST_QUERY, now)),
   /** SubscriptionRepository.pageWithTotal: the GraphQL page, with its total and the products' summaries. */
   page: (userId: number, _now: Date) => {
     const { where, order } = listQuerySql(userId, PAGE_QUERY);
@@ -73,11 +70,8 @@ export const STATEMENTS = {
       productSummary: true,
     });
   },
-  /** The candidates of upcoming (SubscriptionReads.upcoming): Active recurring records due by the window's end. */
-  upcoming: (userId: number, now: Date) =>
-    taken(() =>
-      subscriptions.active(userId, { recurringOnly: true, dueBy: addDays(todayIn('UTC', now), UPCOMING_DAYS + 1) }),
-    ),
+  /** SubscriptionRepository.upcomingJson: the REST upcoming, each item's JSON written by the database. */
+  upcoming: (userId: number, now: Date) => taken(() => subscriptions.upcomingJson(userId, UPCOMING_DAYS, now)),
   /** The calendar's records (SubscriptionReads.calendar for 2026). */
   calendar: (userId: number) => taken(() => subscriptions.active(userId, { anchoredBy: '2026-12-31' })),
   /** The owner's zone and base currency a spending summary's period comes from. */
@@ -95,10 +89,15 @@ const JSON_OIDS = [114, 3802];
 /** Text, json, jsonb: a statement answering one such column in one row answers the JSON text itself. */
 const TEXT_OIDS = [25, ...JSON_OIDS];
 
-/** The answer's JSON text: a statement's own text answer as it stands, else the rows stringified. */
+/**
+ * The answer's JSON text: a statement's own text answer as it stands, the items' JSON texts of a statement that
+ * writes them (a `json` column) as an array, else the rows stringified.
+ */
 function answerOf(result: QueryResult): string {
   if (result.fields.length === 1 && TEXT_OIDS.includes(result.fields[0].dataTypeID) && result.rows.length === 1)
     return result.rows[0][result.fields[0].name] as string;
+  if (result.fields.some((field) => field.name === 'json'))
+    return `[${(result.rows as Array<{ json: string }>).map((row) => row.json).join(',')}]`;
   return JSON.stringify(result.rows);
 }
 
@@ -149,21 +148,8 @@ export async function startCeiling(databaseUrl: string): Promise<{ url: string; 
         return answerOf(await run(STATEMENTS.list(userId, new Date())));
       case '/page':
         return answerOf(await run(STATEMENTS.page(userId, new Date())));
-      case '/upcoming': {
-        const now = new Date();
-        const todays = new Map<string, string>();
-        const today = (zone: string) => todays.get(zone) ?? todays.set(zone, todayIn(zone, now)).get(zone)!;
-        const rows = (await run(STATEMENTS.upcoming(userId, now))).rows as Row[];
-        return JSON.stringify(
-          rows
-            .map((row) => ({ ...row, next_payment_date: nextOnOrAfter(scheduleOf(row), today(row.timezone)) }))
-            .filter(
-              (row) =>
-                row.next_payment_date !== null && row.next_payment_date <= addDays(today(row.timezone), UPCOMING_DAYS),
-            )
-            .sort((a, b) => a.next_payment_date!.localeCompare(b.next_payment_date!) || a.id - b.id),
-        );
-      }
+      case '/upcoming':
+        return answerOf(await run(STATEMENTS.upcoming(userId, new Date())));
       case '/calendar': {
         const rows = (await run(STATEMENTS.calendar(userId))).rows as Row[];
         // Megabytes of plain work in the load generator's own process: none for a client gone meanwhile (the
