@@ -24,10 +24,10 @@ export type MadeJson = string | readonly Buffer[] | Iterable<Buffer>;
  * this way: a year's calendar is tens of thousands of entries (tens of MB as one string; 32 of them at once
  * held 400 MB), and even a list page is past the size that costs a mapping.
  */
-function* jsonArrayChunks<T>(items: readonly T[], toJson: (item: T) => string): Generator<Buffer> {
+function* jsonArrayChunks<T>(items: readonly T[], present: (item: T) => unknown): Generator<Buffer> {
   let text = '[';
   for (let i = 0; i < items.length; i++) {
-    text += (i === 0 ? '' : ',') + toJson(items[i]);
+    text += (i === 0 ? '' : ',') + JSON.stringify(present(items[i]));
     if (text.length >= CHUNK_BYTES) {
       yield Buffer.from(text);
       text = '';
@@ -100,21 +100,8 @@ export async function sendKeptJsonArray<T>(
   load: () => Promise<readonly T[]>,
   present: (item: T) => unknown,
 ): Promise<void> {
-  await sendKeptJsonTexts(res, req, answers, caller, request, load, (item) => JSON.stringify(present(item)));
-}
-
-/** sendKeptJsonArray for items that are, or are written by `toJson` as, JSON texts (the database's). */
-export async function sendKeptJsonTexts<T = string>(
-  res: Response,
-  req: Request,
-  answers: AnswerCache,
-  caller: Caller,
-  request: string,
-  load: () => Promise<readonly T[]>,
-  toJson: (item: T) => string = String,
-): Promise<void> {
   await sendKeptJson(res, req, answers, caller, request, async (keepUpTo) => {
-    const chunks = jsonArrayChunks(await load(), toJson);
+    const chunks = jsonArrayChunks(await load(), present);
     const made: Buffer[] = [];
     let bytes = 0;
     for (let next = chunks.next(); !next.done; next = chunks.next()) {

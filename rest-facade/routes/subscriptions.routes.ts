@@ -4,6 +4,7 @@ import { isCalendarDate } from '../../src/platform/dates';
 import { AppError } from '../../src/platform/errors';
 import { definedOnly } from '../../src/platform/objects';
 import type { Services } from '../../src/runtime/services';
+import type { JsonArray } from '../../src/subscriptions/record-shape.sql';
 import {
   RECORD_FIELDS,
   type RecordField,
@@ -26,7 +27,7 @@ import {
 import { callerOf } from '../auth';
 import { parseBody } from '../body';
 import { FormReader } from '../form';
-import { sendKeptJson, sendKeptJsonArray, sendKeptJsonTexts } from '../json-stream';
+import { sendKeptJson, sendKeptJsonArray } from '../json-stream';
 import { presentCalendarEntry, presentSubscription } from '../presenters/subscription.presenter';
 import { pathId, readPagedQuery } from './params';
 
@@ -48,8 +49,8 @@ export function subscriptionRoutes(services: Services): Router {
   router.get('/subscriptions', async (req, res) => {
     const caller = callerOf(req);
     const query = readListQuery(req);
-    await sendKeptJsonTexts(res, req, services.answers, caller, `list ${JSON.stringify(query)}`, () =>
-      records(subscriptions.listJson(caller, query), 'subscriptions'),
+    await sendKeptJson(res, req, services.answers, caller, `list ${JSON.stringify(query)}`, async () =>
+      arrayOfRecords(await subscriptions.listJson(caller, query), 'subscriptions'),
     );
   });
 
@@ -58,8 +59,8 @@ export function subscriptionRoutes(services: Services): Router {
     const days = form.integer('days');
     form.done();
     const caller = callerOf(req);
-    await sendKeptJsonTexts(res, req, services.answers, caller, `upcoming ${days}`, () =>
-      records(subscriptions.upcomingJson(caller, days), 'upcoming payments'),
+    await sendKeptJson(res, req, services.answers, caller, `upcoming ${days}`, async () =>
+      arrayOfRecords(await subscriptions.upcomingJson(caller, days), 'upcoming payments'),
     );
   });
 
@@ -131,6 +132,12 @@ export function subscriptionRoutes(services: Services): Router {
   });
 
   return router;
+}
+
+/** An answer's JSON array of records; none is the original's "no results" answer. */
+function arrayOfRecords(array: JsonArray, what: string): string {
+  if (array.count === 0) throw AppError.noResults(what);
+  return array.json;
 }
 
 /** The records of an answer; none is the original's "no results" answer. */

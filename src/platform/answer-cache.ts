@@ -75,6 +75,11 @@ export class AnswerCache {
         : null;
   }
 
+  /** Whether answers are kept at all (ANSWER_CACHE_MB above 0). */
+  get keeps(): boolean {
+    return this.kept !== null;
+  }
+
   /** The kept answer for `request` when it is still what a fresh one would be. */
   get(caller: Caller, request: string): KeptJson | undefined {
     const answer = this.current(caller, request);

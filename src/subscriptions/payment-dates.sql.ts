@@ -53,10 +53,10 @@ export function derivedDatesSql(now: Date): Sql {
   return sql`cross join lateral (select (${now.toISOString()}::timestamptz at time zone s."timezone")::date as "today",
       ${raw(MONTHS)} as "months", ${raw(DAYS)} as "days") p
     cross join lateral (select ${raw(nextOnOrAfter('p."today"'))} as "next",
-      ${raw(lastOnOrBefore('least(p."today", s."expiry_date")'))} as "last") o
+      ${raw(lastOnOrBefore('least(p."today", s."expiry_date")'))} as "last" offset 0) o
     cross join lateral (select p."today",
       case when s."recurring" = 1 and s."status" = ${raw(String(Status.Active))} and (o."next" > s."expiry_date") is not true
         then o."next" end as "next_payment_date",
       case when s."recurring" = 1 then coalesce(o."last", ${raw(ANCHOR)}) else ${raw(ANCHOR)} end as "payment_date_upd",
-      ${raw(ANCHOR)} + s."refund_days" as "refund_date") d`;
+      ${raw(ANCHOR)} + s."refund_days" as "refund_date" offset 0) d`;
 }

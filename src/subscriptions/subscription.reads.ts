@@ -4,11 +4,11 @@ import { AppError } from '../platform/errors';
 import type { SharedRecordAccess } from '../platform/shared-records';
 import { occurrencesBetween } from './payment-dates';
 import type { PriceHistoryRepository, PriceStep } from './price-history.repository';
-import type { CheckedJsonTexts } from './record-shape.sql';
+import type { JsonArray } from './record-shape.sql';
 import type { ListQuery } from './subscription.list';
 import type { Loaders } from './subscription.loaders';
 import { asSeenBy, scheduleOf, type SubscriptionRecord, todayCache, toRecord } from './subscription.record';
-import type { SubscriptionRepository } from './subscription.repository';
+import type { CheckedJsonArray, SubscriptionRepository } from './subscription.repository';
 
 /** One payment date of one record, with an id that is stable for the same (record, date). */
 export interface CalendarEntry {
@@ -27,10 +27,10 @@ export function calendarEntryId(subscriptionId: number, date: string): number {
   return subscriptionId * 10_000_000 + epochDay(date);
 }
 
-/** The texts of a read that ran the caller's pending token check, when the token proved live. */
-async function checkedTexts(caller: Caller, read: CheckedJsonTexts): Promise<string[]> {
+/** The array of a read that ran the caller's pending token check, when the token proved live. */
+async function checkedArray(caller: Caller, read: CheckedJsonArray): Promise<JsonArray> {
   if (caller.pending && !(await caller.pending.settle(read.check))) throw AppError.unauthenticated();
-  return read.texts;
+  return { json: read.json, count: read.count };
 }
 
 function checkUpcomingDays(days: number): void {
@@ -93,9 +93,9 @@ export class SubscriptionReads {
     return [...byRecord.values()];
   }
 
-  /** A page of the caller's records as the REST list's items, each its JSON text. */
-  async listJson(caller: Caller, query: ListQuery): Promise<string[]> {
-    return checkedTexts(
+  /** A page of the caller's records as the REST list's JSON array. */
+  async listJson(caller: Caller, query: ListQuery): Promise<JsonArray> {
+    return checkedArray(
       caller,
       await this.repository.pageJson(caller.userId, query, this.clock(), caller.pending?.sql),
     );
@@ -127,10 +127,10 @@ export class SubscriptionReads {
       .sort((a, b) => a.next_payment_date!.localeCompare(b.next_payment_date!) || a.id - b.id);
   }
 
-  /** upcoming's records as the REST answer's items, each its JSON text. */
-  async upcomingJson(caller: Caller, days: number = DEFAULT_UPCOMING_DAYS): Promise<string[]> {
+  /** upcoming's records as the REST answer's JSON array. */
+  async upcomingJson(caller: Caller, days: number = DEFAULT_UPCOMING_DAYS): Promise<JsonArray> {
     checkUpcomingDays(days);
-    return checkedTexts(
+    return checkedArray(
       caller,
       await this.repository.upcomingJson(caller.userId, days, this.clock(), caller.pending?.sql),
     );

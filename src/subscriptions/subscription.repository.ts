@@ -1,13 +1,14 @@
 import sql, { join, raw, type Sql } from 'sql-template-tag';
 
 import type { Product } from '../catalogue/product.entity';
+import type { TokenCheckRow } from '../platform/caller';
 import { addDays, todayIn } from '../platform/dates';
 import type { DataSource } from '../platform/db/data-source';
 import type { DirectReads } from '../platform/db/direct-reads';
 import { ambientTransaction, dueColumn, intArray, type StatementPart, withParts } from '../platform/db/statements';
 import type { ReminderDefinition, ScheduledRecord } from '../platform/reminder-scheduling';
 import { Status } from './codes';
-import { afterTokenCheckSql, type CheckedJsonTexts, recordJsonSql } from './record-shape.sql';
+import { type JsonArray, jsonArraySql, recordJsonSql } from './record-shape.sql';
 import { Subscription } from './subscription.entity';
 import type { ListQuery } from './subscription.list';
 import type { SubscriptionRow } from './subscription.record';
@@ -180,10 +181,10 @@ export class SubscriptionRepository {
    * A page of the user's records as the list's items, each its JSON text made by the database at `now`; with
    * `tokenCheck` (the caller's, see PendingTokenCheck) run in the same statement.
    */
-  pageJson(userId: number, query: ListQuery, now: Date, tokenCheck?: Sql): Promise<CheckedJsonTexts> {
+  pageJson(userId: number, query: ListQuery, now: Date, tokenCheck?: Sql): Promise<CheckedJsonArray> {
     const { where, order } = listQuerySql(userId, query);
     const page = recordSelect(sql`${where} ${order} limit ${query.length} offset ${query.start}`);
-    return this.jsonTexts(recordJsonSql(page, 'listItem', now, { order }), tokenCheck);
+    return this.jsonArray(recordJsonSql(page, 'listItem', now, { order }), tokenCheck);
   }
 
   /**
@@ -198,10 +199,10 @@ export class SubscriptionRepository {
    * The user's Active recurring records whose next payment at `now` falls within `days` days of the record's
    * today, soonest first, each its JSON text made by the database.
    */
-  upcomingJson(userId: number, days: number, now: Date, tokenCheck?: Sql): Promise<CheckedJsonTexts> {
+  upcomingJson(userId: number, days: number, now: Date, tokenCheck?: Sql): Promise<CheckedJsonArray> {
     // The stored dates find the candidates; every zone's "today" is within a day of UTC's.
     const candidates = activeFilter(userId, { recurringOnly: true, dueBy: addDays(todayIn('UTC', now), days + 1) });
-    return this.jsonTexts(
+    return this.jsonArray(
       recordJsonSql(recordSelect(candidates), 'record', now, {
         where: sql`where d."next_payment_date" <= d."today" + ${days}::int`,
         order: raw('order by d."next_payment_date", s."id"'),
@@ -210,15 +211,12 @@ export class SubscriptionRepository {
     );
   }
 
-  /** The JSON texts of a recordJsonSql statement, after the caller's token check when one is given. */
-  private async jsonTexts(records: Sql, tokenCheck?: Sql): Promise<CheckedJsonTexts> {
-    if (!tokenCheck) return { texts: (await this.reads.rows<{ json: string }>(records)).map((row) => row.json) };
-    const rows = await this.reads.rows<{ data_version: string; renew: boolean; json: string | null }>(
-      afterTokenCheckSql(tokenCheck, records),
-    );
-    if (rows.length === 0) return { texts: [] };
-    const [{ data_version, renew }] = rows;
-    return { texts: rows.flatMap((row) => (row.json === null ? [] : [row.json])), check: { data_version, renew } };
+  /** The records of a recordJsonSql statement as one JSON array, after the caller's token check when one is given. */
+  private async jsonArray(records: Sql, tokenCheck?: Sql): Promise<CheckedJsonArray> {
+    const [row] = await this.reads.rows<JsonArray & Partial<TokenCheckRow>>(jsonArraySql(records, tokenCheck));
+    if (!tokenCheck) return { json: row.json, count: row.count };
+    if (!row) return { json: '[]', count: 0, check: undefined };
+    return { json: row.json, count: row.count, check: { data_version: row.data_version!, renew: row.renew! } };
   }
 
   /** The owner's settings that money totals, "today" and the way dates are written depend on. */
@@ -422,6 +420,11 @@ export class SubscriptionRepository {
            order by s."id" limit ${limit}`,
     );
   }
+}
+
+/** A JSON array of records, and the caller's token check's row when the read ran one and the token is live. */
+export interface CheckedJsonArray extends JsonArray {
+  check?: TokenCheckRow;
 }
 
 /** What `active` narrows the user's live Active records by. */

@@ -36,7 +36,7 @@ export function keptAnswersPlugin(
       return {
         async responseForOperation({ operation, contextValue, request, queryHash }) {
           const caller = contextValue.caller;
-          if (!caller || queryHash === undefined || !readsOnly(operation, roots)) return null;
+          if (!answers.keeps || !caller || queryHash === undefined || !readsOnly(operation, roots)) return null;
           const key = keyOf(queryHash, request.operationName, request.variables);
           // Checked before anything is awaited, so that a request that finds none is the one making it.
           const theirs = answers.madeByAnother(caller, key);
@@ -74,7 +74,8 @@ export function keptQueryAnswers(answers: AnswerCache): RequestHandler {
   return async (req, res, next) => {
     const body: unknown = req.body;
     const caller = req.caller;
-    if (req.method !== 'POST' || !caller || !req.is('application/json') || !isRecord(body)) return next();
+    if (!answers.keeps || req.method !== 'POST' || !caller || !req.is('application/json') || !isRecord(body))
+      return next();
     const { query, operationName, variables } = body;
     const type = req.accepts(RESULT_TYPES);
     if (
