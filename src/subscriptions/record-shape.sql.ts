@@ -131,22 +131,28 @@ export function recordJsonSql(
     ${options.order}`;
 }
 
-/** A JSON array of records made by the database: its text and how many records it holds. */
+/** A JSON array of records made by the database, as the texts of its parts in order, and how many records it holds. */
 export interface JsonArray {
-  json: string;
+  /** Each a run of items' JSON separated by commas, without the array's brackets. */
+  parts: string[];
   count: number;
 }
 
+/** Records per part of a JSON array: about 40 KB. */
+const RECORDS_PER_PART = 25;
+
 /**
- * The records of a recordJsonSql statement as one JSON array text, after `check` (one row while the caller's
- * token is live, with the caller's data version) when one is given: then no row at all when the token is not
- * live. One text, not a row per record: the rows of a large answer arrived over several reads of the socket,
- * and those that waited for the rest outlived the young generation (a quarter of the API's CPU went to GC).
+ * The records of a recordJsonSql statement as the parts of one JSON array (a row each, `part` in order), after
+ * `check` (one row while the caller's token is live, with the caller's data version) when one is given: then
+ * no row at all when the token is not live, and one with no part when there is no record. Parts, neither a row
+ * per record (the rows of a large answer arrived over several reads of the socket, and those that waited for
+ * the rest outlived the young generation) nor one text (past 128 KB a string is allocated in the old
+ * generation, which then filled and was collected every few dozen answers).
  */
 export function jsonArraySql(records: Sql, check?: Sql): Sql {
-  const array = sql`select '[' || coalesce(string_agg(x."json", ',' order by x."position"), '') || ']' as "json",
-      count(*)::int as "count" from (${records}) x`;
+  const parts = sql`select (x."position" - 1) / ${RECORDS_PER_PART}::int as "part", string_agg(x."json", ',' order by x."position") as "json",
+      count(*)::int as "count" from (${records}) x group by 1`;
   return check
-    ? sql`select c."data_version", c."renew", a."json", a."count" from (${check}) c cross join lateral (${array}) a`
-    : array;
+    ? sql`select c."data_version", c."renew", a."json", a."count" from (${check}) c left join lateral (${parts}) a on true order by a."part"`
+    : sql`${parts} order by 1`;
 }

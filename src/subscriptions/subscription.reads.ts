@@ -30,7 +30,7 @@ export function calendarEntryId(subscriptionId: number, date: string): number {
 /** The array of a read that ran the caller's pending token check, when the token proved live. */
 async function checkedArray(caller: Caller, read: CheckedJsonArray): Promise<JsonArray> {
   if (caller.pending && !(await caller.pending.settle(read.check))) throw AppError.unauthenticated();
-  return { json: read.json, count: read.count };
+  return { parts: read.parts, count: read.count };
 }
 
 function checkUpcomingDays(days: number): void {

@@ -213,10 +213,14 @@ export class SubscriptionRepository {
 
   /** The records of a recordJsonSql statement as one JSON array, after the caller's token check when one is given. */
   private async jsonArray(records: Sql, tokenCheck?: Sql): Promise<CheckedJsonArray> {
-    const [row] = await this.reads.rows<JsonArray & Partial<TokenCheckRow>>(jsonArraySql(records, tokenCheck));
-    if (!tokenCheck) return { json: row.json, count: row.count };
-    if (!row) return { json: '[]', count: 0, check: undefined };
-    return { json: row.json, count: row.count, check: { data_version: row.data_version!, renew: row.renew! } };
+    const rows = await this.reads.rows<{ json: string | null; count: number | null } & Partial<TokenCheckRow>>(
+      jsonArraySql(records, tokenCheck),
+    );
+    const parts = rows.flatMap((row) => (row.json === null ? [] : [row.json]));
+    const count = rows.reduce((sum, row) => sum + (row.count ?? 0), 0);
+    if (!tokenCheck) return { parts, count };
+    const [first] = rows;
+    return { parts, count, check: first && { data_version: first.data_version!, renew: first.renew! } };
   }
 
   /** The owner's settings that money totals, "today" and the way dates are written depend on. */

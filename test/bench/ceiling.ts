@@ -91,12 +91,12 @@ const JSON_OIDS = [114, 3802];
 const TEXT_OIDS = [25, ...JSON_OIDS];
 
 /**
- * The answer's JSON text: a statement's own text answer (its one text column, or its `json` column) as it
- * stands, else the rows stringified.
+ * The answer's JSON text: a statement's own text answer as it stands, the parts of an array a statement writes
+ * (its `json` column, a row each) in brackets, else the rows stringified.
  */
 function answerOf(result: QueryResult): string {
-  if (result.rows.length === 1 && result.fields.some((field) => field.name === 'json'))
-    return (result.rows[0] as { json: string }).json;
+  if (result.fields.some((field) => field.name === 'json'))
+    return `[${(result.rows as Array<{ json: string }>).map((row) => row.json).join(',')}]`;
   if (result.fields.length === 1 && TEXT_OIDS.includes(result.fields[0].dataTypeID) && result.rows.length === 1)
     return result.rows[0][result.fields[0].name] as string;
   return JSON.stringify(result.rows);
