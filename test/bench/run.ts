@@ -17,7 +17,7 @@ import { Client } from 'pg';
 import { runningEmbeddedPostgres } from '../../src/platform/db/embedded-postgres';
 import { dropRedisPrefix } from '../support/redis-keys';
 import { startArguments } from '../support/service-process';
-import { startCeiling } from './ceiling';
+import { startCeilingProcess } from './ceiling';
 import { dashboardLoads } from './dashboard';
 import { detectionQuality, STATEMENT_FILES, viaFile } from './detection';
 import { ceilingMix, checkMix, MIXED_USERS, mixedUsers, serverMix } from './mixed';
@@ -583,7 +583,7 @@ async function measure(
 
   // First the answers made afresh and the mixed use (what a user whose data changes gets), then the kept answers.
   await afresh(databaseUrl, prefix, sparePort, user);
-  const ceiling = await startCeiling(databaseUrl);
+  const ceiling = await startCeilingProcess(databaseUrl);
   const unwatch = watch(server.pid!);
   try {
     await mixed(base, databaseUrl, ceiling.url);
@@ -741,7 +741,7 @@ async function afresh(
     port,
   );
   await waitReady(base, started);
-  const ceiling = await startCeiling(databaseUrl);
+  const ceiling = await startCeilingProcess(databaseUrl);
   const unwatch = watch(server.pid!);
   const auth = { authorization: `Bearer ${user.token}` };
   try {
