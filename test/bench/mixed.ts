@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 
 import { formatAccessToken, randomSecret, sha256Hex } from '../../src/auth/secrets';
+import { prng } from '../support/statement-generator';
 import { type BenchRequest, CREATE_FORM, GRAPHQL_PAGE, GRAPHQL_SPENDING, LIST_PATH, UPCOMING_PATH } from './requests';
 
 /** A user of the mixed scenario: a bearer token, and the records and payment entries its writes pick from. */
@@ -79,18 +80,6 @@ export async function mixedUsers(databaseUrl: string): Promise<MixedUser[]> {
   }
 }
 
-/** A small seeded generator (mulberry32): the same seed, the same users and records in the same order. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** One turn of the mix: the kind from MIX_SCHEDULE, a random user, and one of its records, entries and prices. */
 interface Turn {
   kind: Kind;
@@ -101,7 +90,7 @@ interface Turn {
 }
 
 function turns(users: readonly MixedUser[], seed: number): () => Turn {
-  const random = generator(seed);
+  const random = prng(seed);
   const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)];
   let slot = 0;
   return () => {

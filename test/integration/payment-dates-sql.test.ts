@@ -4,6 +4,7 @@ import sql from 'sql-template-tag';
 import { addDays, isCalendarDate, todayIn } from '../../src/platform/dates';
 import { derivedDatesSql } from '../../src/subscriptions/payment-dates.sql';
 import { type SubscriptionRow, toRecord } from '../../src/subscriptions/subscription.record';
+import { prng } from '../support/statement-generator';
 
 /**
  * The dates PostgreSQL derives for an answer it makes (payment-dates.sql.ts) are the ones toRecord derives in
@@ -13,15 +14,6 @@ import { type SubscriptionRow, toRecord } from '../../src/subscriptions/subscrip
 const ZONES = ['UTC', 'Pacific/Kiritimati', 'Pacific/Pago_Pago', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata'];
 const BATCHES = 12;
 const PER_BATCH = 400;
-
-/** A small seeded generator, so that a failure can be run again. */
-function generator(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1103515245 + 12345) % 2 ** 31;
-    return state / 2 ** 31;
-  };
-}
 
 type Case = Pick<
   SubscriptionRow,
@@ -64,7 +56,7 @@ beforeAll(async () => {
 afterAll(() => client.end());
 
 it('derives the next and latest payment dates and the refund date as toRecord does', async () => {
-  const random = generator(20261126);
+  const random = prng(20261126);
   const today = todayIn('UTC');
   let compared = 0;
   for (let batch = 0; batch < BATCHES; batch++) {

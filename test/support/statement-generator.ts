@@ -108,7 +108,7 @@ const HOLIDAYS = ['01-01', '05-01', '10-03', '12-25', '12-26'];
 const REFERENCE = '2027-01-01';
 
 /** mulberry32: a tiny seeded PRNG, uniform in [0, 1). */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
