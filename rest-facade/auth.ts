@@ -2,7 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 import type { AuthService } from '../src/auth/auth.service';
 import { bearerToken } from '../src/auth/secrets';
-import type { Caller } from '../src/platform/caller';
+import { type Caller, isConfirmed } from '../src/platform/caller';
 import { AppError } from '../src/platform/errors';
 
 declare module 'express-serve-static-core' {
@@ -25,7 +25,7 @@ export function identifyCaller(auth: AuthService, checkedByTheirRead?: (req: Req
     auth
       .identify(token)
       .then(async (caller) => {
-        if (caller && (!confirmNow || !caller.pending || (await caller.pending.confirm()))) req.caller = caller;
+        if (caller && (!confirmNow || (await isConfirmed(caller)))) req.caller = caller;
       })
       .then(() => next(), next);
   };

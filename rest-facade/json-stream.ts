@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 
 import { type AnswerCache, keptJson } from '../src/platform/answer-cache';
-import type { Caller } from '../src/platform/caller';
+import { type Caller, isConfirmed } from '../src/platform/caller';
 import { AppError } from '../src/platform/errors';
 import { bodyWriter, codingFor, sendCoded } from '../src/platform/web/compression';
 import { sendKeptAnswer } from '../src/platform/web/kept-json';
@@ -58,9 +58,10 @@ export async function sendKeptJson(
   request: string,
   make: (keepUpTo: number) => Promise<MadeJson>,
 ): Promise<void> {
-  // A revalidation needs the caller's version before anything is read.
-  if (caller.pending && req.headers['if-none-match'] !== undefined && !(await caller.pending.confirm()))
-    throw AppError.unauthenticated();
+  // A revalidation, and a kept answer or one being made, need the caller's version before anything is read;
+  // otherwise the read that makes the answer may check the caller's token itself (see identifyCaller).
+  const versionFirst = req.headers['if-none-match'] !== undefined || answers.holds(caller, request);
+  if (versionFirst && !(await isConfirmed(caller))) throw AppError.unauthenticated();
   const tag = answers.tagOf(caller, request);
   if (tag !== undefined && notModified(req, tag)) {
     sendCoded(res, 'identity');

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 
-import type { Caller, PendingTokenCheck, TokenCheckRow } from '../platform/caller';
+import { type Caller, isConfirmed, type PendingTokenCheck, type TokenCheckRow } from '../platform/caller';
 import type { Config } from '../platform/config';
 import { utcTimestamp } from '../platform/db/timestamps';
 import { AppError, type FieldErrors, refuseFieldErrors } from '../platform/errors';
@@ -57,7 +57,7 @@ export class AuthService {
   /** The caller a presented access token stands for, or null when it is malformed, unknown, revoked or expired. */
   async authenticate(presented: string): Promise<Caller | null> {
     const caller = await this.identify(presented);
-    return caller && (!caller.pending || (await caller.pending.confirm())) ? caller : null;
+    return caller && (await isConfirmed(caller)) ? caller : null;
   }
 
   /**
@@ -90,8 +90,12 @@ export class AuthService {
       await this.slideWhenDue(tokenId, row.renew);
       return true;
     };
+    const { tokens, config } = this;
     return {
-      sql: this.tokens.liveCheckSql(tokenId, this.config.tokenTtlDays),
+      // Made when a read asks for it: most routes confirm the token alone.
+      get sql() {
+        return tokens.liveCheckSql(tokenId, config.tokenTtlDays);
+      },
       confirm: async () => settle((await this.tokens.live(tokenId, this.config.tokenTtlDays)) ?? undefined),
       settle,
     };

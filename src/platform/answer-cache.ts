@@ -3,7 +3,6 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 
 import type { Caller } from './caller';
-import { AppError } from './errors';
 import { VERSION } from './version';
 import { type Coding, compress } from './web/compression';
 
@@ -75,6 +74,12 @@ export class AnswerCache {
         : null;
   }
 
+  /** Whether an answer to `request` is kept or being made, whatever the version it was made under. */
+  holds(caller: Caller, request: string): boolean {
+    const key = keyOf(caller, request);
+    return this.kept?.has(key) === true || this.making.has(key);
+  }
+
   /** Whether answers are kept at all (ANSWER_CACHE_MB above 0). */
   get keeps(): boolean {
     return this.kept !== null;
@@ -105,11 +110,6 @@ export class AnswerCache {
     request: string,
     make: (keepUpTo: number) => Promise<KeptJson | undefined>,
   ): Promise<KeptJson | undefined> {
-    // A kept answer, or one being made, needs the caller's version first; without either, the read that makes
-    // the answer checks the token.
-    const key = keyOf(caller, request);
-    if (caller.pending && (this.kept?.has(key) || this.making.has(key)) && !(await caller.pending.confirm()))
-      throw AppError.unauthenticated();
     const theirs = this.theirs(caller, request);
     const ready = this.current(caller, request) ?? (theirs && (await theirs));
     if (ready === TOO_LARGE) return make(0);

@@ -14,6 +14,11 @@ export interface Caller {
   pending?: PendingTokenCheck;
 }
 
+/** Whether the caller's token is live: known already, or confirmed now by its pending check run alone. */
+export async function isConfirmed(caller: Caller): Promise<boolean> {
+  return !caller.pending || caller.pending.confirm();
+}
+
 /** What the token check of a caller's request reads: one row while the token is live, none otherwise. */
 export interface TokenCheckRow {
   data_version: string;
