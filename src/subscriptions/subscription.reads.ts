@@ -1,5 +1,5 @@
 import type { Caller } from '../platform/caller';
-import { addDays, endOfMonth, epochDay, isCalendarDate, todayIn } from '../platform/dates';
+import { endOfMonth, epochDay, isCalendarDate, todayIn } from '../platform/dates';
 import { AppError } from '../platform/errors';
 import type { SharedRecordAccess } from '../platform/shared-records';
 import { occurrencesBetween } from './payment-dates';
@@ -113,18 +113,7 @@ export class SubscriptionReads {
     checkUpcomingDays(days);
     const now = this.clock();
     const today = todayCache(now);
-    // The stored dates find the candidates; every zone's "today" is within a day of UTC's.
-    const rows = await this.repository.active(caller.userId, {
-      recurringOnly: true,
-      dueBy: addDays(todayIn('UTC', now), days + 1),
-    });
-    return rows
-      .map((row) => toRecord(row, today))
-      .filter(
-        (record) =>
-          record.next_payment_date !== null && record.next_payment_date <= addDays(today(record.timezone), days),
-      )
-      .sort((a, b) => a.next_payment_date!.localeCompare(b.next_payment_date!) || a.id - b.id);
+    return (await this.repository.upcoming(caller.userId, days, now)).map((row) => toRecord(row, today));
   }
 
   /** upcoming's records as the REST answer's JSON array. */

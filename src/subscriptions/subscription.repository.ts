@@ -8,6 +8,7 @@ import type { DirectReads } from '../platform/db/direct-reads';
 import { ambientTransaction, dueColumn, intArray, type StatementPart, withParts } from '../platform/db/statements';
 import type { ReminderDefinition, ScheduledRecord } from '../platform/reminder-scheduling';
 import { Status } from './codes';
+import { derivedDatesSql } from './payment-dates.sql';
 import { type JsonArray, jsonArraySql, recordJsonSql } from './record-shape.sql';
 import { Subscription } from './subscription.entity';
 import type { ListQuery } from './subscription.list';
@@ -195,20 +196,18 @@ export class SubscriptionRepository {
     return this.records(activeFilter(userId, options));
   }
 
-  /**
-   * The user's Active recurring records whose next payment at `now` falls within `days` days of the record's
-   * today, soonest first, each its JSON text made by the database.
-   */
-  upcomingJson(userId: number, days: number, now: Date, tokenCheck?: Sql): Promise<CheckedJsonArray> {
-    // The stored dates find the candidates; every zone's "today" is within a day of UTC's.
-    const candidates = activeFilter(userId, { recurringOnly: true, dueBy: addDays(todayIn('UTC', now), days + 1) });
-    return this.jsonArray(
-      recordJsonSql(recordSelect(candidates), 'record', now, {
-        where: sql`where d."next_payment_date" <= d."today" + ${days}::int`,
-        order: raw('order by d."next_payment_date", s."id"'),
-      }),
-      tokenCheck,
+  /** The user's upcoming payments at `now` within `days` days (see upcomingSql), as rows. */
+  upcoming(userId: number, days: number, now: Date): Promise<SubscriptionRow[]> {
+    const { records, where, order } = upcomingSql(userId, days, now);
+    return this.reads.rows<SubscriptionRow>(
+      sql`select s.* from (${records}) s ${derivedDatesSql(now)} ${where} ${order}`,
     );
+  }
+
+  /** The user's upcoming payments at `now` within `days` days (see upcomingSql), each its JSON text made by the database. */
+  upcomingJson(userId: number, days: number, now: Date, tokenCheck?: Sql): Promise<CheckedJsonArray> {
+    const { records, where, order } = upcomingSql(userId, days, now);
+    return this.jsonArray(recordJsonSql(records, 'record', now, { where, order }), tokenCheck);
   }
 
   /** The records of a recordJsonSql statement as one JSON array, after the caller's token check when one is given. */
@@ -429,6 +428,20 @@ export class SubscriptionRepository {
 /** A JSON array of records, and the caller's token check's row when the read ran one and the token is live. */
 export interface CheckedJsonArray extends JsonArray {
   check?: TokenCheckRow;
+}
+
+/**
+ * Upcoming's read: the user's Active recurring records whose next payment at `now` falls within `days` days of
+ * the record's today (over the records `s` and their derived dates `d`), soonest first.
+ */
+function upcomingSql(userId: number, days: number, now: Date): { records: Sql; where: Sql; order: Sql } {
+  // The stored dates find the candidates; every zone's "today" is within a day of UTC's.
+  const candidates = activeFilter(userId, { recurringOnly: true, dueBy: addDays(todayIn('UTC', now), days + 1) });
+  return {
+    records: recordSelect(candidates),
+    where: sql`where d."next_payment_date" <= d."today" + ${days}::int`,
+    order: raw('order by d."next_payment_date", s."id"'),
+  };
 }
 
 /** What `active` narrows the user's live Active records by. */

@@ -75,8 +75,11 @@ it('only finds candidates: upcoming answers from dates derived at read time, sta
   const later = await createSubscription(testApp, other.token, { payment_date: '2026-02-25' });
   const stale = await createSubscription(testApp, other.token, { payment_date: '2026-01-11' });
   const unknown = await createSubscription(testApp, other.token, { payment_date: '2026-01-14' });
+  // A candidate by its unknown date whose derived payment falls outside the shorter window.
+  const unknownLater = await createSubscription(testApp, other.token, { payment_date: '2026-01-20' });
   await sql(testApp, `update "subscriptions" set "next_payment_date" = '2026-01-11' where "id" = ?`, [stale.id]);
-  await sql(testApp, `update "subscriptions" set "next_payment_date" = null where "id" = ?`, [unknown.id]);
+  for (const id of [unknown.id, unknownLater.id])
+    await sql(testApp, `update "subscriptions" set "next_payment_date" = null where "id" = ?`, [id]);
   const previous = user;
   user = other;
   try {
@@ -85,7 +88,24 @@ it('only finds candidates: upcoming answers from dates derived at read time, sta
       [soon.id, '2026-03-12'],
       [unknown.id, '2026-03-14'],
     ]);
-    expect((await upcomingIds(30)).map(([id]) => id)).toEqual([stale.id, soon.id, unknown.id, later.id]);
+    expect((await upcomingIds(30)).map(([id]) => id)).toEqual([
+      stale.id,
+      soon.id,
+      unknown.id,
+      unknownLater.id,
+      later.id,
+    ]);
+    // GraphQL's upcoming payments are the same read.
+    const { upcomingPayments } = await graphqlData(
+      testApp,
+      other.token,
+      '{ upcomingPayments(days: 5) { id nextPaymentDate } }',
+    );
+    expect(upcomingPayments).toEqual([
+      { id: stale.id, nextPaymentDate: '2026-03-11' },
+      { id: soon.id, nextPaymentDate: '2026-03-12' },
+      { id: unknown.id, nextPaymentDate: '2026-03-14' },
+    ]);
   } finally {
     user = previous;
   }
