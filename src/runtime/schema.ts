@@ -13,21 +13,36 @@ import { LedgerResolver } from '../ledger/ledger.resolver';
 import { NotificationTargetResolver } from '../notifications/notification-target.resolver';
 import {
   FolderResolver,
+  namedNodeLookup,
   PaymentModeResolver,
   ProductCategoryResolver,
   TagResolver,
 } from '../organizing/organizing.resolver';
+import { toCategoryView, toFolderView, toPaymentModeView, toTagView } from '../organizing/organizing.types';
 import { ReminderResolver } from '../reminders/reminder.resolver';
 import { ProfileResolver } from '../settings/profile.resolver';
 import { SettingsResolver } from '../settings/settings.resolver';
 import { SpendingResolver } from '../spending/spending.resolver';
 import { SubscriptionResolver } from '../subscriptions/subscription.resolver';
 import { WebhooksResolver } from '../webhooks/webhooks.resolver';
+import { type NodeLookup, NodeResolver, withNodeIds } from '../platform/graphql/node';
+import { withUserErrorPayloads } from '../platform/graphql/payloads';
 import type { Services } from './services';
+
+/** How `node(id:)` finds each type that has an id, as the caller sees it. */
+function nodeLookups(services: Services): Record<string, NodeLookup> {
+  return {
+    Folder: namedNodeLookup(services.folders, toFolderView),
+    Tag: namedNodeLookup(services.tags, toTagView),
+    PaymentMode: namedNodeLookup(services.paymentModes, toPaymentModeView),
+    ProductCategory: namedNodeLookup(services.categories, toCategoryView),
+  };
+}
 
 /** One instance of every resolver, built on the services. */
 function createResolvers(services: Services): NonEmptyArray<object> {
   return [
+    new NodeResolver(nodeLookups(services)),
     new AuthResolver(services.auth),
     new SubscriptionResolver(services.subscriptions),
     new ProfileResolver(services.profile),
@@ -55,10 +70,11 @@ function createResolvers(services: Services): NonEmptyArray<object> {
 export async function buildAppSchema(services: Services): Promise<GraphQLSchema> {
   const resolvers = createResolvers(services);
   const byClass = new Map<unknown, object>(resolvers.map((resolver) => [resolver.constructor, resolver]));
-  return buildSchema({
+  const schema = await buildSchema({
     resolvers: resolvers.map((resolver) => resolver.constructor) as unknown as NonEmptyArray<ClassType>,
     container: { get: (resolverClass) => byClass.get(resolverClass) },
     // Input rules live in the domain alone (one rule layer), so both transports refuse alike.
     validate: false,
   });
+  return withUserErrorPayloads(withNodeIds(schema, nodeLookups(services)));
 }

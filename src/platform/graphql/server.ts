@@ -15,6 +15,7 @@ import type { GraphQLContext } from './context';
 import { inputGuards } from './input-guards';
 import { executorGateway, type GraphQLExecution } from './jit-executor';
 import { keptAnswersPlugin } from './kept-answers';
+import { userErrorsAsErrors } from './payloads';
 
 /** Limits on what one GraphQL document may ask for. */
 export const GRAPHQL_LIMITS = {
@@ -54,6 +55,7 @@ export async function createGraphQLServer(
       // Browsers get GraphiQL from local files (graphiql-page.ts); Apollo's page loads from a CDN.
       ApolloServerPluginLandingPageDisabled(),
       inputGuards,
+      userErrorsAsErrors,
       ...(kept ? [keptAnswersPlugin(kept.answers, kept.queries)] : []),
     ],
     // The process's own shutdown (src/main.ts) stops Apollo; its signal handlers would race that.
