@@ -31,12 +31,49 @@ const KINDS: Record<string, string> = {
   refund: 'Refund window ends',
   contract_notice: 'Last day to cancel',
 };
-const LOAD = `query($from: DateTime!, $to: DateTime!) {
-  alerts { id name isSystem timePeriod timeCycle time timezone channel }
-  reminders(from: $from, to: $to) { id subscriptionId alertId kind date fireAt status }
-  subscriptions(first: 100) { edges { node { id productName } } }
-}`;
-const CREATE = 'mutation($input: AlertCreateInput!) { createAlert(input: $input) { id } }';
+const LOAD = /* GraphQL */ `
+  query AlertsAndReminders($from: DateTime!, $to: DateTime!) {
+    alerts {
+      id
+      name
+      isSystem
+      timePeriod
+      timeCycle
+      time
+      timezone
+      channel
+    }
+    reminders(from: $from, to: $to) {
+      id
+      subscriptionId
+      alertId
+      kind
+      date
+      fireAt
+      status
+    }
+    subscriptions(first: 100) {
+      edges {
+        node {
+          id
+          productName
+        }
+      }
+    }
+  }
+`;
+const CREATE = /* GraphQL */ `
+  mutation CreateAlert($input: AlertCreateInput!) {
+    createAlert(input: $input) {
+      id
+    }
+  }
+`;
+const DELETE = /* GraphQL */ `
+  mutation DeleteAlert($id: Int!) {
+    deleteAlert(id: $id)
+  }
+`;
 const REMINDER_DAYS = 60;
 
 /** Alert definitions (when and how to remind) and the reminders they hold for the next weeks, per record. */
@@ -119,15 +156,7 @@ export function Alerts() {
               <button
                 type="button"
                 class="danger"
-                onClick={() =>
-                  void action.run(
-                    apply(
-                      'mutation($id: Int!) { deleteAlert(id: $id) }',
-                      { id: alert.id },
-                      `Alert deleted: ${alert.name}`,
-                    ),
-                  )
-                }
+                onClick={() => void action.run(apply(DELETE, { id: alert.id }, `Alert deleted: ${alert.name}`))}
               >
                 Delete {alert.name}
               </button>

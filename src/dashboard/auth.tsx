@@ -3,8 +3,20 @@ import { useState } from 'preact/hooks';
 import { gql, session } from './api';
 import { Field, Notice, useAction } from './ui';
 
-const SIGN_UP = 'mutation($input: SignUpInput!) { signUp(input: $input) { token } }';
-const LOGIN = 'mutation($email: String!, $password: String!) { login(email: $email, password: $password) { token } }';
+const SIGN_UP = /* GraphQL */ `
+  mutation SignUp($input: SignUpInput!) {
+    signUp(input: $input) {
+      token
+    }
+  }
+`;
+const LOGIN = /* GraphQL */ `
+  mutation LogIn($email: String!, $password: String!) {
+    login(email: $email, password: $password) {
+      token
+    }
+  }
+`;
 
 /** Sign-up and login; the token lives in this tab's sessionStorage, never in a cookie. */
 export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {

@@ -13,8 +13,38 @@ interface Budget {
   warnedMonth: string | null;
 }
 
-const LOAD = `{ budgets { id categoryId categoryName amount alertId warnedMonth } alerts { id name } productCategories { id name } }`;
-const SET = 'mutation($input: BudgetInput!) { setBudget(input: $input) { id } }';
+const LOAD = /* GraphQL */ `
+  query Budgets {
+    budgets {
+      id
+      categoryId
+      categoryName
+      amount
+      alertId
+      warnedMonth
+    }
+    alerts {
+      id
+      name
+    }
+    productCategories {
+      id
+      name
+    }
+  }
+`;
+const SET = /* GraphQL */ `
+  mutation SetBudget($input: BudgetInput!) {
+    setBudget(input: $input) {
+      id
+    }
+  }
+`;
+const REMOVE = /* GraphQL */ `
+  mutation RemoveBudget($categoryId: Int) {
+    removeBudget(categoryId: $categoryId)
+  }
+`;
 
 /** Monthly budgets (overall and per category), each with the alert whose channels warn when next month's plan exceeds it. */
 export function Budgets({ currency, onChange }: { currency: string | null; onChange: () => unknown }) {
@@ -90,15 +120,7 @@ export function Budgets({ currency, onChange }: { currency: string | null; onCha
                 <button
                   type="button"
                   class="danger"
-                  onClick={() =>
-                    void action.run(
-                      apply(
-                        'mutation($categoryId: Int) { removeBudget(categoryId: $categoryId) }',
-                        { categoryId: budget.categoryId },
-                        'Budget removed',
-                      ),
-                    )
-                  }
+                  onClick={() => void action.run(apply(REMOVE, { categoryId: budget.categoryId }, 'Budget removed'))}
                 >
                   Remove the {budget.categoryName ?? 'overall'} budget
                 </button>

@@ -10,8 +10,20 @@ interface Entry {
   subscription: { id: number; productName: string; price: string; currency: string };
 }
 
-const CALENDAR =
-  'query($from: LocalDate!, $to: LocalDate!) { calendar(from: $from, to: $to) { id date subscription { id productName price currency } } }';
+const CALENDAR = /* GraphQL */ `
+  query Calendar($from: LocalDate!, $to: LocalDate!) {
+    calendar(from: $from, to: $to) {
+      id
+      date
+      subscription {
+        id
+        productName
+        price
+        currency
+      }
+    }
+  }
+`;
 
 /** A month of payment dates; the month is picked by the arrows or typed (YYYY-MM). */
 export function Calendar() {

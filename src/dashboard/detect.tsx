@@ -28,14 +28,80 @@ interface Analysis {
   proposals: Proposal[];
 }
 
-const PROPOSAL = `id payee productName price currency billingCycle billingFrequency nextPaymentDate ongoing confidence
-  reasons payments { date amount } priceSteps { effectiveFrom price } trackedSubscriptionId`;
-const OPEN = `{ subscriptionProposals { ${PROPOSAL} } me { baseCurrency } }`;
-const ANALYZE = `mutation($file: Upload!, $format: StatementFormat, $mapping: StatementMappingInput) {
-  analyzeStatement(file: $file, format: $format, mapping: $mapping) {
-    needsMapping columns sample transactionCount proposals { ${PROPOSAL} }
+// The proposal selection is written out in both operations (open proposals, analysis) so each stays static.
+const OPEN = /* GraphQL */ `
+  query OpenProposals {
+    subscriptionProposals {
+      id
+      payee
+      productName
+      price
+      currency
+      billingCycle
+      billingFrequency
+      nextPaymentDate
+      ongoing
+      confidence
+      reasons
+      payments {
+        date
+        amount
+      }
+      priceSteps {
+        effectiveFrom
+        price
+      }
+      trackedSubscriptionId
+    }
+    me {
+      baseCurrency
+    }
   }
-}`;
+`;
+const ANALYZE = /* GraphQL */ `
+  mutation AnalyzeStatement($file: Upload!, $format: StatementFormat, $mapping: StatementMappingInput) {
+    analyzeStatement(file: $file, format: $format, mapping: $mapping) {
+      needsMapping
+      columns
+      sample
+      transactionCount
+      proposals {
+        id
+        payee
+        productName
+        price
+        currency
+        billingCycle
+        billingFrequency
+        nextPaymentDate
+        ongoing
+        confidence
+        reasons
+        payments {
+          date
+          amount
+        }
+        priceSteps {
+          effectiveFrom
+          price
+        }
+        trackedSubscriptionId
+      }
+    }
+  }
+`;
+const ACCEPT = /* GraphQL */ `
+  mutation AcceptProposals($ids: [Int!]!) {
+    acceptProposals(ids: $ids) {
+      id
+    }
+  }
+`;
+const DISMISS = /* GraphQL */ `
+  mutation DismissProposals($ids: [Int!]!) {
+    dismissProposals(ids: $ids)
+  }
+`;
 const FORMATS = { '': 'Recognise automatically', CSV: 'CSV', OFX: 'OFX or QFX', CAMT053: 'CAMT.053', MT940: 'MT940' };
 const DATE_ORDERS = { '': 'Recognise automatically', DMY: 'Day first', MDY: 'Month first', YMD: 'ISO (year first)' };
 const DECIMALS = { '': 'Recognise automatically', ',': 'Comma (1.234,56)', '.': 'Point (1,234.56)' };
@@ -116,7 +182,7 @@ export function Detect() {
   const accept = (ids: number[]) =>
     action.run(async () => {
       setAccepted(null);
-      await gql('mutation($ids: [Int!]!) { acceptProposals(ids: $ids) { id } }', { ids });
+      await gql(ACCEPT, { ids });
       const tracked = proposals.filter((p) => ids.includes(p.id) && p.trackedSubscriptionId !== null).length;
       decided(ids);
       setAccepted(
@@ -128,7 +194,7 @@ export function Detect() {
     if (!window.confirm(`Dismiss ${proposal.payee}? It will not be proposed again.`)) return;
     void action.run(async () => {
       setAccepted(null);
-      await gql('mutation($ids: [Int!]!) { dismissProposals(ids: $ids) }', { ids: [proposal.id] });
+      await gql(DISMISS, { ids: [proposal.id] });
       decided([proposal.id]);
       return `${proposal.payee}: dismissed`;
     });

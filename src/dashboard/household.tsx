@@ -36,10 +36,118 @@ interface Household {
   subscriptions: SharedRecord[];
 }
 
-const RECORD =
-  'id productName price currency sharing { payerMemberId payerName mode shares { memberId memberName value amount } }';
-const LOAD = `{ households { id name ownerName isOwner canEdit members { id name email isOwner joined invited canEdit } subscriptions { ${RECORD} } }
-  subscriptions(first: 100) { edges { node { ${RECORD} } } } }`;
+// The record selection is written out twice (households' and the caller's own) so the operation stays static.
+const LOAD = /* GraphQL */ `
+  query Households {
+    households {
+      id
+      name
+      ownerName
+      isOwner
+      canEdit
+      members {
+        id
+        name
+        email
+        isOwner
+        joined
+        invited
+        canEdit
+      }
+      subscriptions {
+        id
+        productName
+        price
+        currency
+        sharing {
+          payerMemberId
+          payerName
+          mode
+          shares {
+            memberId
+            memberName
+            value
+            amount
+          }
+        }
+      }
+    }
+    subscriptions(first: 100) {
+      edges {
+        node {
+          id
+          productName
+          price
+          currency
+          sharing {
+            payerMemberId
+            payerName
+            mode
+            shares {
+              memberId
+              memberName
+              value
+              amount
+            }
+          }
+        }
+      }
+    }
+  }
+`;
+const CREATE = /* GraphQL */ `
+  mutation CreateHousehold($name: String!) {
+    createHousehold(name: $name) {
+      id
+    }
+  }
+`;
+const ADD_MEMBER = /* GraphQL */ `
+  mutation AddHouseholdMember($input: HouseholdMemberInput!) {
+    addHouseholdMember(input: $input) {
+      name
+      invitationCode
+    }
+  }
+`;
+const JOIN = /* GraphQL */ `
+  mutation JoinHousehold($code: String!) {
+    joinHousehold(code: $code) {
+      id
+    }
+  }
+`;
+const SHARE = /* GraphQL */ `
+  mutation ShareSubscription($id: Int!, $input: SharingInput!) {
+    shareSubscription(id: $id, input: $input) {
+      id
+    }
+  }
+`;
+const SET_CAN_EDIT = /* GraphQL */ `
+  mutation SetHouseholdMemberCanEdit($id: Int!, $canEdit: Boolean) {
+    updateHouseholdMember(memberId: $id, input: { canEdit: $canEdit }) {
+      id
+    }
+  }
+`;
+const REMOVE_MEMBER = /* GraphQL */ `
+  mutation RemoveHouseholdMember($id: Int!) {
+    removeHouseholdMember(memberId: $id)
+  }
+`;
+const UNSHARE = /* GraphQL */ `
+  mutation UnshareSubscription($id: Int!) {
+    unshareSubscription(id: $id) {
+      id
+    }
+  }
+`;
+const LEAVE = /* GraphQL */ `
+  mutation LeaveHousehold($id: Int!) {
+    leaveHousehold(householdId: $id)
+  }
+`;
 const MODES = { EQUAL: 'Equal shares', AMOUNTS: 'Amounts', PERCENTAGES: 'Percentages' };
 
 const standing = (member: Member) =>
@@ -74,7 +182,7 @@ export function HouseholdScreen() {
     if (await action.run(() => run(new FormData(element)))) element.reset();
   };
   const create = submit(async (form) => {
-    await gql('mutation($name: String!) { createHousehold(name: $name) { id } }', { name: String(form.get('name')) });
+    await gql(CREATE, { name: String(form.get('name')) });
     await load();
     return 'Household made';
   });
@@ -86,7 +194,7 @@ export function HouseholdScreen() {
     };
     const { addHouseholdMember: added } = await gql<{
       addHouseholdMember: { name: string; invitationCode: string | null };
-    }>('mutation($input: HouseholdMemberInput!) { addHouseholdMember(input: $input) { name invitationCode } }', {
+    }>(ADD_MEMBER, {
       input,
     });
     setCode(added.invitationCode && `Invitation code for ${added.name} (shown once): ${added.invitationCode}`);
@@ -94,7 +202,7 @@ export function HouseholdScreen() {
     return `${added.name} added`;
   });
   const join = submit(async (form) => {
-    await gql('mutation($code: String!) { joinHousehold(code: $code) { id } }', { code: String(form.get('code')) });
+    await gql(JOIN, { code: String(form.get('code')) });
     await load();
     return 'Joined the household';
   });
@@ -110,7 +218,7 @@ export function HouseholdScreen() {
         value: mode === 'EQUAL' ? null : String(form.get(`share_${member.id}`)),
       }));
     const input = { payerMemberId: Number(form.get('payer')), mode, shares };
-    await gql('mutation($id: Int!, $input: SharingInput!) { shareSubscription(id: $id, input: $input) { id } }', {
+    await gql(SHARE, {
       id: sharing!.id,
       input,
     });
@@ -153,7 +261,7 @@ export function HouseholdScreen() {
                           onClick={() =>
                             void action.run(
                               apply(
-                                'mutation($id: Int!, $canEdit: Boolean) { updateHouseholdMember(memberId: $id, input: {canEdit: $canEdit}) { id } }',
+                                SET_CAN_EDIT,
                                 { id: member.id, canEdit: !member.canEdit },
                                 `${member.name}: ${member.canEdit ? 'read-only' : 'may edit'}`,
                               ),
@@ -166,13 +274,7 @@ export function HouseholdScreen() {
                           type="button"
                           class="danger"
                           onClick={() =>
-                            void action.run(
-                              apply(
-                                'mutation($id: Int!) { removeHouseholdMember(memberId: $id) }',
-                                { id: member.id },
-                                `${member.name} removed`,
-                              ),
-                            )
+                            void action.run(apply(REMOVE_MEMBER, { id: member.id }, `${member.name} removed`))
                           }
                         >
                           Remove {member.name}
@@ -218,13 +320,7 @@ export function HouseholdScreen() {
                         type="button"
                         class="link"
                         onClick={() =>
-                          void action.run(
-                            apply(
-                              'mutation($id: Int!) { unshareSubscription(id: $id) { id } }',
-                              { id: record.id },
-                              `${record.productName}: not shared`,
-                            ),
-                          )
+                          void action.run(apply(UNSHARE, { id: record.id }, `${record.productName}: not shared`))
                         }
                       >
                         Stop sharing {record.productName}
@@ -283,15 +379,7 @@ export function HouseholdScreen() {
             <button
               type="button"
               class="danger"
-              onClick={() =>
-                void action.run(
-                  apply(
-                    'mutation($id: Int!) { leaveHousehold(householdId: $id) }',
-                    { id: household.id },
-                    `You left ${household.name}`,
-                  ),
-                )
-              }
+              onClick={() => void action.run(apply(LEAVE, { id: household.id }, `You left ${household.name}`))}
             >
               Leave {household.name}
             </button>

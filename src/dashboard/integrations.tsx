@@ -23,11 +23,73 @@ interface ImportReport {
   rows: Array<{ line: number; name: string; outcome: string; problems: Array<{ field: string; messages: string[] }> }>;
 }
 
-const LISTS =
-  '{ calendarFeeds { id name includeReminders revokedAt } inboundWebhookTokens { id kind createdAt revokedAt } exportLinks { subscriptionsCsv accountJson } }';
-const IMPORT = `mutation($file: Upload!, $format: ImportFormat!, $dryRun: Boolean!) {
-  importSubscriptions(file: $file, format: $format, dryRun: $dryRun) { dryRun total created refused rows { line name outcome problems { field messages } } }
-}`;
+const LISTS = /* GraphQL */ `
+  query Integrations {
+    calendarFeeds {
+      id
+      name
+      includeReminders
+      revokedAt
+    }
+    inboundWebhookTokens {
+      id
+      kind
+      createdAt
+      revokedAt
+    }
+    exportLinks {
+      subscriptionsCsv
+      accountJson
+    }
+  }
+`;
+const IMPORT = /* GraphQL */ `
+  mutation ImportSubscriptions($file: Upload!, $format: ImportFormat!, $dryRun: Boolean!) {
+    importSubscriptions(file: $file, format: $format, dryRun: $dryRun) {
+      dryRun
+      total
+      created
+      refused
+      rows {
+        line
+        name
+        outcome
+        problems {
+          field
+          messages
+        }
+      }
+    }
+  }
+`;
+const CREATE_FEED = /* GraphQL */ `
+  mutation CreateCalendarFeed($input: CalendarFeedInput!) {
+    createCalendarFeed(input: $input) {
+      url
+    }
+  }
+`;
+const REVOKE_FEED = /* GraphQL */ `
+  mutation RevokeCalendarFeed($id: Int!) {
+    revokeCalendarFeed(id: $id) {
+      id
+    }
+  }
+`;
+const CREATE_TOKEN = /* GraphQL */ `
+  mutation CreateInboundWebhookToken($kind: InboundTokenKind!) {
+    createInboundWebhookToken(kind: $kind) {
+      token
+    }
+  }
+`;
+const REVOKE_TOKEN = /* GraphQL */ `
+  mutation RevokeInboundWebhookToken($id: Int!) {
+    revokeInboundWebhookToken(id: $id) {
+      id
+    }
+  }
+`;
 const FORMATS = {
   CSV: 'CSV with a header row',
   WALLOS: 'Wallos export (JSON or CSV)',
@@ -57,12 +119,9 @@ export function Integrations() {
     const form = new FormData(event.currentTarget as HTMLFormElement);
     await action.run(async () => {
       const input = { name: String(form.get('feed_name')), includeReminders: form.get('include_reminders') === 'on' };
-      const made = await gql<{ createCalendarFeed: { url: string } }>(
-        'mutation($input: CalendarFeedInput!) { createCalendarFeed(input: $input) { url } }',
-        {
-          input,
-        },
-      );
+      const made = await gql<{ createCalendarFeed: { url: string } }>(CREATE_FEED, {
+        input,
+      });
       once('Feed URL', made.createCalendarFeed.url);
       await load();
       return 'Calendar feed added';
@@ -124,15 +183,7 @@ export function Integrations() {
               <button
                 type="button"
                 class="danger"
-                onClick={() =>
-                  void action.run(
-                    apply(
-                      'mutation($id: Int!) { revokeCalendarFeed(id: $id) { id } }',
-                      { id: feed.id },
-                      'Feed revoked',
-                    ),
-                  )
-                }
+                onClick={() => void action.run(apply(REVOKE_FEED, { id: feed.id }, 'Feed revoked'))}
               >
                 Revoke {feed.name}
               </button>
@@ -148,10 +199,7 @@ export function Integrations() {
           type="button"
           onClick={() =>
             void action.run(async () => {
-              const made = await gql<{ createInboundWebhookToken: { token: string } }>(
-                'mutation($kind: InboundTokenKind!) { createInboundWebhookToken(kind: $kind) { token } }',
-                { kind },
-              );
+              const made = await gql<{ createInboundWebhookToken: { token: string } }>(CREATE_TOKEN, { kind });
               once('Webhook URL', `${location.origin}/webhook/user/data/${made.createInboundWebhookToken.token}`);
               await load();
               return `${kind.toLowerCase()} token made`;
@@ -169,15 +217,7 @@ export function Integrations() {
               <button
                 type="button"
                 class="danger"
-                onClick={() =>
-                  void action.run(
-                    apply(
-                      'mutation($id: Int!) { revokeInboundWebhookToken(id: $id) { id } }',
-                      { id: token.id },
-                      'Token revoked',
-                    ),
-                  )
-                }
+                onClick={() => void action.run(apply(REVOKE_TOKEN, { id: token.id }, 'Token revoked'))}
               >
                 Revoke token #{token.id}
               </button>

@@ -23,12 +23,64 @@ interface PricedRecord {
   priceHistory: Array<{ effectiveFrom: string; price: string }>;
 }
 
-const ENTRIES = `query($filter: PaymentEntryFilter) {
-  paymentEntries(filter: $filter) { id subscriptionId productName dueDate expectedAmount currency status paidAmount paidAt note }
-}`;
-const RECORDS = `{ households { id name } subscriptions(first: 100, filter: {recurring: [1]}) { edges { node { id productName currency priceHistory { effectiveFrom price } } } } }`;
-const PAID =
-  'mutation($id: Int!, $amount: String, $paidAt: LocalDate, $note: String) { markPaid(entryId: $id, amount: $amount, paidAt: $paidAt, note: $note) { id } }';
+const ENTRIES = /* GraphQL */ `
+  query PaymentEntries($filter: PaymentEntryFilter) {
+    paymentEntries(filter: $filter) {
+      id
+      subscriptionId
+      productName
+      dueDate
+      expectedAmount
+      currency
+      status
+      paidAmount
+      paidAt
+      note
+    }
+  }
+`;
+const RECORDS = /* GraphQL */ `
+  query PaymentRecords {
+    households {
+      id
+      name
+    }
+    subscriptions(first: 100, filter: { recurring: [1] }) {
+      edges {
+        node {
+          id
+          productName
+          currency
+          priceHistory {
+            effectiveFrom
+            price
+          }
+        }
+      }
+    }
+  }
+`;
+const PAID = /* GraphQL */ `
+  mutation MarkPaymentPaid($id: Int!, $amount: String, $paidAt: LocalDate, $note: String) {
+    markPaid(entryId: $id, amount: $amount, paidAt: $paidAt, note: $note) {
+      id
+    }
+  }
+`;
+const SKIP = /* GraphQL */ `
+  mutation MarkPaymentSkipped($id: Int!) {
+    markSkipped(entryId: $id) {
+      id
+    }
+  }
+`;
+const CHANGE_PRICE = /* GraphQL */ `
+  mutation ChangePrice($id: Int!, $price: String!, $effectiveFrom: LocalDate!) {
+    changePrice(id: $id, price: $price, effectiveFrom: $effectiveFrom) {
+      id
+    }
+  }
+`;
 const STATUS = { PENDING: 'Pending', PAID: 'Paid', SKIPPED: 'Skipped' };
 
 /** The payment ledger (what was paid, month by month, yours or a household's) and the records' price changes. */
@@ -91,10 +143,7 @@ export function Payments() {
       effectiveFrom: String(form.get('effective_from')),
     };
     const done = await action.run(async () => {
-      await gql(
-        'mutation($id: Int!, $price: String!, $effectiveFrom: LocalDate!) { changePrice(id: $id, price: $price, effectiveFrom: $effectiveFrom) { id } }',
-        variables,
-      );
+      await gql(CHANGE_PRICE, variables);
       await Promise.all([loadRecords(), loadEntries()]);
       return 'Price change saved';
     });
@@ -179,15 +228,7 @@ export function Payments() {
                   <button
                     type="button"
                     class="link"
-                    onClick={() =>
-                      void action.run(
-                        apply(
-                          'mutation($id: Int!) { markSkipped(entryId: $id) { id } }',
-                          { id: entry.id },
-                          `${entry.productName}: skipped`,
-                        ),
-                      )
-                    }
+                    onClick={() => void action.run(apply(SKIP, { id: entry.id }, `${entry.productName}: skipped`))}
                   >
                     Skip {entry.productName} due {entry.dueDate}
                   </button>

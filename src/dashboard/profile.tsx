@@ -10,8 +10,26 @@ interface Me {
   timezone: string;
 }
 
-const ME = '{ me { email name baseCurrency timezone } }';
-const UPDATE = 'mutation($input: ProfileInput!) { updateProfile(input: $input) { email name baseCurrency timezone } }';
+const ME = /* GraphQL */ `
+  query Profile {
+    me {
+      email
+      name
+      baseCurrency
+      timezone
+    }
+  }
+`;
+const UPDATE = /* GraphQL */ `
+  mutation UpdateProfile($input: ProfileInput!) {
+    updateProfile(input: $input) {
+      email
+      name
+      baseCurrency
+      timezone
+    }
+  }
+`;
 const ZONES = Object.fromEntries(Intl.supportedValuesOf('timeZone').map((zone) => [zone, zone]));
 
 /** Name, base currency (totals and spending are shown in it) and time zone (which "today" dates follow). */

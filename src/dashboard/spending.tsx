@@ -23,11 +23,37 @@ interface Household {
   members: Array<{ id: number; name: string }>;
 }
 
-const SPENDING = `query($groupBy: SpendingGroupBy!, $view: SpendingView!, $householdId: Int, $memberId: Int) {
-  spendingSummary(groupBy: $groupBy, view: $view, householdId: $householdId, memberId: $memberId) {
-    baseCurrency monthlyTotal yearlyTotal plannedTotal paidTotal budget groups { key label count monthlyTotal periodTotal }
+const SPENDING = /* GraphQL */ `
+  query SpendingSummary($groupBy: SpendingGroupBy!, $view: SpendingView!, $householdId: Int, $memberId: Int) {
+    spendingSummary(groupBy: $groupBy, view: $view, householdId: $householdId, memberId: $memberId) {
+      baseCurrency
+      monthlyTotal
+      yearlyTotal
+      plannedTotal
+      paidTotal
+      budget
+      groups {
+        key
+        label
+        count
+        monthlyTotal
+        periodTotal
+      }
+    }
   }
-}`;
+`;
+const HOUSEHOLDS = /* GraphQL */ `
+  query HouseholdMembers {
+    households {
+      id
+      name
+      members {
+        id
+        name
+      }
+    }
+  }
+`;
 const GROUPINGS = { CATEGORY: 'Category', FOLDER: 'Folder', CURRENCY: 'Currency', MONTH: 'Month' };
 
 /** Whose spending: the select's values ("OWN", "MY_SHARE", "<household>" or "<household>:<member>") and their variables. */
@@ -56,11 +82,7 @@ export function Spending() {
   const action = useAction();
 
   useEffect(() => {
-    void action.run(async () =>
-      setHouseholds(
-        (await gql<{ households: Household[] }>('{ households { id name members { id name } } }')).households,
-      ),
-    );
+    void action.run(async () => setHouseholds((await gql<{ households: Household[] }>(HOUSEHOLDS)).households));
   }, []);
   const load = async () =>
     setSummary((await gql<{ spendingSummary: Summary }>(SPENDING, { groupBy, ...variablesOf(view) })).spendingSummary);

@@ -23,19 +23,125 @@ export interface Row {
   tags: Array<{ name: string }>;
 }
 
-const FIELDS =
-  'id productName price currency billingCycle billingFrequency paymentDate nextPaymentDate status type baseValue baseCurrency isAddon folder { id name } paymentMode { id name } tags { name }';
-const PAGE = `query($first: Int!, $after: String, $search: String, $orderBy: SubscriptionOrder, $filter: SubscriptionFilter) {
-  subscriptions(first: $first, after: $after, search: $search, orderBy: $orderBy, filter: $filter) {
-    totalCount edges { node { ${FIELDS} } } pageInfo { hasNextPage endCursor }
+// The record's selection is written out in each operation below (listing, create, update) so each stays static.
+const PAGE = /* GraphQL */ `
+  query SubscriptionsPage(
+    $first: Int!
+    $after: String
+    $search: String
+    $orderBy: SubscriptionOrder
+    $filter: SubscriptionFilter
+  ) {
+    subscriptions(first: $first, after: $after, search: $search, orderBy: $orderBy, filter: $filter) {
+      totalCount
+      edges {
+        node {
+          id
+          productName
+          price
+          currency
+          billingCycle
+          billingFrequency
+          paymentDate
+          nextPaymentDate
+          status
+          type
+          baseValue
+          baseCurrency
+          isAddon
+          folder {
+            id
+            name
+          }
+          paymentMode {
+            id
+            name
+          }
+          tags {
+            name
+          }
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+    spendingSummary {
+      baseCurrency
+      monthlyTotal
+      yearlyTotal
+    }
   }
-  spendingSummary { baseCurrency monthlyTotal yearlyTotal }
-}`;
-const PRODUCTS =
-  'query($search: String!) { products(search: $search, first: 8) { edges { node { id productName } } } }';
-const CREATE = `mutation($input: SubscriptionCreateInput!) { createSubscription(input: $input) { ${FIELDS} } }`;
-const LINKS = '{ folders { id name } paymentModes { id name } }';
-const ADDON = 'mutation($id: Int!, $input: AddonCreateInput!) { addAddon(subscriptionId: $id, input: $input) { id } }';
+`;
+const PRODUCTS = /* GraphQL */ `
+  query ProductSuggestions($search: String!) {
+    products(search: $search, first: 8) {
+      edges {
+        node {
+          id
+          productName
+        }
+      }
+    }
+  }
+`;
+const CREATE = /* GraphQL */ `
+  mutation CreateSubscription($input: SubscriptionCreateInput!) {
+    createSubscription(input: $input) {
+      id
+      productName
+      price
+      currency
+      billingCycle
+      billingFrequency
+      paymentDate
+      nextPaymentDate
+      status
+      type
+      baseValue
+      baseCurrency
+      isAddon
+      folder {
+        id
+        name
+      }
+      paymentMode {
+        id
+        name
+      }
+      tags {
+        name
+      }
+    }
+  }
+`;
+const LINKS = /* GraphQL */ `
+  query FoldersAndPaymentModes {
+    folders {
+      id
+      name
+    }
+    paymentModes {
+      id
+      name
+    }
+  }
+`;
+const ADDON = /* GraphQL */ `
+  mutation AddAddon($id: Int!, $input: AddonCreateInput!) {
+    addAddon(subscriptionId: $id, input: $input) {
+      id
+    }
+  }
+`;
+const RESTORE = /* GraphQL */ `
+  mutation RestoreSubscription($id: Int!) {
+    restoreSubscription(id: $id) {
+      id
+    }
+  }
+`;
 const SORTS = {
   'PAYMENT_DATE ASC': 'First payment',
   'PRODUCT_NAME ASC': 'Name',
@@ -61,12 +167,61 @@ const choices = (rows: Named[], none: string) => ({
   '': none,
   ...Object.fromEntries(rows.map((row) => [row.id, row.name])),
 });
-const UPDATE = `mutation($id: Int!, $input: SubscriptionUpdateInput!) { updateSubscription(id: $id, input: $input) { ${FIELDS} } }`;
+const UPDATE = /* GraphQL */ `
+  mutation UpdateSubscription($id: Int!, $input: SubscriptionUpdateInput!) {
+    updateSubscription(id: $id, input: $input) {
+      id
+      productName
+      price
+      currency
+      billingCycle
+      billingFrequency
+      paymentDate
+      nextPaymentDate
+      status
+      type
+      baseValue
+      baseCurrency
+      isAddon
+      folder {
+        id
+        name
+      }
+      paymentMode {
+        id
+        name
+      }
+      tags {
+        name
+      }
+    }
+  }
+`;
 const PAGE_SIZES = { 25: '25', 50: '50', 100: '100' };
+// One static operation per verb (a delete answers a Boolean, the others the record's id).
+const CANCEL = /* GraphQL */ `
+  mutation CancelSubscription($id: Int!) {
+    cancelSubscription(id: $id) {
+      id
+    }
+  }
+`;
+const REFUND = /* GraphQL */ `
+  mutation RefundSubscription($id: Int!) {
+    refundSubscription(id: $id) {
+      id
+    }
+  }
+`;
+const DELETE = /* GraphQL */ `
+  mutation DeleteSubscription($id: Int!) {
+    deleteSubscription(id: $id)
+  }
+`;
 const LIFECYCLE = {
-  cancel: ['cancelSubscription', 'cancelled'],
-  refund: ['refundSubscription', 'refunded'],
-  delete: ['deleteSubscription', 'deleted'],
+  cancel: [CANCEL, 'cancelled'],
+  refund: [REFUND, 'refunded'],
+  delete: [DELETE, 'deleted'],
 } as const;
 
 interface Page {
@@ -134,21 +289,14 @@ export function Subscriptions() {
   };
 
   async function lifecycle(row: Row, verb: keyof typeof LIFECYCLE) {
-    const [mutation, done] = LIFECYCLE[verb];
+    const [operation, done] = LIFECYCLE[verb];
     const ok = await action.run(async () => {
-      await gql(`mutation($id: Int!) { ${mutation}(id: $id)${verb === 'delete' ? '' : ' { id }'} }`, { id: row.id });
+      await gql(operation, { id: row.id });
     });
     if (ok) {
       await load();
       // A delete is soft: the record can be brought back until the next one replaces this notice.
-      const undo = () =>
-        void action.run(
-          changeThen(load)(
-            'mutation($id: Int!) { restoreSubscription(id: $id) { id } }',
-            { id: row.id },
-            `${row.productName}: restored`,
-          ),
-        );
+      const undo = () => void action.run(changeThen(load)(RESTORE, { id: row.id }, `${row.productName}: restored`));
       action.setOutcome({
         kind: 'done',
         message: `${row.productName}: ${done}`,

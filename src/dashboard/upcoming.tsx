@@ -14,8 +14,19 @@ interface Due {
   baseCurrency: string;
 }
 
-const UPCOMING =
-  'query($days: Int!) { upcomingPayments(days: $days) { id productName price currency nextPaymentDate baseValue baseCurrency } }';
+const UPCOMING = /* GraphQL */ `
+  query UpcomingPayments($days: Int!) {
+    upcomingPayments(days: $days) {
+      id
+      productName
+      price
+      currency
+      nextPaymentDate
+      baseValue
+      baseCurrency
+    }
+  }
+`;
 const WINDOWS = { 7: 'Next 7 days', 30: 'Next 30 days', 90: 'Next 90 days' };
 
 /** What is due soon, soonest first, with the window's total in the base currency. */

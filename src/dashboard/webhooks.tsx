@@ -20,14 +20,60 @@ interface Delivery {
   attempts: Array<{ statusCode: number | null; error: string | null }>;
 }
 
-const ENDPOINTS = `{
-  webhookEndpoints { id url events enabled }
-  webhookDeliveries(first: 20) { edges { node { id topic status attemptCount createdAt endpointId attempts { statusCode error } } } }
-}`;
-const CREATE = 'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id secret } }';
-const ROTATE = 'mutation($id: Int!) { rotateWebhookEndpointSecret(id: $id) { id secret } }';
-const DELETE = 'mutation($id: Int!) { deleteWebhookEndpoint(id: $id) }';
-const REDELIVER = 'mutation($id: Int!) { redeliver(deliveryId: $id) { id } }';
+const ENDPOINTS = /* GraphQL */ `
+  query WebhookEndpointsAndDeliveries {
+    webhookEndpoints {
+      id
+      url
+      events
+      enabled
+    }
+    webhookDeliveries(first: 20) {
+      edges {
+        node {
+          id
+          topic
+          status
+          attemptCount
+          createdAt
+          endpointId
+          attempts {
+            statusCode
+            error
+          }
+        }
+      }
+    }
+  }
+`;
+const CREATE = /* GraphQL */ `
+  mutation CreateWebhookEndpoint($input: WebhookEndpointInput!) {
+    createWebhookEndpoint(input: $input) {
+      id
+      secret
+    }
+  }
+`;
+const ROTATE = /* GraphQL */ `
+  mutation RotateWebhookEndpointSecret($id: Int!) {
+    rotateWebhookEndpointSecret(id: $id) {
+      id
+      secret
+    }
+  }
+`;
+const DELETE = /* GraphQL */ `
+  mutation DeleteWebhookEndpoint($id: Int!) {
+    deleteWebhookEndpoint(id: $id)
+  }
+`;
+const REDELIVER = /* GraphQL */ `
+  mutation RedeliverWebhookDelivery($id: Int!) {
+    redeliver(deliveryId: $id) {
+      id
+    }
+  }
+`;
 
 /** Endpoints (their secret shown once, at creation or rotation) and the delivery log, with redelivery. */
 export function Webhooks() {
