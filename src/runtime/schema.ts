@@ -19,14 +19,14 @@ import {
   TagResolver,
 } from '../organizing/organizing.resolver';
 import { toCategoryView, toFolderView, toPaymentModeView, toTagView } from '../organizing/organizing.types';
+import { type NodeLookup, NodeResolver, withNodeIds } from '../platform/graphql/node';
+import { withUserErrorPayloads } from '../platform/graphql/payloads';
 import { ReminderResolver } from '../reminders/reminder.resolver';
 import { ProfileResolver } from '../settings/profile.resolver';
 import { SettingsResolver } from '../settings/settings.resolver';
 import { SpendingResolver } from '../spending/spending.resolver';
 import { SubscriptionResolver } from '../subscriptions/subscription.resolver';
 import { WebhooksResolver } from '../webhooks/webhooks.resolver';
-import { type NodeLookup, NodeResolver, withNodeIds } from '../platform/graphql/node';
-import { withUserErrorPayloads } from '../platform/graphql/payloads';
 import type { Services } from './services';
 
 /** How `node(id:)` finds each type that has an id, as the caller sees it. */

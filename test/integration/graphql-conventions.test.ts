@@ -1,4 +1,4 @@
-import { graphql, graphqlData, signUp, type SignedUpUser, startTestApp, type TestApp } from '../support/test-app';
+import { graphql, graphqlData, type SignedUpUser, signUp, startTestApp, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;
 let owner: SignedUpUser;

@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { type GraphQLFieldResolver, type GraphQLSchema, getNamedType } from 'graphql';
+import { getNamedType,type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { type ClassType, Field, ObjectType, registerEnumType } from 'type-graphql';
 
 import { AppError, asAppError, type ErrorCode, toGraphQLExtensions } from '../errors';
