@@ -1,43 +1,64 @@
-import { Arg, Ctx, Int, ObjectType, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, ID, ObjectType, Query, Resolver } from 'type-graphql';
 
-import { AppError } from '../platform/errors';
-import { Connection, pageOf } from '../platform/graphql/connection';
+import { Connection, type Page, PageArgs, pageOfList, readPage } from '../platform/graphql/connection';
 import { type GraphQLContext, requireCaller } from '../platform/graphql/context';
-import { decodeCursor } from '../platform/graphql/cursors';
+import { idOf, optionalIdOf } from '../platform/graphql/global-ids';
+import type { NodeLookup } from '../platform/graphql/node';
 import { type CatalogueService, MAX_SEARCH_RESULTS } from './catalogue.service';
-import { ProductSummaryView, toProductSummary } from './product.types';
+import { ProductView,toProductView } from './product.types';
 
-@ObjectType('ProductConnection')
-class ProductConnection extends Connection('Product', ProductSummaryView) {}
+/** A page of products when neither first nor last is given. */
+const DEFAULT_PRODUCTS = 20;
+
+@ObjectType('ProductConnection', { description: 'A page of products.' })
+class ProductConnection extends Connection('Product', ProductView) {}
+
+/** `node(id:)` for a product: a catalogue product, or the caller's own private one. */
+export function productNodeLookup(catalogue: CatalogueService): NodeLookup {
+  return async (caller, id) => toProductView(await catalogue.product(caller, id));
+}
 
 @Resolver()
 export class CatalogueResolver {
   constructor(private readonly catalogue: CatalogueService) {}
 
   @Query(() => ProductConnection, {
-    description: `With search: best matches first (at most ${MAX_SEARCH_RESULTS}); without: by name.`,
+    description: `Catalogue products and your private ones, ${DEFAULT_PRODUCTS} a page unless first or last says otherwise (at most ${MAX_SEARCH_RESULTS}). With search: the best ${MAX_SEARCH_RESULTS} matches at most, best first; without: all, by name.`,
   })
   async products(
     @Ctx() context: GraphQLContext,
-    @Arg('search', () => String, { nullable: true }) search?: string,
-    @Arg('categoryId', () => Int, { nullable: true }) categoryId?: number,
-    @Arg('first', () => Int, { defaultValue: 20 }) first: number = 20,
-    @Arg('after', () => String, { nullable: true }) after?: string,
-  ): Promise<ProductConnection> {
-    if (first < 1 || first > MAX_SEARCH_RESULTS)
-      throw AppError.field('first', `The first must be from 1 to ${MAX_SEARCH_RESULTS}.`);
+    @Args(() => PageArgs) page: PageArgs,
+    @Arg('search', () => String, {
+      nullable: true,
+      description: 'Text a product name (or brand) starts with, has a word starting with, or is spelt close to.',
+    })
+    search?: string | null,
+    @Arg('categoryId', () => ID, { nullable: true, description: 'Only products of this category (global id).' })
+    categoryGlobalId?: string | null,
+  ): Promise<Page<ProductView>> {
     const caller = requireCaller(context);
-    const offset = after ? decodeCursor(after) + 1 : 0;
-    // One more than asked tells whether a next page exists.
-    const page = { categoryId: categoryId ?? undefined, offset, limit: first + 1 };
-    const found = search?.trim()
-      ? await this.catalogue.search(caller, search, page)
-      : await this.catalogue.browse(caller, page);
-    return pageOf(found, first, offset, toProductSummary);
+    const categoryId = optionalIdOf(categoryGlobalId, 'ProductCategory', 'categoryId') ?? undefined;
+    const limits = { defaultSize: DEFAULT_PRODUCTS, maxSize: MAX_SEARCH_RESULTS };
+    if (search?.trim()) {
+      const found = await this.catalogue.search(caller, search, { categoryId, offset: 0, limit: MAX_SEARCH_RESULTS });
+      return pageOfList(found, page, limits, toProductView);
+    }
+    return readPage(
+      page,
+      limits,
+      async (offset, limit) => {
+        const rows = limit === 0 ? [] : await this.catalogue.browse(caller, { categoryId, offset, limit });
+        return { rows, total: await this.catalogue.browseCount(caller, categoryId) };
+      },
+      toProductView,
+    );
   }
 
-  @Query(() => ProductSummaryView)
-  async product(@Arg('id', () => Int) id: number, @Ctx() context: GraphQLContext): Promise<ProductSummaryView> {
-    return toProductSummary(await this.catalogue.product(requireCaller(context), id));
+  @Query(() => ProductView, { description: 'A catalogue product, or one of your private ones.' })
+  async product(
+    @Arg('id', () => ID, { description: 'The product (global id).' }) id: string,
+    @Ctx() context: GraphQLContext,
+  ): Promise<ProductView> {
+    return toProductView(await this.catalogue.product(requireCaller(context), idOf(id, 'Product')));
   }
 }

@@ -67,6 +67,11 @@ export class CatalogueService {
     return this.products.browse(caller.userId, options);
   }
 
+  /** How many products browse pages through. */
+  async browseCount(caller: Caller, categoryId?: number): Promise<number> {
+    return this.products.countVisible(caller.userId, categoryId);
+  }
+
   /** Global categories and the caller's own. */
   async categories(caller: Caller, query: CategoryListQuery): Promise<ProductCategory[]> {
     return this.productCategories.page(caller.userId, {

@@ -68,6 +68,13 @@ export class ProductRepository {
       );
   }
 
+  /** How many products the user sees, in one category or all (browse's whole list). */
+  countVisible(userId: number, categoryId?: number): Promise<number> {
+    return this.db
+      .em()
+      .count(Product, { ...globalOrOwn(userId, 'owner'), ...(categoryId ? { category: categoryId } : {}) });
+  }
+
   /**
    * Makes the user's private products of these names unless they exist, in one statement that concurrent
    * requests cannot both win: the insert yields to a row another transaction made meanwhile (waiting for its

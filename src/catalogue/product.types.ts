@@ -1,37 +1,56 @@
-import { CurrencyResolver } from 'graphql-scalars';
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Field, ObjectType, registerEnumType } from 'type-graphql';
+import { ID, Int } from 'type-graphql';
 
+import { toGlobalId } from '../platform/graphql/global-ids';
+import { Money, money } from '../platform/graphql/money';
+import { Node } from '../platform/graphql/node';
 import { toMoneyString } from '../platform/money';
+import { BillingCycle } from '../subscriptions/subscription.enums';
 import type { Product } from './product.entity';
 
-@ObjectType('Product', { description: 'A catalogue product, or a private one you named yourself.' })
-export class ProductSummaryView {
-  @Field(() => Int) id!: number;
-  @Field() productName!: string;
-  @Field() brandName!: string;
-  @Field(() => Int) categoryId!: number;
-  @Field() description!: string;
-  @Field(() => String, { nullable: true }) url!: string | null;
-  @Field(() => String, { nullable: true, description: 'null: use the default image' }) image!: string | null;
-  @Field(() => CurrencyResolver) currency!: string;
-  @Field(() => String, { nullable: true, description: 'Typical price, decimal string' }) price!: string | null;
-  @Field(() => Int, { description: '2 weekly, 3 monthly, 4 yearly' }) billingCycle!: number;
-  @Field(() => Int) billingFrequency!: number;
-  @Field(() => Int) refundDays!: number;
-  @Field({ description: 'false for a catalogue product, true for one you named yourself' }) isPrivate!: boolean;
+/** The catalogue's product types (codes.ts PRODUCT_TYPE_LABELS); the values are the stored codes. */
+export const ProductType = { SAAS: 1, WORDPRESS: 2, DESKTOP_APP: 3 } as const;
+
+registerEnumType(ProductType, {
+  name: 'ProductType',
+  description: 'What kind of software a product is.',
+  valuesConfig: {
+    SAAS: { description: 'Software as a service, used online (REST product_type 1, "SaaS").' },
+    WORDPRESS: { description: 'A WordPress plugin or theme (REST product_type 2).' },
+    DESKTOP_APP: { description: 'An application installed on a computer (REST product_type 3).' },
+  },
+});
+
+@ObjectType('Product', { implements: Node, description: 'A catalogue product, or a private one you named yourself.' })
+export class ProductView {
+  id!: number;
+  @Field({ description: 'Its name.' }) productName!: string;
+  @Field({ description: 'Its brand.' }) brandName!: string;
+  @Field(() => ProductType, { description: 'What kind of software it is.' }) productType!: number;
+  @Field(() => ID, { description: 'The global id of its category (a ProductCategory).' }) categoryId!: string;
+  @Field({ description: 'What it is, in words; empty when undescribed.' }) description!: string;
+  @Field(() => String, { nullable: true, description: 'Its web site; null when unknown.' }) url!: string | null;
+  @Field(() => String, { nullable: true, description: 'The URL of its image; null: use the default image.' })
+  image!: string | null;
+  @Field(() => Money, { nullable: true, description: 'Its typical price; null when unknown.' }) price!: Money | null;
+  @Field(() => BillingCycle, { description: 'The unit of its typical billing period.' }) billingCycle!: number;
+  @Field(() => Int, { description: 'How many billingCycle units its typical billing period lasts.' })
+  billingFrequency!: number;
+  @Field(() => Int, { description: 'Its typical refund window, in days.' }) refundDays!: number;
+  @Field({ description: 'false for a catalogue product, true for one you named yourself.' }) isPrivate!: boolean;
 }
 
-export function toProductSummary(product: Product): ProductSummaryView {
+export function toProductView(product: Product): ProductView {
   return {
     id: product.id,
     productName: product.productName,
     brandName: product.brandname,
-    categoryId: product.category,
+    productType: product.productType,
+    categoryId: toGlobalId('ProductCategory', product.category),
     description: product.description,
     url: product.url ?? null,
     image: product.image || null,
-    currency: product.currencyCode,
-    price: product.price1Value ? toMoneyString(product.price1Value) : null,
+    price: money(product.price1Value ? toMoneyString(product.price1Value) : null, product.currencyCode),
     billingCycle: product.billingCycle,
     billingFrequency: product.billingFrequency,
     refundDays: product.refundDays,

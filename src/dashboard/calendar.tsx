@@ -5,21 +5,23 @@ import { daysIn, localToday, money, monthRange, monthTitle, pad } from './format
 import { Field, Notice, Section, useAction } from './ui';
 
 interface Entry {
-  id: string;
+  key: string;
   date: string;
-  subscription: { id: number; productName: string; price: string; currency: string };
+  subscription: { id: string; productName: string; price: { amount: string; currency: string } };
 }
 
 const CALENDAR = /* GraphQL */ `
   query Calendar($from: LocalDate!, $to: LocalDate!) {
     calendar(from: $from, to: $to) {
-      id
+      key
       date
       subscription {
         id
         productName
-        price
-        currency
+        price {
+          amount
+          currency
+        }
       }
     }
   }
@@ -78,8 +80,9 @@ export function Calendar() {
             <li key={date} data-date={date} class={due.length > 0 ? 'due' : undefined}>
               <span class="day">{day}</span>
               {due.map((entry) => (
-                <span key={entry.id} class="payment">
-                  {entry.subscription.productName} {money(entry.subscription.price, entry.subscription.currency)}
+                <span key={entry.key} class="payment">
+                  {entry.subscription.productName}{' '}
+                  {money(entry.subscription.price.amount, entry.subscription.price.currency)}
                 </span>
               ))}
             </li>

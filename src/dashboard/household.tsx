@@ -20,10 +20,10 @@ interface Sharing {
   shares: Array<{ memberId: number; memberName: string; value: string | null; amount: string }>;
 }
 interface SharedRecord {
-  id: number;
+  /** The record's global id. */
+  id: string;
   productName: string;
-  price: string;
-  currency: string;
+  price: { amount: string; currency: string };
   sharing: Sharing | null;
 }
 interface Household {
@@ -57,8 +57,10 @@ const LOAD = /* GraphQL */ `
       subscriptions {
         id
         productName
-        price
-        currency
+        price {
+          amount
+          currency
+        }
         sharing {
           payerMemberId
           payerName
@@ -77,8 +79,10 @@ const LOAD = /* GraphQL */ `
         node {
           id
           productName
-          price
-          currency
+          price {
+            amount
+            currency
+          }
           sharing {
             payerMemberId
             payerName
@@ -309,8 +313,8 @@ export function HouseholdScreen() {
               {records.map((record) => (
                 <tr key={record.id}>
                   <th scope="row">{record.productName}</th>
-                  <td>{money(record.price, record.currency)}</td>
-                  <td>{record.sharing ? splitOf(record.sharing, record.currency) : 'Not shared'}</td>
+                  <td>{money(record.price.amount, record.price.currency)}</td>
+                  <td>{record.sharing ? splitOf(record.sharing, record.price.currency) : 'Not shared'}</td>
                   <td class="actions">
                     <button type="button" onClick={() => setSharing(record)}>
                       {record.sharing ? `Change the split of ${record.productName}` : `Share ${record.productName}`}
@@ -387,8 +391,8 @@ export function HouseholdScreen() {
           <ul>
             {household.subscriptions.map((record) => (
               <li key={record.id}>
-                {record.productName} {money(record.price, record.currency)}:{' '}
-                {record.sharing ? splitOf(record.sharing, record.currency) : ''}
+                {record.productName} {money(record.price.amount, record.price.currency)}:{' '}
+                {record.sharing ? splitOf(record.sharing, record.price.currency) : ''}
               </li>
             ))}
           </ul>

@@ -1,27 +1,36 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 
 import { gql } from './api';
-import { calendarDate, CYCLES, money, STATUSES, TYPES } from './format';
+import { calendarDate, money } from './format';
 import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
 
-export interface Row {
-  id: number;
-  productName: string;
-  price: string;
+interface Money {
+  amount: string;
   currency: string;
-  billingCycle: number;
+}
+
+export interface Row {
+  /** The record's global id. */
+  id: string;
+  productName: string;
+  price: Money;
+  billingCycle: keyof typeof CYCLES;
   billingFrequency: number;
   paymentDate: string;
   nextPaymentDate: string | null;
-  status: number;
-  type: number;
-  baseValue: string;
-  baseCurrency: string;
+  status: keyof typeof STATUSES;
+  type: keyof typeof TYPES;
+  basePrice: Money;
   isAddon: boolean;
-  folder: { id: number; name: string } | null;
-  paymentMode: { id: number; name: string } | null;
+  folder: { id: string; name: string } | null;
+  paymentMode: { id: string; name: string } | null;
   tags: Array<{ name: string }>;
 }
+
+// The record's closed sets, by their GraphQL enum names.
+const TYPES = { SUBSCRIPTION: 'Subscription', TRIAL: 'Trial', LIFETIME: 'Lifetime' };
+const CYCLES = { DAILY: 'Daily', WEEKLY: 'Weekly', MONTHLY: 'Monthly', YEARLY: 'Yearly' };
+const STATUSES = { DRAFT: 'Draft', ACTIVE: 'Active', CANCELLED: 'Cancelled', REFUNDED: 'Refunded', EXPIRED: 'Expired' };
 
 // The record's selection is written out in each operation below (listing, create, update) so each stays static.
 const PAGE = /* GraphQL */ `
@@ -38,16 +47,20 @@ const PAGE = /* GraphQL */ `
         node {
           id
           productName
-          price
-          currency
+          price {
+            amount
+            currency
+          }
           billingCycle
           billingFrequency
           paymentDate
           nextPaymentDate
           status
           type
-          baseValue
-          baseCurrency
+          basePrice {
+            amount
+            currency
+          }
           isAddon
           folder {
             id
@@ -87,31 +100,42 @@ const PRODUCTS = /* GraphQL */ `
   }
 `;
 const CREATE = /* GraphQL */ `
-  mutation CreateSubscription($input: SubscriptionCreateInput!) {
+  mutation CreateSubscription($input: CreateSubscriptionInput!) {
     createSubscription(input: $input) {
-      id
-      productName
-      price
-      currency
-      billingCycle
-      billingFrequency
-      paymentDate
-      nextPaymentDate
-      status
-      type
-      baseValue
-      baseCurrency
-      isAddon
-      folder {
+      subscription {
         id
-        name
+        productName
+        price {
+          amount
+          currency
+        }
+        billingCycle
+        billingFrequency
+        paymentDate
+        nextPaymentDate
+        status
+        type
+        basePrice {
+          amount
+          currency
+        }
+        isAddon
+        folder {
+          id
+          name
+        }
+        paymentMode {
+          id
+          name
+        }
+        tags {
+          name
+        }
       }
-      paymentMode {
-        id
-        name
-      }
-      tags {
-        name
+      userErrors {
+        field
+        code
+        message
       }
     }
   }
@@ -129,16 +153,30 @@ const LINKS = /* GraphQL */ `
   }
 `;
 const ADDON = /* GraphQL */ `
-  mutation AddAddon($id: Int!, $input: AddonCreateInput!) {
-    addAddon(subscriptionId: $id, input: $input) {
-      id
+  mutation AddAddon($input: AddAddonInput!) {
+    addAddon(input: $input) {
+      subscription {
+        id
+      }
+      userErrors {
+        field
+        code
+        message
+      }
     }
   }
 `;
 const RESTORE = /* GraphQL */ `
-  mutation RestoreSubscription($id: Int!) {
-    restoreSubscription(id: $id) {
-      id
+  mutation RestoreSubscription($input: RestoreSubscriptionInput!) {
+    restoreSubscription(input: $input) {
+      subscription {
+        id
+      }
+      userErrors {
+        field
+        code
+        message
+      }
     }
   }
 `;
@@ -152,7 +190,7 @@ const SORTS = {
 const STATUS_FILTER: Record<string, string> = { '': 'Any status', ...STATUSES };
 const TYPE_FILTER: Record<string, string> = { '': 'Any type', ...TYPES };
 
-type Named = { id: number; name: string };
+type Named = { id: string; name: string };
 
 /** The user's folders and payment modes, for the form's choices and the list's folder filter. */
 function useLinks(): { folders: Named[]; paymentModes: Named[] } {
@@ -168,54 +206,86 @@ const choices = (rows: Named[], none: string) => ({
   ...Object.fromEntries(rows.map((row) => [row.id, row.name])),
 });
 const UPDATE = /* GraphQL */ `
-  mutation UpdateSubscription($id: Int!, $input: SubscriptionUpdateInput!) {
-    updateSubscription(id: $id, input: $input) {
-      id
-      productName
-      price
-      currency
-      billingCycle
-      billingFrequency
-      paymentDate
-      nextPaymentDate
-      status
-      type
-      baseValue
-      baseCurrency
-      isAddon
-      folder {
+  mutation UpdateSubscription($input: UpdateSubscriptionInput!) {
+    updateSubscription(input: $input) {
+      subscription {
         id
-        name
+        productName
+        price {
+          amount
+          currency
+        }
+        billingCycle
+        billingFrequency
+        paymentDate
+        nextPaymentDate
+        status
+        type
+        basePrice {
+          amount
+          currency
+        }
+        isAddon
+        folder {
+          id
+          name
+        }
+        paymentMode {
+          id
+          name
+        }
+        tags {
+          name
+        }
       }
-      paymentMode {
-        id
-        name
-      }
-      tags {
-        name
+      userErrors {
+        field
+        code
+        message
       }
     }
   }
 `;
 const PAGE_SIZES = { 25: '25', 50: '50', 100: '100' };
-// One static operation per verb (a delete answers a Boolean, the others the record's id).
+// One static operation per verb (a delete answers the deleted id, the others the record's id).
 const CANCEL = /* GraphQL */ `
-  mutation CancelSubscription($id: Int!) {
-    cancelSubscription(id: $id) {
-      id
+  mutation CancelSubscription($input: CancelSubscriptionInput!) {
+    cancelSubscription(input: $input) {
+      subscription {
+        id
+      }
+      userErrors {
+        field
+        code
+        message
+      }
     }
   }
 `;
 const REFUND = /* GraphQL */ `
-  mutation RefundSubscription($id: Int!) {
-    refundSubscription(id: $id) {
-      id
+  mutation RefundSubscription($input: RefundSubscriptionInput!) {
+    refundSubscription(input: $input) {
+      subscription {
+        id
+      }
+      userErrors {
+        field
+        code
+        message
+      }
     }
   }
 `;
 const DELETE = /* GraphQL */ `
-  mutation DeleteSubscription($id: Int!) {
-    deleteSubscription(id: $id)
+  mutation DeleteSubscription($input: DeleteSubscriptionInput!) {
+    deleteSubscription(input: $input) {
+      deletedSubscriptionId
+      userErrors {
+        field
+        code
+        message
+      }
+    }
   }
 `;
 const LIFECYCLE = {
@@ -245,9 +315,9 @@ export function Subscriptions() {
   });
   const links = useLinks();
   const filter = {
-    ...(query.status ? { statuses: [Number(query.status)] } : {}),
-    ...(query.type ? { types: [Number(query.type)] } : {}),
-    ...(query.folder ? { folderIds: [Number(query.folder)] } : {}),
+    ...(query.status ? { statuses: [query.status] } : {}),
+    ...(query.type ? { types: [query.type] } : {}),
+    ...(query.folder ? { folderIds: [query.folder] } : {}),
   };
   const [addonFor, setAddonFor] = useState<Row | null>(null);
   const [cursors, setCursors] = useState<Array<string | null>>([null]);
@@ -291,12 +361,13 @@ export function Subscriptions() {
   async function lifecycle(row: Row, verb: keyof typeof LIFECYCLE) {
     const [operation, done] = LIFECYCLE[verb];
     const ok = await action.run(async () => {
-      await gql(operation, { id: row.id });
+      await gql(operation, { input: { id: row.id } });
     });
     if (ok) {
       await load();
       // A delete is soft: the record can be brought back until the next one replaces this notice.
-      const undo = () => void action.run(changeThen(load)(RESTORE, { id: row.id }, `${row.productName}: restored`));
+      const undo = () =>
+        void action.run(changeThen(load)(RESTORE, { input: { id: row.id } }, `${row.productName}: restored`));
       action.setOutcome({
         kind: 'done',
         message: `${row.productName}: ${done}`,
@@ -394,9 +465,9 @@ export function Subscriptions() {
                         .join(' · ')}
                     </td>
                     <td>
-                      {money(node.price, node.currency)}
-                      {node.currency !== node.baseCurrency && (
-                        <small> ≈ {money(node.baseValue, node.baseCurrency)}</small>
+                      {money(node.price.amount, node.price.currency)}
+                      {node.price.currency !== node.basePrice.currency && (
+                        <small> ≈ {money(node.basePrice.amount, node.basePrice.currency)}</small>
                       )}
                     </td>
                     <td>
@@ -418,7 +489,7 @@ export function Subscriptions() {
                           Add-on
                         </button>
                       )}
-                      {node.status === 1 && (
+                      {node.status === 'ACTIVE' && (
                         <button
                           type="button"
                           onClick={() => lifecycle(node, 'cancel')}
@@ -427,7 +498,7 @@ export function Subscriptions() {
                           Cancel
                         </button>
                       )}
-                      {node.status === 1 && (
+                      {node.status === 'ACTIVE' && (
                         <button
                           type="button"
                           onClick={() => lifecycle(node, 'refund')}
@@ -479,11 +550,11 @@ function RecordForm({
   onCancel: () => void;
 }) {
   const action = useAction();
-  const [products, setProducts] = useState<Array<{ id: number; productName: string }>>([]);
+  const [products, setProducts] = useState<Array<{ id: string; productName: string }>>([]);
 
   async function lookUp(text: string) {
     if (text.trim().length < 2) return setProducts([]);
-    const data = await gql<{ products: { edges: Array<{ node: { id: number; productName: string } }> } }>(PRODUCTS, {
+    const data = await gql<{ products: { edges: Array<{ node: { id: string; productName: string } }> } }>(PRODUCTS, {
       search: text,
     }).catch(() => null);
     setProducts(data?.products.edges.map((edge) => edge.node) ?? []);
@@ -506,16 +577,16 @@ function RecordForm({
       ...(product ? { productId: product.id } : record && name === record.productName ? {} : { productName: name }),
       price: String(form.get('price')),
       currency: String(form.get('price_type')).toUpperCase(),
-      billingCycle: Number(form.get('billing_cycle')),
+      billingCycle: String(form.get('billing_cycle')),
       billingFrequency: Number(form.get('billing_frequency')),
       paymentDate: String(form.get('payment_date')),
-      type: Number(form.get('type')),
-      ...(folderId ? { folderId: Number(folderId) } : {}),
-      ...(paymentModeId ? { paymentModeId: Number(paymentModeId) } : {}),
-      ...(record || tags.length > 0 ? { tags } : {}),
+      type: String(form.get('type')),
+      ...(folderId ? { folderId } : {}),
+      ...(paymentModeId ? { paymentModeId } : {}),
+      ...(record || tags.length > 0 ? { tagNames: tags } : {}),
     };
     await action.run(async () => {
-      if (record) await gql(UPDATE, { id: record.id, input });
+      if (record) await gql(UPDATE, { input: { ...input, id: record.id } });
       else await gql(CREATE, { input });
       onDone(record ? `${name}: saved` : `${name}: added`);
     });
@@ -546,7 +617,7 @@ function RecordForm({
           name="price"
           inputMode="decimal"
           required
-          defaultValue={record?.price}
+          defaultValue={record?.price.amount}
           errors={action.errors}
         />
         <Field
@@ -554,15 +625,21 @@ function RecordForm({
           name="price_type"
           required
           maxLength={3}
-          defaultValue={record?.currency ?? 'USD'}
+          defaultValue={record?.price.currency ?? 'USD'}
           errors={action.errors}
         />
-        <Select label="Type" name="type" options={TYPES} initial={String(record?.type ?? 1)} errors={action.errors} />
+        <Select
+          label="Type"
+          name="type"
+          options={TYPES}
+          initial={record?.type ?? 'SUBSCRIPTION'}
+          errors={action.errors}
+        />
         <Select
           label="Billing cycle"
           name="billing_cycle"
           options={CYCLES}
-          initial={String(record?.billingCycle ?? 3)}
+          initial={record?.billingCycle ?? 'MONTHLY'}
           errors={action.errors}
         />
         <Field
@@ -627,7 +704,7 @@ function AddonForm({ main, onDone, onCancel }: { main: Row; onDone: (message: st
         currency: String(form.get('price_type')).toUpperCase(),
         paymentDate: String(form.get('payment_date')),
       };
-      await gql(ADDON, { id: main.id, input });
+      await gql(ADDON, { input: { ...input, mainRecordId: main.id } });
       onDone(`${main.productName}: add-on added`);
     });
   }
@@ -641,7 +718,7 @@ function AddonForm({ main, onDone, onCancel }: { main: Row; onDone: (message: st
           name="price_type"
           required
           maxLength={3}
-          defaultValue={main.currency}
+          defaultValue={main.price.currency}
           errors={action.errors}
         />
         <Field label="First payment" name="payment_date" type="date" required errors={action.errors} />

@@ -5,13 +5,11 @@ import { calendarDate, cents, money } from './format';
 import { Notice, Section, Select, useAction } from './ui';
 
 interface Due {
-  id: number;
+  id: string;
   productName: string;
-  price: string;
-  currency: string;
+  price: { amount: string; currency: string };
   nextPaymentDate: string;
-  baseValue: string;
-  baseCurrency: string;
+  basePrice: { amount: string; currency: string };
 }
 
 const UPCOMING = /* GraphQL */ `
@@ -19,11 +17,15 @@ const UPCOMING = /* GraphQL */ `
     upcomingPayments(days: $days) {
       id
       productName
-      price
-      currency
+      price {
+        amount
+        currency
+      }
       nextPaymentDate
-      baseValue
-      baseCurrency
+      basePrice {
+        amount
+        currency
+      }
     }
   }
 `;
@@ -38,7 +40,7 @@ export function Upcoming() {
     void action.run(async () => setDue((await gql<{ upcomingPayments: Due[] }>(UPCOMING, { days })).upcomingPayments));
   }, [days]);
   // Cents as integers: no float sums of money.
-  const totalCents = due.reduce((sum, item) => sum + cents(item.baseValue), 0);
+  const totalCents = due.reduce((sum, item) => sum + cents(item.basePrice.amount), 0);
   return (
     <Section title="Upcoming">
       <Select
@@ -49,13 +51,13 @@ export function Upcoming() {
         onChange={(event) => setDays(Number(event.currentTarget.value))}
       />
       <Notice outcome={action.outcome} />
-      {due.length > 0 && <p class="totals">{money(totalCents / 100, due[0].baseCurrency)} due</p>}
+      {due.length > 0 && <p class="totals">{money(totalCents / 100, due[0].basePrice.currency)} due</p>}
       {due.length === 0 && <p>Nothing due in this window.</p>}
       <ul class="upcoming">
         {due.map((item) => (
           <li key={item.id}>
             <strong>{calendarDate(item.nextPaymentDate, { weekday: 'short', day: 'numeric', month: 'short' })}</strong>{' '}
-            {item.productName} {money(item.price, item.currency)}
+            {item.productName} {money(item.price.amount, item.price.currency)}
           </li>
         ))}
       </ul>

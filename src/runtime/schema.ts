@@ -4,7 +4,7 @@ import { buildSchema, type ClassType, type NonEmptyArray } from 'type-graphql';
 import { AlertResolver } from '../alerts/alert.resolver';
 import { AuthResolver } from '../auth/auth.resolver';
 import { CalendarFeedResolver } from '../calendar-feeds/calendar-feed.resolver';
-import { CatalogueResolver } from '../catalogue/catalogue.resolver';
+import { CatalogueResolver, productNodeLookup } from '../catalogue/catalogue.resolver';
 import { DetectionResolver } from '../detection/detection.resolver';
 import { ExportResolver } from '../exports/export.resolver';
 import { HouseholdResolver, SubscriptionSharingResolver } from '../households/household.resolver';
@@ -25,7 +25,7 @@ import { ReminderResolver } from '../reminders/reminder.resolver';
 import { ProfileResolver } from '../settings/profile.resolver';
 import { SettingsResolver } from '../settings/settings.resolver';
 import { SpendingResolver } from '../spending/spending.resolver';
-import { SubscriptionResolver } from '../subscriptions/subscription.resolver';
+import { recordNodeLookup, SubscriptionResolver } from '../subscriptions/subscription.resolver';
 import { WebhooksResolver } from '../webhooks/webhooks.resolver';
 import type { Services } from './services';
 
@@ -36,6 +36,8 @@ function nodeLookups(services: Services): Record<string, NodeLookup> {
     Tag: namedNodeLookup(services.tags, toTagView),
     PaymentMode: namedNodeLookup(services.paymentModes, toPaymentModeView),
     ProductCategory: namedNodeLookup(services.categories, toCategoryView),
+    SubscriptionRecord: recordNodeLookup(services.subscriptions),
+    Product: productNodeLookup(services.catalogue),
   };
 }
 

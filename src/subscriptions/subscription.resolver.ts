@@ -1,45 +1,93 @@
-import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 
+import { NO_ALERT } from '../alerts/alert.input';
 import { AlertView, toAlertView } from '../alerts/alert.resolver';
 import type { Product } from '../catalogue/product.entity';
-import { ProductSummaryView, toProductSummary } from '../catalogue/product.types';
+import { ProductView, toProductView } from '../catalogue/product.types';
 import { FolderView, PaymentModeView, ProductCategoryView, TagView, toTagView } from '../organizing/organizing.types';
 import { AppError } from '../platform/errors';
-import { pageOf } from '../platform/graphql/connection';
+import { type Page, PageArgs, pageOfList, readPage } from '../platform/graphql/connection';
 import { type GraphQLContext, requireCaller } from '../platform/graphql/context';
-import { decodeCursor } from '../platform/graphql/cursors';
+import { idOf, idsOf, optionalIdOf } from '../platform/graphql/global-ids';
+import type { NodeLookup } from '../platform/graphql/node';
+import { MutationPayload } from '../platform/graphql/payloads';
 import { LocalDateScalar } from '../platform/graphql/scalars';
 import { definedOnly } from '../platform/objects';
 import { toIsoMicros } from '../platform/wire-formats';
 import { stepsOf } from './price-history';
 import type { SubscriptionInput, SubscriptionPatch } from './subscription.input';
-import { DEFAULT_LENGTH, DEFAULT_SORT, MAX_LENGTH } from './subscription.list';
+import { DEFAULT_LENGTH, DEFAULT_SORT, type ListQuery, MAX_LENGTH } from './subscription.list';
 import type { Loaders } from './subscription.loaders';
 import { type ProductSummaryColumns, seesAlertSetUp } from './subscription.record';
 import type { SubscriptionService } from './subscription.service';
 import {
-  AddonCreateInput,
+  AddAddonInput,
   asRecordView,
   CalendarEntryView,
+  CancelSubscriptionInput,
+  ChangePriceInput,
+  CreateSubscriptionInput,
+  DeleteSubscriptionInput,
+  PriceStepConnection,
   PriceStepView,
+  RECORD_TYPE_NAME,
+  RefundSubscriptionInput,
+  RestoreSubscriptionInput,
+  SetSubscriptionAlertsInput,
   SubscriptionConnection,
-  SubscriptionCreateInput,
+  type SubscriptionFields,
   SubscriptionFilter,
   SubscriptionOrder,
   SubscriptionRecordView,
-  SubscriptionUpdateInput,
+  UpdateSubscriptionInput,
 } from './subscription.types';
 
-/** GraphQL input → the domain input: one of productId or productName names the product. */
-function toPatch(input: SubscriptionUpdateInput): SubscriptionPatch {
-  const { productId, productName, ...rest } = input;
+/** A record's price steps on a page when neither first nor last is given, and at most. */
+const PRICE_STEP_LIMITS = { defaultSize: 100, maxSize: 100 };
+
+/** GraphQL input → the domain input: one of productId or productName names the product; ids are global. */
+function toPatch(input: SubscriptionFields): SubscriptionPatch {
+  const { productId, productName, folderId, alertId, categoryId, paymentModeId, tagIds, tagNames, ...values } =
+    input as SubscriptionFields & { id?: string };
+  delete values.id;
   if (productId !== undefined && productName !== undefined)
     throw AppError.field('brand_id', 'Give productId or productName, not both.');
-  const patch: SubscriptionPatch = definedOnly(rest);
-  if (productId !== undefined) patch.product = { id: productId };
+  const patch: SubscriptionPatch = definedOnly(values);
+  if (productId !== undefined) patch.product = { id: idOf(productId, 'Product', 'productId') };
   if (productName !== undefined) patch.product = { name: productName };
+  if (folderId !== undefined) patch.folderId = optionalIdOf(folderId, 'Folder', 'folderId');
+  // null: no alert (the domain's 0); the system default alert is the alert definition of row 1.
+  if (alertId !== undefined) patch.alertId = alertId === null ? NO_ALERT : idOf(alertId, 'Alert', 'alertId');
+  if (categoryId !== undefined) patch.categoryId = optionalIdOf(categoryId, 'ProductCategory', 'categoryId');
+  if (paymentModeId !== undefined) patch.paymentModeId = optionalIdOf(paymentModeId, 'PaymentMode', 'paymentModeId');
+  if (tagIds !== undefined || tagNames !== undefined) {
+    // The domain takes tag ids as digits and anything else as a name.
+    const ids = idsOf(tagIds ?? [], 'Tag', 'tagIds').map(String);
+    const names = tagNames ?? [];
+    const numeric = names.findIndex((name) => /^\s*\d+\s*$/.test(name));
+    if (numeric >= 0)
+      throw AppError.field(`tagNames.${numeric}`, 'A tag name cannot be only digits: give tags by id in tagIds.');
+    patch.tags = [...ids, ...names];
+  }
   return patch;
 }
+
+/** The filter's global ids as the list's row ids; "no folder" and "no alert" are the list's 0. */
+function toFilters(filter: SubscriptionFilter | null | undefined): ListQuery['filters'] {
+  if (!filter) return {};
+  const { folderIds, withoutFolder, tagIds, paymentModeIds, alertIds, withoutAlert, categoryIds, ...values } = filter;
+  const withNone = (ids: number[] | undefined, none: boolean | undefined) => (none ? [...(ids ?? []), 0] : ids);
+  return definedOnly({
+    ...values,
+    folderIds: withNone(folderIds && idsOf(folderIds, 'Folder', 'filter.folderIds'), withoutFolder ?? undefined),
+    alertIds: withNone(alertIds && idsOf(alertIds, 'Alert', 'filter.alertIds'), withoutAlert ?? undefined),
+    tagIds: tagIds && idsOf(tagIds, 'Tag', 'filter.tagIds'),
+    paymentModeIds: paymentModeIds && idsOf(paymentModeIds, 'PaymentMode', 'filter.paymentModeIds'),
+    categoryIds: categoryIds && idsOf(categoryIds, 'ProductCategory', 'filter.categoryIds'),
+  }) as ListQuery['filters'];
+}
+
+const recordId = (id: string) => idOf(id, RECORD_TYPE_NAME);
 
 /**
  * The queries of records (and spendingSummary, the spending feature's) that read only tables the user's data
@@ -52,6 +100,30 @@ export const VERSIONED_QUERIES: ReadonlySet<string> = new Set([
   'upcomingPayments',
   'spendingSummary',
 ]);
+
+/** `node(id:)` for a record: the caller's own, or one shared in a household they are a member of. */
+export function recordNodeLookup(service: SubscriptionService): NodeLookup {
+  return async (caller, id) => asRecordView(await service.get(caller, id));
+}
+
+const payload = (name: string, description: string) =>
+  MutationPayload(`${name}Payload`, 'subscription', () => SubscriptionRecordView, description);
+const CreateSubscriptionPayload = payload('CreateSubscription', 'The new record.');
+const UpdateSubscriptionPayload = payload('UpdateSubscription', 'The changed record.');
+const DeleteSubscriptionPayload = MutationPayload(
+  'DeleteSubscriptionPayload',
+  'deletedSubscriptionId',
+  () => ID,
+  'The deleted record.',
+);
+const RestoreSubscriptionPayload = payload('RestoreSubscription', 'The record brought back.');
+const CancelSubscriptionPayload = payload('CancelSubscription', 'The cancelled record.');
+const RefundSubscriptionPayload = payload('RefundSubscription', 'The refunded record.');
+const AddAddonPayload = payload('AddAddon', 'The new add-on.');
+const SetSubscriptionAlertsPayload = payload('SetSubscriptionAlerts', 'The record with its alerts.');
+const ChangePricePayload = payload('ChangePrice', 'The record, its price the one in effect today.');
+
+type RecordPayload = { subscription: SubscriptionRecordView };
 
 @Resolver(() => SubscriptionRecordView)
 export class SubscriptionResolver {
@@ -66,139 +138,218 @@ export class SubscriptionResolver {
     return loaders;
   }
 
-  @Query(() => SubscriptionConnection, { description: "The caller's records, a page at a time." })
+  @Query(() => SubscriptionConnection, {
+    description: `Your records, ${DEFAULT_LENGTH} a page unless first or last says otherwise (at most ${MAX_LENGTH}).`,
+  })
   async subscriptions(
     @Ctx() context: GraphQLContext,
-    @Arg('filter', () => SubscriptionFilter, { nullable: true }) filter?: SubscriptionFilter,
-    @Arg('search', () => String, { nullable: true }) search?: string,
-    @Arg('orderBy', () => SubscriptionOrder, { nullable: true }) orderBy?: SubscriptionOrder,
-    @Arg('first', () => Int, { defaultValue: DEFAULT_LENGTH }) first: number = DEFAULT_LENGTH,
-    @Arg('after', () => String, { nullable: true }) after?: string,
-  ): Promise<SubscriptionConnection> {
-    if (first < 1 || first > MAX_LENGTH) throw AppError.field('first', `The first must be from 1 to ${MAX_LENGTH}.`);
-    const start = after ? decodeCursor(after) + 1 : 0;
+    @Args(() => PageArgs) page: PageArgs,
+    @Arg('filter', () => SubscriptionFilter, { nullable: true, description: 'Which records; all when left out.' })
+    filter?: SubscriptionFilter | null,
+    @Arg('search', () => String, {
+      nullable: true,
+      description: 'Text the product name, brand, description or note contains.',
+    })
+    search?: string | null,
+    @Arg('orderBy', () => SubscriptionOrder, {
+      nullable: true,
+      description: 'The order; by payment date, earliest first, when left out.',
+    })
+    orderBy?: SubscriptionOrder | null,
+  ): Promise<Page<SubscriptionRecordView>> {
     const caller = requireCaller(context);
     const query = {
-      q: search,
-      start,
-      // One more than asked tells whether a next page exists.
-      length: first + 1,
+      q: search ?? undefined,
       sort: orderBy ? [{ field: orderBy.field, direction: orderBy.direction }] : DEFAULT_SORT,
-      filters: filter ?? {},
+      filters: toFilters(filter),
     };
-    const { records, total } = await this.service.page(caller, query);
-    return { ...pageOf(records, first, start, asRecordView), totalCount: total };
+    return readPage(
+      page,
+      { defaultSize: DEFAULT_LENGTH, maxSize: MAX_LENGTH },
+      async (offset, limit) => {
+        // A page of none (`last` asks the size first) reads one row: the count comes with the rows.
+        const { records, total } = await this.service.page(caller, {
+          ...query,
+          start: offset,
+          length: Math.max(limit, 1),
+        });
+        return { rows: records, total };
+      },
+      asRecordView,
+    );
   }
 
-  @Query(() => SubscriptionRecordView)
+  @Query(() => SubscriptionRecordView, {
+    description: 'One of your records, or one shared with you in a household.',
+  })
   async subscription(
-    @Arg('id', () => Int) id: number,
+    @Arg('id', () => ID, { description: 'The record (global id).' }) id: string,
     @Ctx() context: GraphQLContext,
   ): Promise<SubscriptionRecordView> {
-    return asRecordView(await this.service.get(requireCaller(context), id));
+    return asRecordView(await this.service.get(requireCaller(context), recordId(id)));
   }
 
   @Query(() => [SubscriptionRecordView], {
-    description: 'Active records due within the next `days` days, soonest first.',
+    description: 'Your Active records due within the next `days` days, soonest first (a list: the days bound it).',
   })
   async upcomingPayments(
-    @Arg('days', () => Int, { defaultValue: 7 }) days: number,
+    @Arg('days', () => Int, { defaultValue: 7, description: 'How many days ahead, from today; 7 when left out.' })
+    days: number,
     @Ctx() context: GraphQLContext,
   ): Promise<SubscriptionRecordView[]> {
     return (await this.service.upcoming(requireCaller(context), days)).map(asRecordView);
   }
 
-  @Query(() => [CalendarEntryView])
+  @Query(() => [CalendarEntryView], {
+    description: 'Every payment date of your Active records within a range, in date order.',
+  })
   async calendar(
     @Ctx() context: GraphQLContext,
-    @Arg('from', () => LocalDateScalar, { nullable: true }) from?: string,
-    @Arg('to', () => LocalDateScalar, { nullable: true }) to?: string,
+    @Arg('from', () => LocalDateScalar, {
+      nullable: true,
+      description: 'The first day; the first of the current month when left out.',
+    })
+    from?: string | null,
+    @Arg('to', () => LocalDateScalar, {
+      nullable: true,
+      description: "The last day; the end of from's month when left out.",
+    })
+    to?: string | null,
   ): Promise<CalendarEntryView[]> {
     const entries = await this.service.calendar(requireCaller(context), from ?? undefined, to ?? undefined);
-    return entries.map((entry) => ({ id: entry.id, date: entry.date, subscription: asRecordView(entry.record) }));
+    return entries.map((entry) => ({
+      key: String(entry.id),
+      date: entry.date,
+      subscription: asRecordView(entry.record),
+    }));
   }
 
-  @Mutation(() => SubscriptionRecordView)
+  @Mutation(() => CreateSubscriptionPayload, { description: 'Makes a record.' })
   async createSubscription(
-    @Arg('input', () => SubscriptionCreateInput) input: SubscriptionCreateInput,
+    @Arg('input', () => CreateSubscriptionInput, { description: 'The new record.' }) input: CreateSubscriptionInput,
     @Ctx() context: GraphQLContext,
-  ): Promise<SubscriptionRecordView> {
+  ): Promise<RecordPayload> {
     const patch = toPatch(input);
     if (!patch.product) throw AppError.field('brand_id', 'Give productId or productName.');
-    return asRecordView(await this.service.create(requireCaller(context), patch as SubscriptionInput));
+    return {
+      subscription: asRecordView(await this.service.create(requireCaller(context), patch as SubscriptionInput)),
+    };
   }
 
-  @Mutation(() => SubscriptionRecordView)
+  @Mutation(() => UpdateSubscriptionPayload, { description: 'Changes a record.' })
   async updateSubscription(
-    @Arg('id', () => Int) id: number,
-    @Arg('input', () => SubscriptionUpdateInput) input: SubscriptionUpdateInput,
+    @Arg('input', () => UpdateSubscriptionInput, { description: 'The record and its changes.' })
+    input: UpdateSubscriptionInput,
     @Ctx() context: GraphQLContext,
-  ): Promise<SubscriptionRecordView> {
-    return asRecordView(await this.service.update(requireCaller(context), id, toPatch(input)));
+  ): Promise<RecordPayload> {
+    const id = recordId(input.id);
+    return { subscription: asRecordView(await this.service.update(requireCaller(context), id, toPatch(input))) };
   }
 
-  @Mutation(() => Boolean, { description: 'Soft delete: restoreSubscription brings it back.' })
-  async deleteSubscription(@Arg('id', () => Int) id: number, @Ctx() context: GraphQLContext): Promise<boolean> {
-    await this.service.remove(requireCaller(context), id);
-    return true;
+  @Mutation(() => DeleteSubscriptionPayload, {
+    description: 'Deletes a record and its add-ons, softly: restoreSubscription brings them back.',
+  })
+  async deleteSubscription(
+    @Arg('input', () => DeleteSubscriptionInput, { description: 'The record to delete.' })
+    input: DeleteSubscriptionInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<{ deletedSubscriptionId: string }> {
+    await this.service.remove(requireCaller(context), recordId(input.id));
+    return { deletedSubscriptionId: input.id };
   }
 
-  @Mutation(() => SubscriptionRecordView)
+  @Mutation(() => RestoreSubscriptionPayload, { description: 'Brings a deleted record back.' })
   async restoreSubscription(
-    @Arg('id', () => Int) id: number,
+    @Arg('input', () => RestoreSubscriptionInput, { description: 'The record to bring back.' })
+    input: RestoreSubscriptionInput,
     @Ctx() context: GraphQLContext,
-  ): Promise<SubscriptionRecordView> {
-    return asRecordView(await this.service.restore(requireCaller(context), id));
+  ): Promise<RecordPayload> {
+    return { subscription: asRecordView(await this.service.restore(requireCaller(context), recordId(input.id))) };
   }
 
-  @Mutation(() => SubscriptionRecordView)
+  @Mutation(() => CancelSubscriptionPayload, { description: 'Cancels a record: no more payments fall due.' })
   async cancelSubscription(
-    @Arg('id', () => Int) id: number,
+    @Arg('input', () => CancelSubscriptionInput, { description: 'The record to cancel.' })
+    input: CancelSubscriptionInput,
     @Ctx() context: GraphQLContext,
-  ): Promise<SubscriptionRecordView> {
-    return asRecordView(await this.service.cancel(requireCaller(context), id));
+  ): Promise<RecordPayload> {
+    return { subscription: asRecordView(await this.service.cancel(requireCaller(context), recordId(input.id))) };
   }
 
-  @Mutation(() => SubscriptionRecordView)
+  @Mutation(() => RefundSubscriptionPayload, { description: 'Marks a record refunded.' })
   async refundSubscription(
-    @Arg('id', () => Int) id: number,
+    @Arg('input', () => RefundSubscriptionInput, { description: 'The record refunded.' })
+    input: RefundSubscriptionInput,
     @Ctx() context: GraphQLContext,
-  ): Promise<SubscriptionRecordView> {
-    return asRecordView(await this.service.refund(requireCaller(context), id));
+  ): Promise<RecordPayload> {
+    return { subscription: asRecordView(await this.service.refund(requireCaller(context), recordId(input.id))) };
   }
 
-  @Mutation(() => SubscriptionRecordView)
+  @Mutation(() => AddAddonPayload, { description: 'Adds an add-on to a record.' })
   async addAddon(
-    @Arg('subscriptionId', () => Int) subscriptionId: number,
-    @Arg('input', () => AddonCreateInput) input: AddonCreateInput,
+    @Arg('input', () => AddAddonInput, { description: 'The main record and the add-on.' }) input: AddAddonInput,
     @Ctx() context: GraphQLContext,
-  ): Promise<SubscriptionRecordView> {
-    return asRecordView(await this.service.addAddon(requireCaller(context), subscriptionId, input));
+  ): Promise<RecordPayload> {
+    const { mainRecordId, ...addon } = input;
+    const mainId = idOf(mainRecordId, RECORD_TYPE_NAME, 'mainRecordId');
+    return { subscription: asRecordView(await this.service.addAddon(requireCaller(context), mainId, addon)) };
   }
 
-  @FieldResolver(() => Boolean)
+  @Mutation(() => SetSubscriptionAlertsPayload, {
+    description: "Sets a record's alert definitions (1 to 10), which remind you of its dates.",
+  })
+  async setSubscriptionAlerts(
+    @Arg('input', () => SetSubscriptionAlertsInput, { description: 'The record and its alert definitions.' })
+    input: SetSubscriptionAlertsInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<RecordPayload> {
+    const caller = requireCaller(context);
+    const id = recordId(input.id);
+    try {
+      await this.service.setAlerts(caller, id, idsOf(input.alertIds, 'Alert', 'alertIds'));
+    } catch (error) {
+      // The domain names the list alert_id (REST's one alert) when one of it is not usable.
+      if (!(error instanceof AppError) || !error.fieldErrors?.alert_id) throw error;
+      const { alert_id: messages, ...others } = error.fieldErrors;
+      throw new AppError(error.code, error.message, { ...others, alertIds: messages });
+    }
+    return { subscription: asRecordView(await this.service.get(caller, id)) };
+  }
+
+  @Mutation(() => ChangePricePayload, {
+    description:
+      "A recurring record's price from a date on, kept in priceHistory; price shows the one in effect today.",
+  })
+  async changePrice(
+    @Arg('input', () => ChangePriceInput, { description: 'The record, its new price and the day it takes effect.' })
+    input: ChangePriceInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<RecordPayload> {
+    const change = { price: input.price, effectiveFrom: input.effectiveFrom };
+    const changed = await this.service.changePrice(requireCaller(context), recordId(input.id), change);
+    return { subscription: asRecordView(changed) };
+  }
+
+  @FieldResolver(() => Boolean, { description: 'Whether it is an add-on of another record (see mainRecordId).' })
   isAddon(@Root() record: SubscriptionRecordView): boolean {
     return record.sub_addon === 1;
   }
 
-  @FieldResolver(() => ProductSummaryView, { nullable: true })
-  async product(
-    @Root() record: SubscriptionRecordView,
-    @Ctx() context: GraphQLContext,
-  ): Promise<ProductSummaryView | null> {
+  @FieldResolver(() => ProductView, { nullable: true, description: 'Its product; null when the product is gone.' })
+  async product(@Root() record: SubscriptionRecordView, @Ctx() context: GraphQLContext): Promise<ProductView | null> {
     // A page's read carries the product's summary; other reads batch the products in one statement.
     const carried = record as SubscriptionRecordView & Partial<ProductSummaryColumns>;
     if (carried.product_refund_days !== undefined) {
       return carried.product_refund_days === null
         ? null
-        : toProductSummary(productOf(carried as SubscriptionRecordView & ProductSummaryColumns));
+        : toProductView(productOf(carried as SubscriptionRecordView & ProductSummaryColumns));
     }
     const product = await this.loadersOf(context).products.load(record.product_id);
-    return product ? toProductSummary(product) : null;
+    return product ? toProductView(product) : null;
   }
 
   // Folder, category and payment mode come joined with the record: no statement, no promise.
-  @FieldResolver(() => FolderView, { nullable: true })
+  @FieldResolver(() => FolderView, { nullable: true, description: 'The folder it is in; null when none.' })
   folder(@Root() record: SubscriptionRecordView): FolderView | null {
     return record.folder_id
       ? {
@@ -210,7 +361,7 @@ export class SubscriptionResolver {
       : null;
   }
 
-  @FieldResolver(() => ProductCategoryView, { nullable: true })
+  @FieldResolver(() => ProductCategoryView, { nullable: true, description: 'Its category; null when none.' })
   category(@Root() record: SubscriptionRecordView): ProductCategoryView | null {
     if (!record.category_id) return null;
     return {
@@ -221,59 +372,35 @@ export class SubscriptionResolver {
     };
   }
 
-  @FieldResolver(() => PaymentModeView, { nullable: true })
+  @FieldResolver(() => PaymentModeView, { nullable: true, description: 'How it is paid; null when unset.' })
   paymentMode(@Root() record: SubscriptionRecordView): PaymentModeView | null {
     return record.payment_mode_id ? { id: record.payment_mode_id, name: record.payment_mode_name! } : null;
   }
 
   @FieldResolver(() => [AlertView], {
-    description:
-      "Its alert definitions; the first is the REST alert_id. None for a household member: a shared record's alerts are its owner's.",
+    description: `Its alert definitions, its main one first; none when it has no alert (the system default alert when it was made without naming one). None for a household member: a shared record's alerts are its owner's.`,
   })
   async alerts(@Root() record: SubscriptionRecordView, @Ctx() context: GraphQLContext): Promise<AlertView[]> {
     if (!seesAlertSetUp(record, requireCaller(context).userId)) return [];
     return (await this.loadersOf(context).alertsOfSubscription.load(record.id)).map(toAlertView);
   }
 
-  @Mutation(() => SubscriptionRecordView, {
-    description: "Sets the record's alert definitions (1 to 10; the first becomes alert_id).",
+  @FieldResolver(() => PriceStepConnection, {
+    description: `Its prices from their dates on, oldest first, ${PRICE_STEP_LIMITS.defaultSize} a page at most; one step for a record whose price never changed.`,
   })
-  async setSubscriptionAlerts(
-    @Arg('id', () => Int) id: number,
-    @Arg('alertIds', () => [Int]) alertIds: number[],
+  async priceHistory(
+    @Root() record: SubscriptionRecordView,
+    @Args(() => PageArgs) page: PageArgs,
     @Ctx() context: GraphQLContext,
-  ): Promise<SubscriptionRecordView> {
-    const caller = requireCaller(context);
-    await this.service.setAlerts(caller, id, alertIds);
-    return asRecordView(await this.service.get(caller, id));
-  }
-
-  @FieldResolver(() => [PriceStepView], {
-    description: 'Its prices from their dates on, oldest first; one step for a record whose price never changed.',
-  })
-  async priceHistory(@Root() record: SubscriptionRecordView, @Ctx() context: GraphQLContext): Promise<PriceStepView[]> {
+  ): Promise<Page<PriceStepView>> {
     const steps = await this.loadersOf(context).priceHistoryOf.load(record.id);
-    return stepsOf(record, steps).map((step) => ({
+    return pageOfList(stepsOf(record, steps), page, PRICE_STEP_LIMITS, (step) => ({
       effectiveFrom: step.effective_from,
-      price: step.price,
-      currency: record.price_type,
+      price: { amount: step.price, currency: record.price_type },
     }));
   }
 
-  @Mutation(() => SubscriptionRecordView, {
-    description:
-      "A recurring record's price from a date on, kept in priceHistory; price shows the one in effect today.",
-  })
-  async changePrice(
-    @Arg('id', () => Int) id: number,
-    @Arg('price') price: string,
-    @Arg('effectiveFrom', () => LocalDateScalar) effectiveFrom: string,
-    @Ctx() context: GraphQLContext,
-  ): Promise<SubscriptionRecordView> {
-    return asRecordView(await this.service.changePrice(requireCaller(context), id, { price, effectiveFrom }));
-  }
-
-  @FieldResolver(() => [TagView])
+  @FieldResolver(() => [TagView], { description: 'Its tags.' })
   async tags(@Root() record: SubscriptionRecordView, @Ctx() context: GraphQLContext): Promise<TagView[]> {
     return (await this.loadersOf(context).tagsOfSubscription.load(record.id)).map(toTagView);
   }
@@ -287,6 +414,7 @@ function productOf(record: SubscriptionRecordView & ProductSummaryColumns): Prod
     category: record.product_category_id,
     productName: record.product_product_name,
     brandname: record.product_brandname,
+    productType: record.product_product_type,
     description: record.product_description,
     url: record.product_url,
     image: record.product_image,

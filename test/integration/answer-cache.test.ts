@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { buildAppSchema } from '../../src/runtime/schema';
 import type { Services } from '../../src/runtime/services';
 import { VERSIONED_QUERIES } from '../../src/subscriptions/subscription.resolver';
-import { createSubscription } from '../support/subscriptions';
+import { createSubscription, recordId as recordGlobalId, updateProfile } from '../support/subscriptions';
 import { graphql, graphqlData, type SignedUpUser, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
 import { until } from '../support/wait';
 
@@ -20,6 +20,7 @@ let now = new Date('2026-03-20T23:50:00Z');
 let recordId: number;
 let laterId: number;
 let folderId: number;
+let folderGlobalId: string;
 
 beforeAll(async () => {
   testApp = await startTestApp({}, { clock: () => now, onQuery: (statement) => statements.push(statement) });
@@ -28,11 +29,13 @@ beforeAll(async () => {
   await Promise.all([testApp, other].flatMap((app) => [app.app.relay.stop(), app.app.reminderRelay.stop()]));
   user = await signUp(testApp, 'Kept');
   ({
-    createFolder: { id: folderId },
-  } = await graphqlData<{ createFolder: { id: number } }>(
+    createFolder: {
+      folder: { id: folderGlobalId, legacyId: folderId },
+    },
+  } = await graphqlData<{ createFolder: { folder: { id: string; legacyId: number } } }>(
     testApp,
     user.token,
-    'mutation { createFolder(input: {name: "Media"}) { id } }',
+    'mutation { createFolder(input: {name: "Media"}) { folder { id legacyId } } }',
   ));
   recordId = (
     await createSubscription(testApp, user.token, {
@@ -100,10 +103,15 @@ it("changes with the user's own rows, written by a request, by another process o
 });
 
 it('changes with the names it joins in, the base currency and the rates every user reads', async () => {
-  await graphqlData(testApp, user.token, `mutation { updateFolder(id: ${folderId}, input: {name: "Films"}) { id } }`);
+  await graphqlData(
+    testApp,
+    user.token,
+    'mutation($input: UpdateFolderInput!) { updateFolder(input: $input) { folder { id } } }',
+    { input: { id: folderGlobalId, name: 'Films' } },
+  );
   expect((await mine()).folder_name).toBe('Films');
   const before = (await mine()).base_value;
-  await graphqlData(testApp, user.token, 'mutation { updateProfile(input: {baseCurrency: "GBP"}) { id } }');
+  await updateProfile(testApp, user.token, { baseCurrency: 'GBP' });
   const inPounds = (await mine()).base_value;
   expect(inPounds).not.toBe(before);
   await sql(testApp, `update "exchange_rates" set "per_usd" = "per_usd" * 2 where "currency" = 'GBP'`);
@@ -118,12 +126,12 @@ it('changes with the tags a filter reads and with deletions', async () => {
     const response = await get(testApp, `/api/v1/subscriptions?sort=id&filters=${encodeURIComponent(filters)}`);
     return response.status === 200 ? (response.body as Item[]).map((item) => item.id) : [];
   };
-  const { createTag } = await graphqlData<{ createTag: { id: number } }>(
+  const { createTag } = await graphqlData<{ createTag: { tag: { legacyId: number } } }>(
     testApp,
     user.token,
-    'mutation { createTag(input: {name: "kept"}) { id } }',
+    'mutation { createTag(input: {name: "kept"}) { tag { legacyId } } }',
   );
-  const tagId = createTag.id;
+  const tagId = createTag.tag.legacyId;
   await sql(testApp, `insert into "subscription_tags" ("subscription_id", "tag_id") values (?, ?)`, [laterId, tagId]);
   expect(await tagged()).toEqual([laterId]);
   await sql(testApp, `insert into "subscription_tags" ("subscription_id", "tag_id") values (?, ?)`, [recordId, tagId]);
@@ -164,16 +172,19 @@ it('reads the records once for a burst of the same request after a change, and s
 });
 
 describe('GraphQL', () => {
-  const page = `{ subscriptions(first: 10, orderBy: {field: ID, direction: ASC}) { totalCount edges { node { id price folder { name } alerts { id } } } } }`;
+  const page = `{ subscriptions(first: 10, orderBy: {field: ID, direction: ASC}) { totalCount edges { node { id legacyId price { amount currency } folder { name } alerts { name } } } } }`;
   type Page = {
     subscriptions: {
       totalCount: number;
-      edges: Array<{ node: { id: number; price: string; alerts: Array<{ id: number }> } }>;
+      edges: Array<{
+        node: { id: string; legacyId: number; price: { amount: string }; alerts: Array<{ name: string }> };
+      }>;
     };
   };
   const node = async () =>
-    (await graphqlData<Page>(testApp, user.token, page)).subscriptions.edges.find((edge) => edge.node.id === laterId)!
-      .node;
+    (await graphqlData<Page>(testApp, user.token, page)).subscriptions.edges.find(
+      (edge) => edge.node.legacyId === laterId,
+    )!.node;
   const readsRecords = () => statements.some((statement) => statement.includes('"subscriptions"'));
 
   it('answers a repeated query from the kept result, until the data it read changes', async () => {
@@ -186,7 +197,7 @@ describe('GraphQL', () => {
       .set('authorization', `Bearer ${user.token}`)
       .type('form')
       .send({ price: '6.00' });
-    expect((await node()).price).toBe('6.00');
+    expect((await node()).price.amount).toBe('6.00');
     // The alerts of a record (a link table of their own).
     const [{ id: alertId }] = await sql<{ id: number }>(
       testApp,
@@ -194,13 +205,16 @@ describe('GraphQL', () => {
        values (?, 'Second', 1, 1, '09:00', 1, 1, 'UTC', 1) returning "id"`,
       [user.id],
     );
-    const alertsBefore = (await node()).alerts.map((alert) => alert.id);
+    const alertsBefore = (await node()).alerts.map((alert) => alert.name);
     await sql(
       testApp,
       `insert into "subscription_alerts" ("subscription_id", "alert_id", "position") values (?, ?, 1)`,
       [laterId, alertId],
     );
-    expect((await node()).alerts.map((alert) => alert.id)).toEqual(expect.arrayContaining([...alertsBefore, alertId]));
+    const alertsAfter = (await node()).alerts.map((alert) => alert.name);
+    expect(alertsAfter).toEqual(expect.arrayContaining([...alertsBefore, 'Second']));
+    expect(alertsAfter).toHaveLength(alertsBefore.length + 1);
+    expect(alertId).toEqual(expect.any(Number));
   });
 
   it('executes a burst of the same query after a change once, and answers each with its result', async () => {
@@ -211,7 +225,9 @@ describe('GraphQL', () => {
         Array.from({ length: requests }, () => graphqlData<Page>(testApp, user.token, page)),
       );
       expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1);
-      expect(answers[0].subscriptions.edges.find((edge) => edge.node.id === laterId)!.node.price).toBe(price);
+      expect(answers[0].subscriptions.edges.find((edge) => edge.node.legacyId === laterId)!.node.price.amount).toBe(
+        price,
+      );
       return statements.filter((statement) => statement.includes('"subscriptions"')).length;
     };
     const one = await readsAfterAChange('7.00', 1);
@@ -286,7 +302,7 @@ describe('the data version, across users and households', () => {
     let ann: SignedUpUser;
     let householdId: number;
     let sharedId: number;
-    const SHARED = () => `{ subscription(id: ${sharedId}) { id price } }`;
+    const SHARED = () => `{ subscription(id: "${recordGlobalId(sharedId)}") { id price { amount currency } } }`;
 
     beforeAll(async () => {
       ann = await signUp(testApp, 'Ann Owner');
@@ -323,7 +339,8 @@ describe('the data version, across users and households', () => {
       return { member, memberId: invited.id };
     };
     const sharedPrice = async (member: SignedUpUser) =>
-      (await graphqlData<{ subscription: { price: string } }>(testApp, member.token, SHARED())).subscription.price;
+      (await graphqlData<{ subscription: { price: { amount: string } } }>(testApp, member.token, SHARED())).subscription
+        .price.amount;
 
     it("moves for every member of the household with the owner's changes", async () => {
       const { member } = await joined('Mo Member');

@@ -1,5 +1,5 @@
 import { expectErrorBody, SQL_TIMESTAMP } from '../support/shapes';
-import { createSubscription } from '../support/subscriptions';
+import { createSubscription, globalId } from '../support/subscriptions';
 import { graphql, type SignedUpUser, signUp, startTestApp, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;
@@ -175,8 +175,12 @@ describe('product categories (operations 21 and 22)', () => {
   it('lists global and own categories with q, start, length and sort', async () => {
     const user = await signUp(testApp, 'Cat');
     const mine = (
-      await graphql(testApp, user.token, 'mutation { createProductCategory(input: {name: "Zz Hobbies"}) { id } }')
-    ).body.data.createProductCategory;
+      await graphql(
+        testApp,
+        user.token,
+        'mutation { createProductCategory(input: {name: "Zz Hobbies"}) { productCategory { id: legacyId } } }',
+      )
+    ).body.data.createProductCategory.productCategory;
     const list = async (query: Record<string, string>) =>
       testApp.http.get('/api/v1/products/categories').query(query).set(auth(user.token));
     expect((await list({})).body).toHaveLength(10);
@@ -220,16 +224,18 @@ describe('GraphQL catalogue', () => {
     const found = await graphql(
       testApp,
       ann.token,
-      '{ products(search: "spotify", first: 2) { edges { node { productName price currency isPrivate } } pageInfo { hasNextPage endCursor } } }',
+      '{ products(search: "spotify", first: 2) { totalCount edges { node { productName price { amount currency } productType isPrivate } } pageInfo { hasNextPage hasPreviousPage endCursor } } }',
     );
     const page = found.body.data.products;
     expect(page.edges).toHaveLength(2);
     expect(page.edges[0].node).toMatchObject({
       productName: expect.stringMatching(/^Spotify/),
-      currency: 'USD',
+      price: { amount: expect.stringMatching(/^\d+\.\d{2}$/), currency: 'USD' },
+      productType: 'SAAS',
       isPrivate: false,
     });
-    expect(page.pageInfo.hasNextPage).toBe(true);
+    expect(page.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
+    expect(page.totalCount).toBeGreaterThan(2);
     const next = await graphql(
       testApp,
       ann.token,
@@ -238,19 +244,29 @@ describe('GraphQL catalogue', () => {
     expect(
       next.body.data.products.edges.map((e: { node: { productName: string } }) => e.node.productName),
     ).not.toContain(page.edges[0].node.productName);
+    const category = globalId('ProductCategory', 10);
     const byCategory = await graphql(
       testApp,
       ann.token,
-      '{ products(categoryId: 10, first: 50) { edges { node { categoryId } } } }',
+      'query($category: ID) { products(categoryId: $category, first: 50) { edges { node { categoryId } } } }',
+      { category },
     );
     expect(byCategory.body.data.products.edges.length).toBeGreaterThan(10);
-    for (const edge of byCategory.body.data.products.edges) expect(edge.node.categoryId).toBe(10);
-    const one = await graphql(testApp, ann.token, '{ product(id: 1) { productName brandName price billingCycle } }');
+    for (const edge of byCategory.body.data.products.edges) expect(edge.node.categoryId).toBe(category);
+    const one = await graphql(
+      testApp,
+      ann.token,
+      'query($id: ID!) { product(id: $id) { id legacyId productName brandName productType price { amount currency } billingCycle } }',
+      { id: globalId('Product', 1) },
+    );
     expect(one.body.data.product).toEqual({
+      id: globalId('Product', 1),
+      legacyId: 1,
       productName: 'Netflix Standard',
       brandName: 'Netflix',
-      price: '15.49',
-      billingCycle: 3,
+      productType: 'SAAS',
+      price: { amount: '15.49', currency: 'USD' },
+      billingCycle: 'MONTHLY',
     });
   });
 });

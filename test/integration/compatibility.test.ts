@@ -1,6 +1,7 @@
 import { expectErrorBody } from '../support/shapes';
-import { createSubscription, MINIMAL, postAddon, postSubscription } from '../support/subscriptions';
+import { createSubscription, globalId, MINIMAL, postAddon, postSubscription } from '../support/subscriptions';
 import { graphql, type SignedUpUser, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
+import { daysFromToday } from '../support/test-clock';
 
 // Where the spec is silent, a client of the original service (Laravel, config/table.php, routes/api.php,
 // app/Http/Controllers/Api/v1) works unchanged: each case is one call such a client makes.
@@ -585,39 +586,85 @@ describe("folders, tags and payment methods (the original's routes)", () => {
 });
 
 describe('GraphQL uses the same codes', () => {
-  it("alertId 0, rating 10, the original's filters, refund after the date and an add-on's default status", async () => {
+  it("no alert, rating 10, the original's filters, refund after the date and an add-on's default status", async () => {
     const user = await signUp(testApp, 'Graph codes');
-    const create = async (fields: string) =>
+    const [first, second, third] = [-30, -29, -28].map((days) => daysFromToday(days));
+    const create = async (fields: Record<string, unknown>) =>
       (
         await graphql(
           testApp,
           user.token,
-          `mutation { createSubscription(input: {productId: 1, type: 2, price: "3", currency: "USD", billingCycle: 3, ${fields}}) { id alertId rating status } }`,
+          `
+            mutation ($input: CreateSubscriptionInput!) {
+              createSubscription(input: $input) {
+                subscription {
+                  id
+                  legacyId
+                  alerts {
+                    name
+                  }
+                  rating
+                  status
+                }
+                userErrors {
+                  field
+                  code
+                }
+              }
+            }
+          `,
+          {
+            input: {
+              productId: globalId('Product', 1),
+              type: 'TRIAL',
+              price: '3',
+              currency: 'USD',
+              billingCycle: 'MONTHLY',
+              ...fields,
+            },
+          },
         )
-      ).body;
-    const silent = (await create('paymentDate: "2026-04-01", alertId: 0, rating: 10')).data.createSubscription;
-    expect(silent).toMatchObject({ alertId: 0, rating: 10, status: 1 });
-    const other = (await create('paymentDate: "2026-04-02", status: 0')).data.createSubscription;
-    expect((await create('paymentDate: "2026-04-03", rating: 11')).errors[0].extensions.code).toBe('BAD_USER_INPUT');
+      ).body.data.createSubscription;
+    const silent = (await create({ paymentDate: first, alertId: null, rating: 10 })).subscription;
+    expect(silent).toMatchObject({ alerts: [], rating: 10, status: 'ACTIVE' });
+    const other = (await create({ paymentDate: second, status: 'DRAFT' })).subscription;
+    expect(other.alerts).toHaveLength(1);
+    expect((await create({ paymentDate: third, rating: 11 })).userErrors).toEqual([
+      { field: ['input', 'rating'], code: 'BAD_USER_INPUT' },
+    ]);
+    const [viaRest] = (await testApp.http.get(`/api/v1/subscriptions/${silent.legacyId}`).set(auth(user.token))).body;
+    expect(viaRest).toMatchObject({ alert_id: 0, rating: 10, status: 1, type: 2 });
 
-    const filtered = async (filter: string) =>
+    const filtered = async (filter: Record<string, unknown>) =>
       (
-        await graphql(testApp, user.token, `{ subscriptions(filter: ${filter}) { edges { node { id } } } }`)
-      ).body.data.subscriptions.edges.map((edge: { node: { id: number } }) => edge.node.id);
-    expect(await filtered('{alertIds: [0]}')).toEqual([silent.id]);
-    expect(await filtered('{ratings: [10]}')).toEqual([silent.id]);
-    expect(await filtered('{paymentDate: "2026-04-02"}')).toEqual([other.id]);
-    expect(await filtered('{recurring: [1], statuses: [0]}')).toEqual([other.id]);
+        await graphql(
+          testApp,
+          user.token,
+          'query($filter: SubscriptionFilter) { subscriptions(filter: $filter) { edges { node { id } } } }',
+          { filter },
+        )
+      ).body.data.subscriptions.edges.map((edge: { node: { id: string } }) => edge.node.id);
+    expect(await filtered({ withoutAlert: true })).toEqual([silent.id]);
+    expect(await filtered({ alertIds: [globalId('Alert', 1)] })).toEqual([other.id]);
+    expect(await filtered({ ratings: [10] })).toEqual([silent.id]);
+    expect(await filtered({ paymentDate: second })).toEqual([other.id]);
+    expect(await filtered({ recurring: ['RECURRING'], statuses: ['DRAFT'] })).toEqual([other.id]);
     const searched = await graphql(testApp, user.token, '{ subscriptions(search: "trial") { totalCount } }');
     expect(searched.body.data.subscriptions.totalCount).toBe(2);
 
-    const refunded = await graphql(testApp, user.token, `mutation { refundSubscription(id: ${silent.id}) { status } }`);
-    expect(refunded.body.data.refundSubscription.status).toBe(3);
+    const refunded = await graphql(
+      testApp,
+      user.token,
+      'mutation($input: RefundSubscriptionInput!) { refundSubscription(input: $input) { subscription { status } } }',
+      { input: { id: silent.id } },
+    );
+    expect(refunded.body.data.refundSubscription.subscription.status).toBe('REFUNDED');
     const addon = await graphql(
       testApp,
       user.token,
-      `mutation { addAddon(subscriptionId: ${other.id}, input: {price: "1", currency: "USD", paymentDate: "2026-05-01"}) { status recurring } }`,
+      'mutation($input: AddAddonInput!) { addAddon(input: $input) { subscription { status recurring } } }',
+      { input: { mainRecordId: other.id, price: '1', currency: 'USD', paymentDate: daysFromToday(1) } },
     );
-    expect(addon.body.data.addAddon).toEqual({ status: 0, recurring: 1 });
+    expect(addon.body.data.addAddon.subscription).toEqual({ status: 'DRAFT', recurring: 'RECURRING' });
   });
 });

@@ -21,20 +21,20 @@ beforeAll(async () => {
   testApp = await startTestApp();
   ann = await signUp(testApp, 'Ann');
   const data = await graphqlData<{
-    createFolder: { id: number };
-    createPaymentMode: { id: number };
+    createFolder: { folder: { legacyId: number } };
+    createPaymentMode: { paymentMode: { legacyId: number } };
     createAlert: { id: number };
   }>(
     testApp,
     ann.token,
     `mutation {
-      createFolder(input: {name: "Media", color: "#123456"}) { id }
-      createPaymentMode(input: {name: "Visa"}) { id }
+      createFolder(input: {name: "Media", color: "#123456"}) { folder { legacyId } }
+      createPaymentMode(input: {name: "Visa"}) { paymentMode { legacyId } }
       createAlert(input: {name: "Week before", timePeriod: 7, timeCycle: 1, time: "08:30", timezone: "Europe/Berlin", condition: 1, channel: 1, subjects: 1}) { id }
     }`,
   );
-  folderId = data.createFolder.id;
-  paymentModeId = data.createPaymentMode.id;
+  folderId = data.createFolder.folder.legacyId;
+  paymentModeId = data.createPaymentMode.paymentMode.legacyId;
   alertId = data.createAlert.id;
   // A tag that exists before the creates that name it.
   await postSubscription(testApp, ann.token, { ...MINIMAL, 'tags[]': ['known'] });

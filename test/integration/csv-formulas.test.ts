@@ -101,14 +101,16 @@ async function seed(user: SignedUpUser): Promise<Array<Record<TextColumn, string
   for (const [start, label] of STARTS) {
     const named = (text: string) => (trimmed(start) ? text : `${start}${text}`);
     const ids = await graphqlData<{
-      createFolder: { id: number };
-      createPaymentMode: { id: number };
-      createProductCategory: { id: number };
+      createFolder: { folder: { id: number } };
+      createPaymentMode: { paymentMode: { id: number } };
+      createProductCategory: { productCategory: { id: number } };
     }>(
       testApp,
       user.token,
       `mutation($folder: String!, $mode: String!, $category: String!) {
-        createFolder(input: {name: $folder}) { id } createPaymentMode(input: {name: $mode}) { id } createProductCategory(input: {name: $category}) { id } }`,
+        createFolder(input: {name: $folder}) { folder { id: legacyId } }
+        createPaymentMode(input: {name: $mode}) { paymentMode { id: legacyId } }
+        createProductCategory(input: {name: $category}) { productCategory { id: legacyId } } }`,
       { folder: named(`Folder ${label}`), mode: named(`Card ${label}`), category: named(`Category ${label}`) },
     );
     const values = {
@@ -126,9 +128,9 @@ async function seed(user: SignedUpUser): Promise<Array<Record<TextColumn, string
       description: values.description,
       note: values.note,
       'tags[]': [values.tags],
-      folder_id: String(ids.createFolder.id),
-      payment_mode_id: String(ids.createPaymentMode.id),
-      category_id: String(ids.createProductCategory.id),
+      folder_id: String(ids.createFolder.folder.id),
+      payment_mode_id: String(ids.createPaymentMode.paymentMode.id),
+      category_id: String(ids.createProductCategory.productCategory.id),
       company_name: values.company_name,
     });
     expected.push(values);

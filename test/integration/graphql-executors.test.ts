@@ -5,6 +5,7 @@ import { buildSchema, Kind, type OperationDefinitionNode, parse } from 'graphql'
 
 import { generateStatement } from '../support/statement-generator';
 import { writeStatement } from '../support/statement-writers';
+import { globalId, recordId } from '../support/subscriptions';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -25,11 +26,15 @@ interface Step {
   upload?: string;
 }
 
-const RECORD_FIELDS = `id productId productName brandName image favicon homepage description note type price currency recurring
-  paymentDate nextPaymentDate lastPaymentDate billingType billingCycle billingFrequency status refundDays refundDate timezone
-  baseValue baseCurrency rating alertId discountVoucher companyName ltdvalPrice ltdvalCycle ltdvalFrequency expiryDate
-  contractExpiry mainRecordId createdAt isAddon product { id productName } folder { id name color isDefault }
-  category { id name } paymentMode { id name } alerts { id name } tags { id name }`;
+const RECORD_FIELDS = `id legacyId productName brandName image favicon homepage description note type price { amount currency }
+  recurring paymentDate nextPaymentDate lastPaymentDate billingType billingCycle billingFrequency status refundDays refundDate
+  timezone basePrice { amount currency } rating discountVoucher companyName ltdvalPrice { amount currency } ltdvalCycle
+  ltdvalFrequency expiryDate contractExpiry mainRecordId createdAt isAddon product { id productName productType }
+  folder { id name color isDefault } category { id name } paymentMode { id name } alerts { id name } tags { id name }
+  priceHistory(first: 5) { totalCount nodes { effectiveFrom price { amount currency } } }`;
+/** The script's records, by row id (each database is fresh: they are 1, 2, 3…). */
+const record = (rowId: number) => recordId(rowId);
+const PAYLOAD = (fields: string) => `subscription { ${fields} } userErrors { field code message }`;
 const ALERT_FIELDS =
   'id name isSystem timePeriod timeCycle time timezone condition channel subjects contact createdAt updatedAt';
 const ENDPOINT_FIELDS = 'id url events enabled createdAt';
@@ -58,16 +63,40 @@ const STEPS: Step[] = [
     query: 'mutation($input: ProfileInput!) { updateProfile(input: $input) { name baseCurrency timezone } }',
     variables: { input: { baseCurrency: 'EUR' } },
   },
-  { query: 'mutation { createFolder(input: {name: "Home", color: "#ff0000"}) { id name color isDefault } }' },
-  { query: 'mutation { updateFolder(id: 1, input: {name: "House"}) { id name color isDefault } }' },
-  { query: 'mutation { createTag(input: {name: "video"}) { id name } }' },
-  { query: 'mutation { updateTag(id: 1, input: {name: "streaming"}) { id name } }' },
-  { query: 'mutation { createPaymentMode(input: {name: "Visa"}) { id name } }' },
-  { query: 'mutation { updatePaymentMode(id: 1, input: {name: "Amex"}) { id name } }' },
-  { query: 'mutation { createProductCategory(input: {name: "Household"}) { id name userId createdAt } }' },
+  {
+    query:
+      'mutation { createFolder(input: {name: "Home", color: "#ff0000"}) { folder { id name color isDefault } userErrors { code } } }',
+  },
+  {
+    query:
+      'mutation($input: UpdateFolderInput!) { updateFolder(input: $input) { folder { id name color isDefault } userErrors { code } } }',
+    variables: { input: { id: globalId('Folder', 1), name: 'House' } },
+  },
+  { query: 'mutation { createTag(input: {name: "video"}) { tag { id name } } }' },
+  {
+    query: 'mutation($input: UpdateTagInput!) { updateTag(input: $input) { tag { id name } } }',
+    variables: { input: { id: globalId('Tag', 1), name: 'streaming' } },
+  },
+  { query: 'mutation { createPaymentMode(input: {name: "Visa"}) { paymentMode { id name } } }' },
+  {
+    query: 'mutation($input: UpdatePaymentModeInput!) { updatePaymentMode(input: $input) { paymentMode { id name } } }',
+    variables: { input: { id: globalId('PaymentMode', 1), name: 'Amex' } },
+  },
+  {
+    query:
+      'mutation { createProductCategory(input: {name: "Household"}) { productCategory { id name userId createdAt } } }',
+  },
   // The catalogue ships 20 categories; the user's own comes after them.
-  { query: 'mutation { updateProductCategory(id: 21, input: {name: "Home"}) { id name userId } }' },
-  { query: 'mutation { updateProductCategory(id: 1, input: {name: "Mine now"}) { id } }' },
+  {
+    query:
+      'mutation($input: UpdateProductCategoryInput!) { updateProductCategory(input: $input) { productCategory { id name userId } userErrors { field code } } }',
+    variables: { input: { id: globalId('ProductCategory', 21), name: 'Home' } },
+  },
+  {
+    query:
+      'mutation($input: UpdateProductCategoryInput!) { updateProductCategory(input: $input) { productCategory { id } userErrors { field code } } }',
+    variables: { input: { id: globalId('ProductCategory', 1), name: 'Mine now' } },
+  },
   // Input-field defaults through variables (timeCycle, condition, subjects).
   {
     query: `mutation($input: AlertCreateInput!) { createAlert(input: $input) { ${ALERT_FIELDS} } }`,
@@ -75,43 +104,78 @@ const STEPS: Step[] = [
   },
   { query: `mutation { updateAlert(id: 2, input: {timePeriod: 3}) { ${ALERT_FIELDS} } }` },
   {
-    query: `mutation($input: SubscriptionCreateInput!) { createSubscription(input: $input) { ${RECORD_FIELDS} } }`,
+    query: `mutation($input: CreateSubscriptionInput!) { createSubscription(input: $input) { ${PAYLOAD(RECORD_FIELDS)} } }`,
     variables: {
       input: {
-        productId: 3,
-        type: 1,
+        productId: globalId('Product', 3),
+        type: 'SUBSCRIPTION',
         price: '12.99',
         currency: 'USD',
-        billingCycle: 3,
+        billingCycle: 'MONTHLY',
         paymentDate: '2026-01-31',
-        folderId: 1,
-        tags: ['streaming', 'new'],
+        folderId: globalId('Folder', 1),
+        tagIds: [globalId('Tag', 1)],
+        tagNames: ['new'],
       },
     },
   },
   {
-    query: `mutation { createSubscription(input: {productName: "Gym", type: 1, price: "30.00", currency: "EUR", billingCycle: 4, paymentDate: "2025-02-28", refundDays: 14, paymentModeId: 1}) { ${RECORD_FIELDS} } }`,
+    query: `mutation { createSubscription(input: {productName: "Gym", type: SUBSCRIPTION, price: "30.00", currency: "EUR", billingCycle: YEARLY, paymentDate: "2025-02-28", refundDays: 14, paymentModeId: "${globalId('PaymentMode', 1)}"}) { ${PAYLOAD(RECORD_FIELDS)} } }`,
   },
-  { query: `mutation { createSubscription(input: {productId: 3, price: "-1"}) { id } }` },
-  { query: `mutation { updateSubscription(id: 1, input: {price: "13.49", note: "price rise"}) { ${RECORD_FIELDS} } }` },
   {
-    query: `mutation { addAddon(subscriptionId: 1, input: {price: "2.00", currency: "USD", paymentDate: "2026-02-15"}) { ${RECORD_FIELDS} } }`,
+    query: `mutation { createSubscription(input: {productId: "${globalId('Product', 3)}", type: LIFETIME, price: "-1", currency: "USD", billingCycle: MONTHLY, paymentDate: "2026-01-31"}) { ${PAYLOAD('id')} } }`,
   },
-  { query: `mutation { setSubscriptionAlerts(id: 1, alertIds: [2, 1]) { id alertId alerts { id name } } }` },
-  { query: 'mutation { cancelSubscription(id: 2) { id status nextPaymentDate } }' },
-  { query: 'mutation { refundSubscription(id: 3) { id status } }' },
-  { query: 'mutation { deleteSubscription(id: 2) }' },
-  { query: 'mutation { restoreSubscription(id: 2) { id status } }' },
-  { query: 'mutation { updateSubscription(id: 999, input: {note: "nobody"}) { id } }' },
+  {
+    query: `mutation($input: UpdateSubscriptionInput!) { updateSubscription(input: $input) { ${PAYLOAD(RECORD_FIELDS)} } }`,
+    variables: {
+      input: { id: record(1), price: '13.49', note: 'price rise', ltdvalPrice: '99', ltdvalCycle: 'YEARLY' },
+    },
+  },
+  {
+    query: `mutation($input: AddAddonInput!) { addAddon(input: $input) { ${PAYLOAD(RECORD_FIELDS)} } }`,
+    variables: { input: { mainRecordId: record(1), price: '2.00', currency: 'USD', paymentDate: '2026-02-15' } },
+  },
+  {
+    query: `mutation($input: SetSubscriptionAlertsInput!) { setSubscriptionAlerts(input: $input) { ${PAYLOAD('id alerts { id name }')} } }`,
+    variables: { input: { id: record(1), alertIds: [globalId('Alert', 2), globalId('Alert', 1)] } },
+  },
+  {
+    query: `mutation($input: CancelSubscriptionInput!) { cancelSubscription(input: $input) { ${PAYLOAD('id status nextPaymentDate')} } }`,
+    variables: { input: { id: record(2) } },
+  },
+  {
+    query: `mutation($input: RefundSubscriptionInput!) { refundSubscription(input: $input) { ${PAYLOAD('id status')} } }`,
+    variables: { input: { id: record(3) } },
+  },
+  {
+    query:
+      'mutation($input: DeleteSubscriptionInput!) { deleteSubscription(input: $input) { deletedSubscriptionId userErrors { field code } } }',
+    variables: { input: { id: record(2) } },
+  },
+  {
+    query: `mutation($input: RestoreSubscriptionInput!) { restoreSubscription(input: $input) { ${PAYLOAD('id status')} } }`,
+    variables: { input: { id: record(2) } },
+  },
+  {
+    query: `mutation($input: UpdateSubscriptionInput!) { updateSubscription(input: $input) { ${PAYLOAD('id')} } }`,
+    variables: { input: { id: record(999), note: 'nobody' } },
+  },
   {
     query: `query($order: SubscriptionOrder, $filter: SubscriptionFilter) { subscriptions(first: 2, orderBy: $order, filter: $filter) {
-      totalCount pageInfo { hasNextPage endCursor } edges { cursor node { ${RECORD_FIELDS} } } } }`,
-    variables: { order: { field: 'PRICE' }, filter: { statuses: [1, 2] } },
+      totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor node { ${RECORD_FIELDS} } } } }`,
+    variables: {
+      order: { field: 'PRICE' },
+      filter: { statuses: ['ACTIVE', 'CANCELLED'], withoutAlert: true, alertIds: [globalId('Alert', 1)] },
+    },
   },
   { query: '{ subscriptions(first: 5, after: "MQ", search: "gym") { totalCount edges { node { id productName } } } }' },
-  { query: `{ subscription(id: 1) { ${RECORD_FIELDS} } }` },
-  { query: '{ upcomingPayments(days: 60) { id nextPaymentDate baseValue } }' },
-  { query: '{ calendar(from: "2026-01-01", to: "2026-04-30") { id date subscription { id productName } } }' },
+  { query: '{ subscriptions(last: 2) { totalCount pageInfo { hasPreviousPage startCursor } nodes { id legacyId } } }' },
+  { query: `{ subscription(id: "${record(1)}") { ${RECORD_FIELDS} } }` },
+  {
+    query: `{ node(id: "${record(1)}") { id ... on SubscriptionRecord { legacyId price { amount } } } nodes(ids: ["${globalId('Product', 3)}", "${record(999)}"]) { id ... on Product { productType price { amount currency } } } }`,
+  },
+  { query: '{ upcomingPayments(days: 60) { id nextPaymentDate basePrice { amount currency } } }' },
+  { query: '{ calendar(from: "2026-01-01", to: "2026-04-30") { key date subscription { id productName } } }' },
   {
     query:
       '{ spendingSummary(groupBy: MONTH, from: "2026-01-01", to: "2026-06-30") { baseCurrency from to monthlyTotal yearlyTotal periodTotal groups { key label count monthlyTotal yearlyTotal periodTotal } } }',
@@ -119,9 +183,13 @@ const STEPS: Step[] = [
   { query: '{ spendingSummary { monthlyTotal groups { key label } } }' },
   {
     query:
-      'mutation { changePrice(id: 1, price: "14.99", effectiveFrom: "2026-06-01") { id price priceHistory { effectiveFrom price currency } } }',
+      'mutation($input: ChangePriceInput!) { changePrice(input: $input) { subscription { id price { amount currency } priceHistory(last: 2) { totalCount edges { cursor node { effectiveFrom price { amount currency } } } } } userErrors { field code } } }',
+    variables: { input: { id: record(1), price: '14.99', effectiveFrom: '2026-06-01' } },
   },
-  { query: 'mutation { changePrice(id: 1, price: "1.999", effectiveFrom: "2026-06-01") { id } }' },
+  {
+    query: `mutation($input: ChangePriceInput!) { changePrice(input: $input) { ${PAYLOAD('id')} } }`,
+    variables: { input: { id: record(1), price: '1.999', effectiveFrom: '2026-06-01' } },
+  },
   {
     query:
       '{ paymentEntries(filter: {subscriptionId: 1}) { id subscriptionId productName dueDate expectedAmount currency status paidAmount paidAt note } }',
@@ -183,8 +251,7 @@ const STEPS: Step[] = [
   },
   { query: 'mutation { sendTestReminder(alertId: 2) }' },
   {
-    query:
-      '{ products(first: 3, search: "net") { totalCount edges { node { id productName brandName categoryId currency price billingCycle isPrivate } } } product(id: 3) { id productName url } }',
+    query: `{ products(first: 3, search: "net") { totalCount edges { node { id legacyId productName brandName productType categoryId price { amount currency } billingCycle isPrivate } } } browsed: products(last: 2) { totalCount nodes { id } } product(id: "${globalId('Product', 3)}") { id productName url } }`,
   },
   {
     query:
@@ -200,7 +267,10 @@ const STEPS: Step[] = [
   { query: `mutation { disableWebhookEndpoint(id: 1) { ${ENDPOINT_FIELDS} } }` },
   { query: `mutation { enableWebhookEndpoint(id: 1) { ${ENDPOINT_FIELDS} } }` },
   { query: `mutation { rotateWebhookEndpointSecret(id: 1) { ${ENDPOINT_FIELDS} secret } }` },
-  { query: 'mutation { updateSubscription(id: 1, input: {rating: 4}) { id rating } }' },
+  {
+    query: `mutation($input: UpdateSubscriptionInput!) { updateSubscription(input: $input) { ${PAYLOAD('id rating')} } }`,
+    variables: { input: { id: record(1), rating: 4 } },
+  },
   {
     query: `{ webhookEndpoints { ${ENDPOINT_FIELDS} } webhookDeliveries(first: 5) { totalCount edges { node { id topic endpointId status attemptCount attempts { id } } } } }`,
   },
@@ -248,10 +318,25 @@ const STEPS: Step[] = [
     query:
       '{ folders { id name color isDefault } tags { id name } paymentModes { id name } productCategories { id name userId } }',
   },
-  { query: 'mutation { deleteTag(id: 1) }' },
-  { query: 'mutation { deletePaymentMode(id: 1) }' },
-  { query: 'mutation { deleteFolder(id: 1) }' },
-  { query: 'mutation { deleteProductCategory(id: 21) }' },
+  {
+    query: 'mutation($input: DeleteTagInput!) { deleteTag(input: $input) { deletedTagId userErrors { field code } } }',
+    variables: { input: { id: globalId('Tag', 1) } },
+  },
+  {
+    query:
+      'mutation($input: DeletePaymentModeInput!) { deletePaymentMode(input: $input) { deletedPaymentModeId userErrors { field code } } }',
+    variables: { input: { id: globalId('PaymentMode', 1) } },
+  },
+  {
+    query:
+      'mutation($input: DeleteFolderInput!) { deleteFolder(input: $input) { deletedFolderId userErrors { field code } } }',
+    variables: { input: { id: globalId('Folder', 1) } },
+  },
+  {
+    query:
+      'mutation($input: DeleteProductCategoryInput!) { deleteProductCategory(input: $input) { deletedProductCategoryId userErrors { field code } } }',
+    variables: { input: { id: globalId('ProductCategory', 21) } },
+  },
   { query: 'mutation { deleteAlert(id: 2) }' },
   { query: '{ subscriptions(first: 0) { totalCount } }' },
   { query: 'query($days: Int!) { upcomingPayments(days: $days) { id } }', variables: { days: 'soon' } },

@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 
-import { createSubscription } from '../support/subscriptions';
+import { createSubscription, recordId, updateProfile } from '../support/subscriptions';
 import { graphqlData, type SignedUpUser, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -102,9 +102,9 @@ it('only finds candidates: upcoming answers from dates derived at read time, sta
       '{ upcomingPayments(days: 5) { id nextPaymentDate } }',
     );
     expect(upcomingPayments).toEqual([
-      { id: stale.id, nextPaymentDate: '2026-03-11' },
-      { id: soon.id, nextPaymentDate: '2026-03-12' },
-      { id: unknown.id, nextPaymentDate: '2026-03-14' },
+      { id: recordId(stale.id), nextPaymentDate: '2026-03-11' },
+      { id: recordId(soon.id), nextPaymentDate: '2026-03-12' },
+      { id: recordId(unknown.id), nextPaymentDate: '2026-03-14' },
     ]);
   } finally {
     user = previous;
@@ -115,11 +115,7 @@ it('becomes unknown when the records follow the user to another zone', async () 
   const zoned = await signUp(testApp, 'Zoned');
   const record = await createSubscription(testApp, zoned.token, { payment_date: '2026-01-31' });
   expect(await stored(record.id)).toBe('2026-03-31');
-  await graphqlData(
-    testApp,
-    zoned.token,
-    'mutation { updateProfile(input: {timezone: "Pacific/Kiritimati"}) { timezone } }',
-  );
+  await updateProfile(testApp, zoned.token, { timezone: 'Pacific/Kiritimati' });
   const [row] = await sql<{ timezone: string; next_payment_date: string | null }>(
     testApp,
     `select "timezone", "next_payment_date" from "subscriptions" where "id" = ?`,

@@ -1,4 +1,4 @@
-import { createSubscription, MINIMAL, postSubscription } from '../support/subscriptions';
+import { createSubscription, globalId, MINIMAL, postSubscription, recordId } from '../support/subscriptions';
 import { graphql, graphqlData, type SignedUpUser, signUp, startTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -16,26 +16,26 @@ afterAll(() => testApp.close());
 
 /** Every field of operation 4 (REST name and a value) with the GraphQL input field that sets it. */
 const FIELDS: Array<{ rest: string; value: string; graphql: string; graphqlValue: unknown }> = [
-  { rest: 'brand_id', value: '7', graphql: 'productId', graphqlValue: 7 },
-  { rest: 'type', value: '3', graphql: 'type', graphqlValue: 3 },
+  { rest: 'brand_id', value: '7', graphql: 'productId', graphqlValue: globalId('Product', 7) },
+  { rest: 'type', value: '3', graphql: 'type', graphqlValue: 'LIFETIME' },
   { rest: 'price', value: '49.50', graphql: 'price', graphqlValue: '49.50' },
   { rest: 'price_type', value: 'EUR', graphql: 'currency', graphqlValue: 'EUR' },
-  { rest: 'billing_type', value: '1', graphql: 'billingType', graphqlValue: 1 },
+  { rest: 'billing_type', value: '1', graphql: 'billingType', graphqlValue: 'FIXED_DAYS' },
   { rest: 'billing_frequency', value: '2', graphql: 'billingFrequency', graphqlValue: 2 },
-  { rest: 'billing_cycle', value: '4', graphql: 'billingCycle', graphqlValue: 4 },
+  { rest: 'billing_cycle', value: '4', graphql: 'billingCycle', graphqlValue: 'YEARLY' },
   { rest: 'payment_date', value: '2026-03-15', graphql: 'paymentDate', graphqlValue: '2026-03-15' },
-  { rest: 'status', value: '0', graphql: 'status', graphqlValue: 0 },
-  { rest: 'recurring', value: '0', graphql: 'recurring', graphqlValue: 0 },
-  { rest: 'alert_id', value: '0', graphql: 'alertId', graphqlValue: 0 },
-  { rest: 'category_id', value: '3', graphql: 'categoryId', graphqlValue: 3 },
+  { rest: 'status', value: '0', graphql: 'status', graphqlValue: 'DRAFT' },
+  { rest: 'recurring', value: '0', graphql: 'recurring', graphqlValue: 'ONCE' },
+  { rest: 'alert_id', value: '0', graphql: 'alertId', graphqlValue: null },
+  { rest: 'category_id', value: '3', graphql: 'categoryId', graphqlValue: globalId('ProductCategory', 3) },
   { rest: 'description', value: 'A description', graphql: 'description', graphqlValue: 'A description' },
   { rest: 'discount_voucher', value: 'SAVE10', graphql: 'discountVoucher', graphqlValue: 'SAVE10' },
   { rest: 'note', value: 'A note', graphql: 'note', graphqlValue: 'A note' },
   { rest: 'company_name', value: 'Acme Ltd', graphql: 'companyName', graphqlValue: 'Acme Ltd' },
-  { rest: 'tags[]', value: 'work', graphql: 'tags', graphqlValue: ['work'] },
+  { rest: 'tags[]', value: 'work', graphql: 'tagNames', graphqlValue: ['work'] },
   { rest: 'rating', value: '8', graphql: 'rating', graphqlValue: 8 },
   { rest: 'ltdval_price', value: '199.99', graphql: 'ltdvalPrice', graphqlValue: '199.99' },
-  { rest: 'ltdval_cycle', value: '4', graphql: 'ltdvalCycle', graphqlValue: 4 },
+  { rest: 'ltdval_cycle', value: '4', graphql: 'ltdvalCycle', graphqlValue: 'YEARLY' },
   { rest: 'ltdval_frequency', value: '3', graphql: 'ltdvalFrequency', graphqlValue: 3 },
   { rest: 'refund_days', value: '14', graphql: 'refundDays', graphqlValue: 14 },
   { rest: 'expiry_date', value: '2030-01-01', graphql: 'expiryDate', graphqlValue: '2030-01-01' },
@@ -48,9 +48,9 @@ async function ownLinks(user: SignedUpUser) {
   const { createFolder, createPaymentMode } = await graphqlData(
     testApp,
     user.token,
-    'mutation { createFolder(input: {name: "Bills"}) { id } createPaymentMode(input: {name: "Visa"}) { id } }',
+    'mutation { createFolder(input: {name: "Bills"}) { folder { id legacyId } } createPaymentMode(input: {name: "Visa"}) { paymentMode { id legacyId } } }',
   );
-  return { folder: Number(createFolder.id), paymentMode: Number(createPaymentMode.id) };
+  return { folder: createFolder.folder, paymentMode: createPaymentMode.paymentMode };
 }
 
 const readRest = async (token: string, id: unknown) =>
@@ -67,14 +67,16 @@ const differences = (a: Record<string, unknown>, b: Record<string, unknown>) =>
   );
 
 describe('GraphQL sets every field REST sets', () => {
-  let links: { folder: number; paymentMode: number };
+  let links: Awaited<ReturnType<typeof ownLinks>>;
   let viaRest: Record<string, unknown>;
   let defaults: Record<string, unknown>;
   // The REST record shows tags as null (as the original's); they are read through GraphQL below.
   const restNames = FIELDS.filter((field) => field.rest !== 'tags[]').map((field) => field.rest);
   const tagNames = async (id: unknown) =>
     (
-      await graphqlData(testApp, ann.token, `{ subscription(id: ${Number(id)}) { tags { name } } }`)
+      await graphqlData(testApp, ann.token, 'query($id: ID!) { subscription(id: $id) { tags { name } } }', {
+        id: recordId(id),
+      })
     ).subscription.tags.map((tag: { name: string }) => tag.name);
 
   beforeAll(async () => {
@@ -82,8 +84,8 @@ describe('GraphQL sets every field REST sets', () => {
     const restFields = Object.fromEntries(FIELDS.map((field) => [field.rest, field.value]));
     const made = await createSubscription(testApp, ann.token, {
       ...restFields,
-      folder_id: String(links.folder),
-      payment_mode_id: String(links.paymentMode),
+      folder_id: String(links.folder.legacyId),
+      payment_mode_id: String(links.paymentMode.legacyId),
     });
     viaRest = await readRest(ann.token, made.id);
     defaults = await readRest(ann.token, (await createSubscription(testApp, ann.token)).id);
@@ -97,34 +99,33 @@ describe('GraphQL sets every field REST sets', () => {
   it('makes the same record from the same fields through GraphQL', async () => {
     const input = {
       ...Object.fromEntries(FIELDS.map((field) => [field.graphql, field.graphqlValue])),
-      folderId: links.folder,
-      paymentModeId: links.paymentMode,
+      folderId: links.folder.id,
+      paymentModeId: links.paymentMode.id,
     };
-    const { createSubscription: made } = await graphqlData(
+    const {
+      createSubscription: { subscription: made },
+    } = await graphqlData(
       testApp,
       ann.token,
-      'mutation ($input: SubscriptionCreateInput!) { createSubscription(input: $input) { id } }',
+      'mutation ($input: CreateSubscriptionInput!) { createSubscription(input: $input) { subscription { legacyId } } }',
       { input },
     );
-    expect(differences(viaRest, await readRest(ann.token, made.id))).toEqual([]);
-    expect(await tagNames(made.id)).toEqual(['work']);
+    expect(differences(viaRest, await readRest(ann.token, made.legacyId))).toEqual([]);
+    expect(await tagNames(made.legacyId)).toEqual(['work']);
   });
 
   it('changes every field through a GraphQL update as well', async () => {
     const record = await createSubscription(testApp, ann.token);
     const input = {
       ...Object.fromEntries(FIELDS.map((field) => [field.graphql, field.graphqlValue])),
-      folderId: links.folder,
-      paymentModeId: links.paymentMode,
+      folderId: links.folder.id,
+      paymentModeId: links.paymentMode.id,
     };
     await graphqlData(
       testApp,
       ann.token,
-      'mutation ($id: Int!, $input: SubscriptionUpdateInput!) { updateSubscription(id: $id, input: $input) { id } }',
-      {
-        id: record.id,
-        input,
-      },
+      'mutation ($input: UpdateSubscriptionInput!) { updateSubscription(input: $input) { subscription { id } } }',
+      { input: { ...input, id: recordId(record.id) } },
     );
     expect(differences(viaRest, await readRest(ann.token, record.id))).toEqual([]);
     expect(await tagNames(record.id)).toEqual(['work']);
@@ -136,7 +137,6 @@ describe('one rule layer', () => {
   const REFUSED: Array<{ rest: Record<string, string>; graphql: Record<string, unknown>; field: string }> = [
     { rest: { price: '1.234' }, graphql: { price: '1.234' }, field: 'price' },
     { rest: { rating: '11' }, graphql: { rating: 11 }, field: 'rating' },
-    { rest: { type: '9' }, graphql: { type: 9 }, field: 'type' },
     { rest: { billing_frequency: '0' }, graphql: { billingFrequency: 0 }, field: 'billing_frequency' },
     {
       rest: { brand_id: 'x'.repeat(201) },
@@ -152,38 +152,54 @@ describe('one rule layer', () => {
     { rest: { company_name: 'c'.repeat(201) }, graphql: { companyName: 'c'.repeat(201) }, field: 'company_name' },
     { rest: { ltdval_price: '1.001' }, graphql: { ltdvalPrice: '1.001' }, field: 'ltdval_price' },
     { rest: { refund_days: '4000' }, graphql: { refundDays: 4000 }, field: 'refund_days' },
-    { rest: { status: '7' }, graphql: { status: 7 }, field: 'status' },
   ];
   const BASE_INPUT = {
-    productId: 1,
-    type: 1,
+    productId: globalId('Product', 1),
+    type: 'SUBSCRIPTION',
     price: '15.49',
     currency: 'USD',
-    billingType: 2,
+    billingType: 'CALENDAR_DATE',
     billingFrequency: 1,
-    billingCycle: 3,
-    paymentDate: '2026-01-31',
+    billingCycle: 'MONTHLY',
+    paymentDate: MINIMAL.payment_date,
   };
+  const CREATE =
+    'mutation ($input: CreateSubscriptionInput!) { createSubscription(input: $input) { subscription { id } userErrors { field code } } }';
 
   it.each(REFUSED)(
     'refuses $field alike on both transports, named as REST names it',
     async ({ rest, graphql: change, field }) => {
       const restAnswer = await postSubscription(testApp, ann.token, { ...MINIMAL, ...rest });
       expect(restAnswer.status).toBe(400);
-      const graphqlAnswer = await graphql(
-        testApp,
-        ann.token,
-        'mutation ($input: SubscriptionCreateInput!) { createSubscription(input: $input) { id } }',
-        {
-          input: { ...BASE_INPUT, ...change },
-        },
-      );
+      const graphqlAnswer = await graphql(testApp, ann.token, CREATE, { input: { ...BASE_INPUT, ...change } });
       const [error] = graphqlAnswer.body.errors as Array<{
         extensions: { code: string; errors: Record<string, string[]> };
       }>;
       expect(error.extensions.code).toBe('BAD_USER_INPUT');
       expect(Object.keys(restAnswer.body.errors)).toEqual([field]);
       expect(error.extensions.errors).toEqual(restAnswer.body.errors);
+      // The payload names the GraphQL input field.
+      const inputField =
+        field === 'brand_id' ? 'productId' : field.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+      expect(graphqlAnswer.body.data.createSubscription).toEqual({
+        subscription: null,
+        userErrors: [{ field: ['input', inputField], code: 'BAD_USER_INPUT' }],
+      });
+    },
+  );
+
+  it.each([
+    { rest: { type: '9' }, graphql: { type: 'RENTAL' }, field: 'type' },
+    { rest: { status: '7' }, graphql: { status: 'PAUSED' }, field: 'status' },
+  ])(
+    'refuses a $field code outside its set: REST in the domain, GraphQL by its enum',
+    async ({ rest, graphql: change, field }) => {
+      const restAnswer = await postSubscription(testApp, ann.token, { ...MINIMAL, ...rest });
+      expect(restAnswer.status).toBe(400);
+      expect(Object.keys(restAnswer.body.errors)).toEqual([field]);
+      const graphqlAnswer = await graphql(testApp, ann.token, CREATE, { input: { ...BASE_INPUT, ...change } });
+      expect(graphqlAnswer.body.data).toBeUndefined();
+      expect(graphqlAnswer.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     },
   );
 });
@@ -247,7 +263,10 @@ describe('one rule layer beyond records', () => {
     expect(answer.status).toBe(400);
     expect(Object.keys(answer.body.errors)).toEqual([field]);
     expect(
-      await graphqlErrors('mutation ($input: FolderInput!) { createFolder(input: $input) { id } }', input),
+      await graphqlErrors(
+        'mutation ($input: CreateFolderInput!) { createFolder(input: $input) { folder { id } } }',
+        input,
+      ),
     ).toEqual(answer.body.errors);
   });
 });

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { importRates } from '../../src/currency/rates.service';
 import { AppError } from '../../src/platform/errors';
 import { runCli } from '../support/service-process';
-import { createSubscription } from '../support/subscriptions';
-import { graphqlData, signUp, startTestApp, type TestApp } from '../support/test-app';
+import { createSubscription, updateProfile } from '../support/subscriptions';
+import { signUp, startTestApp, type TestApp } from '../support/test-app';
 import { today } from '../support/test-clock';
 
 let testApp: TestApp;
@@ -128,11 +128,7 @@ it('converts base_value through the dollar rates in exact decimal, two places, h
   await importRates(testApp.app.db.orm, { asOf: '2026-11-21', rates: { EUR: '0.852', JPY: '144', CHF: '0.5' } });
   const inBase = async (baseCurrency: string, price: string, currency: string) => {
     const user = await signUp(testApp, 'Converter');
-    await graphqlData(
-      testApp,
-      user.token,
-      `mutation { updateProfile(input: {baseCurrency: "${baseCurrency}"}) { baseCurrency } }`,
-    );
+    await updateProfile(testApp, user.token, { baseCurrency }, 'baseCurrency');
     return (await createSubscription(testApp, user.token, { price, price_type: currency })).base_value;
   };
   expect(await inBase('EUR', '10.00', 'USD')).toBe('8.52');

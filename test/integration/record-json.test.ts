@@ -23,17 +23,17 @@ async function seedVariedRecords(): Promise<void> {
   const named = await graphqlData(
     testApp,
     user.token,
-    `mutation { folder: createFolder(input: {name: "Home \\"A\\"", color: "#aa0000"}) { id }
-      mode: createPaymentMode(input: {name: "Visa ✓"}) { id }
-      category: createProductCategory(input: {name: "Mine"}) { id } }`,
+    `mutation { folder: createFolder(input: {name: "Home \\"A\\"", color: "#aa0000"}) { folder { id: legacyId } }
+      mode: createPaymentMode(input: {name: "Visa ✓"}) { paymentMode { id: legacyId } }
+      category: createProductCategory(input: {name: "Mine"}) { productCategory { id: legacyId } } }`,
   );
   const main = await createSubscription(testApp, user.token, {
     brand_id: 'Naïve "Quoted" \\ Service',
     price: '1234567.05',
     price_type: 'EUR',
-    folder_id: String(named.folder.id),
-    payment_mode_id: String(named.mode.id),
-    category_id: String(named.category.id),
+    folder_id: String(named.folder.folder.id),
+    payment_mode_id: String(named.mode.paymentMode.id),
+    category_id: String(named.category.productCategory.id),
     note: 'line one\nline two\ttabbed 🎉 </script>',
     description: 'Ünïcödé',
     company_name: 'ACME',

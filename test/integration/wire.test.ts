@@ -73,7 +73,7 @@ function decoded(answer: RawAnswer): unknown {
 }
 
 const PAGE =
-  '{ subscriptions(first: 20, orderBy: {field: ID, direction: ASC}) { totalCount edges { node { id productName price currency paymentDate nextPaymentDate baseValue timezone } } } }';
+  '{ subscriptions(first: 20, orderBy: {field: ID, direction: ASC}) { totalCount edges { node { id productName price { amount currency } paymentDate nextPaymentDate basePrice { amount currency } timezone } } } }';
 const graphqlBody = JSON.stringify({ query: PAGE });
 const JSON_TYPE = { 'content-type': 'application/json' };
 

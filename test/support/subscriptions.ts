@@ -1,6 +1,7 @@
 import { addMonths } from '../../src/platform/dates';
+import { toGlobalId } from '../../src/platform/graphql/global-ids';
 import { SQL_TIMESTAMP } from './shapes';
-import type { TestApp } from './test-app';
+import { graphql, type TestApp } from './test-app';
 import { daysFromToday } from './test-clock';
 
 /**
@@ -164,4 +165,33 @@ export function expectRecordShape(record: Record<string, unknown>, extras: strin
   expect(record.tags).toBeNull();
   expect(record.created_at).toMatch(SQL_TIMESTAMP);
   expect(() => new URL(String(record.image))).not.toThrow();
+}
+
+/** The global id GraphQL gives a row of a type (`node(id:)` finds it). */
+export const globalId = (typeName: string, rowId: unknown): string => toGlobalId(typeName, Number(rowId));
+
+/** A record's global id from its REST (row) id. */
+export const recordId = (rowId: unknown): string => globalId('SubscriptionRecord', rowId);
+
+/**
+ * Sets profile fields through GraphQL's updateProfile and answers the user's `fields`. The profile belongs to
+ * the settings feature, whose mutation answers an UpdateProfilePayload with the user once issue 46 reaches it;
+ * until then it answers the user itself: the schema tells which.
+ */
+export async function updateProfile(
+  testApp: TestApp,
+  token: string,
+  input: Record<string, unknown>,
+  fields = 'baseCurrency timezone',
+): Promise<Record<string, any>> {
+  const request = (query: string) => graphql(testApp, token, query, { input });
+  const shape = await request('{ __type(name: "UpdateProfilePayload") { name } }');
+  const payload = Boolean(shape.body.data?.__type);
+  const answer = payload
+    ? await request(
+        `mutation($input: UpdateProfileInput!) { updateProfile(input: $input) { user { ${fields} } userErrors { field code message } } }`,
+      )
+    : await request(`mutation($input: ProfileInput!) { updateProfile(input: $input) { ${fields} } }`);
+  if (answer.body.errors) throw new Error(JSON.stringify(answer.body.errors));
+  return payload ? answer.body.data.updateProfile.user : answer.body.data.updateProfile;
 }
