@@ -56,6 +56,7 @@ const LOAD = /* GraphQL */ `
       edges {
         node {
           id
+          legacyId
           productName
         }
       }
@@ -80,7 +81,7 @@ const REMINDER_DAYS = 60;
 export function Alerts() {
   const [alerts, setAlerts] = useState<Alert[]>([]);
   const [reminders, setReminders] = useState<Reminder[]>([]);
-  const [names, setNames] = useState<Map<number, string>>(new Map());
+  const [names, setNames] = useState<Map<string | number, string>>(new Map());
   const action = useAction();
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
@@ -90,14 +91,22 @@ export function Alerts() {
     const data = await gql<{
       alerts: Alert[];
       reminders: Reminder[];
-      subscriptions: { edges: Array<{ node: { id: number; productName: string } }> };
+      subscriptions: { edges: Array<{ node: { id: string; legacyId: number; productName: string } }> };
     }>(LOAD, {
       from: from.toISOString(),
       to: to.toISOString(),
     });
     setAlerts(data.alerts);
     setReminders(data.reminders);
-    setNames(new Map(data.subscriptions.edges.map(({ node }) => [node.id, node.productName])));
+    // A record by its global id or its numeric one, whichever the reminders name it by.
+    setNames(
+      new Map(
+        data.subscriptions.edges.flatMap(({ node }): Array<[string | number, string]> => [
+          [node.id, node.productName],
+          [node.legacyId, node.productName],
+        ]),
+      ),
+    );
   };
   const apply = changeThen(load);
   useEffect(() => {

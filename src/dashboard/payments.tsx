@@ -17,10 +17,10 @@ interface Entry {
   note: string | null;
 }
 interface PricedRecord {
-  id: number;
+  /** The record's global id. */
+  id: string;
   productName: string;
-  currency: string;
-  priceHistory: Array<{ effectiveFrom: string; price: string }>;
+  priceHistory: { nodes: Array<{ effectiveFrom: string; price: { amount: string; currency: string } }> };
 }
 
 const ENTRIES = /* GraphQL */ `
@@ -45,15 +45,19 @@ const RECORDS = /* GraphQL */ `
       id
       name
     }
-    subscriptions(first: 100, filter: { recurring: [1] }) {
+    subscriptions(first: 100, filter: { recurring: [RECURRING] }) {
       edges {
         node {
           id
           productName
-          currency
-          priceHistory {
-            effectiveFrom
-            price
+          priceHistory(first: 100) {
+            nodes {
+              effectiveFrom
+              price {
+                amount
+                currency
+              }
+            }
           }
         }
       }
@@ -75,9 +79,16 @@ const SKIP = /* GraphQL */ `
   }
 `;
 const CHANGE_PRICE = /* GraphQL */ `
-  mutation ChangePrice($id: Int!, $price: String!, $effectiveFrom: LocalDate!) {
-    changePrice(id: $id, price: $price, effectiveFrom: $effectiveFrom) {
-      id
+  mutation ChangePrice($input: ChangePriceInput!) {
+    changePrice(input: $input) {
+      subscription {
+        id
+      }
+      userErrors {
+        field
+        code
+        message
+      }
     }
   }
 `;
@@ -138,9 +149,11 @@ export function Payments() {
     const element = event.currentTarget as HTMLFormElement;
     const form = new FormData(element);
     const variables = {
-      id: Number(form.get('record')),
-      price: String(form.get('price')),
-      effectiveFrom: String(form.get('effective_from')),
+      input: {
+        id: String(form.get('record')),
+        price: String(form.get('price')),
+        effectiveFrom: String(form.get('effective_from')),
+      },
     };
     const done = await action.run(async () => {
       await gql(CHANGE_PRICE, variables);
@@ -152,8 +165,8 @@ export function Payments() {
       for (const name of ['price', 'effective_from']) (element.elements.namedItem(name) as HTMLInputElement).value = '';
   }
 
-  const chosenRecord = recordId || String(records[0]?.id ?? '');
-  const history = records.find((record) => String(record.id) === chosenRecord);
+  const chosenRecord = recordId || (records[0]?.id ?? '');
+  const history = records.find((record) => record.id === chosenRecord);
   return (
     <Section title="Payments">
       <div class="list-controls">
@@ -244,7 +257,7 @@ export function Payments() {
           <Select
             label="Record"
             name="record"
-            options={Object.fromEntries(records.map((record) => [String(record.id), record.productName]))}
+            options={Object.fromEntries(records.map((record) => [record.id, record.productName]))}
             value={chosenRecord}
             onChange={(event) => setRecordId(event.currentTarget.value)}
             errors={action.errors}
@@ -260,10 +273,10 @@ export function Payments() {
         <table aria-label={`Price history of ${history.productName}`}>
           <Columns names={['From', 'Price']} />
           <tbody>
-            {history.priceHistory.map((step) => (
+            {history.priceHistory.nodes.map((step) => (
               <tr key={step.effectiveFrom}>
                 <th scope="row">{calendarDate(step.effectiveFrom)}</th>
-                <td>{money(step.price, history.currency)}</td>
+                <td>{money(step.price.amount, step.price.currency)}</td>
               </tr>
             ))}
           </tbody>
