@@ -4,36 +4,37 @@ import { gql } from './api';
 import { money } from './format';
 import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
 
+type Role = 'OWNER' | 'EDITOR' | 'MEMBER';
+interface Money {
+  amount: string;
+  currency: string;
+}
 interface Member {
-  id: number;
+  id: string;
   name: string;
   email: string | null;
-  isOwner: boolean;
-  joined: boolean;
-  invited: boolean;
-  canEdit: boolean;
+  role: Role;
+  status: 'JOINED' | 'INVITED' | 'NAME_ONLY';
 }
 interface Sharing {
-  payerMemberId: number;
+  payerMemberId: string;
   payerName: string;
   mode: 'EQUAL' | 'AMOUNTS' | 'PERCENTAGES';
-  shares: Array<{ memberId: number; memberName: string; value: string | null; amount: string }>;
+  shares: Array<{ memberId: string; memberName: string; value: string | null; amount: Money }>;
 }
 interface SharedRecord {
-  /** The record's global id. */
   id: string;
   productName: string;
-  price: { amount: string; currency: string };
+  price: Money;
   sharing: Sharing | null;
 }
 interface Household {
-  id: number;
+  id: string;
   name: string;
   ownerName: string;
-  isOwner: boolean;
-  canEdit: boolean;
+  viewerRole: Role;
   members: Member[];
-  subscriptions: SharedRecord[];
+  subscriptions: { nodes: SharedRecord[] };
 }
 
 // The record selection is written out twice (households' and the caller's own) so the operation stays static.
@@ -43,33 +44,35 @@ const LOAD = /* GraphQL */ `
       id
       name
       ownerName
-      isOwner
-      canEdit
+      viewerRole
       members {
         id
         name
         email
-        isOwner
-        joined
-        invited
-        canEdit
+        role
+        status
       }
-      subscriptions {
-        id
-        productName
-        price {
-          amount
-          currency
-        }
-        sharing {
-          payerMemberId
-          payerName
-          mode
-          shares {
-            memberId
-            memberName
-            value
+      subscriptions(first: 500) {
+        nodes {
+          id
+          productName
+          price {
             amount
+            currency
+          }
+          sharing {
+            payerMemberId
+            payerName
+            mode
+            shares {
+              memberId
+              memberName
+              value
+              amount {
+                amount
+                currency
+              }
+            }
           }
         }
       }
@@ -91,7 +94,10 @@ const LOAD = /* GraphQL */ `
               memberId
               memberName
               value
-              amount
+              amount {
+                amount
+                currency
+              }
             }
           }
         }
@@ -101,63 +107,80 @@ const LOAD = /* GraphQL */ `
 `;
 const CREATE = /* GraphQL */ `
   mutation CreateHousehold($name: String!) {
-    createHousehold(name: $name) {
-      id
+    createHousehold(input: { name: $name }) {
+      household {
+        id
+      }
     }
   }
 `;
 const ADD_MEMBER = /* GraphQL */ `
-  mutation AddHouseholdMember($input: HouseholdMemberInput!) {
+  mutation AddHouseholdMember($input: AddHouseholdMemberInput!) {
     addHouseholdMember(input: $input) {
-      name
+      householdMember {
+        name
+      }
       invitationCode
     }
   }
 `;
 const JOIN = /* GraphQL */ `
   mutation JoinHousehold($code: String!) {
-    joinHousehold(code: $code) {
-      id
+    joinHousehold(input: { code: $code }) {
+      household {
+        id
+      }
     }
   }
 `;
 const SHARE = /* GraphQL */ `
-  mutation ShareSubscription($id: Int!, $input: SharingInput!) {
-    shareSubscription(id: $id, input: $input) {
-      id
+  mutation ShareSubscription($input: ShareSubscriptionInput!) {
+    shareSubscription(input: $input) {
+      subscription {
+        id
+      }
     }
   }
 `;
 const SET_CAN_EDIT = /* GraphQL */ `
-  mutation SetHouseholdMemberCanEdit($id: Int!, $canEdit: Boolean) {
-    updateHouseholdMember(memberId: $id, input: { canEdit: $canEdit }) {
-      id
+  mutation SetHouseholdMemberCanEdit($id: ID!, $canEdit: Boolean) {
+    updateHouseholdMember(input: { memberId: $id, canEdit: $canEdit }) {
+      householdMember {
+        id
+      }
     }
   }
 `;
 const REMOVE_MEMBER = /* GraphQL */ `
-  mutation RemoveHouseholdMember($id: Int!) {
-    removeHouseholdMember(memberId: $id)
+  mutation RemoveHouseholdMember($id: ID!) {
+    removeHouseholdMember(input: { memberId: $id }) {
+      deletedHouseholdMemberId
+    }
   }
 `;
 const UNSHARE = /* GraphQL */ `
-  mutation UnshareSubscription($id: Int!) {
-    unshareSubscription(id: $id) {
-      id
+  mutation UnshareSubscription($id: ID!) {
+    unshareSubscription(input: { id: $id }) {
+      subscription {
+        id
+      }
     }
   }
 `;
 const LEAVE = /* GraphQL */ `
-  mutation LeaveHousehold($id: Int!) {
-    leaveHousehold(householdId: $id)
+  mutation LeaveHousehold($id: ID!) {
+    leaveHousehold(input: { householdId: $id }) {
+      leftHouseholdId
+    }
   }
 `;
 const MODES = { EQUAL: 'Equal shares', AMOUNTS: 'Amounts', PERCENTAGES: 'Percentages' };
 
-const standing = (member: Member) =>
-  member.isOwner ? 'Owner' : member.joined ? 'Joined' : member.invited ? 'Invited' : 'Name only';
-const splitOf = (sharing: Sharing, currency: string) =>
-  `${sharing.payerName} pays; ${sharing.shares.map((share) => `${share.memberName} ${money(share.amount, currency)}`).join(', ')}`;
+const STANDINGS = { JOINED: 'Joined', INVITED: 'Invited', NAME_ONLY: 'Name only' };
+const standing = (member: Member) => (member.role === 'OWNER' ? 'Owner' : STANDINGS[member.status]);
+const mayEdit = (role: Role) => role !== 'MEMBER';
+const splitOf = (sharing: Sharing) =>
+  `${sharing.payerName} pays; ${sharing.shares.map((share) => `${share.memberName} ${money(share.amount.amount, share.amount.currency)}`).join(', ')}`;
 
 /** Your household (members, invitations, records shared with a payer and a split) and the households you joined. */
 export function HouseholdScreen() {
@@ -177,8 +200,8 @@ export function HouseholdScreen() {
   useEffect(() => {
     void action.run(load);
   }, []);
-  const own = households.find((household) => household.isOwner);
-  const joined = households.filter((household) => !household.isOwner);
+  const own = households.find((household) => household.viewerRole === 'OWNER');
+  const joined = households.filter((household) => household.viewerRole !== 'OWNER');
 
   const submit = (run: (form: FormData) => Promise<string>) => async (event: Event) => {
     event.preventDefault();
@@ -197,13 +220,14 @@ export function HouseholdScreen() {
       canEdit: form.get('can_edit') === 'on',
     };
     const { addHouseholdMember: added } = await gql<{
-      addHouseholdMember: { name: string; invitationCode: string | null };
+      addHouseholdMember: { householdMember: { name: string }; invitationCode: string | null };
     }>(ADD_MEMBER, {
       input,
     });
-    setCode(added.invitationCode && `Invitation code for ${added.name} (shown once): ${added.invitationCode}`);
+    const name = added.householdMember.name;
+    setCode(added.invitationCode && `Invitation code for ${name} (shown once): ${added.invitationCode}`);
     await load();
-    return `${added.name} added`;
+    return `${name} added`;
   });
   const join = submit(async (form) => {
     await gql(JOIN, { code: String(form.get('code')) });
@@ -221,11 +245,8 @@ export function HouseholdScreen() {
         memberId: member.id,
         value: mode === 'EQUAL' ? null : String(form.get(`share_${member.id}`)),
       }));
-    const input = { payerMemberId: Number(form.get('payer')), mode, shares };
-    await gql(SHARE, {
-      id: sharing!.id,
-      input,
-    });
+    const input = { id: sharing!.id, payerMemberId: String(form.get('payer')), mode, shares };
+    await gql(SHARE, { input });
     setSharing(null);
     await load();
     return `${sharing!.productName}: shared`;
@@ -256,9 +277,9 @@ export function HouseholdScreen() {
                   <th scope="row">{member.name}</th>
                   <td>{member.email ?? '—'}</td>
                   <td>{standing(member)}</td>
-                  <td>{member.canEdit ? 'Yes' : 'No'}</td>
+                  <td>{mayEdit(member.role) ? 'Yes' : 'No'}</td>
                   <td class="actions">
-                    {!member.isOwner && (
+                    {member.role !== 'OWNER' && (
                       <>
                         <button
                           type="button"
@@ -266,13 +287,13 @@ export function HouseholdScreen() {
                             void action.run(
                               apply(
                                 SET_CAN_EDIT,
-                                { id: member.id, canEdit: !member.canEdit },
-                                `${member.name}: ${member.canEdit ? 'read-only' : 'may edit'}`,
+                                { id: member.id, canEdit: !mayEdit(member.role) },
+                                `${member.name}: ${mayEdit(member.role) ? 'read-only' : 'may edit'}`,
                               ),
                             )
                           }
                         >
-                          {member.canEdit ? `Make ${member.name} read-only` : `Let ${member.name} edit`}
+                          {mayEdit(member.role) ? `Make ${member.name} read-only` : `Let ${member.name} edit`}
                         </button>
                         <button
                           type="button"
@@ -314,7 +335,7 @@ export function HouseholdScreen() {
                 <tr key={record.id}>
                   <th scope="row">{record.productName}</th>
                   <td>{money(record.price.amount, record.price.currency)}</td>
-                  <td>{record.sharing ? splitOf(record.sharing, record.price.currency) : 'Not shared'}</td>
+                  <td>{record.sharing ? splitOf(record.sharing) : 'Not shared'}</td>
                   <td class="actions">
                     <button type="button" onClick={() => setSharing(record)}>
                       {record.sharing ? `Change the split of ${record.productName}` : `Share ${record.productName}`}
@@ -379,7 +400,7 @@ export function HouseholdScreen() {
         <div key={household.id} class="card">
           <p>
             <strong>{household.name}</strong> ({household.ownerName}'s
-            {household.canEdit ? ', you may edit' : ', read-only'}){' '}
+            {mayEdit(household.viewerRole) ? ', you may edit' : ', read-only'}){' '}
             <button
               type="button"
               class="danger"
@@ -389,10 +410,10 @@ export function HouseholdScreen() {
             </button>
           </p>
           <ul>
-            {household.subscriptions.map((record) => (
+            {household.subscriptions.nodes.map((record) => (
               <li key={record.id}>
                 {record.productName} {money(record.price.amount, record.price.currency)}:{' '}
-                {record.sharing ? splitOf(record.sharing, record.price.currency) : ''}
+                {record.sharing ? splitOf(record.sharing) : ''}
               </li>
             ))}
           </ul>

@@ -10,8 +10,9 @@ interface Feed {
   revokedAt: string | null;
 }
 interface InboundToken {
-  id: number;
-  kind: string;
+  id: string;
+  legacyId: number;
+  kind: 'CREATE' | 'MANAGE';
   createdAt: string;
   revokedAt: string | null;
 }
@@ -33,6 +34,7 @@ const LISTS = /* GraphQL */ `
     }
     inboundWebhookTokens {
       id
+      legacyId
       kind
       createdAt
       revokedAt
@@ -78,15 +80,17 @@ const REVOKE_FEED = /* GraphQL */ `
 `;
 const CREATE_TOKEN = /* GraphQL */ `
   mutation CreateInboundWebhookToken($kind: InboundTokenKind!) {
-    createInboundWebhookToken(kind: $kind) {
+    createInboundWebhookToken(input: { kind: $kind }) {
       token
     }
   }
 `;
 const REVOKE_TOKEN = /* GraphQL */ `
-  mutation RevokeInboundWebhookToken($id: Int!) {
-    revokeInboundWebhookToken(id: $id) {
-      id
+  mutation RevokeInboundWebhookToken($id: ID!) {
+    revokeInboundWebhookToken(input: { id: $id }) {
+      inboundWebhookToken {
+        id
+      }
     }
   }
 `;
@@ -199,8 +203,8 @@ export function Integrations() {
           type="button"
           onClick={() =>
             void action.run(async () => {
-              const made = await gql<{ createInboundWebhookToken: { token: string } }>(CREATE_TOKEN, { kind });
-              once('Webhook URL', `${location.origin}/webhook/user/data/${made.createInboundWebhookToken.token}`);
+              const made = await gql<{ createInboundWebhookToken: { token: string | null } }>(CREATE_TOKEN, { kind });
+              once('Webhook URL', `${location.origin}/webhook/user/data/${made.createInboundWebhookToken.token ?? ''}`);
               await load();
               return `${kind.toLowerCase()} token made`;
             })
@@ -212,14 +216,14 @@ export function Integrations() {
       <ul>
         {lists?.inboundWebhookTokens.map((token) => (
           <li key={token.id}>
-            {token.kind.toLowerCase()} token #{token.id} {token.revokedAt ? '(revoked)' : ''}
+            {token.kind.toLowerCase()} token #{token.legacyId} {token.revokedAt ? '(revoked)' : ''}
             {!token.revokedAt && (
               <button
                 type="button"
                 class="danger"
                 onClick={() => void action.run(apply(REVOKE_TOKEN, { id: token.id }, 'Token revoked'))}
               >
-                Revoke token #{token.id}
+                Revoke token #{token.legacyId}
               </button>
             )}
           </li>

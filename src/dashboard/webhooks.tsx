@@ -4,19 +4,19 @@ import { gql } from './api';
 import { changeThen, Columns, Field, Notice, Section, useAction } from './ui';
 
 interface Endpoint {
-  id: number;
+  id: string;
   url: string;
   events: string[];
   enabled: boolean;
 }
 
 interface Delivery {
-  id: number;
+  id: string;
   topic: string;
-  status: string;
+  status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
   attemptCount: number;
   createdAt: string;
-  endpointId: number | null;
+  endpointId: string | null;
   attempts: Array<{ statusCode: number | null; error: string | null }>;
 }
 
@@ -29,51 +29,60 @@ const ENDPOINTS = /* GraphQL */ `
       enabled
     }
     webhookDeliveries(first: 20) {
-      edges {
-        node {
-          id
-          topic
-          status
-          attemptCount
-          createdAt
-          endpointId
-          attempts {
-            statusCode
-            error
-          }
+      nodes {
+        id
+        topic
+        status
+        attemptCount
+        createdAt
+        endpointId
+        attempts {
+          statusCode
+          error
         }
       }
     }
   }
 `;
 const CREATE = /* GraphQL */ `
-  mutation CreateWebhookEndpoint($input: WebhookEndpointInput!) {
+  mutation CreateWebhookEndpoint($input: CreateWebhookEndpointInput!) {
     createWebhookEndpoint(input: $input) {
-      id
+      webhookEndpoint {
+        id
+      }
       secret
     }
   }
 `;
 const ROTATE = /* GraphQL */ `
-  mutation RotateWebhookEndpointSecret($id: Int!) {
-    rotateWebhookEndpointSecret(id: $id) {
-      id
+  mutation RotateWebhookEndpointSecret($id: ID!) {
+    rotateWebhookEndpointSecret(input: { id: $id }) {
+      webhookEndpoint {
+        id
+      }
       secret
     }
   }
 `;
 const DELETE = /* GraphQL */ `
-  mutation DeleteWebhookEndpoint($id: Int!) {
-    deleteWebhookEndpoint(id: $id)
-  }
-`;
-const REDELIVER = /* GraphQL */ `
-  mutation RedeliverWebhookDelivery($id: Int!) {
-    redeliver(deliveryId: $id) {
-      id
+  mutation DeleteWebhookEndpoint($id: ID!) {
+    deleteWebhookEndpoint(input: { id: $id }) {
+      deletedWebhookEndpointId
     }
   }
 `;
+const REDELIVER = /* GraphQL */ `
+  mutation RedeliverWebhookDelivery($id: ID!) {
+    redeliver(input: { deliveryId: $id }) {
+      webhookDelivery {
+        id
+      }
+    }
+  }
+`;
+
+/** A topic as its event is named on the wire: SUBSCRIPTION_PAYMENT_DUE is subscription.payment_due. */
+const topicLabel = (topic: string) => topic.toLowerCase().replace('_', '.');
 
 /** Endpoints (their secret shown once, at creation or rotation) and the delivery log, with redelivery. */
 export function Webhooks() {
@@ -83,11 +92,9 @@ export function Webhooks() {
   const action = useAction();
 
   const load = async () => {
-    const data = await gql<{ webhookEndpoints: Endpoint[]; webhookDeliveries: { edges: Array<{ node: Delivery }> } }>(
-      ENDPOINTS,
-    );
+    const data = await gql<{ webhookEndpoints: Endpoint[]; webhookDeliveries: { nodes: Delivery[] } }>(ENDPOINTS);
     setEndpoints(data.webhookEndpoints);
-    setDeliveries(data.webhookDeliveries.edges.map((edge) => edge.node));
+    setDeliveries(data.webhookDeliveries.nodes);
   };
   const apply = changeThen(load);
   useEffect(() => {
@@ -99,7 +106,7 @@ export function Webhooks() {
     const form = event.currentTarget as HTMLFormElement;
     const url = String(new FormData(form).get('url'));
     await action.run(async () => {
-      const made = (await gql<{ createWebhookEndpoint: { secret: string } }>(CREATE, { input: { url } }))
+      const made = (await gql<{ createWebhookEndpoint: { secret: string | null } }>(CREATE, { input: { url } }))
         .createWebhookEndpoint;
       setSecret(made.secret);
       form.reset();
@@ -141,13 +148,15 @@ export function Webhooks() {
         {endpoints.map((endpoint) => (
           <li key={endpoint.id}>
             <code>{endpoint.url}</code> {endpoint.enabled ? '' : '(disabled)'}{' '}
-            <small>{endpoint.events.length > 0 ? endpoint.events.join(', ') : 'all change events'}</small>
+            <small>
+              {endpoint.events.length > 0 ? endpoint.events.map(topicLabel).join(', ') : 'all change events'}
+            </small>
             <button
               type="button"
               onClick={() =>
                 void action.run(async () => {
                   setSecret(
-                    (await gql<{ rotateWebhookEndpointSecret: { secret: string } }>(ROTATE, { id: endpoint.id }))
+                    (await gql<{ rotateWebhookEndpointSecret: { secret: string | null } }>(ROTATE, { id: endpoint.id }))
                       .rotateWebhookEndpointSecret.secret,
                   );
                   return 'Secret rotated';
@@ -175,7 +184,7 @@ export function Webhooks() {
               const last = delivery.attempts[delivery.attempts.length - 1];
               return (
                 <tr key={delivery.id}>
-                  <td>{delivery.topic}</td>
+                  <td>{topicLabel(delivery.topic)}</td>
                   <td>{delivery.status}</td>
                   <td>{delivery.attemptCount}</td>
                   <td>{last ? (last.statusCode ?? last.error) : '—'}</td>

@@ -33,6 +33,8 @@ export interface SharingRow {
   payer_name: string;
   split_mode: SplitMode;
   price: string;
+  /** The record's currency (its price_type). */
+  currency: string;
   splits: Array<{ member_id: number; name: string; weight: string }>;
 }
 
@@ -229,7 +231,7 @@ export class HouseholdRepository {
   /** The payer and split of each of these records that is shared. */
   sharingOf(subscriptionIds: readonly number[]): Promise<SharingRow[]> {
     return this.db.rows<SharingRow>(
-      sql`select sh."subscription_id", sh."household_id", sh."payer_id", pm."name" as "payer_name", sh."split_mode", s."price"::text as "price",
+      sql`select sh."subscription_id", sh."household_id", sh."payer_id", pm."name" as "payer_name", sh."split_mode", s."price"::text as "price", s."price_type" as "currency",
               coalesce((select jsonb_agg(jsonb_build_object('member_id', sp."member_id", 'name', m."name", 'weight', sp."weight"::text) order by sp."position")
                           from "subscription_splits" sp join "household_members" m on m."id" = sp."member_id"
                          where sp."subscription_id" = sh."subscription_id"), '[]'::jsonb) as "splits"

@@ -7,7 +7,7 @@ import { CalendarFeedResolver } from '../calendar-feeds/calendar-feed.resolver';
 import { CatalogueResolver, productNodeLookup } from '../catalogue/catalogue.resolver';
 import { DetectionResolver } from '../detection/detection.resolver';
 import { ExportResolver } from '../exports/export.resolver';
-import { HouseholdResolver, SubscriptionSharingResolver } from '../households/household.resolver';
+import { householdNodeLookups, HouseholdResolver, SubscriptionSharingResolver } from '../households/household.resolver';
 import { ImportResolver } from '../imports/import.resolver';
 import { LedgerResolver } from '../ledger/ledger.resolver';
 import { NotificationTargetResolver } from '../notifications/notification-target.resolver';
@@ -26,7 +26,7 @@ import { ProfileResolver } from '../settings/profile.resolver';
 import { SettingsResolver } from '../settings/settings.resolver';
 import { SpendingResolver } from '../spending/spending.resolver';
 import { recordNodeLookup, SubscriptionResolver } from '../subscriptions/subscription.resolver';
-import { WebhooksResolver } from '../webhooks/webhooks.resolver';
+import { webhookNodeLookups, WebhooksResolver } from '../webhooks/webhooks.resolver';
 import type { Services } from './services';
 
 /** How `node(id:)` finds each type that has an id, as the caller sees it. */
@@ -38,6 +38,8 @@ function nodeLookups(services: Services): Record<string, NodeLookup> {
     ProductCategory: namedNodeLookup(services.categories, toCategoryView),
     SubscriptionRecord: recordNodeLookup(services.subscriptions),
     Product: productNodeLookup(services.catalogue),
+    ...webhookNodeLookups(services.endpoints, services.inboundTokens, services.deliveryLog),
+    ...householdNodeLookups(services.households),
   };
 }
 

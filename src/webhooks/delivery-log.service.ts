@@ -17,8 +17,27 @@ export class DeliveryLogService {
     return this.deliveries.list(caller.userId, query);
   }
 
+  /** How many deliveries `list` pages through. */
+  count(caller: Caller, query: Omit<DeliveryQuery, 'offset' | 'limit'>): Promise<number> {
+    return this.deliveries.count(caller.userId, query);
+  }
+
+  /** One delivery of the caller's events (NOT_FOUND when there is none such). */
+  async get(caller: Caller, deliveryId: number): Promise<DeliveryRow> {
+    const row = await this.deliveries.owned(caller.userId, deliveryId);
+    if (!row) throw AppError.notFound('Delivery');
+    return row;
+  }
+
   attempts(deliveryIds: readonly number[]): Promise<AttemptRow[]> {
     return this.deliveries.attempts(deliveryIds);
+  }
+
+  /** One attempt of a delivery of the caller's events (NOT_FOUND when there is none such). */
+  async attempt(caller: Caller, attemptId: number): Promise<AttemptRow> {
+    const row = await this.deliveries.ownedAttempt(caller.userId, attemptId);
+    if (!row) throw AppError.notFound('Delivery attempt');
+    return row;
   }
 
   /** Deliveries per status, for the metrics. */

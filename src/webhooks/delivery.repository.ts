@@ -19,6 +19,7 @@ export interface DeliveryRow {
 }
 
 export interface AttemptRow {
+  id: number;
   delivery_id: number;
   attempt_number: number;
   status_code: number | null;
@@ -29,7 +30,7 @@ export interface AttemptRow {
 }
 
 /** An attempt made, and what becomes of its delivery: done, failed for good, or pending again after a while. */
-export interface RecordedAttempt extends Omit<AttemptRow, 'created_at'> {
+export interface RecordedAttempt extends Omit<AttemptRow, 'id' | 'created_at'> {
   status: 'SUCCEEDED' | 'FAILED' | 'PENDING';
   retry_in_ms: number | null;
 }
@@ -63,6 +64,21 @@ export interface DeliveryQuery {
 const DELIVERY_SELECT = raw(`
 select d."id", d."event_id", e."topic", d."endpoint_id", d."target_id", d."status", d."attempt_count", d."next_attempt_at", d."created_at", d."completed_at"
   from "webhook_deliveries" d join "webhook_events" e on e."id" = d."event_id"`);
+
+const ATTEMPT_COLUMNS = raw(
+  `a."id", a."delivery_id", a."attempt_number", a."status_code", a."duration_ms", a."response_excerpt", a."error", a."created_at"`,
+);
+
+/** The user's deliveries (`d`, with their events `e`) that a query's filters keep. */
+function deliveriesOf(userId: number, query: Omit<DeliveryQuery, 'offset' | 'limit'>) {
+  const endpointId = query.endpointId ?? null;
+  const targetId = query.targetId ?? null;
+  const status = query.status ?? null;
+  return sql`e."user_id" = ${userId}
+             and (${endpointId}::int is null or d."endpoint_id" = ${endpointId})
+             and (${targetId}::int is null or d."target_id" = ${targetId})
+             and (${status}::text is null or d."status" = ${status})`;
+}
 
 /**
  * The one door to webhook_events, webhook_deliveries and webhook_delivery_attempts. The relays' statements run
@@ -147,17 +163,21 @@ export class DeliveryRepository {
 
   /** The user's deliveries, newest first, optionally of one endpoint or notification target, or in one status. */
   list(userId: number, query: DeliveryQuery): Promise<DeliveryRow[]> {
-    const endpointId = query.endpointId ?? null;
-    const targetId = query.targetId ?? null;
-    const status = query.status ?? null;
     return this.db.rows<DeliveryRow>(
       sql`${DELIVERY_SELECT}
-           where e."user_id" = ${userId}
-             and (${endpointId}::int is null or d."endpoint_id" = ${endpointId})
-             and (${targetId}::int is null or d."target_id" = ${targetId})
-             and (${status}::text is null or d."status" = ${status})
+           where ${deliveriesOf(userId, query)}
            order by d."id" desc limit ${query.limit} offset ${query.offset}`,
     );
+  }
+
+  /** How many deliveries `list` pages through (its filters, without the page). */
+  async count(userId: number, query: Omit<DeliveryQuery, 'offset' | 'limit'>): Promise<number> {
+    const row = await this.db.row<{ count: string }>(
+      sql`select count(*) as "count"
+            from "webhook_deliveries" d join "webhook_events" e on e."id" = d."event_id"
+           where ${deliveriesOf(userId, query)}`,
+    );
+    return Number(row!.count);
   }
 
   async owned(userId: number, deliveryId: number): Promise<DeliveryRow | null> {
@@ -170,9 +190,20 @@ export class DeliveryRepository {
   attempts(deliveryIds: readonly number[]): Promise<AttemptRow[]> {
     if (deliveryIds.length === 0) return Promise.resolve([]);
     return this.db.rows<AttemptRow>(
-      sql`select "delivery_id", "attempt_number", "status_code", "duration_ms", "response_excerpt", "error", "created_at"
-            from "webhook_delivery_attempts" where "delivery_id" = any(${intArray(deliveryIds)}::int[]) order by "id"`,
+      sql`select ${ATTEMPT_COLUMNS}
+            from "webhook_delivery_attempts" a where a."delivery_id" = any(${intArray(deliveryIds)}::int[]) order by a."id"`,
     );
+  }
+
+  /** One attempt of a delivery of the user's events; null when there is none such. */
+  async ownedAttempt(userId: number, attemptId: number): Promise<AttemptRow | null> {
+    const row = await this.db.row<AttemptRow>(
+      sql`select ${ATTEMPT_COLUMNS}
+            from "webhook_delivery_attempts" a
+            join "webhook_deliveries" d on d."id" = a."delivery_id" join "webhook_events" e on e."id" = d."event_id"
+           where a."id" = ${attemptId} and e."user_id" = ${userId}`,
+    );
+    return row ?? null;
   }
 
   /** A finished delivery becomes pending now, with at most `attemptCount` attempts counted; false when it is still pending. */

@@ -94,7 +94,7 @@ describe('the answers of every documented operation match the document', () => {
     const { createInboundWebhookToken } = await graphqlData(
       testApp,
       token,
-      'mutation { createInboundWebhookToken(kind: CREATE) { token } }',
+      'mutation { createInboundWebhookToken(input: { kind: CREATE }) { token } }',
     );
     await http
       .post(`/webhook/user/data/${createInboundWebhookToken.token}`)
@@ -104,10 +104,11 @@ describe('the answers of every documented operation match the document', () => {
     const { createCalendarFeed } = await graphqlData(
       testApp,
       token,
-      'mutation { createCalendarFeed(input: {name: "Phone"}) { url } }',
+      'mutation { createCalendarFeed(input: {name: "Phone"}) { calendarFeed { url } } }',
     );
-    const feed = await http.get(new URL(createCalendarFeed.url).pathname).expect(200);
-    await http.get(new URL(createCalendarFeed.url).pathname).set('if-none-match', feed.headers.etag).expect(304);
+    const feedPath = new URL(createCalendarFeed.calendarFeed.url).pathname;
+    const feed = await http.get(feedPath).expect(200);
+    await http.get(feedPath).set('if-none-match', feed.headers.etag).expect(304);
     await http.get('/export/subscriptions.csv').set(auth).expect(200);
     await http.get('/export/account.json').set(auth).expect(200);
     await http.get('/api/v1/auth/logout').set(auth).expect(200);

@@ -1,3 +1,4 @@
+import { toGlobalId } from '../../src/platform/graphql/global-ids';
 import { createSubscription } from '../support/subscriptions';
 import { graphql, graphqlData, type SignedUpUser, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
 import { daysFromToday } from '../support/test-clock';
@@ -11,7 +12,9 @@ import { daysFromToday } from '../support/test-clock';
 let testApp: TestApp;
 let ann: SignedUpUser;
 let bob: SignedUpUser;
-const members: Record<string, number> = {};
+/** The members' global ids, and their numeric ids (which the spending arguments and the tables take). */
+const members: Record<string, string> = {};
+const legacy: Record<string, number> = {};
 
 type GqlError = { message: string; extensions: { code: string; errors?: Record<string, string[]> } };
 const gqlErrors = async (token: string, query: string, variables?: Record<string, unknown>) =>
@@ -19,38 +22,58 @@ const gqlErrors = async (token: string, query: string, variables?: Record<string
 const restGet = (token: string, id: number) =>
   testApp.http.get(`/api/v1/subscriptions/${id}`).set('authorization', `Bearer ${token}`);
 
-const ADD = 'mutation($input: HouseholdMemberInput!) { addHouseholdMember(input: $input) { id invitationCode } }';
-const JOIN = 'mutation($code: String!) { joinHousehold(code: $code) { id } }';
-const SHARE = 'mutation($id: Int!, $input: SharingInput!) { shareSubscription(id: $id, input: $input) { id } }';
-const SHARING = 'sharing { payerMemberId mode shares { memberId value amount } }';
+const ADD = `mutation($input: AddHouseholdMemberInput!) {
+  addHouseholdMember(input: $input) { householdMember { id legacyId } invitationCode userErrors { field code message } }
+}`;
+const JOIN =
+  'mutation($code: String!) { joinHousehold(input: { code: $code }) { household { id } userErrors { code } } }';
+const SHARE = `mutation($input: ShareSubscriptionInput!) {
+  shareSubscription(input: $input) { subscription { id } userErrors { field code message } }
+}`;
+const SHARING = 'sharing { payerMemberId mode shares { memberId value amount { amount currency } } }';
+const usd = (amount: string) => ({ amount, currency: 'USD' });
 const UPDATE = `mutation($id: Int!, $input: SubscriptionUpdateInput!) {
   updateSubscription(id: $id, input: $input) { id description price alertId alerts { id name contact } productName product { id } tags { name } }
 }`;
 
 /** Adds a member to Ann's household with edit rights; with an account, invited and joined. */
-async function addMember(name: string, user?: SignedUpUser): Promise<number> {
+async function addMember(key: string, name: string, user?: SignedUpUser): Promise<void> {
   const added = (
     await graphqlData(testApp, ann.token, ADD, { input: { name, email: user?.email ?? null, canEdit: true } })
   ).addHouseholdMember;
-  if (user) await graphqlData(testApp, user.token, JOIN, { code: added.invitationCode });
-  return added.id;
+  expect(added.userErrors).toEqual([]);
+  if (user) {
+    const { joinHousehold } = await graphqlData(testApp, user.token, JOIN, { code: added.invitationCode });
+    expect(joinHousehold.userErrors).toEqual([]);
+  }
+  members[key] = added.householdMember.id;
+  legacy[key] = added.householdMember.legacyId;
 }
 
 /** A record of Ann's, shared in her household. */
 async function sharedRecord(price: string, sharing: Record<string, unknown>): Promise<number> {
   const id = Number((await createSubscription(testApp, ann.token, { price, payment_date: daysFromToday(3) })).id);
-  await graphqlData(testApp, ann.token, SHARE, { id, input: sharing });
+  const { shareSubscription } = await graphqlData(testApp, ann.token, SHARE, {
+    input: { id: toGlobalId('SubscriptionRecord', id), ...sharing },
+  });
+  expect(shareSubscription.userErrors).toEqual([]);
   return id;
 }
 
 beforeAll(async () => {
   testApp = await startTestApp();
   [ann, bob] = await Promise.all([signUp(testApp, 'Ann Owner'), signUp(testApp, 'Bob Member')]);
-  members.ann = (
-    await graphqlData(testApp, ann.token, 'mutation { createHousehold(name: "Home") { memberId } }')
-  ).createHousehold.memberId;
-  members.bob = await addMember('Bob', bob);
-  members.cleo = await addMember('Cleo');
+  const { viewerMember } = (
+    await graphqlData(
+      testApp,
+      ann.token,
+      'mutation { createHousehold(input: { name: "Home" }) { household { viewerMember { id legacyId } } } }',
+    )
+  ).createHousehold.household;
+  members.ann = viewerMember.id;
+  legacy.ann = viewerMember.legacyId;
+  await addMember('bob', 'Bob', bob);
+  await addMember('cleo', 'Cleo');
 });
 afterAll(() => testApp.close());
 
@@ -105,10 +128,10 @@ describe("a member reads a shared record without its owner's alert set-up", () =
       await graphqlData(
         testApp,
         bob.token,
-        '{ households { subscriptions { id price alertId alerts { id contact } } } }',
+        '{ households { subscriptions { nodes { id price alertId alerts { id contact } } } } }',
       )
     ).households;
-    expect(household.subscriptions).toEqual([{ id: record, price: '12.00', alertId: 0, alerts: [] }]);
+    expect(household.subscriptions.nodes).toEqual([{ id: record, price: '12.00', alertId: 0, alerts: [] }]);
     // A member's edits answer the record as the member reads it.
     const edited = (await graphqlData(testApp, bob.token, UPDATE, { id: record, input: { description: 'Shared' } }))
       .updateSubscription;
@@ -243,21 +266,25 @@ describe('removing a member hands what they pay and share back to the owner', ()
     (await graphqlData(testApp, ann.token, `query($id: Int!) { subscription(id: $id) { ${SHARING} } }`, { id }))
       .subscription.sharing;
   const period = () => ({ from: daysFromToday(0), to: daysFromToday(100) });
-  const totalOf = async (memberId?: number) =>
+  const totalOf = async (memberId?: string) =>
     (
       await graphqlData(
         testApp,
         ann.token,
         `query($from: LocalDate, $to: LocalDate, $h: Int, $m: Int) { spendingSummary(from: $from, to: $to, view: HOUSEHOLD, householdId: $h, memberId: $m) { periodTotal } }`,
-        { ...period(), h: household, m: memberId },
+        { ...period(), h: household, m: memberId === undefined ? undefined : legacyOf(memberId) },
       )
     ).spendingSummary.periodTotal as string;
   let household: number;
+  const legacyOf = (memberId: string) =>
+    Object.entries(members)
+      .map(([key, id]) => (id === memberId ? legacy[key] : undefined))
+      .find((id) => id !== undefined)!;
 
   beforeAll(async () => {
     eve = await signUp(testApp, 'Eve Member');
-    members.eve = await addMember('Eve', eve);
-    household = (await graphqlData(testApp, ann.token, '{ households { id } }')).households[0].id;
+    await addMember('eve', 'Eve', eve);
+    household = (await graphqlData(testApp, ann.token, '{ households { legacyId } }')).households[0].legacyId;
     const { ann: a, eve: e, cleo: c } = members;
     records.paid = await sharedRecord('60.00', {
       payerMemberId: e,
@@ -289,30 +316,36 @@ describe('removing a member hands what they pay and share back to the owner', ()
     expect(Number(before.eve)).toBeGreaterThan(0);
 
     expect(
-      (await graphqlData(testApp, ann.token, 'mutation($id: Int!) { removeHouseholdMember(memberId: $id) }', { id: e }))
-        .removeHouseholdMember,
-    ).toBe(true);
+      (
+        await graphqlData(
+          testApp,
+          ann.token,
+          'mutation($id: ID!) { removeHouseholdMember(input: { memberId: $id }) { deletedHouseholdMemberId userErrors { code } } }',
+          { id: e },
+        )
+      ).removeHouseholdMember,
+    ).toEqual({ deletedHouseholdMemberId: e, userErrors: [] });
 
     expect(await sharingOf(records.paid)).toEqual({
       payerMemberId: a,
       mode: 'AMOUNTS',
-      shares: [{ memberId: a, value: '60.00', amount: '60.00' }],
+      shares: [{ memberId: a, value: '60.00', amount: usd('60.00') }],
     });
     // Equal shares merged are no longer equal: each keeps the amount they bore, the owner's two together.
     expect(await sharingOf(records.equal)).toEqual({
       payerMemberId: a,
       mode: 'AMOUNTS',
       shares: [
-        { memberId: a, value: '10.32', amount: '10.32' },
-        { memberId: c, value: '5.17', amount: '5.17' },
+        { memberId: a, value: '10.32', amount: usd('10.32') },
+        { memberId: c, value: '5.17', amount: usd('5.17') },
       ],
     });
     expect(await sharingOf(records.percent)).toEqual({
       payerMemberId: c,
       mode: 'PERCENTAGES',
       shares: [
-        { memberId: a, value: '50.00', amount: '15.00' },
-        { memberId: c, value: '50.00', amount: '15.00' },
+        { memberId: a, value: '50.00', amount: usd('15.00') },
+        { memberId: c, value: '50.00', amount: usd('15.00') },
       ],
     });
     // Nothing of the household's costs was lost: the owner now bears the member's part.
@@ -320,7 +353,7 @@ describe('removing a member hands what they pay and share back to the owner', ()
     expect(await totalOf(c)).toBe(before.cleo);
     expect(Number(await totalOf(a))).toBeCloseTo(Number(before.ann) + Number(before.eve), 2);
 
-    expect(await sql(testApp, `select 1 from "household_members" where "id" = ?`, [e])).toEqual([]);
+    expect(await sql(testApp, `select 1 from "household_members" where "id" = ?`, [legacy.eve])).toEqual([]);
     expect((await graphqlData(testApp, eve.token, '{ households { id } }')).households).toEqual([]);
     for (const id of Object.values(records)) {
       expect(

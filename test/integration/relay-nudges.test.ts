@@ -51,14 +51,15 @@ it('leaves the relays to their polls after writes that made no delivery and no r
 
 it('nudges them once after a create or an update that wrote a delivery', async () => {
   const user = await signUp(testApp, 'Hooked');
-  await graphqlData(
+  const { createWebhookEndpoint } = await graphqlData(
     testApp,
     user.token,
-    'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }',
+    'mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { webhookEndpoint { id } userErrors { code } } }',
     {
-      input: { url: receiver.url, events: ['subscription.created', 'subscription.updated'] },
+      input: { url: receiver.url, events: ['SUBSCRIPTION_CREATED', 'SUBSCRIPTION_UPDATED'] },
     },
   );
+  expect(createWebhookEndpoint.userErrors).toEqual([]);
   let record: Record<string, unknown> = {};
   expect(
     await nudgesOf(

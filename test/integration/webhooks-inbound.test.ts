@@ -9,13 +9,27 @@ let ann: SignedUpUser;
 let createToken: string;
 let manageToken: string;
 
+const CREATE_TOKEN = `mutation($input: CreateInboundWebhookTokenInput!) {
+  createInboundWebhookToken(input: $input) {
+    inboundWebhookToken { id legacyId kind createdAt lastUsedAt revokedAt }
+    token
+    userErrors { field code message }
+  }
+}`;
+
 async function newToken(user: SignedUpUser, kind: 'CREATE' | 'MANAGE') {
-  const response = await graphql(
-    testApp,
-    user.token,
-    `mutation { createInboundWebhookToken(kind: ${kind}) { id token kind createdAt } }`,
-  );
-  return response.body.data.createInboundWebhookToken as { id: number; token: string; kind: string; createdAt: string };
+  const response = await graphql(testApp, user.token, CREATE_TOKEN, { input: { kind } });
+  const made = response.body.data.createInboundWebhookToken;
+  expect(made.userErrors).toEqual([]);
+  return { ...made.inboundWebhookToken, token: made.token } as {
+    id: string;
+    legacyId: number;
+    token: string;
+    kind: string;
+    createdAt: string;
+    lastUsedAt: string | null;
+    revokedAt: string | null;
+  };
 }
 
 beforeAll(async () => {
@@ -29,7 +43,11 @@ afterAll(() => testApp.close());
 /** A CREATE token of a new user of `app`, and a created event posted with it (headers named with `prefix`). */
 async function createThroughNewToken(app: TestApp, prefix: string, query = '') {
   const user = await signUp(app, 'Inbound');
-  const made = await graphql(app, user.token, 'mutation { createInboundWebhookToken(kind: CREATE) { token } }');
+  const made = await graphql(
+    app,
+    user.token,
+    'mutation { createInboundWebhookToken(input: { kind: CREATE }) { token } }',
+  );
   const token = made.body.data.createInboundWebhookToken.token as string;
   const response = await app.http
     .post(`/webhook/user/data/${token}${query}`)
@@ -58,10 +76,21 @@ const read = async (id: unknown) =>
 describe('tokens', () => {
   it('are shown once, stored as SHA-256, listed and revocable', async () => {
     const made = await newToken(ann, 'MANAGE');
-    expect(made).toMatchObject({ kind: 'MANAGE', token: expect.stringMatching(/^whin_[A-Za-z0-9_-]{40}$/) });
+    expect(made).toEqual({
+      id: expect.any(String),
+      legacyId: expect.any(Number),
+      kind: 'MANAGE',
+      createdAt: expect.any(String),
+      lastUsedAt: null,
+      revokedAt: null,
+      token: expect.stringMatching(/^whin_[A-Za-z0-9_-]{40}$/),
+    });
+    expect(made.id).not.toMatch(/^\d+$/);
     const rows = await testApp.app.db.orm.em
       .getConnection()
-      .execute<{ token_hash: string }[]>('select "token_hash" from "inbound_webhook_tokens" where "id" = ?', [made.id]);
+      .execute<{ token_hash: string }[]>('select "token_hash" from "inbound_webhook_tokens" where "id" = ?', [
+        made.legacyId,
+      ]);
     expect(rows[0].token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(rows[0].token_hash).not.toContain(made.token);
     const listed = await graphql(testApp, ann.token, '{ inboundWebhookTokens { id kind revokedAt } }');
@@ -69,15 +98,46 @@ describe('tokens', () => {
       expect.arrayContaining([{ id: made.id, kind: 'MANAGE', revokedAt: null }]),
     );
     expect(JSON.stringify(listed.body)).not.toContain(made.token);
-    const revoked = await graphql(
-      testApp,
-      ann.token,
-      `mutation { revokeInboundWebhookToken(id: ${made.id}) { revokedAt } }`,
-    );
-    expect(revoked.body.data.revokeInboundWebhookToken.revokedAt).toEqual(expect.any(String));
+    // node(id:) finds it for its owner only, without the token.
+    const NODE = 'query($id: ID!) { node(id: $id) { __typename id legacyId ... on InboundWebhookToken { kind } } }';
+    expect((await graphql(testApp, ann.token, NODE, { id: made.id })).body.data.node).toEqual({
+      __typename: 'InboundWebhookToken',
+      id: made.id,
+      legacyId: made.legacyId,
+      kind: 'MANAGE',
+    });
+    const stranger = await signUp(testApp, 'Stranger');
+    expect((await graphql(testApp, stranger.token, NODE, { id: made.id })).body.data.node).toBeNull();
+    const REVOKE = `mutation($id: ID!) {
+      revokeInboundWebhookToken(input: { id: $id }) { inboundWebhookToken { id revokedAt } userErrors { field code } }
+    }`;
+    const foreign = await graphql(testApp, stranger.token, REVOKE, { id: made.id });
+    expect(foreign.body.data.revokeInboundWebhookToken).toEqual({
+      inboundWebhookToken: null,
+      userErrors: [{ field: [], code: 'NOT_FOUND' }],
+    });
+    const revoked = await graphql(testApp, ann.token, REVOKE, { id: made.id });
+    expect(revoked.body.data.revokeInboundWebhookToken).toEqual({
+      inboundWebhookToken: { id: made.id, revokedAt: expect.any(String) },
+      userErrors: [],
+    });
     const refused = await send(made.token, 'deleted', { id: '1' });
     expect(refused.status).toBe(401);
     expectErrorBody(refused.body);
+  });
+
+  it('takes the kind as an enum and refuses an id of another type as not found', async () => {
+    const unknownKind = await graphql(testApp, ann.token, CREATE_TOKEN, { input: { kind: 'DELETE' } });
+    expect(unknownKind.body.errors[0].message).toMatch(/InboundTokenKind/);
+    const wrongType = await graphql(
+      testApp,
+      ann.token,
+      'mutation($id: ID!) { revokeInboundWebhookToken(input: { id: $id }) { userErrors { field code } } }',
+      { id: Buffer.from('WebhookEndpoint:1').toString('base64url') },
+    );
+    expect(wrongType.body.data.revokeInboundWebhookToken.userErrors).toEqual([
+      { field: ['input', 'id'], code: 'NOT_FOUND' },
+    ]);
   });
 });
 
