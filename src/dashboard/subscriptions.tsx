@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 
 import { gql } from './api';
 import { calendarDate, CYCLES, money, STATUSES, TYPES } from './format';
+import { useLiveReload } from './live';
 import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
 
 export interface Row {
@@ -119,6 +120,7 @@ export function Subscriptions() {
   useEffect(() => {
     void load();
   }, [query, after]);
+  useLiveReload(['records'], load);
 
   /** A changed search, sort, filter or page size starts again from the first page. */
   const change = (next: Partial<typeof query>) => {

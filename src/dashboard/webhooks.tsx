@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 
 import { gql } from './api';
+import { useLiveReload } from './live';
 import { changeThen, Columns, Field, Notice, Section, useAction } from './ui';
 
 interface Endpoint {
@@ -44,6 +45,7 @@ export function Webhooks() {
     setDeliveries(data.webhookDeliveries.edges.map((edge) => edge.node));
   };
   const apply = changeThen(load);
+  useLiveReload(['deliveries'], load);
   useEffect(() => {
     void action.run(load);
   }, []);
