@@ -19,7 +19,9 @@ registerEnumType(RecordChangeKind, {
   description: 'What happened to a record.',
   valuesConfig: {
     CREATED: { description: 'The record (or an add-on) was created.' },
-    UPDATED: { description: 'The record was changed (also: restored, rolled on, expired, a price change applied).' },
+    UPDATED: {
+      description: 'The record was changed (by its user, or by the upkeep: expired, a price change applied).',
+    },
     DELETED: { description: 'The record was deleted (softly: restoreSubscription brings it back).' },
     CANCELED: { description: 'The record was cancelled.' },
     REFUNDED: { description: 'The record was refunded.' },
