@@ -17,6 +17,7 @@ import { answerClientError, errorHandler, unknownRoute } from '../rest-facade/ht
 import { apiDocsPages } from '../rest-facade/openapi/pages';
 import { rateLimit } from '../rest-facade/rate-limit';
 import { bearerToken, matchesHash, sha256Hex } from './auth/secrets';
+import { LiveServer } from './live/live.server';
 import type { Config } from './platform/config';
 import { epochDay, todayIn } from './platform/dates';
 import { AppError } from './platform/errors';
@@ -77,10 +78,13 @@ const multipartAsParsed: RequestHandler = (req, _res, next) => {
 export async function createApp(config: Config, options: AppOptions = {}): Promise<RunningApp> {
   const runtime = await createRuntime(config, 'api', options);
   const { db, redis, stores, services, logger } = runtime;
-  const apollo = await createGraphQLServer(await buildAppSchema(services), config, logger, options.graphqlExecution, {
+  const schema = await buildAppSchema(services);
+  const apollo = await createGraphQLServer(schema, config, logger, options.graphqlExecution, {
     answers: services.answers,
     queries: VERSIONED_QUERIES,
   });
+  // Subscriptions over WebSocket on /graphql; the process running the background work feeds Redis's bus.
+  const live = await LiveServer.open(runtime, schema, options.background !== false);
   const metrics = new Metrics(
     () => services.deliveryLog.countsByStatus(),
     async () => {
@@ -223,9 +227,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         server = app.listen(port, () => resolve((server!.address() as AddressInfo).port));
         server.once('error', reject);
         server.on('clientError', answerClientError);
+        live.attach(server);
       });
     },
     async close() {
+      // Open WebSockets would hold the server's close open.
+      await live.close();
       if (server) {
         const closing = server;
         const closed = new Promise<void>((resolve) => closing.close(() => resolve()));

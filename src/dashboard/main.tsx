@@ -10,6 +10,7 @@ import { Calendar } from './calendar';
 import { Detect } from './detect';
 import { HouseholdScreen } from './household';
 import { Integrations } from './integrations';
+import { startLiveUpdates } from './live';
 import { Payments } from './payments';
 import { Profile } from './profile';
 import { Spending } from './spending';
@@ -48,6 +49,7 @@ function App() {
       window.removeEventListener('subledger:signed-out', signOut);
     };
   }, []);
+  useEffect(() => (signedIn && session.token ? startLiveUpdates(session.token) : undefined), [signedIn]);
   if (!signedIn) return <SignIn onSignedIn={() => setSignedIn(true)} />;
   const Current = SCREENS[screen][1];
   return (

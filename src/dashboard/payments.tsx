@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 
 import { gql } from './api';
 import { calendarDate, localToday, money, monthRange } from './format';
+import { useLiveReload } from './live';
 import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
 
 interface Entry {
@@ -124,6 +125,7 @@ export function Payments() {
     if (month) void action.run(loadEntries);
   }, [month, whose]);
   const apply = changeThen(loadEntries);
+  useLiveReload(['records'], () => month && loadEntries());
 
   async function recordPayment(event: Event) {
     event.preventDefault();

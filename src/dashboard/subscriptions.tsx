@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 
 import { gql } from './api';
 import { calendarDate, money } from './format';
+import { useLiveReload } from './live';
 import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
 
 interface Money {
@@ -344,6 +345,7 @@ export function Subscriptions() {
   useEffect(() => {
     void load();
   }, [query, after]);
+  useLiveReload(['records'], load);
 
   /** A changed search, sort, filter or page size starts again from the first page. */
   const change = (next: Partial<typeof query>) => {

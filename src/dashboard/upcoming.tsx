@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 
 import { gql } from './api';
 import { calendarDate, cents, money } from './format';
+import { useLiveReload } from './live';
 import { Notice, Section, Select, useAction } from './ui';
 
 interface Due {
@@ -39,6 +40,9 @@ export function Upcoming() {
   useEffect(() => {
     void action.run(async () => setDue((await gql<{ upcomingPayments: Due[] }>(UPCOMING, { days })).upcomingPayments));
   }, [days]);
+  useLiveReload(['records'], async () =>
+    setDue((await gql<{ upcomingPayments: Due[] }>(UPCOMING, { days })).upcomingPayments),
+  );
   // Cents as integers: no float sums of money.
   const totalCents = due.reduce((sum, item) => sum + cents(item.basePrice.amount), 0);
   return (

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 
 import { gql } from './api';
+import { useLiveReload } from './live';
 import { changeThen, Columns, Field, Notice, Section, useAction } from './ui';
 
 interface Endpoint {
@@ -97,6 +98,7 @@ export function Webhooks() {
     setDeliveries(data.webhookDeliveries.nodes);
   };
   const apply = changeThen(load);
+  useLiveReload(['deliveries'], load);
   useEffect(() => {
     void action.run(load);
   }, []);

@@ -1,5 +1,5 @@
 import type { GraphQLSchema } from 'graphql';
-import { buildSchema, type ClassType, type NonEmptyArray } from 'type-graphql';
+import { buildSchema, type ClassType, type NonEmptyArray, type PubSub } from 'type-graphql';
 
 import { AlertResolver } from '../alerts/alert.resolver';
 import { AuthResolver } from '../auth/auth.resolver';
@@ -10,6 +10,7 @@ import { ExportResolver } from '../exports/export.resolver';
 import { householdNodeLookups, HouseholdResolver, SubscriptionSharingResolver } from '../households/household.resolver';
 import { ImportResolver } from '../imports/import.resolver';
 import { LedgerResolver } from '../ledger/ledger.resolver';
+import { LiveResolver } from '../live/live.resolver';
 import { NotificationTargetResolver } from '../notifications/notification-target.resolver';
 import {
   FolderResolver,
@@ -43,6 +44,14 @@ function nodeLookups(services: Services): Record<string, NodeLookup> {
   };
 }
 
+/** Stands in for type-graphql's topics, which no field uses. */
+const NO_PUBSUB: PubSub = {
+  publish: () => undefined,
+  subscribe: () => {
+    throw new Error('subscription fields bring their own streams');
+  },
+};
+
 /** One instance of every resolver, built on the services. */
 function createResolvers(services: Services): NonEmptyArray<object> {
   return [
@@ -68,6 +77,7 @@ function createResolvers(services: Services): NonEmptyArray<object> {
     new HouseholdResolver(services.households, services.subscriptions),
     new SubscriptionSharingResolver(services.households, services.subscriptions),
     new NotificationTargetResolver(services.notificationTargets, services.deliveryLog),
+    new LiveResolver(),
   ];
 }
 
@@ -79,6 +89,8 @@ export async function buildAppSchema(services: Services): Promise<GraphQLSchema>
     container: { get: (resolverClass) => byClass.get(resolverClass) },
     // Input rules live in the domain alone (one rule layer), so both transports refuse alike.
     validate: false,
+    // Every subscription field brings its own stream (src/live); type-graphql asks for a pubSub all the same.
+    pubSub: NO_PUBSUB,
   });
   return withUserErrorPayloads(withNodeIds(schema, nodeLookups(services)));
 }

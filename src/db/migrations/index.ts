@@ -34,6 +34,7 @@ export const MIGRATION_NAMES: readonly string[] = [
   'Migration20261126090000_member_data_versions',
   'Migration20261126120000_mask_notification_secrets',
   'Migration20261126140000_statement_proposals',
+  'Migration20261127090000_live_notifications',
 ];
 
 /**

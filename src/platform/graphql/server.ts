@@ -67,7 +67,7 @@ export async function createGraphQLServer(
 }
 
 /** Maps every resolver error through the one taxonomy; unexpected errors are logged and masked. */
-function formatError(formatted: GraphQLFormattedError, error: unknown, logger: Logger): GraphQLFormattedError {
+export function formatError(formatted: GraphQLFormattedError, error: unknown, logger: Logger): GraphQLFormattedError {
   const original = unwrapResolverError(error);
   // Errors raised by GraphQL itself (parse, validation, variable coercion) carry no original error.
   if (original === error && !(original instanceof AppError)) {
