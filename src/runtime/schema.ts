@@ -1,16 +1,19 @@
 import type { GraphQLSchema } from 'graphql';
 import { buildSchema, type ClassType, type NonEmptyArray } from 'type-graphql';
 
-import { AlertResolver } from '../alerts/alert.resolver';
-import { AuthResolver } from '../auth/auth.resolver';
-import { CalendarFeedResolver } from '../calendar-feeds/calendar-feed.resolver';
+import { alertNodeLookup, AlertResolver } from '../alerts/alert.resolver';
+import { AuthResolver, userNodeLookup } from '../auth/auth.resolver';
+import { calendarFeedNodeLookup, CalendarFeedResolver } from '../calendar-feeds/calendar-feed.resolver';
 import { CatalogueResolver } from '../catalogue/catalogue.resolver';
 import { DetectionResolver } from '../detection/detection.resolver';
 import { ExportResolver } from '../exports/export.resolver';
 import { HouseholdResolver, SubscriptionSharingResolver } from '../households/household.resolver';
 import { ImportResolver } from '../imports/import.resolver';
 import { LedgerResolver } from '../ledger/ledger.resolver';
-import { NotificationTargetResolver } from '../notifications/notification-target.resolver';
+import {
+  notificationTargetNodeLookup,
+  NotificationTargetResolver,
+} from '../notifications/notification-target.resolver';
 import {
   FolderResolver,
   namedNodeLookup,
@@ -21,7 +24,7 @@ import {
 import { toCategoryView, toFolderView, toPaymentModeView, toTagView } from '../organizing/organizing.types';
 import { type NodeLookup, NodeResolver, withNodeIds } from '../platform/graphql/node';
 import { withUserErrorPayloads } from '../platform/graphql/payloads';
-import { ReminderResolver } from '../reminders/reminder.resolver';
+import { reminderNodeLookup, ReminderResolver } from '../reminders/reminder.resolver';
 import { ProfileResolver } from '../settings/profile.resolver';
 import { SettingsResolver } from '../settings/settings.resolver';
 import { SpendingResolver } from '../spending/spending.resolver';
@@ -36,6 +39,11 @@ function nodeLookups(services: Services): Record<string, NodeLookup> {
     Tag: namedNodeLookup(services.tags, toTagView),
     PaymentMode: namedNodeLookup(services.paymentModes, toPaymentModeView),
     ProductCategory: namedNodeLookup(services.categories, toCategoryView),
+    Alert: alertNodeLookup(services.alerts),
+    Reminder: reminderNodeLookup(services.reminders),
+    NotificationTarget: notificationTargetNodeLookup(services.notificationTargets),
+    CalendarFeed: calendarFeedNodeLookup(services.calendarFeeds),
+    User: userNodeLookup(services.auth),
   };
 }
 
