@@ -1,136 +1,94 @@
-import { DateTimeResolver, TimeZoneResolver } from 'graphql-scalars';
-import { Arg, Ctx, Field, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Field, ID, InputType, Mutation, Query, Resolver } from 'type-graphql';
 
 import { type GraphQLContext, requireCaller } from '../platform/graphql/context';
-import { definedOnly } from '../platform/objects';
-import { toIsoMicros } from '../platform/wire-formats';
-import type { Alert } from './alert.entity';
+import { idOf } from '../platform/graphql/global-ids';
+import type { NodeLookup } from '../platform/graphql/node';
+import { MutationPayload } from '../platform/graphql/payloads';
+import type { AlertInput } from './alert.input';
 import type { AlertService } from './alert.service';
+import { AlertChangesInput, AlertFieldsInput, AlertView, toAlertInput, toAlertView } from './alert.types';
 
-@ObjectType('Alert', {
-  description: 'A reminder definition: timePeriod × timeCycle before a date, at time in timezone.',
-})
-export class AlertView {
-  @Field(() => Int) id!: number;
-  @Field() name!: string;
-  @Field({ description: 'true for the system default alert, which no one can change' }) isSystem!: boolean;
-  @Field(() => Int) timePeriod!: number;
-  @Field(() => Int, { description: '1 days, 2 weeks, 3 months' }) timeCycle!: number;
-  @Field({ description: 'Local time, HH:MM:SS' }) time!: string;
-  @Field({ description: 'IANA zone name' }) timezone!: string;
-  @Field(() => Int, {
-    description:
-      '1 All (payment and refund dates, and the last day to cancel a contract), 2 before the due (payment) date, 3 before the refund date',
-  })
-  condition!: number;
-  @Field(() => Int, { description: '1 All, 2 Email, 3 Browser (extension), 4 Webhook' }) channel!: number;
-  @Field(() => Int, {
-    description:
-      'The record type it is for: 1 Subscription, 2 Trial, 3 Lifetime (the system default alert is for every type)',
-  })
-  subjects!: number;
-  @Field(() => String, { nullable: true }) contact!: string | null;
-  @Field(() => DateTimeResolver) createdAt!: string;
-  @Field(() => DateTimeResolver) updatedAt!: string;
+// Other features' resolvers (a record's alerts) show alerts as this one does.
+export { AlertView, toAlertView };
+
+@InputType('CreateAlertInput', { description: 'A new alert.' })
+class CreateAlertInput extends AlertFieldsInput {}
+
+@InputType('UpdateAlertInput', { description: 'Changes to one of your alerts: the fields given are set.' })
+class UpdateAlertInput extends AlertChangesInput {
+  @Field(() => ID, { description: 'The alert to change.' }) id!: string;
 }
 
-@InputType()
-export class AlertUpdateInput {
-  @Field(() => String, { nullable: true }) name?: string;
-  @Field(() => Int, { nullable: true }) timePeriod?: number;
-  @Field(() => Int, { nullable: true }) timeCycle?: number;
-  @Field(() => String, { nullable: true }) time?: string;
-  @Field(() => TimeZoneResolver, { nullable: true }) timezone?: string;
-  @Field(() => Int, { nullable: true }) condition?: number;
-  @Field(() => Int, { nullable: true }) channel?: number;
-  @Field(() => Int, { nullable: true }) subjects?: number;
-  @Field(() => String, { nullable: true }) contact?: string | null;
+@InputType('DeleteAlertInput', { description: 'The alert to delete.' })
+class DeleteAlertInput {
+  @Field(() => ID, { description: 'The alert to delete; no record may use it.' }) id!: string;
 }
 
-@InputType()
-export class AlertCreateInput extends AlertUpdateInput {
-  @Field() declare name: string;
-  @Field(() => Int) declare timePeriod: number;
-  @Field(() => Int, { defaultValue: 1 }) declare timeCycle: number;
-  @Field() declare time: string;
-  @Field(() => TimeZoneResolver) declare timezone: string;
-  @Field(() => Int, { defaultValue: 2 }) declare condition: number;
-  @Field(() => Int) declare channel: number;
-  @Field(() => Int, { defaultValue: 1 }) declare subjects: number;
-}
+const CreateAlertPayload = MutationPayload('CreateAlertPayload', 'alert', () => AlertView, 'The new alert.');
+const UpdateAlertPayload = MutationPayload('UpdateAlertPayload', 'alert', () => AlertView, 'The changed alert.');
+const DeleteAlertPayload = MutationPayload('DeleteAlertPayload', 'deletedAlertId', () => ID, 'The deleted alert.');
 
-export function toAlertView(alert: Alert): AlertView {
-  return {
-    id: alert.id,
-    name: alert.alertName,
-    isSystem: alert.user === null || alert.user === undefined,
-    timePeriod: alert.timePeriod,
-    timeCycle: alert.timeCycle ?? 1,
-    time: alert.time,
-    timezone: alert.timezone,
-    condition: alert.alertCondition,
-    channel: alert.alertType,
-    subjects: alert.alertSubsType,
-    contact: alert.alertContact ?? null,
-    createdAt: toIsoMicros(alert.createdAt)!,
-    updatedAt: toIsoMicros(alert.updatedAt ?? alert.createdAt)!,
-  };
-}
+/** The most alerts `alerts` answers (the system default and a user's own: a handful in practice). */
+const MAX_ALERTS = 1000;
 
-/** GraphQL names → the domain's alert fields. */
-function toAlertInput(input: AlertUpdateInput) {
-  return definedOnly({
-    alertName: input.name,
-    timePeriod: input.timePeriod,
-    timeCycle: input.timeCycle,
-    time: input.time,
-    timezone: input.timezone,
-    alertCondition: input.condition,
-    alertType: input.channel,
-    alertSubsType: input.subjects,
-    alertContact: input.contact,
-  });
+/** `node(id:)` for an alert: the caller's own, or the system default. */
+export function alertNodeLookup(service: AlertService): NodeLookup {
+  return async (caller, id) => toAlertView(await service.get(caller, id));
 }
 
 @Resolver()
 export class AlertResolver {
   constructor(private readonly service: AlertService) {}
 
-  @Query(() => [AlertView], { description: "The system default alert and the caller's own." })
+  @Query(() => [AlertView], {
+    description: `The system default alert and your own, oldest first (at most ${MAX_ALERTS}).`,
+  })
   async alerts(@Ctx() context: GraphQLContext): Promise<AlertView[]> {
     const list = await this.service.list(requireCaller(context), {
       start: 0,
-      length: 1000,
+      length: MAX_ALERTS,
       sort: [{ field: 'id', direction: 'asc' }],
     });
     return list.map(toAlertView);
   }
 
-  @Query(() => AlertView)
-  async alert(@Arg('id', () => Int) id: number, @Ctx() context: GraphQLContext): Promise<AlertView> {
-    return toAlertView(await this.service.get(requireCaller(context), id));
+  @Query(() => AlertView, { description: 'One of your alerts, or the system default; NOT_FOUND for any other.' })
+  async alert(
+    @Arg('id', () => ID, { description: 'The global id of the alert.' }) id: string,
+    @Ctx() context: GraphQLContext,
+  ): Promise<AlertView> {
+    return toAlertView(await this.service.get(requireCaller(context), idOf(id, 'Alert')));
   }
 
-  @Mutation(() => AlertView)
+  @Mutation(() => CreateAlertPayload, { description: 'Makes an alert, for records to remind by.' })
   async createAlert(
-    @Arg('input', () => AlertCreateInput) input: AlertCreateInput,
+    @Arg('input', () => CreateAlertInput, { description: 'The new alert.' }) input: CreateAlertInput,
     @Ctx() context: GraphQLContext,
-  ): Promise<AlertView> {
-    return toAlertView(await this.service.create(requireCaller(context), toAlertInput(input) as never));
+  ): Promise<object> {
+    const alert = await this.service.create(requireCaller(context), toAlertInput(input) as AlertInput);
+    return { alert: toAlertView(alert) };
   }
 
-  @Mutation(() => AlertView)
+  @Mutation(() => UpdateAlertPayload, {
+    description: 'Changes one of your alerts; the reminders of the records using it move with it.',
+  })
   async updateAlert(
-    @Arg('id', () => Int) id: number,
-    @Arg('input', () => AlertUpdateInput) input: AlertUpdateInput,
+    @Arg('input', () => UpdateAlertInput, { description: 'The alert and its changes.' }) input: UpdateAlertInput,
     @Ctx() context: GraphQLContext,
-  ): Promise<AlertView> {
-    return toAlertView(await this.service.update(requireCaller(context), id, toAlertInput(input)));
+  ): Promise<object> {
+    const { id, ...changes } = input;
+    const alert = await this.service.update(requireCaller(context), idOf(id, 'Alert'), toAlertInput(changes));
+    return { alert: toAlertView(alert) };
   }
 
-  @Mutation(() => Boolean, { description: 'Records that used it move to the system default alert.' })
-  async deleteAlert(@Arg('id', () => Int) id: number, @Ctx() context: GraphQLContext): Promise<boolean> {
-    await this.service.remove(requireCaller(context), id);
-    return true;
+  @Mutation(() => DeleteAlertPayload, {
+    description: 'Deletes one of your alerts; refused (IN_USE) while a record, deleted ones included, uses it.',
+  })
+  async deleteAlert(
+    @Arg('input', () => DeleteAlertInput, { description: 'The alert to delete.' }) input: DeleteAlertInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<object> {
+    await this.service.remove(requireCaller(context), idOf(input.id, 'Alert'));
+    return { deletedAlertId: input.id };
   }
 }

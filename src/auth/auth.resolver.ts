@@ -1,8 +1,22 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 
 import { type GraphQLContext, requireCaller } from '../platform/graphql/context';
+import type { NodeLookup } from '../platform/graphql/node';
 import type { AuthService, Session } from './auth.service';
-import { AuthPayload, SignUpInput, toUserView, UserView } from './auth.types';
+import {
+  LoginInput,
+  LoginPayload,
+  LogoutPayload,
+  SignUpInput,
+  SignUpPayload,
+  toUserView,
+  UserView,
+} from './auth.types';
+
+/** `node(id:)` for a user: the caller themself, no one else. */
+export function userNodeLookup(auth: AuthService): NodeLookup {
+  return async (caller, id) => (id === caller.userId ? toUserView(await auth.me(caller)) : null);
+}
 
 @Resolver()
 export class AuthResolver {
@@ -13,27 +27,37 @@ export class AuthResolver {
     return toUserView(await this.auth.me(requireCaller(context)));
   }
 
-  @Mutation(() => AuthPayload, { description: 'Creates an account (while sign-up is open) and signs it in.' })
-  async signUp(@Arg('input', () => SignUpInput) input: SignUpInput): Promise<AuthPayload> {
-    return toAuthPayload(await this.auth.signUp(input));
+  @Mutation(() => SignUpPayload, {
+    description: 'Creates an account (while sign-up is open) and signs it in; one signUp or login per request.',
+  })
+  async signUp(
+    @Arg('input', () => SignUpInput, { description: 'The new account.' }) input: SignUpInput,
+  ): Promise<object> {
+    return toSession(await this.auth.signUp(input));
   }
 
-  @Mutation(() => AuthPayload)
+  @Mutation(() => LoginPayload, {
+    description:
+      'Signs in. Wrong credentials are an UNAUTHENTICATED error and too many attempts RATE_LIMITED (errors, not userErrors); one signUp or login per request.',
+  })
   async login(
-    @Arg('email', () => String) email: string,
-    @Arg('password', () => String) password: string,
+    @Arg('input', () => LoginInput, { description: 'The credentials.' }) input: LoginInput,
     @Ctx() context: GraphQLContext,
-  ): Promise<AuthPayload> {
-    return toAuthPayload(await this.auth.login(email, password, context.address));
+  ): Promise<object> {
+    return toSession(await this.auth.login(input.email, input.password, context.address));
   }
 
-  @Mutation(() => Boolean, { description: 'Revokes the token this request was made with.' })
-  async logout(@Ctx() context: GraphQLContext): Promise<boolean> {
-    await this.auth.logout(requireCaller(context));
-    return true;
+  @Mutation(() => LogoutPayload, {
+    description: 'Revokes the token this request was made with (it takes no input: the token is the input).',
+  })
+  async logout(@Ctx() context: GraphQLContext): Promise<object> {
+    const caller = requireCaller(context);
+    const user = toUserView(await this.auth.me(caller));
+    await this.auth.logout(caller);
+    return { user };
   }
 }
 
-function toAuthPayload(session: Session): AuthPayload {
+function toSession(session: Session): object {
   return { user: toUserView(session.user), token: session.token };
 }

@@ -1,51 +1,77 @@
 import { CurrencyResolver, DateTimeResolver, EmailAddressResolver } from 'graphql-scalars';
-import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, InputType, ObjectType } from 'type-graphql';
 
+import { Node } from '../platform/graphql/node';
+import { MutationPayload } from '../platform/graphql/payloads';
 import { toIsoMicros } from '../platform/wire-formats';
+import { PASSWORD_MIN_LENGTH } from './password';
 import type { User } from './user.entity';
 
 @ObjectType('User', {
+  implements: Node,
   description: 'An account. Money totals are given in baseCurrency; "today" is decided in timezone.',
 })
 export class UserView {
-  @Field(() => Int)
   id!: number;
 
-  @Field(() => EmailAddressResolver)
+  @Field(() => EmailAddressResolver, { description: 'The e-mail address it signs in with.' })
   email!: string;
 
-  @Field()
+  @Field({ description: 'The name it goes by.' })
   name!: string;
 
-  @Field(() => CurrencyResolver)
+  @Field(() => CurrencyResolver, { description: 'The currency totals, budgets and spending are shown in.' })
   baseCurrency!: string;
 
-  @Field({ description: 'IANA zone name' })
+  @Field({ description: 'The IANA zone name "today" and its records follow.' })
   timezone!: string;
 
-  @Field(() => DateTimeResolver)
+  @Field(() => DateTimeResolver, { description: 'When the account was made.' })
   createdAt!: string;
 }
 
-@ObjectType('AuthPayload', { description: 'A session: the token goes into `Authorization: Bearer <token>`.' })
-export class AuthPayload {
-  @Field(() => UserView)
-  user!: UserView;
+/** A session's results: the token and the user it stands for. */
+const SESSION_FIELDS = {
+  token: {
+    type: () => String,
+    description: 'The access token: send it as `Authorization: Bearer <token>`; null when refused.',
+  },
+};
 
-  @Field()
-  token!: string;
-}
+export const SignUpPayload = MutationPayload(
+  'SignUpPayload',
+  'user',
+  () => UserView,
+  'The new account, signed in.',
+  SESSION_FIELDS,
+);
+export const LoginPayload = MutationPayload('LoginPayload', 'user', () => UserView, 'A session.', SESSION_FIELDS);
+export const LogoutPayload = MutationPayload(
+  'LogoutPayload',
+  'user',
+  () => UserView,
+  'The user whose token was revoked.',
+);
 
-@InputType()
+@InputType('SignUpInput', { description: 'A new account.' })
 export class SignUpInput {
-  @Field(() => EmailAddressResolver)
+  @Field(() => EmailAddressResolver, { description: 'The e-mail address to sign in with.' })
   email!: string;
 
-  @Field()
+  @Field({ description: `The password, ${PASSWORD_MIN_LENGTH} to 1024 characters.` })
   password!: string;
 
-  @Field()
+  @Field({ description: 'The name to go by.' })
   name!: string;
+}
+
+@InputType('LoginInput', { description: 'The credentials of an account.' })
+export class LoginInput {
+  @Field({ description: 'Its e-mail address (spaces and case do not matter).' })
+  email!: string;
+
+  @Field({ description: 'Its password.' })
+  password!: string;
 }
 
 export function toUserView(user: User): UserView {

@@ -5,31 +5,37 @@ import { calendarDate } from './format';
 import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
 
 interface Alert {
-  id: number;
+  id: string;
   name: string;
   isSystem: boolean;
   timePeriod: number;
-  timeCycle: number;
+  timeCycle: string;
   time: string;
   timezone: string;
-  channel: number;
+  channel: string;
 }
 interface Reminder {
-  id: number;
-  subscriptionId: number;
-  alertId: number;
+  id: string;
+  subscriptionId: string;
+  alertId: string;
   kind: string;
   date: string;
   fireAt: string;
   status: string;
 }
 
-const CYCLES: Record<number, string> = { 1: 'days', 2: 'weeks', 3: 'months' };
-const CHANNELS: Record<number, string> = { 1: 'All channels', 2: 'E-mail', 3: 'Browser', 4: 'Webhooks' };
+// The AlertTimeUnit, AlertChannel and ReminderKind enums' values.
+const CYCLES: Record<string, string> = { DAYS: 'days', WEEKS: 'weeks', MONTHS: 'months' };
+const CHANNELS: Record<string, string> = {
+  ALL: 'All channels',
+  EMAIL: 'E-mail',
+  BROWSER: 'Browser',
+  WEBHOOK: 'Webhooks',
+};
 const KINDS: Record<string, string> = {
-  payment: 'Payment',
-  refund: 'Refund window ends',
-  contract_notice: 'Last day to cancel',
+  PAYMENT: 'Payment',
+  REFUND: 'Refund window ends',
+  CONTRACT_NOTICE: 'Last day to cancel',
 };
 const LOAD = /* GraphQL */ `
   query AlertsAndReminders($from: DateTime!, $to: DateTime!) {
@@ -43,14 +49,16 @@ const LOAD = /* GraphQL */ `
       timezone
       channel
     }
-    reminders(from: $from, to: $to) {
-      id
-      subscriptionId
-      alertId
-      kind
-      date
-      fireAt
-      status
+    reminders(from: $from, to: $to, first: 500) {
+      nodes {
+        id
+        subscriptionId
+        alertId
+        kind
+        date
+        fireAt
+        status
+      }
     }
     subscriptions(first: 100) {
       edges {
@@ -64,15 +72,19 @@ const LOAD = /* GraphQL */ `
   }
 `;
 const CREATE = /* GraphQL */ `
-  mutation CreateAlert($input: AlertCreateInput!) {
+  mutation CreateAlert($input: CreateAlertInput!) {
     createAlert(input: $input) {
-      id
+      alert {
+        id
+      }
     }
   }
 `;
 const DELETE = /* GraphQL */ `
-  mutation DeleteAlert($id: Int!) {
-    deleteAlert(id: $id)
+  mutation DeleteAlert($input: DeleteAlertInput!) {
+    deleteAlert(input: $input) {
+      deletedAlertId
+    }
   }
 `;
 const REMINDER_DAYS = 60;
@@ -81,7 +93,7 @@ const REMINDER_DAYS = 60;
 export function Alerts() {
   const [alerts, setAlerts] = useState<Alert[]>([]);
   const [reminders, setReminders] = useState<Reminder[]>([]);
-  const [names, setNames] = useState<Map<string | number, string>>(new Map());
+  const [names, setNames] = useState<Map<string, string>>(new Map());
   const action = useAction();
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
@@ -90,23 +102,15 @@ export function Alerts() {
     const to = new Date(from.getTime() + REMINDER_DAYS * 86_400_000);
     const data = await gql<{
       alerts: Alert[];
-      reminders: Reminder[];
-      subscriptions: { edges: Array<{ node: { id: string; legacyId: number; productName: string } }> };
+      reminders: { nodes: Reminder[] };
+      subscriptions: { edges: Array<{ node: { id: string; productName: string } }> };
     }>(LOAD, {
       from: from.toISOString(),
       to: to.toISOString(),
     });
     setAlerts(data.alerts);
-    setReminders(data.reminders);
-    // A record by its global id or its numeric one, whichever the reminders name it by.
-    setNames(
-      new Map(
-        data.subscriptions.edges.flatMap(({ node }): Array<[string | number, string]> => [
-          [node.id, node.productName],
-          [node.legacyId, node.productName],
-        ]),
-      ),
-    );
+    setReminders(data.reminders.nodes);
+    setNames(new Map(data.subscriptions.edges.map(({ node }) => [node.id, node.productName])));
   };
   const apply = changeThen(load);
   useEffect(() => {
@@ -121,10 +125,10 @@ export function Alerts() {
       const input = {
         name: String(form.get('alert_name')),
         timePeriod: Number(form.get('time_period')),
-        timeCycle: Number(form.get('time_cycle')),
+        timeCycle: String(form.get('time_cycle')),
         time: String(form.get('time')),
         timezone: zone,
-        channel: Number(form.get('alert_type')),
+        channel: String(form.get('alert_type')),
       };
       await gql(CREATE, { input });
       element.reset();
@@ -165,7 +169,9 @@ export function Alerts() {
               <button
                 type="button"
                 class="danger"
-                onClick={() => void action.run(apply(DELETE, { id: alert.id }, `Alert deleted: ${alert.name}`))}
+                onClick={() =>
+                  void action.run(apply(DELETE, { input: { id: alert.id } }, `Alert deleted: ${alert.name}`))
+                }
               >
                 Delete {alert.name}
               </button>

@@ -11,8 +11,8 @@ const SIGN_UP = /* GraphQL */ `
   }
 `;
 const LOGIN = /* GraphQL */ `
-  mutation LogIn($email: String!, $password: String!) {
-    login(email: $email, password: $password) {
+  mutation LogIn($input: LoginInput!) {
+    login(input: $input) {
       token
     }
   }
@@ -31,12 +31,13 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
       const data =
         mode === 'signup'
           ? (
-              await gql<{ signUp: { token: string } }>(SIGN_UP, {
+              await gql<{ signUp: { token: string | null } }>(SIGN_UP, {
                 input: { email, password, name: String(form.get('name')) },
               })
             ).signUp
-          : (await gql<{ login: { token: string } }>(LOGIN, { email, password })).login;
-      session.token = data.token;
+          : (await gql<{ login: { token: string | null } }>(LOGIN, { input: { email, password } })).login;
+      // A refusal comes as an error too (gql throws on it), so a payload here carries the token.
+      if (data.token) session.token = data.token;
     });
     if (ok) onSignedIn();
   }

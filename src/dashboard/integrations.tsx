@@ -4,7 +4,7 @@ import { gql, gqlUpload, session } from './api';
 import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
 
 interface Feed {
-  id: number;
+  id: string;
   name: string;
   includeReminders: boolean;
   revokedAt: string | null;
@@ -65,16 +65,18 @@ const IMPORT = /* GraphQL */ `
   }
 `;
 const CREATE_FEED = /* GraphQL */ `
-  mutation CreateCalendarFeed($input: CalendarFeedInput!) {
+  mutation CreateCalendarFeed($input: CreateCalendarFeedInput!) {
     createCalendarFeed(input: $input) {
       url
     }
   }
 `;
 const REVOKE_FEED = /* GraphQL */ `
-  mutation RevokeCalendarFeed($id: Int!) {
-    revokeCalendarFeed(id: $id) {
-      id
+  mutation RevokeCalendarFeed($input: RevokeCalendarFeedInput!) {
+    revokeCalendarFeed(input: $input) {
+      calendarFeed {
+        id
+      }
     }
   }
 `;
@@ -123,10 +125,10 @@ export function Integrations() {
     const form = new FormData(event.currentTarget as HTMLFormElement);
     await action.run(async () => {
       const input = { name: String(form.get('feed_name')), includeReminders: form.get('include_reminders') === 'on' };
-      const made = await gql<{ createCalendarFeed: { url: string } }>(CREATE_FEED, {
+      const made = await gql<{ createCalendarFeed: { url: string | null } }>(CREATE_FEED, {
         input,
       });
-      once('Feed URL', made.createCalendarFeed.url);
+      once('Feed URL', made.createCalendarFeed.url ?? '');
       await load();
       return 'Calendar feed added';
     });
@@ -187,7 +189,7 @@ export function Integrations() {
               <button
                 type="button"
                 class="danger"
-                onClick={() => void action.run(apply(REVOKE_FEED, { id: feed.id }, 'Feed revoked'))}
+                onClick={() => void action.run(apply(REVOKE_FEED, { input: { id: feed.id } }, 'Feed revoked'))}
               >
                 Revoke {feed.name}
               </button>

@@ -21,12 +21,14 @@ const ME = /* GraphQL */ `
   }
 `;
 const UPDATE = /* GraphQL */ `
-  mutation UpdateProfile($input: ProfileInput!) {
+  mutation UpdateProfile($input: UpdateProfileInput!) {
     updateProfile(input: $input) {
-      email
-      name
-      baseCurrency
-      timezone
+      user {
+        email
+        name
+        baseCurrency
+        timezone
+      }
     }
   }
 `;
@@ -49,7 +51,8 @@ export function Profile() {
         baseCurrency: String(form.get('base_currency')).toUpperCase(),
         timezone: String(form.get('timezone')),
       };
-      setMe((await gql<{ updateProfile: Me }>(UPDATE, { input })).updateProfile);
+      const { user } = (await gql<{ updateProfile: { user: Me | null } }>(UPDATE, { input })).updateProfile;
+      if (user) setMe(user);
       return 'Profile saved';
     });
   }

@@ -5,15 +5,18 @@ import type { AccountExportService } from './account-export.service';
 
 @ObjectType('ExportLinks', { description: 'Where to download your data (GET with your Bearer token).' })
 class ExportLinksView {
-  @Field({ description: 'Every record, with labels, as CSV.' }) subscriptionsCsv!: string;
-  @Field({ description: 'The whole account as JSON (format subledger-account, version 1).' }) accountJson!: string;
+  @Field({ description: 'The URL of every record, with its labels, as CSV.' }) subscriptionsCsv!: string;
+  @Field({ description: 'The URL of the whole account as JSON (format subledger-account, version 1).' })
+  accountJson!: string;
 }
 
 @Resolver()
 export class ExportResolver {
   constructor(private readonly exports: AccountExportService) {}
 
-  @Query(() => ExportLinksView)
+  @Query(() => ExportLinksView, {
+    description: 'Where to download your data: the links are the same for everyone and need your Bearer token.',
+  })
   exportLinks(@Ctx() context: GraphQLContext): ExportLinksView {
     requireCaller(context);
     return this.exports.links();

@@ -68,6 +68,15 @@ export class NotificationTargetRepository {
     );
   }
 
+  /** How many deliveries the user's target has had (its deliveries' connection counts them). */
+  async deliveryCount(userId: number, targetId: number): Promise<number> {
+    const row = await this.db.row<{ count: string }>(
+      sql`select count(*) as "count" from "webhook_deliveries" d join "webhook_events" e on e."id" = d."event_id"
+        where d."target_id" = ${targetId} and e."user_id" = ${userId}`,
+    );
+    return Number(row!.count);
+  }
+
   /** Whether any target exists: then the server needs NOTIFY_SECRET_KEY to start. */
   async any(): Promise<boolean> {
     const row = await this.db.row<{ found: boolean }>(

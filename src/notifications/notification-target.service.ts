@@ -108,6 +108,19 @@ export class NotificationTargetService {
     return this.targets.ofAlert(caller.userId, alertId);
   }
 
+  /** A page of the deliveries to one of the caller's targets, newest first, with how many it has had. */
+  async deliveryPage(
+    caller: Caller,
+    id: number,
+    offset: number,
+    limit: number,
+  ): Promise<{ rows: DeliveryRow[]; total: number }> {
+    const target = await this.owned(caller, id);
+    const total = await this.targets.deliveryCount(caller.userId, target.id);
+    const rows = limit === 0 ? [] : await this.deliveryLog.list(caller.userId, { offset, limit, targetId: target.id });
+    return { rows, total };
+  }
+
   /**
    * A sample reminder (the caller's first record, or a made-up one) sent to the target now through the delivery
    * machinery: answers its delivery after the first attempt (retried on the schedule if that failed).

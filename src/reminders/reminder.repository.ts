@@ -102,6 +102,14 @@ export class ReminderRepository {
     );
   }
 
+  /** The user's reminder of this id (for node(id:)). */
+  async own(userId: number, id: number): Promise<ReminderRow | null> {
+    return (
+      (await this.db.row<ReminderRow>(sql`select * from "reminders" where "id" = ${id} and "user_id" = ${userId}`)) ??
+      null
+    );
+  }
+
   /** The user's sent reminders of live records dated `today` or later. */
   sentFrom(userId: number, today: string): Promise<ReminderRow[]> {
     return this.db.rows<ReminderRow>(

@@ -158,6 +158,13 @@ export class ReminderService {
     return this.reminders.firingBetween(caller.userId, from, to, statuses);
   }
 
+  /** One of the caller's reminders (node(id:)); another user's is not found. */
+  async get(caller: Caller, id: number): Promise<ReminderRow> {
+    const row = await this.reminders.own(caller.userId, id);
+    if (!row) throw AppError.notFound('Reminder');
+    return row;
+  }
+
   /** Reminders that fired and whose date has not passed: what the browser extension shows. */
   async due(caller: Caller): Promise<ReminderRow[]> {
     return this.reminders.sentFrom(caller.userId, utcTimestamp(this.clock()).slice(0, 10));

@@ -1,9 +1,9 @@
 import type { GraphQLSchema } from 'graphql';
 import { buildSchema, type ClassType, type NonEmptyArray, type PubSub } from 'type-graphql';
 
-import { AlertResolver } from '../alerts/alert.resolver';
-import { AuthResolver } from '../auth/auth.resolver';
-import { CalendarFeedResolver } from '../calendar-feeds/calendar-feed.resolver';
+import { alertNodeLookup, AlertResolver } from '../alerts/alert.resolver';
+import { AuthResolver, userNodeLookup } from '../auth/auth.resolver';
+import { calendarFeedNodeLookup, CalendarFeedResolver } from '../calendar-feeds/calendar-feed.resolver';
 import { CatalogueResolver, productNodeLookup } from '../catalogue/catalogue.resolver';
 import { DetectionResolver } from '../detection/detection.resolver';
 import { ExportResolver } from '../exports/export.resolver';
@@ -11,7 +11,10 @@ import { householdNodeLookups, HouseholdResolver, SubscriptionSharingResolver } 
 import { ImportResolver } from '../imports/import.resolver';
 import { LedgerResolver } from '../ledger/ledger.resolver';
 import { LiveResolver } from '../live/live.resolver';
-import { NotificationTargetResolver } from '../notifications/notification-target.resolver';
+import {
+  notificationTargetNodeLookup,
+  NotificationTargetResolver,
+} from '../notifications/notification-target.resolver';
 import {
   FolderResolver,
   namedNodeLookup,
@@ -22,7 +25,7 @@ import {
 import { toCategoryView, toFolderView, toPaymentModeView, toTagView } from '../organizing/organizing.types';
 import { type NodeLookup, NodeResolver, withNodeIds } from '../platform/graphql/node';
 import { withUserErrorPayloads } from '../platform/graphql/payloads';
-import { ReminderResolver } from '../reminders/reminder.resolver';
+import { reminderNodeLookup, ReminderResolver } from '../reminders/reminder.resolver';
 import { ProfileResolver } from '../settings/profile.resolver';
 import { SettingsResolver } from '../settings/settings.resolver';
 import { SpendingResolver } from '../spending/spending.resolver';
@@ -37,6 +40,11 @@ function nodeLookups(services: Services): Record<string, NodeLookup> {
     Tag: namedNodeLookup(services.tags, toTagView),
     PaymentMode: namedNodeLookup(services.paymentModes, toPaymentModeView),
     ProductCategory: namedNodeLookup(services.categories, toCategoryView),
+    Alert: alertNodeLookup(services.alerts),
+    Reminder: reminderNodeLookup(services.reminders),
+    NotificationTarget: notificationTargetNodeLookup(services.notificationTargets),
+    CalendarFeed: calendarFeedNodeLookup(services.calendarFeeds),
+    User: userNodeLookup(services.auth),
     SubscriptionRecord: recordNodeLookup(services.subscriptions),
     Product: productNodeLookup(services.catalogue),
     ...webhookNodeLookups(services.endpoints, services.inboundTokens, services.deliveryLog),

@@ -3,24 +3,35 @@ import { Arg, Ctx, Field, InputType, Mutation, Resolver } from 'type-graphql';
 
 import { toUserView, UserView } from '../auth/auth.types';
 import { type GraphQLContext, requireCaller } from '../platform/graphql/context';
+import { MutationPayload } from '../platform/graphql/payloads';
 import type { ProfileService } from './profile.service';
 
-@InputType()
-export class ProfileInput {
-  @Field(() => String, { nullable: true }) name?: string;
-  @Field(() => CurrencyResolver, { nullable: true }) baseCurrency?: string;
-  @Field(() => TimeZoneResolver, { nullable: true }) timezone?: string;
+@InputType('UpdateProfileInput', { description: 'Changes to your account: the fields given are set.' })
+export class UpdateProfileInput {
+  @Field(() => String, { nullable: true, description: 'The name to go by.' }) name?: string;
+  @Field(() => CurrencyResolver, {
+    nullable: true,
+    description: 'The currency totals, budgets and spending are shown in.',
+  })
+  baseCurrency?: string;
+  @Field(() => TimeZoneResolver, {
+    nullable: true,
+    description: 'The IANA zone "today" follows; records that follow yours are rescheduled.',
+  })
+  timezone?: string;
 }
+
+const UpdateProfilePayload = MutationPayload('UpdateProfilePayload', 'user', () => UserView, 'Your account, changed.');
 
 @Resolver()
 export class ProfileResolver {
   constructor(private readonly profile: ProfileService) {}
 
-  @Mutation(() => UserView, { description: "Changes the caller's name, base currency or timezone." })
+  @Mutation(() => UpdateProfilePayload, { description: 'Changes your name, base currency or timezone.' })
   async updateProfile(
-    @Arg('input', () => ProfileInput) input: ProfileInput,
+    @Arg('input', () => UpdateProfileInput, { description: 'The changes.' }) input: UpdateProfileInput,
     @Ctx() context: GraphQLContext,
-  ): Promise<UserView> {
-    return toUserView(await this.profile.update(requireCaller(context), input));
+  ): Promise<object> {
+    return { user: toUserView(await this.profile.update(requireCaller(context), input)) };
   }
 }

@@ -1,11 +1,14 @@
+import { toGlobalId } from '../../src/platform/graphql/global-ids';
 import { countOwnedRows } from '../support/hardening';
 import { expectErrorBody } from '../support/shapes';
 import { createSubscription } from '../support/subscriptions';
-import { graphql, type SignedUpUser, signUp, startTestApp, type TestApp } from '../support/test-app';
+import { graphql, graphqlData, type SignedUpUser, signUp, startTestApp, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;
 let ann: SignedUpUser;
 const ISO_MICROS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+/** GraphQL's DateTime: ISO 8601 in UTC. */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const auth = (token: string) => ({ authorization: `Bearer ${token}`, accept: 'application/json' });
 const FIELDS = {
   alert_name: 'Week before',
@@ -285,57 +288,178 @@ describe('two users', () => {
       .field('alert_id', String(alert.id));
     expect(linked.status).toBe(400);
     expectErrorBody(linked.body, ['alert_id']);
-    expect((await graphql(testApp, b.token, `{ alert(id: ${alert.id}) { id } }`)).body.errors[0].extensions.code).toBe(
-      'NOT_FOUND',
-    );
+    const globalId = toGlobalId('Alert', alert.id);
+    expect(
+      (await graphql(testApp, b.token, `{ alert(id: "${globalId}") { id } }`)).body.errors[0].extensions.code,
+    ).toBe('NOT_FOUND');
+    expect((await graphqlData(testApp, b.token, `{ node(id: "${globalId}") { id } }`)).node).toBeNull();
     expect((await testApp.http.get(`/api/v1/alerts/${alert.id}`).set(auth(a.token))).body.alert_name).toBe(
       'Week before',
     );
   });
 });
 
+const ALERT_FIELDS = `id legacyId name timePeriod timeCycle time timezone condition channel subjects contact isSystem createdAt updatedAt`;
+const PAYLOAD = `alert { ${ALERT_FIELDS} } userErrors { field code message }`;
+
 describe('GraphQL alerts', () => {
-  it("creates, lists, updates and deletes the caller's alerts", async () => {
+  it("creates, lists, updates and deletes the caller's alerts, with enums in and out", async () => {
     const user = await signUp(testApp, 'Graph');
-    const created = await graphql(
+    const { createAlert } = await graphqlData(
       testApp,
       user.token,
-      'mutation { createAlert(input: {name: "Month before", timePeriod: 1, timeCycle: 3, time: "09:00", timezone: "America/New_York", channel: 2}) { id name timePeriod timeCycle time timezone condition channel subjects isSystem } }',
+      `mutation($input: CreateAlertInput!) { createAlert(input: $input) { ${PAYLOAD} } }`,
+      {
+        input: {
+          name: 'Month before',
+          timePeriod: 1,
+          timeCycle: 'MONTHS',
+          time: '09:00',
+          timezone: 'America/New_York',
+          channel: 'EMAIL',
+        },
+      },
     );
-    expect(created.body.data.createAlert).toMatchObject({
+    expect(createAlert.userErrors).toEqual([]);
+    const created = createAlert.alert;
+    expect(created).toEqual({
+      id: expect.any(String),
+      legacyId: expect.any(Number),
       name: 'Month before',
       timePeriod: 1,
-      timeCycle: 3,
+      timeCycle: 'MONTHS',
       time: '09:00:00',
       timezone: 'America/New_York',
-      condition: 2,
-      channel: 2,
-      subjects: 1,
+      condition: 'BEFORE_DUE_DATE',
+      channel: 'EMAIL',
+      subjects: 'SUBSCRIPTION',
+      contact: null,
       isSystem: false,
+      createdAt: expect.stringMatching(DATE_TIME),
+      updatedAt: expect.stringMatching(DATE_TIME),
     });
-    const id = created.body.data.createAlert.id;
-    const list = await graphql(testApp, user.token, '{ alerts { id isSystem } }');
-    expect(list.body.data.alerts).toEqual([
-      { id: 1, isSystem: true },
-      { id, isSystem: false },
+    expect(created.id).toBe(toGlobalId('Alert', created.legacyId));
+    // The REST API reads the same row, with the enums' codes.
+    const rest = (await testApp.http.get(`/api/v1/alerts/${created.legacyId}`).set(auth(user.token))).body;
+    expect(rest).toMatchObject({ time_cycle: 3, alert_type: 2, alert_condition: 2, alert_subs_type: 1 });
+
+    const { alerts } = await graphqlData(testApp, user.token, '{ alerts { id legacyId isSystem channel } }');
+    expect(alerts).toEqual([
+      { id: toGlobalId('Alert', 1), legacyId: 1, isSystem: true, channel: expect.any(String) },
+      { id: created.id, legacyId: created.legacyId, isSystem: false, channel: 'EMAIL' },
     ]);
-    const updated = await graphql(
+
+    const { updateAlert } = await graphqlData(
       testApp,
       user.token,
-      `mutation { updateAlert(id: ${id}, input: {time: "18:45"}) { time } }`,
+      `mutation($input: UpdateAlertInput!) { updateAlert(input: $input) { ${PAYLOAD} } }`,
+      { input: { id: created.id, time: '18:45', condition: 'ALL', channel: 'WEBHOOK', subjects: 'LIFETIME' } },
     );
-    expect(updated.body.data.updateAlert.time).toBe('18:45:00');
-    const invalid = await graphql(
+    expect(updateAlert).toEqual({
+      alert: {
+        ...created,
+        time: '18:45:00',
+        condition: 'ALL',
+        channel: 'WEBHOOK',
+        subjects: 'LIFETIME',
+        updatedAt: expect.stringMatching(DATE_TIME),
+      },
+      userErrors: [],
+    });
+    const { alert } = await graphqlData(testApp, user.token, `query($id: ID!) { alert(id: $id) { ${ALERT_FIELDS} } }`, {
+      id: created.id,
+    });
+    expect(alert).toEqual(updateAlert.alert);
+
+    const { deleteAlert } = await graphqlData(
       testApp,
       user.token,
-      `mutation { updateAlert(id: ${id}, input: {channel: 9}) { id } }`,
+      'mutation($input: DeleteAlertInput!) { deleteAlert(input: $input) { deletedAlertId userErrors { field code } } }',
+      { input: { id: created.id } },
     );
-    expect(invalid.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
-    expect((await graphql(testApp, user.token, `mutation { deleteAlert(id: ${id}) }`)).body.data.deleteAlert).toBe(
-      true,
+    expect(deleteAlert).toEqual({ deletedAlertId: created.id, userErrors: [] });
+    expect(
+      (await graphql(testApp, user.token, `{ alert(id: "${created.id}") { id } }`)).body.errors[0].extensions.code,
+    ).toBe('NOT_FOUND');
+  });
+
+  it('refuses a bad input in userErrors naming the input field, and keeps it in errors', async () => {
+    const user = await signUp(testApp, 'Refused');
+    const answer = await graphql(
+      testApp,
+      user.token,
+      `mutation($input: CreateAlertInput!) { createAlert(input: $input) { ${PAYLOAD} } }`,
+      { input: { name: '', timePeriod: 400, time: '25:00', timezone: 'UTC', channel: 'ALL', contact: 'nobody' } },
     );
-    expect((await graphql(testApp, user.token, 'mutation { deleteAlert(id: 1) }')).body.errors[0].extensions.code).toBe(
-      'CONFLICT',
+    expect(answer.body.data.createAlert.alert).toBeNull();
+    const fields = answer.body.data.createAlert.userErrors.map((error: { field: string[] }) => error.field);
+    expect(fields.sort()).toEqual([
+      ['input', 'contact'],
+      ['input', 'name'],
+      ['input', 'time'],
+      ['input', 'timePeriod'],
+    ]);
+    for (const error of answer.body.data.createAlert.userErrors) {
+      expect(error).toEqual({ field: expect.any(Array), code: 'BAD_USER_INPUT', message: expect.any(String) });
+    }
+    expect(answer.body.errors[0].extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      errors: { alert_name: expect.any(Array), time_period: expect.any(Array), time: expect.any(Array) },
+    });
+    const unknownEnum = await graphql(
+      testApp,
+      user.token,
+      `
+        mutation {
+          createAlert(input: { name: "x", timePeriod: 1, time: "09:00", timezone: "UTC", channel: PIGEON }) {
+            alert {
+              id
+            }
+          }
+        }
+      `,
     );
+    expect(unknownEnum.body.errors[0].extensions.code).toMatch(/GRAPHQL_VALIDATION_FAILED|BAD_USER_INPUT/);
+  });
+
+  it('refuses to change or delete the system default alert, and an id of another type, as user errors', async () => {
+    const user = await signUp(testApp, 'System');
+    const system = toGlobalId('Alert', 1);
+    const update = await graphql(
+      testApp,
+      user.token,
+      'mutation($input: UpdateAlertInput!) { updateAlert(input: $input) { alert { id } userErrors { field code } } }',
+      { input: { id: system, name: 'Mine now' } },
+    );
+    expect(update.body.data.updateAlert).toEqual({ alert: null, userErrors: [{ field: [], code: 'CONFLICT' }] });
+    const remove = await graphql(
+      testApp,
+      user.token,
+      'mutation($input: DeleteAlertInput!) { deleteAlert(input: $input) { deletedAlertId userErrors { field code } } }',
+      { input: { id: toGlobalId('Tag', 1) } },
+    );
+    expect(remove.body.data.deleteAlert).toEqual({
+      deletedAlertId: null,
+      userErrors: [{ field: ['input', 'id'], code: 'NOT_FOUND' }],
+    });
+  });
+
+  it('finds an alert by node(id:) for its owner (and the system default for everyone), null for another user', async () => {
+    const owner = await signUp(testApp, 'Owner');
+    const stranger = await signUp(testApp, 'Stranger');
+    const { createAlert } = await graphqlData(
+      testApp,
+      owner.token,
+      'mutation { createAlert(input: {name: "Mine", timePeriod: 2, time: "07:00", timezone: "UTC", channel: BROWSER}) { alert { id legacyId } } }',
+    );
+    const query = `query($ids: [ID!]!) { nodes(ids: $ids) { __typename id legacyId ... on Alert { name channel } } }`;
+    const ids = [createAlert.alert.id, toGlobalId('Alert', 1)];
+    const mine = await graphqlData(testApp, owner.token, query, { ids });
+    expect(mine.nodes).toEqual([
+      { __typename: 'Alert', id: ids[0], legacyId: createAlert.alert.legacyId, name: 'Mine', channel: 'BROWSER' },
+      { __typename: 'Alert', id: ids[1], legacyId: 1, name: 'Default alert', channel: expect.any(String) },
+    ]);
+    const theirs = await graphqlData(testApp, stranger.token, query, { ids });
+    expect(theirs.nodes).toEqual([null, expect.objectContaining({ legacyId: 1 })]);
   });
 });

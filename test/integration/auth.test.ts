@@ -1,5 +1,14 @@
+import { toGlobalId } from '../../src/platform/graphql/global-ids';
 import { expectErrorBody, expectUserShape } from '../support/shapes';
-import { type SignedUpUser, signUp, startTestApp, type TestApp } from '../support/test-app';
+import {
+  graphql,
+  graphqlData,
+  type SignedUpUser,
+  signUp,
+  startTestApp,
+  type TestApp,
+  uniqueEmail,
+} from '../support/test-app';
 
 let testApp: TestApp;
 let ann: SignedUpUser;
@@ -182,6 +191,7 @@ describe('GraphQL accounts', () => {
       code: 'BAD_USER_INPUT',
       errors: { email: [expect.any(String)] },
     });
+    expect(taken.body.data.signUp).toEqual({ token: null });
     expect(JSON.stringify(taken.body)).not.toMatch(/taken|exists|already/i);
     const short = await testApp.http
       .post('/graphql')
@@ -192,18 +202,18 @@ describe('GraphQL accounts', () => {
 
   it('runs at most one signUp or login per request, however aliased or hidden in fragments', async () => {
     const twoLogins = await testApp.http.post('/graphql').send({
-      query: `mutation { a: login(email: "${ann.email}", password: "x1") { token } b: login(email: "${ann.email}", password: "x2") { token } }`,
+      query: `mutation { a: login(input: {email: "${ann.email}", password: "x1"}) { token } b: login(input: {email: "${ann.email}", password: "x2"}) { token } }`,
     });
     expect(twoLogins.status).toBe(400);
     expect(twoLogins.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(twoLogins.body.data).toBeUndefined();
     const viaFragment = await testApp.http.post('/graphql').send({
-      query: `mutation { ...one login(email: "${ann.email}", password: "x3") { token } } fragment one on Mutation { signUp(input: {email: "f@example.com", password: "long enough", name: "F"}) { token } }`,
+      query: `mutation { ...one login(input: {email: "${ann.email}", password: "x3"}) { token } } fragment one on Mutation { signUp(input: {email: "f@example.com", password: "long enough", name: "F"}) { token } }`,
     });
     expect(viaFragment.status).toBe(400);
     const one = await testApp.http
       .post('/graphql')
-      .send({ query: `mutation { login(email: "${ann.email}", password: "${ann.password}") { token } }` });
+      .send({ query: `mutation { login(input: {email: "${ann.email}", password: "${ann.password}"}) { token } }` });
     expect(one.body.data.login.token).toEqual(expect.any(String));
   });
 
@@ -226,9 +236,155 @@ describe('GraphQL accounts', () => {
     const me = await testApp.http
       .post('/graphql')
       .set('authorization', `Bearer ${ann.token}`)
-      .send({ query: '{ me { id email baseCurrency timezone } }' });
-    expect(me.body.data.me).toEqual({ id: ann.id, email: ann.email, baseCurrency: 'USD', timezone: 'UTC' });
+      .send({ query: '{ me { id legacyId email baseCurrency timezone } }' });
+    expect(me.body.data.me).toEqual({
+      id: toGlobalId('User', ann.id),
+      legacyId: ann.id,
+      email: ann.email,
+      baseCurrency: 'USD',
+      timezone: 'UTC',
+    });
     const anonymous = await testApp.http.post('/graphql').send({ query: '{ me { id } }' });
     expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+  });
+});
+
+const USER_FIELDS = 'id legacyId email name baseCurrency timezone createdAt';
+
+describe('GraphQL sessions and profile', () => {
+  it('signUp and login answer the token and the user; a refusal answers userErrors with neither', async () => {
+    const email = uniqueEmail('session');
+    const { signUp: made } = await graphqlData(
+      testApp,
+      null,
+      `mutation($input: SignUpInput!) { signUp(input: $input) { token user { ${USER_FIELDS} } userErrors { field code message } } }`,
+      { input: { email, password: 'long enough', name: 'Sam Session' } },
+    );
+    expect(made).toEqual({
+      token: expect.stringMatching(/^\d+\|[A-Za-z0-9_-]{40,}$/),
+      user: {
+        id: expect.any(String),
+        legacyId: expect.any(Number),
+        email,
+        name: 'Sam Session',
+        baseCurrency: 'USD',
+        timezone: 'UTC',
+        createdAt: expect.any(String),
+      },
+      userErrors: [],
+    });
+    expect(made.user.id).toBe(toGlobalId('User', made.user.legacyId));
+
+    const { login } = await graphqlData(
+      testApp,
+      null,
+      `mutation($input: LoginInput!) { login(input: $input) { token user { ${USER_FIELDS} } userErrors { field code } } }`,
+      { input: { email: ` ${email.toUpperCase()}`, password: 'long enough' } },
+    );
+    expect(login).toEqual({ token: expect.any(String), user: made.user, userErrors: [] });
+    expect(login.token).not.toBe(made.token);
+    const { me } = await graphqlData(testApp, login.token, `{ me { ${USER_FIELDS} } }`);
+    expect(me).toEqual(made.user);
+
+    const short = await graphql(
+      testApp,
+      null,
+      'mutation($input: SignUpInput!) { signUp(input: $input) { token user { id } userErrors { field code message } } }',
+      { input: { email: uniqueEmail('short'), password: 'short', name: 'S' } },
+    );
+    expect(short.body.data.signUp).toEqual({
+      token: null,
+      user: null,
+      userErrors: [{ field: ['input', 'password'], code: 'BAD_USER_INPUT', message: expect.any(String) }],
+    });
+    expect(short.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('keeps wrong credentials a top-level UNAUTHENTICATED error, not a user error', async () => {
+    const answer = await graphql(
+      testApp,
+      null,
+      'mutation($input: LoginInput!) { login(input: $input) { token userErrors { field code } } }',
+      { input: { email: ann.email, password: 'not the password' } },
+    );
+    expect(answer.body.data).toBeNull();
+    expect(answer.body.errors).toEqual([
+      expect.objectContaining({ path: ['login'], extensions: expect.objectContaining({ code: 'UNAUTHENTICATED' }) }),
+    ]);
+  });
+
+  it('logout revokes the token of the request and answers its user', async () => {
+    const user = await signUp(testApp, 'Leaving');
+    const { logout } = await graphqlData(
+      testApp,
+      user.token,
+      'mutation { logout { user { legacyId email } userErrors { field } } }',
+    );
+    expect(logout).toEqual({ user: { legacyId: user.id, email: user.email }, userErrors: [] });
+    expect((await graphql(testApp, user.token, '{ me { id } }')).body.errors[0].extensions.code).toBe(
+      'UNAUTHENTICATED',
+    );
+  });
+
+  it('finds the caller by node(id:), and no other user', async () => {
+    const user = await signUp(testApp, 'Noded');
+    const query = 'query($id: ID!) { node(id: $id) { __typename id ... on User { email } } }';
+    const id = toGlobalId('User', user.id);
+    expect((await graphqlData(testApp, user.token, query, { id })).node).toEqual({
+      __typename: 'User',
+      id,
+      email: user.email,
+    });
+    expect((await graphqlData(testApp, ann.token, query, { id })).node).toBeNull();
+  });
+
+  it('updateProfile answers the user, and a refusal as userErrors naming the input field', async () => {
+    const user = await signUp(testApp, 'Profiled');
+    const UPDATE = `mutation($input: UpdateProfileInput!) { updateProfile(input: $input) { user { ${USER_FIELDS} } userErrors { field code message } } }`;
+    const { updateProfile } = await graphqlData(testApp, user.token, UPDATE, {
+      input: { name: 'Pro Filed', baseCurrency: 'EUR', timezone: 'Europe/Berlin' },
+    });
+    expect(updateProfile).toEqual({
+      user: {
+        id: toGlobalId('User', user.id),
+        legacyId: user.id,
+        email: user.email,
+        name: 'Pro Filed',
+        baseCurrency: 'EUR',
+        timezone: 'Europe/Berlin',
+        createdAt: expect.any(String),
+      },
+      userErrors: [],
+    });
+    const refused = await graphql(testApp, user.token, UPDATE, { input: { name: '' } });
+    expect(refused.body.data.updateProfile).toEqual({
+      user: null,
+      userErrors: [{ field: ['input', 'name'], code: 'BAD_USER_INPUT', message: expect.any(String) }],
+    });
+  });
+
+  it('updateExtensionSettings answers the settings, and a refusal as userErrors naming the input field', async () => {
+    const user = await signUp(testApp, 'Extended');
+    const UPDATE = `mutation($input: UpdateExtensionSettingsInput!) { updateExtensionSettings(input: $input) {
+      extensionSettings { autoDetectSubscriptions browserNotifications notifyBefore } userErrors { field code message } } }`;
+    const { updateExtensionSettings } = await graphqlData(testApp, user.token, UPDATE, {
+      input: { browserNotifications: true, notifyBefore: 5 },
+    });
+    expect(updateExtensionSettings).toEqual({
+      extensionSettings: { autoDetectSubscriptions: false, browserNotifications: true, notifyBefore: 5 },
+      userErrors: [],
+    });
+    const refused = await graphql(testApp, user.token, UPDATE, { input: { notifyBefore: 1000 } });
+    expect(refused.body.data.updateExtensionSettings).toEqual({
+      extensionSettings: null,
+      userErrors: [{ field: ['input', 'notifyBefore'], code: 'BAD_USER_INPUT', message: expect.any(String) }],
+    });
+    expect(refused.body.errors[0].extensions.errors).toEqual({ notify_before: [expect.any(String)] });
+    const { extensionSettings } = await graphqlData(
+      testApp,
+      user.token,
+      '{ extensionSettings { autoDetectSubscriptions browserNotifications notifyBefore } }',
+    );
+    expect(extensionSettings).toEqual(updateExtensionSettings.extensionSettings);
   });
 });

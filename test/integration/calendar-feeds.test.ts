@@ -1,6 +1,7 @@
 import ical, { type VEvent } from 'node-ical';
 
 import { addDays, addMonths, daysInMonth } from '../../src/platform/dates';
+import { toGlobalId } from '../../src/platform/graphql/global-ids';
 import { ENGINES } from '../support/ics-engines';
 import { createSubscription } from '../support/subscriptions';
 import { graphql, graphqlData, type SignedUpUser, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
@@ -38,21 +39,31 @@ beforeAll(async () => {
 afterAll(() => testApp.close());
 
 type NewFeed = {
-  id: number;
+  id: string;
+  legacyId: number;
   url: string;
   name: string;
   includeReminders: boolean;
   createdAt: string;
   revokedAt: string | null;
 };
-const createFeed = async (includeReminders: boolean) =>
-  (
-    await graphqlData<{ createCalendarFeed: NewFeed }>(
-      testApp,
-      user.token,
-      `mutation { createCalendarFeed(input: {name: "Payments", includeReminders: ${includeReminders}}) { id url name includeReminders createdAt revokedAt } }`,
-    )
-  ).createCalendarFeed;
+/** A new feed: its fields, and its URL from the payload (shown this once). */
+const createFeed = async (includeReminders: boolean): Promise<NewFeed> => {
+  const { createCalendarFeed } = await graphqlData(
+    testApp,
+    user.token,
+    `mutation($input: CreateCalendarFeedInput!) {
+      createCalendarFeed(input: $input) {
+        calendarFeed { id legacyId name includeReminders createdAt revokedAt }
+        url
+        userErrors { field code message }
+      }
+    }`,
+    { input: { name: 'Payments', includeReminders } },
+  );
+  expect(createCalendarFeed.userErrors).toEqual([]);
+  return { ...createCalendarFeed.calendarFeed, url: createCalendarFeed.url };
+};
 const pathOf = (url: string) => new URL(url).pathname;
 const eventsOf = (text: string) =>
   Object.values(ical.sync.parseICS(text)).filter((item): item is VEvent => item.type === 'VEVENT');
@@ -62,7 +73,8 @@ const day = (date: Date) => date.toISOString().slice(0, 10);
 it('makes a feed whose URL holds a token shown once and stored only as a hash', async () => {
   const feed = await createFeed(false);
   expect(feed).toEqual({
-    id: expect.any(Number),
+    id: toGlobalId('CalendarFeed', feed.legacyId),
+    legacyId: expect.any(Number),
     url: expect.stringMatching(new RegExp(`^${testApp.config.baseUrl}/calendar/calf_[A-Za-z0-9_-]{20,80}\\.ics$`)),
     name: 'Payments',
     includeReminders: false,
@@ -73,17 +85,18 @@ it('makes a feed whose URL holds a token shown once and stored only as a hash', 
   const [stored] = await sql<{ token_hash: string }>(
     testApp,
     `select "token_hash" from "calendar_feeds" where "id" = ?`,
-    [feed.id],
+    [feed.legacyId],
   );
   expect(stored.token_hash).toMatch(/^[0-9a-f]{64}$/);
   expect(stored.token_hash).not.toContain(token);
   const listed = await graphqlData<{ calendarFeeds: Array<Record<string, unknown>> }>(
     testApp,
     user.token,
-    '{ calendarFeeds { id name includeReminders revokedAt } }',
+    '{ calendarFeeds { id legacyId name includeReminders revokedAt } }',
   );
   expect(listed.calendarFeeds).toContainEqual({
     id: feed.id,
+    legacyId: feed.legacyId,
     name: 'Payments',
     includeReminders: false,
     revokedAt: null,
@@ -171,7 +184,7 @@ it('gives month ends the dates of the REST calendar in ical.js, node-ical and rr
   await add(`${leapYear}-02-29`, '4', '1');
   await add(`${leapYear}-02-29`, '3', '1');
   const feed = (
-    await graphqlData<{ createCalendarFeed: NewFeed }>(
+    await graphqlData<{ createCalendarFeed: { url: string } }>(
       testApp,
       owner.token,
       'mutation { createCalendarFeed(input: {name: "Month ends", includeReminders: false}) { url } }',
@@ -266,16 +279,18 @@ it('answers 304 to a poll while nothing changed, and the new feed once a record 
 });
 
 it('changes both validators with anything the feed shows: an alert definition answers If-Modified-Since with the new feed too', async () => {
-  const { createAlert } = await graphqlData<{ createAlert: { id: number } }>(
+  const {
+    createAlert: { alert },
+  } = await graphqlData<{ createAlert: { alert: { id: string; legacyId: number } } }>(
     testApp,
     user.token,
-    'mutation { createAlert(input: {name: "Feed", timePeriod: 2, time: "07:00", timezone: "UTC", channel: 1}) { id } }',
+    'mutation { createAlert(input: {name: "Feed", timePeriod: 2, time: "07:00", timezone: "UTC", channel: ALL}) { alert { id legacyId } } }',
   );
   await testApp.http
     .put(`/api/v1/subscriptions/${String(once.id)}`)
     .set('authorization', `Bearer ${user.token}`)
     .type('form')
-    .send({ alert_id: String(createAlert.id) });
+    .send({ alert_id: String(alert.legacyId) });
   const path = pathOf((await createFeed(true)).url);
   const triggerOf = (text: string) =>
     eventsOf(text)
@@ -287,7 +302,7 @@ it('changes both validators with anything the feed shows: an alert definition an
   await graphqlData(
     testApp,
     user.token,
-    `mutation { updateAlert(id: ${createAlert.id}, input: {time: "06:30"}) { id } }`,
+    `mutation { updateAlert(input: {id: "${alert.id}", time: "06:30"}) { alert { id } } }`,
   );
   // A client that keeps only Last-Modified, and one that keeps only the ETag, both get the new feed.
   const since = await testApp.http.get(path).set('if-modified-since', first.headers['last-modified']);
@@ -311,15 +326,25 @@ it('changes both validators with anything the feed shows: an alert definition an
 it('answers 404 once revoked, and to unknown or malformed tokens; another user cannot revoke it', async () => {
   const feed = await createFeed(false);
   const stranger = await signUp(testApp, 'Stranger');
-  const refused = await graphql(testApp, stranger.token, `mutation { revokeCalendarFeed(id: ${feed.id}) { id } }`);
+  const REVOKE =
+    'mutation($input: RevokeCalendarFeedInput!) { revokeCalendarFeed(input: $input) { calendarFeed { id revokedAt } userErrors { field code } } }';
+  const refused = await graphql(testApp, stranger.token, REVOKE, { input: { id: feed.id } });
+  expect(refused.body.data.revokeCalendarFeed).toEqual({
+    calendarFeed: null,
+    userErrors: [{ field: [], code: 'NOT_FOUND' }],
+  });
   expect(refused.body.errors[0].extensions.code).toBe('NOT_FOUND');
+  expect((await graphqlData(testApp, stranger.token, `{ node(id: "${feed.id}") { id } }`)).node).toBeNull();
+  expect(
+    (await graphqlData(testApp, user.token, `{ node(id: "${feed.id}") { __typename ... on CalendarFeed { name } } }`))
+      .node,
+  ).toEqual({ __typename: 'CalendarFeed', name: 'Payments' });
   expect((await testApp.http.get(pathOf(feed.url))).status).toBe(200);
-  const revoked = await graphqlData<{ revokeCalendarFeed: { id: number; revokedAt: string } }>(
-    testApp,
-    user.token,
-    `mutation { revokeCalendarFeed(id: ${feed.id}) { id revokedAt } }`,
-  );
-  expect(revoked.revokeCalendarFeed.revokedAt).toEqual(expect.any(String));
+  const revoked = await graphqlData(testApp, user.token, REVOKE, { input: { id: feed.id } });
+  expect(revoked.revokeCalendarFeed).toEqual({
+    calendarFeed: { id: feed.id, revokedAt: expect.any(String) },
+    userErrors: [],
+  });
   for (const path of [
     pathOf(feed.url),
     '/calendar/calf_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.ics',
@@ -329,6 +354,15 @@ it('answers 404 once revoked, and to unknown or malformed tokens; another user c
     const response = await testApp.http.get(path);
     expect([path, response.status, response.body.status]).toEqual([path, 404, false]);
   }
-  const bad = await graphql(testApp, user.token, 'mutation { createCalendarFeed(input: {name: "  "}) { id } }');
+  const bad = await graphql(
+    testApp,
+    user.token,
+    'mutation { createCalendarFeed(input: {name: "  "}) { calendarFeed { id } url userErrors { field code } } }',
+  );
+  expect(bad.body.data.createCalendarFeed).toEqual({
+    calendarFeed: null,
+    url: null,
+    userErrors: [{ field: ['input', 'name'], code: 'BAD_USER_INPUT' }],
+  });
   expect(bad.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
 });

@@ -13,13 +13,13 @@ let secret: string;
 beforeAll(async () => {
   testApp = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' });
   [ann, bob] = await Promise.all([signUp(testApp, 'Ann'), signUp(testApp, 'Bob')]);
-  const { createFolder } = await graphqlData<{ createFolder: { id: number } }>(
+  const { createFolder } = await graphqlData<{ createFolder: { folder: { legacyId: number } } }>(
     testApp,
     ann.token,
-    'mutation { createFolder(input: {name: "Media", color: "#112233"}) { id } }',
+    'mutation { createFolder(input: {name: "Media", color: "#112233"}) { folder { legacyId } } }',
   );
   tagged = await createSubscription(testApp, ann.token, {
-    folder_id: String(createFolder.id),
+    folder_id: String(createFolder.folder.legacyId),
     'tags[]': ['video', 'family'],
     note: 'shared, with "quotes"\nand a second line',
   });

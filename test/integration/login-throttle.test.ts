@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 
 import { LOGIN_FAILURES_PER_EMAIL } from '../../src/auth/login-throttle';
 import { expectErrorBody } from '../support/shapes';
-import { type SignedUpUser, signUp, startTestApp, type TestApp } from '../support/test-app';
+import { graphql, type SignedUpUser, signUp, startTestApp, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;
 let victim: SignedUpUser;
@@ -29,6 +29,17 @@ it('refuses the 30th failed login for one e-mail within a minute with 429 and Re
   expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
   // Even the right password is refused while the e-mail is throttled.
   expect((await login(victim.email, victim.password)).status).toBe(429);
+  // GraphQL's login too: a top-level RATE_LIMITED error (not a user error in the payload).
+  const graphqlLogin = await graphql(
+    testApp,
+    null,
+    'mutation($input: LoginInput!) { login(input: $input) { token userErrors { code } } }',
+    { input: { email: victim.email, password: victim.password } },
+  );
+  expect(graphqlLogin.body.data).toBeNull();
+  expect(graphqlLogin.body.errors).toEqual([
+    expect.objectContaining({ path: ['login'], extensions: expect.objectContaining({ code: 'RATE_LIMITED' }) }),
+  ]);
 });
 
 it('keeps other e-mails usable from the same address', async () => {

@@ -126,14 +126,19 @@ async function graphql(
 const DELIVERY_FIELDS = 'status attempts { statusCode error }';
 
 async function sendTest(token: string, url: string) {
-  const { createNotificationTarget: target } = await graphql(
+  const {
+    createNotificationTarget: { notificationTarget: target },
+  } = await graphql(
     token,
-    'mutation($input: NotificationTargetInput!) { createNotificationTarget(input: $input) { id url } }',
+    'mutation($input: CreateNotificationTargetInput!) { createNotificationTarget(input: $input) { notificationTarget { id url } } }',
     { input: { name: 'TLS', url } },
   );
-  const { sendTestNotification } = await graphql(
+  const {
+    sendTestNotification: { delivery: sendTestNotification },
+  } = await graphql(
     token,
-    `mutation { sendTestNotification(id: ${target.id}) { ${DELIVERY_FIELDS} } }`,
+    `mutation($input: SendTestNotificationInput!) { sendTestNotification(input: $input) { delivery { ${DELIVERY_FIELDS} } } }`,
+    { input: { id: target.id } },
   );
   return {
     masked: target.url as string,

@@ -1,3 +1,4 @@
+import { toGlobalId } from '../../src/platform/graphql/global-ids';
 import { signWebhook } from '../../src/webhooks/signature';
 import { provisionDatabase } from '../support/database';
 import { FakeSmtp } from '../support/fake-smtp';
@@ -52,21 +53,24 @@ function appEnv(): Record<string, string> {
   };
 }
 
-const TARGET_FIELDS = 'id name scheme url createdAt updatedAt';
-const DELIVERY_FIELDS =
+const DELIVERY_FIELDS_TEXT =
   'id topic endpointId targetId status attemptCount attempts { attemptNumber statusCode responseExcerpt error }';
+const TARGET_FIELDS = 'id legacyId name scheme url createdAt updatedAt';
+const CREATE_TARGET = `mutation($input: CreateNotificationTargetInput!) {
+  createNotificationTarget(input: $input) { notificationTarget { ${TARGET_FIELDS} } secret userErrors { field code message } }
+}`;
+const SEND_TEST = `mutation($input: SendTestNotificationInput!) {
+  sendTestNotification(input: $input) { delivery { ${DELIVERY_FIELDS_TEXT} } userErrors { field code message } }
+}`;
 
 async function createTarget(user: SignedUpUser, name: string, url: string) {
-  const { createNotificationTarget } = await graphqlData(
-    testApp,
-    user.token,
-    `mutation($input: NotificationTargetInput!) { createNotificationTarget(input: $input) { ${TARGET_FIELDS} secret } }`,
-    {
-      input: { name, url },
-    },
-  );
-  return createNotificationTarget as {
-    id: number;
+  const { createNotificationTarget } = await graphqlData(testApp, user.token, CREATE_TARGET, {
+    input: { name, url },
+  });
+  expect(createNotificationTarget.userErrors).toEqual([]);
+  return { ...createNotificationTarget.notificationTarget, secret: createNotificationTarget.secret } as {
+    id: string;
+    legacyId: number;
     name: string;
     scheme: string;
     url: string;
@@ -74,6 +78,17 @@ async function createTarget(user: SignedUpUser, name: string, url: string) {
     createdAt: string;
     updatedAt: string | null;
   };
+}
+
+/** A page of the deliveries to a target, from the target's own connection. */
+async function deliveriesOfTarget(user: SignedUpUser, id: string, first: number) {
+  const { node } = await graphqlData(
+    testApp,
+    user.token,
+    `query($id: ID!, $first: Int) { node(id: $id) { ... on NotificationTarget { deliveries(first: $first) { totalCount edges { node { ${DELIVERY_FIELDS_TEXT} } } } } } }`,
+    { id, first },
+  );
+  return node.deliveries;
 }
 
 /** The body of a request the fake received, as JSON. */
@@ -228,9 +243,10 @@ describe.each(Object.entries(SCHEMES))('%s targets', (scheme, target) => {
     await createSubscription(testApp, user.token, { price: '15.49', price_type: 'USD' });
     const created = await createTarget(user, `My ${scheme}`, target.url());
     expect(created).toEqual({
-      id: expect.any(Number),
+      id: toGlobalId('NotificationTarget', created.legacyId),
+      legacyId: expect.any(Number),
       name: `My ${scheme}`,
-      scheme,
+      scheme: scheme.toUpperCase(),
       url: target.masked(),
       secret: scheme === 'json' ? expect.stringMatching(/^whsec_/) : null,
       createdAt: expect.any(String),
@@ -238,16 +254,14 @@ describe.each(Object.entries(SCHEMES))('%s targets', (scheme, target) => {
     });
 
     fake.script = [503];
-    const { sendTestNotification: first } = await graphqlData(
-      testApp,
-      user.token,
-      `mutation { sendTestNotification(id: ${created.id}) { ${DELIVERY_FIELDS} } }`,
-    );
+    const {
+      sendTestNotification: { delivery: first },
+    } = await graphqlData(testApp, user.token, SEND_TEST, { input: { id: created.id } });
     expect(first).toEqual({
       id: expect.any(Number),
       topic: 'notification.test',
       endpointId: null,
-      targetId: created.id,
+      targetId: created.legacyId,
       status: 'PENDING',
       attemptCount: 1,
       attempts: [{ attemptNumber: 1, statusCode: 503, responseExcerpt: 'received', error: null }],
@@ -269,14 +283,7 @@ describe.each(Object.entries(SCHEMES))('%s targets', (scheme, target) => {
     const [, retried] = await fake.waitFor(2);
     expect(retried.body).toBe(request.body);
     expect([retried.method, retried.url]).toEqual([request.method, request.url]);
-    const log = async () =>
-      (
-        await graphqlData(
-          testApp,
-          user.token,
-          `{ webhookDeliveries(first: 5, targetId: ${created.id}) { edges { node { ${DELIVERY_FIELDS} } } } }`,
-        )
-      ).webhookDeliveries.edges;
+    const log = async () => (await deliveriesOfTarget(user, created.id, 5)).edges;
     await until(async () => (await log())[0].node.status === 'SUCCEEDED', 'the retried delivery to succeed');
 
     const reads = [
@@ -286,7 +293,7 @@ describe.each(Object.entries(SCHEMES))('%s targets', (scheme, target) => {
         await graphqlData(
           testApp,
           user.token,
-          `mutation { updateNotificationTarget(id: ${created.id}, input: {name: "Renamed"}) { ${TARGET_FIELDS} } }`,
+          `mutation { updateNotificationTarget(input: {id: "${created.id}", name: "Renamed"}) { notificationTarget { ${TARGET_FIELDS} } } }`,
         ),
       ),
     ];
@@ -294,7 +301,7 @@ describe.each(Object.entries(SCHEMES))('%s targets', (scheme, target) => {
     const [stored] = await sql<{ sealed_url: string }>(
       testApp,
       `select "sealed_url" from "notification_targets" where "id" = ?`,
-      [created.id],
+      [created.legacyId],
     );
     for (const secret of target.secrets) {
       for (const read of [...reads, stored.sealed_url]) expect(read).not.toContain(secret);
@@ -366,9 +373,9 @@ describe('masked forms', () => {
       const { updateNotificationTarget } = await graphqlData(
         testApp,
         user.token,
-        `mutation { updateNotificationTarget(id: ${target.id}, input: {name: "Renamed"}) { ${TARGET_FIELDS} } }`,
+        `mutation { updateNotificationTarget(input: {id: "${target.id}", name: "Renamed"}) { notificationTarget { ${TARGET_FIELDS} } } }`,
       );
-      renamed.push(updateNotificationTarget);
+      renamed.push(updateNotificationTarget.notificationTarget);
     }
     const maskedForms = FORMS.map(([, masked]) => masked);
     expect(created.map((target) => target.url)).toEqual(maskedForms);
@@ -401,17 +408,12 @@ describe('masked forms', () => {
       const before = await startTestApp(appEnv(), {}, database);
       const user = await signUp(before, 'Older masks');
       for (const [url, older] of Object.entries(OLDER)) {
-        const { createNotificationTarget } = await graphqlData(
-          before,
-          user.token,
-          'mutation($input: NotificationTargetInput!) { createNotificationTarget(input: $input) { id } }',
-          {
-            input: { name: 'Older', url },
-          },
-        );
+        const { createNotificationTarget } = await graphqlData(before, user.token, CREATE_TARGET, {
+          input: { name: 'Older', url },
+        });
         await sql(before, `update "notification_targets" set "masked_url" = ? where "id" = ?`, [
           older,
-          createNotificationTarget.id,
+          createNotificationTarget.notificationTarget.legacyId,
         ]);
       }
       await sql(
@@ -451,11 +453,9 @@ describe('…s schemes', () => {
     for (const [url, masked] of targets) {
       const target = await createTarget(user, 'Secure', url);
       expect(target.url).toBe(masked);
-      const { sendTestNotification } = await graphqlData(
-        testApp,
-        user.token,
-        `mutation { sendTestNotification(id: ${target.id}) { ${DELIVERY_FIELDS} } }`,
-      );
+      const {
+        sendTestNotification: { delivery: sendTestNotification },
+      } = await graphqlData(testApp, user.token, SEND_TEST, { input: { id: target.id } });
       expect([url, sendTestNotification.status, sendTestNotification.attempts]).toEqual([
         url,
         'PENDING',
@@ -487,13 +487,13 @@ describe('…s schemes', () => {
 });
 
 describe('reminders', () => {
-  async function alert(user: SignedUpUser, channel: number): Promise<number> {
+  async function alert(user: SignedUpUser, channel: string): Promise<{ id: string; legacyId: number }> {
     const { createAlert } = await graphqlData(
       testApp,
       user.token,
-      `mutation { createAlert(input: {name: "Two days before", timePeriod: 2, time: "09:00", timezone: "UTC", channel: ${channel}, condition: 2, subjects: 1}) { id } }`,
+      `mutation { createAlert(input: {name: "Two days before", timePeriod: 2, time: "09:00", timezone: "UTC", channel: ${channel}, condition: BEFORE_DUE_DATE, subjects: SUBSCRIPTION}) { alert { id legacyId } } }`,
     );
-    return createAlert.id;
+    return createAlert.alert;
   }
   const deliveriesOf = (user: SignedUpUser) =>
     sql<{ endpoint_id: number | null; target_id: number | null; status: string; topic: string }>(
@@ -513,19 +513,33 @@ describe('reminders', () => {
     const ntfy = await createTarget(user, 'Phone', `ntfy://${host()}/bills`);
     const discord = await createTarget(user, 'Chat', 'discord://1234/token-abc');
     await createTarget(user, 'Unused', 'slack://T1/B1/C1');
-    const browserAlert = await alert(user, 3);
+    const browserAlert = await alert(user, 'BROWSER');
     const { setAlertTargets } = await graphqlData(
       testApp,
       user.token,
-      `mutation { setAlertTargets(alertId: ${browserAlert}, targetIds: [${discord.id}, ${ntfy.id}, ${ntfy.id}]) }`,
+      'mutation($input: SetAlertTargetsInput!) { setAlertTargets(input: $input) { notificationTargets { id name } userErrors { field } } }',
+      { input: { alertId: browserAlert.id, targetIds: [discord.id, ntfy.id, ntfy.id] } },
     );
-    expect(setAlertTargets).toEqual([ntfy.id, discord.id]);
-    expect((await graphqlData(testApp, user.token, `{ alertTargets(alertId: ${browserAlert}) }`)).alertTargets).toEqual(
-      [ntfy.id, discord.id],
+    expect(setAlertTargets).toEqual({
+      notificationTargets: [
+        { id: ntfy.id, name: 'Phone' },
+        { id: discord.id, name: 'Chat' },
+      ],
+      userErrors: [],
+    });
+    const { alertTargets } = await graphqlData(
+      testApp,
+      user.token,
+      'query($alertId: ID!) { alertTargets(alertId: $alertId) { id legacyId scheme } }',
+      { alertId: browserAlert.id },
     );
+    expect(alertTargets).toEqual([
+      { id: ntfy.id, legacyId: ntfy.legacyId, scheme: 'NTFY' },
+      { id: discord.id, legacyId: discord.legacyId, scheme: 'DISCORD' },
+    ]);
     const record = await createSubscription(testApp, user.token, {
       payment_date: '2026-03-26',
-      alert_id: String(browserAlert),
+      alert_id: String(browserAlert.legacyId),
       price: '12.34',
       price_type: 'EUR',
     });
@@ -539,8 +553,8 @@ describe('reminders', () => {
     );
     // Browser alerts send no webhook: the endpoint gets nothing, each target one delivery.
     expect(await deliveriesOf(user)).toEqual([
-      { endpoint_id: null, target_id: ntfy.id, status: 'SUCCEEDED', topic: 'subscription.payment_due' },
-      { endpoint_id: null, target_id: discord.id, status: 'SUCCEEDED', topic: 'subscription.payment_due' },
+      { endpoint_id: null, target_id: ntfy.legacyId, status: 'SUCCEEDED', topic: 'subscription.payment_due' },
+      { endpoint_id: null, target_id: discord.legacyId, status: 'SUCCEEDED', topic: 'subscription.payment_due' },
     ]);
     const text = `Netflix Standard: 12.34 EUR is due on March 26, 2026 (in 2 days).`;
     const link = `https://subledger.example.com/#/subscriptions/${record.id}`;
@@ -567,8 +581,11 @@ describe('reminders', () => {
     );
     const gotify = await createTarget(user, 'Gotify', `gotify://${host()}/tokenA`);
     const json = await createTarget(user, 'Hook', `json://${host()}/notify`);
-    const allAlert = await alert(user, 1);
-    await createSubscription(testApp, user.token, { payment_date: '2026-03-26', alert_id: String(allAlert) });
+    const allAlert = await alert(user, 'ALL');
+    await createSubscription(testApp, user.token, {
+      payment_date: '2026-03-26',
+      alert_id: String(allAlert.legacyId),
+    });
     now = new Date('2026-03-24T09:00:00Z');
     testApp.app.reminderRelay.nudge();
     await fake.waitFor(3);
@@ -578,7 +595,7 @@ describe('reminders', () => {
     );
     const deliveries = await deliveriesOf(user);
     expect(deliveries.map((delivery) => delivery.target_id ?? 'endpoint').sort()).toEqual(
-      [gotify.id, json.id, 'endpoint'].sort(),
+      [gotify.legacyId, json.legacyId, 'endpoint'].sort(),
     );
     const gotifyRequest = fake.received.find((request) => request.url === '/message')!;
     expect(jsonOf(gotifyRequest).message).toContain('is due on 26 March 2026 (in 2 days)');
@@ -594,11 +611,9 @@ describe('mailto targets', () => {
     // Once, and only this target's mail: reminders of other tests may be mailed meanwhile.
     let refusals = 1;
     smtp.refuse = (recipients) => recipients.includes('ann@example.com') && refusals-- > 0;
-    const { sendTestNotification } = await graphqlData(
-      testApp,
-      user.token,
-      `mutation { sendTestNotification(id: ${target.id}) { ${DELIVERY_FIELDS} } }`,
-    );
+    const {
+      sendTestNotification: { delivery: sendTestNotification },
+    } = await graphqlData(testApp, user.token, SEND_TEST, { input: { id: target.id } });
     expect(sendTestNotification).toMatchObject({
       status: 'PENDING',
       attempts: [
@@ -610,14 +625,7 @@ describe('mailto targets', () => {
       sendTestNotification.id,
     ]);
     testApp.app.services.outbox.notify();
-    const log = async () =>
-      (
-        await graphqlData(
-          testApp,
-          user.token,
-          `{ webhookDeliveries(first: 1, targetId: ${target.id}) { edges { node { ${DELIVERY_FIELDS} } } } }`,
-        )
-      ).webhookDeliveries.edges[0].node;
+    const log = async () => (await deliveriesOfTarget(user, target.id, 1)).edges[0].node;
     await until(async () => (await log()).status === 'SUCCEEDED', 'the retried e-mail');
     expect((await log()).attempts[1]).toEqual({
       attemptNumber: 2,
@@ -646,14 +654,13 @@ describe('refusals', () => {
       ['mailto://not-an-address', /mailto:\/\/someone@example\.com/],
       ['ntfy://ntfy.example.com/', /names its topic/],
     ] as const) {
-      const response = await graphql(
-        testApp,
-        user.token,
-        'mutation($input: NotificationTargetInput!) { createNotificationTarget(input: $input) { id } }',
-        {
-          input: { name: 'Bad', url },
-        },
-      );
+      const response = await graphql(testApp, user.token, CREATE_TARGET, {
+        input: { name: 'Bad', url },
+      });
+      expect([url, response.body.data.createNotificationTarget.userErrors]).toEqual([
+        url,
+        [{ field: ['input', 'url'], code: 'BAD_USER_INPUT', message: expect.stringMatching(message) }],
+      ]);
       expect([url, response.body.errors[0].extensions.code]).toEqual([url, 'BAD_USER_INPUT']);
       expect(response.body.errors[0].extensions.errors.url[0]).toMatch(message);
     }
@@ -661,20 +668,39 @@ describe('refusals', () => {
 
     const other = await signUp(testApp, 'Other');
     const theirs = await createTarget(other, 'Theirs', 'discord://99/their-token');
-    for (const document of [
-      `mutation { sendTestNotification(id: ${theirs.id}) { id } }`,
-      `mutation { deleteNotificationTarget(id: ${theirs.id}) }`,
-      `mutation { updateNotificationTarget(id: ${theirs.id}, input: {name: "mine"}) { id } }`,
+    for (const [name, document] of [
+      [
+        'sendTestNotification',
+        `mutation { sendTestNotification(input: {id: "${theirs.id}"}) { delivery { id } userErrors { field code } } }`,
+      ],
+      [
+        'deleteNotificationTarget',
+        `mutation { deleteNotificationTarget(input: {id: "${theirs.id}"}) { deletedNotificationTargetId userErrors { field code } } }`,
+      ],
+      [
+        'updateNotificationTarget',
+        `mutation { updateNotificationTarget(input: {id: "${theirs.id}", name: "mine"}) { notificationTarget { id } userErrors { field code } } }`,
+      ],
     ]) {
-      expect((await graphql(testApp, user.token, document)).body.errors[0].extensions.code).toBe('NOT_FOUND');
+      const answer = await graphql(testApp, user.token, document);
+      expect(answer.body.errors[0].extensions.code).toBe('NOT_FOUND');
+      expect([name, answer.body.data[name].userErrors]).toEqual([name, [{ field: [], code: 'NOT_FOUND' }]]);
     }
+    expect((await graphqlData(testApp, user.token, `{ node(id: "${theirs.id}") { id } }`)).node).toBeNull();
     const linked = await graphql(
       testApp,
       user.token,
-      `mutation { setAlertTargets(alertId: 1, targetIds: [${theirs.id}]) }`,
+      'mutation($input: SetAlertTargetsInput!) { setAlertTargets(input: $input) { notificationTargets { id } userErrors { field code message } } }',
+      { input: { alertId: toGlobalId('Alert', 1), targetIds: [theirs.id] } },
     );
     expect(linked.body.errors[0].extensions.errors).toEqual({ target_ids: ['The selected target_ids do not exist.'] });
-    expect(await sql(testApp, `select * from "alert_targets" where "target_id" = ?`, [theirs.id])).toEqual([]);
+    expect(linked.body.data.setAlertTargets).toEqual({
+      notificationTargets: null,
+      userErrors: [
+        { field: ['input', 'targetIds'], code: 'BAD_USER_INPUT', message: 'The selected target_ids do not exist.' },
+      ],
+    });
+    expect(await sql(testApp, `select * from "alert_targets" where "target_id" = ?`, [theirs.legacyId])).toEqual([]);
   });
 
   it('keep private addresses out unless WEBHOOK_ALLOW_PRIVATE, and need NOTIFY_SECRET_KEY to make targets and to start once there are any', async () => {
@@ -682,15 +708,14 @@ describe('refusals', () => {
     try {
       const strict = await startTestApp({ ...appEnv(), WEBHOOK_ALLOW_PRIVATE: 'false' }, {}, database);
       const user = await signUp(strict, 'Strict');
-      const make = (url: string) =>
-        graphql(strict, user.token, `mutation { createNotificationTarget(input: {name: "x", url: "${url}"}) { id } }`);
+      const make = (url: string) => graphql(strict, user.token, CREATE_TARGET, { input: { name: 'x', url } });
       expect((await make('ntfy://127.0.0.1/alerts')).body.errors[0].extensions.errors.url[0]).toMatch(
         /loopback, private/,
       );
       expect((await make('gotify://localhost/token')).body.errors[0].extensions.errors.url[0]).toMatch(/this machine/);
-      expect((await make('ntfy://ntfy.example.com/alerts')).body.data.createNotificationTarget.id).toEqual(
-        expect.any(Number),
-      );
+      expect(
+        (await make('ntfy://ntfy.example.com/alerts')).body.data.createNotificationTarget.notificationTarget.id,
+      ).toEqual(expect.any(String));
       await strict.close();
 
       const { NOTIFY_SECRET_KEY: _key, ...keyless } = appEnv();
@@ -713,8 +738,12 @@ describe('refusals', () => {
       const keyless = await graphql(
         app,
         user.token,
-        'mutation { createNotificationTarget(input: {name: "x", url: "ntfy://ntfy.example.com/a"}) { id } }',
+        'mutation { createNotificationTarget(input: {name: "x", url: "ntfy://ntfy.example.com/a"}) { notificationTarget { id } userErrors { field code } } }',
       );
+      expect(keyless.body.data.createNotificationTarget).toEqual({
+        notificationTarget: null,
+        userErrors: [{ field: [], code: 'CONFLICT' }],
+      });
       expect(keyless.body.errors[0]).toMatchObject({
         message: expect.stringMatching(/NOTIFY_SECRET_KEY/),
         extensions: { code: 'CONFLICT' },
@@ -722,12 +751,94 @@ describe('refusals', () => {
       const mail = await graphql(
         app,
         user.token,
-        'mutation { createNotificationTarget(input: {name: "x", url: "mailto://a@example.com"}) { id } }',
+        'mutation { createNotificationTarget(input: {name: "x", url: "mailto://a@example.com"}) { notificationTarget { id } } }',
       );
       expect(mail.body.errors[0].extensions.errors.url[0]).toMatch(/SMTP_URL/);
       await app.close();
     } finally {
       await database.drop();
     }
+  });
+});
+
+describe('a target in GraphQL', () => {
+  it('pages its deliveries, newest first, forward (first/after) and back (last/before)', async () => {
+    const user = await signUp(testApp, 'Pages');
+    const target = await createTarget(user, 'Pager', `ntfy://${host()}/paged`);
+    const sent: number[] = [];
+    for (let test = 0; test < 3; test++) {
+      const { sendTestNotification } = await graphqlData(testApp, user.token, SEND_TEST, { input: { id: target.id } });
+      expect(sendTestNotification.userErrors).toEqual([]);
+      sent.push(sendTestNotification.delivery.id);
+    }
+    const newestFirst = [...sent].reverse();
+    const PAGE = `query($id: ID!, $first: Int, $after: String, $last: Int, $before: String) {
+      node(id: $id) {
+        ... on NotificationTarget {
+          deliveries(first: $first, after: $after, last: $last, before: $before) {
+            totalCount
+            pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+            edges { cursor node { id topic } }
+          }
+        }
+      }
+    }`;
+    const page = async (args: Record<string, unknown>) =>
+      (await graphqlData(testApp, user.token, PAGE, { id: target.id, ...args })).node.deliveries;
+    const idsOf = (answer: { edges: Array<{ node: { id: number } }> }) => answer.edges.map(({ node }) => node.id);
+
+    const first = await page({ first: 2 });
+    expect(first.totalCount).toBe(3);
+    expect(idsOf(first)).toEqual(newestFirst.slice(0, 2));
+    expect(first.edges[0].node.topic).toBe('notification.test');
+    expect(first.pageInfo).toEqual({
+      hasNextPage: true,
+      hasPreviousPage: false,
+      startCursor: first.edges[0].cursor,
+      endCursor: first.edges[1].cursor,
+    });
+    const next = await page({ first: 2, after: first.pageInfo.endCursor });
+    expect(idsOf(next)).toEqual(newestFirst.slice(2));
+    expect(next.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
+
+    const last = await page({ last: 2 });
+    expect([last.totalCount, idsOf(last)]).toEqual([3, newestFirst.slice(1)]);
+    expect(last.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
+    const before = await page({ last: 2, before: last.pageInfo.startCursor });
+    expect(idsOf(before)).toEqual(newestFirst.slice(0, 1));
+    expect(before.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
+  });
+
+  it('is found by node(id:) for its owner, null for another user; ids of another type are refused', async () => {
+    const user = await signUp(testApp, 'Node owner');
+    const stranger = await signUp(testApp, 'Node stranger');
+    const target = await createTarget(user, 'Found', 'slack://T1/B1/C1');
+    const query = 'query($id: ID!) { node(id: $id) { __typename id ... on NotificationTarget { name scheme url } } }';
+    expect((await graphqlData(testApp, user.token, query, { id: target.id })).node).toEqual({
+      __typename: 'NotificationTarget',
+      id: target.id,
+      name: 'Found',
+      scheme: 'SLACK',
+      url: target.url,
+    });
+    expect((await graphqlData(testApp, stranger.token, query, { id: target.id })).node).toBeNull();
+    const wrongType = await graphql(
+      testApp,
+      user.token,
+      'mutation($input: DeleteNotificationTargetInput!) { deleteNotificationTarget(input: $input) { deletedNotificationTargetId userErrors { field code } } }',
+      { input: { id: toGlobalId('Alert', target.legacyId) } },
+    );
+    expect(wrongType.body.data.deleteNotificationTarget).toEqual({
+      deletedNotificationTargetId: null,
+      userErrors: [{ field: ['input', 'id'], code: 'NOT_FOUND' }],
+    });
+    const { deleteNotificationTarget } = await graphqlData(
+      testApp,
+      user.token,
+      'mutation($input: DeleteNotificationTargetInput!) { deleteNotificationTarget(input: $input) { deletedNotificationTargetId userErrors { field code } } }',
+      { input: { id: target.id } },
+    );
+    expect(deleteNotificationTarget).toEqual({ deletedNotificationTargetId: target.id, userErrors: [] });
+    expect((await graphqlData(testApp, user.token, query, { id: target.id })).node).toBeNull();
   });
 });

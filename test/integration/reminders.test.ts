@@ -1,3 +1,4 @@
+import { fromGlobalId, toGlobalId } from '../../src/platform/graphql/global-ids';
 import { createReminderQueue } from '../../src/reminders/reminder-queue';
 import { sweepOnce } from '../../src/runtime/runtime';
 import { signWebhook } from '../../src/webhooks/signature';
@@ -49,16 +50,38 @@ async function paymentDueEvents(app: TestApp, subscriptionId: number): Promise<n
 }
 
 async function alert(app: TestApp, user: SignedUpUser, fields: string): Promise<number> {
-  return (await gql(app, user.token, `mutation { createAlert(input: {name: "a", ${fields}}) { id } }`)).createAlert.id;
+  const { createAlert } = await gql(
+    app,
+    user.token,
+    `mutation { createAlert(input: {name: "a", ${fields}}) { alert { legacyId } userErrors { message } } }`,
+  );
+  return createAlert.alert.legacyId;
+}
+
+/** The row id of a global id of `typeName` (the REST API's ids, which the records here are made with). */
+function legacyOf(globalId: string, typeName: string): number {
+  const decoded = fromGlobalId(globalId);
+  expect(decoded?.typeName).toBe(typeName);
+  return decoded!.id;
+}
+
+/** A reminder as GraphQL answers it, its ids as the REST API's numbers. */
+function withLegacyIds<T extends { subscriptionId: string; alertId?: string }>(reminder: T) {
+  return {
+    ...reminder,
+    subscriptionId: legacyOf(reminder.subscriptionId, 'SubscriptionRecord'),
+    ...(reminder.alertId === undefined ? {} : { alertId: legacyOf(reminder.alertId, 'Alert') }),
+  };
 }
 
 async function schedule(app: TestApp, user: SignedUpUser) {
   const { reminders } = await gql(
     app,
     user.token,
-    '{ reminders(from: "2026-01-01T00:00:00Z", to: "2026-12-31T00:00:00Z") { subscriptionId alertId kind date fireAt status } }',
+    '{ reminders(from: "2026-01-01T00:00:00Z", to: "2026-12-31T00:00:00Z") { totalCount nodes { subscriptionId alertId kind date fireAt status } } }',
   );
-  return reminders as Array<{
+  expect(reminders.totalCount).toBe(reminders.nodes.length);
+  return reminders.nodes.map(withLegacyIds) as Array<{
     subscriptionId: number;
     alertId: number;
     kind: string;
@@ -73,16 +96,20 @@ const iso = (text: string) => new Date(text).toISOString();
 describe('scheduling', () => {
   it('keeps one reminder per definition of a record: days, weeks and months before, each in its own zone', async () => {
     const user = await signUp(testApp, 'Many');
-    const days = await alert(testApp, user, 'timePeriod: 3, timeCycle: 1, time: "09:00", timezone: "UTC", channel: 3');
+    const days = await alert(
+      testApp,
+      user,
+      'timePeriod: 3, timeCycle: DAYS, time: "09:00", timezone: "UTC", channel: BROWSER',
+    );
     const weeks = await alert(
       testApp,
       user,
-      'timePeriod: 1, timeCycle: 2, time: "18:00", timezone: "Europe/Berlin", channel: 3',
+      'timePeriod: 1, timeCycle: WEEKS, time: "18:00", timezone: "Europe/Berlin", channel: BROWSER',
     );
     const months = await alert(
       testApp,
       user,
-      'timePeriod: 1, timeCycle: 3, time: "08:00", timezone: "America/New_York", channel: 3',
+      'timePeriod: 1, timeCycle: MONTHS, time: "08:00", timezone: "America/New_York", channel: BROWSER',
     );
     const record = await createSubscription(testApp, user.token, {
       payment_date: '2026-05-31',
@@ -93,7 +120,10 @@ describe('scheduling', () => {
       user.token,
       `mutation { setSubscriptionAlerts(id: ${record.id}, alertIds: [${days}, ${weeks}, ${months}]) { alertId alerts { id } } }`,
     );
-    expect(set.setSubscriptionAlerts).toEqual({ alertId: days, alerts: [{ id: days }, { id: weeks }, { id: months }] });
+    expect(set.setSubscriptionAlerts).toEqual({
+      alertId: days,
+      alerts: [days, weeks, months].map((id) => ({ id: toGlobalId('Alert', id) })),
+    });
     const [rest] = (
       await testApp.http.get(`/api/v1/subscriptions/${record.id}`).set('authorization', `Bearer ${user.token}`)
     ).body;
@@ -102,7 +132,7 @@ describe('scheduling', () => {
       {
         subscriptionId: record.id,
         alertId: months,
-        kind: 'payment',
+        kind: 'PAYMENT',
         date: '2026-05-31',
         fireAt: iso('2026-04-30T12:00:00Z'),
         status: 'SCHEDULED',
@@ -110,7 +140,7 @@ describe('scheduling', () => {
       {
         subscriptionId: record.id,
         alertId: weeks,
-        kind: 'payment',
+        kind: 'PAYMENT',
         date: '2026-05-31',
         fireAt: iso('2026-05-24T16:00:00Z'),
         status: 'SCHEDULED',
@@ -118,7 +148,7 @@ describe('scheduling', () => {
       {
         subscriptionId: record.id,
         alertId: days,
-        kind: 'payment',
+        kind: 'PAYMENT',
         date: '2026-05-31',
         fireAt: iso('2026-05-28T09:00:00Z'),
         status: 'SCHEDULED',
@@ -129,11 +159,15 @@ describe('scheduling', () => {
   it("refuses another user's or a missing alert among a record's alerts, changing nothing", async () => {
     const user = await signUp(testApp, 'Owner');
     const stranger = await signUp(testApp, 'Stranger');
-    const own = await alert(testApp, user, 'timePeriod: 3, timeCycle: 1, time: "09:00", timezone: "UTC", channel: 3');
+    const own = await alert(
+      testApp,
+      user,
+      'timePeriod: 3, timeCycle: DAYS, time: "09:00", timezone: "UTC", channel: BROWSER',
+    );
     const theirs = await alert(
       testApp,
       stranger,
-      'timePeriod: 2, timeCycle: 1, time: "09:00", timezone: "UTC", channel: 3',
+      'timePeriod: 2, timeCycle: DAYS, time: "09:00", timezone: "UTC", channel: BROWSER',
     );
     const record = await createSubscription(testApp, user.token, { payment_date: '2026-05-31', alert_id: String(own) });
     const before = await schedule(testApp, user);
@@ -161,7 +195,7 @@ describe('scheduling', () => {
     const refund = await alert(
       testApp,
       user,
-      'timePeriod: 2, time: "10:00", timezone: "UTC", condition: 3, channel: 3',
+      'timePeriod: 2, time: "10:00", timezone: "UTC", condition: BEFORE_REFUND_DATE, channel: BROWSER',
     );
     const record = await createSubscription(testApp, user.token, {
       payment_date: '2026-03-25',
@@ -172,7 +206,7 @@ describe('scheduling', () => {
       {
         subscriptionId: record.id,
         alertId: refund,
-        kind: 'refund',
+        kind: 'REFUND',
         date: '2026-04-08',
         fireAt: iso('2026-04-06T10:00:00Z'),
         status: 'SCHEDULED',
@@ -182,11 +216,15 @@ describe('scheduling', () => {
 
   it('keeps 09:00 local across daylight-saving switches in Europe/Berlin and America/New_York', async () => {
     const user = await signUp(testApp, 'Dst');
-    const berlin = await alert(testApp, user, 'timePeriod: 1, time: "09:00", timezone: "Europe/Berlin", channel: 3');
+    const berlin = await alert(
+      testApp,
+      user,
+      'timePeriod: 1, time: "09:00", timezone: "Europe/Berlin", channel: BROWSER',
+    );
     const newYork = await alert(
       testApp,
       user,
-      'timePeriod: 1, time: "09:00", timezone: "America/New_York", channel: 3',
+      'timePeriod: 1, time: "09:00", timezone: "America/New_York", channel: BROWSER',
     );
     // Payments the day after the spring switch (Berlin 2026-03-29) and in winter time before it.
     const after = await createSubscription(testApp, user.token, {
@@ -218,7 +256,7 @@ describe('scheduling', () => {
 
   it('moves the reminder when an edit moves the payment date, and drops it for cancelled, refunded or deleted records', async () => {
     const user = await signUp(testApp, 'Edits');
-    const id = await alert(testApp, user, 'timePeriod: 1, time: "09:00", timezone: "UTC", channel: 3');
+    const id = await alert(testApp, user, 'timePeriod: 1, time: "09:00", timezone: "UTC", channel: BROWSER');
     const auth = { authorization: `Bearer ${user.token}` };
     const record = await createSubscription(testApp, user.token, {
       payment_date: '2026-04-10',
@@ -261,7 +299,7 @@ describe('scheduling', () => {
 
   it("moves records that follow the user's timezone when it changes, and reschedules them", async () => {
     const user = await signUp(testApp, 'Traveller');
-    const id = await alert(testApp, user, 'timePeriod: 0, time: "09:00", timezone: "UTC", channel: 3');
+    const id = await alert(testApp, user, 'timePeriod: 0, time: "09:00", timezone: "UTC", channel: BROWSER');
     // 2026-03-20 12:00 UTC is already 2026-03-21 in Kiritimati (UTC+14): a payment due "today" there has passed here.
     const followed = await createSubscription(testApp, user.token, {
       payment_date: '2026-03-20',
@@ -272,7 +310,11 @@ describe('scheduling', () => {
       alert_id: String(id),
       timezone: 'America/New_York',
     });
-    await gql(testApp, user.token, 'mutation { updateProfile(input: {timezone: "Pacific/Kiritimati"}) { timezone } }');
+    await gql(
+      testApp,
+      user.token,
+      'mutation { updateProfile(input: {timezone: "Pacific/Kiritimati"}) { user { timezone } } }',
+    );
     const read = async (recordId: unknown) =>
       (await testApp.http.get(`/api/v1/subscriptions/${recordId}`).set('authorization', `Bearer ${user.token}`))
         .body[0];
@@ -283,6 +325,126 @@ describe('scheduling', () => {
       reminders.filter((r) => r.subscriptionId === recordId).map((r) => `${r.date} ${r.status}`);
     expect(datesOf(followed.id)).toContain('2026-04-20 SCHEDULED');
     expect(datesOf(pinned.id)).toEqual([expect.stringMatching(/^2026-03-20 /)]);
+  });
+});
+
+describe('GraphQL reminders', () => {
+  /** A calendar date `days` after the test clock's today. */
+  const dayAfter = (days: number) => new Date(now.getTime() + days * 86_400_000).toISOString().slice(0, 10);
+  const PAGE = `query($from: DateTime!, $to: DateTime!, $first: Int, $after: String, $last: Int, $before: String) {
+    reminders(from: $from, to: $to, first: $first, after: $after, last: $last, before: $before) {
+      totalCount
+      pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+      edges { cursor node { id legacyId subscriptionId kind status } }
+    }
+  }`;
+
+  async function threeReminders(user: SignedUpUser): Promise<number[]> {
+    const id = await alert(testApp, user, 'timePeriod: 1, time: "09:00", timezone: "UTC", channel: BROWSER');
+    const records: number[] = [];
+    for (const days of [10, 20, 30]) {
+      const record = await createSubscription(testApp, user.token, {
+        payment_date: dayAfter(days),
+        alert_id: String(id),
+      });
+      records.push(record.id as number);
+    }
+    return records;
+  }
+
+  it('pages the schedule forward (first/after) and back (last/before) with totalCount and pageInfo', async () => {
+    const user = await signUp(testApp, 'Pager');
+    const records = await threeReminders(user);
+    const range = { from: now.toISOString(), to: new Date(now.getTime() + 100 * 86_400_000).toISOString() };
+    const page = async (args: Record<string, unknown>) =>
+      (await gql(testApp, user.token, PAGE, { ...range, ...args })).reminders;
+    const recordsOf = (answer: { edges: Array<{ node: { subscriptionId: string } }> }) =>
+      answer.edges.map(({ node }) => legacyOf(node.subscriptionId, 'SubscriptionRecord'));
+
+    const first = await page({ first: 2 });
+    expect(first.totalCount).toBe(3);
+    expect(recordsOf(first)).toEqual(records.slice(0, 2));
+    expect(first.pageInfo).toEqual({
+      hasNextPage: true,
+      hasPreviousPage: false,
+      startCursor: first.edges[0].cursor,
+      endCursor: first.edges[1].cursor,
+    });
+    for (const { node } of first.edges) {
+      expect(node).toEqual({
+        id: toGlobalId('Reminder', node.legacyId),
+        legacyId: expect.any(Number),
+        subscriptionId: expect.any(String),
+        kind: 'PAYMENT',
+        status: 'SCHEDULED',
+      });
+    }
+    const next = await page({ first: 2, after: first.pageInfo.endCursor });
+    expect(recordsOf(next)).toEqual(records.slice(2));
+    expect(next.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
+
+    const last = await page({ last: 2 });
+    expect(last.totalCount).toBe(3);
+    expect(recordsOf(last)).toEqual(records.slice(1));
+    expect(last.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
+    const before = await page({ last: 2, before: last.pageInfo.startCursor });
+    expect(recordsOf(before)).toEqual(records.slice(0, 1));
+    expect(before.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
+  });
+
+  it('finds a reminder by node(id:) for its owner only', async () => {
+    const user = await signUp(testApp, 'Node');
+    const stranger = await signUp(testApp, 'Other');
+    const [record] = await threeReminders(user);
+    const range = { from: now.toISOString(), to: new Date(now.getTime() + 100 * 86_400_000).toISOString() };
+    const { reminders } = await gql(testApp, user.token, PAGE, { ...range, first: 1 });
+    const { id } = reminders.edges[0].node;
+    const query =
+      'query($id: ID!) { node(id: $id) { __typename id ... on Reminder { subscriptionId alertId date kind status } } }';
+    const { node } = await gql(testApp, user.token, query, { id });
+    expect(node).toEqual({
+      __typename: 'Reminder',
+      id,
+      subscriptionId: toGlobalId('SubscriptionRecord', record),
+      alertId: expect.any(String),
+      date: dayAfter(10),
+      kind: 'PAYMENT',
+      status: 'SCHEDULED',
+    });
+    expect((await gql(testApp, stranger.token, query, { id })).node).toBeNull();
+  });
+
+  it("refuses a test of another user's alert, or of an id of another type, as user errors", async () => {
+    const user = await signUp(testApp, 'Tester');
+    const stranger = await signUp(testApp, 'Theirs');
+    const theirs = await alert(testApp, stranger, 'timePeriod: 1, time: "09:00", timezone: "UTC", channel: BROWSER');
+    const mutation =
+      'mutation($input: SendTestReminderInput!) { sendTestReminder(input: $input) { channels userErrors { field code message } } }';
+    const other = await gql(testApp, user.token, mutation, { input: { alertId: toGlobalId('Alert', theirs) } }).catch(
+      (error: Error) => error,
+    );
+    expect(other).toBeInstanceOf(Error);
+    const answer = await testApp.http
+      .post('/graphql')
+      .set('authorization', `Bearer ${user.token}`)
+      .send({ query: mutation, variables: { input: { alertId: toGlobalId('Alert', theirs) } } });
+    expect(answer.body.data.sendTestReminder).toEqual({
+      channels: null,
+      userErrors: [{ field: [], code: 'NOT_FOUND', message: expect.any(String) }],
+    });
+    expect(answer.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    const wrongType = await testApp.http
+      .post('/graphql')
+      .set('authorization', `Bearer ${user.token}`)
+      .send({ query: mutation, variables: { input: { alertId: toGlobalId('Tag', theirs) } } });
+    expect(wrongType.body.data.sendTestReminder.userErrors).toEqual([
+      { field: ['input', 'alertId'], code: 'NOT_FOUND', message: expect.any(String) },
+    ]);
+    const browser = await alert(testApp, user, 'timePeriod: 1, time: "09:00", timezone: "UTC", channel: BROWSER');
+    const { sendTestReminder } = await gql(testApp, user.token, mutation, {
+      input: { alertId: toGlobalId('Alert', browser) },
+    });
+    expect(sendTestReminder).toEqual({ channels: ['BROWSER'], userErrors: [] });
   });
 });
 
@@ -318,7 +480,7 @@ describe("the original's alert codes, sent through REST", () => {
         .map((reminder) => reminder.kind)
         .sort();
     }
-    expect(kinds).toEqual({ 1: ['payment', 'refund'], 2: ['payment'], 3: ['refund'] });
+    expect(kinds).toEqual({ 1: ['PAYMENT', 'REFUND'], 2: ['PAYMENT'], 3: ['REFUND'] });
   });
 
   it('alert_subs_type names the record type; alert_type 1 All and 4 Webhook emit the event, 2 Email and 3 Browser do not', async () => {
@@ -375,7 +537,7 @@ describe('firing', () => {
     const id = await alert(
       testApp,
       user,
-      'timePeriod: 1, timeCycle: 2, time: "09:00", timezone: "UTC", channel: 4, condition: 1',
+      'timePeriod: 1, timeCycle: WEEKS, time: "09:00", timezone: "UTC", channel: WEBHOOK, condition: ALL',
     );
     const record = await createSubscription(testApp, user.token, {
       payment_date: '2026-01-15',
@@ -390,11 +552,11 @@ describe('firing', () => {
     );
     expect(subscription).toEqual({ contractExpiry: '2026-06-30', contractNoticeDays: 30 });
     // 1 All reminds of the payments too; the endpoint takes only the notice's topic.
-    expect((await schedule(testApp, user)).filter((reminder) => reminder.kind === 'contract_notice')).toEqual([
+    expect((await schedule(testApp, user)).filter((reminder) => reminder.kind === 'CONTRACT_NOTICE')).toEqual([
       {
         subscriptionId: record.id,
         alertId: id,
-        kind: 'contract_notice',
+        kind: 'CONTRACT_NOTICE',
         date: '2026-05-31',
         fireAt: '2026-05-24T09:00:00.000Z',
         status: 'SCHEDULED',
@@ -424,7 +586,7 @@ describe('firing', () => {
         input: { url: receiver.url, events: ['subscription.payment_due'] },
       },
     );
-    const id = await alert(testApp, user, 'timePeriod: 2, time: "09:00", timezone: "Europe/Berlin", channel: 4');
+    const id = await alert(testApp, user, 'timePeriod: 2, time: "09:00", timezone: "Europe/Berlin", channel: WEBHOOK');
     const record = await createSubscription(testApp, user.token, { payment_date: '2026-04-01', alert_id: String(id) });
     now = new Date('2026-03-30T06:59:00Z');
     // A minute before its time the reminder is not due (and so nothing can fire it).
@@ -459,7 +621,7 @@ describe('firing', () => {
 
   it("rolls a record's reminders on to its next payment when the sweep rolls its date, however many records owe none", async () => {
     const user = await signUp(testApp, 'Roll');
-    const id = await alert(testApp, user, 'timePeriod: 1, time: "09:00", timezone: "UTC", channel: 4');
+    const id = await alert(testApp, user, 'timePeriod: 1, time: "09:00", timezone: "UTC", channel: WEBHOOK');
     // Ahead of the record, more Active records that owe no reminder (bought once, no alert) than a sweep takes at once.
     const once = await createSubscription(testApp, user.token, {
       recurring: '0',
@@ -480,7 +642,7 @@ describe('firing', () => {
       {
         subscriptionId: record.id,
         alertId: id,
-        kind: 'payment',
+        kind: 'PAYMENT',
         date: '2026-03-25',
         fireAt: iso('2026-03-24T09:00:00Z'),
         status: 'SCHEDULED',
@@ -497,7 +659,7 @@ describe('firing', () => {
       {
         subscriptionId: record.id,
         alertId: id,
-        kind: 'payment',
+        kind: 'PAYMENT',
         date: '2026-03-25',
         fireAt: iso('2026-03-24T09:00:00Z'),
         status: 'SENT',
@@ -505,7 +667,7 @@ describe('firing', () => {
       {
         subscriptionId: record.id,
         alertId: id,
-        kind: 'payment',
+        kind: 'PAYMENT',
         date: '2026-04-25',
         fireAt: iso('2026-04-24T09:00:00Z'),
         status: 'SCHEDULED',
@@ -526,7 +688,7 @@ describe('firing', () => {
           input: { url: receiver.url, events: ['subscription.payment_due'] },
         },
       );
-      const id = await alert(first, user, 'timePeriod: 1, time: "09:00", timezone: "UTC", channel: 4');
+      const id = await alert(first, user, 'timePeriod: 1, time: "09:00", timezone: "UTC", channel: WEBHOOK');
       const record = await createSubscription(first, user.token, { payment_date: '2026-04-05', alert_id: String(id) });
       await first.close();
 
@@ -548,7 +710,7 @@ describe('firing', () => {
 
   it('lists fired reminders for the browser extension until their date passes', async () => {
     const user = await signUp(testApp, 'Browser');
-    const id = await alert(testApp, user, 'timePeriod: 1, time: "09:00", timezone: "UTC", channel: 3');
+    const id = await alert(testApp, user, 'timePeriod: 1, time: "09:00", timezone: "UTC", channel: BROWSER');
     const record = await createSubscription(testApp, user.token, { payment_date: '2026-03-25', alert_id: String(id) });
     expect((await gql(testApp, user.token, '{ dueReminders { id } }')).dueReminders).toEqual([]);
     now = new Date('2026-03-24T09:00:01Z');
@@ -562,8 +724,8 @@ describe('firing', () => {
       user.token,
       '{ dueReminders { subscriptionId kind date status sentAt } }',
     );
-    expect(dueReminders).toEqual([
-      { subscriptionId: record.id, kind: 'payment', date: '2026-03-25', status: 'SENT', sentAt: expect.any(String) },
+    expect(dueReminders.map(withLegacyIds)).toEqual([
+      { subscriptionId: record.id, kind: 'PAYMENT', date: '2026-03-25', status: 'SENT', sentAt: expect.any(String) },
     ]);
   });
 });
@@ -590,7 +752,7 @@ describe('e-mail', () => {
     const id = await alert(
       mailed,
       user,
-      'timePeriod: 2, time: "08:00", timezone: "UTC", channel: 2, contact: "reminders@example.com"',
+      'timePeriod: 2, time: "08:00", timezone: "UTC", channel: EMAIL, contact: "reminders@example.com"',
     );
     await createSubscription(mailed, user.token, {
       payment_date: '2026-03-26',
@@ -610,8 +772,13 @@ describe('e-mail', () => {
     expect(message).toMatch(/12\.34 EUR/);
     expect(message).toMatch(/2026-03-26/);
 
-    const { sendTestReminder } = await gql(mailed, user.token, `mutation { sendTestReminder(alertId: ${id}) }`);
-    expect(sendTestReminder).toEqual(['email']);
+    const { sendTestReminder } = await gql(
+      mailed,
+      user.token,
+      'mutation($input: SendTestReminderInput!) { sendTestReminder(input: $input) { channels userErrors { field } } }',
+      { input: { alertId: toGlobalId('Alert', id) } },
+    );
+    expect(sendTestReminder).toEqual({ channels: ['EMAIL'], userErrors: [] });
     await until(() => messages.length === 2, 'the test e-mail');
   });
 });

@@ -82,13 +82,15 @@ export async function signUp(testApp: TestApp, name = 'Test User'): Promise<Sign
   const response = await graphql(
     testApp,
     null,
-    'mutation($input: SignUpInput!) { signUp(input: $input) { token user { id } } }',
+    'mutation($input: SignUpInput!) { signUp(input: $input) { token user { legacyId } userErrors { message } } }',
     {
       input: { email, password, name },
     },
   );
-  const payload = (response.body as { data: { signUp: { token: string; user: { id: number } } } }).data.signUp;
-  return { id: payload.user.id, email, password, token: payload.token };
+  const payload = (response.body as { data: { signUp: { token: string; user: { legacyId: number } | null } } }).data
+    .signUp;
+  if (!payload.user) throw new Error(`signUp was refused: ${JSON.stringify(response.body)}`);
+  return { id: payload.user.legacyId, email, password, token: payload.token };
 }
 
 export function graphql(testApp: TestApp, token: string | null, query: string, variables?: Record<string, unknown>) {

@@ -4,7 +4,7 @@ import { htmlPage, servedFiles, vendorAsset } from '../web/package-files';
 
 const DEFAULT_QUERY = `# Sign in (or signUp), then put {"authorization": "Bearer <token>"} under Headers below.
 mutation {
-  login(email: "you@example.com", password: "your password") {
+  login(input: { email: "you@example.com", password: "your password" }) {
     token
   }
 }

@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { getNamedType,type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import { getNamedType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { type ClassType, Field, ObjectType, registerEnumType } from 'type-graphql';
 
 import { AppError, asAppError, type ErrorCode, toGraphQLExtensions } from '../errors';
@@ -40,19 +40,27 @@ export class UserError {
   @Field({ description: 'What is wrong, in words for the user.' }) message!: string;
 }
 
-/** The result field of each payload type, by type name. */
-const resultFields = new Map<string, string>();
+/** The result fields of each payload type (null when refused), by type name. */
+const resultFields = new Map<string, string[]>();
+
+/** A further result field of a payload (nullable, null when refused), for a mutation with several results. */
+export interface PayloadField {
+  type: () => ClassType | object;
+  description: string;
+}
 
 /**
  * A mutation's payload type: its result (null when refused) under `resultField`, and `userErrors`. A refusal
  * of the caller's input comes back in `userErrors` and also as an error with its code and field errors in
  * `extensions` (the error contract of existing clients); anything else stays a plain GraphQL error.
+ * `extraFields` adds further results beside it (each nullable, null when refused): signUp's `user` and `token`.
  */
 export function MutationPayload(
   name: string,
   resultField: string,
   resultType: () => ClassType | object,
   description: string,
+  extraFields: Readonly<Record<string, PayloadField>> = {},
 ): ClassType {
   @ObjectType(name, { description })
   class PayloadType {
@@ -63,7 +71,9 @@ export function MutationPayload(
     PayloadType.prototype,
     resultField,
   );
-  resultFields.set(name, resultField);
+  for (const [field, { type, description: fieldDescription }] of Object.entries(extraFields))
+    Field(type, { nullable: true, description: fieldDescription })(PayloadType.prototype, field);
+  resultFields.set(name, [resultField, ...Object.keys(extraFields)]);
   return PayloadType;
 }
 
@@ -103,8 +113,8 @@ export function renameUserErrorFields(renames: Readonly<Record<string, string>>)
 export function withUserErrorPayloads(schema: GraphQLSchema): GraphQLSchema {
   const mutation = schema.getMutationType();
   for (const field of Object.values(mutation?.getFields() ?? {})) {
-    const resultField = resultFields.get(getNamedType(field.type).name);
-    if (!resultField || !field.resolve) continue;
+    const results = resultFields.get(getNamedType(field.type).name);
+    if (!results || !field.resolve) continue;
     const resolve: GraphQLFieldResolver<unknown, object> = field.resolve;
     field.resolve = async (source, args, context: object, info) => {
       try {
@@ -115,7 +125,8 @@ export function withUserErrorPayloads(schema: GraphQLSchema): GraphQLSchema {
         if (!Object.hasOwn(UserErrorCode, error.code)) throw thrown;
         const refusals = refusalsOf.get(context) ?? [];
         refusalsOf.set(context, [...refusals, { error, path: String(info.path.key) }]);
-        return { [resultField]: null, userErrors: toUserErrors(error, fieldRenames) };
+        const nulls = Object.fromEntries(results.map((result) => [result, null]));
+        return { ...nulls, userErrors: toUserErrors(error, fieldRenames) };
       }
     };
   }
