@@ -5,11 +5,11 @@ import { AlertResolver } from '../alerts/alert.resolver';
 import { AuthResolver } from '../auth/auth.resolver';
 import { CalendarFeedResolver } from '../calendar-feeds/calendar-feed.resolver';
 import { CatalogueResolver } from '../catalogue/catalogue.resolver';
-import { DetectionResolver } from '../detection/detection.resolver';
+import { DetectionResolver, proposalLookup } from '../detection/detection.resolver';
 import { ExportResolver } from '../exports/export.resolver';
 import { HouseholdResolver, SubscriptionSharingResolver } from '../households/household.resolver';
 import { ImportResolver } from '../imports/import.resolver';
-import { LedgerResolver } from '../ledger/ledger.resolver';
+import { LedgerResolver, paymentEntryLookup } from '../ledger/ledger.resolver';
 import { NotificationTargetResolver } from '../notifications/notification-target.resolver';
 import {
   FolderResolver,
@@ -24,7 +24,7 @@ import { withUserErrorPayloads } from '../platform/graphql/payloads';
 import { ReminderResolver } from '../reminders/reminder.resolver';
 import { ProfileResolver } from '../settings/profile.resolver';
 import { SettingsResolver } from '../settings/settings.resolver';
-import { SpendingResolver } from '../spending/spending.resolver';
+import { budgetLookup, SpendingResolver } from '../spending/spending.resolver';
 import { SubscriptionResolver } from '../subscriptions/subscription.resolver';
 import { WebhooksResolver } from '../webhooks/webhooks.resolver';
 import type { Services } from './services';
@@ -36,6 +36,9 @@ function nodeLookups(services: Services): Record<string, NodeLookup> {
     Tag: namedNodeLookup(services.tags, toTagView),
     PaymentMode: namedNodeLookup(services.paymentModes, toPaymentModeView),
     ProductCategory: namedNodeLookup(services.categories, toCategoryView),
+    PaymentEntry: paymentEntryLookup(services.ledger),
+    Budget: budgetLookup(services.spending),
+    SubscriptionProposal: proposalLookup(services.detection),
   };
 }
 
