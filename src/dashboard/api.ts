@@ -32,13 +32,21 @@ export function gql<T>(query: string, variables: Record<string, unknown> = {}): 
   return send<T>({ 'content-type': 'application/json' }, JSON.stringify({ query, variables }));
 }
 
+/** The variables with null at a dotted path ("input.file"), the objects on the way copied. */
+function withNullAt(variables: Record<string, unknown>, path: string[]): Record<string, unknown> {
+  const [head, ...rest] = path as [string, ...string[]];
+  const inner = (variables[head] ?? {}) as Record<string, unknown>;
+  return { ...variables, [head]: rest.length === 0 ? null : withNullAt(inner, rest) };
+}
+
 /**
- * A request with one file (graphql-multipart-request-spec): the operation with `variables[name]` null, the map
- * saying where the file goes, then the file under "0".
+ * A request with one file (graphql-multipart-request-spec): the operation with the variable at `name` null (a
+ * dotted path such as `input.file` for a file inside an input object), the map saying where the file goes, then
+ * the file under "0".
  */
 export function gqlUpload<T>(query: string, variables: Record<string, unknown>, name: string, file: File): Promise<T> {
   const body = new FormData();
-  body.append('operations', JSON.stringify({ query, variables: { ...variables, [name]: null } }));
+  body.append('operations', JSON.stringify({ query, variables: withNullAt(variables, name.split('.')) }));
   body.append('map', JSON.stringify({ 0: [`variables.${name}`] }));
   body.append('0', file, file.name);
   // Apollo's CSRF guard lets a multipart request through only with a header a plain form cannot send.

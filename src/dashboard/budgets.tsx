@@ -5,11 +5,11 @@ import { money } from './format';
 import { changeThen, Columns, Field, Notice, Select, useAction } from './ui';
 
 interface Budget {
-  id: number;
-  categoryId: number | null;
+  id: string;
+  categoryId: string | null;
   categoryName: string | null;
-  amount: string;
-  alertId: number | null;
+  amount: { amount: string; currency: string };
+  alertId: string | null;
   warnedMonth: string | null;
 }
 
@@ -19,7 +19,10 @@ const LOAD = /* GraphQL */ `
       id
       categoryId
       categoryName
-      amount
+      amount {
+        amount
+        currency
+      }
       alertId
       warnedMonth
     }
@@ -34,20 +37,24 @@ const LOAD = /* GraphQL */ `
   }
 `;
 const SET = /* GraphQL */ `
-  mutation SetBudget($input: BudgetInput!) {
+  mutation SetBudget($input: SetBudgetInput!) {
     setBudget(input: $input) {
-      id
+      budget {
+        id
+      }
     }
   }
 `;
 const REMOVE = /* GraphQL */ `
-  mutation RemoveBudget($categoryId: Int) {
-    removeBudget(categoryId: $categoryId)
+  mutation RemoveBudget($input: RemoveBudgetInput!) {
+    removeBudget(input: $input) {
+      deletedBudgetId
+    }
   }
 `;
 
 /** Monthly budgets (overall and per category), each with the alert whose channels warn when next month's plan exceeds it. */
-export function Budgets({ currency, onChange }: { currency: string | null; onChange: () => unknown }) {
+export function Budgets({ onChange }: { onChange: () => unknown }) {
   const [budgets, setBudgets] = useState<Budget[]>([]);
   const [alerts, setAlerts] = useState<Record<string, string>>({});
   const [categories, setCategories] = useState<Record<string, string>>({});
@@ -56,8 +63,8 @@ export function Budgets({ currency, onChange }: { currency: string | null; onCha
   const load = async () => {
     const data = await gql<{
       budgets: Budget[];
-      alerts: Array<{ id: number; name: string }>;
-      productCategories: Array<{ id: number; name: string }>;
+      alerts: Array<{ id: string | number; name: string }>;
+      productCategories: Array<{ id: string; name: string }>;
     }>(LOAD);
     setBudgets(data.budgets);
     setAlerts(Object.fromEntries(data.alerts.map((alert) => [String(alert.id), alert.name])));
@@ -72,7 +79,7 @@ export function Budgets({ currency, onChange }: { currency: string | null; onCha
   async function save(event: Event) {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
-    const optional = (name: string) => (form.get(name) ? Number(form.get(name)) : null);
+    const optional = (name: string) => (form.get(name) ? String(form.get(name)) : null);
     const input = {
       amount: String(form.get('amount')),
       categoryId: optional('category_id'),
@@ -113,14 +120,16 @@ export function Budgets({ currency, onChange }: { currency: string | null; onCha
           {budgets.map((budget) => (
             <tr key={budget.id}>
               <th scope="row">{budget.categoryName ?? 'Everything'}</th>
-              <td>{currency ? money(budget.amount, currency) : budget.amount}</td>
+              <td>{money(budget.amount.amount, budget.amount.currency)}</td>
               <td>{budget.alertId === null ? 'No warning' : (alerts[budget.alertId] ?? `#${budget.alertId}`)}</td>
               <td>{budget.warnedMonth ?? '—'}</td>
               <td class="actions">
                 <button
                   type="button"
                   class="danger"
-                  onClick={() => void action.run(apply(REMOVE, { categoryId: budget.categoryId }, 'Budget removed'))}
+                  onClick={() =>
+                    void action.run(apply(REMOVE, { input: { categoryId: budget.categoryId } }, 'Budget removed'))
+                  }
                 >
                   Remove the {budget.categoryName ?? 'overall'} budget
                 </button>

@@ -4,21 +4,25 @@ import { gql, gqlUpload } from './api';
 import { calendarDate, money } from './format';
 import { Columns, Field, Notice, Section, Select, useAction } from './ui';
 
+interface Money {
+  amount: string;
+  currency: string;
+}
+type BillingCycle = 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'YEARLY';
 interface Proposal {
-  id: number;
+  id: string;
   payee: string;
   productName: string | null;
-  price: string;
-  currency: string;
-  billingCycle: number;
+  price: Money;
+  billingCycle: BillingCycle;
   billingFrequency: number;
   nextPaymentDate: string;
   ongoing: boolean;
   confidence: number;
   reasons: string[];
-  payments: Array<{ date: string; amount: string }>;
-  priceSteps: Array<{ effectiveFrom: string; price: string }>;
-  trackedSubscriptionId: number | null;
+  payments: Array<{ date: string; amount: Money }>;
+  priceSteps: Array<{ effectiveFrom: string; price: Money }>;
+  trackedSubscriptionId: string | null;
 }
 interface Analysis {
   needsMapping: boolean;
@@ -35,8 +39,10 @@ const OPEN = /* GraphQL */ `
       id
       payee
       productName
-      price
-      currency
+      price {
+        amount
+        currency
+      }
       billingCycle
       billingFrequency
       nextPaymentDate
@@ -45,11 +51,17 @@ const OPEN = /* GraphQL */ `
       reasons
       payments {
         date
-        amount
+        amount {
+          amount
+          currency
+        }
       }
       priceSteps {
         effectiveFrom
-        price
+        price {
+          amount
+          currency
+        }
       }
       trackedSubscriptionId
     }
@@ -59,57 +71,71 @@ const OPEN = /* GraphQL */ `
   }
 `;
 const ANALYZE = /* GraphQL */ `
-  mutation AnalyzeStatement($file: Upload!, $format: StatementFormat, $mapping: StatementMappingInput) {
-    analyzeStatement(file: $file, format: $format, mapping: $mapping) {
-      needsMapping
-      columns
-      sample
-      transactionCount
-      proposals {
-        id
-        payee
-        productName
-        price
-        currency
-        billingCycle
-        billingFrequency
-        nextPaymentDate
-        ongoing
-        confidence
-        reasons
-        payments {
-          date
-          amount
+  mutation AnalyzeStatement($input: AnalyzeStatementInput!) {
+    analyzeStatement(input: $input) {
+      analysis {
+        needsMapping
+        columns
+        sample
+        transactionCount
+        proposals {
+          id
+          payee
+          productName
+          price {
+            amount
+            currency
+          }
+          billingCycle
+          billingFrequency
+          nextPaymentDate
+          ongoing
+          confidence
+          reasons
+          payments {
+            date
+            amount {
+              amount
+              currency
+            }
+          }
+          priceSteps {
+            effectiveFrom
+            price {
+              amount
+              currency
+            }
+          }
+          trackedSubscriptionId
         }
-        priceSteps {
-          effectiveFrom
-          price
-        }
-        trackedSubscriptionId
       }
     }
   }
 `;
 const ACCEPT = /* GraphQL */ `
-  mutation AcceptProposals($ids: [Int!]!) {
-    acceptProposals(ids: $ids) {
-      id
+  mutation AcceptProposals($input: AcceptProposalsInput!) {
+    acceptProposals(input: $input) {
+      records {
+        id
+      }
     }
   }
 `;
 const DISMISS = /* GraphQL */ `
-  mutation DismissProposals($ids: [Int!]!) {
-    dismissProposals(ids: $ids)
+  mutation DismissProposals($input: DismissProposalsInput!) {
+    dismissProposals(input: $input) {
+      dismissedProposalIds
+    }
   }
 `;
 const FORMATS = { '': 'Recognise automatically', CSV: 'CSV', OFX: 'OFX or QFX', CAMT053: 'CAMT.053', MT940: 'MT940' };
 const DATE_ORDERS = { '': 'Recognise automatically', DMY: 'Day first', MDY: 'Month first', YMD: 'ISO (year first)' };
 const DECIMALS = { '': 'Recognise automatically', ',': 'Comma (1.234,56)', '.': 'Point (1,234.56)' };
-const UNITS: Record<number, string> = { 1: 'day', 2: 'week', 3: 'month', 4: 'year' };
-const ONCE: Record<number, string> = { 1: 'daily', 2: 'weekly', 3: 'monthly', 4: 'yearly' };
+const UNITS: Record<BillingCycle, string> = { DAILY: 'day', WEEKLY: 'week', MONTHLY: 'month', YEARLY: 'year' };
+const ONCE: Record<BillingCycle, string> = { DAILY: 'daily', WEEKLY: 'weekly', MONTHLY: 'monthly', YEARLY: 'yearly' };
 
 /** A billing period in words: "monthly", "every 2 weeks". */
-export const period = (cycle: number, frequency: number) =>
+export const period = (cycle: BillingCycle, frequency: number) =>
   frequency === 1 ? ONCE[cycle] : `every ${frequency} ${UNITS[cycle]}s`;
 
 const plural = (count: number, one: string) => `${count} ${one}${count === 1 ? '' : 's'}`;
@@ -120,7 +146,7 @@ export function Detect() {
   const [baseCurrency, setBaseCurrency] = useState('');
   const [upload, setUpload] = useState<{ file: File; format: string } | null>(null);
   const [mapping, setMapping] = useState<Analysis | null>(null);
-  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [selected, setSelected] = useState<Set<string>>(new Set());
   const [accepted, setAccepted] = useState<string | null>(null);
   const [analysing, setAnalysing] = useState(false);
   const action = useAction();
@@ -138,13 +164,12 @@ export function Detect() {
     action.run(async () => {
       setAccepted(null);
       setAnalysing(true);
-      const variables = { format: format || null, mapping: columns };
-      const { analyzeStatement: found } = await gqlUpload<{ analyzeStatement: Analysis }>(
-        ANALYZE,
-        variables,
-        'file',
-        file,
-      ).finally(() => setAnalysing(false));
+      const input = { format: format || null, mapping: columns };
+      const {
+        analyzeStatement: { analysis: found },
+      } = await gqlUpload<{ analyzeStatement: { analysis: Analysis } }>(ANALYZE, { input }, 'input.file', file).finally(
+        () => setAnalysing(false),
+      );
       setUpload({ file, format });
       if (found.needsMapping) {
         setMapping(found);
@@ -174,15 +199,15 @@ export function Detect() {
     if (upload) void analyze(upload.file, 'CSV', chosen);
   }
 
-  const decided = (ids: number[]) => {
+  const decided = (ids: string[]) => {
     setProposals((open) => open.filter((proposal) => !ids.includes(proposal.id)));
     setSelected(new Set([...selected].filter((id) => !ids.includes(id))));
   };
 
-  const accept = (ids: number[]) =>
+  const accept = (ids: string[]) =>
     action.run(async () => {
       setAccepted(null);
-      await gql(ACCEPT, { ids });
+      await gql(ACCEPT, { input: { ids } });
       const tracked = proposals.filter((p) => ids.includes(p.id) && p.trackedSubscriptionId !== null).length;
       decided(ids);
       setAccepted(
@@ -194,13 +219,13 @@ export function Detect() {
     if (!window.confirm(`Dismiss ${proposal.payee}? It will not be proposed again.`)) return;
     void action.run(async () => {
       setAccepted(null);
-      await gql(DISMISS, { ids: [proposal.id] });
+      await gql(DISMISS, { input: { ids: [proposal.id] } });
       decided([proposal.id]);
       return `${proposal.payee}: dismissed`;
     });
   }
 
-  const toggle = (id: number) => {
+  const toggle = (id: string) => {
     const next = new Set(selected);
     if (!next.delete(id)) next.add(id);
     setSelected(next);
@@ -329,8 +354,8 @@ function ProposalCard(props: {
       </h3>
       {p.productName && <p>Catalogue product: {p.productName}</p>}
       <p>
-        <strong>{money(p.price, p.currency)}</strong> {period(p.billingCycle, p.billingFrequency)} · next payment{' '}
-        {calendarDate(p.nextPaymentDate)} · {Math.round(p.confidence * 100)}% confidence
+        <strong>{money(p.price.amount, p.price.currency)}</strong> {period(p.billingCycle, p.billingFrequency)} · next
+        payment {calendarDate(p.nextPaymentDate)} · {Math.round(p.confidence * 100)}% confidence
       </p>
       {p.trackedSubscriptionId !== null && <p>You already track it: accepting updates its price.</p>}
       <ul>
@@ -349,7 +374,7 @@ function ProposalCard(props: {
             {p.payments.map((payment, index) => (
               <tr key={index}>
                 <td>{calendarDate(payment.date)}</td>
-                <td>{money(payment.amount, p.currency)}</td>
+                <td>{money(payment.amount.amount, payment.amount.currency)}</td>
               </tr>
             ))}
           </tbody>
@@ -358,7 +383,7 @@ function ProposalCard(props: {
           <ul aria-label={`Prices of ${p.payee}`}>
             {p.priceSteps.map((step) => (
               <li key={step.effectiveFrom}>
-                {money(step.price, p.currency)} from {calendarDate(step.effectiveFrom)}
+                {money(step.price.amount, step.price.currency)} from {calendarDate(step.effectiveFrom)}
               </li>
             ))}
           </ul>

@@ -46,19 +46,21 @@ const LISTS = /* GraphQL */ `
   }
 `;
 const IMPORT = /* GraphQL */ `
-  mutation ImportSubscriptions($file: Upload!, $format: ImportFormat!, $dryRun: Boolean!) {
-    importSubscriptions(file: $file, format: $format, dryRun: $dryRun) {
-      dryRun
-      total
-      created
-      refused
-      rows {
-        line
-        name
-        outcome
-        problems {
-          field
-          messages
+  mutation ImportSubscriptions($input: ImportSubscriptionsInput!) {
+    importSubscriptions(input: $input) {
+      report {
+        dryRun
+        total
+        created
+        refused
+        rows {
+          line
+          name
+          outcome
+          problems {
+            field
+            messages
+          }
         }
       }
     }
@@ -155,9 +157,14 @@ export function Integrations() {
     const form = new FormData(event.currentTarget as HTMLFormElement);
     const file = form.get('file') as File;
     await action.run(async () => {
-      const variables = { format: form.get('format'), dryRun: form.get('dry_run') === 'on' };
-      const answer = await gqlUpload<{ importSubscriptions: ImportReport }>(IMPORT, variables, 'file', file);
-      const made = answer.importSubscriptions;
+      const input = { format: form.get('format'), dryRun: form.get('dry_run') === 'on' };
+      const answer = await gqlUpload<{ importSubscriptions: { report: ImportReport } }>(
+        IMPORT,
+        { input },
+        'input.file',
+        file,
+      );
+      const made = answer.importSubscriptions.report;
       setReport(made);
       return made.dryRun
         ? `Dry run: ${made.total - made.refused} of ${made.total} rows would be imported`

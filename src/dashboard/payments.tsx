@@ -5,15 +5,18 @@ import { calendarDate, localToday, money, monthRange } from './format';
 import { useLiveReload } from './live';
 import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
 
+interface Money {
+  amount: string;
+  currency: string;
+}
 interface Entry {
-  id: number;
-  subscriptionId: number;
+  id: string;
+  subscriptionId: string;
   productName: string;
   dueDate: string;
-  expectedAmount: string;
-  currency: string;
+  expectedAmount: Money;
   status: 'PENDING' | 'PAID' | 'SKIPPED';
-  paidAmount: string | null;
+  paidAmount: Money | null;
   paidAt: string | null;
   note: string | null;
 }
@@ -27,16 +30,23 @@ interface PricedRecord {
 const ENTRIES = /* GraphQL */ `
   query PaymentEntries($filter: PaymentEntryFilter) {
     paymentEntries(filter: $filter) {
-      id
-      subscriptionId
-      productName
-      dueDate
-      expectedAmount
-      currency
-      status
-      paidAmount
-      paidAt
-      note
+      nodes {
+        id
+        subscriptionId
+        productName
+        dueDate
+        expectedAmount {
+          amount
+          currency
+        }
+        status
+        paidAmount {
+          amount
+          currency
+        }
+        paidAt
+        note
+      }
     }
   }
 `;
@@ -66,16 +76,20 @@ const RECORDS = /* GraphQL */ `
   }
 `;
 const PAID = /* GraphQL */ `
-  mutation MarkPaymentPaid($id: Int!, $amount: String, $paidAt: LocalDate, $note: String) {
-    markPaid(entryId: $id, amount: $amount, paidAt: $paidAt, note: $note) {
-      id
+  mutation MarkPaymentPaid($input: MarkPaidInput!) {
+    markPaid(input: $input) {
+      paymentEntry {
+        id
+      }
     }
   }
 `;
 const SKIP = /* GraphQL */ `
-  mutation MarkPaymentSkipped($id: Int!) {
-    markSkipped(entryId: $id) {
-      id
+  mutation MarkPaymentSkipped($input: MarkSkippedInput!) {
+    markSkipped(input: $input) {
+      paymentEntry {
+        id
+      }
     }
   }
 `;
@@ -107,8 +121,8 @@ export function Payments() {
   const action = useAction();
 
   const loadEntries = async () => {
-    const filter = { ...monthRange(month), householdId: whose ? Number(whose) : null };
-    setEntries((await gql<{ paymentEntries: Entry[] }>(ENTRIES, { filter })).paymentEntries);
+    const filter = { ...monthRange(month), householdId: whose || null };
+    setEntries((await gql<{ paymentEntries: { nodes: Entry[] } }>(ENTRIES, { filter })).paymentEntries.nodes);
   };
   const loadRecords = async () => {
     const data = await gql<{
@@ -135,10 +149,12 @@ export function Payments() {
       apply(
         PAID,
         {
-          id: entry.id,
-          amount: String(form.get('amount')),
-          paidAt: String(form.get('paid_at')),
-          note: String(form.get('note')) || null,
+          input: {
+            id: entry.id,
+            amount: String(form.get('amount')),
+            paidAt: String(form.get('paid_at')),
+            note: String(form.get('note')) || null,
+          },
         },
         `${entry.productName}: paid`,
       ),
@@ -199,7 +215,7 @@ export function Payments() {
               name="amount"
               inputMode="decimal"
               required
-              defaultValue={chosen.paidAmount ?? chosen.expectedAmount}
+              defaultValue={(chosen.paidAmount ?? chosen.expectedAmount).amount}
               errors={action.errors}
             />
             <Field
@@ -229,12 +245,12 @@ export function Payments() {
               <tr key={entry.id}>
                 <th scope="row">{entry.productName}</th>
                 <td>{calendarDate(entry.dueDate)}</td>
-                <td>{money(entry.expectedAmount, entry.currency)}</td>
+                <td>{money(entry.expectedAmount.amount, entry.expectedAmount.currency)}</td>
                 <td>{STATUS[entry.status]}</td>
                 <td>
                   {entry.paidAmount === null
                     ? '—'
-                    : `${money(entry.paidAmount, entry.currency)} on ${calendarDate(entry.paidAt!)}`}
+                    : `${money(entry.paidAmount.amount, entry.paidAmount.currency)} on ${calendarDate(entry.paidAt!)}`}
                 </td>
                 <td class="actions">
                   <button type="button" onClick={() => setChosen(entry)}>
@@ -243,7 +259,9 @@ export function Payments() {
                   <button
                     type="button"
                     class="link"
-                    onClick={() => void action.run(apply(SKIP, { id: entry.id }, `${entry.productName}: skipped`))}
+                    onClick={() =>
+                      void action.run(apply(SKIP, { input: { id: entry.id } }, `${entry.productName}: skipped`))
+                    }
                   >
                     Skip {entry.productName} due {entry.dueDate}
                   </button>

@@ -8,36 +8,61 @@ import { Columns, Notice, Section, Select, useAction } from './ui';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip);
 
+interface Money {
+  amount: string;
+  currency: string;
+}
 interface Summary {
   baseCurrency: string;
-  monthlyTotal: string;
-  yearlyTotal: string;
-  plannedTotal: string;
-  paidTotal: string;
-  budget: string | null;
-  groups: Array<{ key: string; label: string; count: number; monthlyTotal: string; periodTotal: string }>;
+  monthlyTotal: Money;
+  yearlyTotal: Money;
+  plannedTotal: Money;
+  paidTotal: Money;
+  budget: Money | null;
+  groups: Array<{ key: string; label: string; count: number; monthlyTotal: Money; periodTotal: Money }>;
 }
 interface Household {
-  id: number;
+  id: string;
   name: string;
-  members: Array<{ id: number; name: string }>;
+  members: Array<{ id: string; name: string }>;
 }
 
 const SPENDING = /* GraphQL */ `
-  query SpendingSummary($groupBy: SpendingGroupBy!, $view: SpendingView!, $householdId: Int, $memberId: Int) {
+  query SpendingSummary($groupBy: SpendingGroupBy!, $view: SpendingView!, $householdId: ID, $memberId: ID) {
     spendingSummary(groupBy: $groupBy, view: $view, householdId: $householdId, memberId: $memberId) {
       baseCurrency
-      monthlyTotal
-      yearlyTotal
-      plannedTotal
-      paidTotal
-      budget
+      monthlyTotal {
+        amount
+        currency
+      }
+      yearlyTotal {
+        amount
+        currency
+      }
+      plannedTotal {
+        amount
+        currency
+      }
+      paidTotal {
+        amount
+        currency
+      }
+      budget {
+        amount
+        currency
+      }
       groups {
         key
         label
         count
-        monthlyTotal
-        periodTotal
+        monthlyTotal {
+          amount
+          currency
+        }
+        periodTotal {
+          amount
+          currency
+        }
       }
     }
   }
@@ -67,7 +92,8 @@ function viewsOf(households: Household[]): Record<string, string> {
 }
 function variablesOf(view: string): Record<string, unknown> {
   if (view === 'OWN' || view === 'MY_SHARE') return { view };
-  const [householdId, memberId] = view.split(':').map(Number);
+  // Global ids hold no colon (base64url).
+  const [householdId, memberId] = view.split(':');
   return { view: 'HOUSEHOLD', householdId, memberId: memberId ?? null };
 }
 
@@ -91,7 +117,7 @@ export function Spending() {
   }, [groupBy, view]);
 
   const value = (group: Summary['groups'][number]) =>
-    Number(groupBy === 'MONTH' ? group.periodTotal : group.monthlyTotal);
+    Number((groupBy === 'MONTH' ? group.periodTotal : group.monthlyTotal).amount);
   useEffect(() => {
     if (!summary || !canvas.current) return;
     chart.current?.destroy();
@@ -136,13 +162,13 @@ export function Spending() {
       {summary && (
         <>
           <p class="totals" data-testid="spending-total">
-            {money(summary.monthlyTotal, summary.baseCurrency)} a month ·{' '}
-            {money(summary.yearlyTotal, summary.baseCurrency)} a year
+            {money(summary.monthlyTotal.amount, summary.monthlyTotal.currency)} a month ·{' '}
+            {money(summary.yearlyTotal.amount, summary.yearlyTotal.currency)} a year
           </p>
           <p class="totals" data-testid="month-figures">
-            This month: {money(summary.plannedTotal, summary.baseCurrency)} planned ·{' '}
-            {money(summary.paidTotal, summary.baseCurrency)} paid
-            {summary.budget !== null && ` · budget ${money(summary.budget, summary.baseCurrency)}`}
+            This month: {money(summary.plannedTotal.amount, summary.plannedTotal.currency)} planned ·{' '}
+            {money(summary.paidTotal.amount, summary.paidTotal.currency)} paid
+            {summary.budget !== null && ` · budget ${money(summary.budget.amount, summary.budget.currency)}`}
           </p>
           <div class="chart">
             <canvas
@@ -165,7 +191,7 @@ export function Spending() {
           </table>
         </>
       )}
-      <Budgets currency={summary?.baseCurrency ?? null} onChange={() => action.run(load)} />
+      <Budgets onChange={() => action.run(load)} />
     </Section>
   );
 }

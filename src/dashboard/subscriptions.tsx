@@ -83,8 +83,14 @@ const PAGE = /* GraphQL */ `
     }
     spendingSummary {
       baseCurrency
-      monthlyTotal
-      yearlyTotal
+      monthlyTotal {
+        amount
+        currency
+      }
+      yearlyTotal {
+        amount
+        currency
+      }
     }
   }
 `;
@@ -301,7 +307,11 @@ interface Page {
     edges: Array<{ node: Row }>;
     pageInfo: { hasNextPage: boolean; endCursor: string | null };
   };
-  spendingSummary: { baseCurrency: string; monthlyTotal: string; yearlyTotal: string };
+  spendingSummary: {
+    baseCurrency: string;
+    monthlyTotal: { amount: string; currency: string };
+    yearlyTotal: { amount: string; currency: string };
+  };
 }
 
 /** The list: search, paging through the connection, totals in the base currency, and each record's actions. */
@@ -446,8 +456,8 @@ export function Subscriptions() {
         <>
           <p class="totals">
             {page.subscriptions.totalCount} {page.subscriptions.totalCount === 1 ? 'record' : 'records'} ·{' '}
-            {money(page.spendingSummary.monthlyTotal, page.spendingSummary.baseCurrency)} a month ·{' '}
-            {money(page.spendingSummary.yearlyTotal, page.spendingSummary.baseCurrency)} a year
+            {money(page.spendingSummary.monthlyTotal.amount, page.spendingSummary.monthlyTotal.currency)} a month ·{' '}
+            {money(page.spendingSummary.yearlyTotal.amount, page.spendingSummary.yearlyTotal.currency)} a year
           </p>
           <div class="table-wrap">
             <table class="records">

@@ -1,4 +1,4 @@
-import sql, { raw } from 'sql-template-tag';
+import sql, { raw, type Sql } from 'sql-template-tag';
 
 import type { DataSource } from '../platform/db/data-source';
 import { Status } from '../subscriptions/codes';
@@ -95,18 +95,49 @@ export class LedgerRepository {
   }
 
   list(userId: number, filter: EntryFilter, limit: number): Promise<EntryRow[]> {
+    return this.db.rows<EntryRow>(
+      sql`select ${ENTRY_COLUMNS} ${this.filtered(userId, filter)} order by e."due_date", e."id" limit ${limit}`,
+    );
+  }
+
+  /** Entries `[offset, offset + limit)` of the user's filtered ledger (in `list`'s order), with how many it holds. */
+  async page(
+    userId: number,
+    filter: EntryFilter,
+    offset: number,
+    limit: number,
+  ): Promise<{ rows: EntryRow[]; total: number }> {
+    const [rows, [count]] = await Promise.all([
+      limit === 0
+        ? Promise.resolve([])
+        : this.db.rows<EntryRow>(
+            sql`select ${ENTRY_COLUMNS} ${this.filtered(userId, filter)} order by e."due_date", e."id" limit ${limit} offset ${offset}`,
+          ),
+      this.db.rows<{ total: number }>(sql`select count(*)::int as "total" ${this.filtered(userId, filter)}`),
+    ]);
+    return { rows, total: count?.total ?? 0 };
+  }
+
+  /** One of the user's entries (of a live record), or null. */
+  async owned(userId: number, id: number): Promise<EntryRow | null> {
+    const row = await this.db.row<EntryRow>(
+      sql`select ${ENTRY_COLUMNS} from "payment_entries" e join "subscriptions" s on s."id" = e."subscription_id" and s."deleted_at" is null
+        where e."id" = ${id} and e."user_id" = ${userId}`,
+    );
+    return row ?? null;
+  }
+
+  /** The from and where clauses of the user's entries (of live records) that pass the filter. */
+  private filtered(userId: number, filter: EntryFilter): Sql {
     const from = filter.from ?? null;
     const to = filter.to ?? null;
     const subscriptionId = filter.subscriptionId ?? null;
     const status = filter.status ?? null;
     const householdId = filter.householdId ?? null;
-    return this.db.rows<EntryRow>(
-      sql`select ${ENTRY_COLUMNS} from "payment_entries" e join "subscriptions" s on s."id" = e."subscription_id" and s."deleted_at" is null
+    return sql`from "payment_entries" e join "subscriptions" s on s."id" = e."subscription_id" and s."deleted_at" is null
         where e."user_id" = ${userId} and e."due_date" >= coalesce(${from}::date, '-infinity') and e."due_date" <= coalesce(${to}::date, 'infinity')
           and (${subscriptionId}::int is null or e."subscription_id" = ${subscriptionId}::int) and (${status}::text is null or e."status" = ${status}::text)
-          and (${householdId}::int is null or exists (select 1 from "subscription_shares" sh where sh."subscription_id" = e."subscription_id" and sh."household_id" = ${householdId}::int))
-        order by e."due_date", e."id" limit ${limit}`,
-    );
+          and (${householdId}::int is null or exists (select 1 from "subscription_shares" sh where sh."subscription_id" = e."subscription_id" and sh."household_id" = ${householdId}::int))`;
   }
 
   /** One of the user's entries (of a live record), locked for the rest of the transaction. */

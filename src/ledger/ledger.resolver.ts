@@ -1,101 +1,141 @@
-import { CurrencyResolver } from 'graphql-scalars';
-import { Arg, Ctx, Field, InputType, Int, Mutation, ObjectType, Query, registerEnumType, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Field, ID, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 
+import { Connection, type Page, PageArgs, readPage } from '../platform/graphql/connection';
 import { type GraphQLContext, requireCaller } from '../platform/graphql/context';
+import { idOf, optionalIdOf, toGlobalId } from '../platform/graphql/global-ids';
+import { DecimalScalar, money } from '../platform/graphql/money';
+import type { NodeLookup } from '../platform/graphql/node';
+import { MutationPayload } from '../platform/graphql/payloads';
 import { LocalDateScalar } from '../platform/graphql/scalars';
 import type { EntryRow } from './ledger.repository';
-import type { LedgerService } from './ledger.service';
-import type { EntryStatus } from './payment-entry.entity';
+import { type LedgerService, MAX_ENTRIES } from './ledger.service';
+import { PaymentEntryStatus, PaymentEntryView } from './ledger.types';
 
-enum PaymentEntryStatus {
-  PENDING = 'pending',
-  PAID = 'paid',
-  SKIPPED = 'skipped',
-}
-registerEnumType(PaymentEntryStatus, { name: 'PaymentEntryStatus' });
-
-@ObjectType('PaymentEntry', { description: 'One payment a record owes on a date, and what became of it.' })
-class PaymentEntryView {
-  @Field(() => Int) id!: number;
-  @Field(() => Int) subscriptionId!: number;
-  @Field() productName!: string;
-  @Field(() => LocalDateScalar) dueDate!: string;
-  @Field({ description: 'The price the record had on the due date, decimal string' }) expectedAmount!: string;
-  @Field(() => CurrencyResolver) currency!: string;
-  @Field(() => PaymentEntryStatus) status!: PaymentEntryStatus;
-  @Field(() => String, { nullable: true }) paidAmount!: string | null;
-  @Field(() => LocalDateScalar, { nullable: true, description: 'The day it was paid' }) paidAt!: string | null;
-  @Field(() => String, { nullable: true }) note!: string | null;
-}
-
-@InputType()
-class PaymentEntryFilter {
-  @Field(() => LocalDateScalar, { nullable: true }) from?: string;
-  @Field(() => LocalDateScalar, { nullable: true }) to?: string;
-  @Field(() => Int, { nullable: true }) subscriptionId?: number;
-  @Field(() => PaymentEntryStatus, { nullable: true }) status?: PaymentEntryStatus;
-  @Field(() => Int, {
-    nullable: true,
-    description: 'The entries of the records shared in this household (one you belong to), not your own',
-  })
-  householdId?: number;
-}
-
-const toView = (row: EntryRow): PaymentEntryView => ({
+export const toPaymentEntryView = (row: EntryRow): PaymentEntryView => ({
   id: row.id,
-  subscriptionId: row.subscription_id,
+  subscriptionId: toGlobalId('SubscriptionRecord', row.subscription_id),
   productName: row.product_name,
   dueDate: row.due_date,
-  expectedAmount: row.expected_amount,
-  currency: row.currency,
+  expectedAmount: money(row.expected_amount, row.currency),
   status: row.status as PaymentEntryStatus,
-  paidAmount: row.paid_amount,
+  paidAmount: money(row.paid_amount, row.currency),
   paidAt: row.paid_on,
   note: row.note,
 });
+
+/** `node(id:)` for a payment entry: the caller's own, or one of a record shared in their household. */
+export const paymentEntryLookup =
+  (ledger: LedgerService): NodeLookup =>
+  async (caller, id) =>
+    toPaymentEntryView(await ledger.entry(caller, id));
+
+@ObjectType('PaymentEntryConnection', { description: 'A page of payment entries, in due-date order.' })
+class PaymentEntryConnection extends Connection('PaymentEntry', PaymentEntryView) {}
+
+@InputType('PaymentEntryFilter', { description: 'Which payment entries to list; every condition given must hold.' })
+class PaymentEntryFilter {
+  @Field(() => LocalDateScalar, { nullable: true, description: 'Only entries due on or after this day.' })
+  from?: string;
+  @Field(() => LocalDateScalar, { nullable: true, description: 'Only entries due on or before this day.' })
+  to?: string;
+  @Field(() => ID, { nullable: true, description: "Only this record's entries (a SubscriptionRecord id)." })
+  subscriptionId?: string | null;
+  @Field(() => PaymentEntryStatus, { nullable: true, description: 'Only entries in this state.' })
+  status?: PaymentEntryStatus;
+  @Field(() => ID, {
+    nullable: true,
+    description: 'The entries of the records shared in this household (one you belong to), not your own.',
+  })
+  householdId?: string | null;
+}
+
+/** The entry a settling mutation names; each mutation's input subclasses it under its own name. */
+@InputType()
+abstract class EntryIdInput {
+  @Field(() => ID, { description: 'The payment entry.' }) id!: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'A note on what became of it (at most 1000 characters); left out, the note stays.',
+  })
+  note?: string | null;
+}
+
+@InputType('MarkPaidInput', { description: 'A payment made: how much and when, by default as expected and today.' })
+class MarkPaidInput extends EntryIdInput {
+  @Field(() => DecimalScalar, {
+    nullable: true,
+    description: "What was paid, in the entry's currency (at most 2 decimals); left out, the expected amount.",
+  })
+  amount?: string | null;
+  @Field(() => LocalDateScalar, {
+    nullable: true,
+    description: "The day it was paid; left out, today in the record's time zone.",
+  })
+  paidAt?: string | null;
+}
+
+@InputType('MarkSkippedInput', { description: 'A payment that was not made and is not owed any more.' })
+class MarkSkippedInput extends EntryIdInput {}
+
+const MarkPaidPayload = MutationPayload(
+  'MarkPaidPayload',
+  'paymentEntry',
+  () => PaymentEntryView,
+  'The entry, now paid.',
+);
+const MarkSkippedPayload = MutationPayload(
+  'MarkSkippedPayload',
+  'paymentEntry',
+  () => PaymentEntryView,
+  'The entry, now skipped.',
+);
 
 @Resolver()
 export class LedgerResolver {
   constructor(private readonly ledger: LedgerService) {}
 
-  @Query(() => [PaymentEntryView], {
-    description:
-      'Your payment ledger in due-date order (at most 1000 entries): each payment of an Active record through its next one due.',
+  @Query(() => PaymentEntryConnection, {
+    description: `Your payment ledger in due-date order: each payment of an Active record through its next one due. Pages of ${MAX_ENTRIES} entries unless first or last says otherwise (at most ${MAX_ENTRIES}).`,
   })
   async paymentEntries(
     @Ctx() context: GraphQLContext,
-    @Arg('filter', () => PaymentEntryFilter, { nullable: true }) filter?: PaymentEntryFilter,
-  ): Promise<PaymentEntryView[]> {
+    @Args(() => PageArgs) page: PageArgs,
+    @Arg('filter', () => PaymentEntryFilter, { nullable: true, description: 'Which entries; all when left out.' })
+    filter?: PaymentEntryFilter | null,
+  ): Promise<Page<PaymentEntryView>> {
     const { from, to, subscriptionId, status, householdId } = filter ?? {};
-    const entries = await this.ledger.entries(requireCaller(context), {
-      from,
-      to,
-      subscriptionId,
-      status: status as EntryStatus | undefined,
-      householdId: householdId ?? undefined,
+    const read = await this.ledger.entryPages(requireCaller(context), {
+      from: from ?? undefined,
+      to: to ?? undefined,
+      subscriptionId: optionalIdOf(subscriptionId, 'SubscriptionRecord', 'filter.subscriptionId') ?? undefined,
+      status: status ?? undefined,
+      householdId: optionalIdOf(householdId, 'Household', 'filter.householdId') ?? undefined,
     });
-    return entries.map(toView);
+    return readPage(page, { defaultSize: MAX_ENTRIES, maxSize: MAX_ENTRIES }, read, toPaymentEntryView);
   }
 
-  @Mutation(() => PaymentEntryView, {
+  @Mutation(() => MarkPaidPayload, {
     description: "Records a payment: the expected amount, and today in the record's zone, unless given.",
   })
   async markPaid(
-    @Arg('entryId', () => Int) entryId: number,
+    @Arg('input', () => MarkPaidInput, { description: 'The entry and the payment.' }) input: MarkPaidInput,
     @Ctx() context: GraphQLContext,
-    @Arg('amount', () => String, { nullable: true }) amount?: string | null,
-    @Arg('paidAt', () => LocalDateScalar, { nullable: true }) paidAt?: string | null,
-    @Arg('note', () => String, { nullable: true }) note?: string | null,
-  ): Promise<PaymentEntryView> {
-    return toView(await this.ledger.markPaid(requireCaller(context), entryId, { amount, paidAt, note }));
+  ): Promise<{ paymentEntry: PaymentEntryView }> {
+    const { amount, paidAt, note } = input;
+    const row = await this.ledger.markPaid(requireCaller(context), idOf(input.id, 'PaymentEntry'), {
+      amount,
+      paidAt,
+      note,
+    });
+    return { paymentEntry: toPaymentEntryView(row) };
   }
 
-  @Mutation(() => PaymentEntryView, { description: 'Records that a payment was skipped.' })
+  @Mutation(() => MarkSkippedPayload, { description: 'Records that a payment was skipped.' })
   async markSkipped(
-    @Arg('entryId', () => Int) entryId: number,
+    @Arg('input', () => MarkSkippedInput, { description: 'The entry skipped.' }) input: MarkSkippedInput,
     @Ctx() context: GraphQLContext,
-    @Arg('note', () => String, { nullable: true }) note?: string | null,
-  ): Promise<PaymentEntryView> {
-    return toView(await this.ledger.markSkipped(requireCaller(context), entryId, note));
+  ): Promise<{ paymentEntry: PaymentEntryView }> {
+    const row = await this.ledger.markSkipped(requireCaller(context), idOf(input.id, 'PaymentEntry'), input.note);
+    return { paymentEntry: toPaymentEntryView(row) };
   }
 }

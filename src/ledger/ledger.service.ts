@@ -36,6 +36,34 @@ export class LedgerService {
     return this.repository.list(ownerId, filter, MAX_ENTRIES);
   }
 
+  /**
+   * A reader of pages of `entries` (the ledger brought up to date once, first): rows `[offset, offset + limit)`
+   * in due-date order, with how many the filtered ledger holds.
+   */
+  async entryPages(
+    caller: Caller,
+    filter: EntryFilter,
+  ): Promise<(offset: number, limit: number) => Promise<{ rows: EntryRow[]; total: number }>> {
+    const ownerId =
+      filter.householdId === undefined
+        ? caller.userId
+        : (await this.households.membership(caller, filter.householdId)).owner_id;
+    await this.reconcile(ownerId);
+    return (offset, limit) => this.repository.page(ownerId, filter, offset, limit);
+  }
+
+  /** One entry as the caller sees it: their own, or one of a record shared with them; else "not found". */
+  async entry(caller: Caller, id: number): Promise<EntryRow> {
+    const own = await this.repository.owned(caller.userId, id);
+    if (own) return own;
+    const subscriptionId = await this.repository.subscriptionOf(id);
+    const ownerId =
+      subscriptionId === null ? null : await this.households.ownerFor(caller.userId, subscriptionId, 'read');
+    const shared = ownerId === null ? null : await this.repository.owned(ownerId, id);
+    if (!shared) throw AppError.notFound('Payment entry');
+    return shared;
+  }
+
   /** Records an entry as paid: the expected amount and today (in the record's zone) unless given. */
   async markPaid(
     caller: Caller,

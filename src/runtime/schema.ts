@@ -5,11 +5,11 @@ import { alertNodeLookup, AlertResolver } from '../alerts/alert.resolver';
 import { AuthResolver, userNodeLookup } from '../auth/auth.resolver';
 import { calendarFeedNodeLookup, CalendarFeedResolver } from '../calendar-feeds/calendar-feed.resolver';
 import { CatalogueResolver, productNodeLookup } from '../catalogue/catalogue.resolver';
-import { DetectionResolver } from '../detection/detection.resolver';
+import { DetectionResolver, proposalLookup } from '../detection/detection.resolver';
 import { ExportResolver } from '../exports/export.resolver';
 import { householdNodeLookups, HouseholdResolver, SubscriptionSharingResolver } from '../households/household.resolver';
 import { ImportResolver } from '../imports/import.resolver';
-import { LedgerResolver } from '../ledger/ledger.resolver';
+import { LedgerResolver, paymentEntryLookup } from '../ledger/ledger.resolver';
 import { LiveResolver } from '../live/live.resolver';
 import {
   notificationTargetNodeLookup,
@@ -28,7 +28,7 @@ import { withUserErrorPayloads } from '../platform/graphql/payloads';
 import { reminderNodeLookup, ReminderResolver } from '../reminders/reminder.resolver';
 import { ProfileResolver } from '../settings/profile.resolver';
 import { SettingsResolver } from '../settings/settings.resolver';
-import { SpendingResolver } from '../spending/spending.resolver';
+import { budgetLookup, SpendingResolver } from '../spending/spending.resolver';
 import { recordNodeLookup, SubscriptionResolver } from '../subscriptions/subscription.resolver';
 import { webhookNodeLookups, WebhooksResolver } from '../webhooks/webhooks.resolver';
 import type { Services } from './services';
@@ -49,6 +49,9 @@ function nodeLookups(services: Services): Record<string, NodeLookup> {
     Product: productNodeLookup(services.catalogue),
     ...webhookNodeLookups(services.endpoints, services.inboundTokens, services.deliveryLog),
     ...householdNodeLookups(services.households),
+    PaymentEntry: paymentEntryLookup(services.ledger),
+    Budget: budgetLookup(services.spending),
+    SubscriptionProposal: proposalLookup(services.detection),
   };
 }
 

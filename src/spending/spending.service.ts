@@ -71,6 +71,11 @@ export class SpendingService {
     return { kind: 'member', householdId, memberId };
   }
 
+  /** The currency the caller's totals and budgets are in. */
+  async baseCurrency(caller: Caller): Promise<string> {
+    return (await this.subscriptions.reportPeriod(caller)).baseCurrency;
+  }
+
   budgets(caller: Caller): Promise<BudgetRow[]> {
     return this.repository.budgets(caller.userId);
   }

@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 
 import { formatAccessToken, randomSecret, sha256Hex } from '../../src/auth/secrets';
+import { toGlobalId } from '../../src/platform/graphql/global-ids';
 import { prng } from '../support/statement-generator';
 import { type BenchRequest, CREATE_FORM, GRAPHQL_PAGE, GRAPHQL_SPENDING, LIST_PATH, UPCOMING_PATH } from './requests';
 
@@ -145,7 +146,9 @@ export function serverMix(users: readonly MixedUser[]): () => BenchRequest {
           method: 'POST',
           path: '/graphql',
           headers: json,
-          body: graphql(`mutation { markPaid(entryId: ${entry}) { id status paidAmount paidAt } }`),
+          body: graphql(
+            `mutation { markPaid(input: {id: "${toGlobalId('PaymentEntry', entry)}"}) { paymentEntry { id status paidAmount { amount currency } paidAt } } }`,
+          ),
         };
     }
   };

@@ -15,7 +15,8 @@ export const UPCOMING_PATH = '/api/v1/subscriptions/upcoming?days=30';
 export const GRAPHQL_PAGE =
   '{ subscriptions(first: 100) { totalCount edges { node { id productName brandName price { amount currency } basePrice { amount currency } paymentDate nextPaymentDate status billingCycle type timezone product { productName } folder { name } } } } }';
 
-export const GRAPHQL_SPENDING = '{ spendingSummary(groupBy: CATEGORY) { monthlyTotal groups { key monthlyTotal } } }';
+export const GRAPHQL_SPENDING =
+  '{ spendingSummary(groupBy: CATEGORY) { monthlyTotal { amount currency } groups { key monthlyTotal { amount currency } } } }';
 
 export const CREATE_FORM = new URLSearchParams({
   brand_id: '12',

@@ -1,6 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 
 import { openApiDocument } from '../../rest-facade/openapi/document';
+import { toGlobalId } from '../../src/platform/graphql/global-ids';
 import { FakeSmtp } from '../support/fake-smtp';
 import { ownedRowsDigest } from '../support/hardening';
 import { Receiver } from '../support/receiver';
@@ -49,27 +50,30 @@ afterAll(async () => {
 const budgetWarning = new Ajv2020({ strict: false })
   .addSchema(openApiDocument(), 'openapi.json')
   .getSchema('openapi.json#/components/schemas/BudgetWarning')!;
-const SET = `mutation($input: BudgetInput!) { setBudget(input: $input) { id categoryId amount alertId warnedMonth } }`;
+const SET = `mutation($input: SetBudgetInput!) {
+  setBudget(input: $input) { budget { id legacyId categoryId amount { amount currency } alertId warnedMonth } userErrors { field code message } }
+}`;
 const sweep = () => testApp.app.services.budgetWarnings.sweep();
 const received = (path: string) =>
   receiver.received.filter((request) => new URL(request.url, 'http://x').pathname === path);
 
 describe('budget warnings', () => {
   let ann: SignedUpUser;
-  let alertId: number;
-  let overall: number;
+  let alertId: string;
+  let overall: { id: string; legacyId: number };
   let categoryId: number;
 
   beforeAll(async () => {
     ann = await signUp(testApp, 'Ann Budget');
     const record = await createSubscription(testApp, ann.token, { price: '60.00', payment_date: '2026-01-20' });
-    alertId = (
+    const alertRowId = (
       await graphqlData(
         testApp,
         ann.token,
         'mutation { createAlert(input: {name: "Budget", timePeriod: 1, time: "09:00", timezone: "UTC", channel: 1, contact: "budget@example.com"}) { id } }',
       )
     ).createAlert.id;
+    alertId = toGlobalId('Alert', alertRowId);
     const host = new URL(receiver.url).host;
     await graphqlData(
       testApp,
@@ -92,10 +96,24 @@ describe('budget warnings', () => {
     );
     await deliveriesSettled(testApp);
     receiver.received.length = 0;
-    overall = (await graphqlData(testApp, ann.token, SET, { input: { amount: '50.00', alertId } })).setBudget.id;
+    overall = (await graphqlData(testApp, ann.token, SET, { input: { amount: '50.00', alertId } })).setBudget.budget;
     // April plans 60.00 in the record's category too: under this one.
     categoryId = Number(record.category_id);
-    await graphqlData(testApp, ann.token, SET, { input: { amount: '70.00', categoryId, alertId } });
+    const category = toGlobalId('ProductCategory', categoryId);
+    const set = (
+      await graphqlData(testApp, ann.token, SET, { input: { amount: '70.00', categoryId: category, alertId } })
+    ).setBudget;
+    expect(set).toEqual({
+      budget: {
+        id: expect.any(String),
+        legacyId: expect.any(Number),
+        categoryId: category,
+        amount: { amount: '70.00', currency: 'USD' },
+        alertId,
+        warnedMonth: null,
+      },
+      userErrors: [],
+    });
   });
 
   it("warns once through every channel when next month's planned total exceeds the budget", async () => {
@@ -104,7 +122,7 @@ describe('budget warnings', () => {
     expect(await sweep()).toBe(0);
     await deliveriesSettled(testApp);
     const facts = {
-      budget_id: overall,
+      budget_id: overall.legacyId,
       category_id: null,
       category_name: null,
       month: '2026-04',
@@ -138,8 +156,8 @@ describe('budget warnings', () => {
     expect(events).toEqual([{ subscription_id: null }]);
     const budgets = (await graphqlData(testApp, ann.token, '{ budgets { id warnedMonth } }')).budgets;
     expect(budgets).toEqual([
-      { id: overall, warnedMonth: '2026-04' },
-      { id: expect.any(Number), warnedMonth: null },
+      { id: overall.id, warnedMonth: '2026-04' },
+      { id: expect.any(String), warnedMonth: null },
     ]);
   });
 
@@ -169,7 +187,7 @@ describe('budget warnings', () => {
 
   it('warns again when the budget is set again, and for the next month when it comes', async () => {
     expect(
-      (await graphqlData(testApp, ann.token, SET, { input: { amount: '55.00', alertId } })).setBudget,
+      (await graphqlData(testApp, ann.token, SET, { input: { amount: '55.00', alertId } })).setBudget.budget,
     ).toMatchObject({ warnedMonth: null, alertId });
     expect(await sweep()).toBe(1);
     now = new Date('2026-04-15T12:00:00Z');
@@ -197,6 +215,12 @@ describe('budget warnings', () => {
     const bob = await signUp(testApp, 'Bob Budget');
     const digest = await ownedRowsDigest(testApp, bob.id);
     const response = await graphql(testApp, bob.token, SET, { input: { amount: '10.00', alertId } });
+    expect(response.body.data.setBudget).toEqual({
+      budget: null,
+      userErrors: [
+        { field: ['input', 'alertId'], code: 'BAD_USER_INPUT', message: 'The selected alert_id does not exist.' },
+      ],
+    });
     expect(response.body.errors[0].extensions).toEqual({
       code: 'BAD_USER_INPUT',
       errors: { alert_id: ['The selected alert_id does not exist.'] },

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 
 import { normalisePayee } from '../../src/detection/payee-names';
 import type { BankTransaction, StatementFormat } from '../../src/detection/statement';
+import { fromGlobalId, toGlobalId } from '../../src/platform/graphql/global-ids';
 import { countOwnedRows } from '../support/hardening';
 import { runCli } from '../support/service-process';
 import { generateStatement } from '../support/statement-generator';
@@ -20,45 +21,57 @@ beforeAll(async () => {
 });
 afterAll(() => testApp.close());
 
-const PROPOSAL_FIELDS = `id payee productId productName price currency billingCycle billingFrequency nextPaymentDate
-  ongoing confidence reasons payments { date amount } priceSteps { effectiveFrom price } trackedSubscriptionId`;
-const ANALYZE = `mutation ($file: Upload!, $format: StatementFormat, $mapping: StatementMappingInput) {
-  analyzeStatement(file: $file, format: $format, mapping: $mapping) {
-    needsMapping columns sample transactionCount proposals { ${PROPOSAL_FIELDS} }
+const PROPOSAL_FIELDS = `id legacyId payee productId productName price { amount currency } billingCycle billingFrequency
+  nextPaymentDate ongoing confidence reasons payments { date amount { amount currency } }
+  priceSteps { effectiveFrom price { amount currency } } trackedSubscriptionId`;
+const ANALYZE = `mutation ($input: AnalyzeStatementInput!) {
+  analyzeStatement(input: $input) {
+    analysis { needsMapping columns sample transactionCount proposals { ${PROPOSAL_FIELDS} } }
+    userErrors { field code message }
   }
 }`;
 
-interface Proposal {
-  id: number;
-  payee: string;
-  productId: number | null;
-  productName: string | null;
-  price: string;
+interface Money {
+  amount: string;
   currency: string;
-  billingCycle: number;
+}
+interface Proposal {
+  id: string;
+  legacyId: number;
+  payee: string;
+  productId: string | null;
+  productName: string | null;
+  price: Money;
+  billingCycle: string;
   billingFrequency: number;
   nextPaymentDate: string;
   ongoing: boolean;
   confidence: number;
   reasons: string[];
-  payments: Array<{ date: string; amount: string }>;
-  priceSteps: Array<{ effectiveFrom: string; price: string }>;
-  trackedSubscriptionId: number | null;
+  payments: Array<{ date: string; amount: Money }>;
+  priceSteps: Array<{ effectiveFrom: string; price: Money }>;
+  trackedSubscriptionId: string | null;
 }
+
+/** The BillingCycle names of the codes (a record's REST billing_cycle). */
+const CYCLES: Record<number, string> = { 1: 'DAILY', 2: 'WEEKLY', 3: 'MONTHLY', 4: 'YEARLY' };
+/** A record's GraphQL id, whether answered as a row id or already as a global id. */
+const recordId = (id: number | string) => (typeof id === 'number' ? toGlobalId('SubscriptionRecord', id) : id);
 
 function analyze(token: string, file: Buffer, variables: Record<string, unknown> = {}) {
   return testApp.http
     .post('/graphql')
     .set('authorization', `Bearer ${token}`)
-    .field('operations', JSON.stringify({ query: ANALYZE, variables: { file: null, ...variables } }))
-    .field('map', JSON.stringify({ 0: ['variables.file'] }))
+    .field('operations', JSON.stringify({ query: ANALYZE, variables: { input: { file: null, ...variables } } }))
+    .field('map', JSON.stringify({ 0: ['variables.input.file'] }))
     .attach('0', file, 'statement');
 }
 
 async function proposalsOf(token: string, file: Buffer, variables: Record<string, unknown> = {}) {
   const response = await analyze(token, file, variables);
   expect(response.body.errors).toBeUndefined();
-  return response.body.data.analyzeStatement as {
+  expect(response.body.data.analyzeStatement.userErrors).toEqual([]);
+  return response.body.data.analyzeStatement.analysis as {
     needsMapping: boolean;
     columns: string[];
     sample: string[][];
@@ -76,18 +89,24 @@ function statement(seed: number) {
 const byPayee = (proposals: Proposal[], payee: string) =>
   proposals.find((proposal) => normalisePayee(proposal.payee).key === normalisePayee(payee).key);
 
+/** The top-level fields of a selection (nested selections taken out, innermost first). */
+function topFields(selection: string): string[] {
+  let fields = selection;
+  while (/\{[^{}]*\}/.test(fields)) fields = fields.replace(/\{[^{}]*\}/g, '');
+  return fields.split(/\s+/).filter(Boolean).sort();
+}
+
 function expectProposalShape(proposal: Proposal): void {
-  expect(Object.keys(proposal).sort()).toEqual(
-    PROPOSAL_FIELDS.replace(/\{[^}]*\}/g, '')
-      .split(/\s+/)
-      .filter(Boolean)
-      .sort(),
-  );
-  expect(Number.isInteger(proposal.id)).toBe(true);
+  expect(Object.keys(proposal).sort()).toEqual(topFields(PROPOSAL_FIELDS));
+  expect(proposal.id).toBe(toGlobalId('SubscriptionProposal', proposal.legacyId));
+  expect(Number.isInteger(proposal.legacyId)).toBe(true);
   expect(typeof proposal.payee).toBe('string');
-  expect(proposal.price).toMatch(/^\d+\.\d{2}$/);
-  expect(proposal.currency).toMatch(/^[A-Z]{3}$/);
-  expect([2, 3, 4]).toContain(proposal.billingCycle);
+  expect(proposal.price).toEqual({
+    amount: expect.stringMatching(/^\d+\.\d{2}$/),
+    currency: expect.stringMatching(/^[A-Z]{3}$/),
+  });
+  if (proposal.productId !== null) expect(fromGlobalId(proposal.productId)?.typeName).toBe('Product');
+  expect(['WEEKLY', 'MONTHLY', 'YEARLY']).toContain(proposal.billingCycle);
   expect(Number.isInteger(proposal.billingFrequency)).toBe(true);
   expect(proposal.nextPaymentDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   expect(typeof proposal.ongoing).toBe('boolean');
@@ -97,9 +116,12 @@ function expectProposalShape(proposal: Proposal): void {
   expect(proposal.payments.length).toBeGreaterThanOrEqual(2);
   for (const payment of proposal.payments) {
     expect(payment.date <= today()).toBe(true);
-    expect(payment.amount).toMatch(/^\d+\.\d{2}$/);
+    expect(payment.amount).toEqual({
+      amount: expect.stringMatching(/^\d+\.\d{2}$/),
+      currency: proposal.price.currency,
+    });
   }
-  expect(proposal.priceSteps[proposal.priceSteps.length - 1].price).toBe(proposal.price);
+  expect(proposal.priceSteps[proposal.priceSteps.length - 1].price).toEqual(proposal.price);
   // A catalogue product only when its name is the payee's, the one the other's first words ("Disney+" for
   // "Disney Plus", "Adobe Creative Cloud All Apps" for "Adobe Creative Cloud"), never a close spelling of another
   // name ("Anytime Fitness" for "FitX").
@@ -139,7 +161,7 @@ describe('analyzeStatement', () => {
         const proposal = byPayee(found.proposals, series.payee);
         expect([series.payee, proposal && [proposal.billingCycle, proposal.billingFrequency]]).toEqual([
           series.payee,
-          [series.period.cycle, series.period.frequency],
+          [CYCLES[series.period.cycle], series.period.frequency],
         ]);
         expect(proposal!.ongoing).toBe(series.ongoing);
       }
@@ -181,13 +203,53 @@ describe('analyzeStatement', () => {
     const response = await analyze(cara.token, Buffer.from(good.join('\n')));
     expect(response.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(response.body.errors[0].message).toMatch(/line 5/);
+    expect(response.body.data.analyzeStatement).toEqual({
+      analysis: null,
+      userErrors: [{ field: expect.any(Array), code: 'BAD_USER_INPUT', message: expect.stringMatching(/line 5/) }],
+    });
     expect(await countOwnedRows(testApp, 'statement_proposals', cara.id)).toBe(0);
     const tooLarge = await analyze(cara.token, Buffer.alloc(10 * 1024 * 1024 + 1, 'a'));
     expect(tooLarge.body.errors[0]).toMatchObject({
       message: 'The statement is over the 10 MB an analysis takes.',
       extensions: { code: 'PAYLOAD_TOO_LARGE' },
     });
+    expect(tooLarge.body.data.analyzeStatement).toEqual({
+      analysis: null,
+      userErrors: [
+        { field: [], code: 'PAYLOAD_TOO_LARGE', message: 'The statement is over the 10 MB an analysis takes.' },
+      ],
+    });
     expect(await countOwnedRows(testApp, 'statement_proposals', cara.id)).toBe(0);
+  });
+});
+
+const ACCEPT = `mutation($input: AcceptProposalsInput!) {
+  acceptProposals(input: $input) { records { id price } userErrors { field code message } }
+}`;
+const ACCEPT_RECORDS = `mutation($input: AcceptProposalsInput!) {
+  acceptProposals(input: $input) {
+    records { id productName price currency billingCycle billingFrequency status paymentDate priceHistory { effectiveFrom price } }
+    userErrors { field code message }
+  }
+}`;
+const DISMISS = `mutation($input: DismissProposalsInput!) {
+  dismissProposals(input: $input) { dismissedProposalIds userErrors { field code message } }
+}`;
+const NODE = `query($id: ID!) { node(id: $id) { __typename id legacyId ... on SubscriptionProposal { payee price { amount currency } } } }`;
+
+describe('a proposal as a node', () => {
+  it('is found by node(id:) by its owner while open, and by no one else', async () => {
+    const hal = await signUp(testApp, 'Hal');
+    const [proposal] = (await proposalsOf(hal.token, writeStatement(statement(51).transactions, 'ofx'))).proposals;
+    expect((await graphqlData(testApp, hal.token, NODE, { id: proposal.id })).node).toEqual({
+      __typename: 'SubscriptionProposal',
+      id: proposal.id,
+      legacyId: proposal.legacyId,
+      payee: proposal.payee,
+      price: proposal.price,
+    });
+    const stranger = await signUp(testApp, 'Ivy');
+    expect((await graphqlData(testApp, stranger.token, NODE, { id: proposal.id })).node).toBeNull();
   });
 });
 
@@ -204,49 +266,66 @@ describe('accepting and dismissing proposals', () => {
     const evesOwn = (await proposalsOf(eve.token, writeStatement(statement(22).transactions, 'ofx'))).proposals[0];
 
     // Another user's proposal among them: nothing is accepted.
-    const refused = await graphql(
-      testApp,
-      dan.token,
-      `mutation { acceptProposals(ids: [${risen!.id}, ${evesOwn.id}]) { id } }`,
-    );
+    const refused = await graphql(testApp, dan.token, ACCEPT, { input: { ids: [risen!.id, evesOwn.id] } });
     expect(refused.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect(refused.body.data.acceptProposals).toEqual({
+      records: null,
+      userErrors: [{ field: [], code: 'NOT_FOUND', message: expect.any(String) }],
+    });
+    // An id of another type names no proposal: refused on its place in the list.
+    const wrongType = await graphql(testApp, dan.token, ACCEPT, {
+      input: { ids: [risen!.id, toGlobalId('Budget', risen!.legacyId)] },
+    });
+    expect(wrongType.body.data.acceptProposals.userErrors).toEqual([
+      { field: ['input', 'ids', '1'], code: 'NOT_FOUND', message: expect.any(String) },
+    ]);
+    const none = await graphql(testApp, dan.token, ACCEPT, { input: { ids: [] } });
+    expect(none.body.data.acceptProposals.userErrors).toEqual([
+      { field: ['input', 'ids'], code: 'BAD_USER_INPUT', message: expect.any(String) },
+    ]);
     expect(await countOwnedRows(testApp, 'subscriptions', dan.id)).toBe(0);
     expect(await countOwnedRows(testApp, 'payment_entries', dan.id)).toBe(0);
 
-    const { acceptProposals } = await graphqlData(
-      testApp,
-      dan.token,
-      `mutation { acceptProposals(ids: [${risen!.id}, ${ended!.id}]) { id productName price currency billingCycle billingFrequency status paymentDate priceHistory { effectiveFrom price } } }`,
-    );
-    expect(acceptProposals).toHaveLength(2);
-    const [madeRisen, madeEnded] = acceptProposals;
+    const { acceptProposals } = await graphqlData(testApp, dan.token, ACCEPT_RECORDS, {
+      input: { ids: [risen!.id, ended!.id] },
+    });
+    expect(acceptProposals.userErrors).toEqual([]);
+    expect(acceptProposals.records).toHaveLength(2);
+    const [madeRisen, madeEnded] = acceptProposals.records;
     expect(madeRisen).toMatchObject({
-      price: risen!.price,
-      currency: risen!.currency,
-      billingCycle: risen!.billingCycle,
+      price: risen!.price.amount,
+      currency: risen!.price.currency,
       billingFrequency: risen!.billingFrequency,
-      status: 1,
       paymentDate: risen!.payments[0].date,
     });
-    expect(madeRisen.priceHistory).toEqual(risen!.priceSteps);
-    expect(madeEnded.status).toBe(2);
+    expect(CYCLES[madeRisen.billingCycle] ?? madeRisen.billingCycle).toBe(risen!.billingCycle);
+    expect([1, 'ACTIVE']).toContain(madeRisen.status);
+    expect(madeRisen.priceHistory).toEqual(
+      risen!.priceSteps.map((step) => ({ effectiveFrom: step.effectiveFrom, price: step.price.amount })),
+    );
+    expect([2, 'CANCELLED']).toContain(madeEnded.status);
 
     // The payments found are in the ledger as paid.
-    const { paymentEntries } = await graphqlData(
+    const {
+      paymentEntries: { nodes: paymentEntries },
+    } = await graphqlData(
       testApp,
       dan.token,
-      `{ paymentEntries(filter: {subscriptionId: ${madeRisen.id}, status: PAID}) { dueDate paidAmount status } }`,
+      `query($id: ID!) { paymentEntries(filter: {subscriptionId: $id, status: PAID}) { nodes { dueDate paidAmount { amount currency } status } } }`,
+      { id: recordId(madeRisen.id) },
     );
     expect(paymentEntries.map((entry: { dueDate: string }) => entry.dueDate)).toEqual(
       risen!.payments.map((payment) => payment.date),
     );
-    expect(paymentEntries.map((entry: { paidAmount: string }) => entry.paidAmount)).toEqual(
+    expect(paymentEntries.map((entry: { paidAmount: Money }) => entry.paidAmount)).toEqual(
       risen!.payments.map((payment) => payment.amount),
     );
 
-    // Decided proposals are no longer open, and the same statement proposes them again to no one.
+    // Decided proposals are no longer open (node(id:) finds only open ones), and the same statement proposes
+    // them again to no one.
     const { subscriptionProposals } = await graphqlData(testApp, dan.token, `{ subscriptionProposals { id } }`);
-    expect(subscriptionProposals.map((proposal: { id: number }) => proposal.id)).not.toContain(risen!.id);
+    expect(subscriptionProposals.map((proposal: { id: string }) => proposal.id)).not.toContain(risen!.id);
+    expect((await graphqlData(testApp, dan.token, NODE, { id: risen!.id })).node).toBeNull();
     const again = await proposalsOf(dan.token, writeStatement(transactions, 'ofx'));
     expect(again.proposals.map((proposal) => proposal.id)).not.toContain(risen!.id);
     expect(truth.length).toBeGreaterThan(0);
@@ -257,12 +336,13 @@ describe('accepting and dismissing proposals', () => {
     const { transactions } = statement(31);
     const file = writeStatement(transactions, 'camt053');
     const [first, second] = (await proposalsOf(fay.token, file)).proposals;
-    const { dismissProposals } = await graphqlData(
-      testApp,
-      fay.token,
-      `mutation { dismissProposals(ids: [${first.id}]) }`,
-    );
-    expect(dismissProposals).toBe(1);
+    const { dismissProposals } = await graphqlData(testApp, fay.token, DISMISS, { input: { ids: [first.id] } });
+    expect(dismissProposals).toEqual({ dismissedProposalIds: [first.id], userErrors: [] });
+    const twice = await graphql(testApp, fay.token, DISMISS, { input: { ids: [first.id] } });
+    expect(twice.body.data.dismissProposals).toEqual({
+      dismissedProposalIds: null,
+      userErrors: [{ field: [], code: 'NOT_FOUND', message: expect.any(String) }],
+    });
     const again = await proposalsOf(fay.token, file);
     expect(again.proposals.map((proposal) => proposal.id)).not.toContain(first.id);
     expect(again.proposals.map((proposal) => proposal.id)).toContain(second.id);
@@ -271,16 +351,16 @@ describe('accepting and dismissing proposals', () => {
     const record = await createSubscription(testApp, fay.token, {
       brand_id: second.payee,
       price: '0.50',
-      price_type: second.currency,
+      price_type: second.price.currency,
     });
     const tracked = byPayee((await proposalsOf(fay.token, file)).proposals, second.payee)!;
-    expect(tracked.trackedSubscriptionId).toBe(record.id);
-    const { acceptProposals } = await graphqlData(
-      testApp,
-      fay.token,
-      `mutation { acceptProposals(ids: [${tracked.id}]) { id price } }`,
-    );
-    expect(acceptProposals).toEqual([{ id: record.id, price: tracked.price }]);
+    expect(tracked.trackedSubscriptionId).toBe(toGlobalId('SubscriptionRecord', Number(record.id)));
+    const { acceptProposals } = await graphqlData(testApp, fay.token, ACCEPT, { input: { ids: [tracked.id] } });
+    expect(acceptProposals.userErrors).toEqual([]);
+    expect(acceptProposals.records.map((made: { id: number | string }) => recordId(made.id))).toEqual([
+      tracked.trackedSubscriptionId,
+    ]);
+    expect(acceptProposals.records[0].price).toBe(tracked.price.amount);
   });
 });
 
@@ -296,7 +376,7 @@ describe('the CLI', () => {
     const { subscriptionProposals } = await graphqlData(
       testApp,
       gus.token,
-      '{ subscriptionProposals { id payee price currency nextPaymentDate } }',
+      '{ subscriptionProposals { legacyId payee price { amount currency } nextPaymentDate } }',
     );
     const lines = detect.stdout.trim().split('\n');
     expect(lines.at(-1)).toMatch(
@@ -305,7 +385,11 @@ describe('the CLI', () => {
     const listed = lines.slice(0, -1).map((line) => line.split('\t'));
     expect(listed.map(([id, payee, price]) => [Number(id.slice(1)), payee, price]).sort()).toEqual(
       subscriptionProposals
-        .map((proposal: Proposal) => [proposal.id, proposal.payee, `${proposal.price} ${proposal.currency}`])
+        .map((proposal: Proposal) => [
+          proposal.legacyId,
+          proposal.payee,
+          `${proposal.price.amount} ${proposal.price.currency}`,
+        ])
         .sort(),
     );
     for (const [, , , period, next] of listed) {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { addMonths } from '../../src/platform/dates';
+import { fromGlobalId, toGlobalId } from '../../src/platform/graphql/global-ids';
 import { nextOnOrAfter } from '../../src/subscriptions/payment-dates';
 import { exportedAlert, exportedPayment, exportedRecord, uploadAccount } from '../support/account-imports';
 import { ownedRows } from '../support/hardening';
@@ -20,11 +21,14 @@ afterAll(() => testApp.close());
 
 const fixture = (name: string) => readFileSync(join(__dirname, '../fixtures/imports', name));
 
-const IMPORT = `mutation ($format: ImportFormat!, $file: Upload!, $dryRun: Boolean, $skipRefused: Boolean, $currency: String, $dateOrder: DateOrder, $mapping: [ColumnMappingInput!]) {
-  importSubscriptions(format: $format, file: $file, dryRun: $dryRun, skipRefused: $skipRefused, currency: $currency, dateOrder: $dateOrder, mapping: $mapping) {
-    format dryRun total created refused
-    rows { line name outcome recordId matches { kind name id existing } notes problems { field messages } }
-    webhookEndpoints { id url secret }
+const IMPORT = `mutation ($input: ImportSubscriptionsInput!) {
+  importSubscriptions(input: $input) {
+    report {
+      format dryRun total created refused
+      rows { line name outcome recordId matches { kind name id existing } notes problems { field messages } }
+      webhookEndpoints { id url secret }
+    }
+    userErrors { field code message }
   }
 }`;
 
@@ -32,8 +36,8 @@ interface RowReport {
   line: number;
   name: string;
   outcome: string;
-  recordId: number | null;
-  matches: Array<{ kind: string; name: string; id: number | null; existing: boolean }>;
+  recordId: string | null;
+  matches: Array<{ kind: string; name: string; id: string | null; existing: boolean }>;
   notes: string[];
   problems: Array<{ field: string; messages: string[] }>;
 }
@@ -44,8 +48,15 @@ interface Report {
   created: number;
   refused: number;
   rows: RowReport[];
-  webhookEndpoints: Array<{ id: number; url: string; secret: string }>;
+  webhookEndpoints: Array<{ id: string; url: string; secret: string }>;
 }
+
+/** The row id of a record a report names. */
+const rowId = (recordId: string | null): number => {
+  const decoded = fromGlobalId(recordId!);
+  expect(decoded?.typeName).toBe('SubscriptionRecord');
+  return decoded!.id;
+};
 
 function upload(
   token: string | null,
@@ -56,8 +67,8 @@ function upload(
 ) {
   const request = testApp.http
     .post('/graphql')
-    .field('operations', JSON.stringify({ query: IMPORT, variables: { format, file: null, ...variables } }))
-    .field('map', JSON.stringify({ 0: ['variables.file'] }))
+    .field('operations', JSON.stringify({ query: IMPORT, variables: { input: { format, file: null, ...variables } } }))
+    .field('map', JSON.stringify({ 0: ['variables.input.file'] }))
     .attach('0', file, filename);
   return token ? request.set('authorization', `Bearer ${token}`) : request;
 }
@@ -71,7 +82,17 @@ async function imported(
   const response = await upload(token, format, file, variables);
   expect(response.status).toBe(200);
   expect(response.body.errors).toBeUndefined();
-  return response.body.data.importSubscriptions;
+  expect(response.body.data.importSubscriptions.userErrors).toEqual([]);
+  return response.body.data.importSubscriptions.report;
+}
+
+/** The userErrors of a refused upload, checked to be the first of its errors too, with that error. */
+async function refusedUpload(response: { body: any }, code: string) {
+  expect(response.body.data.importSubscriptions.report).toBeNull();
+  const [userError] = response.body.data.importSubscriptions.userErrors;
+  expect(userError).toEqual({ field: expect.any(Array), code, message: expect.any(String) });
+  expect(response.body.errors[0].extensions.code).toBe(code);
+  return response.body.data.importSubscriptions.userErrors;
 }
 
 const records = (user: SignedUpUser) =>
@@ -115,17 +136,17 @@ describe('Wallos exports', () => {
       problems: [],
     });
     expect(youtube.matches).toEqual([
-      { kind: 'product', name: 'YouTube Premium', id: expect.any(Number), existing: true },
-      { kind: 'currency', name: 'EUR', id: null, existing: true },
-      { kind: 'category', name: 'Video Streaming', id: 2, existing: true },
-      { kind: 'paymentMode', name: 'PayPal', id: null, existing: false },
+      { kind: 'PRODUCT', name: 'YouTube Premium', id: expect.any(String), existing: true },
+      { kind: 'CURRENCY', name: 'EUR', id: null, existing: true },
+      { kind: 'CATEGORY', name: 'Video Streaming', id: toGlobalId('ProductCategory', 2), existing: true },
+      { kind: 'PAYMENT_MODE', name: 'PayPal', id: null, existing: false },
     ]);
     expect(youtube.notes).toEqual(['The URL is kept in the note (a record takes its web address from its product).']);
-    expect(backblaze.matches).toContainEqual({ kind: 'category', name: 'Backups', id: null, existing: false });
+    expect(backblaze.matches).toContainEqual({ kind: 'CATEGORY', name: 'Backups', id: null, existing: false });
     expect(backblaze.notes).toContain('"$" read as USD (it may be USD, AUD, CAD).');
     expect(gym).toMatchObject({ outcome: 'WOULD_CREATE', problems: [] });
     // Wallos' "No category" is no category here.
-    expect(gym.matches.map((match) => match.kind)).toEqual(['product', 'currency', 'paymentMode']);
+    expect(gym.matches.map((match) => match.kind)).toEqual(['PRODUCT', 'CURRENCY', 'PAYMENT_MODE']);
     expect(mystery.outcome).toBe('REFUSED');
     expect(mystery.problems).toEqual([
       {
@@ -147,7 +168,14 @@ describe('Wallos exports', () => {
   it('a real run with a refused row imports nothing and says which rows and why', async () => {
     const ann = await signUp(testApp, 'Ann');
     const response = await upload(ann.token, 'WALLOS', fixture('wallos-export.json'));
-    expect(response.body.data).toBeNull();
+    // Each of the refused row's problems, under its line.
+    const userErrors = await refusedUpload(response, 'BAD_USER_INPUT');
+    expect(userErrors).toContainEqual({
+      field: ['input', 'line 4'],
+      code: 'BAD_USER_INPUT',
+      message: expect.stringContaining('Every 2 Fortnights'),
+    });
+    expect(userErrors.every((error: { field: string[] }) => error.field.join('.') === 'input.line 4')).toBe(true);
     expect(response.body.errors[0]).toMatchObject({
       message: '1 of 4 rows are refused, so nothing was imported: fix them, or import with skipRefused.',
       extensions: {
@@ -165,7 +193,7 @@ describe('Wallos exports', () => {
     expect(report).toMatchObject({ dryRun: false, total: 4, created: 3, refused: 1 });
     expect(report.rows.map((row) => row.outcome)).toEqual(['CREATED', 'CREATED', 'CREATED', 'REFUSED']);
     const byId = new Map((await records(ann)).map((record) => [Number(record.id), record]));
-    const [youtube, backblaze, gym] = report.rows.map((row) => byId.get(row.recordId!)!);
+    const [youtube, backblaze, gym] = report.rows.slice(0, 3).map((row) => byId.get(rowId(row.recordId))!);
     expect(youtube).toMatchObject({
       productName: 'YouTube Premium',
       price: '15.99',
@@ -183,10 +211,10 @@ describe('Wallos exports', () => {
       recurring: 1,
       note: 'Family plan\nhttps://youtube.com\nPaid by Ann',
       alertId: 1,
-      categoryId: 2,
+      categoryId: toGlobalId('ProductCategory', 2),
       paymentMode: 'PayPal',
     });
-    expect(youtube.product.id).toBe(report.rows[0].matches[0].id);
+    expect(toGlobalId('Product', youtube.product.id)).toBe(report.rows[0].matches[0].id);
     expect(backblaze).toMatchObject({
       price: '21.00',
       currency: 'USD',
@@ -210,7 +238,7 @@ describe('Wallos exports', () => {
       `select "id" from "product_categories" where "user_id" = ? and "name" = 'Backups'`,
       [ann.id],
     );
-    expect(backblaze.categoryId).toBe(backups.id);
+    expect(backblaze.categoryId).toBe(toGlobalId('ProductCategory', backups.id));
     // Reminders aside: on a day when an imported record's next payment is close, one may fire at once.
     const events = await sql<{ topic: string; n: string }>(
       testApp,
@@ -224,7 +252,7 @@ describe('Wallos exports', () => {
       [ann.id],
     );
     // Only the active record with notifications on has reminders (Backblaze's are off, the gym is cancelled).
-    expect(reminders.map((row) => row.subscription_id)).toEqual([report.rows[0].recordId]);
+    expect(reminders.map((row) => row.subscription_id)).toEqual([rowId(report.rows[0].recordId)]);
   });
 
   it("reads Wallos' CSV export the same as its JSON, and the older CSV without the payment cycle", async () => {
@@ -242,7 +270,7 @@ describe('Wallos exports', () => {
       outcome: 'CREATED',
       notes: expect.arrayContaining(['No billing period given: monthly.']),
     });
-    expect(older.rows[0].matches).toContainEqual({ kind: 'category', name: 'Cloud', id: null, existing: false });
+    expect(older.rows[0].matches).toContainEqual({ kind: 'CATEGORY', name: 'Cloud', id: null, existing: false });
     const [record] = await records(ann);
     expect(record).toMatchObject({
       productName: 'Nextcloud hosting',
@@ -265,16 +293,16 @@ describe('CSV from a spreadsheet', () => {
     ]);
     expect(report.rows[2].problems).toEqual([{ field: 'payment_date', messages: ['The date does not exist.'] }]);
     const byId = new Map((await records(ann)).map((record) => [Number(record.id), record]));
-    const spotify = byId.get(report.rows[0].recordId!)!;
+    const spotify = byId.get(rowId(report.rows[0].recordId))!;
     expect(spotify).toMatchObject({
       price: '19.99',
       currency: 'EUR',
       paymentDate: '2027-01-31',
-      categoryId: 3,
+      categoryId: toGlobalId('ProductCategory', 3),
       note: 'Shared with\r\nthe kids; paid by Ann',
     });
     expect(spotify.tags.map((tag: { name: string }) => tag.name).sort()).toEqual(['family', 'music']);
-    expect(byId.get(report.rows[1].recordId!)).toMatchObject({
+    expect(byId.get(rowId(report.rows[1].recordId))).toMatchObject({
       price: '1234.50',
       currency: 'SEK',
       billingCycle: 4,
@@ -324,7 +352,7 @@ it("gives the records ids in the file's order, new products and catalogue ones a
   );
   const report = await imported(ann.token, 'CSV', file);
   expect(report.rows.map((row) => row.outcome)).toEqual(lines.map(() => 'CREATED'));
-  const ids = report.rows.map((row) => row.recordId!);
+  const ids = report.rows.map((row) => rowId(row.recordId));
   expect(ids).toEqual(ids.map((_, index) => ids[0] + index));
 });
 
@@ -340,6 +368,10 @@ describe('the upload', () => {
       Buffer.from('{"format": "subledger-account", "version": 1, "subscriptions": [{'),
     );
     expect(broken.body.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
+    expect(broken.body.data.importSubscriptions).toEqual({
+      report: null,
+      userErrors: [{ field: [], code: 'BAD_USER_INPUT', message: broken.body.errors[0].message }],
+    });
     expect(broken.body.errors[0].message).toMatch(/^The file is not readable as JSON/);
     const foreign = await upload(ann.token, 'SUBLEDGER', Buffer.from('{"format": "other", "version": 1}'));
     expect(foreign.body.errors[0].message).toBe(
@@ -352,6 +384,10 @@ describe('the upload', () => {
     const row = `Hosting,5,2027-01-01,${'x'.repeat(100_000)}\n`;
     const big = Buffer.from(`name,price,date,notes\n${row.repeat(Math.ceil((10 * 1024 * 1024) / row.length) + 1)}`);
     const response = await upload(ann.token, 'CSV', big, { dryRun: true });
+    expect(response.body.data.importSubscriptions).toEqual({
+      report: null,
+      userErrors: [{ field: [], code: 'PAYLOAD_TOO_LARGE', message: 'The file is over the 10 MB an import takes.' }],
+    });
     expect(response.body.errors[0]).toMatchObject({
       message: 'The file is over the 10 MB an import takes.',
       extensions: { code: 'PAYLOAD_TOO_LARGE' },
@@ -426,16 +462,22 @@ describe('a Subledger account export', () => {
     await data(
       'mutation { updateExtensionSettings(input: {notifyBefore: 5, browserNotifications: true}) { notifyBefore } }',
     );
-    const { createFolder: folder } = await data<{ createFolder: { id: number } }>(
-      'mutation { createFolder(input: {name: "Media", color: "#112233"}) { id } }',
+    const {
+      createFolder: { folder },
+    } = await data<{ createFolder: { folder: { id: number } } }>(
+      'mutation { createFolder(input: {name: "Media", color: "#112233"}) { folder { id: legacyId } } }',
     );
-    const { createPaymentMode: mode } = await data<{ createPaymentMode: { id: number } }>(
-      'mutation { createPaymentMode(input: {name: "Visa"}) { id } }',
+    const {
+      createPaymentMode: { paymentMode: mode },
+    } = await data<{ createPaymentMode: { paymentMode: { id: number } } }>(
+      'mutation { createPaymentMode(input: {name: "Visa"}) { paymentMode { id: legacyId } } }',
     );
-    const { createProductCategory: category } = await data<{ createProductCategory: { id: number } }>(
-      'mutation { createProductCategory(input: {name: "Home"}) { id } }',
+    const {
+      createProductCategory: { productCategory: category },
+    } = await data<{ createProductCategory: { productCategory: { id: number; globalId: string } } }>(
+      'mutation { createProductCategory(input: {name: "Home"}) { productCategory { id: legacyId globalId: id } } }',
     );
-    await data('mutation { createTag(input: {name: "unused"}) { id } }');
+    await data('mutation { createTag(input: {name: "unused"}) { tag { id } } }');
     const { createAlert: alert } = await data<{ createAlert: { id: number } }>(
       'mutation { createAlert(input: {name: "Week before", timePeriod: 1, timeCycle: 2, time: "08:30", condition: 2, channel: 2, timezone: "Europe/Berlin", subjects: 1}) { id } }',
     );
@@ -481,16 +523,22 @@ describe('a Subledger account export', () => {
     );
     // Issue 20's parts: a price change, a paid and a skipped payment, budgets, and a household sharing the main record.
     await data(`mutation { changePrice(id: ${mainId}, price: "14.00", effectiveFrom: "${changedFrom}") { id } }`);
-    const { paymentEntries: entries } = await data<{ paymentEntries: Array<{ id: number }> }>(
-      `{ paymentEntries(filter: {subscriptionId: ${mainId}}) { id } }`,
+    const {
+      paymentEntries: { nodes: entries },
+    } = await data<{ paymentEntries: { nodes: Array<{ id: string }> } }>(
+      `{ paymentEntries(filter: {subscriptionId: "${toGlobalId('SubscriptionRecord', mainId)}"}) { nodes { id } } }`,
     );
     expect(entries.length).toBeGreaterThanOrEqual(2);
     await data(
-      `mutation { markPaid(entryId: ${entries[0].id}, amount: "13.00", paidAt: "${today()}", note: "card") { id } }`,
+      `mutation { markPaid(input: {id: "${entries[0].id}", amount: "13.00", paidAt: "${today()}", note: "card"}) { paymentEntry { id } } }`,
     );
-    await data(`mutation { markSkipped(entryId: ${entries[1].id}, note: "paused") { id } }`);
-    await data(`mutation { setBudget(input: {amount: "100.00", alertId: ${alert.id}}) { id } }`);
-    await data(`mutation { setBudget(input: {amount: "30.00", categoryId: ${category.id}}) { id } }`);
+    await data(`mutation { markSkipped(input: {id: "${entries[1].id}", note: "paused"}) { paymentEntry { id } } }`);
+    await data(
+      `mutation { setBudget(input: {amount: "100.00", alertId: "${toGlobalId('Alert', alert.id)}"}) { budget { id } } }`,
+    );
+    await data(
+      `mutation { setBudget(input: {amount: "30.00", categoryId: "${category.globalId}"}) { budget { id } } }`,
+    );
     await data('mutation { createHousehold(name: "Family") { id } }');
     const { addHouseholdMember: kim } = await data<{ addHouseholdMember: { id: number } }>(
       'mutation { addHouseholdMember(input: {name: "Kim", canEdit: true}) { id } }',
@@ -527,8 +575,17 @@ describe('a Subledger account export', () => {
     const bob = await signUp(testApp, 'Ann');
     const report = await imported(bob.token, 'SUBLEDGER', Buffer.from(JSON.stringify(before)));
     expect(report).toMatchObject({ total: 3, created: 3, refused: 0 });
+    const [{ id: endpointId }] = await sql<{ id: number }>(
+      testApp,
+      `select "id" from "webhook_endpoints" where "user_id" = ?`,
+      [bob.id],
+    );
     expect(report.webhookEndpoints).toEqual([
-      { id: expect.any(Number), url: 'https://hooks.example.com/subledger', secret: expect.stringMatching(/^whsec_/) },
+      {
+        id: toGlobalId('WebhookEndpoint', endpointId),
+        url: 'https://hooks.example.com/subledger',
+        secret: expect.stringMatching(/^whsec_/),
+      },
     ]);
     const after = await exported(bob);
     expect(normalised(after)).toBe(normalised(before));
@@ -594,12 +651,14 @@ describe('the money parts of a Subledger export', () => {
 
 it("a file cannot reach another user's rows: their ids are refused, their names are not matched", async () => {
   const [ann, bob] = await Promise.all([signUp(testApp, 'Ann'), signUp(testApp, 'Bob')]);
-  const { createProductCategory: category } = await graphqlData<{ createProductCategory: { id: number } }>(
+  const {
+    createProductCategory: { productCategory: category },
+  } = await graphqlData<{ createProductCategory: { productCategory: { id: number } } }>(
     testApp,
     ann.token,
-    'mutation { createProductCategory(input: {name: "Ann only"}) { id } }',
+    'mutation { createProductCategory(input: {name: "Ann only"}) { productCategory { id: legacyId } } }',
   );
-  await graphqlData(testApp, ann.token, 'mutation { createFolder(input: {name: "Shared name"}) { id } }');
+  await graphqlData(testApp, ann.token, 'mutation { createFolder(input: {name: "Shared name"}) { folder { id } } }');
   const { createAlert: alert } = await graphqlData<{ createAlert: { id: number } }>(
     testApp,
     ann.token,
@@ -654,9 +713,9 @@ it("a file cannot reach another user's rows: their ids are refused, their names 
     `select "id", "user_id" from "folders" where "user_id" = ?`,
     [bob.id],
   );
-  expect((await records(bob)).map((record) => Number(record.id))).toEqual([report.rows[2].recordId]);
+  expect((await records(bob)).map((record) => Number(record.id))).toEqual([rowId(report.rows[2].recordId)]);
   const [stored] = await sql<{ folder_id: number }>(testApp, `select "folder_id" from "subscriptions" where "id" = ?`, [
-    report.rows[2].recordId,
+    rowId(report.rows[2].recordId),
   ]);
   expect(stored.folder_id).toBe(folder.id);
   expect(await count('subscriptions', ann)).toBe(0);
@@ -709,7 +768,9 @@ it('a refused account import changes nothing: not the settings and profile it re
     ],
   });
   const refused = await uploadAccount(testApp, eve.token, document('not a url'));
-  expect(refused.body.data).toBeNull();
+  expect(await refusedUpload(refused, 'BAD_USER_INPUT')).toEqual([
+    { field: ['input', 'url'], code: 'BAD_USER_INPUT', message: expect.any(String) },
+  ]);
   expect(refused.body.errors[0]).toMatchObject({
     extensions: { code: 'BAD_USER_INPUT', errors: { url: [expect.any(String)] } },
   });
@@ -721,7 +782,16 @@ it('a refused account import changes nothing: not the settings and profile it re
   // The same file with a good URL is restored whole: the refusal above was the URL's alone.
   const accepted = await uploadAccount(testApp, eve.token, document('https://hooks.example.com/other'));
   expect(accepted.body.errors).toBeUndefined();
-  expect(accepted.body.data.importSubscriptions).toMatchObject({ created: 1, refused: 0 });
+  expect(accepted.body.data.importSubscriptions).toEqual({
+    report: {
+      total: 1,
+      created: 1,
+      refused: 0,
+      rows: [expect.objectContaining({ outcome: 'CREATED' })],
+      webhookEndpoints: expect.any(Array),
+    },
+    userErrors: [],
+  });
   expect(await account()).toEqual({
     me: { baseCurrency: 'EUR', timezone: 'Europe/Berlin' },
     extensionSettings: { autoDetectSubscriptions: true, browserNotifications: true, notifyBefore: 5 },

@@ -1,3 +1,4 @@
+import { toGlobalId } from '../../src/platform/graphql/global-ids';
 import { ownedRowsDigest } from '../support/hardening';
 import { createSubscription } from '../support/subscriptions';
 import { graphql, graphqlData, type SignedUpUser, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
@@ -22,12 +23,41 @@ const gqlErrors = async (token: string, query: string, variables?: Record<string
 
 const SUMMARY = `query($from: LocalDate, $to: LocalDate, $groupBy: SpendingGroupBy) {
   spendingSummary(from: $from, to: $to, groupBy: $groupBy) {
-    baseCurrency from to monthlyTotal yearlyTotal periodTotal plannedTotal paidTotal monthlyBudget budget
-    groups { key label count monthlyTotal periodTotal plannedTotal paidTotal budget }
+    baseCurrency from to
+    monthlyTotal { amount currency } yearlyTotal { amount currency } periodTotal { amount currency }
+    plannedTotal { amount currency } paidTotal { amount currency } monthlyBudget { amount currency } budget { amount currency }
+    groups {
+      key label count monthlyTotal { amount currency } periodTotal { amount currency } plannedTotal { amount currency }
+      paidTotal { amount currency } budget { amount currency }
+    }
   }
 }`;
-const summary = async (user: SignedUpUser, from: string, to: string, groupBy = 'CATEGORY') =>
-  (await graphqlData(testApp, user.token, SUMMARY, { from, to, groupBy })).spendingSummary;
+
+type Money = { amount: string; currency: string };
+/** Every Money of an object (not its lists) as its amount, each checked to be in `currency`. */
+function amountsIn(currency: string, object: Record<string, unknown>): Record<string, any> {
+  return Object.fromEntries(
+    Object.entries(object).map(([key, value]) => {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return [key, value];
+      expect(value).toEqual({ amount: expect.stringMatching(/^-?\d+\.\d{2}$/), currency });
+      return [key, (value as Money).amount];
+    }),
+  );
+}
+/** A summary with its Money fields as their amounts (each checked to be in the base currency). */
+const summary = async (
+  user: SignedUpUser,
+  from: string,
+  to: string,
+  groupBy = 'CATEGORY',
+): Promise<Record<string, any>> => {
+  const answer = (await graphqlData(testApp, user.token, SUMMARY, { from, to, groupBy })).spendingSummary;
+  const base = answer.baseCurrency;
+  return {
+    ...amountsIn(base, answer),
+    groups: answer.groups.map((group: Record<string, unknown>) => amountsIn(base, group)),
+  };
+};
 
 const CHANGE = `mutation($id: Int!, $price: String!, $from: LocalDate!) {
   changePrice(id: $id, price: $price, effectiveFrom: $from) { id price currency priceHistory { effectiveFrom price currency } }
@@ -159,18 +189,41 @@ describe('price history', () => {
   });
 });
 
-const ENTRIES = `query($filter: PaymentEntryFilter) {
-  paymentEntries(filter: $filter) { id subscriptionId productName dueDate expectedAmount currency status paidAmount paidAt note }
+const ENTRY_FIELDS = `id legacyId subscriptionId productName dueDate expectedAmount { amount currency } status
+  paidAmount { amount currency } paidAt note`;
+const ENTRIES = `query($filter: PaymentEntryFilter, $first: Int, $after: String, $last: Int, $before: String) {
+  paymentEntries(filter: $filter, first: $first, after: $after, last: $last, before: $before) {
+    totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+    edges { cursor node { id } }
+    nodes { ${ENTRY_FIELDS} }
+  }
 }`;
-const PAID = `mutation($id: Int!, $amount: String, $paidAt: LocalDate, $note: String) {
-  markPaid(entryId: $id, amount: $amount, paidAt: $paidAt, note: $note) { id status paidAmount paidAt note expectedAmount }
+const PAID = `mutation($input: MarkPaidInput!) {
+  markPaid(input: $input) {
+    paymentEntry { id status paidAmount { amount currency } paidAt note expectedAmount { amount currency } }
+    userErrors { field code message }
+  }
 }`;
+const SKIPPED = `mutation($input: MarkSkippedInput!) {
+  markSkipped(input: $input) { paymentEntry { status paidAmount { amount } paidAt note } userErrors { field code message } }
+}`;
+const NODE = `query($id: ID!) {
+  node(id: $id) { __typename id legacyId ... on PaymentEntry { dueDate status } ... on Budget { amount { amount currency } } }
+}`;
+
+interface EntryNode {
+  id: string;
+  legacyId: number;
+  dueDate: string;
+  status: string;
+}
 
 describe('payment ledger', () => {
   let cleo: SignedUpUser;
   let record: number;
-  const entries = async (filter: Record<string, unknown> = {}) =>
-    (await graphqlData(testApp, cleo.token, ENTRIES, { filter })).paymentEntries;
+  const page = async (variables: Record<string, unknown> = {}, user = cleo) =>
+    (await graphqlData(testApp, user.token, ENTRIES, variables)).paymentEntries;
+  const entries = async (filter: Record<string, unknown> = {}): Promise<EntryNode[]> => (await page({ filter })).nodes;
 
   beforeAll(async () => {
     cleo = await signUp(testApp, 'Cleo Ledger');
@@ -180,48 +233,71 @@ describe('payment ledger', () => {
   });
 
   it('holds each payment from the one of the period the record was made in through the next one due', async () => {
-    expect(await entries()).toEqual([
+    const answer = await page();
+    expect(answer.totalCount).toBe(2);
+    expect(answer.pageInfo).toEqual({
+      hasNextPage: false,
+      hasPreviousPage: false,
+      startCursor: answer.edges[0].cursor,
+      endCursor: answer.edges[1].cursor,
+    });
+    expect(answer.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual(
+      answer.nodes.map((node: EntryNode) => node.id),
+    );
+    const [{ id: february }] = await sql<{ id: number }>(
+      testApp,
+      `select "id" from "payment_entries" where "subscription_id" = ? order by "due_date" limit 1`,
+      [record],
+    );
+    expect(answer.nodes).toEqual([
       {
-        id: expect.any(Number),
-        subscriptionId: record,
+        id: toGlobalId('PaymentEntry', february),
+        legacyId: february,
+        subscriptionId: toGlobalId('SubscriptionRecord', record),
         productName: expect.any(String),
         dueDate: '2026-02-28',
-        expectedAmount: '15.49',
-        currency: 'USD',
+        expectedAmount: { amount: '15.49', currency: 'USD' },
         status: 'PENDING',
         paidAmount: null,
         paidAt: null,
         note: null,
       },
       expect.objectContaining({
-        subscriptionId: record,
+        subscriptionId: toGlobalId('SubscriptionRecord', record),
         dueDate: '2026-03-31',
-        expectedAmount: '15.49',
+        expectedAmount: { amount: '15.49', currency: 'USD' },
         status: 'PENDING',
       }),
     ]);
+    const byRecord = await entries({ subscriptionId: toGlobalId('SubscriptionRecord', record) });
+    expect(byRecord.map((entry) => entry.dueDate)).toEqual(['2026-02-28', '2026-03-31']);
   });
 
   it('records payments (the expected amount and today unless given) and skips, and spending reports what was paid', async () => {
     const [february, march] = await entries();
     expect((await summary(cleo, '2026-03-01', '2026-03-31')).paidTotal).toBe('0.00');
-    expect((await graphqlData(testApp, cleo.token, PAID, { id: february.id })).markPaid).toEqual({
-      id: february.id,
-      status: 'PAID',
-      paidAmount: '15.49',
-      paidAt: '2026-03-10',
-      note: null,
-      expectedAmount: '15.49',
+    expect((await graphqlData(testApp, cleo.token, PAID, { input: { id: february.id } })).markPaid).toEqual({
+      paymentEntry: {
+        id: february.id,
+        status: 'PAID',
+        paidAmount: { amount: '15.49', currency: 'USD' },
+        paidAt: '2026-03-10',
+        note: null,
+        expectedAmount: { amount: '15.49', currency: 'USD' },
+      },
+      userErrors: [],
     });
     const late = (
       await graphqlData(testApp, cleo.token, PAID, {
-        id: march.id,
-        amount: '16.5',
-        paidAt: '2026-03-30',
-        note: 'price rose',
+        input: { id: march.id, amount: '16.5', paidAt: '2026-03-30', note: 'price rose' },
       })
     ).markPaid;
-    expect(late).toMatchObject({ status: 'PAID', paidAmount: '16.50', paidAt: '2026-03-30', note: 'price rose' });
+    expect(late.paymentEntry).toMatchObject({
+      status: 'PAID',
+      paidAmount: { amount: '16.50', currency: 'USD' },
+      paidAt: '2026-03-30',
+      note: 'price rose',
+    });
     // 15.49 + 16.50, both paid in March; the planned figure stays what the record plans (one payment on Mar 31).
     const march2026 = await summary(cleo, '2026-03-01', '2026-03-31');
     expect(march2026).toMatchObject({ paidTotal: '31.99', periodTotal: '15.49' });
@@ -232,19 +308,14 @@ describe('payment ledger', () => {
     expect((await summary(cleo, '2026-03-01', '2026-03-31', 'MONTH')).groups).toEqual([
       expect.objectContaining({ key: '2026-03', paidTotal: '31.99' }),
     ]);
-    const skipped = (
-      await graphqlData(
-        testApp,
-        cleo.token,
-        'mutation($id: Int!) { markSkipped(entryId: $id, note: "refunded") { status paidAmount paidAt note } }',
-        {
-          id: march.id,
-        },
-      )
-    ).markSkipped;
-    expect(skipped).toEqual({ status: 'SKIPPED', paidAmount: null, paidAt: null, note: 'refunded' });
+    const skipped = (await graphqlData(testApp, cleo.token, SKIPPED, { input: { id: march.id, note: 'refunded' } }))
+      .markSkipped;
+    expect(skipped).toEqual({
+      paymentEntry: { status: 'SKIPPED', paidAmount: null, paidAt: null, note: 'refunded' },
+      userErrors: [],
+    });
     expect((await summary(cleo, '2026-03-01', '2026-03-31')).paidTotal).toBe('15.49');
-    expect((await entries({ status: 'SKIPPED' })).map((entry: { id: number }) => entry.id)).toEqual([march.id]);
+    expect((await entries({ status: 'SKIPPED' })).map((entry) => entry.id)).toEqual([march.id]);
   });
 
   it('is extended by the sweep as dates roll, once, and loses the pending entries not yet due when the record ends', async () => {
@@ -275,9 +346,7 @@ describe('payment ledger', () => {
         .set('authorization', `Bearer ${cleo.token}`);
       expect(cancelled.status).toBe(200);
       // Aug 31 was not due yet: it goes; the payments already due stay, to be marked.
-      expect(
-        (await entries()).map((entry: { dueDate: string; status: string }) => [entry.dueDate, entry.status]),
-      ).toEqual([
+      expect((await entries()).map((entry) => [entry.dueDate, entry.status])).toEqual([
         ['2026-02-28', 'PAID'],
         ['2026-03-31', 'SKIPPED'],
         ['2026-04-30', 'PENDING'],
@@ -290,27 +359,108 @@ describe('payment ledger', () => {
     }
   });
 
-  it("refuses a bad amount and another user's entry, changing nothing", async () => {
+  it('pages forward with first/after and back with last/before, in due-date order, with totalCount', async () => {
+    // On the day the previous test left the ledger (back in March, its pending entries not yet due would go).
+    now = new Date('2026-08-05T12:00:00Z');
+    try {
+      const dates = (answer: { nodes: EntryNode[] }) => answer.nodes.map((entry) => entry.dueDate);
+      const first = await page({ first: 2 });
+      expect(dates(first)).toEqual(['2026-02-28', '2026-03-31']);
+      expect(first.totalCount).toBe(6);
+      expect(first.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
+      const second = await page({ first: 2, after: first.pageInfo.endCursor });
+      expect(dates(second)).toEqual(['2026-04-30', '2026-05-31']);
+      expect(second.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: true });
+
+      const last = await page({ last: 2 });
+      expect(dates(last)).toEqual(['2026-06-30', '2026-07-31']);
+      expect(last.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
+      const before = await page({ last: 3, before: last.pageInfo.startCursor });
+      expect(dates(before)).toEqual(['2026-03-31', '2026-04-30', '2026-05-31']);
+      expect(before.totalCount).toBe(6);
+
+      const pending = await page({ filter: { status: 'PENDING' }, first: 1 });
+      expect(pending.totalCount).toBe(4);
+      expect(dates(pending)).toEqual(['2026-04-30']);
+      // The whole ledger (up to 1000 entries) when no size is given; no page is larger.
+      expect(dates(await page())).toHaveLength(6);
+      const tooMany = await graphql(testApp, cleo.token, ENTRIES, { first: 1001 });
+      expect(tooMany.body.errors[0].extensions).toMatchObject({
+        code: 'BAD_USER_INPUT',
+        errors: { first: [expect.any(String)] },
+      });
+    } finally {
+      now = new Date('2026-03-10T12:00:00Z');
+    }
+  });
+
+  it('finds an entry by node(id:) for its owner only', async () => {
+    const [entry] = await entries();
+    const found = (await graphqlData(testApp, cleo.token, NODE, { id: entry.id })).node;
+    expect(found).toEqual({
+      __typename: 'PaymentEntry',
+      id: entry.id,
+      legacyId: entry.legacyId,
+      dueDate: '2026-02-28',
+      status: 'PAID',
+    });
+    const stranger = await signUp(testApp, 'Stranger Ledger');
+    expect((await graphqlData(testApp, stranger.token, NODE, { id: entry.id })).node).toBeNull();
+  });
+
+  it("refuses a bad amount and another user's entry in userErrors and errors, changing nothing", async () => {
     const [first] = await entries();
     const digest = await ownedRowsDigest(testApp, cleo.id);
-    const bad = await gqlErrors(cleo.token, PAID, { id: first.id, amount: '12.345' });
-    expect(bad[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { amount: [expect.any(String)] } });
+    const bad = await graphql(testApp, cleo.token, PAID, { input: { id: first.id, amount: '12.345' } });
+    expect(bad.body.data.markPaid).toEqual({
+      paymentEntry: null,
+      userErrors: [{ field: ['input', 'amount'], code: 'BAD_USER_INPUT', message: expect.any(String) }],
+    });
+    expect(bad.body.errors[0].extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      errors: { amount: [expect.any(String)] },
+    });
     const dan = await signUp(testApp, 'Dan Ledger');
-    expect((await gqlErrors(dan.token, PAID, { id: first.id }))[0].extensions.code).toBe('NOT_FOUND');
-    expect(
-      (await gqlErrors(dan.token, 'mutation($id: Int!) { markSkipped(entryId: $id) { id } }', { id: first.id }))[0]
-        .extensions.code,
-    ).toBe('NOT_FOUND');
-    expect((await graphqlData(testApp, dan.token, ENTRIES, {})).paymentEntries).toEqual([]);
+    const foreign = await graphql(testApp, dan.token, PAID, { input: { id: first.id } });
+    expect(foreign.body.data.markPaid).toEqual({
+      paymentEntry: null,
+      userErrors: [{ field: [], code: 'NOT_FOUND', message: expect.any(String) }],
+    });
+    expect(foreign.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    const skipped = await graphql(testApp, dan.token, SKIPPED, { input: { id: first.id } });
+    expect(skipped.body.data.markSkipped.userErrors).toEqual([
+      { field: [], code: 'NOT_FOUND', message: expect.any(String) },
+    ]);
+    // An id of another type is no entry.
+    const wrongType = await graphql(testApp, cleo.token, SKIPPED, {
+      input: { id: toGlobalId('Budget', first.legacyId) },
+    });
+    expect(wrongType.body.data.markSkipped.userErrors).toEqual([
+      { field: ['input', 'id'], code: 'NOT_FOUND', message: expect.any(String) },
+    ]);
+    expect(await page({}, dan)).toMatchObject({
+      totalCount: 0,
+      nodes: [],
+      pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
+    });
     expect(await ownedRowsDigest(testApp, cleo.id)).toBe(digest);
   });
 });
 
-const SET_BUDGET = `mutation($amount: String!, $categoryId: Int) { setBudget(input: {amount: $amount, categoryId: $categoryId}) { id categoryId categoryName amount } }`;
+const BUDGET_FIELDS = 'id legacyId categoryId categoryName amount { amount currency } alertId warnedMonth';
+const SET_BUDGET = `mutation($input: SetBudgetInput!) {
+  setBudget(input: $input) { budget { ${BUDGET_FIELDS} } userErrors { field code message } }
+}`;
+const REMOVE_BUDGET = `mutation($input: RemoveBudgetInput!) {
+  removeBudget(input: $input) { deletedBudgetId userErrors { field code message } }
+}`;
 
 describe('budgets', () => {
   let eve: SignedUpUser;
   let categoryId: number;
+  let category: string;
+  const setBudget = async (input: Record<string, unknown>) =>
+    (await graphqlData(testApp, eve.token, SET_BUDGET, { input })).setBudget;
 
   beforeAll(async () => {
     eve = await signUp(testApp, 'Eve Budgets');
@@ -318,6 +468,7 @@ describe('budgets', () => {
       testApp,
       `select "id" from "product_categories" where "user_id" is null and "id" <> 1 order by "id" limit 1`,
     );
+    category = toGlobalId('ProductCategory', categoryId);
     await createSubscription(testApp, eve.token, {
       price: '40.00',
       payment_date: '2026-01-05',
@@ -326,38 +477,82 @@ describe('budgets', () => {
   });
 
   it('sets an overall and a category budget, and spending reports them over the range, a partial month by its days', async () => {
-    const overall = (await graphqlData(testApp, eve.token, SET_BUDGET, { amount: '100' })).setBudget;
-    expect(overall).toEqual({ id: expect.any(Number), categoryId: null, categoryName: null, amount: '100.00' });
-    const replaced = (await graphqlData(testApp, eve.token, SET_BUDGET, { amount: '90.5' })).setBudget;
-    expect(replaced).toEqual({ ...overall, amount: '90.50' });
-    const category = (await graphqlData(testApp, eve.token, SET_BUDGET, { amount: '30', categoryId })).setBudget;
-    expect(category).toEqual({ id: expect.any(Number), categoryId, categoryName: expect.any(String), amount: '30.00' });
-    expect((await graphqlData(testApp, eve.token, '{ budgets { categoryId amount } }')).budgets).toEqual([
-      { categoryId: null, amount: '90.50' },
-      { categoryId, amount: '30.00' },
+    const overall = await setBudget({ amount: '100' });
+    expect(overall).toEqual({
+      budget: {
+        id: expect.any(String),
+        legacyId: expect.any(Number),
+        categoryId: null,
+        categoryName: null,
+        amount: { amount: '100.00', currency: 'USD' },
+        alertId: null,
+        warnedMonth: null,
+      },
+      userErrors: [],
+    });
+    expect(overall.budget.id).toBe(toGlobalId('Budget', overall.budget.legacyId));
+    const replaced = await setBudget({ amount: '90.5' });
+    expect(replaced.budget).toEqual({ ...overall.budget, amount: { amount: '90.50', currency: 'USD' } });
+    const forCategory = (await setBudget({ amount: '30', categoryId: category })).budget;
+    expect(forCategory).toMatchObject({
+      categoryId: category,
+      categoryName: expect.any(String),
+      amount: { amount: '30.00', currency: 'USD' },
+    });
+    expect(
+      (await graphqlData(testApp, eve.token, '{ budgets { categoryId amount { amount currency } } }')).budgets,
+    ).toEqual([
+      { categoryId: null, amount: { amount: '90.50', currency: 'USD' } },
+      { categoryId: category, amount: { amount: '30.00', currency: 'USD' } },
     ]);
     const march = await summary(eve, '2026-03-01', '2026-03-31');
     expect(march).toMatchObject({ monthlyBudget: '90.50', budget: '90.50', plannedTotal: '40.00' });
-    expect(march.groups).toEqual([
-      expect.objectContaining({ key: String(categoryId), budget: '30.00', periodTotal: '40.00' }),
-    ]);
+    expect(march.groups).toEqual([expect.objectContaining({ key: category, budget: '30.00', periodTotal: '40.00' })]);
     // March whole (90.50) + 15 of April's 30 days (45.25); the category: 30.00 + 15.00.
     const spring = await summary(eve, '2026-03-01', '2026-04-15');
     expect(spring).toMatchObject({ budget: '135.75' });
     expect(spring.groups[0].budget).toBe('45.00');
-    expect(
-      (await summary(eve, '2026-03-01', '2026-03-31', 'FOLDER')).groups.every(
-        (group: { budget: null }) => group.budget === null,
-      ),
-    ).toBe(true);
+    const folders = await summary(eve, '2026-03-01', '2026-03-31', 'FOLDER');
+    expect(folders.groups.every((group: { budget: null }) => group.budget === null)).toBe(true);
+    expect(folders.groups.map((group: { key: string }) => group.key)).toEqual(['NONE']);
+  });
+
+  it('finds a budget by node(id:) for its owner only', async () => {
+    const [overall] = (await graphqlData(testApp, eve.token, '{ budgets { id legacyId } }')).budgets;
+    expect((await graphqlData(testApp, eve.token, NODE, { id: overall.id })).node).toEqual({
+      __typename: 'Budget',
+      id: overall.id,
+      legacyId: overall.legacyId,
+      amount: { amount: '90.50', currency: 'USD' },
+    });
+    const stranger = await signUp(testApp, 'Stranger Budgets');
+    expect((await graphqlData(testApp, stranger.token, NODE, { id: overall.id })).node).toBeNull();
   });
 
   it('removes a budget, and refuses a bad amount, an unknown category and a missing budget, changing nothing', async () => {
-    expect((await graphqlData(testApp, eve.token, 'mutation { removeBudget }')).removeBudget).toBe(true);
+    const [overall] = (await graphqlData(testApp, eve.token, '{ budgets { id } }')).budgets;
+    expect((await graphqlData(testApp, eve.token, REMOVE_BUDGET, { input: {} })).removeBudget).toEqual({
+      deletedBudgetId: overall.id,
+      userErrors: [],
+    });
     expect((await summary(eve, '2026-03-01', '2026-03-31')).budget).toBeNull();
     const digest = await ownedRowsDigest(testApp, eve.id);
-    expect((await gqlErrors(eve.token, 'mutation { removeBudget }'))[0].extensions.code).toBe('NOT_FOUND');
-    expect((await gqlErrors(eve.token, SET_BUDGET, { amount: 'lots' }))[0].extensions).toMatchObject({
+    const missing = await graphql(testApp, eve.token, REMOVE_BUDGET, { input: {} });
+    expect(missing.body.data.removeBudget).toEqual({
+      deletedBudgetId: null,
+      userErrors: [{ field: [], code: 'NOT_FOUND', message: expect.any(String) }],
+    });
+    expect(missing.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    // Not a decimal at all: refused before the mutation runs.
+    expect((await gqlErrors(eve.token, SET_BUDGET, { input: { amount: 'lots' } }))[0].extensions.code).toBe(
+      'BAD_USER_INPUT',
+    );
+    const tooPrecise = await graphql(testApp, eve.token, SET_BUDGET, { input: { amount: '1.234' } });
+    expect(tooPrecise.body.data.setBudget).toEqual({
+      budget: null,
+      userErrors: [{ field: ['input', 'amount'], code: 'BAD_USER_INPUT', message: expect.any(String) }],
+    });
+    expect(tooPrecise.body.errors[0].extensions).toMatchObject({
       code: 'BAD_USER_INPUT',
       errors: { amount: [expect.any(String)] },
     });
@@ -367,12 +562,22 @@ describe('budgets', () => {
       `insert into "product_categories" ("name", "user_id") values ('Frank only', ?) returning "id"`,
       [frank.id],
     );
-    expect(
-      (await gqlErrors(eve.token, SET_BUDGET, { amount: '5', categoryId: franksCategory }))[0].extensions,
-    ).toMatchObject({
+    const foreign = await graphql(testApp, eve.token, SET_BUDGET, {
+      input: { amount: '5', categoryId: toGlobalId('ProductCategory', franksCategory) },
+    });
+    expect(foreign.body.data.setBudget.userErrors).toEqual([
+      { field: ['input', 'categoryId'], code: 'BAD_USER_INPUT', message: expect.any(String) },
+    ]);
+    expect(foreign.body.errors[0].extensions).toMatchObject({
       code: 'BAD_USER_INPUT',
       errors: { category_id: [expect.any(String)] },
     });
+    const wrongType = await graphql(testApp, eve.token, REMOVE_BUDGET, {
+      input: { categoryId: toGlobalId('Folder', categoryId) },
+    });
+    expect(wrongType.body.data.removeBudget.userErrors).toEqual([
+      { field: ['input', 'categoryId'], code: 'NOT_FOUND', message: expect.any(String) },
+    ]);
     expect(await ownedRowsDigest(testApp, eve.id)).toBe(digest);
   });
 });

@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
 import fc from 'fast-check';
 
+import { toGlobalId } from '../../src/platform/graphql/global-ids';
 import { monthlyEquivalent, type SpendingGrouping } from '../../src/spending/spending';
 import { occurrencesBetween } from '../../src/subscriptions/payment-dates';
 import { graphqlData, type SignedUpUser, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
@@ -136,13 +137,15 @@ interface ListedRecord {
   paymentDate: string;
   currency: string;
   baseValue: string;
-  category: { id: number } | null;
-  folder: { id: number } | null;
+  category: { id: string; legacyId: number } | null;
+  folder: { id: string; legacyId: number } | null;
 }
 
 /** The oracle: each listed record's base value, monthly cost and payments in decimal, one by one, added per group. */
 function oracle(records: ListedRecord[], from: string, to: string, grouping: SpendingGrouping) {
   const groups = new Map<string, { monthly: Decimal; period: Decimal; count: number }>();
+  /** The server's key of a group by its sort key: a category's or folder's global id ("NONE": none). */
+  const keys = new Map<string, string>();
   let monthlyTotal = new Decimal(0);
   let periodTotal = new Decimal(0);
   const add = (key: string, monthly: Decimal, period: Decimal) => {
@@ -174,14 +177,16 @@ function oracle(records: ListedRecord[], from: string, to: string, grouping: Spe
     periodTotal = periodTotal.plus(new Decimal(r.baseValue).times(dates.length));
     if (grouping === 'MONTH')
       for (const date of dates) add(date.slice(0, 7), new Decimal(r.baseValue), new Decimal(r.baseValue));
-    else
-      add(
-        grouping === 'CURRENCY' ? r.currency : String((grouping === 'CATEGORY' ? r.category?.id : r.folder?.id) ?? 0),
-        monthly,
-        new Decimal(r.baseValue).times(dates.length),
-      );
+    else if (grouping === 'CURRENCY') add(r.currency, monthly, new Decimal(r.baseValue).times(dates.length));
+    else {
+      // Ordered by the row ids, keyed by the global ids.
+      const linked = grouping === 'CATEGORY' ? r.category : r.folder;
+      const order = String(linked?.legacyId ?? 0);
+      keys.set(order, linked?.id ?? 'NONE');
+      add(order, monthly, new Decimal(r.baseValue).times(dates.length));
+    }
   }
-  const money = (value: Decimal) => value.toFixed(2, Decimal.ROUND_HALF_UP);
+  const money = (value: Decimal) => ({ amount: value.toFixed(2, Decimal.ROUND_HALF_UP), currency: 'USD' });
   return {
     monthlyTotal: money(monthlyTotal),
     yearlyTotal: money(monthlyTotal.times(12)),
@@ -189,7 +194,7 @@ function oracle(records: ListedRecord[], from: string, to: string, grouping: Spe
     groups: [...groups.entries()]
       .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))
       .map(([key, group]) => ({
-        key,
+        key: keys.get(key) ?? key,
         count: group.count,
         monthlyTotal: money(group.monthly),
         yearlyTotal: money(group.monthly.times(12)),
@@ -210,12 +215,12 @@ it('sums to the cent what converting and adding up every listed record in decima
         const { subscriptions } = await graphqlData<{ subscriptions: { edges: Array<{ node: ListedRecord }> } }>(
           testApp,
           user.token,
-          '{ subscriptions(first: 100) { edges { node { status recurring billingType billingCycle billingFrequency paymentDate currency baseValue category { id } folder { id } } } } }',
+          '{ subscriptions(first: 100) { edges { node { status recurring billingType billingCycle billingFrequency paymentDate currency baseValue category { id legacyId } folder { id legacyId } } } } }',
         );
         const { spendingSummary } = await graphqlData(
           testApp,
           user.token,
-          `{ spendingSummary(groupBy: ${grouping}, from: "${from}", to: "${to}") { baseCurrency from to monthlyTotal yearlyTotal periodTotal groups { key count monthlyTotal yearlyTotal periodTotal } } }`,
+          `{ spendingSummary(groupBy: ${grouping}, from: "${from}", to: "${to}") { baseCurrency from to monthlyTotal { amount currency } yearlyTotal { amount currency } periodTotal { amount currency } groups { key count monthlyTotal { amount currency } yearlyTotal { amount currency } periodTotal { amount currency } } } }`,
         );
         const listed = subscriptions.edges.map((edge) => edge.node);
         expect(listed).toHaveLength(records.length);
@@ -258,21 +263,23 @@ it('labels the groups with the names of categories and folders, and their absenc
       await graphqlData(
         testApp,
         user.token,
-        `{ spendingSummary(groupBy: ${grouping}, from: "2026-01-01", to: "2026-03-31") { groups { key label count periodTotal } } }`,
+        `{ spendingSummary(groupBy: ${grouping}, from: "2026-01-01", to: "2026-03-31") { groups { key label count periodTotal { amount currency } } } }`,
       )
     ).spendingSummary.groups;
   const [category] = await sql<{ name: string }>(testApp, `select "name" from "product_categories" where "id" = 2`);
+  const usd = (amount: string) => ({ amount, currency: 'USD' });
   expect(await labels('CATEGORY')).toEqual([
-    { key: '0', label: 'Uncategorised', count: 1, periodTotal: '30.00' },
-    { key: '2', label: category.name, count: 1, periodTotal: '50.00' },
+    { key: 'NONE', label: 'Uncategorised', count: 1, periodTotal: usd('30.00') },
+    { key: toGlobalId('ProductCategory', 2), label: category.name, count: 1, periodTotal: usd('50.00') },
   ]);
   expect(await labels('FOLDER')).toEqual([
-    { key: '0', label: 'No folder', count: 1, periodTotal: '50.00' },
-    { key: String(folderIds[1]), label: 'Folder 2', count: 1, periodTotal: '30.00' },
+    { key: 'NONE', label: 'No folder', count: 1, periodTotal: usd('50.00') },
+    { key: toGlobalId('Folder', folderIds[1]), label: 'Folder 2', count: 1, periodTotal: usd('30.00') },
   ]);
+  expect(await labels('CURRENCY')).toEqual([{ key: 'USD', label: 'USD', count: 2, periodTotal: usd('80.00') }]);
   expect(await labels('MONTH')).toEqual([
-    { key: '2026-01', label: '2026-01', count: 1, periodTotal: '10.00' },
-    { key: '2026-02', label: '2026-02', count: 2, periodTotal: '60.00' },
-    { key: '2026-03', label: '2026-03', count: 1, periodTotal: '10.00' },
+    { key: '2026-01', label: '2026-01', count: 1, periodTotal: usd('10.00') },
+    { key: '2026-02', label: '2026-02', count: 2, periodTotal: usd('60.00') },
+    { key: '2026-03', label: '2026-03', count: 1, periodTotal: usd('10.00') },
   ]);
 });

@@ -2,11 +2,14 @@ import type { TestApp } from './test-app';
 import { daysFromToday, monthsFromToday } from './test-clock';
 
 /** An account import as a GraphQL client uploads it (graphql-multipart-request-spec). */
-const IMPORT = `mutation ($format: ImportFormat!, $file: Upload!, $dryRun: Boolean, $skipRefused: Boolean) {
-  importSubscriptions(format: $format, file: $file, dryRun: $dryRun, skipRefused: $skipRefused) {
-    total created refused
-    rows { line outcome recordId problems { field messages } }
-    webhookEndpoints { id url }
+const IMPORT = `mutation ($input: ImportSubscriptionsInput!) {
+  importSubscriptions(input: $input) {
+    report {
+      total created refused
+      rows { line outcome recordId problems { field messages } }
+      webhookEndpoints { id url }
+    }
+    userErrors { field code message }
   }
 }`;
 
@@ -23,9 +26,9 @@ export function uploadAccount(
     .set('authorization', `Bearer ${token}`)
     .field(
       'operations',
-      JSON.stringify({ query: IMPORT, variables: { format: 'SUBLEDGER', file: null, ...variables } }),
+      JSON.stringify({ query: IMPORT, variables: { input: { format: 'SUBLEDGER', file: null, ...variables } } }),
     )
-    .field('map', JSON.stringify({ 0: ['variables.file'] }))
+    .field('map', JSON.stringify({ 0: ['variables.input.file'] }))
     .attach('0', Buffer.from(text), 'account.json');
 }
 
