@@ -23,6 +23,7 @@ import { AppError } from './platform/errors';
 import type { GraphQLContext } from './platform/graphql/context';
 import { graphiqlPage } from './platform/graphql/graphiql-page';
 import { keptQueryAnswers } from './platform/graphql/kept-answers';
+import { loadRegisteredOperations, persistedOnly } from './platform/graphql/persisted-queries';
 import { createGraphQLServer } from './platform/graphql/server';
 import { redactRequest } from './platform/logger';
 import { requestLimiter } from './platform/ops/limiters';
@@ -75,12 +76,22 @@ const multipartAsParsed: RequestHandler = (req, _res, next) => {
 
 /** The HTTP side of an API process over its runtime: GraphQL on /graphql, the REST facade, operations endpoints. */
 export async function createApp(config: Config, options: AppOptions = {}): Promise<RunningApp> {
+  // Before anything starts: GRAPHQL_PERSISTED_ONLY without the dashboard's build refuses to start.
+  const registered = loadRegisteredOperations(config.graphqlPersistedOnly);
   const runtime = await createRuntime(config, 'api', options);
   const { db, redis, stores, services, logger } = runtime;
-  const apollo = await createGraphQLServer(await buildAppSchema(services), config, logger, options.graphqlExecution, {
-    answers: services.answers,
-    queries: VERSIONED_QUERIES,
-  });
+  const apollo = await createGraphQLServer(
+    await buildAppSchema(services),
+    config,
+    logger,
+    options.graphqlExecution,
+    { answers: services.answers, queries: VERSIONED_QUERIES },
+    {
+      registered,
+      only: config.graphqlPersistedOnly,
+      shared: redis ? { redis, prefix: config.redisPrefix } : null,
+    },
+  );
   const metrics = new Metrics(
     () => services.deliveryLog.countsByStatus(),
     async () => {
@@ -202,6 +213,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     uploadsNeedCaller,
     graphqlUploadExpress({ maxFileSize: UPLOAD_LIMIT_BYTES, maxFiles: 1 }),
     multipartAsParsed,
+    ...(config.graphqlPersistedOnly ? [persistedOnly(registered)] : []),
     expressMiddleware(apollo, {
       context: async ({ req }): Promise<GraphQLContext> => ({
         caller: req.caller ?? null,
