@@ -1,13 +1,30 @@
-// Lint rules: the recommended JavaScript and type-aware TypeScript sets; formatting is Prettier's.
+// Lint rules: the recommended JavaScript and type-aware TypeScript sets; formatting is Prettier's. The GraphQL
+// schema (schema/schema.graphql) and the dashboard's operations are linted by graphql-eslint, below.
 import js from '@eslint/js';
+import graphqlPlugin from '@graphql-eslint/eslint-plugin';
 import simpleImportSort from 'eslint-plugin-simple-import-sort';
 import tseslint from 'typescript-eslint';
 
+const JS_AND_TS = ['**/*.{js,mjs,cjs,ts,tsx,mts,cts}'];
+// One for every GraphQL file: graphql-eslint loads the first it is given and keeps it for the run.
+const GRAPHQL_CONFIG = { schema: 'schema/schema.graphql', documents: 'src/dashboard/**/*.tsx' };
+
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-bench/**', 'node_modules/**', 'data/**', 'coverage/**'] },
-  js.configs.recommended,
-  ...tseslint.configs.recommended,
   {
+    ignores: [
+      'dist/**',
+      'dist-bench/**',
+      'node_modules/**',
+      'data/**',
+      'coverage/**',
+      // Written by `npm run codegen`; `npm run typecheck` checks it is current.
+      'src/dashboard/graphql.generated.ts',
+    ],
+  },
+  {
+    // JavaScript and TypeScript only: the GraphQL files below have a parser and rules of their own.
+    files: JS_AND_TS,
+    extends: [js.configs.recommended, ...tseslint.configs.recommended],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     plugins: { 'simple-import-sort': simpleImportSort },
     rules: {
@@ -61,5 +78,119 @@ export default tseslint.config(
     // Plain Node scripts, outside the TypeScript project (scripts/build.mjs runs before anything is compiled).
     files: ['eslint.config.mjs', 'commitlint.config.mjs', 'scripts/**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // The schema the resolvers generate (`npm run schema:print`), held to the API's conventions: descriptions
+    // everywhere, names and casing, one input and one payload per mutation, Relay connections, global ids.
+    files: ['schema/schema.graphql'],
+    languageOptions: {
+      parser: graphqlPlugin.parser,
+      parserOptions: { graphQLConfig: GRAPHQL_CONFIG },
+    },
+    plugins: { '@graphql-eslint': graphqlPlugin },
+    rules: {
+      '@graphql-eslint/require-description': [
+        'error',
+        {
+          types: true,
+          rootField: true,
+          FieldDefinition: true,
+          InputValueDefinition: true,
+          EnumValueDefinition: true,
+          DirectiveDefinition: true,
+        },
+      ],
+      '@graphql-eslint/naming-convention': [
+        'error',
+        {
+          types: 'PascalCase',
+          FieldDefinition: 'camelCase',
+          InputValueDefinition: 'camelCase',
+          EnumValueDefinition: 'UPPER_CASE',
+          allowLeadingUnderscore: false,
+          allowTrailingUnderscore: false,
+          'FieldDefinition[parent.name.value=Query]': { forbiddenPatterns: [/^(get|query)[A-Z]/, /Query$/] },
+          'FieldDefinition[parent.name.value=Mutation]': { forbiddenPatterns: [/^mutation[A-Z]/, /Mutation$/] },
+          'EnumTypeDefinition,EnumTypeExtension': { forbiddenPatterns: [/^Enum/, /Enum$/] },
+          'InterfaceTypeDefinition,InterfaceTypeExtension': { forbiddenPatterns: [/^Interface/, /Interface$/] },
+          'UnionTypeDefinition,UnionTypeExtension': { forbiddenPatterns: [/^Union/, /Union$/] },
+          'ObjectTypeDefinition,ObjectTypeExtension': { forbiddenPatterns: [/^Type[A-Z]/, /Type$/] },
+        },
+      ],
+      // createAlert(input: CreateAlertInput!): the one argument is `input`, of the mutation's own input type.
+      '@graphql-eslint/input-name': [
+        'error',
+        { checkInputType: true, caseSensitiveInputType: false, checkMutations: true, checkQueries: false },
+      ],
+      '@graphql-eslint/no-typename-prefix': 'error',
+      '@graphql-eslint/no-unreachable-types': 'error',
+      '@graphql-eslint/no-hashtag-description': 'error',
+      '@graphql-eslint/unique-enum-value-names': 'error',
+      '@graphql-eslint/relay-connection-types': 'error',
+      // Lists that do not grow stay plain lists ([HouseholdMember!]!); every connection's nodes are Nodes.
+      '@graphql-eslint/relay-edge-types': [
+        'error',
+        { withEdgeSuffix: true, shouldImplementNode: true, listTypeCanWrapOnlyEdgeType: false },
+      ],
+      '@graphql-eslint/relay-page-info': 'error',
+      // Every object with an identity is a Node: `id: ID!` (a global id). Payloads, connections and values
+      // (money, sums, settings, a row of a report) have none.
+      '@graphql-eslint/strict-id-in-types': [
+        'error',
+        {
+          acceptedIdNames: ['id'],
+          acceptedIdTypes: ['ID'],
+          exceptions: {
+            suffixes: ['Payload', 'Connection', 'Edge'],
+            types: [
+              'PageInfo',
+              'UserError',
+              'Money',
+              'PriceStep',
+              'ProposedPriceStep',
+              'StatementPayment',
+              'StatementAnalysis',
+              'SubscriptionSharing',
+              'SubscriptionShare',
+              'SpendingSummary',
+              'SpendingGroup',
+              'ExtensionSettings',
+              'ExportLinks',
+              'DeliveryAttempt',
+              'ImportRowReport',
+              'ImportMatch',
+              'ImportProblem',
+            ],
+          },
+        },
+      ],
+    },
+  },
+  // The dashboard's operations: the `/* GraphQL */` literals of its screens, linted as GraphQL documents of
+  // their own (graphql-eslint's processor). Whether they are valid against the schema is codegen's check
+  // (`npm run typecheck`); here their names, which the persisted operations and the generated types go by.
+  { files: ['src/dashboard/**/*.tsx'], processor: graphqlPlugin.processor },
+  {
+    files: ['src/dashboard/**/*.graphql'],
+    languageOptions: {
+      parser: graphqlPlugin.parser,
+      parserOptions: { graphQLConfig: GRAPHQL_CONFIG },
+    },
+    plugins: { '@graphql-eslint': graphqlPlugin },
+    rules: {
+      '@graphql-eslint/naming-convention': [
+        'error',
+        {
+          VariableDefinition: 'camelCase',
+          OperationDefinition: {
+            style: 'PascalCase',
+            // Codegen names their types <Name>Query and <Name>Mutation. (Subscription is a word of the domain.)
+            forbiddenPatterns: [/^(Query|Mutation|Get)[A-Z]/, /(Query|Mutation)$/],
+          },
+        },
+      ],
+      '@graphql-eslint/no-anonymous-operations': 'error',
+      '@graphql-eslint/unique-operation-name': 'error',
+    },
   },
 );

@@ -24,6 +24,7 @@ import { AppError } from './platform/errors';
 import type { GraphQLContext } from './platform/graphql/context';
 import { graphiqlPage } from './platform/graphql/graphiql-page';
 import { keptQueryAnswers } from './platform/graphql/kept-answers';
+import { loadRegisteredOperations, persistedOnly } from './platform/graphql/persisted-queries';
 import { createGraphQLServer } from './platform/graphql/server';
 import { redactRequest } from './platform/logger';
 import { requestLimiter } from './platform/ops/limiters';
@@ -76,13 +77,23 @@ const multipartAsParsed: RequestHandler = (req, _res, next) => {
 
 /** The HTTP side of an API process over its runtime: GraphQL on /graphql, the REST facade, operations endpoints. */
 export async function createApp(config: Config, options: AppOptions = {}): Promise<RunningApp> {
+  // Before anything starts: GRAPHQL_PERSISTED_ONLY without the dashboard's build refuses to start.
+  const registered = loadRegisteredOperations(config.graphqlPersistedOnly);
   const runtime = await createRuntime(config, 'api', options);
   const { db, redis, stores, services, logger } = runtime;
   const schema = await buildAppSchema(services);
-  const apollo = await createGraphQLServer(schema, config, logger, options.graphqlExecution, {
-    answers: services.answers,
-    queries: VERSIONED_QUERIES,
-  });
+  const apollo = await createGraphQLServer(
+    schema,
+    config,
+    logger,
+    options.graphqlExecution,
+    { answers: services.answers, queries: VERSIONED_QUERIES },
+    {
+      registered,
+      only: config.graphqlPersistedOnly,
+      shared: redis ? { redis, prefix: config.redisPrefix } : null,
+    },
+  );
   // Subscriptions over WebSocket on /graphql; the process running the background work feeds Redis's bus.
   const live = await LiveServer.open(runtime, schema, options.background !== false);
   const metrics = new Metrics(
@@ -206,6 +217,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     uploadsNeedCaller,
     graphqlUploadExpress({ maxFileSize: UPLOAD_LIMIT_BYTES, maxFiles: 1 }),
     multipartAsParsed,
+    ...(config.graphqlPersistedOnly ? [persistedOnly(registered)] : []),
     expressMiddleware(apollo, {
       context: async ({ req }): Promise<GraphQLContext> => ({
         caller: req.caller ?? null,

@@ -28,8 +28,20 @@ interface GraphQLAnswer<T> {
   errors?: Array<{ message: string; extensions?: { code?: string; errors?: Record<string, string[]> } }>;
 }
 
-export function gql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  return send<T>({ 'content-type': 'application/json' }, JSON.stringify({ query, variables }));
+/** An operation's variables, as GraphQL Code Generator types them (graphql.generated.ts). */
+type Variables = Record<string, unknown>;
+
+/**
+ * Runs one of the screens' operations, sent as written: its text is the one the build registered (a server
+ * with GRAPHQL_PERSISTED_ONLY=true runs no other), so it must be the `/* GraphQL *\/` constant itself. Typed by
+ * the generated types, `gql<UpcomingPaymentsQuery, UpcomingPaymentsQueryVariables>(UPCOMING, { days })` checks
+ * the variables too; they may be left out only when none is required.
+ */
+export function gql<T, V extends Variables = Variables>(
+  query: string,
+  ...[variables]: Record<string, never> extends V ? [variables?: V] : [variables: V]
+): Promise<T> {
+  return send<T>({ 'content-type': 'application/json' }, JSON.stringify({ query, variables: variables ?? {} }));
 }
 
 /** The variables with null at a dotted path ("input.file"), the objects on the way copied. */

@@ -21,6 +21,11 @@ export interface Config {
   tokenTtlDays: number;
   /** Memory per process for answers of records kept until their user's data changes; 0 keeps none. */
   answerCacheMb: number;
+  /**
+   * GraphQL runs only the operations the build registered (the dashboard's), by text or by hash; clients may
+   * not register others (automatic persisted queries).
+   */
+  graphqlPersistedOnly: boolean;
   /** Bearer token /metrics asks for; null: /metrics is open (keep it off the public network). */
   metricsToken: string | null;
   /** Origins browsers may call from; null: any origin. */
@@ -138,6 +143,7 @@ export function loadConfig(env: Env = process.env, terminal: boolean = process.s
     redisPrefix,
     tokenTtlDays: integer('TOKEN_TTL_DAYS', 30, 0, 3650),
     answerCacheMb: integer('ANSWER_CACHE_MB', 16, 0, 4096),
+    graphqlPersistedOnly: boolean('GRAPHQL_PERSISTED_ONLY', false),
     corsOrigins: corsOrigins(read('CORS_ORIGINS'), problems),
     metricsToken: read('METRICS_TOKEN') ?? null,
     allowSignup: boolean('ALLOW_SIGNUP', true),

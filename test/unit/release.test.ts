@@ -207,7 +207,12 @@ describe('npm start in a checkout', () => {
       'tsconfig.json',
       'tsconfig.build.json',
     ];
-    const stamps = ['dist/.tsbuildinfo', 'dist/dashboard/main.js', 'dist/dashboard/main.css'];
+    const stamps = [
+      'dist/.tsbuildinfo',
+      'dist/dashboard/main.js',
+      'dist/dashboard/main.css',
+      'dist/dashboard/persisted-operations.json',
+    ];
     let clock = Date.now() / 1000 - 3600;
     const touch = (file: string) => utimesSync(at(file), ++clock, clock);
     try {
@@ -226,6 +231,8 @@ describe('npm start in a checkout', () => {
       touch('dist/dashboard/main.js');
       expect(stale()).toEqual(['dashboard']);
       touch('dist/dashboard/main.css');
+      expect(stale()).toEqual(['dashboard']);
+      touch('dist/dashboard/persisted-operations.json');
       expect(stale()).toEqual([]);
       touch('tsconfig.json');
       expect(stale()).toEqual(['server']);

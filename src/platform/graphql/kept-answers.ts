@@ -7,6 +7,7 @@ import { Kind, type OperationDefinitionNode } from 'graphql';
 import { type AnswerCache, keptJson } from '../answer-cache';
 import { sendKeptAnswer } from '../web/kept-json';
 import type { GraphQLContext } from './context';
+import { persistedQueryHash } from './persisted-queries';
 
 /** The media types Apollo answers a single result in, the one it sends when the client names neither first. */
 const RESULT_TYPES = ['application/json', 'application/graphql-response+json'];
@@ -65,10 +66,11 @@ export function keptAnswersPlugin(
 }
 
 /**
- * Sends the kept answer (see keptAnswersPlugin) of a POSTed query, or the one being made for it, as the bytes
- * kept, in the coding asked for. The same text of a document was parsed, validated and limited when its answer
- * was made (for this user and these variables), so nothing about it is done again. Anything else, and a query
- * with no kept answer, goes on to Apollo.
+ * Sends the kept answer (see keptAnswersPlugin) of a POSTed query (its text, or its hash alone: an automatic
+ * persisted query), or the one being made for it, as the bytes kept, in the coding asked for. The same text of
+ * a document was parsed, validated and limited when its answer was made (for this user and these variables), so
+ * nothing about it is done again. Anything else (GET requests too: Apollo's CSRF rule for them must apply), and
+ * a query with no kept answer, goes on to Apollo, whose plugin above answers kept ones.
  */
 export function keptQueryAnswers(answers: AnswerCache): RequestHandler {
   return async (req, res, next) => {
@@ -76,21 +78,34 @@ export function keptQueryAnswers(answers: AnswerCache): RequestHandler {
     const caller = req.caller;
     if (!answers.keeps || req.method !== 'POST' || !caller || !req.is('application/json') || !isRecord(body))
       return next();
-    const { query, operationName, variables } = body;
+    const { query, operationName, variables, extensions } = body;
     const type = req.accepts(RESULT_TYPES);
+    const hash = queryHashOf(query, persistedQueryHash(extensions));
     if (
-      typeof query !== 'string' ||
+      hash === undefined ||
       !(operationName === undefined || operationName === null || typeof operationName === 'string') ||
       !(variables === undefined || variables === null || isRecord(variables)) ||
       !type
     )
       return next();
-    const key = keyOf(createHash('sha256').update(query).digest('hex'), operationName, variables);
+    const key = keyOf(hash, operationName, variables);
     const theirs = answers.madeByAnother(caller, key);
     const kept = answers.get(caller, key) ?? (theirs && (await theirs));
     if (!kept) return next();
     await sendKeptAnswer(req, res, answers, caller, key, kept, `${type}; charset=utf-8`);
   };
+}
+
+/**
+ * Apollo's queryHash of a request: the SHA-256 of its text, or the hash an automatic persisted query names
+ * alone (a kept answer under it was made from a text Apollo found by it, so of that hash). A text with another
+ * hash beside it is Apollo's to refuse.
+ */
+function queryHashOf(query: unknown, persisted: string | undefined): string | undefined {
+  if (query === undefined) return persisted;
+  if (typeof query !== 'string') return undefined;
+  const hash = createHash('sha256').update(query).digest('hex');
+  return persisted === undefined || persisted === hash ? hash : undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

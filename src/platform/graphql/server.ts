@@ -5,7 +5,8 @@ import {
   ApolloServerPluginLandingPageDisabled,
 } from '@apollo/server/plugin/disabled';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
-import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import type { Redis } from 'ioredis';
 
 import type { AnswerCache } from '../answer-cache';
 import type { Config } from '../config';
@@ -16,6 +17,7 @@ import { inputGuards } from './input-guards';
 import { executorGateway, type GraphQLExecution } from './jit-executor';
 import { keptAnswersPlugin } from './kept-answers';
 import { userErrorsAsErrors } from './payloads';
+import { PersistedQueryCache, type RegisteredOperations } from './persisted-queries';
 
 /** Limits on what one GraphQL document may ask for. */
 export const GRAPHQL_LIMITS = {
@@ -32,6 +34,7 @@ export async function createGraphQLServer(
   logger: Logger,
   execution: GraphQLExecution = 'jit',
   kept?: { answers: AnswerCache; queries: ReadonlySet<string> },
+  persisted: PersistedQuerySetup = { registered: new Map(), only: false, shared: null },
 ): Promise<ApolloServer<GraphQLContext>> {
   const protection = new ApolloArmor({
     maxDepth: { n: GRAPHQL_LIMITS.maxDepth },
@@ -47,6 +50,13 @@ export async function createGraphQLServer(
     gateway: executorGateway(schema, execution),
     ...protection,
     parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
+    // Automatic persisted queries (a client sends an operation's SHA-256 alone once it has sent its text): the
+    // build's registered operations, then the clients' (see persisted-queries.ts), which the cache keeps as long
+    // as it sees fit (a day in Redis; in the process, until pushed out).
+    persistedQueries: {
+      cache: new PersistedQueryCache(persisted.registered, persisted.only, persisted.shared, logger),
+      ttl: null,
+    },
     introspection: config.nodeEnv !== 'production',
     // Nothing reads cache hints; the plugin wrapped every field's resolver to compute them.
     plugins: [
@@ -66,6 +76,13 @@ export async function createGraphQLServer(
   return server;
 }
 
+/** The operations the build registered, whether only they may run, and the Redis that shares the clients' ones. */
+export interface PersistedQuerySetup {
+  registered: RegisteredOperations;
+  only: boolean;
+  shared: { redis: Redis; prefix: string } | null;
+}
+
 /** Maps every resolver error through the one taxonomy; unexpected errors are logged and masked. */
 export function formatError(formatted: GraphQLFormattedError, error: unknown, logger: Logger): GraphQLFormattedError {
   const original = unwrapResolverError(error);
@@ -73,6 +90,11 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown, lo
   if (original === error && !(original instanceof AppError)) {
     const code = formatted.extensions?.code;
     if (typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR') return formatted;
+    // Apollo's refusals of a malformed request that carry no code (an automatic persisted query's hash that is
+    // not its text's, an unknown version of the protocol) but a 4xx status: shown as they are, as BAD_REQUEST.
+    const status = original instanceof GraphQLError ? (original.extensions.http as { status?: unknown })?.status : 0;
+    if (typeof status === 'number' && status >= 400 && status < 500)
+      return { message: formatted.message, extensions: { code: 'BAD_REQUEST' } };
   }
   const appError = asAppError(original);
   if (appError.code === 'INTERNAL_SERVER_ERROR') logger.error({ err: original }, 'unexpected GraphQL error');

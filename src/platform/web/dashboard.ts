@@ -9,7 +9,7 @@ import { htmlPage, servedFiles } from './package-files';
  * The dashboard bundle that `npm run build` writes with esbuild (dist/dashboard/: main.js and main.css), from
  * this file's place in src/ (tests) or in dist/src/ (the built server).
  */
-function bundleFolder(): string | null {
+export function bundleFolder(): string | null {
   const candidates = [
     path.resolve(__dirname, '../../../dist/dashboard'),
     path.resolve(__dirname, '../../../dashboard'),
