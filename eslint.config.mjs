@@ -130,7 +130,8 @@ export default tseslint.config(
       // Lists that do not grow stay plain lists ([HouseholdMember!]!); every connection's nodes are Nodes.
       '@graphql-eslint/relay-edge-types': [
         'error',
-        { withEdgeSuffix: true, shouldImplementNode: true, listTypeCanWrapOnlyEdgeType: false },
+        // A list of values (a price history) pages as well as a list of objects: its items need no id.
+        { withEdgeSuffix: true, shouldImplementNode: false, listTypeCanWrapOnlyEdgeType: false },
       ],
       '@graphql-eslint/relay-page-info': 'error',
       // Every object with an identity is a Node: `id: ID!` (a global id). Payloads, connections and values
@@ -159,6 +160,13 @@ export default tseslint.config(
               'DeliveryAttempt',
               'ImportRowReport',
               'ImportMatch',
+              // Not kept, so not found again: an import's answer, a calendar day, a live event.
+              'ImportReport',
+              'CalendarEntry',
+              'RecordChanged',
+              'DeliveryChanged',
+              'ReminderFired',
+              'BudgetExceeded',
               'ImportProblem',
             ],
           },

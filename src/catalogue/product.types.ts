@@ -24,9 +24,9 @@ registerEnumType(ProductType, {
 @ObjectType('Product', { implements: Node, description: 'A catalogue product, or a private one you named yourself.' })
 export class ProductView {
   id!: number;
-  @Field({ description: 'Its name.' }) productName!: string;
+  @Field({ name: 'name', description: 'Its name.' }) productName!: string;
   @Field({ description: 'Its brand.' }) brandName!: string;
-  @Field(() => ProductType, { description: 'What kind of software it is.' }) productType!: number;
+  @Field(() => ProductType, { name: 'type', description: 'What kind of software it is.' }) productType!: number;
   @Field(() => ID, { description: 'The global id of its category (a ProductCategory).' }) categoryId!: string;
   @Field({ description: 'What it is, in words; empty when undescribed.' }) description!: string;
   @Field(() => String, { nullable: true, description: 'Its web site; null when unknown.' }) url!: string | null;

@@ -100,7 +100,7 @@ const PRODUCTS = /* GraphQL */ `
       edges {
         node {
           id
-          productName
+          productName: name
         }
       }
     }

@@ -70,13 +70,19 @@ function namedCrudResolver<TRow extends OwnedNamed, TView extends object>(shape:
     }
 
     @Mutation(() => CreatePayload, { name: `create${singular}`, description: `Makes a ${noun}.` })
-    async create(@Arg('input', () => CreateInput) input: CreateInput, @Ctx() context: GraphQLContext): Promise<object> {
+    async create(
+      @Arg('input', () => CreateInput, { description: `The new ${noun}.` }) input: CreateInput,
+      @Ctx() context: GraphQLContext,
+    ): Promise<object> {
       const row = await this.service.create(requireCaller(context), { ...input } as { name: string } & Partial<TRow>);
       return { [field]: shape.toView(row) };
     }
 
     @Mutation(() => UpdatePayload, { name: `update${singular}`, description: `Changes a ${noun}.` })
-    async update(@Arg('input', () => UpdateInput) input: UpdateInput, @Ctx() context: GraphQLContext): Promise<object> {
+    async update(
+      @Arg('input', () => UpdateInput, { description: `The ${noun} and its changes.` }) input: UpdateInput,
+      @Ctx() context: GraphQLContext,
+    ): Promise<object> {
       const { id, ...changes } = input as UpdateInput & Partial<TRow>;
       const row = await this.service.update(
         requireCaller(context),
@@ -87,7 +93,10 @@ function namedCrudResolver<TRow extends OwnedNamed, TView extends object>(shape:
     }
 
     @Mutation(() => DeletePayload, { name: `delete${singular}`, description: `Deletes a ${noun}.` })
-    async remove(@Arg('input', () => DeleteInput) input: DeleteInput, @Ctx() context: GraphQLContext): Promise<object> {
+    async remove(
+      @Arg('input', () => DeleteInput, { description: `The ${noun} to delete.` }) input: DeleteInput,
+      @Ctx() context: GraphQLContext,
+    ): Promise<object> {
       await this.service.remove(requireCaller(context), idOf(input.id, singular));
       return { [deleted]: input.id };
     }

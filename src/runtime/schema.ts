@@ -92,6 +92,16 @@ function createResolvers(services: Services): NonEmptyArray<object> {
   ];
 }
 
+/** The root types' descriptions, which type-graphql has no place for. */
+function describeRoots(schema: GraphQLSchema): void {
+  const roots = [
+    [schema.getQueryType(), 'Reads: what you may see, as of now.'],
+    [schema.getMutationType(), 'Changes: each takes one input and answers a payload with its userErrors.'],
+    [schema.getSubscriptionType(), 'Live updates over WebSocket (graphql-ws), as they commit.'],
+  ] as const;
+  for (const [type, description] of roots) if (type) type.description = description;
+}
+
 export async function buildAppSchema(services: Services): Promise<GraphQLSchema> {
   const resolvers = createResolvers(services);
   const byClass = new Map<unknown, object>(resolvers.map((resolver) => [resolver.constructor, resolver]));
@@ -103,5 +113,6 @@ export async function buildAppSchema(services: Services): Promise<GraphQLSchema>
     // Every subscription field brings its own stream (src/live); type-graphql asks for a pubSub all the same.
     pubSub: NO_PUBSUB,
   });
+  describeRoots(schema);
   return withUserErrorPayloads(withNodeIds(schema, nodeLookups(services)));
 }

@@ -13,7 +13,7 @@ export const UPCOMING_PATH = '/api/v1/subscriptions/upcoming?days=30';
 
 /** The GraphQL page: 15 fields with nested product and folder. */
 export const GRAPHQL_PAGE =
-  '{ subscriptions(first: 100) { totalCount edges { node { id productName brandName price { amount currency } basePrice { amount currency } paymentDate nextPaymentDate status billingCycle type timezone product { productName } folder { name } } } } }';
+  '{ subscriptions(first: 100) { totalCount edges { node { id productName brandName price { amount currency } basePrice { amount currency } paymentDate nextPaymentDate status billingCycle type timezone product { name } folder { name } } } } }';
 
 export const GRAPHQL_SPENDING =
   '{ spendingSummary(groupBy: CATEGORY) { monthlyTotal { amount currency } groups { key monthlyTotal { amount currency } } } }';

@@ -224,7 +224,7 @@ describe('GraphQL catalogue', () => {
     const found = await graphql(
       testApp,
       ann.token,
-      '{ products(search: "spotify", first: 2) { totalCount edges { node { productName price { amount currency } productType isPrivate } } pageInfo { hasNextPage hasPreviousPage endCursor } } }',
+      '{ products(search: "spotify", first: 2) { totalCount edges { node { productName: name price { amount currency } productType: type isPrivate } } pageInfo { hasNextPage hasPreviousPage endCursor } } }',
     );
     const page = found.body.data.products;
     expect(page.edges).toHaveLength(2);
@@ -239,7 +239,7 @@ describe('GraphQL catalogue', () => {
     const next = await graphql(
       testApp,
       ann.token,
-      `{ products(search: "spotify", first: 2, after: "${page.pageInfo.endCursor}") { edges { node { productName } } } }`,
+      `{ products(search: "spotify", first: 2, after: "${page.pageInfo.endCursor}") { edges { node { productName: name } } } }`,
     );
     expect(
       next.body.data.products.edges.map((e: { node: { productName: string } }) => e.node.productName),
@@ -256,7 +256,7 @@ describe('GraphQL catalogue', () => {
     const one = await graphql(
       testApp,
       ann.token,
-      'query($id: ID!) { product(id: $id) { id legacyId productName brandName productType price { amount currency } billingCycle } }',
+      'query($id: ID!) { product(id: $id) { id legacyId productName: name brandName productType: type price { amount currency } billingCycle } }',
       { id: globalId('Product', 1) },
     );
     expect(one.body.data.product).toEqual({

@@ -29,7 +29,7 @@ interface Step {
 const RECORD_FIELDS = `id legacyId productName brandName image favicon homepage description note type price { amount currency }
   recurring paymentDate nextPaymentDate lastPaymentDate billingType billingCycle billingFrequency status refundDays refundDate
   timezone basePrice { amount currency } rating discountVoucher companyName ltdvalPrice { amount currency } ltdvalCycle
-  ltdvalFrequency expiryDate contractExpiry mainRecordId createdAt isAddon product { id productName productType }
+  ltdvalFrequency expiryDate contractExpiry mainRecordId createdAt isAddon product { id name type }
   folder { id name color isDefault } category { id name } paymentMode { id name } alerts { id name } tags { id name }
   priceHistory(first: 5) { totalCount nodes { effectiveFrom price { amount currency } } }`;
 /** The script's records, by row id (each database is fresh: they are 1, 2, 3…). */
@@ -172,7 +172,7 @@ const STEPS: Step[] = [
   { query: '{ subscriptions(last: 2) { totalCount pageInfo { hasPreviousPage startCursor } nodes { id legacyId } } }' },
   { query: `{ subscription(id: "${record(1)}") { ${RECORD_FIELDS} } }` },
   {
-    query: `{ node(id: "${record(1)}") { id ... on SubscriptionRecord { legacyId price { amount } } } nodes(ids: ["${globalId('Product', 3)}", "${record(999)}"]) { id ... on Product { productType price { amount currency } } } }`,
+    query: `{ node(id: "${record(1)}") { id ... on SubscriptionRecord { legacyId price { amount } } } nodes(ids: ["${globalId('Product', 3)}", "${record(999)}"]) { id ... on Product { type price { amount currency } } } }`,
   },
   { query: '{ upcomingPayments(days: 60) { id nextPaymentDate basePrice { amount currency } } }' },
   { query: '{ calendar(from: "2026-01-01", to: "2026-04-30") { key date subscription { id productName } } }' },
@@ -251,7 +251,7 @@ const STEPS: Step[] = [
   },
   { query: 'mutation { sendTestReminder(alertId: 2) }' },
   {
-    query: `{ products(first: 3, search: "net") { totalCount edges { node { id legacyId productName brandName productType categoryId price { amount currency } billingCycle isPrivate } } } browsed: products(last: 2) { totalCount nodes { id } } product(id: "${globalId('Product', 3)}") { id productName url } }`,
+    query: `{ products(first: 3, search: "net") { totalCount edges { node { id legacyId name brandName type categoryId price { amount currency } billingCycle isPrivate } } } browsed: products(last: 2) { totalCount nodes { id } } product(id: "${globalId('Product', 3)}") { id name url } }`,
   },
   {
     query:

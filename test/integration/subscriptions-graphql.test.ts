@@ -37,7 +37,7 @@ const CREATE = `mutation($input: CreateSubscriptionInput!) {
     userErrors { field code message } } }`;
 
 const PRODUCT_FIELDS =
-  'product { id legacyId productName brandName productType categoryId description url image price { amount currency } billingCycle billingFrequency refundDays isPrivate }';
+  'product { id legacyId productName: name brandName productType: type categoryId description url image price { amount currency } billingCycle billingFrequency refundDays isPrivate }';
 
 describe('REST and GraphQL run the same service', () => {
   it('reads through REST what GraphQL created, and the other way round', async () => {
@@ -182,7 +182,7 @@ describe('node(id:)', () => {
     const stranger = await signUp(testApp, 'Node stranger');
     const record = await createSubscription(testApp, owner.token, { brand_id: 'My own tool' });
     const query = `query($ids: [ID!]!) { nodes(ids: $ids) { __typename id legacyId
-      ... on SubscriptionRecord { productName price { amount } } ... on Product { productName isPrivate productType } } }`;
+      ... on SubscriptionRecord { productName price { amount } } ... on Product { productName: name isPrivate productType: type } } }`;
     const ids = [recordId(record.id), globalId('Product', record.brand_id), globalId('Product', 1)];
     const { nodes } = await gql(owner.token, query, { ids });
     expect(nodes).toEqual([
@@ -266,7 +266,7 @@ describe('subscriptions connection', () => {
     subscriptions(first: $first, after: $after, last: $last, before: $before, orderBy: {field: PRICE, direction: ASC}) {
     totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
     edges { cursor node { id productName brandName price { amount currency } basePrice { amount currency } paymentDate nextPaymentDate status billingCycle
-      product { productName brandName } folder { name } category { name } paymentMode { name } tags { name } } } } }`;
+      product { name brandName } folder { name } category { name } paymentMode { name } tags { name } } } } }`;
   const amounts = (page: { edges: Array<{ node: { price: { amount: string } } }> }) =>
     page.edges.map((edge) => Number(edge.node.price.amount));
 
@@ -377,7 +377,7 @@ describe('subscriptions connection', () => {
     const page = await gql(
       owner.token,
       `{ subscriptions(first: 100) { totalCount edges { node { id productName brandName price { amount currency } basePrice { amount currency }
-      paymentDate nextPaymentDate status billingCycle type timezone product { productName } folder { name } } } } }`,
+      paymentDate nextPaymentDate status billingCycle type timezone product { name } folder { name } } } } }`,
     );
     expect(page.subscriptions.edges).toHaveLength(100);
   });
