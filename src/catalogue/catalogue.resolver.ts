@@ -5,7 +5,7 @@ import { type GraphQLContext, requireCaller } from '../platform/graphql/context'
 import { idOf, optionalIdOf } from '../platform/graphql/global-ids';
 import type { NodeLookup } from '../platform/graphql/node';
 import { type CatalogueService, MAX_SEARCH_RESULTS } from './catalogue.service';
-import { ProductView,toProductView } from './product.types';
+import { ProductView, toProductView } from './product.types';
 
 /** A page of products when neither first nor last is given. */
 const DEFAULT_PRODUCTS = 20;
