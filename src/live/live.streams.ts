@@ -3,6 +3,8 @@ import sql from 'sql-template-tag';
 import type { Caller } from '../platform/caller';
 import type { DataSource } from '../platform/db/data-source';
 import { AppError } from '../platform/errors';
+import { toGlobalId } from '../platform/graphql/global-ids';
+import { money } from '../platform/graphql/money';
 import type { LiveBus, LiveEvent } from '../platform/live-events';
 import type { Logger } from '../platform/logger';
 import type { SharedRecordAccess } from '../platform/shared-records';
@@ -150,7 +152,11 @@ export class LiveFeeds {
         (await this.sources.sharedRecords.ownerFor(caller.userId, recordId, 'read')) !== event.userId
       )
         return null;
-      return { kind, recordId, record: await this.readRecord(caller, recordId) };
+      return {
+        kind,
+        recordId: toGlobalId('SubscriptionRecord', recordId),
+        record: await this.readRecord(caller, recordId),
+      };
     });
   }
 
@@ -162,7 +168,11 @@ export class LiveFeeds {
       const row = await this.sources.deliveries.owned(caller.userId, event.deliveryId);
       if (!row) return null;
       const delivery = toDeliveryView(row, await this.sources.deliveries.attempts([row.id]));
-      return { deliveryId: event.deliveryId, status: event.status as DeliveryStatus, delivery };
+      return {
+        deliveryId: toGlobalId('WebhookDelivery', event.deliveryId),
+        status: event.status as DeliveryStatus,
+        delivery,
+      };
     });
   }
 
@@ -178,9 +188,9 @@ export class LiveFeeds {
       const reminder = (payload.reminder ?? {}) as { date?: unknown; alert_id?: unknown };
       return {
         kind,
-        recordId: event.subscriptionId,
+        recordId: toGlobalId('SubscriptionRecord', event.subscriptionId),
         date: typeof reminder.date === 'string' ? reminder.date : null,
-        alertId: typeof reminder.alert_id === 'number' ? reminder.alert_id : null,
+        alertId: typeof reminder.alert_id === 'number' ? toGlobalId('Alert', reminder.alert_id) : null,
         record: await this.readRecord(caller, event.subscriptionId),
       };
     });
@@ -193,15 +203,15 @@ export class LiveFeeds {
       if (event.kind !== 'event' || event.userId !== caller.userId || event.topic !== 'budget.exceeded') return null;
       const facts = await this.eventPayload(caller, event.eventId);
       if (!facts) return null;
+      const currency = String(facts.currency);
       return {
-        budgetId: Number(facts.budget_id),
-        categoryId: typeof facts.category_id === 'number' ? facts.category_id : null,
+        budgetId: toGlobalId('Budget', Number(facts.budget_id)),
+        categoryId: typeof facts.category_id === 'number' ? toGlobalId('ProductCategory', facts.category_id) : null,
         categoryName: typeof facts.category_name === 'string' ? facts.category_name : null,
         month: String(facts.month),
-        amount: String(facts.amount),
-        planned: String(facts.planned),
-        overBy: String(facts.over_by),
-        currency: String(facts.currency),
+        amount: money(String(facts.amount), currency),
+        planned: money(String(facts.planned), currency),
+        overBy: money(String(facts.over_by), currency),
       };
     });
   }

@@ -1,5 +1,6 @@
-import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 
+import { Money } from '../platform/graphql/money';
 import { LocalDateScalar } from '../platform/graphql/scalars';
 import { SubscriptionRecordView } from '../subscriptions/subscription.types';
 import { DeliveryStatus } from '../webhooks/delivery.entity';
@@ -50,8 +51,8 @@ export class RecordChangedView {
   @Field(() => RecordChangeKind, { description: 'What happened.' })
   kind!: RecordChangeKind;
 
-  @Field(() => Int, { description: "The record's id." })
-  recordId!: number;
+  @Field(() => ID, { description: "The record's global id." })
+  recordId!: string;
 
   @Field(() => SubscriptionRecordView, {
     nullable: true,
@@ -65,8 +66,8 @@ export class RecordChangedView {
     "One of the caller's deliveries (to a webhook endpoint or a notification target) was written or changed status.",
 })
 export class DeliveryChangedView {
-  @Field(() => Int, { description: "The delivery's id." })
-  deliveryId!: number;
+  @Field(() => ID, { description: "The delivery's global id." })
+  deliveryId!: string;
 
   @Field(() => DeliveryStatus, { description: 'Its status when the change was made.' })
   status!: DeliveryStatus;
@@ -83,8 +84,8 @@ export class ReminderFiredView {
   @Field(() => ReminderFiredKind, { description: 'Which date it reminds of.' })
   kind!: ReminderFiredKind;
 
-  @Field(() => Int, { description: "The record's id." })
-  recordId!: number;
+  @Field(() => ID, { description: "The record's global id." })
+  recordId!: string;
 
   @Field(() => LocalDateScalar, {
     nullable: true,
@@ -92,8 +93,8 @@ export class ReminderFiredView {
   })
   date!: string | null;
 
-  @Field(() => Int, { nullable: true, description: 'The alert definition that fired it.' })
-  alertId!: number | null;
+  @Field(() => ID, { nullable: true, description: 'The global id of the alert definition that fired it.' })
+  alertId!: string | null;
 
   @Field(() => SubscriptionRecordView, {
     nullable: true,
@@ -107,11 +108,14 @@ export class ReminderFiredView {
     "Next month's planned total went over one of the caller's budgets (budget.exceeded), once per budget and month.",
 })
 export class BudgetExceededView {
-  @Field(() => Int, { description: 'The budget.' })
-  budgetId!: number;
+  @Field(() => ID, { description: "The budget's global id." })
+  budgetId!: string;
 
-  @Field(() => Int, { nullable: true, description: "The budget's category; null for the overall budget." })
-  categoryId!: number | null;
+  @Field(() => ID, {
+    nullable: true,
+    description: "The global id of the budget's category; null for the overall budget.",
+  })
+  categoryId!: string | null;
 
   @Field(() => String, { nullable: true, description: "The category's name; null for the overall budget." })
   categoryName!: string | null;
@@ -119,15 +123,12 @@ export class BudgetExceededView {
   @Field(() => String, { description: 'The month over the budget (YYYY-MM).' })
   month!: string;
 
-  @Field(() => String, { description: "The budget's amount, a decimal string in the base currency." })
-  amount!: string;
+  @Field(() => Money, { description: "The budget's amount, in the base currency." })
+  amount!: Money;
 
-  @Field(() => String, { description: "The month's planned total, a decimal string." })
-  planned!: string;
+  @Field(() => Money, { description: "The month's planned total, in the base currency." })
+  planned!: Money;
 
-  @Field(() => String, { description: 'How much the planned total is over the budget, a decimal string.' })
-  overBy!: string;
-
-  @Field(() => String, { description: 'The currency of the amounts (the base currency).' })
-  currency!: string;
+  @Field(() => Money, { description: 'How much the planned total is over the budget.' })
+  overBy!: Money;
 }
