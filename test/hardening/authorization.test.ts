@@ -636,7 +636,7 @@ const RECORD_FILTERS = [
   'alertIds: [A_ALERT]',
   'categoryIds: [A_CATEGORY]',
 ];
-const RECORD = `id legacyId productName note price ${MONEY} folder { id name } tags { id name } product { id productName } category { id name } paymentMode { id name } alerts { id name } sharing { householdId payerName }`;
+const RECORD = `id legacyId productName note price ${MONEY} folder { id name } tags { id name } product { id name } category { id name } paymentMode { id name } alerts { id name } sharing { householdId payerName }`;
 
 /**
  * B's documents per field of the schema: every field of Query and Mutation, and every field that takes
@@ -653,13 +653,13 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
   calendarFeeds: { ownOnly: ['{ calendarFeeds { id name } }'] },
   products: {
     ownOnly: [
-      `{ products(search: "${MARK}") { totalCount nodes { id productName brandName } } }`,
-      '{ products(first: 50) { totalCount edges { cursor node { id productName } } pageInfo { hasNextPage endCursor } } }',
-      '{ products(last: 5) { totalCount nodes { id productName } pageInfo { hasPreviousPage startCursor } } }',
+      `{ products(search: "${MARK}") { totalCount nodes { id name brandName } } }`,
+      '{ products(first: 50) { totalCount edges { cursor node { id name } } pageInfo { hasNextPage endCursor } } }',
+      '{ products(last: 5) { totalCount nodes { id name } pageInfo { hasPreviousPage startCursor } } }',
     ],
-    asMissing: ['{ products(categoryId: A_CATEGORY) { totalCount nodes { id productName } } }'],
+    asMissing: ['{ products(categoryId: A_CATEGORY) { totalCount nodes { id name } } }'],
   },
-  product: { refused: ['{ product(id: A_PRODUCT) { id productName } }'] },
+  product: { refused: ['{ product(id: A_PRODUCT) { id name } }'] },
   subscriptionProposals: {
     ownOnly: [`{ subscriptionProposals { id legacyId payee price ${MONEY} payments { date amount ${MONEY} } } }`],
   },
@@ -1645,7 +1645,11 @@ function subscribe(client: Client, query: string): Feed {
 
 /** Changes a record's note through REST until its change arrives on the feed: the subscription is live. */
 async function live(feed: Feed, token: string, recordId: number, note: string): Promise<void> {
-  for (let touch = 1; !feed.events.some((event) => event.recordId === recordId); touch += 1) {
+  for (
+    let touch = 1;
+    !feed.events.some((event) => event.recordId === globalId('SubscriptionRecord', recordId));
+    touch += 1
+  ) {
     if (touch > 40) throw new Error('the subscription did not become live');
     const touched = await testApp.http
       .put(`/api/v1/subscriptions/${recordId}`)
@@ -1654,9 +1658,11 @@ async function live(feed: Feed, token: string, recordId: number, note: string): 
       .send({ note: `${note} ${touch}` });
     expect(touched.status).toBe(200);
     expect(feed.errors).toEqual([]);
-    await until(() => feed.events.some((event) => event.recordId === recordId), 'the probe', 500).catch(
-      () => undefined,
-    );
+    await until(
+      () => feed.events.some((event) => event.recordId === globalId('SubscriptionRecord', recordId)),
+      'the probe',
+      500,
+    ).catch(() => undefined);
   }
 }
 
@@ -1773,7 +1779,7 @@ describe('live updates', () => {
       await ofB('reminderFired', 'reminder', (event) => event.record?.note === 'B reminded');
       now = null;
       await budgetOverPlan(b.token, bAlert, null);
-      await ofB('budgetExceeded', 'budget warning', (event) => event.amount === '1.00');
+      await ofB('budgetExceeded', 'budget warning', (event) => event.amount?.amount === '1.00');
       await live(bFeeds.recordChanged, b.token, bSubscription, 'B again');
       await ofB('deliveryChanged', 'delivery', (event) => event.delivery?.endpointId === bGid.endpoint);
 
