@@ -66,34 +66,41 @@ describe('budget warnings', () => {
   beforeAll(async () => {
     ann = await signUp(testApp, 'Ann Budget');
     const record = await createSubscription(testApp, ann.token, { price: '60.00', payment_date: '2026-01-20' });
-    const alertRowId = (
+    const alert = (
       await graphqlData(
         testApp,
         ann.token,
-        'mutation { createAlert(input: {name: "Budget", timePeriod: 1, time: "09:00", timezone: "UTC", channel: 1, contact: "budget@example.com"}) { id } }',
+        'mutation { createAlert(input: {name: "Budget", timePeriod: 1, time: "09:00", timezone: "UTC", channel: ALL, contact: "budget@example.com"}) { alert { id channel } userErrors { code } } }',
       )
-    ).createAlert.id;
-    alertId = toGlobalId('Alert', alertRowId);
+    ).createAlert;
+    expect(alert).toEqual({ alert: { id: expect.any(String), channel: 'ALL' }, userErrors: [] });
+    alertId = alert.alert.id;
     const host = new URL(receiver.url).host;
-    await graphqlData(
+    const target = await graphqlData(
       testApp,
       ann.token,
-      'mutation($input: NotificationTargetInput!) { createNotificationTarget(input: $input) { id } }',
+      'mutation($input: CreateNotificationTargetInput!) { createNotificationTarget(input: $input) { notificationTarget { id } userErrors { code } } }',
       {
         input: { name: 'Hook', url: `json://${host}/notify` },
       },
     );
-    await graphqlData(
+    expect(target.createNotificationTarget.userErrors).toEqual([]);
+    const endpoint = await graphqlData(
       testApp,
       ann.token,
-      `mutation { createWebhookEndpoint(input: {url: "${receiver.url}", events: ["budget.exceeded"]}) { id } }`,
+      `mutation { createWebhookEndpoint(input: {url: "${receiver.url}", events: [BUDGET_EXCEEDED]}) { webhookEndpoint { events } userErrors { code } } }`,
     );
+    expect(endpoint.createWebhookEndpoint).toEqual({
+      webhookEndpoint: { events: ['BUDGET_EXCEEDED'] },
+      userErrors: [],
+    });
     // An endpoint that lists no topics takes the record topics only.
-    await graphqlData(
+    const all = await graphqlData(
       testApp,
       ann.token,
-      `mutation { createWebhookEndpoint(input: {url: "${receiver.url}/all"}) { id } }`,
+      `mutation { createWebhookEndpoint(input: {url: "${receiver.url}/all"}) { webhookEndpoint { id } userErrors { code } } }`,
     );
+    expect(all.createWebhookEndpoint.userErrors).toEqual([]);
     await deliveriesSettled(testApp);
     receiver.received.length = 0;
     overall = (await graphqlData(testApp, ann.token, SET, { input: { amount: '50.00', alertId } })).setBudget.budget;

@@ -60,7 +60,10 @@ const download = async (user: SignedUpUser) => {
 const rawRows = (text: string) => parse(text, { bom: true, columns: true }) as Array<Record<string, string>>;
 
 const IMPORT = `mutation ($file: Upload!, $mapping: [ColumnMappingInput!]) {
-  importSubscriptions(format: CSV, file: $file, mapping: $mapping) { total created refused rows { line name problems { field messages } } }
+  importSubscriptions(input: { format: CSV, file: $file, mapping: $mapping }) {
+    report { total created refused rows { line name problems { field messages } } }
+    userErrors { field code message }
+  }
 }`;
 
 /** The CSV import of a file, uploaded as a GraphQL client does (graphql-multipart-request-spec). */
@@ -72,7 +75,8 @@ async function importCsv(user: SignedUpUser, file: Buffer, mapping: Array<{ fiel
     .field('map', JSON.stringify({ 0: ['variables.file'] }))
     .attach('0', file, 'subscriptions.csv');
   expect(response.body.errors).toBeUndefined();
-  return response.body.data.importSubscriptions as { total: number; created: number; refused: number };
+  expect(response.body.data.importSubscriptions.userErrors).toEqual([]);
+  return response.body.data.importSubscriptions.report as { total: number; created: number; refused: number };
 }
 
 /** A user's records' texts as the API answers them, in the export's columns. */

@@ -12,7 +12,7 @@ import { daysFromToday } from '../support/test-clock';
 let testApp: TestApp;
 let ann: SignedUpUser;
 let bob: SignedUpUser;
-/** The members' global ids, and their numeric ids (which the spending arguments and the tables take). */
+/** The members' global ids, and their numeric ids (which the tables take). */
 const members: Record<string, string> = {};
 const legacy: Record<string, number> = {};
 
@@ -32,9 +32,18 @@ const SHARE = `mutation($input: ShareSubscriptionInput!) {
 }`;
 const SHARING = 'sharing { payerMemberId mode shares { memberId value amount { amount currency } } }';
 const usd = (amount: string) => ({ amount, currency: 'USD' });
-const UPDATE = `mutation($id: Int!, $input: SubscriptionUpdateInput!) {
-  updateSubscription(id: $id, input: $input) { id description price alertId alerts { id name contact } productName product { id } tags { name } }
+const UPDATE_MUTATION = `mutation($input: UpdateSubscriptionInput!) {
+  updateSubscription(input: $input) {
+    subscription { id description price { amount currency } alerts { id name contact } productName product { id legacyId } tags { name } }
+    userErrors { field code message }
+  }
 }`;
+const UPDATE = UPDATE_MUTATION;
+/** updateSubscription's variables for a record's numeric id and the input's other fields. */
+const updateVariables = (id: number, input: Record<string, unknown>) => ({
+  input: { id: toGlobalId('SubscriptionRecord', id), ...input },
+});
+const recordId = (id: number) => toGlobalId('SubscriptionRecord', id);
 
 /** Adds a member to Ann's household with edit rights; with an account, invited and joined. */
 async function addMember(key: string, name: string, user?: SignedUpUser): Promise<void> {
@@ -79,72 +88,76 @@ afterAll(() => testApp.close());
 
 describe("a member reads a shared record without its owner's alert set-up", () => {
   const contact = `ann.private.${process.pid}@example.com`;
-  let alertId: number;
+  let alertId: string;
+  let alertRow: number;
   let record: number;
+  /** The system's default alert (row 1). */
+  const defaultAlert = toGlobalId('Alert', 1);
 
   beforeAll(async () => {
-    alertId = (
+    const created = (
       await graphqlData(
         testApp,
         ann.token,
         `mutation($contact: String) {
-          createAlert(input: { name: "Ann's private reminder", timePeriod: 3, time: "07:15", timezone: "Europe/Berlin", channel: 2, contact: $contact }) { id }
+          createAlert(input: { name: "Ann's private reminder", timePeriod: 3, time: "07:15", timezone: "Europe/Berlin", channel: EMAIL, contact: $contact }) {
+            alert { id legacyId } userErrors { field code message }
+          }
         }`,
         { contact },
       )
-    ).createAlert.id;
+    ).createAlert.alert;
+    alertId = created.id;
+    alertRow = created.legacyId;
     record = await sharedRecord('12.00', {
       payerMemberId: members.ann,
       mode: 'EQUAL',
       shares: [{ memberId: members.ann }, { memberId: members.bob }],
     });
-    await graphqlData(
+    const { setSubscriptionAlerts } = await graphqlData(
       testApp,
       ann.token,
-      'mutation($id: Int!, $alerts: [Int!]!) { setSubscriptionAlerts(id: $id, alertIds: $alerts) { id } }',
-      {
-        id: record,
-        alerts: [alertId, 1],
-      },
+      'mutation($input: SetSubscriptionAlertsInput!) { setSubscriptionAlerts(input: $input) { subscription { id } userErrors { field code message } } }',
+      { input: { id: recordId(record), alertIds: [alertId, defaultAlert] } },
     );
+    expect(setSubscriptionAlerts).toEqual({ subscription: { id: recordId(record) }, userErrors: [] });
   });
 
   it('shows the owner their alerts, and the member the schedule and price with no alert of the owner', async () => {
     const query =
-      'query($id: Int!) { subscription(id: $id) { id price paymentDate nextPaymentDate alertId alerts { id name contact } } }';
-    const owners = (await graphqlData(testApp, ann.token, query, { id: record })).subscription;
-    expect(owners).toMatchObject({ alertId, alerts: [{ id: alertId, contact }, { id: 1 }] });
+      'query($id: ID!) { subscription(id: $id) { id price { amount currency } paymentDate nextPaymentDate alerts { id name contact } } }';
+    const owners = (await graphqlData(testApp, ann.token, query, { id: recordId(record) })).subscription;
+    expect(owners).toMatchObject({ alerts: [{ id: alertId, contact }, { id: defaultAlert }] });
 
-    const seen = (await graphqlData(testApp, bob.token, query, { id: record })).subscription;
+    const seen = (await graphqlData(testApp, bob.token, query, { id: recordId(record) })).subscription;
     expect(seen).toEqual({
-      id: record,
-      price: '12.00',
+      id: recordId(record),
+      price: usd('12.00'),
       paymentDate: owners.paymentDate,
       nextPaymentDate: owners.nextPaymentDate,
-      alertId: 0,
       alerts: [],
     });
     const [household] = (
       await graphqlData(
         testApp,
         bob.token,
-        '{ households { subscriptions { nodes { id price alertId alerts { id contact } } } } }',
+        '{ households { subscriptions { nodes { id price { amount currency } alerts { id contact } } } } }',
       )
     ).households;
-    expect(household.subscriptions.nodes).toEqual([{ id: record, price: '12.00', alertId: 0, alerts: [] }]);
+    expect(household.subscriptions.nodes).toEqual([{ id: recordId(record), price: usd('12.00'), alerts: [] }]);
     // A member's edits answer the record as the member reads it.
-    const edited = (await graphqlData(testApp, bob.token, UPDATE, { id: record, input: { description: 'Shared' } }))
+    const edited = (await graphqlData(testApp, bob.token, UPDATE, updateVariables(record, { description: 'Shared' })))
       .updateSubscription;
-    expect(edited).toMatchObject({ description: 'Shared', alertId: 0, alerts: [] });
+    expect(edited).toMatchObject({ subscription: { description: 'Shared', alerts: [] }, userErrors: [] });
     const repriced = (
       await graphqlData(
         testApp,
         bob.token,
-        'mutation($id: Int!, $from: LocalDate!) { changePrice(id: $id, price: "12.00", effectiveFrom: $from) { id alertId alerts { id } } }',
-        { id: record, from: daysFromToday(40) },
+        'mutation($id: ID!, $from: LocalDate!) { changePrice(input: { id: $id, price: "12.00", effectiveFrom: $from }) { subscription { id alerts { id } } userErrors { code } } }',
+        { id: recordId(record), from: daysFromToday(40) },
       )
     ).changePrice;
-    expect(repriced).toEqual({ id: record, alertId: 0, alerts: [] });
+    expect(repriced).toEqual({ subscription: { id: recordId(record), alerts: [] }, userErrors: [] });
 
     const rest = await restGet(bob.token, record);
     expect(rest.status).toBe(200);
@@ -156,16 +169,23 @@ describe("a member reads a shared record without its owner's alert set-up", () =
       expect(JSON.stringify(answer)).not.toContain('private reminder');
     }
     // The owner's record keeps its alerts.
-    expect((await graphqlData(testApp, ann.token, query, { id: record })).subscription).toMatchObject({
-      alertId,
-      alerts: [{ id: alertId }, { id: 1 }],
+    expect((await graphqlData(testApp, ann.token, query, { id: recordId(record) })).subscription).toMatchObject({
+      alerts: [{ id: alertId }, { id: defaultAlert }],
     });
   });
 
   it("refuses a member's change of the owner's alerts, changing nothing", async () => {
-    for (const alert of [0, 1, alertId]) {
-      const answer = (await graphql(testApp, bob.token, UPDATE, { id: record, input: { alertId: alert } })).body;
+    // No alert (null), the default alert and the owner's own.
+    for (const alert of [null, defaultAlert, alertId]) {
+      const answer = (await graphql(testApp, bob.token, UPDATE, updateVariables(record, { alertId: alert }))).body;
       expect([alert, answer.errors?.[0]?.extensions?.errors]).toEqual([alert, { alert_id: [expect.any(String)] }]);
+      expect([alert, answer.data.updateSubscription]).toEqual([
+        alert,
+        {
+          subscription: null,
+          userErrors: [{ field: ['input', 'alertId'], code: 'BAD_USER_INPUT', message: expect.any(String) }],
+        },
+      ]);
     }
     const rest = await testApp.http
       .put(`/api/v1/subscriptions/${record}`)
@@ -176,7 +196,7 @@ describe("a member reads a shared record without its owner's alert set-up", () =
     const [stored] = await sql<{ alert_id: number }>(testApp, `select "alert_id" from "subscriptions" where "id" = ?`, [
       record,
     ]);
-    expect(stored.alert_id).toBe(alertId);
+    expect(stored.alert_id).toBe(alertRow);
   });
 });
 
@@ -200,11 +220,13 @@ describe("a member's edit names tags and products in the owner's account", () =>
     const bobsTags = (await graphqlData(testApp, bob.token, '{ tags { id name } }')).tags;
 
     const edited = (
-      await graphqlData(testApp, bob.token, UPDATE, {
-        id: record,
-        input: { tags: ['Household streaming'], productName: 'Household Cinema' },
-      })
-    ).updateSubscription;
+      await graphqlData(
+        testApp,
+        bob.token,
+        UPDATE,
+        updateVariables(record, { tagNames: ['Household streaming'], productName: 'Household Cinema' }),
+      )
+    ).updateSubscription.subscription;
     expect(edited).toMatchObject({ productName: 'Household Cinema', tags: [{ name: 'Household streaming' }] });
     // The same over REST: a product named by brand_id and a tag.
     const put = await testApp.http
@@ -219,8 +241,8 @@ describe("a member's edit names tags and products in the owner's account", () =>
       await graphqlData(
         testApp,
         ann.token,
-        'query($id: Int!) { subscription(id: $id) { productName product { id } tags { name } } }',
-        { id: record },
+        'query($id: ID!) { subscription(id: $id) { productName product { id legacyId } tags { name } } }',
+        { id: recordId(record) },
       )
     ).subscription;
     expect(owners).toMatchObject({
@@ -232,8 +254,8 @@ describe("a member's edit names tags and products in the owner's account", () =>
       `select "id", "owner_id" from "products" where "product_name" in ('Household Cinema', 'Household Radio') order by "id"`,
     );
     expect(products).toEqual([
-      { id: edited.product.id, owner_id: ann.id },
-      { id: owners.product.id, owner_id: ann.id },
+      { id: edited.product.legacyId, owner_id: ann.id },
+      { id: owners.product.legacyId, owner_id: ann.id },
     ]);
     const tags = await sql<{ user_id: number }>(
       testApp,
@@ -250,10 +272,11 @@ describe("a member's edit names tags and products in the owner's account", () =>
     });
     const dan = await signUp(testApp, 'Dan Stranger');
     const dansBefore = await ownedBy(dan.id);
-    const [error] = await gqlErrors(dan.token, UPDATE, {
-      id: record,
-      input: { tags: ['Not yours'], productName: 'Not yours either' },
-    });
+    const [error] = await gqlErrors(
+      dan.token,
+      UPDATE,
+      updateVariables(record, { tagNames: ['Not yours'], productName: 'Not yours either' }),
+    );
     expect(error.extensions.code).toBe('NOT_FOUND');
     expect(await ownedBy(dan.id)).toEqual(dansBefore);
   });
@@ -263,28 +286,30 @@ describe('removing a member hands what they pay and share back to the owner', ()
   let eve: SignedUpUser;
   const records: Record<string, number> = {};
   const sharingOf = async (id: number) =>
-    (await graphqlData(testApp, ann.token, `query($id: Int!) { subscription(id: $id) { ${SHARING} } }`, { id }))
-      .subscription.sharing;
-  const period = () => ({ from: daysFromToday(0), to: daysFromToday(100) });
-  const totalOf = async (memberId?: string) =>
     (
+      await graphqlData(testApp, ann.token, `query($id: ID!) { subscription(id: $id) { ${SHARING} } }`, {
+        id: recordId(id),
+      })
+    ).subscription.sharing;
+  const period = () => ({ from: daysFromToday(0), to: daysFromToday(100) });
+  const totalOf = async (memberId?: string) => {
+    const { periodTotal } = (
       await graphqlData(
         testApp,
         ann.token,
-        `query($from: LocalDate, $to: LocalDate, $h: Int, $m: Int) { spendingSummary(from: $from, to: $to, view: HOUSEHOLD, householdId: $h, memberId: $m) { periodTotal } }`,
-        { ...period(), h: household, m: memberId === undefined ? undefined : legacyOf(memberId) },
+        `query($from: LocalDate, $to: LocalDate, $h: ID, $m: ID) { spendingSummary(from: $from, to: $to, view: HOUSEHOLD, householdId: $h, memberId: $m) { periodTotal { amount currency } } }`,
+        { ...period(), h: household, m: memberId },
       )
-    ).spendingSummary.periodTotal as string;
-  let household: number;
-  const legacyOf = (memberId: string) =>
-    Object.entries(members)
-      .map(([key, id]) => (id === memberId ? legacy[key] : undefined))
-      .find((id) => id !== undefined)!;
+    ).spendingSummary;
+    expect(periodTotal.currency).toBe('USD');
+    return periodTotal.amount as string;
+  };
+  let household: string;
 
   beforeAll(async () => {
     eve = await signUp(testApp, 'Eve Member');
     await addMember('eve', 'Eve', eve);
-    household = (await graphqlData(testApp, ann.token, '{ households { legacyId } }')).households[0].legacyId;
+    household = (await graphqlData(testApp, ann.token, '{ households { id } }')).households[0].id;
     const { ann: a, eve: e, cleo: c } = members;
     records.paid = await sharedRecord('60.00', {
       payerMemberId: e,
@@ -357,7 +382,8 @@ describe('removing a member hands what they pay and share back to the owner', ()
     expect((await graphqlData(testApp, eve.token, '{ households { id } }')).households).toEqual([]);
     for (const id of Object.values(records)) {
       expect(
-        (await gqlErrors(eve.token, 'query($id: Int!) { subscription(id: $id) { id } }', { id }))[0].extensions.code,
+        (await gqlErrors(eve.token, 'query($id: ID!) { subscription(id: $id) { id } }', { id: recordId(id) }))[0]
+          .extensions.code,
       ).toBe('NOT_FOUND');
       expect((await restGet(eve.token, id)).status).toBe(400);
     }

@@ -41,19 +41,40 @@ const rowIdOf = (id: number | string) => (typeof id === 'number' ? id : fromGlob
 /** shareSubscription with a record's numeric id and the input's other fields. */
 const SHARE = SHARE_MUTATION;
 const shareVariables = (id: number, input: Record<string, unknown>) => ({ input: { id: recordId(id), ...input } });
-const SUMMARY = `query($from: LocalDate, $to: LocalDate, $groupBy: SpendingGroupBy, $view: SpendingView, $householdId: Int, $memberId: Int) {
+const MONEY = '{ amount currency }';
+const SUMMARY = `query($from: LocalDate, $to: LocalDate, $groupBy: SpendingGroupBy, $view: SpendingView, $householdId: ID, $memberId: ID) {
   spendingSummary(from: $from, to: $to, groupBy: $groupBy, view: $view, householdId: $householdId, memberId: $memberId) {
-    periodTotal plannedTotal paidTotal monthlyTotal budget groups { key periodTotal paidTotal }
+    periodTotal ${MONEY} plannedTotal ${MONEY} paidTotal ${MONEY} monthlyTotal ${MONEY} budget ${MONEY}
+    groups { key periodTotal ${MONEY} paidTotal ${MONEY} }
   }
 }`;
-const CHANGE = `mutation($id: Int!, $price: String!, $from: LocalDate!) { changePrice(id: $id, price: $price, effectiveFrom: $from) { id price } }`;
-const UPDATE = `mutation($id: Int!, $input: SubscriptionUpdateInput!) { updateSubscription(id: $id, input: $input) { id description } }`;
+/** changePrice with a record's numeric id: `{ id, price, from }` as variables. */
+const CHANGE_MUTATION = `mutation($input: ChangePriceInput!) {
+  changePrice(input: $input) { subscription { id price ${MONEY} } userErrors { field code message } }
+}`;
+const CHANGE = CHANGE_MUTATION;
+const changeVariables = (id: number, price: string, from: string) => ({
+  input: { id: recordId(id), price, effectiveFrom: from },
+});
+/** updateSubscription with a record's numeric id and the input's other fields. */
+const UPDATE = `mutation($input: UpdateSubscriptionInput!) {
+  updateSubscription(input: $input) { subscription { id description } userErrors { field code message } }
+}`;
+const updateVariables = (id: number, input: Record<string, unknown>) => ({ input: { id: recordId(id), ...input } });
+const ENTRIES = `query($h: ID, $status: PaymentEntryStatus) {
+  paymentEntries(filter: { householdId: $h, status: $status }) { totalCount nodes { id legacyId subscriptionId dueDate } }
+}`;
+type Entry = { id: string; legacyId: number; subscriptionId: string; dueDate: string };
 
 const summary = async (user: SignedUpUser, variables: Record<string, unknown>) =>
   (await graphqlData(testApp, user.token, SUMMARY, { from: '2026-01-01', to: '2026-12-31', ...variables }))
     .spendingSummary;
-const totalOf = async (user: SignedUpUser, variables: Record<string, unknown>) =>
-  (await summary(user, variables)).periodTotal as string;
+/** A summary's period total, in the users' base currency (USD). */
+const totalOf = async (user: SignedUpUser, variables: Record<string, unknown>) => {
+  const { periodTotal } = await summary(user, variables);
+  expect(periodTotal.currency).toBe('USD');
+  return periodTotal.amount as string;
+};
 
 describe('a household with splits and a mid-year price change', () => {
   let ann: SignedUpUser;
@@ -61,7 +82,7 @@ describe('a household with splits and a mid-year price change', () => {
   let dan: SignedUpUser;
   let home: string;
   let homeLegacy: number;
-  /** The members' global ids, and their numeric ids (which the spending and ledger arguments take). */
+  /** The members' global ids, and their numeric ids (for SQL). */
   const members: Record<string, string> = {};
   const legacy: Record<string, number> = {};
   const records: Record<string, number> = {};
@@ -274,17 +295,25 @@ describe('a household with splits and a mid-year price change', () => {
       '33.34',
     ]);
     // Mid-year rises: 15.49 → 17.99 and 60.00 → 75.00 from July 1 (the amounts keep their proportions).
-    await graphqlData(testApp, ann.token, CHANGE, { id: records.streaming, price: '17.99', from: '2026-07-01' });
-    await graphqlData(testApp, ann.token, CHANGE, { id: records.internet, price: '75.00', from: '2026-07-01' });
+    for (const [id, price] of [
+      [records.streaming, '17.99'],
+      [records.internet, '75.00'],
+    ] as const) {
+      const changed = (await graphqlData(testApp, ann.token, CHANGE, changeVariables(id, price, '2026-07-01')))
+        .changePrice;
+      // The price in effect today (March) stays until July.
+      expect(changed.userErrors).toEqual([]);
+      expect(rowIdOf(changed.subscription.id)).toBe(id);
+    }
   });
 
   it('reports 2026 for the household, each member and "my share", to the cent', async () => {
     // Streaming: Jan-Jun 6 × 15.49 (Ann 5.16, Bob 5.16, Cleo 5.17), Jul-Dec 6 × 17.99 (5.99, 6.00, 6.00).
     // Internet: 6 × 60.00 (Ann 40.00, Bob 20.00), 6 × 75.00 (50.00, 25.00). Insurance: 99.99 once (33.32, 33.33, 33.34).
-    expect(await totalOf(ann, { view: 'HOUSEHOLD', householdId: homeLegacy })).toBe('1110.87'); // 200.88 + 810.00 + 99.99
-    expect(await totalOf(ann, { view: 'HOUSEHOLD', householdId: homeLegacy, memberId: legacy.ann })).toBe('640.22'); // 66.90 + 540.00 + 33.32
-    expect(await totalOf(bob, { view: 'HOUSEHOLD', householdId: homeLegacy, memberId: legacy.bob })).toBe('370.29'); // 66.96 + 270.00 + 33.33
-    expect(await totalOf(bob, { view: 'HOUSEHOLD', householdId: homeLegacy, memberId: legacy.cleo })).toBe('100.36'); // 67.02 + 33.34
+    expect(await totalOf(ann, { view: 'HOUSEHOLD', householdId: home })).toBe('1110.87'); // 200.88 + 810.00 + 99.99
+    expect(await totalOf(ann, { view: 'HOUSEHOLD', householdId: home, memberId: members.ann })).toBe('640.22'); // 66.90 + 540.00 + 33.32
+    expect(await totalOf(bob, { view: 'HOUSEHOLD', householdId: home, memberId: members.bob })).toBe('370.29'); // 66.96 + 270.00 + 33.33
+    expect(await totalOf(bob, { view: 'HOUSEHOLD', householdId: home, memberId: members.cleo })).toBe('100.36'); // 67.02 + 33.34
     // Ann bears her share and her unshared gym (12 × 30.00); Bob his share and his own music (Feb-Dec 11 × 9.99).
     expect(await totalOf(ann, { view: 'MY_SHARE' })).toBe('1000.22');
     expect(await totalOf(bob, { view: 'MY_SHARE' })).toBe('480.18');
@@ -293,24 +322,39 @@ describe('a household with splits and a mid-year price change', () => {
     expect(await totalOf(bob, { view: 'OWN' })).toBe('109.89');
     const months = await summary(bob, {
       view: 'HOUSEHOLD',
-      householdId: homeLegacy,
-      memberId: legacy.bob,
+      householdId: home,
+      memberId: members.bob,
       groupBy: 'MONTH',
       from: '2026-04-01',
       to: '2026-07-31',
     });
-    expect(months.groups.map((group: { key: string; periodTotal: string }) => [group.key, group.periodTotal])).toEqual([
+    expect(
+      months.groups.map((group: { key: string; periodTotal: { amount: string } }) => [
+        group.key,
+        group.periodTotal.amount,
+      ]),
+    ).toEqual([
       ['2026-04', '58.49'],
       ['2026-05', '25.16'],
       ['2026-06', '25.16'],
       ['2026-07', '31.00'],
     ]);
     // A household's totals carry no personal budget.
-    await graphqlData(testApp, ann.token, 'mutation { setBudget(input: { amount: "100.00" }) { id } }');
+    const set = (
+      await graphqlData(
+        testApp,
+        ann.token,
+        'mutation { setBudget(input: { amount: "100.00" }) { budget { id } userErrors { field code message } } }',
+      )
+    ).setBudget;
+    expect(set).toEqual({ budget: { id: expect.any(String) }, userErrors: [] });
     expect(
-      (await summary(ann, { view: 'HOUSEHOLD', householdId: homeLegacy, from: '2026-03-01', to: '2026-03-31' })).budget,
+      (await summary(ann, { view: 'HOUSEHOLD', householdId: home, from: '2026-03-01', to: '2026-03-31' })).budget,
     ).toBeNull();
-    expect((await summary(ann, { view: 'MY_SHARE', from: '2026-03-01', to: '2026-03-31' })).budget).toBe('100.00');
+    expect((await summary(ann, { view: 'MY_SHARE', from: '2026-03-01', to: '2026-03-31' })).budget).toEqual({
+      amount: '100.00',
+      currency: 'USD',
+    });
   });
 
   it('shows members the shared records read-only, and none of the rest', async () => {
@@ -372,39 +416,35 @@ describe('a household with splits and a mid-year price change', () => {
       .get(`/api/v1/subscriptions/${records.gym}`)
       .set('authorization', `Bearer ${bob.token}`);
     expect(gym.status).toBe(400);
-    const entries = (
-      await graphqlData(
-        testApp,
-        bob.token,
-        'query($h: Int) { paymentEntries(filter: { householdId: $h, status: PENDING }) { id subscriptionId dueDate } }',
-        {
-          h: homeLegacy,
-        },
-      )
-    ).paymentEntries;
+    const entries = (await graphqlData(testApp, bob.token, ENTRIES, { h: home, status: 'PENDING' })).paymentEntries;
+    expect(entries.totalCount).toBe(entries.nodes.length);
+    expect(entries.nodes.length).toBeGreaterThan(0);
     expect(
-      entries.every((entry: { subscriptionId: number }) =>
-        [records.streaming, records.internet, records.insurance].includes(entry.subscriptionId),
+      entries.nodes.every((entry: Entry) =>
+        [records.streaming, records.internet, records.insurance].map(recordId).includes(entry.subscriptionId),
       ),
     ).toBe(true);
-    const march = entries.find(
-      (entry: { subscriptionId: number; dueDate: string }) =>
-        entry.subscriptionId === records.internet && entry.dueDate === '2026-03-20',
+    const march = entries.nodes.find(
+      (entry: Entry) => entry.subscriptionId === recordId(records.internet) && entry.dueDate === '2026-03-20',
     );
     expect(march).toBeDefined();
     // Reading the ledger made its planned entries; the refusals after it change nothing.
     const digest = await ownedRowsDigest(testApp, ann.id);
     expect(
-      (await gqlErrors(bob.token, UPDATE, { id: records.internet, input: { description: 'mine now' } }))[0].extensions
+      (await gqlErrors(bob.token, UPDATE, updateVariables(records.internet, { description: 'mine now' })))[0].extensions
         .code,
     ).toBe('NOT_FOUND');
     expect(
-      (await gqlErrors(bob.token, CHANGE, { id: records.internet, price: '1.00', from: '2026-08-01' }))[0].extensions
-        .code,
+      (await gqlErrors(bob.token, CHANGE, changeVariables(records.internet, '1.00', '2026-08-01')))[0].extensions.code,
     ).toBe('NOT_FOUND');
     expect(
-      (await gqlErrors(bob.token, 'mutation($id: Int!) { markPaid(entryId: $id) { id } }', { id: march.id }))[0]
-        .extensions.code,
+      (
+        await gqlErrors(
+          bob.token,
+          'mutation($id: ID!) { markPaid(input: { id: $id }) { paymentEntry { id } userErrors { code } } }',
+          { id: march.id },
+        )
+      )[0].extensions.code,
     ).toBe('NOT_FOUND');
     expect(await ownedRowsDigest(testApp, ann.id)).toBe(digest);
   });
@@ -418,51 +458,47 @@ describe('a household with splits and a mid-year price change', () => {
     );
     expect(updateHouseholdMember).toEqual({ householdMember: { id: members.bob, role: 'EDITOR' }, userErrors: [] });
     const edited = (
-      await graphqlData(testApp, bob.token, UPDATE, { id: records.internet, input: { description: 'Fibre' } })
+      await graphqlData(testApp, bob.token, UPDATE, updateVariables(records.internet, { description: 'Fibre' }))
     ).updateSubscription;
-    expect(edited).toEqual({ id: records.internet, description: 'Fibre' });
+    expect(edited).toEqual({ subscription: { id: recordId(records.internet), description: 'Fibre' }, userErrors: [] });
     const [event] = await sql<{ user_id: number }>(
       testApp,
       `select "user_id" from "webhook_events" where "subscription_id" = ? order by "id" desc limit 1`,
       [records.internet],
     );
     expect(event.user_id).toBe(ann.id);
-    const entries = (
-      await graphqlData(
-        testApp,
-        bob.token,
-        'query($h: Int) { paymentEntries(filter: { householdId: $h }) { id subscriptionId dueDate } }',
-        { h: homeLegacy },
-      )
-    ).paymentEntries;
-    const march = entries.find(
-      (entry: { subscriptionId: number; dueDate: string }) =>
-        entry.subscriptionId === records.internet && entry.dueDate === '2026-03-20',
+    const entries = (await graphqlData(testApp, bob.token, ENTRIES, { h: home })).paymentEntries;
+    const march = entries.nodes.find(
+      (entry: Entry) => entry.subscriptionId === recordId(records.internet) && entry.dueDate === '2026-03-20',
     );
     const paid = (
       await graphqlData(
         testApp,
         bob.token,
-        'mutation($id: Int!) { markPaid(entryId: $id, paidAt: "2026-03-20") { status paidAmount } }',
+        'mutation($id: ID!) { markPaid(input: { id: $id, paidAt: "2026-03-20" }) { paymentEntry { id status paidAmount { amount currency } } userErrors { code } } }',
         { id: march.id },
       )
     ).markPaid;
-    expect(paid).toEqual({ status: 'PAID', paidAmount: '60.00' });
+    expect(paid).toEqual({
+      paymentEntry: { id: march.id, status: 'PAID', paidAmount: { amount: '60.00', currency: 'USD' } },
+      userErrors: [],
+    });
     const month = { from: '2026-03-01', to: '2026-03-31' };
-    expect((await summary(bob, { ...month, view: 'HOUSEHOLD', householdId: homeLegacy })).paidTotal).toBe('60.00');
-    expect((await summary(bob, { ...month, view: 'MY_SHARE' })).paidTotal).toBe('20.00');
-    expect((await summary(ann, { ...month, view: 'MY_SHARE' })).paidTotal).toBe('40.00');
+    const usd = (amount: string) => ({ amount, currency: 'USD' });
+    expect((await summary(bob, { ...month, view: 'HOUSEHOLD', householdId: home })).paidTotal).toEqual(usd('60.00'));
+    expect((await summary(bob, { ...month, view: 'MY_SHARE' })).paidTotal).toEqual(usd('20.00'));
+    expect((await summary(ann, { ...month, view: 'MY_SHARE' })).paidTotal).toEqual(usd('40.00'));
     // Gym is Ann's alone: edit rights reach shared records only.
     expect(
-      (await gqlErrors(bob.token, UPDATE, { id: records.gym, input: { description: 'x' } }))[0].extensions.code,
+      (await gqlErrors(bob.token, UPDATE, updateVariables(records.gym, { description: 'x' })))[0].extensions.code,
     ).toBe('NOT_FOUND');
   });
 
   it("keeps a member's kept answers exact when the owner changes a shared record", async () => {
     const variables = {
       view: 'HOUSEHOLD',
-      householdId: homeLegacy,
-      memberId: legacy.bob,
+      householdId: home,
+      memberId: members.bob,
       from: '2026-03-01',
       to: '2026-03-31',
     };
@@ -591,23 +627,17 @@ describe('a household with splits and a mid-year price change', () => {
       ).code,
     ).toBe('NOT_FOUND');
     for (const variables of [
-      { view: 'HOUSEHOLD', householdId: homeLegacy },
-      { view: 'HOUSEHOLD', householdId: flat.legacyId, memberId: legacy.bob },
+      { view: 'HOUSEHOLD', householdId: home },
+      { view: 'HOUSEHOLD', householdId: flat.id, memberId: members.bob },
     ]) {
       expect((await gqlErrors(dan.token, SUMMARY, variables))[0].extensions.code).toBe('NOT_FOUND');
     }
     expect(
-      (await gqlErrors(dan.token, SUMMARY, { view: 'MY_SHARE', householdId: flat.legacyId }))[0].extensions,
+      (await gqlErrors(dan.token, SUMMARY, { view: 'MY_SHARE', householdId: flat.id }))[0].extensions,
     ).toMatchObject({
       errors: { household_id: [expect.any(String)] },
     });
-    expect(
-      (
-        await gqlErrors(dan.token, 'query($h: Int) { paymentEntries(filter: { householdId: $h }) { id } }', {
-          h: homeLegacy,
-        })
-      )[0].extensions.code,
-    ).toBe('NOT_FOUND');
+    expect((await gqlErrors(dan.token, ENTRIES, { h: home }))[0].extensions.code).toBe('NOT_FOUND');
     // Home's members, household and records are not found for Dan, in every mutation's payload.
     for (const [mutation, input] of [
       ['updateHouseholdMember', { memberId: b, canEdit: true }],
@@ -706,16 +736,16 @@ describe('a household with splits and a mid-year price change', () => {
     expect(
       (await graphqlData(testApp, bob.token, 'query($id: ID!) { node(id: $id) { id } }', { id: home })).node,
     ).toBeNull();
-    expect(
-      (await gqlErrors(bob.token, SUMMARY, { view: 'HOUSEHOLD', householdId: homeLegacy }))[0].extensions.code,
-    ).toBe('NOT_FOUND');
+    expect((await gqlErrors(bob.token, SUMMARY, { view: 'HOUSEHOLD', householdId: home }))[0].extensions.code).toBe(
+      'NOT_FOUND',
+    );
     expect(
       (await testApp.http.get(`/api/v1/subscriptions/${records.internet}`).set('authorization', `Bearer ${bob.token}`))
         .status,
     ).toBe(400);
     // Bob bears only his music now; his shares stay in Ann's household under his name.
     expect(await totalOf(bob, { view: 'MY_SHARE' })).toBe('109.89');
-    expect(await totalOf(ann, { view: 'HOUSEHOLD', householdId: homeLegacy, memberId: legacy.bob })).toBe('370.29');
+    expect(await totalOf(ann, { view: 'HOUSEHOLD', householdId: home, memberId: members.bob })).toBe('370.29');
     const unshared = (
       await graphqlData(
         testApp,
@@ -726,7 +756,7 @@ describe('a household with splits and a mid-year price change', () => {
     ).unshareSubscription;
     expect(rowIdOf(unshared.subscription.id)).toBe(records.insurance);
     expect(unshared).toMatchObject({ subscription: { sharing: null }, userErrors: [] });
-    expect(await totalOf(ann, { view: 'HOUSEHOLD', householdId: homeLegacy })).toBe('1010.88');
+    expect(await totalOf(ann, { view: 'HOUSEHOLD', householdId: home })).toBe('1010.88');
     // Deleting the household unshares everything; the records stay Ann's.
     expect(
       (

@@ -99,16 +99,21 @@ const records = (user: SignedUpUser) =>
   graphqlData<{ subscriptions: { edges: Array<{ node: Record<string, any> }> } }>(
     testApp,
     user.token,
-    `{ subscriptions(first: 100) { edges { node { id productName price currency billingCycle billingFrequency billingType paymentDate nextPaymentDate
-        status recurring note contractExpiry alertId category { id } paymentMode { id name } tags { name } product { id } } } } }`,
+    `{ subscriptions(first: 100) { edges { node { id legacyId productName price { amount currency } billingCycle billingFrequency billingType paymentDate nextPaymentDate
+        status recurring note contractExpiry alerts { id } category { id } paymentMode { id name } tags { name } product { id } } } } }`,
   ).then((data) =>
-    data.subscriptions.edges.map(({ node: { category, paymentMode, ...node } }): Record<string, any> => ({
+    data.subscriptions.edges.map(({ node: { price, category, paymentMode, ...node } }): Record<string, any> => ({
       ...node,
+      // The price's amount and currency side by side, as the file gives them.
+      price: price.amount,
+      currency: price.currency,
       categoryId: category?.id ?? null,
       paymentModeId: paymentMode?.id ?? null,
       paymentMode: paymentMode?.name ?? null,
     })),
   );
+/** The alerts of a record as GraphQL lists them, by their row ids. */
+const alertsOf = (...rowIds: number[]) => rowIds.map((id) => ({ id: toGlobalId('Alert', id) }));
 
 const count = async (table: string, user: SignedUpUser) =>
   Number(
@@ -192,42 +197,42 @@ describe('Wallos exports', () => {
     const report = await imported(ann.token, 'WALLOS', fixture('wallos-export.json'), { skipRefused: true });
     expect(report).toMatchObject({ dryRun: false, total: 4, created: 3, refused: 1 });
     expect(report.rows.map((row) => row.outcome)).toEqual(['CREATED', 'CREATED', 'CREATED', 'REFUSED']);
-    const byId = new Map((await records(ann)).map((record) => [Number(record.id), record]));
+    const byId = new Map((await records(ann)).map((record) => [record.legacyId as number, record]));
     const [youtube, backblaze, gym] = report.rows.slice(0, 3).map((row) => byId.get(rowId(row.recordId))!);
     expect(youtube).toMatchObject({
       productName: 'YouTube Premium',
       price: '15.99',
       currency: 'EUR',
-      billingCycle: 3,
+      billingCycle: 'MONTHLY',
       billingFrequency: 1,
-      billingType: 2,
+      billingType: 'CALENDAR_DATE',
       paymentDate: '2027-01-31',
       // The file's next payment while it is ahead; on a later day, the first month end on or after today.
       nextPaymentDate: nextOnOrAfter(
         { anchor: '2027-01-31', billingType: 2, billingCycle: 3, billingFrequency: 1 },
         today(),
       ),
-      status: 1,
-      recurring: 1,
+      status: 'ACTIVE',
+      recurring: 'RECURRING',
       note: 'Family plan\nhttps://youtube.com\nPaid by Ann',
-      alertId: 1,
+      alerts: alertsOf(1),
       categoryId: toGlobalId('ProductCategory', 2),
       paymentMode: 'PayPal',
     });
-    expect(toGlobalId('Product', youtube.product.id)).toBe(report.rows[0].matches[0].id);
+    expect(youtube.product.id).toBe(report.rows[0].matches[0].id);
     expect(backblaze).toMatchObject({
       price: '21.00',
       currency: 'USD',
-      billingCycle: 3,
+      billingCycle: 'MONTHLY',
       billingFrequency: 3,
-      alertId: 0,
+      alerts: [],
       contractExpiry: '2027-06-30',
     });
     expect(gym).toMatchObject({
       price: '120.00',
       currency: 'GBP',
-      billingCycle: 4,
-      status: 2,
+      billingCycle: 'YEARLY',
+      status: 'CANCELLED',
       note: 'Closed branch\nPaid by Ann',
     });
     // "Credit Card" named twice is one payment method; "Backups" became the user's category.
@@ -276,7 +281,7 @@ describe('Wallos exports', () => {
       productName: 'Nextcloud hosting',
       price: '9.50',
       currency: 'CHF',
-      billingCycle: 3,
+      billingCycle: 'MONTHLY',
       paymentMode: 'Bank transfer',
     });
   });
@@ -292,7 +297,7 @@ describe('CSV from a spreadsheet', () => {
       [5, 'Newspaper', 'REFUSED'],
     ]);
     expect(report.rows[2].problems).toEqual([{ field: 'payment_date', messages: ['The date does not exist.'] }]);
-    const byId = new Map((await records(ann)).map((record) => [Number(record.id), record]));
+    const byId = new Map((await records(ann)).map((record) => [record.legacyId as number, record]));
     const spotify = byId.get(rowId(report.rows[0].recordId))!;
     expect(spotify).toMatchObject({
       price: '19.99',
@@ -305,7 +310,7 @@ describe('CSV from a spreadsheet', () => {
     expect(byId.get(rowId(report.rows[1].recordId))).toMatchObject({
       price: '1234.50',
       currency: 'SEK',
-      billingCycle: 4,
+      billingCycle: 'YEARLY',
       paymentDate: '2028-02-29',
     });
   });
@@ -336,7 +341,7 @@ describe('CSV from a spreadsheet', () => {
     expect(record).toMatchObject({
       productName: 'Hosting',
       paymentDate: '2027-04-03',
-      billingCycle: 2,
+      billingCycle: 'WEEKLY',
       billingFrequency: 2,
       currency: 'EUR',
       price: '5.00',
@@ -458,9 +463,11 @@ describe('a Subledger account export', () => {
   it('restores into an empty account losslessly: export, import, export are equal but for the ids', async () => {
     const ann = await signUp(testApp, 'Ann');
     const data = <T>(query: string) => graphqlData<T>(testApp, ann.token, query);
-    await data('mutation { updateProfile(input: {baseCurrency: "EUR", timezone: "Europe/Berlin"}) { id } }');
     await data(
-      'mutation { updateExtensionSettings(input: {notifyBefore: 5, browserNotifications: true}) { notifyBefore } }',
+      'mutation { updateProfile(input: {baseCurrency: "EUR", timezone: "Europe/Berlin"}) { user { id } userErrors { code } } }',
+    );
+    await data(
+      'mutation { updateExtensionSettings(input: {notifyBefore: 5, browserNotifications: true}) { extensionSettings { notifyBefore } } }',
     );
     const {
       createFolder: { folder },
@@ -478,8 +485,10 @@ describe('a Subledger account export', () => {
       'mutation { createProductCategory(input: {name: "Home"}) { productCategory { id: legacyId globalId: id } } }',
     );
     await data('mutation { createTag(input: {name: "unused"}) { tag { id } } }');
-    const { createAlert: alert } = await data<{ createAlert: { id: number } }>(
-      'mutation { createAlert(input: {name: "Week before", timePeriod: 1, timeCycle: 2, time: "08:30", condition: 2, channel: 2, timezone: "Europe/Berlin", subjects: 1}) { id } }',
+    const {
+      createAlert: { alert },
+    } = await data<{ createAlert: { alert: { id: number; globalId: string } } }>(
+      'mutation { createAlert(input: {name: "Week before", timePeriod: 1, timeCycle: WEEKS, time: "08:30", condition: BEFORE_DUE_DATE, channel: EMAIL, timezone: "Europe/Berlin", subjects: SUBSCRIPTION}) { alert { id: legacyId globalId: id } } }',
     );
     const form = (fields: Record<string, string | string[]>) =>
       postSubscription(testApp, ann.token, { ...MINIMAL, price: '12.5', ...fields });
@@ -500,7 +509,10 @@ describe('a Subledger account export', () => {
     });
     expect(main.status).toBe(200);
     const mainId = main.body.subscription.id;
-    await data(`mutation { setSubscriptionAlerts(id: ${mainId}, alertIds: [${alert.id}, 1]) { id } }`);
+    const mainGlobalId = toGlobalId('SubscriptionRecord', mainId);
+    await data(
+      `mutation { setSubscriptionAlerts(input: {id: "${mainGlobalId}", alertIds: ["${alert.globalId}", "${toGlobalId('Alert', 1)}"]}) { subscription { id } } }`,
+    );
     const addon = await testApp.http
       .post(`/api/v1/subscriptions/${mainId}/addon`)
       .set(rest(ann))
@@ -519,34 +531,43 @@ describe('a Subledger account export', () => {
       ).status,
     ).toBe(200);
     await data(
-      'mutation { createWebhookEndpoint(input: {url: "https://hooks.example.com/subledger", events: ["subscription.created"]}) { id } }',
+      'mutation { createWebhookEndpoint(input: {url: "https://hooks.example.com/subledger", events: [SUBSCRIPTION_CREATED]}) { webhookEndpoint { id } } }',
     );
     // Issue 20's parts: a price change, a paid and a skipped payment, budgets, and a household sharing the main record.
-    await data(`mutation { changePrice(id: ${mainId}, price: "14.00", effectiveFrom: "${changedFrom}") { id } }`);
+    await data(
+      `mutation { changePrice(input: {id: "${mainGlobalId}", price: "14.00", effectiveFrom: "${changedFrom}"}) { subscription { id } } }`,
+    );
     const {
       paymentEntries: { nodes: entries },
     } = await data<{ paymentEntries: { nodes: Array<{ id: string }> } }>(
-      `{ paymentEntries(filter: {subscriptionId: "${toGlobalId('SubscriptionRecord', mainId)}"}) { nodes { id } } }`,
+      `{ paymentEntries(filter: {subscriptionId: "${mainGlobalId}"}) { nodes { id } } }`,
     );
     expect(entries.length).toBeGreaterThanOrEqual(2);
     await data(
       `mutation { markPaid(input: {id: "${entries[0].id}", amount: "13.00", paidAt: "${today()}", note: "card"}) { paymentEntry { id } } }`,
     );
     await data(`mutation { markSkipped(input: {id: "${entries[1].id}", note: "paused"}) { paymentEntry { id } } }`);
-    await data(
-      `mutation { setBudget(input: {amount: "100.00", alertId: "${toGlobalId('Alert', alert.id)}"}) { budget { id } } }`,
-    );
+    await data(`mutation { setBudget(input: {amount: "100.00", alertId: "${alert.globalId}"}) { budget { id } } }`);
     await data(
       `mutation { setBudget(input: {amount: "30.00", categoryId: "${category.globalId}"}) { budget { id } } }`,
     );
-    await data('mutation { createHousehold(name: "Family") { id } }');
-    const { addHouseholdMember: kim } = await data<{ addHouseholdMember: { id: number } }>(
-      'mutation { addHouseholdMember(input: {name: "Kim", canEdit: true}) { id } }',
+    type Member = { id: number; globalId: string };
+    const {
+      createHousehold: {
+        household: { viewerMember: owner },
+      },
+    } = await data<{ createHousehold: { household: { viewerMember: Member } } }>(
+      'mutation { createHousehold(input: {name: "Family"}) { household { viewerMember { id: legacyId globalId: id } } } }',
     );
-    const { households } = await data<{ households: Array<{ memberId: number }> }>('{ households { memberId } }');
-    await data(
-      `mutation { shareSubscription(id: ${mainId}, input: {payerMemberId: ${kim.id}, mode: AMOUNTS, shares: [{memberId: ${households[0].memberId}, value: "10.00"}, {memberId: ${kim.id}, value: "2.50"}]}) { id } }`,
+    const {
+      addHouseholdMember: { householdMember: kim },
+    } = await data<{ addHouseholdMember: { householdMember: Member } }>(
+      'mutation { addHouseholdMember(input: {name: "Kim", canEdit: true}) { householdMember { id: legacyId globalId: id } } }',
     );
+    const { shareSubscription } = await data<{ shareSubscription: { userErrors: unknown[] } }>(
+      `mutation { shareSubscription(input: {id: "${mainGlobalId}", payerMemberId: "${kim.globalId}", mode: AMOUNTS, shares: [{memberId: "${owner.globalId}", value: "10.00"}, {memberId: "${kim.globalId}", value: "2.50"}]}) { subscription { id } userErrors { code } } }`,
+    );
+    expect(shareSubscription.userErrors).toEqual([]);
 
     const before = await exported(ann);
     expect(before.subscriptions).toHaveLength(3);
@@ -560,7 +581,7 @@ describe('a Subledger account export', () => {
       payer_member_id: kim.id,
       mode: 'amounts',
       shares: [
-        { member_id: households[0].memberId, value: '10.00' },
+        { member_id: owner.id, value: '10.00' },
         { member_id: kim.id, value: '2.50' },
       ],
     });
@@ -568,7 +589,7 @@ describe('a Subledger account export', () => {
     expect(before.household).toEqual({
       name: 'Family',
       members: [
-        { id: households[0].memberId, name: 'Ann', isOwner: true, canEdit: false },
+        { id: owner.id, name: 'Ann', isOwner: true, canEdit: false },
         { id: kim.id, name: 'Kim', isOwner: false, canEdit: true },
       ],
     });
@@ -659,10 +680,12 @@ it("a file cannot reach another user's rows: their ids are refused, their names 
     'mutation { createProductCategory(input: {name: "Ann only"}) { productCategory { id: legacyId } } }',
   );
   await graphqlData(testApp, ann.token, 'mutation { createFolder(input: {name: "Shared name"}) { folder { id } } }');
-  const { createAlert: alert } = await graphqlData<{ createAlert: { id: number } }>(
+  const {
+    createAlert: { alert },
+  } = await graphqlData<{ createAlert: { alert: { id: number } } }>(
     testApp,
     ann.token,
-    'mutation { createAlert(input: {name: "Ann", timePeriod: 1, time: "08:00", channel: 2, timezone: "UTC"}) { id } }',
+    'mutation { createAlert(input: {name: "Ann", timePeriod: 1, time: "08:00", channel: EMAIL, timezone: "UTC"}) { alert { id: legacyId } } }',
   );
   const record = (overrides: Record<string, unknown>) => ({
     id: 1,
@@ -713,7 +736,7 @@ it("a file cannot reach another user's rows: their ids are refused, their names 
     `select "id", "user_id" from "folders" where "user_id" = ?`,
     [bob.id],
   );
-  expect((await records(bob)).map((record) => Number(record.id))).toEqual([rowId(report.rows[2].recordId)]);
+  expect((await records(bob)).map((record) => record.id)).toEqual([report.rows[2].recordId]);
   const [stored] = await sql<{ folder_id: number }>(testApp, `select "folder_id" from "subscriptions" where "id" = ?`, [
     rowId(report.rows[2].recordId),
   ]);

@@ -59,18 +59,45 @@ const summary = async (
   };
 };
 
-const CHANGE = `mutation($id: Int!, $price: String!, $from: LocalDate!) {
-  changePrice(id: $id, price: $price, effectiveFrom: $from) { id price currency priceHistory { effectiveFrom price currency } }
+const usd = (amount: string): Money => ({ amount, currency: 'USD' });
+const PRICE_HISTORY = 'priceHistory { totalCount nodes { effectiveFrom price { amount currency } } }';
+const CHANGE_MUTATION = `mutation($input: ChangePriceInput!) {
+  changePrice(input: $input) {
+    subscription { id price { amount currency } ${PRICE_HISTORY} }
+    userErrors { field code message }
+  }
 }`;
+/** changePrice of a record by its numeric id: `{ id, price, from }`. */
+const change = (token: string, variables: { id: number; price: string; from: string }) =>
+  graphql(testApp, token, CHANGE_MUTATION, {
+    input: {
+      id: toGlobalId('SubscriptionRecord', variables.id),
+      price: variables.price,
+      effectiveFrom: variables.from,
+    },
+  });
+/** A record's price and its price history's steps (the whole history on one page). */
+const stepsOf = (record: { price: Money; priceHistory: { totalCount: number; nodes: unknown[] } }) => {
+  expect(record.priceHistory.totalCount).toBe(record.priceHistory.nodes.length);
+  return { ...record, priceHistory: record.priceHistory.nodes };
+};
+const changed = async (user: SignedUpUser, variables: { id: number; price: string; from: string }) => {
+  const answer = await change(user.token, variables);
+  if (answer.body.errors) throw new Error(JSON.stringify(answer.body.errors));
+  expect(answer.body.data.changePrice.userErrors).toEqual([]);
+  return stepsOf(answer.body.data.changePrice.subscription);
+};
 const history = async (user: SignedUpUser, id: number) =>
-  (
-    await graphqlData(
-      testApp,
-      user.token,
-      'query($id: Int!) { subscription(id: $id) { price priceHistory { effectiveFrom price currency } } }',
-      { id },
-    )
-  ).subscription;
+  stepsOf(
+    (
+      await graphqlData(
+        testApp,
+        user.token,
+        `query($id: ID!) { subscription(id: $id) { price { amount currency } ${PRICE_HISTORY} } }`,
+        { id: toGlobalId('SubscriptionRecord', id) },
+      )
+    ).subscription,
+  );
 
 describe('price history', () => {
   let ann: SignedUpUser;
@@ -84,21 +111,18 @@ describe('price history', () => {
 
   it('shows one step for a record whose price never changed', async () => {
     expect(await history(ann, monthly)).toEqual({
-      price: '10.00',
-      priceHistory: [{ effectiveFrom: '2026-01-15', price: '10.00', currency: 'USD' }],
+      price: usd('10.00'),
+      priceHistory: [{ effectiveFrom: '2026-01-15', price: usd('10.00') }],
     });
   });
 
   it('keeps a future change for its day: the price stays, the planned year pays each payment at its own price', async () => {
-    const changed = (await graphqlData(testApp, ann.token, CHANGE, { id: monthly, price: '12.50', from: '2026-07-01' }))
-      .changePrice;
-    expect(changed).toEqual({
-      id: monthly,
-      price: '10.00',
-      currency: 'USD',
+    expect(await changed(ann, { id: monthly, price: '12.50', from: '2026-07-01' })).toEqual({
+      id: toGlobalId('SubscriptionRecord', monthly),
+      price: usd('10.00'),
       priceHistory: [
-        { effectiveFrom: '2026-01-15', price: '10.00', currency: 'USD' },
-        { effectiveFrom: '2026-07-01', price: '12.50', currency: 'USD' },
+        { effectiveFrom: '2026-01-15', price: usd('10.00') },
+        { effectiveFrom: '2026-07-01', price: usd('12.50') },
       ],
     });
     // By hand: Jan-Jun 6 × 10.00 + Jul-Dec 6 × 12.50 = 135.00; the yearly record pays 120.00 once (Feb 1).
@@ -119,10 +143,7 @@ describe('price history', () => {
   });
 
   it('applies a change from a past date at once, and an edit of the price corrects the step in effect today', async () => {
-    expect(
-      (await graphqlData(testApp, ann.token, CHANGE, { id: monthly, price: '11.00', from: '2026-02-01' })).changePrice
-        .price,
-    ).toBe('11.00');
+    expect((await changed(ann, { id: monthly, price: '11.00', from: '2026-02-01' })).price).toEqual(usd('11.00'));
     // Jan 10.00 + Feb-Jun 5 × 11.00 + Jul-Dec 6 × 12.50 + 120.00
     expect((await summary(ann, '2026-01-01', '2026-12-31')).periodTotal).toBe('260.00');
     const edited = await testApp.http
@@ -132,9 +153,9 @@ describe('price history', () => {
       .send({ price: '10.50' });
     expect(edited.status).toBe(200);
     expect((await history(ann, monthly)).priceHistory).toEqual([
-      { effectiveFrom: '2026-01-15', price: '10.00', currency: 'USD' },
-      { effectiveFrom: '2026-02-01', price: '10.50', currency: 'USD' },
-      { effectiveFrom: '2026-07-01', price: '12.50', currency: 'USD' },
+      { effectiveFrom: '2026-01-15', price: usd('10.00') },
+      { effectiveFrom: '2026-02-01', price: usd('10.50') },
+      { effectiveFrom: '2026-07-01', price: usd('12.50') },
     ]);
     // Jan 10.00 + Feb-Jun 5 × 10.50 + Jul-Dec 6 × 12.50 + 120.00
     expect((await summary(ann, '2026-01-01', '2026-12-31')).periodTotal).toBe('257.50');
@@ -172,19 +193,31 @@ describe('price history', () => {
       (await createSubscription(testApp, ann.token, { recurring: '0', payment_date: '2026-03-01' })).id,
     );
     const digest = await ownedRowsDigest(testApp, ann.id);
-    const bad = await gqlErrors(ann.token, CHANGE, { id: monthly, price: '-3', from: '2026-08-01' });
-    expect(bad[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { price: [expect.any(String)] } });
-    const early = await gqlErrors(ann.token, CHANGE, { id: monthly, price: '9.00', from: '2025-12-01' });
-    expect(early[0].extensions).toMatchObject({
+    /** A refusal: in the payload's userErrors (on its input field) and in the error's extensions. */
+    const refused = async (token: string, variables: { id: number; price: string; from: string }) => {
+      const { body } = await change(token, variables);
+      expect(body.data.changePrice.subscription).toBeNull();
+      return { userErrors: body.data.changePrice.userErrors, extensions: body.errors[0].extensions };
+    };
+    const bad = await refused(ann.token, { id: monthly, price: '-3', from: '2026-08-01' });
+    expect(bad.extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { price: [expect.any(String)] } });
+    expect(bad.userErrors).toEqual([
+      { field: ['input', 'price'], code: 'BAD_USER_INPUT', message: bad.extensions.errors.price[0] },
+    ]);
+    const early = await refused(ann.token, { id: monthly, price: '9.00', from: '2025-12-01' });
+    expect(early.extensions).toMatchObject({
       code: 'BAD_USER_INPUT',
       errors: { effective_from: [expect.any(String)] },
     });
-    const oneTime = await gqlErrors(ann.token, CHANGE, { id: once, price: '9.00', from: '2026-04-01' });
-    expect(oneTime[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { price: [expect.any(String)] } });
+    expect(early.userErrors).toEqual([
+      { field: ['input', 'effectiveFrom'], code: 'BAD_USER_INPUT', message: expect.any(String) },
+    ]);
+    const oneTime = await refused(ann.token, { id: once, price: '9.00', from: '2026-04-01' });
+    expect(oneTime.extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { price: [expect.any(String)] } });
     const bob = await signUp(testApp, 'Bob Prices');
-    expect(
-      (await gqlErrors(bob.token, CHANGE, { id: monthly, price: '1.00', from: '2026-08-01' }))[0].extensions.code,
-    ).toBe('NOT_FOUND');
+    const foreign = await refused(bob.token, { id: monthly, price: '1.00', from: '2026-08-01' });
+    expect(foreign.extensions.code).toBe('NOT_FOUND');
+    expect(foreign.userErrors).toEqual([{ field: [], code: 'NOT_FOUND', message: expect.any(String) }]);
     expect(await ownedRowsDigest(testApp, ann.id)).toBe(digest);
   });
 });

@@ -8,7 +8,7 @@ import { createLogger } from '../../src/platform/logger';
 import { createRedis } from '../../src/platform/ops/redis';
 import { Receiver } from '../support/receiver';
 import { type ServiceProcess, startService, stopService } from '../support/service-process';
-import { createSubscription, MINIMAL } from '../support/subscriptions';
+import { createSubscription, globalId, MINIMAL, recordId } from '../support/subscriptions';
 import { graphqlData, type SignedUpUser, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
 import { daysFromToday } from '../support/test-clock';
 import { freePort, until } from '../support/wait';
@@ -84,12 +84,26 @@ function subscribe<T>(client: Client, query: string): Feed<T> {
   return feed;
 }
 
-const RECORD_CHANGED = `subscription { recordChanged { kind recordId record { id productName price currency status } } }`;
+const RECORD_CHANGED = `subscription { recordChanged { kind recordId record { id legacyId productName price { amount currency } status } } }`;
 interface RecordChange {
   kind: string;
   recordId: number;
-  record: { id: number; productName: string; price: string; currency: string; status: number } | null;
+  record: {
+    id: string;
+    legacyId: number;
+    productName: string;
+    price: { amount: string; currency: string };
+    status: string;
+  } | null;
 }
+/** A record as recordChanged answers it. */
+const changedRecord = (id: number, amount: string, currency = 'USD') => ({
+  id: recordId(id),
+  legacyId: id,
+  productName: 'Netflix Standard',
+  price: { amount, currency },
+  status: 'ACTIVE',
+});
 
 /**
  * Waits until the subscription is live: touches the user's probe record (an update) until its change arrives,
@@ -155,13 +169,7 @@ describe('recordChanged', () => {
       expect(createdEvent.kind).toBe('CREATED');
       expect(createdEvent.recordId).toBe(created.id);
       expect(typeof createdEvent.recordId).toBe('number');
-      expect(createdEvent.record).toEqual({
-        id: created.id,
-        productName: 'Netflix Standard',
-        price: '7.25',
-        currency: 'USD',
-        status: 1,
-      });
+      expect(createdEvent.record).toEqual(changedRecord(created.id, '7.25'));
 
       sent = Date.now();
       await rest(
@@ -175,7 +183,7 @@ describe('recordChanged', () => {
       expect(feed.events[1]).toEqual({
         kind: 'UPDATED',
         recordId: created.id,
-        record: { id: created.id, productName: 'Netflix Standard', price: '8.50', currency: 'EUR', status: 1 },
+        record: changedRecord(created.id, '8.50', 'EUR'),
       });
 
       sent = Date.now();
@@ -228,35 +236,45 @@ describe('recordChanged', () => {
     const owner = await signUp(testApp, 'Olga Owner');
     const member = await signUp(testApp, 'Max Member');
     const memberProbe = Number((await createSubscription(testApp, member.token)).id);
-    await graphqlData(testApp, owner.token, 'mutation { createHousehold(name: "Home") { id } }');
+    const ownerMember = (
+      await graphqlData(
+        testApp,
+        owner.token,
+        'mutation { createHousehold(input: { name: "Home" }) { household { viewerMember { id } } userErrors { code } } }',
+      )
+    ).createHousehold.household.viewerMember.id as string;
     const invited = (
       await graphqlData(
         testApp,
         owner.token,
-        'mutation($input: HouseholdMemberInput!) { addHouseholdMember(input: $input) { id invitationCode } }',
+        'mutation($input: AddHouseholdMemberInput!) { addHouseholdMember(input: $input) { householdMember { id } invitationCode userErrors { code } } }',
         { input: { name: 'Max', email: member.email } },
       )
     ).addHouseholdMember;
-    await graphqlData(testApp, member.token, 'mutation($code: String!) { joinHousehold(code: $code) { id } }', {
-      code: invited.invitationCode,
-    });
-    const ownerMember = (await graphqlData(testApp, owner.token, '{ households { memberId } }')).households[0]
-      .memberId as number;
+    expect(invited.userErrors).toEqual([]);
+    const joined = await graphqlData(
+      testApp,
+      member.token,
+      'mutation($code: String!) { joinHousehold(input: { code: $code }) { household { id } userErrors { code } } }',
+      { code: invited.invitationCode },
+    );
+    expect(joined.joinHousehold.userErrors).toEqual([]);
     const shared = Number((await createSubscription(testApp, owner.token, { price: '20.00' })).id);
     const unshared = Number((await createSubscription(testApp, owner.token)).id);
-    await graphqlData(
+    const { shareSubscription } = await graphqlData(
       testApp,
       owner.token,
-      'mutation($id: Int!, $input: SharingInput!) { shareSubscription(id: $id, input: $input) { id } }',
+      'mutation($input: ShareSubscriptionInput!) { shareSubscription(input: $input) { subscription { id } userErrors { code } } }',
       {
-        id: shared,
         input: {
+          id: recordId(shared),
           payerMemberId: ownerMember,
           mode: 'EQUAL',
-          shares: [{ memberId: ownerMember }, { memberId: invited.id }],
+          shares: [{ memberId: ownerMember }, { memberId: invited.householdMember.id }],
         },
       },
     );
+    expect(shareSubscription).toEqual({ subscription: { id: recordId(shared) }, userErrors: [] });
 
     const client = liveClient({ authorization: `Bearer ${member.token}` });
     const feed = subscribe<RecordChange>(client, RECORD_CHANGED);
@@ -270,7 +288,7 @@ describe('recordChanged', () => {
         {
           kind: 'UPDATED',
           recordId: shared,
-          record: { id: shared, productName: 'Netflix Standard', price: '22.00', currency: 'USD', status: 1 },
+          record: changedRecord(shared, '22.00'),
         },
       ]);
     } finally {
@@ -336,18 +354,25 @@ describe('deliveries, reminders and budgets', () => {
     const feed = subscribe<{
       deliveryId: number;
       status: string;
-      delivery: { id: number; topic: string; status: string; attempts: Array<{ statusCode: number | null }> } | null;
+      delivery: {
+        id: string;
+        legacyId: number;
+        topic: string;
+        status: string;
+        attempts: Array<{ statusCode: number | null }>;
+      } | null;
     }>(
       client,
-      'subscription { deliveryChanged { deliveryId status delivery { id topic status attempts { statusCode } } } }',
+      'subscription { deliveryChanged { deliveryId status delivery { id legacyId topic status attempts { statusCode } } } }',
     );
     try {
       await live(records, testApp, user.token, probe);
-      await graphqlData(
+      const { createWebhookEndpoint } = await graphqlData(
         testApp,
         user.token,
-        `mutation { createWebhookEndpoint(input: {url: "${receiver.url}", events: ["subscription.created"]}) { id } }`,
+        `mutation { createWebhookEndpoint(input: {url: "${receiver.url}", events: [SUBSCRIPTION_CREATED]}) { webhookEndpoint { id } userErrors { code } } }`,
       );
+      expect(createWebhookEndpoint.userErrors).toEqual([]);
       await createSubscription(testApp, user.token);
       await until(() => feed.events.some((event) => event.status === 'SUCCEEDED'), 'the delivery to succeed');
       const pending = feed.events.find((event) => event.status === 'PENDING')!;
@@ -355,8 +380,9 @@ describe('deliveries, reminders and budgets', () => {
       expect(typeof pending.deliveryId).toBe('number');
       expect(succeeded.deliveryId).toBe(pending.deliveryId);
       expect(succeeded.delivery).toEqual({
-        id: pending.deliveryId,
-        topic: 'subscription.created',
+        id: globalId('WebhookDelivery', pending.deliveryId),
+        legacyId: pending.deliveryId,
+        topic: 'SUBSCRIPTION_CREATED',
         status: 'SUCCEEDED',
         attempts: [{ statusCode: 200 }],
       });
@@ -373,16 +399,16 @@ describe('deliveries, reminders and budgets', () => {
       recordId: number;
       date: string;
       alertId: number;
-      record: { id: number } | null;
+      record: { id: string } | null;
     }>(client, 'subscription { reminderFired { kind recordId date alertId record { id } } }');
     try {
       const alertId = (
         await graphqlData(
           testApp,
           user.token,
-          'mutation { createAlert(input: {name: "Due", timePeriod: 2, time: "09:00", timezone: "UTC", channel: 4}) { id } }',
+          'mutation { createAlert(input: {name: "Due", timePeriod: 2, time: "09:00", timezone: "UTC", channel: WEBHOOK}) { alert { legacyId } } }',
         )
-      ).createAlert.id as number;
+      ).createAlert.alert.legacyId as number;
       const payment = daysFromToday(10);
       const record = Number(
         (await createSubscription(testApp, user.token, { payment_date: payment, alert_id: String(alertId) })).id,
@@ -390,18 +416,18 @@ describe('deliveries, reminders and budgets', () => {
       const { reminders } = await graphqlData(
         testApp,
         user.token,
-        'query($from: DateTime!, $to: DateTime!) { reminders(from: $from, to: $to) { subscriptionId fireAt } }',
+        'query($from: DateTime!, $to: DateTime!) { reminders(from: $from, to: $to) { nodes { subscriptionId fireAt } } }',
         { from: new Date().toISOString(), to: new Date(Date.now() + 30 * 86_400_000).toISOString() },
       );
-      const { fireAt } = (reminders as Array<{ subscriptionId: number; fireAt: string }>).find(
-        (reminder) => reminder.subscriptionId === record,
+      const { fireAt } = (reminders.nodes as Array<{ subscriptionId: string; fireAt: string }>).find(
+        (reminder) => reminder.subscriptionId === recordId(record),
       )!;
       expect(fireAt.slice(0, 10)).toBe(addDays(payment, -2));
       now = new Date(fireAt);
       testApp.app.reminderRelay.nudge();
       await until(() => feed.events.length > 0, 'the reminder');
       expect(feed.events).toEqual([
-        { kind: 'PAYMENT_DUE', recordId: record, date: payment, alertId, record: { id: record } },
+        { kind: 'PAYMENT_DUE', recordId: record, date: payment, alertId, record: { id: recordId(record) } },
       ]);
     } finally {
       now = null;
@@ -422,15 +448,18 @@ describe('deliveries, reminders and budgets', () => {
         await graphqlData(
           testApp,
           user.token,
-          'mutation { createAlert(input: {name: "Budget", timePeriod: 1, time: "09:00", timezone: "UTC", channel: 1, contact: "b@example.com"}) { id } }',
+          'mutation { createAlert(input: {name: "Budget", timePeriod: 1, time: "09:00", timezone: "UTC", channel: ALL, contact: "b@example.com"}) { alert { id } } }',
         )
-      ).createAlert.id as number;
+      ).createAlert.alert.id as string;
       // Every record of the user plans a payment next month: the plan is over 50.00 by the rest.
       const budgetId = (
-        await graphqlData(testApp, user.token, 'mutation($input: BudgetInput!) { setBudget(input: $input) { id } }', {
-          input: { amount: '50.00', alertId },
-        })
-      ).setBudget.id as number;
+        await graphqlData(
+          testApp,
+          user.token,
+          'mutation($input: SetBudgetInput!) { setBudget(input: $input) { budget { legacyId } userErrors { code } } }',
+          { input: { amount: '50.00', alertId } },
+        )
+      ).setBudget.budget.legacyId as number;
       await until(
         async () => (await testApp.app.services.budgetWarnings.sweep()) >= 0 && feed.events.length > 0,
         'the warning',

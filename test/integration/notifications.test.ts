@@ -54,7 +54,7 @@ function appEnv(): Record<string, string> {
 }
 
 const DELIVERY_FIELDS_TEXT =
-  'id topic endpointId targetId status attemptCount attempts { attemptNumber statusCode responseExcerpt error }';
+  'id legacyId topic endpointId targetId status attemptCount attempts { attemptNumber statusCode responseExcerpt error }';
 const TARGET_FIELDS = 'id legacyId name scheme url createdAt updatedAt';
 const CREATE_TARGET = `mutation($input: CreateNotificationTargetInput!) {
   createNotificationTarget(input: $input) { notificationTarget { ${TARGET_FIELDS} } secret userErrors { field code message } }
@@ -258,26 +258,27 @@ describe.each(Object.entries(SCHEMES))('%s targets', (scheme, target) => {
       sendTestNotification: { delivery: first },
     } = await graphqlData(testApp, user.token, SEND_TEST, { input: { id: created.id } });
     expect(first).toEqual({
-      id: expect.any(Number),
-      topic: 'notification.test',
+      id: toGlobalId('WebhookDelivery', first.legacyId),
+      legacyId: expect.any(Number),
+      topic: 'NOTIFICATION_TEST',
       endpointId: null,
-      targetId: created.legacyId,
+      targetId: created.id,
       status: 'PENDING',
       attemptCount: 1,
       attempts: [{ attemptNumber: 1, statusCode: 503, responseExcerpt: 'received', error: null }],
     });
     const [request] = await fake.waitFor(1);
-    target.check(request, first.id);
+    target.check(request, first.legacyId);
     if (scheme === 'json') {
       const timestamp = Number(request.headers['webhook-timestamp']);
       expect(request.headers['webhook-signature']).toBe(
-        signWebhook(created.secret!, `ntf_${first.id}`, timestamp, request.body),
+        signWebhook(created.secret!, `ntf_${first.legacyId}`, timestamp, request.body),
       );
     }
 
     // The retry, when the schedule says: the same request again, and the delivery done.
     await sql(testApp, `update "webhook_deliveries" set "next_attempt_at" = now() at time zone 'utc' where "id" = ?`, [
-      first.id,
+      first.legacyId,
     ]);
     testApp.app.services.outbox.notify();
     const [, retried] = await fake.waitFor(2);
@@ -487,6 +488,18 @@ describe('…s schemes', () => {
 });
 
 describe('reminders', () => {
+  /** A webhook endpoint taking the payment reminders. */
+  async function createEndpoint(user: SignedUpUser): Promise<void> {
+    const { createWebhookEndpoint } = await graphqlData(
+      testApp,
+      user.token,
+      `mutation { createWebhookEndpoint(input: {url: "${fake.url}", events: [SUBSCRIPTION_PAYMENT_DUE]}) { webhookEndpoint { events } userErrors { code } } }`,
+    );
+    expect(createWebhookEndpoint).toEqual({
+      webhookEndpoint: { events: ['SUBSCRIPTION_PAYMENT_DUE'] },
+      userErrors: [],
+    });
+  }
   async function alert(user: SignedUpUser, channel: string): Promise<{ id: string; legacyId: number }> {
     const { createAlert } = await graphqlData(
       testApp,
@@ -505,11 +518,7 @@ describe('reminders', () => {
 
   it('deliver once to each target of the alert, with the SENT mark, naming product, amount, date and days ahead', async () => {
     const user = await signUp(testApp, 'Two targets');
-    await graphqlData(
-      testApp,
-      user.token,
-      `mutation { createWebhookEndpoint(input: {url: "${fake.url}", events: ["subscription.payment_due"]}) { id } }`,
-    );
+    await createEndpoint(user);
     const ntfy = await createTarget(user, 'Phone', `ntfy://${host()}/bills`);
     const discord = await createTarget(user, 'Chat', 'discord://1234/token-abc');
     await createTarget(user, 'Unused', 'slack://T1/B1/C1');
@@ -574,11 +583,7 @@ describe('reminders', () => {
   it('alert_type 1 (All) sends to every target of the user, and the webhook too; dates read as in the user’s country', async () => {
     const user = await signUp(testApp, 'All targets');
     await sql(testApp, `update "users" set "country" = 'DE' where "id" = ?`, [user.id]);
-    await graphqlData(
-      testApp,
-      user.token,
-      `mutation { createWebhookEndpoint(input: {url: "${fake.url}", events: ["subscription.payment_due"]}) { id } }`,
-    );
+    await createEndpoint(user);
     const gotify = await createTarget(user, 'Gotify', `gotify://${host()}/tokenA`);
     const json = await createTarget(user, 'Hook', `json://${host()}/notify`);
     const allAlert = await alert(user, 'ALL');
@@ -622,7 +627,7 @@ describe('mailto targets', () => {
     });
     // The retry, when the schedule says.
     await sql(testApp, `update "webhook_deliveries" set "next_attempt_at" = now() at time zone 'utc' where "id" = ?`, [
-      sendTestNotification.id,
+      sendTestNotification.legacyId,
     ]);
     testApp.app.services.outbox.notify();
     const log = async () => (await deliveriesOfTarget(user, target.id, 1)).edges[0].node;
@@ -765,7 +770,7 @@ describe('a target in GraphQL', () => {
   it('pages its deliveries, newest first, forward (first/after) and back (last/before)', async () => {
     const user = await signUp(testApp, 'Pages');
     const target = await createTarget(user, 'Pager', `ntfy://${host()}/paged`);
-    const sent: number[] = [];
+    const sent: string[] = [];
     for (let test = 0; test < 3; test++) {
       const { sendTestNotification } = await graphqlData(testApp, user.token, SEND_TEST, { input: { id: target.id } });
       expect(sendTestNotification.userErrors).toEqual([]);
@@ -785,12 +790,12 @@ describe('a target in GraphQL', () => {
     }`;
     const page = async (args: Record<string, unknown>) =>
       (await graphqlData(testApp, user.token, PAGE, { id: target.id, ...args })).node.deliveries;
-    const idsOf = (answer: { edges: Array<{ node: { id: number } }> }) => answer.edges.map(({ node }) => node.id);
+    const idsOf = (answer: { edges: Array<{ node: { id: string } }> }) => answer.edges.map(({ node }) => node.id);
 
     const first = await page({ first: 2 });
     expect(first.totalCount).toBe(3);
     expect(idsOf(first)).toEqual(newestFirst.slice(0, 2));
-    expect(first.edges[0].node.topic).toBe('notification.test');
+    expect(first.edges[0].node.topic).toBe('NOTIFICATION_TEST');
     expect(first.pageInfo).toEqual({
       hasNextPage: true,
       hasPreviousPage: false,

@@ -71,12 +71,16 @@ it('nudges them once after a create or an update that wrote a delivery', async (
 
 it('nudges them after a write whose reminder fires within the look-ahead, and not for one days away', async () => {
   const user = await signUp(testApp, 'Reminded');
-  const { createAlert } = await graphqlData<{ createAlert: { id: number } }>(
+  const { createAlert } = await graphqlData<{
+    createAlert: { alert: { legacyId: number }; userErrors: unknown[] };
+  }>(
     testApp,
     user.token,
-    'mutation { createAlert(input: {name: "day before", timePeriod: 1, timeCycle: 1, time: "08:30", timezone: "Europe/Berlin", channel: 3}) { id } }',
+    'mutation { createAlert(input: {name: "day before", timePeriod: 1, timeCycle: DAYS, time: "08:30", timezone: "Europe/Berlin", channel: BROWSER}) { alert { legacyId } userErrors { code } } }',
   );
-  const alert = { alert_id: String(createAlert.id) };
+  expect(createAlert.userErrors).toEqual([]);
+  // The REST API names the alert by its row id.
+  const alert = { alert_id: String(createAlert.alert.legacyId) };
   // Fires 2026-03-24 08:30 in Berlin: days away.
   let record: Record<string, unknown> = {};
   expect(

@@ -93,6 +93,29 @@ async function schedule(app: TestApp, user: SignedUpUser) {
 
 const iso = (text: string) => new Date(text).toISOString();
 
+const SET_ALERTS = `mutation($input: SetSubscriptionAlertsInput!) {
+  setSubscriptionAlerts(input: $input) { subscription { id alerts { id } } userErrors { field code message } }
+}`;
+/** setSubscriptionAlerts' variables for a record's and alerts' row ids. */
+const setAlertsVariables = (recordId: unknown, alertIds: number[]) => ({
+  input: {
+    id: toGlobalId('SubscriptionRecord', Number(recordId)),
+    alertIds: alertIds.map((id) => toGlobalId('Alert', id)),
+  },
+});
+const CREATE_ENDPOINT = `mutation($input: CreateWebhookEndpointInput!) {
+  createWebhookEndpoint(input: $input) { webhookEndpoint { id events } secret userErrors { field code message } }
+}`;
+/** Creates a webhook endpoint taking `events` (the topics' enum names) and answers its payload. */
+async function createEndpoint(app: TestApp, user: SignedUpUser, events: string[]) {
+  const { createWebhookEndpoint } = await gql(app, user.token, CREATE_ENDPOINT, {
+    input: { url: receiver.url, events },
+  });
+  expect(createWebhookEndpoint.userErrors).toEqual([]);
+  expect(createWebhookEndpoint.webhookEndpoint.events).toEqual(events);
+  return createWebhookEndpoint as { webhookEndpoint: { id: string }; secret: string };
+}
+
 describe('scheduling', () => {
   it('keeps one reminder per definition of a record: days, weeks and months before, each in its own zone', async () => {
     const user = await signUp(testApp, 'Many');
@@ -115,14 +138,14 @@ describe('scheduling', () => {
       payment_date: '2026-05-31',
       alert_id: String(days),
     });
-    const set = await gql(
-      testApp,
-      user.token,
-      `mutation { setSubscriptionAlerts(id: ${record.id}, alertIds: [${days}, ${weeks}, ${months}]) { alertId alerts { id } } }`,
-    );
+    const set = await gql(testApp, user.token, SET_ALERTS, setAlertsVariables(record.id, [days, weeks, months]));
+    // The first is the record's alert_id.
     expect(set.setSubscriptionAlerts).toEqual({
-      alertId: days,
-      alerts: [days, weeks, months].map((id) => ({ id: toGlobalId('Alert', id) })),
+      subscription: {
+        id: toGlobalId('SubscriptionRecord', Number(record.id)),
+        alerts: [days, weeks, months].map((id) => ({ id: toGlobalId('Alert', id) })),
+      },
+      userErrors: [],
     });
     const [rest] = (
       await testApp.http.get(`/api/v1/subscriptions/${record.id}`).set('authorization', `Bearer ${user.token}`)
@@ -178,13 +201,17 @@ describe('scheduling', () => {
       const answer = await testApp.http
         .post('/graphql')
         .set('authorization', `Bearer ${user.token}`)
-        .send({
-          query: `mutation { setSubscriptionAlerts(id: ${record.id}, alertIds: [${alertIds.join(', ')}]) { alertId } }`,
-        });
-      expect(answer.body.data).toBeNull();
+        .send({ query: SET_ALERTS, variables: setAlertsVariables(record.id, alertIds) });
+      // The list is the input's alertIds (REST's one alert_id names the domain's message).
+      expect(answer.body.data.setSubscriptionAlerts).toEqual({
+        subscription: null,
+        userErrors: [
+          { field: ['input', 'alertIds'], code: 'BAD_USER_INPUT', message: 'The selected alert_id does not exist.' },
+        ],
+      });
       expect(answer.body.errors[0].extensions).toMatchObject({
         code: 'BAD_USER_INPUT',
-        errors: { alert_id: ['The selected alert_id does not exist.'] },
+        errors: { alertIds: ['The selected alert_id does not exist.'] },
       });
     }
     expect(await schedule(testApp, user)).toEqual(before);
@@ -526,14 +553,7 @@ describe("the original's alert codes, sent through REST", () => {
 describe('firing', () => {
   it('reminds of the last day to cancel a contract (contract_expiry − contract_notice_days) as subscription.contract_notice_due', async () => {
     const user = await signUp(testApp, 'Notice');
-    await gql(
-      testApp,
-      user.token,
-      'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }',
-      {
-        input: { url: receiver.url, events: ['subscription.contract_notice_due'] },
-      },
-    );
+    await createEndpoint(testApp, user, ['SUBSCRIPTION_CONTRACT_NOTICE_DUE']);
     const id = await alert(
       testApp,
       user,
@@ -548,7 +568,7 @@ describe('firing', () => {
     const { subscription } = await gql(
       testApp,
       user.token,
-      `{ subscription(id: ${record.id}) { contractExpiry contractNoticeDays } }`,
+      `{ subscription(id: "${toGlobalId('SubscriptionRecord', Number(record.id))}") { contractExpiry contractNoticeDays } }`,
     );
     expect(subscription).toEqual({ contractExpiry: '2026-06-30', contractNoticeDays: 30 });
     // 1 All reminds of the payments too; the endpoint takes only the notice's topic.
@@ -578,14 +598,7 @@ describe('firing', () => {
 
   it('sends subscription.payment_due to an endpoint that asks for it, signed, once, when the clock reaches it', async () => {
     const user = await signUp(testApp, 'Hook');
-    const { createWebhookEndpoint: endpoint } = await gql(
-      testApp,
-      user.token,
-      'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id secret } }',
-      {
-        input: { url: receiver.url, events: ['subscription.payment_due'] },
-      },
-    );
+    const endpoint = await createEndpoint(testApp, user, ['SUBSCRIPTION_PAYMENT_DUE']);
     const id = await alert(testApp, user, 'timePeriod: 2, time: "09:00", timezone: "Europe/Berlin", channel: WEBHOOK');
     const record = await createSubscription(testApp, user.token, { payment_date: '2026-04-01', alert_id: String(id) });
     now = new Date('2026-03-30T06:59:00Z');
@@ -680,14 +693,7 @@ describe('firing', () => {
     try {
       const first = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' }, { clock }, database);
       const user = await signUp(first, 'Restart');
-      await gql(
-        first,
-        user.token,
-        'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }',
-        {
-          input: { url: receiver.url, events: ['subscription.payment_due'] },
-        },
-      );
+      await createEndpoint(first, user, ['SUBSCRIPTION_PAYMENT_DUE']);
       const id = await alert(first, user, 'timePeriod: 1, time: "09:00", timezone: "UTC", channel: WEBHOOK');
       const record = await createSubscription(first, user.token, { payment_date: '2026-04-05', alert_id: String(id) });
       await first.close();

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { toGlobalId } from '../../src/platform/graphql/global-ids';
 import { monthlyEquivalent, type SpendingGrouping } from '../../src/spending/spending';
 import { occurrencesBetween } from '../../src/subscriptions/payment-dates';
+import { BillingCycle, BillingType, RecordStatus, Recurring } from '../../src/subscriptions/subscription.enums';
 import { graphqlData, type SignedUpUser, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -141,6 +142,33 @@ interface ListedRecord {
   folder: { id: string; legacyId: number } | null;
 }
 
+/** A record as GraphQL lists it: enums by name, money as Money. */
+interface GraphqlRecord extends Omit<
+  ListedRecord,
+  'status' | 'recurring' | 'billingType' | 'billingCycle' | 'currency' | 'baseValue'
+> {
+  status: keyof typeof RecordStatus;
+  recurring: keyof typeof Recurring;
+  billingType: keyof typeof BillingType;
+  billingCycle: keyof typeof BillingCycle;
+  price: { amount: string; currency: string };
+  basePrice: { amount: string; currency: string };
+}
+
+/** The codes behind the enums' names, and the currencies of the Money fields. */
+function listedRecord({ status, recurring, billingType, billingCycle, price, basePrice, ...rest }: GraphqlRecord) {
+  expect(basePrice.currency).toBe('USD');
+  return {
+    ...rest,
+    status: RecordStatus[status],
+    recurring: Recurring[recurring],
+    billingType: BillingType[billingType],
+    billingCycle: BillingCycle[billingCycle],
+    currency: price.currency,
+    baseValue: basePrice.amount,
+  } satisfies ListedRecord;
+}
+
 /** The oracle: each listed record's base value, monthly cost and payments in decimal, one by one, added per group. */
 function oracle(records: ListedRecord[], from: string, to: string, grouping: SpendingGrouping) {
   const groups = new Map<string, { monthly: Decimal; period: Decimal; count: number }>();
@@ -212,17 +240,17 @@ it('sums to the cent what converting and adding up every listed record in decima
       fc.constantFrom(['2026-01-01', '2026-06-30'], ['2026-01-15', '2026-05-10']),
       async (records, grouping, [from, to]) => {
         await storeRecords(records);
-        const { subscriptions } = await graphqlData<{ subscriptions: { edges: Array<{ node: ListedRecord }> } }>(
+        const { subscriptions } = await graphqlData<{ subscriptions: { edges: Array<{ node: GraphqlRecord }> } }>(
           testApp,
           user.token,
-          '{ subscriptions(first: 100) { edges { node { status recurring billingType billingCycle billingFrequency paymentDate currency baseValue category { id legacyId } folder { id legacyId } } } } }',
+          '{ subscriptions(first: 100) { edges { node { status recurring billingType billingCycle billingFrequency paymentDate price { amount currency } basePrice { amount currency } category { id legacyId } folder { id legacyId } } } } }',
         );
         const { spendingSummary } = await graphqlData(
           testApp,
           user.token,
           `{ spendingSummary(groupBy: ${grouping}, from: "${from}", to: "${to}") { baseCurrency from to monthlyTotal { amount currency } yearlyTotal { amount currency } periodTotal { amount currency } groups { key count monthlyTotal { amount currency } yearlyTotal { amount currency } periodTotal { amount currency } } } }`,
         );
-        const listed = subscriptions.edges.map((edge) => edge.node);
+        const listed = subscriptions.edges.map((edge) => listedRecord(edge.node));
         expect(listed).toHaveLength(records.length);
         expect(spendingSummary).toEqual({ baseCurrency: 'USD', from, to, ...oracle(listed, from, to, grouping) });
       },

@@ -5,7 +5,7 @@ import { CONNECTIONS_PER_ORIGIN } from '../../src/webhooks/http-post';
 import { signWebhook } from '../../src/webhooks/signature';
 import { countOwnedRows } from '../support/hardening';
 import { type ReceivedRequest, Receiver } from '../support/receiver';
-import { createSubscription, MINIMAL } from '../support/subscriptions';
+import { createSubscription, globalId, MINIMAL } from '../support/subscriptions';
 import {
   deliveriesSettled,
   graphql,
@@ -127,17 +127,31 @@ it('delivers every topic from REST, GraphQL and the inbound webhook once, signed
   await testApp.http.post(`/api/v1/subscriptions/${rest.id}/cancel`).set(auth);
   await testApp.http.delete(`/api/v1/subscriptions/${rest.id}`).set(auth);
   // GraphQL: created, updated, canceled, refunded, deleted
-  const graphqlCreate =
-    'mutation { createSubscription(input: {productId: 2, type: 1, price: "5", currency: "USD", billingCycle: 3, paymentDate: "2026-01-05", refundDays: 3650}) { id } }';
+  const graphqlCreate = `mutation { createSubscription(input: {productId: "${globalId('Product', 2)}", type: SUBSCRIPTION, price: "5", currency: "USD", billingCycle: MONTHLY, paymentDate: "2026-01-05", refundDays: 3650}) {
+    subscription { id } userErrors { code } } }`;
   const { createSubscription: viaGraphql } = await gql(testApp, user.token, graphqlCreate);
-  await gql(
+  expect(viaGraphql.userErrors).toEqual([]);
+  const graphqlId = viaGraphql.subscription.id;
+  const edited = await gql(
     testApp,
     user.token,
-    `mutation { updateSubscription(id: ${viaGraphql.id}, input: {note: "changed"}) { id } }`,
+    `mutation { updateSubscription(input: {id: "${graphqlId}", note: "changed"}) { subscription { id } userErrors { code } } }`,
   );
-  await gql(testApp, user.token, `mutation { cancelSubscription(id: ${viaGraphql.id}) { id } }`);
-  await gql(testApp, user.token, `mutation { refundSubscription(id: ${viaGraphql.id}) { id } }`);
-  await gql(testApp, user.token, `mutation { deleteSubscription(id: ${viaGraphql.id}) }`);
+  expect(edited.updateSubscription).toEqual({ subscription: { id: graphqlId }, userErrors: [] });
+  for (const mutation of ['cancelSubscription', 'refundSubscription']) {
+    const answer = await gql(
+      testApp,
+      user.token,
+      `mutation { ${mutation}(input: {id: "${graphqlId}"}) { subscription { id } userErrors { code } } }`,
+    );
+    expect(answer[mutation]).toEqual({ subscription: { id: graphqlId }, userErrors: [] });
+  }
+  const deleted = await gql(
+    testApp,
+    user.token,
+    `mutation { deleteSubscription(input: {id: "${graphqlId}"}) { deletedSubscriptionId userErrors { code } } }`,
+  );
+  expect(deleted.deleteSubscription).toEqual({ deletedSubscriptionId: graphqlId, userErrors: [] });
   // Inbound: created, updated, canceled, refunded, deleted
   const created = await inbound(await inboundToken(user, 'CREATE'), 'created', {
     ...MINIMAL,
