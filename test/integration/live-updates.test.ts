@@ -87,7 +87,7 @@ function subscribe<T>(client: Client, query: string): Feed<T> {
 const RECORD_CHANGED = `subscription { recordChanged { kind recordId record { id legacyId productName price { amount currency } status } } }`;
 interface RecordChange {
   kind: string;
-  recordId: number;
+  recordId: string;
   record: {
     id: string;
     legacyId: number;
@@ -113,7 +113,7 @@ let touches = 0;
 
 async function live(feed: Feed<RecordChange>, app: TestApp, token: string, probe: number): Promise<void> {
   await until(async () => {
-    if (feed.events.some((event) => event.recordId === probe)) return true;
+    if (feed.events.some((event) => event.recordId === recordId(probe))) return true;
     const price = `${10 + (++touches % 80)}.00`;
     const touched = await app.http
       .put(`/api/v1/subscriptions/${probe}`)
@@ -167,8 +167,8 @@ describe('recordChanged', () => {
       expect(Date.now() - sent).toBeLessThan(1_000);
       const [createdEvent] = feed.events;
       expect(createdEvent.kind).toBe('CREATED');
-      expect(createdEvent.recordId).toBe(created.id);
-      expect(typeof createdEvent.recordId).toBe('number');
+      expect(createdEvent.recordId).toBe(recordId(created.id));
+      expect(typeof createdEvent.recordId).toBe('string');
       expect(createdEvent.record).toEqual(changedRecord(created.id, '7.25'));
 
       sent = Date.now();
@@ -182,7 +182,7 @@ describe('recordChanged', () => {
       expect(Date.now() - sent).toBeLessThan(1_000);
       expect(feed.events[1]).toEqual({
         kind: 'UPDATED',
-        recordId: created.id,
+        recordId: recordId(created.id),
         record: changedRecord(created.id, '8.50', 'EUR'),
       });
 
@@ -190,7 +190,7 @@ describe('recordChanged', () => {
       await rest('DELETE', `/api/v1/subscriptions/${created.id}`, ann.token);
       await until(() => feed.events.length === 3, 'the deleted record', 1_000);
       expect(Date.now() - sent).toBeLessThan(1_000);
-      expect(feed.events[2]).toEqual({ kind: 'DELETED', recordId: created.id, record: null });
+      expect(feed.events[2]).toEqual({ kind: 'DELETED', recordId: recordId(created.id), record: null });
       expect(feed.errors).toEqual([]);
     } finally {
       feed.stop();
@@ -216,15 +216,15 @@ describe('recordChanged', () => {
       await rest('DELETE', `/api/v1/subscriptions/${bobs.id}`, bob.token);
       await until(() => bobFeed.events.length === 3, "Bob's three changes");
       expect(bobFeed.events.map((event) => [event.kind, event.recordId])).toEqual([
-        ['CREATED', bobs.id],
-        ['UPDATED', bobs.id],
-        ['DELETED', bobs.id],
+        ['CREATED', recordId(bobs.id)],
+        ['UPDATED', recordId(bobs.id)],
+        ['DELETED', recordId(bobs.id)],
       ]);
       // Then Ann's own change: it arrives, and nothing of Bob's came before it.
       await rest('PUT', `/api/v1/subscriptions/${annProbe}`, ann.token, new URLSearchParams({ price: '3.00' }));
       await until(() => annFeed.events.length >= 1, "Ann's change");
-      expect(annFeed.events.map((event) => [event.kind, event.recordId])).toEqual([['UPDATED', annProbe]]);
-      expect(bobFeed.events.some((event) => event.recordId === annProbe)).toBe(false);
+      expect(annFeed.events.map((event) => [event.kind, event.recordId])).toEqual([['UPDATED', recordId(annProbe)]]);
+      expect(bobFeed.events.some((event) => event.recordId === recordId(annProbe))).toBe(false);
     } finally {
       annFeed.stop();
       bobFeed.stop();
@@ -287,7 +287,7 @@ describe('recordChanged', () => {
       expect(feed.events).toEqual([
         {
           kind: 'UPDATED',
-          recordId: shared,
+          recordId: recordId(shared),
           record: changedRecord(shared, '22.00'),
         },
       ]);
@@ -352,7 +352,7 @@ describe('deliveries, reminders and budgets', () => {
     const probe = Number((await createSubscription(testApp, user.token)).id);
     const records = subscribe<RecordChange>(client, RECORD_CHANGED);
     const feed = subscribe<{
-      deliveryId: number;
+      deliveryId: string;
       status: string;
       delivery: {
         id: string;
@@ -377,11 +377,11 @@ describe('deliveries, reminders and budgets', () => {
       await until(() => feed.events.some((event) => event.status === 'SUCCEEDED'), 'the delivery to succeed');
       const pending = feed.events.find((event) => event.status === 'PENDING')!;
       const succeeded = feed.events.find((event) => event.status === 'SUCCEEDED')!;
-      expect(typeof pending.deliveryId).toBe('number');
+      expect(typeof pending.deliveryId).toBe('string');
       expect(succeeded.deliveryId).toBe(pending.deliveryId);
       expect(succeeded.delivery).toEqual({
-        id: globalId('WebhookDelivery', pending.deliveryId),
-        legacyId: pending.deliveryId,
+        id: pending.deliveryId,
+        legacyId: expect.any(Number),
         topic: 'SUBSCRIPTION_CREATED',
         status: 'SUCCEEDED',
         attempts: [{ statusCode: 200 }],
@@ -396,9 +396,9 @@ describe('deliveries, reminders and budgets', () => {
   it('reminderFired: a payment reminder, when the clock reaches it', async () => {
     const feed = subscribe<{
       kind: string;
-      recordId: number;
+      recordId: string;
       date: string;
-      alertId: number;
+      alertId: string;
       record: { id: string } | null;
     }>(client, 'subscription { reminderFired { kind recordId date alertId record { id } } }');
     try {
@@ -427,7 +427,13 @@ describe('deliveries, reminders and budgets', () => {
       testApp.app.reminderRelay.nudge();
       await until(() => feed.events.length > 0, 'the reminder');
       expect(feed.events).toEqual([
-        { kind: 'PAYMENT_DUE', recordId: record, date: payment, alertId, record: { id: recordId(record) } },
+        {
+          kind: 'PAYMENT_DUE',
+          recordId: recordId(record),
+          date: payment,
+          alertId: globalId('Alert', alertId),
+          record: { id: recordId(record) },
+        },
       ]);
     } finally {
       now = null;
@@ -438,7 +444,7 @@ describe('deliveries, reminders and budgets', () => {
   it("budgetExceeded: next month's plan over a budget", async () => {
     const feed = subscribe<Record<string, unknown>>(
       client,
-      'subscription { budgetExceeded { budgetId categoryId categoryName month amount planned overBy currency } }',
+      'subscription { budgetExceeded { budgetId categoryId categoryName month amount { amount currency } planned { amount currency } overBy { amount currency } } }',
     );
     const probe = Number((await createSubscription(testApp, user.token, { price: '60.00' })).id);
     const records = subscribe<RecordChange>(client, RECORD_CHANGED);
@@ -465,18 +471,19 @@ describe('deliveries, reminders and budgets', () => {
         'the warning',
       );
       const [warning] = feed.events;
+      const decimal = expect.stringMatching(/^\d+\.\d{2}$/);
       expect(warning).toEqual({
-        budgetId,
+        budgetId: globalId('Budget', budgetId),
         categoryId: null,
         categoryName: null,
         month: expect.stringMatching(/^\d{4}-\d{2}$/),
-        amount: '50.00',
-        planned: expect.stringMatching(/^\d+\.\d{2}$/),
-        overBy: expect.stringMatching(/^\d+\.\d{2}$/),
-        currency: 'USD',
+        amount: { amount: '50.00', currency: 'USD' },
+        planned: { amount: decimal, currency: 'USD' },
+        overBy: { amount: decimal, currency: 'USD' },
       });
-      expect(Number(warning.planned) - 50).toBeCloseTo(Number(warning.overBy), 2);
-      expect(Number(warning.planned)).toBeGreaterThanOrEqual(60);
+      const amounts = warning as Record<'planned' | 'overBy', { amount: string }>;
+      expect(Number(amounts.planned.amount) - 50).toBeCloseTo(Number(amounts.overBy.amount), 2);
+      expect(Number(amounts.planned.amount)).toBeGreaterThanOrEqual(60);
     } finally {
       records.stop();
       feed.stop();
