@@ -118,3 +118,24 @@ describe('mutation payloads', () => {
     expect(answer.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   });
 });
+
+describe('variables', () => {
+  it("takes a variable's default when the client leaves it out, non-null or not", async () => {
+    // Every test query runs on graphql-jit and graphql-js, and any difference fails it.
+    const answer = await graphql(
+      testApp,
+      owner.token,
+      `
+        query Summary($groupBy: SpendingGroupBy! = FOLDER, $view: SpendingView = OWN) {
+          spendingSummary(groupBy: $groupBy, view: $view) {
+            monthlyTotal {
+              currency
+            }
+          }
+        }
+      `,
+    );
+    expect(answer.body.errors).toBeUndefined();
+    expect(answer.body.data.spendingSummary).toEqual({ monthlyTotal: { currency: 'USD' } });
+  });
+});

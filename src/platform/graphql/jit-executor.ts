@@ -92,8 +92,8 @@ export function executorGateway(schema: GraphQLSchema, execution: GraphQLExecuti
 }
 
 /**
- * The variables with the default values of input object fields filled in, as a client would have written
- * them: graphql-jit refuses a missing non-null input field even when it has a default (graphql-js fills it).
+ * The variables with the default values filled in, as a client would have written them: graphql-jit refuses
+ * a missing non-null variable or input field even when it has a default (graphql-js uses the default).
  */
 function withInputDefaults(
   schema: GraphQLSchema,
@@ -104,6 +104,8 @@ function withInputDefaults(
   for (const definition of definitions) {
     const name = definition.variable.name.value;
     const type = typeFromAST(schema, definition.type) as GraphQLInputType | undefined;
+    if (filled[name] === undefined && definition.defaultValue)
+      filled[name] = valueFromASTUntyped(definition.defaultValue);
     if (type && filled[name] !== undefined) filled[name] = withDefaults(type, filled[name]);
   }
   return filled;
