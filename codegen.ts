@@ -19,8 +19,9 @@ const SCALARS = {
 
 const config: CodegenConfig = {
   schema: 'schema/schema.graphql',
-  // The operations are the `/* GraphQL */` template literals of the dashboard's screens.
-  documents: ['src/dashboard/**/*.tsx'],
+  // The operations are the `/* GraphQL */` template literals of the dashboard's screens, and its live updates'
+  // subscriptions (live.ts).
+  documents: ['src/dashboard/**/*.tsx', 'src/dashboard/live.ts'],
   generates: {
     'src/dashboard/graphql.generated.ts': {
       plugins: [

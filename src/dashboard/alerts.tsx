@@ -2,40 +2,41 @@ import { useEffect, useState } from 'preact/hooks';
 
 import { gql } from './api';
 import { calendarDate } from './format';
+import type {
+  AlertChannel,
+  AlertsAndRemindersQuery,
+  AlertsAndRemindersQueryVariables,
+  AlertTimeUnit,
+  CreateAlertInput,
+  CreateAlertMutation,
+  CreateAlertMutationVariables,
+  DeleteAlertMutation,
+  DeleteAlertMutationVariables,
+  ReminderKind,
+  ReminderStatus,
+} from './graphql.generated';
 import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
 
-interface Alert {
-  id: string;
-  name: string;
-  isSystem: boolean;
-  timePeriod: number;
-  timeCycle: string;
-  time: string;
-  timezone: string;
-  channel: string;
-}
-interface Reminder {
-  id: string;
-  subscriptionId: string;
-  alertId: string;
-  kind: string;
-  date: string;
-  fireAt: string;
-  status: string;
-}
+type Alert = AlertsAndRemindersQuery['alerts'][number];
+type Reminder = AlertsAndRemindersQuery['reminders']['nodes'][number];
 
-// The AlertTimeUnit, AlertChannel and ReminderKind enums' values.
-const CYCLES: Record<string, string> = { DAYS: 'days', WEEKS: 'weeks', MONTHS: 'months' };
-const CHANNELS: Record<string, string> = {
+// The AlertTimeUnit, AlertChannel, ReminderKind and ReminderStatus enums' values, as the screen says them.
+const CYCLES: Record<AlertTimeUnit, string> = { DAYS: 'days', WEEKS: 'weeks', MONTHS: 'months' };
+const CHANNELS: Record<AlertChannel, string> = {
   ALL: 'All channels',
   EMAIL: 'E-mail',
   BROWSER: 'Browser',
   WEBHOOK: 'Webhooks',
 };
-const KINDS: Record<string, string> = {
+const KINDS: Record<ReminderKind, string> = {
   PAYMENT: 'Payment',
   REFUND: 'Refund window ends',
   CONTRACT_NOTICE: 'Last day to cancel',
+};
+const REMINDER_STATUSES: Record<ReminderStatus, string> = {
+  SCHEDULED: 'Scheduled',
+  SENT: 'Sent',
+  CANCELLED: 'Cancelled',
 };
 const LOAD = /* GraphQL */ `
   query AlertsAndReminders($from: DateTime!, $to: DateTime!) {
@@ -100,11 +101,7 @@ export function Alerts() {
   const load = async () => {
     const from = new Date();
     const to = new Date(from.getTime() + REMINDER_DAYS * 86_400_000);
-    const data = await gql<{
-      alerts: Alert[];
-      reminders: { nodes: Reminder[] };
-      subscriptions: { edges: Array<{ node: { id: string; productName: string } }> };
-    }>(LOAD, {
+    const data = await gql<AlertsAndRemindersQuery, AlertsAndRemindersQueryVariables>(LOAD, {
       from: from.toISOString(),
       to: to.toISOString(),
     });
@@ -122,15 +119,15 @@ export function Alerts() {
     const element = event.currentTarget as HTMLFormElement;
     const form = new FormData(element);
     await action.run(async () => {
-      const input = {
+      const input: CreateAlertInput = {
         name: String(form.get('alert_name')),
         timePeriod: Number(form.get('time_period')),
-        timeCycle: String(form.get('time_cycle')),
+        timeCycle: String(form.get('time_cycle')) as AlertTimeUnit,
         time: String(form.get('time')),
         timezone: zone,
-        channel: String(form.get('alert_type')),
+        channel: String(form.get('alert_type')) as AlertChannel,
       };
-      await gql(CREATE, { input });
+      await gql<CreateAlertMutation, CreateAlertMutationVariables>(CREATE, { input });
       element.reset();
       await load();
       return `Alert added: ${input.name}`;
@@ -170,7 +167,13 @@ export function Alerts() {
                 type="button"
                 class="danger"
                 onClick={() =>
-                  void action.run(apply(DELETE, { input: { id: alert.id } }, `Alert deleted: ${alert.name}`))
+                  void action.run(
+                    apply<DeleteAlertMutation, DeleteAlertMutationVariables>(
+                      DELETE,
+                      { input: { id: alert.id } },
+                      `Alert deleted: ${alert.name}`,
+                    ),
+                  )
                 }
               >
                 Delete {alert.name}
@@ -186,11 +189,11 @@ export function Alerts() {
           <tbody>
             {reminders.map((reminder) => (
               <tr key={reminder.id}>
-                <th scope="row">{names.get(reminder.subscriptionId) ?? `#${reminder.subscriptionId}`}</th>
-                <td>{KINDS[reminder.kind] ?? reminder.kind}</td>
+                <th scope="row">{names.get(reminder.subscriptionId) ?? 'A record'}</th>
+                <td>{KINDS[reminder.kind]}</td>
                 <td>{calendarDate(reminder.date)}</td>
                 <td>{new Date(reminder.fireAt).toLocaleString()}</td>
-                <td>{reminder.status}</td>
+                <td>{REMINDER_STATUSES[reminder.status]}</td>
               </tr>
             ))}
           </tbody>

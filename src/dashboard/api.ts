@@ -29,37 +29,49 @@ interface GraphQLAnswer<T> {
 }
 
 /** An operation's variables, as GraphQL Code Generator types them (graphql.generated.ts). */
-type Variables = Record<string, unknown>;
+export type Variables = Record<string, unknown>;
 
 /**
  * Runs one of the screens' operations, sent as written: its text is the one the build registered (a server
  * with GRAPHQL_PERSISTED_ONLY=true runs no other), so it must be the `/* GraphQL *\/` constant itself. Typed by
  * the generated types, `gql<UpcomingPaymentsQuery, UpcomingPaymentsQueryVariables>(UPCOMING, { days })` checks
- * the variables too; they may be left out only when none is required.
+ * the variables and the answer against the schema; they must be given (a call without them does not compile),
+ * and the variables may be left out only when none is required.
  */
-export function gql<T, V extends Variables = Variables>(
+export function gql<T = never, V extends Variables = never>(
   query: string,
-  ...[variables]: Record<string, never> extends V ? [variables?: V] : [variables: V]
+  ...[variables]: Record<string, never> extends V ? [variables?: NoInfer<V>] : [variables: NoInfer<V>]
 ): Promise<T> {
   return send<T>({ 'content-type': 'application/json' }, JSON.stringify({ query, variables: variables ?? {} }));
 }
 
+/** The value at a dotted path ("input.file") of the variables. */
+function valueAt(variables: Variables, path: string[]): unknown {
+  return path.reduce<unknown>((value, key) => (value as Variables | undefined)?.[key], variables);
+}
+
 /** The variables with null at a dotted path ("input.file"), the objects on the way copied. */
-function withNullAt(variables: Record<string, unknown>, path: string[]): Record<string, unknown> {
+function withNullAt(variables: Variables, path: string[]): Variables {
   const [head, ...rest] = path as [string, ...string[]];
-  const inner = (variables[head] ?? {}) as Record<string, unknown>;
+  const inner = (variables[head] ?? {}) as Variables;
   return { ...variables, [head]: rest.length === 0 ? null : withNullAt(inner, rest) };
 }
 
 /**
- * A request with one file (graphql-multipart-request-spec): the operation with the variable at `name` null (a
- * dotted path such as `input.file` for a file inside an input object), the map saying where the file goes, then
- * the file under "0".
+ * A request with one file (graphql-multipart-request-spec): the operation with the file at `path` (a dotted
+ * path such as `input.file` for a file inside an input object) replaced by null, the map saying where the file
+ * goes, then the file under "0". Typed as gql is: the file is in the variables, where the schema wants it.
  */
-export function gqlUpload<T>(query: string, variables: Record<string, unknown>, name: string, file: File): Promise<T> {
+export function gqlUpload<T = never, V extends Variables = never>(
+  query: string,
+  variables: NoInfer<V>,
+  path: string,
+): Promise<T> {
+  const file = valueAt(variables, path.split('.'));
+  if (!(file instanceof File)) throw new ApiError(`No file at ${path}`, 'BAD_USER_INPUT');
   const body = new FormData();
-  body.append('operations', JSON.stringify({ query, variables: withNullAt(variables, name.split('.')) }));
-  body.append('map', JSON.stringify({ 0: [`variables.${name}`] }));
+  body.append('operations', JSON.stringify({ query, variables: withNullAt(variables, path.split('.')) }));
+  body.append('map', JSON.stringify({ 0: [`variables.${path}`] }));
   body.append('0', file, file.name);
   // Apollo's CSRF guard lets a multipart request through only with a header a plain form cannot send.
   return send<T>({ 'apollo-require-preflight': 'true' }, body);

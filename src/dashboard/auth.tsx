@@ -1,6 +1,12 @@
 import { useState } from 'preact/hooks';
 
 import { gql, session } from './api';
+import type {
+  LogInMutation,
+  LogInMutationVariables,
+  SignUpMutation,
+  SignUpMutationVariables,
+} from './graphql.generated';
 import { Field, Notice, useAction } from './ui';
 
 const SIGN_UP = /* GraphQL */ `
@@ -31,11 +37,11 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
       const data =
         mode === 'signup'
           ? (
-              await gql<{ signUp: { token: string | null } }>(SIGN_UP, {
+              await gql<SignUpMutation, SignUpMutationVariables>(SIGN_UP, {
                 input: { email, password, name: String(form.get('name')) },
               })
             ).signUp
-          : (await gql<{ login: { token: string | null } }>(LOGIN, { input: { email, password } })).login;
+          : (await gql<LogInMutation, LogInMutationVariables>(LOGIN, { input: { email, password } })).login;
       // A refusal comes as an error too (gql throws on it), so a payload here carries the token.
       if (data.token) session.token = data.token;
     });

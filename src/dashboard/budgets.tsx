@@ -1,17 +1,18 @@
 import { useEffect, useState } from 'preact/hooks';
 
 import { gql } from './api';
-import { money } from './format';
+import { moneyOf } from './format';
+import type {
+  BudgetsQuery,
+  BudgetsQueryVariables,
+  RemoveBudgetMutation,
+  RemoveBudgetMutationVariables,
+  SetBudgetMutation,
+  SetBudgetMutationVariables,
+} from './graphql.generated';
 import { changeThen, Columns, Field, Notice, Select, useAction } from './ui';
 
-interface Budget {
-  id: string;
-  categoryId: string | null;
-  categoryName: string | null;
-  amount: { amount: string; currency: string };
-  alertId: string | null;
-  warnedMonth: string | null;
-}
+type Budget = BudgetsQuery['budgets'][number];
 
 const LOAD = /* GraphQL */ `
   query Budgets {
@@ -61,14 +62,10 @@ export function Budgets({ onChange }: { onChange: () => unknown }) {
   const action = useAction();
 
   const load = async () => {
-    const data = await gql<{
-      budgets: Budget[];
-      alerts: Array<{ id: string | number; name: string }>;
-      productCategories: Array<{ id: string; name: string }>;
-    }>(LOAD);
+    const data = await gql<BudgetsQuery, BudgetsQueryVariables>(LOAD);
     setBudgets(data.budgets);
-    setAlerts(Object.fromEntries(data.alerts.map((alert) => [String(alert.id), alert.name])));
-    setCategories(Object.fromEntries(data.productCategories.map((category) => [String(category.id), category.name])));
+    setAlerts(Object.fromEntries(data.alerts.map((alert) => [alert.id, alert.name])));
+    setCategories(Object.fromEntries(data.productCategories.map((category) => [category.id, category.name])));
   };
   // A budget change shows in the summary's budget figure too.
   const apply = changeThen(async () => Promise.all([load(), onChange()]));
@@ -85,7 +82,7 @@ export function Budgets({ onChange }: { onChange: () => unknown }) {
       categoryId: optional('category_id'),
       alertId: optional('alert_id'),
     };
-    await action.run(apply(SET, { input }, 'Budget saved'));
+    await action.run(apply<SetBudgetMutation, SetBudgetMutationVariables>(SET, { input }, 'Budget saved'));
   }
 
   return (
@@ -120,15 +117,21 @@ export function Budgets({ onChange }: { onChange: () => unknown }) {
           {budgets.map((budget) => (
             <tr key={budget.id}>
               <th scope="row">{budget.categoryName ?? 'Everything'}</th>
-              <td>{money(budget.amount.amount, budget.amount.currency)}</td>
-              <td>{budget.alertId === null ? 'No warning' : (alerts[budget.alertId] ?? `#${budget.alertId}`)}</td>
+              <td>{moneyOf(budget.amount)}</td>
+              <td>{budget.alertId === null ? 'No warning' : (alerts[budget.alertId] ?? 'An alert')}</td>
               <td>{budget.warnedMonth ?? '—'}</td>
               <td class="actions">
                 <button
                   type="button"
                   class="danger"
                   onClick={() =>
-                    void action.run(apply(REMOVE, { input: { categoryId: budget.categoryId } }, 'Budget removed'))
+                    void action.run(
+                      apply<RemoveBudgetMutation, RemoveBudgetMutationVariables>(
+                        REMOVE,
+                        { input: { categoryId: budget.categoryId } },
+                        'Budget removed',
+                      ),
+                    )
                   }
                 >
                   Remove the {budget.categoryName ?? 'overall'} budget

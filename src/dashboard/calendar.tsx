@@ -1,14 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 
 import { gql } from './api';
-import { daysIn, localToday, money, monthRange, monthTitle, pad } from './format';
+import { daysIn, localToday, moneyOf, monthRange, monthTitle, pad } from './format';
+import type { CalendarQuery, CalendarQueryVariables } from './graphql.generated';
 import { Field, Notice, Section, useAction } from './ui';
 
-interface Entry {
-  key: string;
-  date: string;
-  subscription: { id: string; productName: string; price: { amount: string; currency: string } };
-}
+type Entry = CalendarQuery['calendar'][number];
 
 const CALENDAR = /* GraphQL */ `
   query Calendar($from: LocalDate!, $to: LocalDate!) {
@@ -37,7 +34,7 @@ export function Calendar() {
 
   useEffect(() => {
     void action.run(async () => {
-      const data = await gql<{ calendar: Entry[] }>(CALENDAR, monthRange(month));
+      const data = await gql<CalendarQuery, CalendarQueryVariables>(CALENDAR, monthRange(month));
       setEntries(data.calendar);
     });
   }, [month]);
@@ -81,8 +78,7 @@ export function Calendar() {
               <span class="day">{day}</span>
               {due.map((entry) => (
                 <span key={entry.key} class="payment">
-                  {entry.subscription.productName}{' '}
-                  {money(entry.subscription.price.amount, entry.subscription.price.currency)}
+                  {entry.subscription.productName} {moneyOf(entry.subscription.price)}
                 </span>
               ))}
             </li>

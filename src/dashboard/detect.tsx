@@ -1,36 +1,25 @@
 import { useEffect, useState } from 'preact/hooks';
 
-import { gql, gqlUpload } from './api';
-import { calendarDate, money } from './format';
+import { ApiError, gql, gqlUpload } from './api';
+import { calendarDate, moneyOf } from './format';
+import type {
+  AcceptProposalsMutation,
+  AcceptProposalsMutationVariables,
+  AnalyzeStatementMutation,
+  AnalyzeStatementMutationVariables,
+  BillingCycle,
+  DismissProposalsMutation,
+  DismissProposalsMutationVariables,
+  OpenProposalsQuery,
+  OpenProposalsQueryVariables,
+  StatementDateOrder,
+  StatementFormat,
+  StatementMappingInput,
+} from './graphql.generated';
 import { Columns, Field, Notice, Section, Select, useAction } from './ui';
 
-interface Money {
-  amount: string;
-  currency: string;
-}
-type BillingCycle = 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'YEARLY';
-interface Proposal {
-  id: string;
-  payee: string;
-  productName: string | null;
-  price: Money;
-  billingCycle: BillingCycle;
-  billingFrequency: number;
-  nextPaymentDate: string;
-  ongoing: boolean;
-  confidence: number;
-  reasons: string[];
-  payments: Array<{ date: string; amount: Money }>;
-  priceSteps: Array<{ effectiveFrom: string; price: Money }>;
-  trackedSubscriptionId: string | null;
-}
-interface Analysis {
-  needsMapping: boolean;
-  columns: string[];
-  sample: string[][];
-  transactionCount: number;
-  proposals: Proposal[];
-}
+type Proposal = OpenProposalsQuery['subscriptionProposals'][number];
+type Analysis = NonNullable<AnalyzeStatementMutation['analyzeStatement']['analysis']>;
 
 // The proposal selection is written out in both operations (open proposals, analysis) so each stays static.
 const OPEN = /* GraphQL */ `
@@ -128,8 +117,19 @@ const DISMISS = /* GraphQL */ `
     }
   }
 `;
-const FORMATS = { '': 'Recognise automatically', CSV: 'CSV', OFX: 'OFX or QFX', CAMT053: 'CAMT.053', MT940: 'MT940' };
-const DATE_ORDERS = { '': 'Recognise automatically', DMY: 'Day first', MDY: 'Month first', YMD: 'ISO (year first)' };
+const FORMATS: Record<StatementFormat | '', string> = {
+  '': 'Recognise automatically',
+  CSV: 'CSV',
+  OFX: 'OFX or QFX',
+  CAMT053: 'CAMT.053',
+  MT940: 'MT940',
+};
+const DATE_ORDERS: Record<StatementDateOrder | '', string> = {
+  '': 'Recognise automatically',
+  DMY: 'Day first',
+  MDY: 'Month first',
+  YMD: 'ISO (year first)',
+};
 const DECIMALS = { '': 'Recognise automatically', ',': 'Comma (1.234,56)', '.': 'Point (1,234.56)' };
 const UNITS: Record<BillingCycle, string> = { DAILY: 'day', WEEKLY: 'week', MONTHLY: 'month', YEARLY: 'year' };
 const ONCE: Record<BillingCycle, string> = { DAILY: 'daily', WEEKLY: 'weekly', MONTHLY: 'monthly', YEARLY: 'yearly' };
@@ -144,7 +144,7 @@ const plural = (count: number, one: string) => `${count} ${one}${count === 1 ? '
 export function Detect() {
   const [proposals, setProposals] = useState<Proposal[]>([]);
   const [baseCurrency, setBaseCurrency] = useState('');
-  const [upload, setUpload] = useState<{ file: File; format: string } | null>(null);
+  const [upload, setUpload] = useState<{ file: File; format: StatementFormat | '' } | null>(null);
   const [mapping, setMapping] = useState<Analysis | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [accepted, setAccepted] = useState<string | null>(null);
@@ -153,23 +153,27 @@ export function Detect() {
 
   useEffect(() => {
     void action.run(async () => {
-      const open = await gql<{ subscriptionProposals: Proposal[]; me: { baseCurrency: string } }>(OPEN);
+      const open = await gql<OpenProposalsQuery, OpenProposalsQueryVariables>(OPEN);
       setProposals(open.subscriptionProposals);
       setBaseCurrency(open.me.baseCurrency);
     });
   }, []);
 
   /** Sends the file (again, with a mapping); its proposals join those still open from earlier statements. */
-  const analyze = (file: File, format: string, columns: Record<string, string> | null) =>
+  const analyze = (file: File, format: StatementFormat | '', columns: StatementMappingInput | null) =>
     action.run(async () => {
       setAccepted(null);
       setAnalysing(true);
-      const input = { format: format || null, mapping: columns };
+      const input = { file, format: format || null, mapping: columns };
       const {
         analyzeStatement: { analysis: found },
-      } = await gqlUpload<{ analyzeStatement: { analysis: Analysis } }>(ANALYZE, { input }, 'input.file', file).finally(
-        () => setAnalysing(false),
-      );
+      } = await gqlUpload<AnalyzeStatementMutation, AnalyzeStatementMutationVariables>(
+        ANALYZE,
+        { input },
+        'input.file',
+      ).finally(() => setAnalysing(false));
+      // A refusal comes as an error (gql throws on it): an answer without an analysis is not expected.
+      if (!found) throw new ApiError('The statement could not be analysed.', 'ERROR');
       setUpload({ file, format });
       if (found.needsMapping) {
         setMapping(found);
@@ -184,7 +188,7 @@ export function Detect() {
   function submitFile(event: Event) {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
-    void analyze(form.get('statement') as File, String(form.get('format')), null);
+    void analyze(form.get('statement') as File, String(form.get('format')) as StatementFormat | '', null);
   }
 
   function submitMapping(event: Event) {
@@ -196,7 +200,8 @@ export function Detect() {
     if (!chosen.amount && !chosen.debit && !chosen.credit)
       return action.setOutcome({ kind: 'failed', message: 'Choose the amount column, or the debit and credit ones.' });
     if (chosen.defaultCurrency) chosen.defaultCurrency = chosen.defaultCurrency.toUpperCase();
-    if (upload) void analyze(upload.file, 'CSV', chosen);
+    // The form's names are StatementMappingInput's; date and payee are required by the form.
+    if (upload) void analyze(upload.file, 'CSV', chosen as StatementMappingInput);
   }
 
   const decided = (ids: string[]) => {
@@ -207,7 +212,7 @@ export function Detect() {
   const accept = (ids: string[]) =>
     action.run(async () => {
       setAccepted(null);
-      await gql(ACCEPT, { input: { ids } });
+      await gql<AcceptProposalsMutation, AcceptProposalsMutationVariables>(ACCEPT, { input: { ids } });
       const tracked = proposals.filter((p) => ids.includes(p.id) && p.trackedSubscriptionId !== null).length;
       decided(ids);
       setAccepted(
@@ -219,7 +224,9 @@ export function Detect() {
     if (!window.confirm(`Dismiss ${proposal.payee}? It will not be proposed again.`)) return;
     void action.run(async () => {
       setAccepted(null);
-      await gql(DISMISS, { input: { ids: [proposal.id] } });
+      await gql<DismissProposalsMutation, DismissProposalsMutationVariables>(DISMISS, {
+        input: { ids: [proposal.id] },
+      });
       decided([proposal.id]);
       return `${proposal.payee}: dismissed`;
     });
@@ -354,8 +361,8 @@ function ProposalCard(props: {
       </h3>
       {p.productName && <p>Catalogue product: {p.productName}</p>}
       <p>
-        <strong>{money(p.price.amount, p.price.currency)}</strong> {period(p.billingCycle, p.billingFrequency)} · next
-        payment {calendarDate(p.nextPaymentDate)} · {Math.round(p.confidence * 100)}% confidence
+        <strong>{moneyOf(p.price)}</strong> {period(p.billingCycle, p.billingFrequency)} · next payment{' '}
+        {calendarDate(p.nextPaymentDate)} · {Math.round(p.confidence * 100)}% confidence
       </p>
       {p.trackedSubscriptionId !== null && <p>You already track it: accepting updates its price.</p>}
       <ul>
@@ -374,7 +381,7 @@ function ProposalCard(props: {
             {p.payments.map((payment, index) => (
               <tr key={index}>
                 <td>{calendarDate(payment.date)}</td>
-                <td>{money(payment.amount.amount, payment.amount.currency)}</td>
+                <td>{moneyOf(payment.amount)}</td>
               </tr>
             ))}
           </tbody>
@@ -383,7 +390,7 @@ function ProposalCard(props: {
           <ul aria-label={`Prices of ${p.payee}`}>
             {p.priceSteps.map((step) => (
               <li key={step.effectiveFrom}>
-                {money(step.price.amount, step.price.currency)} from {calendarDate(step.effectiveFrom)}
+                {moneyOf(step.price)} from {calendarDate(step.effectiveFrom)}
               </li>
             ))}
           </ul>

@@ -1,10 +1,20 @@
 /** Numbers, money and dates in the browser's locale. */
+import type { BillingCycle, RecordStatus, RecordType } from './graphql.generated';
 
 const locale = navigator.language;
 
 export function money(amount: string | number, currency: string): string {
   return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(Number(amount));
 }
+
+/** A Money of the schema, as the operations select it (`{ amount currency }`). */
+export interface Money {
+  amount: string;
+  currency: string;
+}
+
+/** A Money in the locale's way: money() of its amount and currency. */
+export const moneyOf = (value: Money): string => money(value.amount, value.currency);
 
 /** A calendar date (YYYY-MM-DD) as the locale writes it; no zone is involved. */
 export function calendarDate(date: string, options: Intl.DateTimeFormatOptions = { dateStyle: 'medium' }): string {
@@ -37,15 +47,25 @@ export function monthTitle(year: number, month: number): string {
   );
 }
 
-export const CYCLES: Record<number, string> = { 1: 'Daily', 2: 'Weekly', 3: 'Monthly', 4: 'Yearly' };
-export const STATUSES: Record<number, string> = {
-  0: 'Draft',
-  1: 'Active',
-  2: 'Cancelled',
-  3: 'Refunded',
-  4: 'Expired',
+/** The record's closed sets by their GraphQL enum names, as the screens show them. */
+export const RECORD_TYPES: Record<RecordType, string> = {
+  SUBSCRIPTION: 'Subscription',
+  TRIAL: 'Trial',
+  LIFETIME: 'Lifetime',
 };
-export const TYPES: Record<number, string> = { 1: 'Subscription', 2: 'Trial', 3: 'Lifetime' };
+export const BILLING_CYCLES: Record<BillingCycle, string> = {
+  DAILY: 'Daily',
+  WEEKLY: 'Weekly',
+  MONTHLY: 'Monthly',
+  YEARLY: 'Yearly',
+};
+export const RECORD_STATUSES: Record<RecordStatus, string> = {
+  DRAFT: 'Draft',
+  ACTIVE: 'Active',
+  CANCELLED: 'Cancelled',
+  REFUNDED: 'Refunded',
+  EXPIRED: 'Expired',
+};
 
 /** A two-decimal amount as whole cents, read from its digits (sums of money stay exact). */
 export function cents(amount: string): number {

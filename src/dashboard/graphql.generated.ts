@@ -416,6 +416,19 @@ export type PaymentEntryStatus =
   /** Not paid, and not owed any more. */
   | 'SKIPPED';
 
+/** What happened to a record. */
+export type RecordChangeKind =
+  /** The record was cancelled. */
+  | 'CANCELED'
+  /** The record (or an add-on) was created. */
+  | 'CREATED'
+  /** The record was deleted (softly: restoreSubscription brings it back). */
+  | 'DELETED'
+  /** The record was refunded. */
+  | 'REFUNDED'
+  /** The record was changed (by its user, or by the upkeep: expired, a price change applied). */
+  | 'UPDATED';
+
 /** Where a record is in its life. */
 export type RecordStatus =
   /** Running: payments fall due (REST status 1). */
@@ -861,7 +874,12 @@ export type DismissProposalsMutation = { dismissProposals: { dismissedProposalId
 export type HouseholdsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type HouseholdsQuery = { households: Array<{ id: string, name: string, ownerName: string, viewerRole: HouseholdRole, members: Array<{ id: string, name: string, email: string | null, role: HouseholdRole, status: HouseholdMemberStatus }>, subscriptions: { nodes: Array<{ id: string, productName: string, price: { amount: string, currency: string }, sharing: { payerMemberId: string, payerName: string, mode: SplitMode, shares: Array<{ memberId: string, memberName: string, value: string | null, amount: { amount: string, currency: string } }> } | null }> } }>, subscriptions: { edges: Array<{ node: { id: string, productName: string, price: { amount: string, currency: string }, sharing: { payerMemberId: string, payerName: string, mode: SplitMode, shares: Array<{ memberId: string, memberName: string, value: string | null, amount: { amount: string, currency: string } }> } | null } }> } };
+export type HouseholdsQuery = { households: Array<{ id: string, name: string, ownerName: string, viewerRole: HouseholdRole, members: Array<{ id: string, name: string, email: string | null, role: HouseholdRole, status: HouseholdMemberStatus }>, subscriptions: { nodes: Array<{ id: string, productName: string, price: { amount: string, currency: string }, sharing: { payerMemberId: string, payerName: string, mode: SplitMode, shares: Array<{ memberId: string, memberName: string, value: string | null, amount: { amount: string, currency: string } }> } | null }> } }> };
+
+export type ShareableRecordsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ShareableRecordsQuery = { subscriptions: { edges: Array<{ node: { id: string, productName: string, price: { amount: string, currency: string }, sharing: { payerMemberId: string, payerName: string, mode: SplitMode, shares: Array<{ memberId: string, memberName: string, value: string | null, amount: { amount: string, currency: string } }> } | null } }> } };
 
 export type CreateHouseholdMutationVariables = Exact<{
   name: string;
@@ -960,6 +978,26 @@ export type RevokeInboundWebhookTokenMutationVariables = Exact<{
 
 export type RevokeInboundWebhookTokenMutation = { revokeInboundWebhookToken: { inboundWebhookToken: { id: string } | null } };
 
+export type LiveRecordChangedSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type LiveRecordChangedSubscription = { recordChanged: { kind: RecordChangeKind, recordId: number } };
+
+export type LiveDeliveryChangedSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type LiveDeliveryChangedSubscription = { deliveryChanged: { deliveryId: number, status: DeliveryStatus } };
+
+export type LiveReminderFiredSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type LiveReminderFiredSubscription = { reminderFired: { recordId: number } };
+
+export type LiveBudgetExceededSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type LiveBudgetExceededSubscription = { budgetExceeded: { budgetId: number } };
+
 export type PaymentEntriesQueryVariables = Exact<{
   filter?: PaymentEntryFilter | null | undefined;
 }>;
@@ -970,7 +1008,17 @@ export type PaymentEntriesQuery = { paymentEntries: { nodes: Array<{ id: string,
 export type PaymentRecordsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type PaymentRecordsQuery = { households: Array<{ id: string, name: string }>, subscriptions: { edges: Array<{ node: { id: string, productName: string, priceHistory: { nodes: Array<{ effectiveFrom: string, price: { amount: string, currency: string } }> } } }> } };
+export type PaymentRecordsQuery = { households: Array<{ id: string, name: string }>, subscriptions: { edges: Array<{ node: { id: string, productName: string } }> } };
+
+export type PriceHistoryQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type PriceHistoryQuery = { node:
+    | { priceHistory: { nodes: Array<{ effectiveFrom: string, price: { amount: string, currency: string } }> } }
+    | Record<PropertyKey, never>
+   | null };
 
 export type MarkPaymentPaidMutationVariables = Exact<{
   input: MarkPaidInput;

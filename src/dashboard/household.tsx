@@ -1,43 +1,43 @@
 import { useEffect, useState } from 'preact/hooks';
 
 import { gql } from './api';
-import { money } from './format';
+import { moneyOf } from './format';
+import type {
+  AddHouseholdMemberMutation,
+  AddHouseholdMemberMutationVariables,
+  CreateHouseholdMutation,
+  CreateHouseholdMutationVariables,
+  HouseholdMemberStatus,
+  HouseholdRole,
+  HouseholdsQuery,
+  HouseholdsQueryVariables,
+  JoinHouseholdMutation,
+  JoinHouseholdMutationVariables,
+  LeaveHouseholdMutation,
+  LeaveHouseholdMutationVariables,
+  RemoveHouseholdMemberMutation,
+  RemoveHouseholdMemberMutationVariables,
+  SetHouseholdMemberCanEditMutation,
+  SetHouseholdMemberCanEditMutationVariables,
+  ShareableRecordsQuery,
+  ShareableRecordsQueryVariables,
+  ShareSubscriptionInput,
+  ShareSubscriptionMutation,
+  ShareSubscriptionMutationVariables,
+  SplitMode,
+  UnshareSubscriptionMutation,
+  UnshareSubscriptionMutationVariables,
+} from './graphql.generated';
 import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
 
-type Role = 'OWNER' | 'EDITOR' | 'MEMBER';
-interface Money {
-  amount: string;
-  currency: string;
-}
-interface Member {
-  id: string;
-  name: string;
-  email: string | null;
-  role: Role;
-  status: 'JOINED' | 'INVITED' | 'NAME_ONLY';
-}
-interface Sharing {
-  payerMemberId: string;
-  payerName: string;
-  mode: 'EQUAL' | 'AMOUNTS' | 'PERCENTAGES';
-  shares: Array<{ memberId: string; memberName: string; value: string | null; amount: Money }>;
-}
-interface SharedRecord {
-  id: string;
-  productName: string;
-  price: Money;
-  sharing: Sharing | null;
-}
-interface Household {
-  id: string;
-  name: string;
-  ownerName: string;
-  viewerRole: Role;
-  members: Member[];
-  subscriptions: { nodes: SharedRecord[] };
-}
+type Household = HouseholdsQuery['households'][number];
+type Member = Household['members'][number];
+/** A record with its split: the households' shared records and the caller's own have the same selection. */
+type SharedRecord = ShareableRecordsQuery['subscriptions']['edges'][number]['node'];
+type Sharing = NonNullable<SharedRecord['sharing']>;
 
-// The record selection is written out twice (households' and the caller's own) so the operation stays static.
+// The record selection is written out twice (households' and the caller's own) so each operation stays static;
+// two operations, as one would be over the server's cost limit.
 const LOAD = /* GraphQL */ `
   query Households {
     households {
@@ -52,7 +52,7 @@ const LOAD = /* GraphQL */ `
         role
         status
       }
-      subscriptions(first: 500) {
+      subscriptions(first: 100) {
         nodes {
           id
           productName
@@ -77,6 +77,10 @@ const LOAD = /* GraphQL */ `
         }
       }
     }
+  }
+`;
+const OWN_RECORDS = /* GraphQL */ `
+  query ShareableRecords {
     subscriptions(first: 100) {
       edges {
         node {
@@ -174,27 +178,34 @@ const LEAVE = /* GraphQL */ `
     }
   }
 `;
-const MODES = { EQUAL: 'Equal shares', AMOUNTS: 'Amounts', PERCENTAGES: 'Percentages' };
+const MODES: Record<SplitMode, string> = { EQUAL: 'Equal shares', AMOUNTS: 'Amounts', PERCENTAGES: 'Percentages' };
 
-const STANDINGS = { JOINED: 'Joined', INVITED: 'Invited', NAME_ONLY: 'Name only' };
+const STANDINGS: Record<HouseholdMemberStatus, string> = {
+  JOINED: 'Joined',
+  INVITED: 'Invited',
+  NAME_ONLY: 'Name only',
+};
 const standing = (member: Member) => (member.role === 'OWNER' ? 'Owner' : STANDINGS[member.status]);
-const mayEdit = (role: Role) => role !== 'MEMBER';
+const mayEdit = (role: HouseholdRole) => role !== 'MEMBER';
 const splitOf = (sharing: Sharing) =>
-  `${sharing.payerName} pays; ${sharing.shares.map((share) => `${share.memberName} ${money(share.amount.amount, share.amount.currency)}`).join(', ')}`;
+  `${sharing.payerName} pays; ${sharing.shares.map((share) => `${share.memberName} ${moneyOf(share.amount)}`).join(', ')}`;
 
 /** Your household (members, invitations, records shared with a payer and a split) and the households you joined. */
 export function HouseholdScreen() {
   const [households, setHouseholds] = useState<Household[]>([]);
   const [records, setRecords] = useState<SharedRecord[]>([]);
   const [sharing, setSharing] = useState<SharedRecord | null>(null);
-  const [mode, setMode] = useState<Sharing['mode']>('EQUAL');
+  const [mode, setMode] = useState<SplitMode>('EQUAL');
   const [code, setCode] = useState<string | null>(null);
   const action = useAction();
 
   const load = async () => {
-    const data = await gql<{ households: Household[]; subscriptions: { edges: Array<{ node: SharedRecord }> } }>(LOAD);
-    setHouseholds(data.households);
-    setRecords(data.subscriptions.edges.map(({ node }) => node));
+    const [{ households: all }, own] = await Promise.all([
+      gql<HouseholdsQuery, HouseholdsQueryVariables>(LOAD),
+      gql<ShareableRecordsQuery, ShareableRecordsQueryVariables>(OWN_RECORDS),
+    ]);
+    setHouseholds(all);
+    setRecords(own.subscriptions.edges.map(({ node }) => node));
   };
   const apply = changeThen(load);
   useEffect(() => {
@@ -209,7 +220,7 @@ export function HouseholdScreen() {
     if (await action.run(() => run(new FormData(element)))) element.reset();
   };
   const create = submit(async (form) => {
-    await gql(CREATE, { name: String(form.get('name')) });
+    await gql<CreateHouseholdMutation, CreateHouseholdMutationVariables>(CREATE, { name: String(form.get('name')) });
     await load();
     return 'Household made';
   });
@@ -219,18 +230,17 @@ export function HouseholdScreen() {
       email: String(form.get('email')) || null,
       canEdit: form.get('can_edit') === 'on',
     };
-    const { addHouseholdMember: added } = await gql<{
-      addHouseholdMember: { householdMember: { name: string }; invitationCode: string | null };
-    }>(ADD_MEMBER, {
-      input,
-    });
-    const name = added.householdMember.name;
+    const { addHouseholdMember: added } = await gql<AddHouseholdMemberMutation, AddHouseholdMemberMutationVariables>(
+      ADD_MEMBER,
+      { input },
+    );
+    const name = added.householdMember?.name ?? input.name;
     setCode(added.invitationCode && `Invitation code for ${name} (shown once): ${added.invitationCode}`);
     await load();
     return `${name} added`;
   });
   const join = submit(async (form) => {
-    await gql(JOIN, { code: String(form.get('code')) });
+    await gql<JoinHouseholdMutation, JoinHouseholdMutationVariables>(JOIN, { code: String(form.get('code')) });
     await load();
     return 'Joined the household';
   });
@@ -245,8 +255,8 @@ export function HouseholdScreen() {
         memberId: member.id,
         value: mode === 'EQUAL' ? null : String(form.get(`share_${member.id}`)),
       }));
-    const input = { id: sharing!.id, payerMemberId: String(form.get('payer')), mode, shares };
-    await gql(SHARE, { input });
+    const input: ShareSubscriptionInput = { id: sharing!.id, payerMemberId: String(form.get('payer')), mode, shares };
+    await gql<ShareSubscriptionMutation, ShareSubscriptionMutationVariables>(SHARE, { input });
     setSharing(null);
     await load();
     return `${sharing!.productName}: shared`;
@@ -285,7 +295,7 @@ export function HouseholdScreen() {
                           type="button"
                           onClick={() =>
                             void action.run(
-                              apply(
+                              apply<SetHouseholdMemberCanEditMutation, SetHouseholdMemberCanEditMutationVariables>(
                                 SET_CAN_EDIT,
                                 { id: member.id, canEdit: !mayEdit(member.role) },
                                 `${member.name}: ${mayEdit(member.role) ? 'read-only' : 'may edit'}`,
@@ -299,7 +309,13 @@ export function HouseholdScreen() {
                           type="button"
                           class="danger"
                           onClick={() =>
-                            void action.run(apply(REMOVE_MEMBER, { id: member.id }, `${member.name} removed`))
+                            void action.run(
+                              apply<RemoveHouseholdMemberMutation, RemoveHouseholdMemberMutationVariables>(
+                                REMOVE_MEMBER,
+                                { id: member.id },
+                                `${member.name} removed`,
+                              ),
+                            )
                           }
                         >
                           Remove {member.name}
@@ -334,7 +350,7 @@ export function HouseholdScreen() {
               {records.map((record) => (
                 <tr key={record.id}>
                   <th scope="row">{record.productName}</th>
-                  <td>{money(record.price.amount, record.price.currency)}</td>
+                  <td>{moneyOf(record.price)}</td>
                   <td>{record.sharing ? splitOf(record.sharing) : 'Not shared'}</td>
                   <td class="actions">
                     <button type="button" onClick={() => setSharing(record)}>
@@ -345,7 +361,13 @@ export function HouseholdScreen() {
                         type="button"
                         class="link"
                         onClick={() =>
-                          void action.run(apply(UNSHARE, { id: record.id }, `${record.productName}: not shared`))
+                          void action.run(
+                            apply<UnshareSubscriptionMutation, UnshareSubscriptionMutationVariables>(
+                              UNSHARE,
+                              { id: record.id },
+                              `${record.productName}: not shared`,
+                            ),
+                          )
                         }
                       >
                         Stop sharing {record.productName}
@@ -362,8 +384,8 @@ export function HouseholdScreen() {
                 <Select
                   label="Paid by"
                   name="payer"
-                  options={Object.fromEntries(own.members.map((member) => [String(member.id), member.name]))}
-                  initial={String(own.members[0].id)}
+                  options={Object.fromEntries(own.members.map((member) => [member.id, member.name]))}
+                  initial={own.members[0].id}
                   errors={action.errors}
                 />
                 <Select
@@ -371,7 +393,7 @@ export function HouseholdScreen() {
                   name="mode"
                   options={MODES}
                   value={mode}
-                  onChange={(event) => setMode(event.currentTarget.value as Sharing['mode'])}
+                  onChange={(event) => setMode(event.currentTarget.value as SplitMode)}
                 />
               </div>
               {own.members.map((member) =>
@@ -404,7 +426,15 @@ export function HouseholdScreen() {
             <button
               type="button"
               class="danger"
-              onClick={() => void action.run(apply(LEAVE, { id: household.id }, `You left ${household.name}`))}
+              onClick={() =>
+                void action.run(
+                  apply<LeaveHouseholdMutation, LeaveHouseholdMutationVariables>(
+                    LEAVE,
+                    { id: household.id },
+                    `You left ${household.name}`,
+                  ),
+                )
+              }
             >
               Leave {household.name}
             </button>
@@ -412,8 +442,7 @@ export function HouseholdScreen() {
           <ul>
             {household.subscriptions.nodes.map((record) => (
               <li key={record.id}>
-                {record.productName} {money(record.price.amount, record.price.currency)}:{' '}
-                {record.sharing ? splitOf(record.sharing) : ''}
+                {record.productName} {moneyOf(record.price)}: {record.sharing ? splitOf(record.sharing) : ''}
               </li>
             ))}
           </ul>

@@ -1,28 +1,26 @@
 import { useEffect, useState } from 'preact/hooks';
 
 import { gql, gqlUpload, session } from './api';
+import type {
+  CreateCalendarFeedMutation,
+  CreateCalendarFeedMutationVariables,
+  CreateInboundWebhookTokenMutation,
+  CreateInboundWebhookTokenMutationVariables,
+  ImportFormat,
+  ImportOutcome,
+  ImportSubscriptionsMutation,
+  ImportSubscriptionsMutationVariables,
+  InboundTokenKind,
+  IntegrationsQuery,
+  IntegrationsQueryVariables,
+  RevokeCalendarFeedMutation,
+  RevokeCalendarFeedMutationVariables,
+  RevokeInboundWebhookTokenMutation,
+  RevokeInboundWebhookTokenMutationVariables,
+} from './graphql.generated';
 import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
 
-interface Feed {
-  id: string;
-  name: string;
-  includeReminders: boolean;
-  revokedAt: string | null;
-}
-interface InboundToken {
-  id: string;
-  legacyId: number;
-  kind: 'CREATE' | 'MANAGE';
-  createdAt: string;
-  revokedAt: string | null;
-}
-interface ImportReport {
-  dryRun: boolean;
-  total: number;
-  created: number;
-  refused: number;
-  rows: Array<{ line: number; name: string; outcome: string; problems: Array<{ field: string; messages: string[] }> }>;
-}
+type ImportReport = NonNullable<ImportSubscriptionsMutation['importSubscriptions']['report']>;
 
 const LISTS = /* GraphQL */ `
   query Integrations {
@@ -98,23 +96,26 @@ const REVOKE_TOKEN = /* GraphQL */ `
     }
   }
 `;
-const FORMATS = {
+const FORMATS: Record<ImportFormat, string> = {
   CSV: 'CSV with a header row',
   WALLOS: 'Wallos export (JSON or CSV)',
   SUBLEDGER: 'Subledger account export',
 };
 
+const OUTCOMES: Record<ImportOutcome, string> = {
+  CREATED: 'Created',
+  WOULD_CREATE: 'Would be created',
+  REFUSED: 'Refused',
+};
+const TOKEN_KINDS: Record<InboundTokenKind, string> = { CREATE: 'create', MANAGE: 'manage' };
+
 /** Calendar feeds, inbound webhook tokens, export and import: each secret URL or token is shown once. */
 export function Integrations() {
-  const [lists, setLists] = useState<{
-    calendarFeeds: Feed[];
-    inboundWebhookTokens: InboundToken[];
-    exportLinks: { subscriptionsCsv: string; accountJson: string };
-  } | null>(null);
+  const [lists, setLists] = useState<IntegrationsQuery | null>(null);
   const [shownOnce, setShownOnce] = useState<string | null>(null);
   const [report, setReport] = useState<ImportReport | null>(null);
   const action = useAction();
-  const load = async () => setLists(await gql(LISTS));
+  const load = async () => setLists(await gql<IntegrationsQuery, IntegrationsQueryVariables>(LISTS));
   const apply = changeThen(load);
   useEffect(() => {
     void action.run(load);
@@ -127,7 +128,7 @@ export function Integrations() {
     const form = new FormData(event.currentTarget as HTMLFormElement);
     await action.run(async () => {
       const input = { name: String(form.get('feed_name')), includeReminders: form.get('include_reminders') === 'on' };
-      const made = await gql<{ createCalendarFeed: { url: string | null } }>(CREATE_FEED, {
+      const made = await gql<CreateCalendarFeedMutation, CreateCalendarFeedMutationVariables>(CREATE_FEED, {
         input,
       });
       once('Feed URL', made.createCalendarFeed.url ?? '');
@@ -157,14 +158,14 @@ export function Integrations() {
     const form = new FormData(event.currentTarget as HTMLFormElement);
     const file = form.get('file') as File;
     await action.run(async () => {
-      const input = { format: form.get('format'), dryRun: form.get('dry_run') === 'on' };
-      const answer = await gqlUpload<{ importSubscriptions: { report: ImportReport } }>(
+      const input = { file, format: String(form.get('format')) as ImportFormat, dryRun: form.get('dry_run') === 'on' };
+      const answer = await gqlUpload<ImportSubscriptionsMutation, ImportSubscriptionsMutationVariables>(
         IMPORT,
         { input },
         'input.file',
-        file,
       );
-      const made = answer.importSubscriptions.report;
+      // A refusal comes as an error (gqlUpload throws on it), so the payload here carries the report.
+      const made = answer.importSubscriptions.report!;
       setReport(made);
       return made.dryRun
         ? `Dry run: ${made.total - made.refused} of ${made.total} rows would be imported`
@@ -196,7 +197,15 @@ export function Integrations() {
               <button
                 type="button"
                 class="danger"
-                onClick={() => void action.run(apply(REVOKE_FEED, { input: { id: feed.id } }, 'Feed revoked'))}
+                onClick={() =>
+                  void action.run(
+                    apply<RevokeCalendarFeedMutation, RevokeCalendarFeedMutationVariables>(
+                      REVOKE_FEED,
+                      { input: { id: feed.id } },
+                      'Feed revoked',
+                    ),
+                  )
+                }
               >
                 Revoke {feed.name}
               </button>
@@ -206,31 +215,42 @@ export function Integrations() {
       </ul>
       <h2>Inbound webhook tokens</h2>
       <p>A create token only creates records; a manage token updates, deletes, refunds and cancels them.</p>
-      {(['CREATE', 'MANAGE'] as const).map((kind) => (
+      {(Object.keys(TOKEN_KINDS) as InboundTokenKind[]).map((kind) => (
         <button
           key={kind}
           type="button"
           onClick={() =>
             void action.run(async () => {
-              const made = await gql<{ createInboundWebhookToken: { token: string | null } }>(CREATE_TOKEN, { kind });
+              const made = await gql<CreateInboundWebhookTokenMutation, CreateInboundWebhookTokenMutationVariables>(
+                CREATE_TOKEN,
+                { kind },
+              );
               once('Webhook URL', `${location.origin}/webhook/user/data/${made.createInboundWebhookToken.token ?? ''}`);
               await load();
-              return `${kind.toLowerCase()} token made`;
+              return `${TOKEN_KINDS[kind]} token made`;
             })
           }
         >
-          New {kind.toLowerCase()} token
+          New {TOKEN_KINDS[kind]} token
         </button>
       ))}
       <ul>
         {lists?.inboundWebhookTokens.map((token) => (
           <li key={token.id}>
-            {token.kind.toLowerCase()} token #{token.legacyId} {token.revokedAt ? '(revoked)' : ''}
+            {TOKEN_KINDS[token.kind]} token #{token.legacyId} {token.revokedAt ? '(revoked)' : ''}
             {!token.revokedAt && (
               <button
                 type="button"
                 class="danger"
-                onClick={() => void action.run(apply(REVOKE_TOKEN, { id: token.id }, 'Token revoked'))}
+                onClick={() =>
+                  void action.run(
+                    apply<RevokeInboundWebhookTokenMutation, RevokeInboundWebhookTokenMutationVariables>(
+                      REVOKE_TOKEN,
+                      { id: token.id },
+                      'Token revoked',
+                    ),
+                  )
+                }
               >
                 Revoke token #{token.legacyId}
               </button>
@@ -271,7 +291,7 @@ export function Integrations() {
               <tr key={row.line}>
                 <td>{row.line}</td>
                 <td>{row.name}</td>
-                <td>{row.outcome}</td>
+                <td>{OUTCOMES[row.outcome]}</td>
                 <td>{row.problems.map((problem) => `${problem.field}: ${problem.messages.join(' ')}`).join('; ')}</td>
               </tr>
             ))}

@@ -1,6 +1,8 @@
 /**
  * Live updates for open screens: one graphql-ws connection (graphql-transport-ws on /graphql) while signed in,
  * reconnecting, whose events become `subledger:live` window events; screens reload on the kinds they show.
+ * Its operations are checked against the schema by codegen (codegen.ts lists this file); they are not registered
+ * as persisted operations (those are the screens' queries and mutations over HTTP).
  */
 import { createClient } from 'graphql-ws/client';
 import { useEffect, useRef } from 'preact/hooks';
@@ -10,11 +12,42 @@ export type LiveKind = 'records' | 'deliveries' | 'reminders' | 'budgets';
 
 const EVENT = 'subledger:live';
 const ALL: LiveKind[] = ['records', 'deliveries', 'reminders', 'budgets'];
+const RECORD_CHANGED = /* GraphQL */ `
+  subscription LiveRecordChanged {
+    recordChanged {
+      kind
+      recordId
+    }
+  }
+`;
+const DELIVERY_CHANGED = /* GraphQL */ `
+  subscription LiveDeliveryChanged {
+    deliveryChanged {
+      deliveryId
+      status
+    }
+  }
+`;
+const REMINDER_FIRED = /* GraphQL */ `
+  subscription LiveReminderFired {
+    reminderFired {
+      recordId
+    }
+  }
+`;
+const BUDGET_EXCEEDED = /* GraphQL */ `
+  subscription LiveBudgetExceeded {
+    budgetExceeded {
+      budgetId
+    }
+  }
+`;
+// The events' contents are not read (a screen reloads what it shows), only that one came.
 const SUBSCRIPTIONS: Array<[LiveKind, string]> = [
-  ['records', 'subscription { recordChanged { kind recordId } }'],
-  ['deliveries', 'subscription { deliveryChanged { deliveryId status } }'],
-  ['reminders', 'subscription { reminderFired { recordId } }'],
-  ['budgets', 'subscription { budgetExceeded { budgetId } }'],
+  ['records', RECORD_CHANGED],
+  ['deliveries', DELIVERY_CHANGED],
+  ['reminders', REMINDER_FIRED],
+  ['budgets', BUDGET_EXCEEDED],
 ];
 /** graphql-ws's close for a refused token: the session is over, no use retrying. */
 const FORBIDDEN = 4403;

@@ -1,31 +1,31 @@
 import { useEffect, useState } from 'preact/hooks';
 
 import { gql } from './api';
-import { calendarDate, localToday, money, monthRange } from './format';
+import { calendarDate, localToday, moneyOf, monthRange } from './format';
+import type {
+  ChangePriceMutation,
+  ChangePriceMutationVariables,
+  MarkPaymentPaidMutation,
+  MarkPaymentPaidMutationVariables,
+  MarkPaymentSkippedMutation,
+  MarkPaymentSkippedMutationVariables,
+  PaymentEntriesQuery,
+  PaymentEntriesQueryVariables,
+  PaymentEntryStatus,
+  PaymentRecordsQuery,
+  PaymentRecordsQueryVariables,
+  PriceHistoryQuery,
+  PriceHistoryQueryVariables,
+} from './graphql.generated';
 import { useLiveReload } from './live';
 import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
 
-interface Money {
-  amount: string;
-  currency: string;
-}
-interface Entry {
-  id: string;
-  subscriptionId: string;
-  productName: string;
-  dueDate: string;
-  expectedAmount: Money;
-  status: 'PENDING' | 'PAID' | 'SKIPPED';
-  paidAmount: Money | null;
-  paidAt: string | null;
-  note: string | null;
-}
-interface PricedRecord {
-  /** The record's global id. */
-  id: string;
-  productName: string;
-  priceHistory: { nodes: Array<{ effectiveFrom: string; price: { amount: string; currency: string } }> };
-}
+type Entry = PaymentEntriesQuery['paymentEntries']['nodes'][number];
+type PricedRecord = PaymentRecordsQuery['subscriptions']['edges'][number]['node'];
+type PriceStep = Extract<
+  NonNullable<PriceHistoryQuery['node']>,
+  { priceHistory: unknown }
+>['priceHistory']['nodes'][number];
 
 const ENTRIES = /* GraphQL */ `
   query PaymentEntries($filter: PaymentEntryFilter) {
@@ -61,13 +61,22 @@ const RECORDS = /* GraphQL */ `
         node {
           id
           productName
-          priceHistory(first: 100) {
-            nodes {
-              effectiveFrom
-              price {
-                amount
-                currency
-              }
+        }
+      }
+    }
+  }
+`;
+// One record's history at a time: a hundred records' hundred steps each is over the server's cost limit.
+const PRICE_HISTORY = /* GraphQL */ `
+  query PriceHistory($id: ID!) {
+    node(id: $id) {
+      ... on SubscriptionRecord {
+        priceHistory(first: 100) {
+          nodes {
+            effectiveFrom
+            price {
+              amount
+              currency
             }
           }
         }
@@ -107,7 +116,7 @@ const CHANGE_PRICE = /* GraphQL */ `
     }
   }
 `;
-const STATUS = { PENDING: 'Pending', PAID: 'Paid', SKIPPED: 'Skipped' };
+const STATUS: Record<PaymentEntryStatus, string> = { PENDING: 'Pending', PAID: 'Paid', SKIPPED: 'Skipped' };
 
 /** The payment ledger (what was paid, month by month, yours or a household's) and the records' price changes. */
 export function Payments() {
@@ -118,19 +127,23 @@ export function Payments() {
   const [households, setHouseholds] = useState<Record<string, string>>({});
   const [records, setRecords] = useState<PricedRecord[]>([]);
   const [recordId, setRecordId] = useState('');
+  const [history, setHistory] = useState<{ recordId: string; steps: PriceStep[] } | null>(null);
   const action = useAction();
 
   const loadEntries = async () => {
     const filter = { ...monthRange(month), householdId: whose || null };
-    setEntries((await gql<{ paymentEntries: { nodes: Entry[] } }>(ENTRIES, { filter })).paymentEntries.nodes);
+    setEntries(
+      (await gql<PaymentEntriesQuery, PaymentEntriesQueryVariables>(ENTRIES, { filter })).paymentEntries.nodes,
+    );
   };
   const loadRecords = async () => {
-    const data = await gql<{
-      households: Array<{ id: number; name: string }>;
-      subscriptions: { edges: Array<{ node: PricedRecord }> };
-    }>(RECORDS);
-    setHouseholds(Object.fromEntries(data.households.map((household) => [String(household.id), household.name])));
+    const data = await gql<PaymentRecordsQuery, PaymentRecordsQueryVariables>(RECORDS);
+    setHouseholds(Object.fromEntries(data.households.map((household) => [household.id, household.name])));
     setRecords(data.subscriptions.edges.map(({ node }) => node));
+  };
+  const loadHistory = async (id: string) => {
+    const { node } = await gql<PriceHistoryQuery, PriceHistoryQueryVariables>(PRICE_HISTORY, { id });
+    setHistory({ recordId: id, steps: node && 'priceHistory' in node ? node.priceHistory.nodes : [] });
   };
   useEffect(() => {
     void action.run(loadRecords);
@@ -146,7 +159,7 @@ export function Payments() {
     const form = new FormData(event.currentTarget as HTMLFormElement);
     const entry = chosen!;
     const ok = await action.run(
-      apply(
+      apply<MarkPaymentPaidMutation, MarkPaymentPaidMutationVariables>(
         PAID,
         {
           input: {
@@ -166,7 +179,7 @@ export function Payments() {
     event.preventDefault();
     const element = event.currentTarget as HTMLFormElement;
     const form = new FormData(element);
-    const variables = {
+    const variables: ChangePriceMutationVariables = {
       input: {
         id: String(form.get('record')),
         price: String(form.get('price')),
@@ -174,8 +187,8 @@ export function Payments() {
       },
     };
     const done = await action.run(async () => {
-      await gql(CHANGE_PRICE, variables);
-      await Promise.all([loadRecords(), loadEntries()]);
+      await gql<ChangePriceMutation, ChangePriceMutationVariables>(CHANGE_PRICE, variables);
+      await Promise.all([loadHistory(variables.input.id), loadEntries()]);
       return 'Price change saved';
     });
     // The record stays chosen (its history shows below); the change's own fields are emptied.
@@ -184,7 +197,10 @@ export function Payments() {
   }
 
   const chosenRecord = recordId || (records[0]?.id ?? '');
-  const history = records.find((record) => record.id === chosenRecord);
+  const historyOf = records.find((record) => record.id === chosenRecord);
+  useEffect(() => {
+    if (chosenRecord) void action.run(() => loadHistory(chosenRecord));
+  }, [chosenRecord]);
   return (
     <Section title="Payments">
       <div class="list-controls">
@@ -245,12 +261,10 @@ export function Payments() {
               <tr key={entry.id}>
                 <th scope="row">{entry.productName}</th>
                 <td>{calendarDate(entry.dueDate)}</td>
-                <td>{money(entry.expectedAmount.amount, entry.expectedAmount.currency)}</td>
+                <td>{moneyOf(entry.expectedAmount)}</td>
                 <td>{STATUS[entry.status]}</td>
                 <td>
-                  {entry.paidAmount === null
-                    ? '—'
-                    : `${money(entry.paidAmount.amount, entry.paidAmount.currency)} on ${calendarDate(entry.paidAt!)}`}
+                  {entry.paidAmount === null ? '—' : `${moneyOf(entry.paidAmount)} on ${calendarDate(entry.paidAt!)}`}
                 </td>
                 <td class="actions">
                   <button type="button" onClick={() => setChosen(entry)}>
@@ -260,7 +274,13 @@ export function Payments() {
                     type="button"
                     class="link"
                     onClick={() =>
-                      void action.run(apply(SKIP, { input: { id: entry.id } }, `${entry.productName}: skipped`))
+                      void action.run(
+                        apply<MarkPaymentSkippedMutation, MarkPaymentSkippedMutationVariables>(
+                          SKIP,
+                          { input: { id: entry.id } },
+                          `${entry.productName}: skipped`,
+                        ),
+                      )
                     }
                   >
                     Skip {entry.productName} due {entry.dueDate}
@@ -289,14 +309,14 @@ export function Payments() {
           Save price change
         </button>
       </form>
-      {history && (
-        <table aria-label={`Price history of ${history.productName}`}>
+      {historyOf && history?.recordId === historyOf.id && (
+        <table aria-label={`Price history of ${historyOf.productName}`}>
           <Columns names={['From', 'Price']} />
           <tbody>
-            {history.priceHistory.nodes.map((step) => (
+            {history.steps.map((step) => (
               <tr key={step.effectiveFrom}>
                 <th scope="row">{calendarDate(step.effectiveFrom)}</th>
-                <td>{money(step.price.amount, step.price.currency)}</td>
+                <td>{moneyOf(step.price)}</td>
               </tr>
             ))}
           </tbody>

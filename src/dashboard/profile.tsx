@@ -1,14 +1,15 @@
 import { useEffect, useState } from 'preact/hooks';
 
 import { gql } from './api';
+import type {
+  ProfileQuery,
+  ProfileQueryVariables,
+  UpdateProfileMutation,
+  UpdateProfileMutationVariables,
+} from './graphql.generated';
 import { Field, Notice, Section, Select, useAction } from './ui';
 
-interface Me {
-  email: string;
-  name: string;
-  baseCurrency: string;
-  timezone: string;
-}
+type Me = ProfileQuery['me'];
 
 const ME = /* GraphQL */ `
   query Profile {
@@ -39,7 +40,7 @@ export function Profile() {
   const [me, setMe] = useState<Me | null>(null);
   const action = useAction();
   useEffect(() => {
-    void action.run(async () => setMe((await gql<{ me: Me }>(ME)).me));
+    void action.run(async () => setMe((await gql<ProfileQuery, ProfileQueryVariables>(ME)).me));
   }, []);
 
   async function save(event: Event) {
@@ -51,7 +52,8 @@ export function Profile() {
         baseCurrency: String(form.get('base_currency')).toUpperCase(),
         timezone: String(form.get('timezone')),
       };
-      const { user } = (await gql<{ updateProfile: { user: Me | null } }>(UPDATE, { input })).updateProfile;
+      const { user } = (await gql<UpdateProfileMutation, UpdateProfileMutationVariables>(UPDATE, { input }))
+        .updateProfile;
       if (user) setMe(user);
       return 'Profile saved';
     });

@@ -3,29 +3,20 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 
 import { gql } from './api';
 import { Budgets } from './budgets';
-import { money } from './format';
+import { money, moneyOf } from './format';
+import type {
+  HouseholdMembersQuery,
+  HouseholdMembersQueryVariables,
+  SpendingGroupBy,
+  SpendingSummaryQuery,
+  SpendingSummaryQueryVariables,
+} from './graphql.generated';
 import { Columns, Notice, Section, Select, useAction } from './ui';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip);
 
-interface Money {
-  amount: string;
-  currency: string;
-}
-interface Summary {
-  baseCurrency: string;
-  monthlyTotal: Money;
-  yearlyTotal: Money;
-  plannedTotal: Money;
-  paidTotal: Money;
-  budget: Money | null;
-  groups: Array<{ key: string; label: string; count: number; monthlyTotal: Money; periodTotal: Money }>;
-}
-interface Household {
-  id: string;
-  name: string;
-  members: Array<{ id: string; name: string }>;
-}
+type Summary = SpendingSummaryQuery['spendingSummary'];
+type Household = HouseholdMembersQuery['households'][number];
 
 const SPENDING = /* GraphQL */ `
   query SpendingSummary($groupBy: SpendingGroupBy!, $view: SpendingView!, $householdId: ID, $memberId: ID) {
@@ -79,7 +70,12 @@ const HOUSEHOLDS = /* GraphQL */ `
     }
   }
 `;
-const GROUPINGS = { CATEGORY: 'Category', FOLDER: 'Folder', CURRENCY: 'Currency', MONTH: 'Month' };
+const GROUPINGS: Record<SpendingGroupBy, string> = {
+  CATEGORY: 'Category',
+  FOLDER: 'Folder',
+  CURRENCY: 'Currency',
+  MONTH: 'Month',
+};
 
 /** Whose spending: the select's values ("OWN", "MY_SHARE", "<household>" or "<household>:<member>") and their variables. */
 function viewsOf(households: Household[]): Record<string, string> {
@@ -90,7 +86,7 @@ function viewsOf(households: Household[]): Record<string, string> {
   }
   return views;
 }
-function variablesOf(view: string): Record<string, unknown> {
+function variablesOf(view: string): Omit<SpendingSummaryQueryVariables, 'groupBy'> {
   if (view === 'OWN' || view === 'MY_SHARE') return { view };
   // Global ids hold no colon (base64url).
   const [householdId, memberId] = view.split(':');
@@ -99,7 +95,7 @@ function variablesOf(view: string): Record<string, unknown> {
 
 /** What the active records cost (yours, your share, or a household's), by the chosen grouping: a chart, its table, and the budgets. */
 export function Spending() {
-  const [groupBy, setGroupBy] = useState<keyof typeof GROUPINGS>('CATEGORY');
+  const [groupBy, setGroupBy] = useState<SpendingGroupBy>('CATEGORY');
   const [view, setView] = useState('OWN');
   const [households, setHouseholds] = useState<Household[]>([]);
   const [summary, setSummary] = useState<Summary | null>(null);
@@ -108,10 +104,19 @@ export function Spending() {
   const action = useAction();
 
   useEffect(() => {
-    void action.run(async () => setHouseholds((await gql<{ households: Household[] }>(HOUSEHOLDS)).households));
+    void action.run(async () =>
+      setHouseholds((await gql<HouseholdMembersQuery, HouseholdMembersQueryVariables>(HOUSEHOLDS)).households),
+    );
   }, []);
   const load = async () =>
-    setSummary((await gql<{ spendingSummary: Summary }>(SPENDING, { groupBy, ...variablesOf(view) })).spendingSummary);
+    setSummary(
+      (
+        await gql<SpendingSummaryQuery, SpendingSummaryQueryVariables>(SPENDING, {
+          groupBy,
+          ...variablesOf(view),
+        })
+      ).spendingSummary,
+    );
   useEffect(() => {
     void action.run(load);
   }, [groupBy, view]);
@@ -155,20 +160,18 @@ export function Spending() {
           name="group_by"
           options={GROUPINGS}
           value={groupBy}
-          onChange={(event) => setGroupBy(event.currentTarget.value as keyof typeof GROUPINGS)}
+          onChange={(event) => setGroupBy(event.currentTarget.value as SpendingGroupBy)}
         />
       </div>
       <Notice outcome={action.outcome} />
       {summary && (
         <>
           <p class="totals" data-testid="spending-total">
-            {money(summary.monthlyTotal.amount, summary.monthlyTotal.currency)} a month ·{' '}
-            {money(summary.yearlyTotal.amount, summary.yearlyTotal.currency)} a year
+            {moneyOf(summary.monthlyTotal)} a month · {moneyOf(summary.yearlyTotal)} a year
           </p>
           <p class="totals" data-testid="month-figures">
-            This month: {money(summary.plannedTotal.amount, summary.plannedTotal.currency)} planned ·{' '}
-            {money(summary.paidTotal.amount, summary.paidTotal.currency)} paid
-            {summary.budget !== null && ` · budget ${money(summary.budget.amount, summary.budget.currency)}`}
+            This month: {moneyOf(summary.plannedTotal)} planned · {moneyOf(summary.paidTotal)} paid
+            {summary.budget !== null && ` · budget ${moneyOf(summary.budget)}`}
           </p>
           <div class="chart">
             <canvas

@@ -1,37 +1,45 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 
 import { gql } from './api';
-import { calendarDate, money } from './format';
+import { BILLING_CYCLES, calendarDate, moneyOf, RECORD_STATUSES, RECORD_TYPES } from './format';
+import type {
+  AddAddonMutation,
+  AddAddonMutationVariables,
+  BillingCycle,
+  CancelSubscriptionMutation,
+  CancelSubscriptionMutationVariables,
+  CreateSubscriptionInput,
+  CreateSubscriptionMutation,
+  CreateSubscriptionMutationVariables,
+  DeleteSubscriptionMutation,
+  DeleteSubscriptionMutationVariables,
+  FoldersAndPaymentModesQuery,
+  FoldersAndPaymentModesQueryVariables,
+  OrderDirection,
+  ProductSuggestionsQuery,
+  ProductSuggestionsQueryVariables,
+  RecordStatus,
+  RecordType,
+  RefundSubscriptionMutation,
+  RefundSubscriptionMutationVariables,
+  RestoreSubscriptionMutation,
+  RestoreSubscriptionMutationVariables,
+  SubscriptionFilter,
+  SubscriptionOrderField,
+  SubscriptionsPageQuery,
+  SubscriptionsPageQueryVariables,
+  UpdateSubscriptionMutation,
+  UpdateSubscriptionMutationVariables,
+} from './graphql.generated';
 import { useLiveReload } from './live';
 import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
 
-interface Money {
-  amount: string;
-  currency: string;
-}
-
-export interface Row {
-  /** The record's global id. */
-  id: string;
-  productName: string;
-  price: Money;
-  billingCycle: keyof typeof CYCLES;
-  billingFrequency: number;
-  paymentDate: string;
-  nextPaymentDate: string | null;
-  status: keyof typeof STATUSES;
-  type: keyof typeof TYPES;
-  basePrice: Money;
-  isAddon: boolean;
-  folder: { id: string; name: string } | null;
-  paymentMode: { id: string; name: string } | null;
-  tags: Array<{ name: string }>;
-}
-
-// The record's closed sets, by their GraphQL enum names.
-const TYPES = { SUBSCRIPTION: 'Subscription', TRIAL: 'Trial', LIFETIME: 'Lifetime' };
-const CYCLES = { DAILY: 'Daily', WEEKLY: 'Weekly', MONTHLY: 'Monthly', YEARLY: 'Yearly' };
-const STATUSES = { DRAFT: 'Draft', ACTIVE: 'Active', CANCELLED: 'Cancelled', REFUNDED: 'Refunded', EXPIRED: 'Expired' };
+type Page = SubscriptionsPageQuery;
+/** A record as the list shows it (the create and update operations answer the same selection). */
+export type Row = Page['subscriptions']['edges'][number]['node'];
+type Product = ProductSuggestionsQuery['products']['edges'][number]['node'];
+type Links = FoldersAndPaymentModesQuery;
+type Named = Links['folders'][number];
 
 // The record's selection is written out in each operation below (listing, create, update) so each stays static.
 const PAGE = /* GraphQL */ `
@@ -187,23 +195,21 @@ const RESTORE = /* GraphQL */ `
     }
   }
 `;
-const SORTS = {
+const SORTS: Partial<Record<`${SubscriptionOrderField} ${OrderDirection}`, string>> = {
   'PAYMENT_DATE ASC': 'First payment',
   'PRODUCT_NAME ASC': 'Name',
   'PRICE DESC': 'Price, highest first',
   'CREATED_AT DESC': 'Newest',
   'STATUS ASC': 'Status',
 };
-const STATUS_FILTER: Record<string, string> = { '': 'Any status', ...STATUSES };
-const TYPE_FILTER: Record<string, string> = { '': 'Any type', ...TYPES };
-
-type Named = { id: string; name: string };
+const STATUS_FILTER: Record<RecordStatus | '', string> = { '': 'Any status', ...RECORD_STATUSES };
+const TYPE_FILTER: Record<RecordType | '', string> = { '': 'Any type', ...RECORD_TYPES };
 
 /** The user's folders and payment modes, for the form's choices and the list's folder filter. */
-function useLinks(): { folders: Named[]; paymentModes: Named[] } {
-  const [links, setLinks] = useState<{ folders: Named[]; paymentModes: Named[] }>({ folders: [], paymentModes: [] });
+function useLinks(): Links {
+  const [links, setLinks] = useState<Links>({ folders: [], paymentModes: [] });
   useEffect(() => {
-    void gql<typeof links>(LINKS).then(setLinks, () => undefined);
+    void gql<FoldersAndPaymentModesQuery, FoldersAndPaymentModesQueryVariables>(LINKS).then(setLinks, () => undefined);
   }, []);
   return links;
 }
@@ -295,37 +301,33 @@ const DELETE = /* GraphQL */ `
     }
   }
 `;
-const LIFECYCLE = {
-  cancel: [CANCEL, 'cancelled'],
-  refund: [REFUND, 'refunded'],
-  delete: [DELETE, 'deleted'],
-} as const;
-
-interface Page {
-  subscriptions: {
-    totalCount: number;
-    edges: Array<{ node: Row }>;
-    pageInfo: { hasNextPage: boolean; endCursor: string | null };
-  };
-  spendingSummary: {
-    baseCurrency: string;
-    monthlyTotal: { amount: string; currency: string };
-    yearlyTotal: { amount: string; currency: string };
-  };
-}
+const LIFECYCLE: Record<'cancel' | 'refund' | 'delete', [done: string, run: (id: string) => Promise<unknown>]> = {
+  cancel: [
+    'cancelled',
+    (id) => gql<CancelSubscriptionMutation, CancelSubscriptionMutationVariables>(CANCEL, { input: { id } }),
+  ],
+  refund: [
+    'refunded',
+    (id) => gql<RefundSubscriptionMutation, RefundSubscriptionMutationVariables>(REFUND, { input: { id } }),
+  ],
+  delete: [
+    'deleted',
+    (id) => gql<DeleteSubscriptionMutation, DeleteSubscriptionMutationVariables>(DELETE, { input: { id } }),
+  ],
+};
 
 /** The list: search, paging through the connection, totals in the base currency, and each record's actions. */
 export function Subscriptions() {
   const [query, setQuery] = useState({
     search: '',
     sort: 'PAYMENT_DATE ASC' as keyof typeof SORTS,
-    status: '',
-    type: '',
+    status: '' as RecordStatus | '',
+    type: '' as RecordType | '',
     folder: '',
     pageSize: 25,
   });
   const links = useLinks();
-  const filter = {
+  const filter: SubscriptionFilter = {
     ...(query.status ? { statuses: [query.status] } : {}),
     ...(query.type ? { types: [query.type] } : {}),
     ...(query.folder ? { folderIds: [query.folder] } : {}),
@@ -339,23 +341,24 @@ export function Subscriptions() {
 
   // Typing in the search sends a query per key: only the latest one's answer is shown.
   const latest = useRef(0);
-  const load = () => {
+  const fetchPage = async () => {
     const ticket = ++latest.current;
-    return action.run(async () => {
-      const answer = await gql<Page>(PAGE, {
-        first: query.pageSize,
-        after,
-        search: query.search || null,
-        orderBy: { field: query.sort.split(' ')[0], direction: query.sort.split(' ')[1] },
-        filter: Object.keys(filter).length > 0 ? filter : null,
-      });
-      if (ticket === latest.current) setPage(answer);
+    const [field, direction] = query.sort.split(' ') as [SubscriptionOrderField, OrderDirection];
+    const answer = await gql<Page, SubscriptionsPageQueryVariables>(PAGE, {
+      first: query.pageSize,
+      after,
+      search: query.search || null,
+      orderBy: { field, direction },
+      filter: Object.keys(filter).length > 0 ? filter : null,
     });
+    if (ticket === latest.current) setPage(answer);
   };
+  const load = () => action.run(fetchPage);
   useEffect(() => {
     void load();
   }, [query, after]);
-  useLiveReload(['records'], load);
+  // Another client's change shows without touching the notice of the user's own last action.
+  useLiveReload(['records'], fetchPage);
 
   /** A changed search, sort, filter or page size starts again from the first page. */
   const change = (next: Partial<typeof query>) => {
@@ -371,15 +374,21 @@ export function Subscriptions() {
   };
 
   async function lifecycle(row: Row, verb: keyof typeof LIFECYCLE) {
-    const [operation, done] = LIFECYCLE[verb];
+    const [done, run] = LIFECYCLE[verb];
     const ok = await action.run(async () => {
-      await gql(operation, { input: { id: row.id } });
+      await run(row.id);
     });
     if (ok) {
       await load();
       // A delete is soft: the record can be brought back until the next one replaces this notice.
       const undo = () =>
-        void action.run(changeThen(load)(RESTORE, { input: { id: row.id } }, `${row.productName}: restored`));
+        void action.run(
+          changeThen(load)<RestoreSubscriptionMutation, RestoreSubscriptionMutationVariables>(
+            RESTORE,
+            { input: { id: row.id } },
+            `${row.productName}: restored`,
+          ),
+        );
       action.setOutcome({
         kind: 'done',
         message: `${row.productName}: ${done}`,
@@ -427,14 +436,14 @@ export function Subscriptions() {
           name="status_filter"
           options={STATUS_FILTER}
           value={query.status}
-          onChange={(event) => change({ status: event.currentTarget.value })}
+          onChange={(event) => change({ status: event.currentTarget.value as RecordStatus | '' })}
         />
         <Select
           label="Type"
           name="type_filter"
           options={TYPE_FILTER}
           value={query.type}
-          onChange={(event) => change({ type: event.currentTarget.value })}
+          onChange={(event) => change({ type: event.currentTarget.value as RecordType | '' })}
         />
         <Select
           label="Folder"
@@ -456,8 +465,7 @@ export function Subscriptions() {
         <>
           <p class="totals">
             {page.subscriptions.totalCount} {page.subscriptions.totalCount === 1 ? 'record' : 'records'} ·{' '}
-            {money(page.spendingSummary.monthlyTotal.amount, page.spendingSummary.monthlyTotal.currency)} a month ·{' '}
-            {money(page.spendingSummary.yearlyTotal.amount, page.spendingSummary.yearlyTotal.currency)} a year
+            {moneyOf(page.spendingSummary.monthlyTotal)} a month · {moneyOf(page.spendingSummary.yearlyTotal)} a year
           </p>
           <div class="table-wrap">
             <table class="records">
@@ -477,17 +485,15 @@ export function Subscriptions() {
                         .join(' · ')}
                     </td>
                     <td>
-                      {money(node.price.amount, node.price.currency)}
-                      {node.price.currency !== node.basePrice.currency && (
-                        <small> ≈ {money(node.basePrice.amount, node.basePrice.currency)}</small>
-                      )}
+                      {moneyOf(node.price)}
+                      {node.price.currency !== node.basePrice.currency && <small> ≈ {moneyOf(node.basePrice)}</small>}
                     </td>
                     <td>
-                      {TYPES[node.type]}, {node.billingFrequency > 1 ? `every ${node.billingFrequency} ` : ''}
-                      {CYCLES[node.billingCycle]}
+                      {RECORD_TYPES[node.type]}, {node.billingFrequency > 1 ? `every ${node.billingFrequency} ` : ''}
+                      {BILLING_CYCLES[node.billingCycle]}
                     </td>
                     <td>{node.nextPaymentDate ? calendarDate(node.nextPaymentDate) : '—'}</td>
-                    <td>{STATUSES[node.status]}</td>
+                    <td>{RECORD_STATUSES[node.status]}</td>
                     <td class="actions">
                       <button type="button" onClick={() => setEditing(node)} aria-label={`Edit ${node.productName}`}>
                         Edit
@@ -562,11 +568,11 @@ function RecordForm({
   onCancel: () => void;
 }) {
   const action = useAction();
-  const [products, setProducts] = useState<Array<{ id: string; productName: string }>>([]);
+  const [products, setProducts] = useState<Product[]>([]);
 
   async function lookUp(text: string) {
     if (text.trim().length < 2) return setProducts([]);
-    const data = await gql<{ products: { edges: Array<{ node: { id: string; productName: string } }> } }>(PRODUCTS, {
+    const data = await gql<ProductSuggestionsQuery, ProductSuggestionsQueryVariables>(PRODUCTS, {
       search: text,
     }).catch(() => null);
     setProducts(data?.products.edges.map((edge) => edge.node) ?? []);
@@ -585,21 +591,24 @@ function RecordForm({
       .map((tag) => tag.trim())
       .filter((tag) => tag !== '');
     const product = products.find((candidate) => candidate.productName.toLowerCase() === name.toLowerCase());
-    const input: Record<string, unknown> = {
+    const input: CreateSubscriptionInput = {
       ...(product ? { productId: product.id } : record && name === record.productName ? {} : { productName: name }),
       price: String(form.get('price')),
       currency: String(form.get('price_type')).toUpperCase(),
-      billingCycle: String(form.get('billing_cycle')),
+      billingCycle: String(form.get('billing_cycle')) as BillingCycle,
       billingFrequency: Number(form.get('billing_frequency')),
       paymentDate: String(form.get('payment_date')),
-      type: String(form.get('type')),
+      type: String(form.get('type')) as RecordType,
       ...(folderId ? { folderId } : {}),
       ...(paymentModeId ? { paymentModeId } : {}),
       ...(record || tags.length > 0 ? { tagNames: tags } : {}),
     };
     await action.run(async () => {
-      if (record) await gql(UPDATE, { input: { ...input, id: record.id } });
-      else await gql(CREATE, { input });
+      if (record)
+        await gql<UpdateSubscriptionMutation, UpdateSubscriptionMutationVariables>(UPDATE, {
+          input: { ...input, id: record.id },
+        });
+      else await gql<CreateSubscriptionMutation, CreateSubscriptionMutationVariables>(CREATE, { input });
       onDone(record ? `${name}: saved` : `${name}: added`);
     });
   }
@@ -643,14 +652,14 @@ function RecordForm({
         <Select
           label="Type"
           name="type"
-          options={TYPES}
+          options={RECORD_TYPES}
           initial={record?.type ?? 'SUBSCRIPTION'}
           errors={action.errors}
         />
         <Select
           label="Billing cycle"
           name="billing_cycle"
-          options={CYCLES}
+          options={BILLING_CYCLES}
           initial={record?.billingCycle ?? 'MONTHLY'}
           errors={action.errors}
         />
@@ -716,7 +725,7 @@ function AddonForm({ main, onDone, onCancel }: { main: Row; onDone: (message: st
         currency: String(form.get('price_type')).toUpperCase(),
         paymentDate: String(form.get('payment_date')),
       };
-      await gql(ADDON, { input: { ...input, mainRecordId: main.id } });
+      await gql<AddAddonMutation, AddAddonMutationVariables>(ADDON, { input: { ...input, mainRecordId: main.id } });
       onDone(`${main.productName}: add-on added`);
     });
   }

@@ -1,7 +1,7 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { useState } from 'preact/hooks';
 
-import { ApiError, gql } from './api';
+import { ApiError, gql, type Variables } from './api';
 
 /** A labelled input with the server's messages for its field under it. */
 export function Field(
@@ -119,13 +119,17 @@ export function useAction() {
   return { outcome, errors, busy, run, setOutcome };
 }
 
-/** An action that makes one change through GraphQL, then reloads what shows it, and says `done`. */
+/**
+ * An action that makes one change through GraphQL, then reloads what shows it, and says `done`. Typed as gql
+ * is: `apply<DeleteAlertMutation, DeleteAlertMutationVariables>(DELETE, { input: { id } }, 'Alert deleted')`.
+ */
 export function changeThen(reload: () => Promise<unknown>) {
-  return (query: string, variables: Record<string, unknown>, done: string) => async () => {
-    await gql(query, variables);
-    await reload();
-    return done;
-  };
+  return <T = never, V extends Variables = never>(query: string, variables: NoInfer<V>, done: string) =>
+    async () => {
+      await gql<T, Variables>(query, variables);
+      await reload();
+      return done;
+    };
 }
 
 export function Section({

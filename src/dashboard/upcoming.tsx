@@ -1,17 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 
 import { gql } from './api';
-import { calendarDate, cents, money } from './format';
+import { calendarDate, cents, money, moneyOf } from './format';
+import type { UpcomingPaymentsQuery, UpcomingPaymentsQueryVariables } from './graphql.generated';
 import { useLiveReload } from './live';
 import { Notice, Section, Select, useAction } from './ui';
 
-interface Due {
-  id: string;
-  productName: string;
-  price: { amount: string; currency: string };
-  nextPaymentDate: string;
-  basePrice: { amount: string; currency: string };
-}
+type Due = UpcomingPaymentsQuery['upcomingPayments'][number];
 
 const UPCOMING = /* GraphQL */ `
   query UpcomingPayments($days: Int!) {
@@ -37,12 +32,12 @@ export function Upcoming() {
   const [days, setDays] = useState(30);
   const [due, setDue] = useState<Due[]>([]);
   const action = useAction();
+  const load = async () =>
+    setDue((await gql<UpcomingPaymentsQuery, UpcomingPaymentsQueryVariables>(UPCOMING, { days })).upcomingPayments);
   useEffect(() => {
-    void action.run(async () => setDue((await gql<{ upcomingPayments: Due[] }>(UPCOMING, { days })).upcomingPayments));
+    void action.run(load);
   }, [days]);
-  useLiveReload(['records'], async () =>
-    setDue((await gql<{ upcomingPayments: Due[] }>(UPCOMING, { days })).upcomingPayments),
-  );
+  useLiveReload(['records'], load);
   // Cents as integers: no float sums of money.
   const totalCents = due.reduce((sum, item) => sum + cents(item.basePrice.amount), 0);
   return (
@@ -60,8 +55,12 @@ export function Upcoming() {
       <ul class="upcoming">
         {due.map((item) => (
           <li key={item.id}>
-            <strong>{calendarDate(item.nextPaymentDate, { weekday: 'short', day: 'numeric', month: 'short' })}</strong>{' '}
-            {item.productName} {money(item.price.amount, item.price.currency)}
+            <strong>
+              {item.nextPaymentDate
+                ? calendarDate(item.nextPaymentDate, { weekday: 'short', day: 'numeric', month: 'short' })
+                : '—'}
+            </strong>{' '}
+            {item.productName} {moneyOf(item.price)}
           </li>
         ))}
       </ul>

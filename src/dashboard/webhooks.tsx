@@ -1,25 +1,25 @@
 import { useEffect, useState } from 'preact/hooks';
 
 import { gql } from './api';
+import type {
+  CreateWebhookEndpointMutation,
+  CreateWebhookEndpointMutationVariables,
+  DeleteWebhookEndpointMutation,
+  DeleteWebhookEndpointMutationVariables,
+  DeliveryStatus,
+  RedeliverWebhookDeliveryMutation,
+  RedeliverWebhookDeliveryMutationVariables,
+  RotateWebhookEndpointSecretMutation,
+  RotateWebhookEndpointSecretMutationVariables,
+  WebhookEndpointsAndDeliveriesQuery,
+  WebhookEndpointsAndDeliveriesQueryVariables,
+  WebhookTopic,
+} from './graphql.generated';
 import { useLiveReload } from './live';
 import { changeThen, Columns, Field, Notice, Section, useAction } from './ui';
 
-interface Endpoint {
-  id: string;
-  url: string;
-  events: string[];
-  enabled: boolean;
-}
-
-interface Delivery {
-  id: string;
-  topic: string;
-  status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
-  attemptCount: number;
-  createdAt: string;
-  endpointId: string | null;
-  attempts: Array<{ statusCode: number | null; error: string | null }>;
-}
+type Endpoint = WebhookEndpointsAndDeliveriesQuery['webhookEndpoints'][number];
+type Delivery = WebhookEndpointsAndDeliveriesQuery['webhookDeliveries']['nodes'][number];
 
 const ENDPOINTS = /* GraphQL */ `
   query WebhookEndpointsAndDeliveries {
@@ -83,7 +83,12 @@ const REDELIVER = /* GraphQL */ `
 `;
 
 /** A topic as its event is named on the wire: SUBSCRIPTION_PAYMENT_DUE is subscription.payment_due. */
-const topicLabel = (topic: string) => topic.toLowerCase().replace('_', '.');
+const topicLabel = (topic: WebhookTopic) => topic.toLowerCase().replace('_', '.');
+const DELIVERY_STATUSES: Record<DeliveryStatus, string> = {
+  PENDING: 'Pending',
+  SUCCEEDED: 'Succeeded',
+  FAILED: 'Failed',
+};
 
 /** Endpoints (their secret shown once, at creation or rotation) and the delivery log, with redelivery. */
 export function Webhooks() {
@@ -93,7 +98,7 @@ export function Webhooks() {
   const action = useAction();
 
   const load = async () => {
-    const data = await gql<{ webhookEndpoints: Endpoint[]; webhookDeliveries: { nodes: Delivery[] } }>(ENDPOINTS);
+    const data = await gql<WebhookEndpointsAndDeliveriesQuery, WebhookEndpointsAndDeliveriesQueryVariables>(ENDPOINTS);
     setEndpoints(data.webhookEndpoints);
     setDeliveries(data.webhookDeliveries.nodes);
   };
@@ -108,8 +113,9 @@ export function Webhooks() {
     const form = event.currentTarget as HTMLFormElement;
     const url = String(new FormData(form).get('url'));
     await action.run(async () => {
-      const made = (await gql<{ createWebhookEndpoint: { secret: string | null } }>(CREATE, { input: { url } }))
-        .createWebhookEndpoint;
+      const made = (
+        await gql<CreateWebhookEndpointMutation, CreateWebhookEndpointMutationVariables>(CREATE, { input: { url } })
+      ).createWebhookEndpoint;
       setSecret(made.secret);
       form.reset();
       await load();
@@ -158,8 +164,12 @@ export function Webhooks() {
               onClick={() =>
                 void action.run(async () => {
                   setSecret(
-                    (await gql<{ rotateWebhookEndpointSecret: { secret: string | null } }>(ROTATE, { id: endpoint.id }))
-                      .rotateWebhookEndpointSecret.secret,
+                    (
+                      await gql<RotateWebhookEndpointSecretMutation, RotateWebhookEndpointSecretMutationVariables>(
+                        ROTATE,
+                        { id: endpoint.id },
+                      )
+                    ).rotateWebhookEndpointSecret.secret,
                   );
                   return 'Secret rotated';
                 })
@@ -170,7 +180,15 @@ export function Webhooks() {
             <button
               type="button"
               class="danger"
-              onClick={() => void action.run(apply(DELETE, { id: endpoint.id }, 'Endpoint deleted'))}
+              onClick={() =>
+                void action.run(
+                  apply<DeleteWebhookEndpointMutation, DeleteWebhookEndpointMutationVariables>(
+                    DELETE,
+                    { id: endpoint.id },
+                    'Endpoint deleted',
+                  ),
+                )
+              }
             >
               Delete
             </button>
@@ -187,7 +205,7 @@ export function Webhooks() {
               return (
                 <tr key={delivery.id}>
                   <td>{topicLabel(delivery.topic)}</td>
-                  <td>{delivery.status}</td>
+                  <td>{DELIVERY_STATUSES[delivery.status]}</td>
                   <td>{delivery.attemptCount}</td>
                   <td>{last ? (last.statusCode ?? last.error) : '—'}</td>
                   <td>{new Date(delivery.createdAt).toLocaleString()}</td>
@@ -195,7 +213,15 @@ export function Webhooks() {
                     {delivery.status !== 'PENDING' && (
                       <button
                         type="button"
-                        onClick={() => void action.run(apply(REDELIVER, { id: delivery.id }, 'Sent again'))}
+                        onClick={() =>
+                          void action.run(
+                            apply<RedeliverWebhookDeliveryMutation, RedeliverWebhookDeliveryMutationVariables>(
+                              REDELIVER,
+                              { id: delivery.id },
+                              'Sent again',
+                            ),
+                          )
+                        }
                       >
                         Redeliver
                       </button>

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
 import type { Browser, Page } from 'playwright-core';
 
 import { addDays, endOfMonth, todayIn } from '../../src/platform/dates';
@@ -10,8 +13,38 @@ import {
   step,
 } from '../support/browser';
 import { Receiver } from '../support/receiver';
-import { startTestApp, type TestApp, uniqueEmail } from '../support/test-app';
+import { MINIMAL, postSubscription, recordId } from '../support/subscriptions';
+import { graphql, graphqlData, signUp, startTestApp, type TestApp, uniqueEmail } from '../support/test-app';
 import { until } from '../support/wait';
+
+/** The build's registered operations: every query and mutation the dashboard's screens send. */
+const operations = Object.values(
+  JSON.parse(readFileSync(path.join(__dirname, '../../dist/dashboard/persisted-operations.json'), 'utf8')) as Record<
+    string,
+    string
+  >,
+);
+
+describe('the dashboard’s operations', () => {
+  let testApp: TestApp;
+  beforeAll(async () => {
+    testApp = await startTestApp();
+  });
+  afterAll(() => testApp?.close());
+
+  it('each passes the server’s validation: the schema, and its depth and cost limits', async () => {
+    expect(operations.length).toBeGreaterThan(40);
+    const { token } = await signUp(testApp);
+    for (const text of operations) {
+      // Without its variables: an operation that passes validation is refused for them (or runs), not before.
+      const response = await graphql(testApp, token, text, {});
+      const refused = ((response.body.errors ?? []) as Array<{ message: string; extensions?: { code?: string } }>)
+        .filter((error) => ['GRAPHQL_VALIDATION_FAILED', 'GRAPHQL_PARSE_FAILED'].includes(error.extensions?.code ?? ''))
+        .map((error) => `${/^\s*\w+\s+(\w+)/.exec(text)?.[1]}: ${error.message}`);
+      expect(refused).toEqual([]);
+    }
+  });
+});
 
 /** The dashboard driven as its user drives it: every step through the page, every answer from GraphQL. */
 describeInBrowser('the dashboard in Chromium', () => {
@@ -24,6 +57,8 @@ describeInBrowser('the dashboard in Chromium', () => {
   // any day) and the February after it; March 1 of next year.
   const thisYear = Number(todayIn('UTC').slice(0, 4));
   const [january31, february, march1] = [`${thisYear - 1}-01-31`, `${thisYear - 1}-02`, `${thisYear + 1}-03-01`];
+  const email = uniqueEmail('dashboard');
+  const password = 'correct horse battery';
 
   beforeAll(async () => {
     // The receiver is on loopback, which the delivery guard refuses unless told.
@@ -49,14 +84,25 @@ describeInBrowser('the dashboard in Chromium', () => {
   const notice = (text: string) => page.getByRole('status').filter({ hasText: text }).waitFor();
   const row = (name: string) =>
     page.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
+  /** The signed-in user's token, as the dashboard keeps it. */
+  const token = async () => (await page.evaluate('sessionStorage.getItem("subledger.token")')) as string;
+  /** A page of its own signed in with `token`, at a screen. */
+  const pageOf = async (signedIn: string, hash = '') => {
+    const context = await newClockedContext(browser);
+    const other = await context.newPage();
+    await other.goto(`${testApp.baseUrl}/static/avatar.svg`);
+    await other.evaluate(`sessionStorage.setItem("subledger.token", ${JSON.stringify(signedIn)})`);
+    await other.goto(`${testApp.baseUrl}/${hash}`);
+    return { other, context };
+  };
 
   it('signs up, and the list answers with its totals', () =>
     step(page, 'sign-up', async () => {
       await page.goto(`${testApp.baseUrl}/`);
       await page.getByRole('button', { name: 'Create an account' }).click();
       await page.getByLabel('Name').fill('Dana');
-      await page.getByLabel('E-mail').fill(uniqueEmail('dashboard'));
-      await page.getByLabel('Password').fill('correct horse battery');
+      await page.getByLabel('E-mail').fill(email);
+      await page.getByLabel('Password').fill(password);
       await page.getByRole('button', { name: 'Create account' }).click();
       await page.getByRole('heading', { level: 1, name: 'Subscriptions' }).waitFor();
       await page.getByText('0 records').waitFor();
@@ -141,14 +187,17 @@ describeInBrowser('the dashboard in Chromium', () => {
       await notice('Newspaper: added');
 
       await screen('Alerts');
-      await page
+      const reminder = page
         .getByRole('table', { name: 'Reminders' })
-        .getByRole('rowheader', { name: 'Newspaper' })
-        .first()
-        .waitFor();
+        .getByRole('row')
+        .filter({ has: page.getByRole('rowheader', { name: 'Newspaper' }) })
+        .first();
+      await reminder.waitFor();
+      // The ReminderKind and ReminderStatus enums, as words.
+      expect(await reminder.textContent()).toMatch(/Payment.*Scheduled$/);
       await page.getByLabel('Alert name').fill('Two weeks ahead');
       await page.getByLabel('Remind this long before').fill('2');
-      await page.getByLabel('Unit').selectOption('2');
+      await page.getByLabel('Unit').selectOption({ label: 'weeks' });
       await page.getByRole('button', { name: 'Add alert' }).click();
       await notice('Alert added: Two weeks ahead');
       await page.getByText('2 weeks before').waitFor();
@@ -175,6 +224,11 @@ describeInBrowser('the dashboard in Chromium', () => {
       expect(await page.locator('.secret code').textContent()).toMatch(
         /^Webhook URL \(shown once\): http:\/\/127\.0\.0\.1:\d+\/webhook\/user\/data\/\S+$/,
       );
+      const tokens = page.getByRole('listitem').filter({ hasText: /^create token #\d+/ });
+      expect(await tokens.count()).toBe(1);
+      await tokens.getByRole('button', { name: /^Revoke token #\d+$/ }).click();
+      await notice('Token revoked');
+      await tokens.filter({ hasText: '(revoked)' }).waitFor();
 
       const [download] = await Promise.all([
         page.waitForEvent('download'),
@@ -190,8 +244,8 @@ describeInBrowser('the dashboard in Chromium', () => {
       await page.getByRole('button', { name: 'Import' }).click();
       await notice('Dry run: 1 of 2 rows would be imported');
       const report = page.getByRole('table', { name: 'Import report' });
-      expect(await report.getByRole('row').filter({ hasText: 'Magazine' }).textContent()).toContain('WOULD_CREATE');
-      expect(await report.getByRole('row').filter({ hasText: 'Broken' }).textContent()).toContain('REFUSED');
+      expect(await report.getByRole('row').filter({ hasText: 'Magazine' }).textContent()).toContain('Would be created');
+      expect(await report.getByRole('row').filter({ hasText: 'Broken' }).textContent()).toContain('Refused');
     }));
 
   it('changes the base currency in the profile, and totals follow it', () =>
@@ -210,7 +264,8 @@ describeInBrowser('the dashboard in Chromium', () => {
       await page.getByLabel('Endpoint URL').fill(receiver.url);
       await page.getByRole('button', { name: 'Add endpoint' }).click();
       await notice(`Endpoint added: ${receiver.url}`);
-      expect(await page.locator('.secret code').textContent()).toMatch(/^whsec_/);
+      const created = await page.locator('.secret code').textContent();
+      expect(created).toMatch(/^whsec_/);
 
       await screen('Subscriptions');
       await page.getByRole('button', { name: 'Add a subscription' }).click();
@@ -231,13 +286,22 @@ describeInBrowser('the dashboard in Chromium', () => {
           (await log
             .getByRole('row')
             .filter({ hasText: 'subscription.created' })
-            .filter({ hasText: 'SUCCEEDED' })
+            .filter({ hasText: 'Succeeded' })
             .count()) === 1
         );
-      }, 'the delivery to show as SUCCEEDED');
+      }, 'the delivery to show as Succeeded');
       await log.getByRole('button', { name: 'Redeliver' }).click();
       await notice('Sent again');
       await receiver.waitFor(2);
+
+      await page.getByRole('button', { name: 'Rotate secret' }).click();
+      await notice('Secret rotated');
+      const rotated = await page.locator('.secret code').textContent();
+      expect(rotated).toMatch(/^whsec_/);
+      expect(rotated).not.toBe(created);
+      await page.getByRole('list').filter({ hasText: receiver.url }).getByRole('button', { name: 'Delete' }).click();
+      await notice('Endpoint deleted');
+      expect(await page.locator('.endpoints').getByText(receiver.url).count()).toBe(0);
     }));
 
   it('adds an add-on, shows tags, and filters and sorts the list', () =>
@@ -256,13 +320,13 @@ describeInBrowser('the dashboard in Chromium', () => {
         .waitFor();
       expect(await row('Gym').textContent()).toContain('#fitness');
 
-      await page.getByLabel('Status', { exact: true }).selectOption('2');
+      await page.getByLabel('Status', { exact: true }).selectOption({ label: 'Cancelled' });
       await page.getByText('1 record ·').waitFor();
       expect(await page.getByRole('rowheader').allTextContents()).toEqual(['Gym']);
       await page.getByLabel('Status', { exact: true }).selectOption('');
-      // Add-ons are of type 3.
+      // Add-ons are lifetime purchases unless told.
       await page.getByText('4 records ·').waitFor();
-      await page.getByLabel('Type', { exact: true }).selectOption('3');
+      await page.getByLabel('Type', { exact: true }).selectOption({ label: 'Lifetime' });
       await until(
         async () => (await page.getByRole('rowheader').allTextContents()).join() === 'Cloud backup',
         'the list filtered by type',
@@ -330,6 +394,57 @@ describeInBrowser('the dashboard in Chromium', () => {
       const robin = await total('Home: Robin');
       expect(robin).toBeGreaterThan(0);
       expect(robin).toBeLessThan(everyone);
+
+      await page.getByRole('button', { name: 'Remove the overall budget' }).click();
+      await notice('Budget removed');
+      expect(await page.getByRole('table', { name: 'Budgets' }).getByRole('row').count()).toBe(1);
+    }));
+
+  it('invites a member by e-mail, who joins with the code, may edit, and leaves; stops sharing', () =>
+    step(page, 'household-invitation', async () => {
+      const sam = await signUp(testApp, 'Sam');
+      await screen('Household');
+      const memberForm = page.getByRole('form', { name: 'Add a member' });
+      await memberForm.getByLabel('Member name').fill('Sam');
+      await memberForm.getByLabel('E-mail (to invite)').fill(sam.email);
+      await memberForm.getByRole('button', { name: 'Add member' }).click();
+      await notice('Sam added');
+      const shown = (await page.locator('.secret code').textContent())!;
+      expect(shown).toMatch(/^Invitation code for Sam \(shown once\): \S+$/);
+      expect(await row('Sam').textContent()).toContain('Invited');
+
+      // Sam's own dashboard, in another context: the code joins the household, which shows read-only.
+      const { other, context } = await pageOf(sam.token, '#/household');
+      try {
+        await other.getByLabel('Invitation code').fill(shown.replace(/^.*: /, ''));
+        await other.getByRole('button', { name: 'Join', exact: true }).click();
+        await other.getByRole('status').filter({ hasText: 'Joined the household' }).waitFor();
+        const home = other.locator('.card').filter({ hasText: "Home (Dana's, read-only)" });
+        await home.getByText(/^Newspaper .*: Dana pays/).waitFor();
+
+        // The household screen shows what it read when it opened: opened again, Sam has joined.
+        await screen('Subscriptions');
+        await screen('Household');
+        expect(await row('Sam').textContent()).toContain('Joined');
+        await page.getByRole('button', { name: 'Let Sam edit' }).click();
+        await notice('Sam: may edit');
+        expect(await row('Sam').textContent()).toContain('JoinedYes');
+
+        await other.reload();
+        await other.locator('.card').filter({ hasText: "Home (Dana's, you may edit)" }).waitFor();
+        await other.getByRole('button', { name: 'Leave Home' }).click();
+        await other.getByRole('status').filter({ hasText: 'You left Home' }).waitFor();
+        await other.getByText('None yet.').waitFor();
+      } finally {
+        await context.close();
+      }
+
+      await page.getByRole('button', { name: 'Stop sharing Newspaper' }).click();
+      await notice('Newspaper: not shared');
+      expect(await row('Newspaper').textContent()).toContain('Not shared');
+      await page.getByRole('button', { name: 'Remove Robin' }).click();
+      await notice('Robin removed');
+      expect(await row('Robin').count()).toBe(0);
     }));
 
   it('records a payment of another amount and a price change', () =>
@@ -343,6 +458,9 @@ describeInBrowser('the dashboard in Chromium', () => {
       await form.getByRole('button', { name: 'Record payment' }).click();
       await notice('Newspaper: paid');
       expect(await row('Newspaper').textContent()).toContain('Paid$8.50 on');
+      await page.getByRole('button', { name: `Skip Newspaper due ${due}` }).click();
+      await notice('Newspaper: skipped');
+      expect(await row('Newspaper').textContent()).toContain('Skipped—');
 
       const change = page.getByRole('form', { name: 'Change a price' });
       await change.getByLabel('Record').selectOption({ label: 'Newspaper' });
@@ -353,6 +471,51 @@ describeInBrowser('the dashboard in Chromium', () => {
       const history = page.getByRole('table', { name: 'Price history of Newspaper' });
       await until(async () => (await history.getByRole('row').count()) === 3, 'two steps in the price history');
       expect(await history.getByRole('row').last().textContent()).toContain('$11.00');
+    }));
+
+  it('refunds a record', () =>
+    step(page, 'refund', async () => {
+      await screen('Subscriptions');
+      await page.getByRole('button', { name: 'Add a subscription' }).click();
+      const form = page.getByRole('form', { name: 'Add a subscription' });
+      await form.getByLabel('Product').fill('Music');
+      await form.getByLabel('Price').fill('11.99');
+      await form.getByLabel('Type').selectOption({ label: 'Trial' });
+      await form.getByLabel('Billing cycle').selectOption({ label: 'Yearly' });
+      await form.getByLabel('First payment').fill(addDays(todayIn('UTC'), -3));
+      await form.getByRole('button', { name: 'Add' }).click();
+      await notice('Music: added');
+      // The enums as words: RecordType TRIAL, BillingCycle YEARLY, RecordStatus ACTIVE.
+      expect(await row('Music').textContent()).toMatch(/\$11\.99.*Trial, Yearly.*Active/);
+      await page.getByRole('button', { name: 'Refund Music' }).click();
+      await notice('Music: refunded');
+      expect(await row('Music').textContent()).toContain('Refunded');
+      expect(await page.getByRole('button', { name: 'Refund Music' }).count()).toBe(0);
+    }));
+
+  it('shows a record another client makes through REST on the open list, without a reload', () =>
+    step(page, 'live-records', async () => {
+      await screen('Subscriptions');
+      const totals = page.locator('.totals');
+      const count = Number((await totals.textContent())!.split(' ')[0]);
+      // A mark the page holds until it is loaded again.
+      await page.evaluate('window.subledgerNotReloaded = true');
+
+      const response = await postSubscription(testApp, await token(), {
+        ...MINIMAL,
+        price: '3.33',
+        payment_date: addDays(todayIn('UTC'), 5),
+      });
+      expect([response.status, response.body]).toEqual([200, expect.anything()]);
+      const { node } = await graphqlData<{ node: { productName: string } }>(
+        testApp,
+        await token(),
+        'query($id: ID!) { node(id: $id) { ... on SubscriptionRecord { productName } } }',
+        { id: recordId(response.body.subscription.id) },
+      );
+      await page.getByText(`${count + 1} records ·`).waitFor();
+      expect(await row(node.productName).textContent()).toContain('$3.33');
+      expect(await page.evaluate('window.subledgerNotReloaded')).toBe(true);
     }));
 
   it('reads well in dark mode and on a phone, and formats money in the browser’s locale', () =>
@@ -370,5 +533,23 @@ describeInBrowser('the dashboard in Chromium', () => {
       await other.getByRole('rowheader', { name: 'Gym', exact: true }).waitFor();
       expect(await other.getByRole('row').filter({ hasText: 'Gym' }).textContent()).toContain('35,00\u00a0$');
       await german.close();
+    }));
+
+  it('logs out, refuses a wrong password, and logs in again to the same records', () =>
+    step(page, 'logout-login', async () => {
+      await page.getByRole('button', { name: 'Log out' }).click();
+      await page.getByRole('heading', { level: 2, name: 'Log in' }).waitFor();
+      expect(await token()).toBeNull();
+      await page.getByLabel('E-mail').fill(email);
+      await page.getByLabel('Password').fill('not the password');
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.getByRole('alert').waitFor();
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Log in' }).click();
+      // Back on the screen the address names (the last one open).
+      await page.getByRole('heading', { level: 1, name: 'Spending' }).waitFor();
+      await screen('Subscriptions');
+      await row('Gym').waitFor();
+      expect(await token()).not.toBeNull();
     }));
 });
