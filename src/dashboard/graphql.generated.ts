@@ -981,22 +981,22 @@ export type RevokeInboundWebhookTokenMutation = { revokeInboundWebhookToken: { i
 export type LiveRecordChangedSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 
-export type LiveRecordChangedSubscription = { recordChanged: { kind: RecordChangeKind, recordId: number } };
+export type LiveRecordChangedSubscription = { recordChanged: { kind: RecordChangeKind, recordId: string } };
 
 export type LiveDeliveryChangedSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 
-export type LiveDeliveryChangedSubscription = { deliveryChanged: { deliveryId: number, status: DeliveryStatus } };
+export type LiveDeliveryChangedSubscription = { deliveryChanged: { deliveryId: string, status: DeliveryStatus } };
 
 export type LiveReminderFiredSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 
-export type LiveReminderFiredSubscription = { reminderFired: { recordId: number } };
+export type LiveReminderFiredSubscription = { reminderFired: { recordId: string } };
 
 export type LiveBudgetExceededSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 
-export type LiveBudgetExceededSubscription = { budgetExceeded: { budgetId: number } };
+export type LiveBudgetExceededSubscription = { budgetExceeded: { budgetId: string } };
 
 export type PaymentEntriesQueryVariables = Exact<{
   filter?: PaymentEntryFilter | null | undefined;
