@@ -86,12 +86,14 @@ export class HouseholdService implements SharedRecordAccess {
     const code = email === null ? null : randomSecret(18);
     const member = await this.transactions.transaction(async () => {
       if ((await this.repository.ownedId(caller.userId)) === null) throw AppError.notFound('Household');
-      return this.repository.addMember(caller.userId, {
-        name,
-        email,
-        canEdit: input.canEdit ?? false,
-        invitationHash: code && sha256Hex(code),
-      });
+      return this.repository
+        .addMember(caller.userId, {
+          name,
+          email,
+          canEdit: input.canEdit ?? false,
+          invitationHash: code && sha256Hex(code),
+        })
+        .catch(emailTaken);
     });
     return {
       ...member,
@@ -108,10 +110,12 @@ export class HouseholdService implements SharedRecordAccess {
       const current = await this.repository.lockMember(caller.userId, memberId);
       if (!current) throw AppError.notFound('Household member');
       if (current.user_id !== null) throw AppError.field('member_id', 'This member has joined already.');
-      return (await this.repository.updateMember(caller.userId, memberId, {
-        email: checked,
-        invitationHash: sha256Hex(code),
-      }))!;
+      return (await this.repository
+        .updateMember(caller.userId, memberId, {
+          email: checked,
+          invitationHash: sha256Hex(code),
+        })
+        .catch(emailTaken))!;
     });
     return { ...member, invitation_code: code, invitation_emailed: await this.sendInvitation(caller, checked, code) };
   }
@@ -290,6 +294,16 @@ function memberName(name: string): string {
   const problem = personNameProblem(name);
   if (problem) throw AppError.field('name', problem);
   return name.trim();
+}
+
+/** An e-mail address another member of the household has (its unique index refused it): a conflict on `email`. */
+function emailTaken(error: unknown): never {
+  const { code, constraint } = (error ?? {}) as { code?: unknown; constraint?: unknown };
+  if (code === '23505' && constraint === 'household_members_household_email_unique') {
+    const message = 'Another member of your household has this e-mail address.';
+    throw new AppError('CONFLICT', message, { email: [message] });
+  }
+  throw error;
 }
 
 function checkedEmail(email: string): string {

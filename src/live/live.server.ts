@@ -58,14 +58,21 @@ interface ConnectionExtra extends Record<PropertyKey, unknown> {
 }
 
 /**
- * An error as HTTP's GraphQL answers it: a refused document (no original error) with the code Apollo gives it,
- * a resolver's through the one taxonomy (unexpected ones logged and masked).
+ * An error as HTTP's GraphQL answers it: a refused document or variable (no path: no field ran) with the code
+ * Apollo gives it, a resolver's through the one taxonomy (unexpected ones logged and masked).
  */
 function formatLiveError(error: GraphQLError, logger: Logger): GraphQLFormattedError {
-  if (error.originalError) return formatError(error.toJSON(), error, logger);
+  // A variable's value its type refuses carries the scalar's error as its original: still the client's input.
+  if (error.originalError && error.path) return formatError(error.toJSON(), error, logger);
   const formatted = error.toJSON();
-  const code = error.message.startsWith('Syntax Error') ? 'GRAPHQL_PARSE_FAILED' : 'GRAPHQL_VALIDATION_FAILED';
-  return { ...formatted, extensions: { ...formatted.extensions, code: formatted.extensions?.code ?? code } };
+  const code = error.message.startsWith('Syntax Error')
+    ? 'GRAPHQL_PARSE_FAILED'
+    : error.message.startsWith('Variable "$')
+      ? 'BAD_USER_INPUT'
+      : 'GRAPHQL_VALIDATION_FAILED';
+  // No field suggestions, as over HTTP (graphql-armor's blockFieldSuggestion masks them in Apollo's answers only).
+  const message = formatted.message.replace(/Did you mean ".+"\?/g, '[Suggestion hidden]').trim();
+  return { ...formatted, message, extensions: { ...formatted.extensions, code: formatted.extensions?.code ?? code } };
 }
 
 /**

@@ -101,7 +101,7 @@ describe('webhook receiver down for a while', () => {
     await graphqlData(
       testApp,
       user.token,
-      `mutation { createWebhookEndpoint(input: {url: "http://127.0.0.1:${port}/hook", events: ["subscription.created"]}) { id } }`,
+      `mutation { createWebhookEndpoint(input: {url: "http://127.0.0.1:${port}/hook", events: [SUBSCRIPTION_CREATED]}) { webhookEndpoint { id } } }`,
     );
     await createSubscription(testApp, user.token);
     const delivery = async () =>

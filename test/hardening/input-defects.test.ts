@@ -1,3 +1,4 @@
+import { toGlobalId } from '../../src/platform/graphql/global-ids';
 import { expectErrorBody } from '../support/shapes';
 import { createSubscription, MINIMAL, postSubscription } from '../support/subscriptions';
 import { graphql, type SignedUpUser, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
@@ -27,7 +28,7 @@ describe('a NUL character', () => {
     const viaVariable = await graphql(
       testApp,
       user.token,
-      'mutation($input: NameInput!) { createTag(input: $input) { id } }',
+      'mutation($input: CreateTagInput!) { createTag(input: $input) { tag { id } userErrors { field code } } }',
       { input: { name: 'a\u0000b' } },
     );
     expect(viaVariable.status).toBe(400);
@@ -43,7 +44,7 @@ describe('a NUL character', () => {
     const viaSignUp = await graphql(
       testApp,
       null,
-      'mutation { signUp(input: {email: "nul@example.com", password: "long enough password", name: "x\\u0000"}) { token } }',
+      'mutation { signUp(input: {email: "nul@example.com", password: "long enough password", name: "x\\u0000"}) { token userErrors { field code } } }',
     );
     expect(viaSignUp.body.errors[0].extensions).toMatchObject({
       code: 'BAD_USER_INPUT',
@@ -108,6 +109,57 @@ describe('one rule, whatever the size or spelling', () => {
     expect(await sql(testApp, `select 1 from "products" where "owner_id" = ?`, [user.id])).toEqual([]);
   });
 
+  it('a global id naming a row past the id range is "not found", never a server error', async () => {
+    const past = toGlobalId('Tag', 2_147_483_648);
+    const read = await graphql(testApp, user.token, 'query($id: ID!) { node(id: $id) { id } }', { id: past });
+    expect(read.body).toEqual({ data: { node: null } });
+    const write = await graphql(
+      testApp,
+      user.token,
+      'mutation($id: ID!) { deleteTag(input: {id: $id}) { deletedTagId userErrors { field code } } }',
+      { id: past },
+    );
+    expect(write.body.data.deleteTag).toEqual({
+      deletedTagId: null,
+      userErrors: [{ field: ['input', 'id'], code: 'NOT_FOUND' }],
+    });
+    expect(write.body.errors.map((error: { extensions: { code: string } }) => error.extensions.code)).toEqual([
+      'NOT_FOUND',
+    ]);
+  });
+
+  it("an e-mail another member of one's household has is a conflict on email, never a server error", async () => {
+    const owner = await signUp(testApp, 'Household owner');
+    const add = (name: string, email: string) =>
+      graphql(
+        testApp,
+        owner.token,
+        'mutation($input: AddHouseholdMemberInput!) { addHouseholdMember(input: $input) { householdMember { id } userErrors { field code } } }',
+        { input: { name, email } },
+      );
+    await graphql(testApp, owner.token, 'mutation { createHousehold(input: {name: "Home"}) { household { id } } }');
+    expect((await add('First', 'same@example.com')).body.data.addHouseholdMember.userErrors).toEqual([]);
+    const twice = await add('Second', 'SAME@example.com');
+    expect(twice.body.data.addHouseholdMember).toEqual({
+      householdMember: null,
+      userErrors: [{ field: ['input', 'email'], code: 'CONFLICT' }],
+    });
+    const other = (await add('Third', null as unknown as string)).body.data.addHouseholdMember.householdMember.id;
+    const invited = await graphql(
+      testApp,
+      owner.token,
+      'mutation($id: ID!) { inviteHouseholdMember(input: {memberId: $id, email: "same@example.com"}) { invitationCode userErrors { field code } } }',
+      { id: other },
+    );
+    expect(invited.body.data.inviteHouseholdMember).toEqual({
+      invitationCode: null,
+      userErrors: [{ field: ['input', 'email'], code: 'CONFLICT' }],
+    });
+    expect(invited.body.errors.map((error: { extensions: { code: string } }) => error.extensions.code)).toEqual([
+      'CONFLICT',
+    ]);
+  });
+
   it('counts characters, not UTF-16 units: 60 emoji make a valid 60-character name', async () => {
     const name = '🎧'.repeat(60);
     const created = await postSubscription(testApp, user.token, {
@@ -122,9 +174,9 @@ describe('one rule, whatever the size or spelling', () => {
     const folder = await graphql(
       testApp,
       user.token,
-      `mutation { createFolder(input: {name: "${'📁'.repeat(100)}"}) { name } }`,
+      `mutation { createFolder(input: {name: "${'📁'.repeat(100)}"}) { folder { name } userErrors { code } } }`,
     );
-    expect(folder.body.data.createFolder.name).toBe('📁'.repeat(100));
+    expect(folder.body.data.createFolder).toEqual({ folder: { name: '📁'.repeat(100) }, userErrors: [] });
   });
 
   it('refuses currency_code and price_type that disagree, naming both, on form and JSON', async () => {
@@ -213,7 +265,7 @@ describe('dates stay within 0001-01-01..9999-12-31, derived ones included', () =
     const spending = await graphql(
       testApp,
       owner.token,
-      '{ spendingSummary(from: "9999-12-15", groupBy: MONTH) { periodTotal groups { key } } }',
+      '{ spendingSummary(from: "9999-12-15", groupBy: MONTH) { periodTotal { amount currency } groups { key } } }',
     );
     expect(spending.body.errors).toBeUndefined();
     expect(spending.body.data.spendingSummary.groups).toEqual([{ key: '9999-12' }]);
@@ -237,8 +289,9 @@ describe('a field sent twice', () => {
       .send('price=1.00&price=2.00');
     expect(form.status).toBe(400);
     expectErrorBody(form.body, ['price']);
-    const token = (await graphql(testApp, user.token, 'mutation { createInboundWebhookToken(kind: MANAGE) { token } }'))
-      .body.data.createInboundWebhookToken.token;
+    const token = (
+      await graphql(testApp, user.token, 'mutation { createInboundWebhookToken(input: {kind: MANAGE}) { token } }')
+    ).body.data.createInboundWebhookToken.token;
     const inbound = await testApp.http
       .post(`/webhook/user/data/${token}`)
       .set('content-type', 'application/json')

@@ -142,7 +142,7 @@ describe('operations and idempotency', () => {
     try {
       const user = await signUp(testApp);
       const token = (
-        await graphql(testApp, user.token, 'mutation { createInboundWebhookToken(kind: CREATE) { token } }')
+        await graphql(testApp, user.token, 'mutation { createInboundWebhookToken(input: {kind: CREATE}) { token } }')
       ).body.data.createInboundWebhookToken.token;
       const send = () =>
         testApp.http

@@ -35,6 +35,10 @@ async function admin(sql: string): Promise<void> {
   await client.end();
 }
 
+/** The GraphQL read of the load: a page of records with their money and folders. */
+const PAGE_QUERY =
+  '{ subscriptions(first: 20) { totalCount edges { node { id legacyId price { amount currency } folder { name } } } } }';
+
 async function main(): Promise<number> {
   const name = `subledger_soak_${randomBytes(4).toString('hex')}`;
   await admin(`create database "${name}"`);
@@ -90,10 +94,12 @@ async function main(): Promise<number> {
         'mutation { signUp(input: {email: "soak@example.com", password: "soak password", name: "Soak"}) { token } }',
       )
     ).data.signUp;
-    await graphql(
+    const endpoint = await graphql(
       token,
-      `mutation { createWebhookEndpoint(input: {url: "http://127.0.0.1:${(receiver.address() as AddressInfo).port}/"}) { id } }`,
+      `mutation { createWebhookEndpoint(input: {url: "http://127.0.0.1:${(receiver.address() as AddressInfo).port}/"}) { webhookEndpoint { id } userErrors { message } } }`,
     );
+    if (!endpoint.data?.createWebhookEndpoint?.webhookEndpoint)
+      throw new Error(`the webhook endpoint was refused: ${JSON.stringify(endpoint)}`);
     const auth = { authorization: `Bearer ${token}` };
     const form =
       'brand_id=12&type=1&price=9.99&price_type=USD&billing_type=2&billing_frequency=1&billing_cycle=3&payment_date=2026-06-01&status=1&recurring=1';
@@ -108,6 +114,10 @@ async function main(): Promise<number> {
       ).json()) as { subscription: { id: number } };
       ids.push(created.subscription.id);
     }
+
+    // The read the load repeats answers data, not a validation error the schema would give a stale document.
+    const page = (await graphql(token, PAGE_QUERY)) as { data?: unknown; errors?: unknown };
+    if (!page.data || page.errors) throw new Error(`the GraphQL read failed: ${JSON.stringify(page)}`);
 
     const writes = { created: 0, updated: 0, deleted: 0 };
     let rssAfterWarmUp = 0;
@@ -165,7 +175,7 @@ async function main(): Promise<number> {
           path: '/graphql',
           headers: { ...auth, 'content-type': 'application/json' },
           body: JSON.stringify({
-            query: '{ subscriptions(first: 20) { totalCount edges { node { id price folder { name } } } } }',
+            query: PAGE_QUERY,
           }),
         },
       ],

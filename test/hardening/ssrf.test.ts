@@ -94,13 +94,17 @@ describe('SSRF guard', () => {
     const response = await graphql(
       guarded,
       user.token,
-      'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }',
+      'mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { webhookEndpoint { id } userErrors { field code } } }',
       {
         input: { url, events: [] },
       },
     );
     expect(response.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(response.body.errors[0].extensions.errors.url).toEqual(expect.any(Array));
+    expect(response.body.data.createWebhookEndpoint).toEqual({
+      webhookEndpoint: null,
+      userErrors: [{ field: ['input', 'url'], code: 'BAD_USER_INPUT' }],
+    });
   });
 
   it('accepts a public address', async () => {
@@ -108,9 +112,10 @@ describe('SSRF guard', () => {
     const { createWebhookEndpoint } = await gql(
       guarded,
       user.token,
-      'mutation { createWebhookEndpoint(input: {url: "https://hooks.example.com/subledger", events: []}) { url } }',
+      'mutation { createWebhookEndpoint(input: {url: "https://hooks.example.com/subledger", events: []}) { webhookEndpoint { url } userErrors { code } } }',
     );
-    expect(createWebhookEndpoint.url).toBe('https://hooks.example.com/subledger');
+    expect(createWebhookEndpoint.userErrors).toEqual([]);
+    expect(createWebhookEndpoint.webhookEndpoint.url).toBe('https://hooks.example.com/subledger');
   });
 
   it('accepts a public IPv6 address', async () => {
@@ -118,9 +123,10 @@ describe('SSRF guard', () => {
     const { createWebhookEndpoint } = await gql(
       guarded,
       user.token,
-      'mutation { createWebhookEndpoint(input: {url: "https://[2606:4700:4700::1111]/hook", events: []}) { url } }',
+      'mutation { createWebhookEndpoint(input: {url: "https://[2606:4700:4700::1111]/hook", events: []}) { webhookEndpoint { url } userErrors { code } } }',
     );
-    expect(createWebhookEndpoint.url).toBe('https://[2606:4700:4700::1111]/hook');
+    expect(createWebhookEndpoint.userErrors).toEqual([]);
+    expect(createWebhookEndpoint.webhookEndpoint.url).toBe('https://[2606:4700:4700::1111]/hook');
   });
 
   // The self-hosted schemes' hosts follow the same rule; the refusal names `url` and stores nothing.
@@ -140,7 +146,7 @@ describe('SSRF guard', () => {
       const response = await graphql(
         guarded,
         user.token,
-        'mutation($input: NotificationTargetInput!) { createNotificationTarget(input: $input) { id } }',
+        'mutation($input: CreateNotificationTargetInput!) { createNotificationTarget(input: $input) { notificationTarget { id } userErrors { field code } } }',
         {
           input: { name: 'Inward', url },
         },
@@ -149,6 +155,10 @@ describe('SSRF guard', () => {
       expect([url, response.body.errors[0].extensions.errors.url[0]]).toEqual([
         url,
         expect.stringMatching(/loopback, private, link-local/),
+      ]);
+      expect([url, response.body.data.createNotificationTarget]).toEqual([
+        url,
+        { notificationTarget: null, userErrors: [{ field: ['input', 'url'], code: 'BAD_USER_INPUT' }] },
       ]);
     }
     expect(await sql(guarded, 'select "id" from "notification_targets" where "user_id" = ?', [user.id])).toEqual([]);
@@ -160,12 +170,13 @@ describe('SSRF guard', () => {
       const response = await graphql(
         guarded,
         user.token,
-        'mutation($input: NotificationTargetInput!) { createNotificationTarget(input: $input) { id } }',
+        'mutation($input: CreateNotificationTargetInput!) { createNotificationTarget(input: $input) { notificationTarget { id } userErrors { field code } } }',
         {
           input: { name: 'Public', url },
         },
       );
       expect([url, response.body.errors]).toEqual([url, undefined]);
+      expect([url, response.body.data.createNotificationTarget.userErrors]).toEqual([url, []]);
     }
   });
 

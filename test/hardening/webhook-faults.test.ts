@@ -58,14 +58,15 @@ withServers('delivery under faults', () => {
     );
     try {
       const user = await signUp(testApp, 'Outage');
-      await graphql(
+      const endpoint = await graphql(
         testApp,
         user.token,
-        'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }',
+        'mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { webhookEndpoint { id } userErrors { code } } }',
         {
           input: { url: receiver.url, events: [] },
         },
       );
+      expect(endpoint.body.data.createWebhookEndpoint.userErrors).toEqual([]);
       // Redis goes away while writes are in flight and comes back while they go on.
       const writes = (async () => {
         for (let i = 0; i < 200; i++) {
@@ -138,14 +139,15 @@ withServers('delivery under faults', () => {
     try {
       receiver.delayMs = 5_000;
       const user = await signUp(testApp, 'Killed');
-      await graphql(
+      const endpoint = await graphql(
         testApp,
         user.token,
-        'mutation($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id } }',
+        'mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { webhookEndpoint { id } userErrors { code } } }',
         {
           input: { url: receiver.url, events: [] },
         },
       );
+      expect(endpoint.body.data.createWebhookEndpoint.userErrors).toEqual([]);
       const created = await postSubscription(testApp, user.token, MINIMAL);
       expect(created.status).toBe(200);
       await receiver.waitFor(1, 20_000);

@@ -8,10 +8,13 @@ export function toGlobalId(typeName: string, id: number | string): string {
   return Buffer.from(`${typeName}:${id}`).toString('base64url');
 }
 
+/** Row ids are PostgreSQL `serial`s: a larger number names no row (and would fail the query as out of range). */
+const MAX_ROW_ID = 2_147_483_647;
+
 /** The type name and row id a global id holds; null for anything that is not one this API gave out. */
 export function fromGlobalId(globalId: string): { typeName: string; id: number } | null {
   const match = /^([A-Za-z][A-Za-z0-9]*):(\d{1,15})$/.exec(Buffer.from(globalId, 'base64url').toString('utf8'));
-  return match ? { typeName: match[1]!, id: Number(match[2]) } : null;
+  return match && Number(match[2]) <= MAX_ROW_ID ? { typeName: match[1]!, id: Number(match[2]) } : null;
 }
 
 /**
