@@ -1,6 +1,5 @@
 import type { Server } from 'node:http';
 
-import { ApolloArmor } from '@escape.tech/graphql-armor';
 import {
   createSourceEventStream,
   type DocumentNode,
@@ -22,7 +21,7 @@ import type { AuthService } from '../auth/auth.service';
 import { bearerToken } from '../auth/secrets';
 import type { Caller } from '../platform/caller';
 import { DataSource } from '../platform/db/data-source';
-import { formatError, GRAPHQL_LIMITS } from '../platform/graphql/server';
+import { formatError, GRAPHQL_LIMITS, graphqlProtection } from '../platform/graphql/server';
 import { type LiveBus, openLiveBus } from '../platform/live-events';
 import type { Logger } from '../platform/logger';
 import type { Runtime } from '../runtime/runtime';
@@ -129,14 +128,7 @@ export class LiveServer {
       logger,
     });
     // The limits of HTTP's GraphQL (src/platform/graphql/server.ts), as validation rules.
-    const armor = new ApolloArmor({
-      maxDepth: { n: GRAPHQL_LIMITS.maxDepth },
-      costLimit: { maxCost: GRAPHQL_LIMITS.maxCost },
-      maxAliases: { n: GRAPHQL_LIMITS.maxAliases },
-      maxTokens: { enabled: false },
-      maxDirectives: { n: GRAPHQL_LIMITS.maxDirectives },
-      blockFieldSuggestion: { enabled: true },
-    }).protect();
+    const armor = graphqlProtection();
     this.validationRules = [...specifiedRules, ...(armor.validationRules ?? [])];
   }
 

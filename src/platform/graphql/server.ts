@@ -28,6 +28,19 @@ export const GRAPHQL_LIMITS = {
   maxDirectives: 20,
 } as const;
 
+/** The limits of GraphQL (graphql-armor), for HTTP and for subscriptions over WebSocket alike. */
+export function graphqlProtection() {
+  return new ApolloArmor({
+    maxDepth: { n: GRAPHQL_LIMITS.maxDepth },
+    costLimit: { maxCost: GRAPHQL_LIMITS.maxCost },
+    maxAliases: { n: GRAPHQL_LIMITS.maxAliases },
+    // The token limit is graphql-js's own parse option: armor's failed as a 500.
+    maxTokens: { enabled: false },
+    maxDirectives: { n: GRAPHQL_LIMITS.maxDirectives },
+    blockFieldSuggestion: { enabled: true },
+  }).protect();
+}
+
 export async function createGraphQLServer(
   schema: GraphQLSchema,
   config: Pick<Config, 'nodeEnv'>,
@@ -36,15 +49,7 @@ export async function createGraphQLServer(
   kept?: { answers: AnswerCache; queries: ReadonlySet<string> },
   persisted: PersistedQuerySetup = { registered: new Map(), only: false, shared: null },
 ): Promise<ApolloServer<GraphQLContext>> {
-  const protection = new ApolloArmor({
-    maxDepth: { n: GRAPHQL_LIMITS.maxDepth },
-    costLimit: { maxCost: GRAPHQL_LIMITS.maxCost },
-    maxAliases: { n: GRAPHQL_LIMITS.maxAliases },
-    // The token limit is graphql-js's own parse option (below): armor's failed as a 500.
-    maxTokens: { enabled: false },
-    maxDirectives: { n: GRAPHQL_LIMITS.maxDirectives },
-    blockFieldSuggestion: { enabled: true },
-  }).protect();
+  const protection = graphqlProtection();
   const server = new ApolloServer<GraphQLContext>({
     // Apollo parses and validates; the gateway hook executes (compiled documents, see jit-executor.ts).
     gateway: executorGateway(schema, execution),
