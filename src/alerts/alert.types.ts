@@ -4,8 +4,8 @@ import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-gr
 import { Node } from '../platform/graphql/node';
 import { renameUserErrorFields } from '../platform/graphql/payloads';
 import { definedOnly } from '../platform/objects';
+import { RecordType } from '../platform/record-enums';
 import { toIsoMicros } from '../platform/wire-formats';
-import { RecordType } from '../subscriptions/subscription.enums';
 import type { Alert } from './alert.entity';
 import type { AlertInput } from './alert.input';
 

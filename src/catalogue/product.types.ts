@@ -5,7 +5,7 @@ import { toGlobalId } from '../platform/graphql/global-ids';
 import { Money, money } from '../platform/graphql/money';
 import { Node } from '../platform/graphql/node';
 import { toMoneyString } from '../platform/money';
-import { BillingCycle } from '../subscriptions/subscription.enums';
+import { BillingCycle } from '../platform/record-enums';
 import type { Product } from './product.entity';
 
 /** The catalogue's product types (codes.ts PRODUCT_TYPE_LABELS); the values are the stored codes. */

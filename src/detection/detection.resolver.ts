@@ -20,7 +20,7 @@ import { Money, money } from '../platform/graphql/money';
 import { Node, type NodeLookup } from '../platform/graphql/node';
 import { MutationPayload } from '../platform/graphql/payloads';
 import { LocalDateScalar } from '../platform/graphql/scalars';
-import { BillingCycle } from '../subscriptions/subscription.enums';
+import { BillingCycle } from '../platform/record-enums';
 import { asRecordView, SubscriptionRecordView } from '../subscriptions/subscription.types';
 import type { DetectionService, StatementAnalysis } from './detection.service';
 import type { ProposalRow } from './proposal.repository';

@@ -15,19 +15,18 @@ import {
   validate,
 } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
+import type { Redis } from 'ioredis';
 import { WebSocketServer } from 'ws';
 
 import type { AuthService } from '../auth/auth.service';
 import { bearerToken } from '../auth/secrets';
 import type { Caller } from '../platform/caller';
-import { DataSource } from '../platform/db/data-source';
+import type { Config } from '../platform/config';
 import { formatError, GRAPHQL_LIMITS, graphqlProtection } from '../platform/graphql/server';
 import { type LiveBus, openLiveBus } from '../platform/live-events';
 import type { Logger } from '../platform/logger';
-import type { Runtime } from '../runtime/runtime';
-import { DeliveryRepository } from '../webhooks/delivery.repository';
 import type { LiveContext } from './live.resolver';
-import { type LiveCaller, LiveFeeds } from './live.streams';
+import { type LiveCaller, LiveFeeds, type LiveSources } from './live.streams';
 
 /** Where the WebSocket endpoint is: GraphQL's own path, upgraded. */
 export const LIVE_PATH = '/graphql';
@@ -49,6 +48,25 @@ export function connectionToken(params: ConnectionParams): string | null {
     if (typeof value === 'string') return bearerToken(value);
   }
   return typeof params.token === 'string' && params.token.length > 0 ? params.token : null;
+}
+
+/**
+ * What of a process's runtime live updates use (the composition passes its Runtime): a feature names what it
+ * needs rather than importing the composition.
+ */
+export interface LiveRuntime {
+  config: Pick<Config, 'redisUrl' | 'redisPrefix'>;
+  logger: Logger;
+  /** The database, for the address LISTEN/NOTIFY connects to. */
+  db: { orm: { config: { get(key: 'clientUrl'): string | undefined } } };
+  /** The process's Redis connection (api with REDIS_URL), else null. */
+  redis: Redis | null;
+  services: {
+    auth: Pick<AuthService, 'authenticate'>;
+    subscriptions: LiveSources['records'];
+    households: LiveSources['sharedRecords'];
+    deliveryLog: LiveSources['deliveries'];
+  };
 }
 
 interface ConnectionExtra extends Record<PropertyKey, unknown> {
@@ -115,16 +133,14 @@ export class LiveServer {
     private readonly schema: GraphQLSchema,
     private readonly auth: Pick<AuthService, 'authenticate'>,
     private readonly bus: LiveBus,
-    runtime: Runtime,
+    runtime: LiveRuntime,
     private readonly logger: Logger,
   ) {
-    const data = new DataSource(runtime.db.orm);
     this.feeds = new LiveFeeds({
       bus,
       records: runtime.services.subscriptions,
       sharedRecords: runtime.services.households,
-      deliveries: new DeliveryRepository(data),
-      db: data,
+      deliveries: runtime.services.deliveryLog,
       logger,
     });
     // The limits of HTTP's GraphQL (src/platform/graphql/server.ts), as validation rules.
@@ -136,7 +152,7 @@ export class LiveServer {
    * The live updates of an API process: its bus (Redis pub/sub with REDIS_URL, else LISTEN/NOTIFY), which
    * `bridge` (the process running the background work) feeds from the database when it is Redis.
    */
-  static async open(runtime: Runtime, schema: GraphQLSchema, bridge: boolean): Promise<LiveServer> {
+  static async open(runtime: LiveRuntime, schema: GraphQLSchema, bridge: boolean): Promise<LiveServer> {
     const { config, logger } = runtime;
     const bus = await openLiveBus(
       {

@@ -1,7 +1,4 @@
-import sql from 'sql-template-tag';
-
 import type { Caller } from '../platform/caller';
-import type { DataSource } from '../platform/db/data-source';
 import { AppError } from '../platform/errors';
 import { toGlobalId } from '../platform/graphql/global-ids';
 import { money } from '../platform/graphql/money';
@@ -11,7 +8,7 @@ import type { SharedRecordAccess } from '../platform/shared-records';
 import type { SubscriptionRecord } from '../subscriptions/subscription.record';
 import { asRecordView } from '../subscriptions/subscription.types';
 import type { DeliveryStatus } from '../webhooks/delivery.entity';
-import type { DeliveryRepository } from '../webhooks/delivery.repository';
+import type { DeliveryLogService } from '../webhooks/delivery-log.service';
 import { toDeliveryView } from '../webhooks/webhooks.resolver';
 import {
   type BudgetExceededView,
@@ -43,8 +40,8 @@ export interface LiveSources {
   records: { get(caller: Caller, id: number): Promise<SubscriptionRecord> };
   /** The one rule of who besides its owner may read a record. */
   sharedRecords: SharedRecordAccess;
-  deliveries: DeliveryRepository;
-  db: DataSource;
+  /** The caller's deliveries and the bodies of their events. */
+  deliveries: Pick<DeliveryLogService, 'get' | 'attempts' | 'eventPayload'>;
   logger: Logger;
 }
 
@@ -165,7 +162,10 @@ export class LiveFeeds {
     const { caller } = who;
     return this.stream(who, async (event) => {
       if (event.kind !== 'delivery' || event.userId !== caller.userId) return null;
-      const row = await this.sources.deliveries.owned(caller.userId, event.deliveryId);
+      const row = await this.sources.deliveries.get(caller, event.deliveryId).catch((error: unknown) => {
+        if (error instanceof AppError && error.code === 'NOT_FOUND') return null;
+        throw error;
+      });
       if (!row) return null;
       const delivery = toDeliveryView(row, await this.sources.deliveries.attempts([row.id]));
       return {
@@ -228,9 +228,6 @@ export class LiveFeeds {
 
   /** An event's body, when it is the caller's. */
   private async eventPayload(caller: Caller, eventId: string): Promise<Record<string, unknown> | null> {
-    const row = await this.sources.db.row<{ payload: Record<string, unknown> }>(
-      sql`select "payload" from "webhook_events" where "id" = ${eventId} and "user_id" = ${caller.userId}`,
-    );
-    return row?.payload ?? null;
+    return this.sources.deliveries.eventPayload(caller, eventId);
   }
 }

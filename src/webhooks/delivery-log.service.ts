@@ -33,6 +33,11 @@ export class DeliveryLogService {
     return this.deliveries.attempts(deliveryIds);
   }
 
+  /** The body of one of the caller's events; null when there is none such. */
+  eventPayload(caller: Caller, eventId: string): Promise<Record<string, unknown> | null> {
+    return this.deliveries.eventPayload(caller.userId, eventId);
+  }
+
   /** One attempt of a delivery of the caller's events (NOT_FOUND when there is none such). */
   async attempt(caller: Caller, attemptId: number): Promise<AttemptRow> {
     const row = await this.deliveries.ownedAttempt(caller.userId, attemptId);

@@ -195,6 +195,14 @@ export class DeliveryRepository {
     );
   }
 
+  /** The body of one of the user's events; null when there is none such. */
+  async eventPayload(userId: number, eventId: string): Promise<Record<string, unknown> | null> {
+    const row = await this.db.row<{ payload: Record<string, unknown> }>(
+      sql`select "payload" from "webhook_events" where "id" = ${eventId} and "user_id" = ${userId}`,
+    );
+    return row?.payload ?? null;
+  }
+
   /** One attempt of a delivery of the user's events; null when there is none such. */
   async ownedAttempt(userId: number, attemptId: number): Promise<AttemptRow | null> {
     const row = await this.db.row<AttemptRow>(

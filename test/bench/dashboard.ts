@@ -50,16 +50,18 @@ export async function dashboardLoads(
         productName: `Service ${n}`,
         price: `${3 + (n % 20)}.99`,
         currency: n % 3 ? 'USD' : 'EUR',
-        billingCycle: 3 + (n % 2),
-        type: 1,
+        billingCycle: n % 2 ? 'YEARLY' : 'MONTHLY',
+        type: 'SUBSCRIPTION',
         paymentDate: `2026-${String(1 + (n % 12)).padStart(2, '0')}-15`,
       };
-      await graphql(
+      const { createSubscription } = await graphql(
         base,
         token,
-        'mutation($input: SubscriptionCreateInput!) { createSubscription(input: $input) { id } }',
+        'mutation($input: CreateSubscriptionInput!) { createSubscription(input: $input) { subscription { id } userErrors { message } } }',
         { input },
       );
+      if (!createSubscription?.subscription)
+        throw new Error(`createSubscription was refused: ${JSON.stringify(createSubscription)}`);
     }
     const painted: number[] = [];
     const firstPaint: number[] = [];

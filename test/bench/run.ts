@@ -336,15 +336,15 @@ async function benchUser(base: string, databaseUrl: string): Promise<{ token: st
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
       query:
-        'mutation { signUp(input: {email: "bench@example.com", password: "bench password", name: "Bench"}) { token user { id } } }',
+        'mutation { signUp(input: {email: "bench@example.com", password: "bench password", name: "Bench"}) { token user { legacyId } } }',
     }),
   });
-  const { token, user } = ((await signUp.json()) as { data: { signUp: { token: string; user: { id: number } } } }).data
-    .signUp;
+  const { token, user } = ((await signUp.json()) as { data: { signUp: { token: string; user: { legacyId: number } } } })
+    .data.signUp;
   const seeding = Date.now();
-  await seed(databaseUrl, user.id);
+  await seed(databaseUrl, user.legacyId);
   console.log(`seeded 1 user × 1,000 records and 1,000 users × 100 records in ${Date.now() - seeding} ms`);
-  return { token, id: user.id };
+  return { token, id: user.legacyId };
 }
 
 /** Rounds of each runtime scenario per setup, interleaved, so drift in the machine's speed hits all alike. */
@@ -796,12 +796,12 @@ async function webhooks(base: string, token: string, databaseUrl: string, prefix
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({
-      query: `mutation { createWebhookEndpoint(input: {url: "${receiverUrl}", events: ["subscription.updated"]}) { id } }`,
+      query: `mutation { createWebhookEndpoint(input: {url: "${receiverUrl}", events: [SUBSCRIPTION_UPDATED]}) { webhookEndpoint { legacyId } } }`,
     }),
   });
-  const endpointId = Number(
-    ((await created.json()) as { data: { createWebhookEndpoint: { id: number } } }).data.createWebhookEndpoint.id,
-  );
+  const endpointId = (
+    (await created.json()) as { data: { createWebhookEndpoint: { webhookEndpoint: { legacyId: number } } } }
+  ).data.createWebhookEndpoint.webhookEndpoint.legacyId;
   // Latency at a sustained rate: one change every 1000/RATE ms for the bench duration. A change counts as
   // committed when its answer arrives (the answer is sent after the commit), and as delivered when the
   // receiver has it, matched by the note the change wrote.

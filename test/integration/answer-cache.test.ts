@@ -274,21 +274,36 @@ describe('the data version, across users and households', () => {
 
   it("is not moved by another user's members without an account, so their mutations leave everyone's kept answers alone", async () => {
     const stranger = await signUp(testApp, 'Ghost Keeper');
-    await graphqlData(testApp, stranger.token, 'mutation { createHousehold(name: "Haunted") { id } }');
+    await graphqlData(
+      testApp,
+      stranger.token,
+      'mutation { createHousehold(input: {name: "Haunted"}) { household { id } } }',
+    );
     const [mineFeed, theirFeed] = [await feedOf(user.token), await feedOf(stranger.token)];
     const [mineBefore, theirsBefore] = [await versionOf(mineFeed), await versionOf(theirFeed)];
     await list();
     // 15 aliased mutations a request, as item 5 of the issue had them.
     const ghosts = Array.from(
       { length: 15 },
-      (_, index) => `g${index}: addHouseholdMember(input: {name: "Ghost ${index}"}) { id }`,
+      (_, index) => `g${index}: addHouseholdMember(input: {name: "Ghost ${index}"}) { householdMember { id } }`,
     ).join(' ');
-    const added = await graphqlData<Record<string, { id: number }>>(testApp, stranger.token, `mutation { ${ghosts} }`);
-    await graphqlData(testApp, stranger.token, `mutation { removeHouseholdMember(memberId: ${added.g0.id}) }`);
+    const added = await graphqlData<Record<string, { householdMember: { id: string } }>>(
+      testApp,
+      stranger.token,
+      `mutation { ${ghosts} }`,
+    );
+    const { removeHouseholdMember } = await graphqlData(
+      testApp,
+      stranger.token,
+      'mutation($input: RemoveHouseholdMemberInput!) { removeHouseholdMember(input: $input) { deletedHouseholdMemberId } }',
+      { input: { memberId: added.g0.householdMember.id } },
+    );
+    expect(removeHouseholdMember.deletedHouseholdMemberId).toBe(added.g0.householdMember.id);
     await graphqlData(
       testApp,
       stranger.token,
-      `mutation { updateHouseholdMember(memberId: ${added.g1.id}, input: {name: "Poltergeist"}) { id } }`,
+      'mutation($input: UpdateHouseholdMemberInput!) { updateHouseholdMember(input: $input) { householdMember { id } } }',
+      { input: { memberId: added.g1.householdMember.id, name: 'Poltergeist' } },
     );
     expect(await versionOf(mineFeed)).toBe(mineBefore);
     statements.length = 0;
@@ -300,25 +315,35 @@ describe('the data version, across users and households', () => {
 
   describe('members', () => {
     let ann: SignedUpUser;
-    let householdId: number;
+    let householdId: string;
     let sharedId: number;
     const SHARED = () => `{ subscription(id: "${recordGlobalId(sharedId)}") { id price { amount currency } } }`;
 
     beforeAll(async () => {
       ann = await signUp(testApp, 'Ann Owner');
-      const created = await graphqlData<{ createHousehold: { id: number; memberId: number } }>(
+      const created = await graphqlData<{
+        createHousehold: { household: { id: string; viewerMember: { id: string } } };
+      }>(
         testApp,
         ann.token,
-        'mutation { createHousehold(name: "Home") { id memberId } }',
+        'mutation { createHousehold(input: {name: "Home"}) { household { id viewerMember { id } } } }',
       );
-      householdId = created.createHousehold.id;
+      householdId = created.createHousehold.household.id;
       sharedId = (await createSubscription(testApp, ann.token, { price: '20.00' })).id as number;
       // Ann pays and bears it alone: every member reads it, and none is held in the household by a share.
-      const ownMember = created.createHousehold.memberId;
+      const ownMember = created.createHousehold.household.viewerMember.id;
       await graphqlData(
         testApp,
         ann.token,
-        `mutation { shareSubscription(id: ${sharedId}, input: {payerMemberId: ${ownMember}, mode: EQUAL, shares: [{memberId: ${ownMember}}]}) { id } }`,
+        'mutation($input: ShareSubscriptionInput!) { shareSubscription(input: $input) { subscription { id } } }',
+        {
+          input: {
+            id: recordGlobalId(sharedId),
+            payerMemberId: ownMember,
+            mode: 'EQUAL',
+            shares: [{ memberId: ownMember }],
+          },
+        },
       );
     });
 
@@ -326,17 +351,20 @@ describe('the data version, across users and households', () => {
     const joined = async (name: string) => {
       const member = await signUp(testApp, name);
       const { addHouseholdMember: invited } = await graphqlData<{
-        addHouseholdMember: { id: number; invitationCode: string };
+        addHouseholdMember: { householdMember: { id: string }; invitationCode: string };
       }>(
         testApp,
         ann.token,
-        'mutation($input: HouseholdMemberInput!) { addHouseholdMember(input: $input) { id invitationCode } }',
+        'mutation($input: AddHouseholdMemberInput!) { addHouseholdMember(input: $input) { householdMember { id } invitationCode } }',
         { input: { name, email: member.email } },
       );
-      await graphqlData(testApp, member.token, 'mutation($code: String!) { joinHousehold(code: $code) { id } }', {
-        code: invited.invitationCode,
-      });
-      return { member, memberId: invited.id };
+      await graphqlData(
+        testApp,
+        member.token,
+        'mutation($input: JoinHouseholdInput!) { joinHousehold(input: $input) { household { id } } }',
+        { input: { code: invited.invitationCode } },
+      );
+      return { member, memberId: invited.householdMember.id };
     };
     const sharedPrice = async (member: SignedUpUser) =>
       (await graphqlData<{ subscription: { price: { amount: string } } }>(testApp, member.token, SHARED())).subscription
@@ -383,7 +411,7 @@ describe('the data version, across users and households', () => {
       const { addHouseholdMember: invited } = await graphqlData<{ addHouseholdMember: { invitationCode: string } }>(
         testApp,
         ann.token,
-        'mutation($input: HouseholdMemberInput!) { addHouseholdMember(input: $input) { invitationCode } }',
+        'mutation($input: AddHouseholdMemberInput!) { addHouseholdMember(input: $input) { invitationCode } }',
         { input: { name: 'Rae', email: member.email } },
       );
       const price = await sharedPrice((await joined('Pat Present')).member);
@@ -397,10 +425,8 @@ describe('the data version, across users and households', () => {
         const joining = graphqlData(
           testApp,
           member.token,
-          'mutation($code: String!) { joinHousehold(code: $code) { id } }',
-          {
-            code: invited.invitationCode,
-          },
+          'mutation($input: JoinHouseholdInput!) { joinHousehold(input: $input) { household { id } } }',
+          { input: { code: invited.invitationCode } },
         ).then(() => (joinedNow = true));
         const waitingOnALock = async () =>
           (
@@ -424,12 +450,22 @@ describe('the data version, across users and households', () => {
       [
         'leaves',
         async (member: SignedUpUser) =>
-          graphqlData(testApp, member.token, `mutation { leaveHousehold(householdId: ${householdId}) }`),
+          graphqlData(
+            testApp,
+            member.token,
+            'mutation($input: LeaveHouseholdInput!) { leaveHousehold(input: $input) { leftHouseholdId } }',
+            { input: { householdId } },
+          ),
       ],
       [
         'is removed',
-        async (_: SignedUpUser, memberId: number) =>
-          graphqlData(testApp, ann.token, `mutation { removeHouseholdMember(memberId: ${memberId}) }`),
+        async (_: SignedUpUser, memberId: string) =>
+          graphqlData(
+            testApp,
+            ann.token,
+            'mutation($input: RemoveHouseholdMemberInput!) { removeHouseholdMember(input: $input) { deletedHouseholdMemberId } }',
+            { input: { memberId } },
+          ),
       ],
     ])(
       'never goes back to an earlier value after a member %s, so a kept answer of the shared record is never served again',
@@ -449,7 +485,11 @@ describe('the data version, across users and households', () => {
         await goes(member, memberId);
         // The member's own writes, one at a time, until the version is back where the answer was kept (it must never be).
         for (let tag = 0; (await version()) < kept && tag < 1000; tag += 1) {
-          await graphqlData(testApp, member.token, `mutation { createTag(input: {name: "after ${tag}"}) { id } }`);
+          await graphqlData(
+            testApp,
+            member.token,
+            `mutation { createTag(input: {name: "after ${tag}"}) { tag { id } } }`,
+          );
         }
         const after = await graphql(testApp, member.token, SHARED());
         expect(after.body.data?.subscription ?? null).toBeNull();

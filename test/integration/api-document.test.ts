@@ -104,9 +104,9 @@ describe('the answers of every documented operation match the document', () => {
     const { createCalendarFeed } = await graphqlData(
       testApp,
       token,
-      'mutation { createCalendarFeed(input: {name: "Phone"}) { calendarFeed { url } } }',
+      'mutation { createCalendarFeed(input: {name: "Phone"}) { calendarFeed { id } url } }',
     );
-    const feedPath = new URL(createCalendarFeed.calendarFeed.url).pathname;
+    const feedPath = new URL(createCalendarFeed.url).pathname;
     const feed = await http.get(feedPath).expect(200);
     await http.get(feedPath).set('if-none-match', feed.headers.etag).expect(304);
     await http.get('/export/subscriptions.csv').set(auth).expect(200);

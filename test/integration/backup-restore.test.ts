@@ -18,7 +18,7 @@ import { provisionDatabase, type TestDatabase } from '../support/database';
 import { Receiver } from '../support/receiver';
 import { dropRedisPrefix } from '../support/redis-keys';
 import { root, type ServiceProcess, startService, stopService } from '../support/service-process';
-import { MINIMAL } from '../support/subscriptions';
+import { globalId, MINIMAL, recordId } from '../support/subscriptions';
 import { clockEnvironment, daysFromToday, monthsFromToday } from '../support/test-clock';
 import { freePort, until } from '../support/wait';
 
@@ -242,10 +242,15 @@ async function userView(service: ServiceProcess, user: User): Promise<unknown> {
       notificationTargets { id name scheme url createdAt updatedAt }
       calendarFeeds { id name includeReminders createdAt revokedAt }
       inboundWebhookTokens { id kind createdAt revokedAt }
-      households { id name ownerName isOwner memberId members { id name joined canEdit } }
-      webhookDeliveries(first: 100) { edges { node { id eventId topic endpointId targetId status } } }
-      reminders(from: $from, to: $to) { id subscriptionId alertId kind date fireAt status }
-      paymentEntries { id subscriptionId dueDate expectedAmount status paidAmount paidAt note }
+      households { id name ownerName viewerRole viewerMember { id } members { id name role status } }
+      webhookDeliveries(first: 100) { totalCount edges { node { id eventId topic endpointId targetId status } } }
+      reminders(from: $from, to: $to) { totalCount nodes { id subscriptionId alertId kind date fireAt status } }
+      paymentEntries {
+        totalCount
+        nodes {
+          id subscriptionId dueDate expectedAmount { amount currency } status paidAmount { amount currency } paidAt note
+        }
+      }
     }`,
     { from: `${daysFromToday(-1)}T00:00:00Z`, to: `${daysFromToday(120)}T00:00:00Z` },
   );
@@ -281,128 +286,132 @@ it('restores a backup taken while Subledger serves into an empty database, every
     const [ann, bob] = [await signUp(app, 'Ann'), await signUp(app, 'Bob')];
     // Ann: endpoints (so that writes make deliveries), a notification target on an alert of hers, records with
     // tags, a folder, an add-on, alerts (and so reminders), a price change, a paid payment and a budget.
-    await gql(app, ann.token, 'mutation($url: String!) { createWebhookEndpoint(input: {url: $url}) { id } }', {
-      url: receiver.url,
-    });
     await gql(
       app,
-      bob.token,
-      'mutation($url: String!) { createWebhookEndpoint(input: {url: $url, events: ["subscription.created"]}) { id } }',
+      ann.token,
+      'mutation($url: String!) { createWebhookEndpoint(input: {url: $url}) { webhookEndpoint { id } } }',
       {
         url: receiver.url,
       },
     );
-    const { createNotificationTarget: target1 } = await gql(
+    await gql(
+      app,
+      bob.token,
+      'mutation($url: String!) { createWebhookEndpoint(input: {url: $url, events: [SUBSCRIPTION_CREATED]}) { webhookEndpoint { id } } }',
+      {
+        url: receiver.url,
+      },
+    );
+    const {
+      createNotificationTarget: { notificationTarget: target1 },
+    } = await gql(
       app,
       ann.token,
-      'mutation($input: NotificationTargetInput!) { createNotificationTarget(input: $input) { id } }',
+      'mutation($input: CreateNotificationTargetInput!) { createNotificationTarget(input: $input) { notificationTarget { id } } }',
       {
         input: { name: 'Home hook', url: `json://${new URL(receiver.url).host}/notify` },
       },
     );
-    const { createAlert: alert } = await gql(
+    const {
+      createAlert: { alert },
+    } = await gql(
       app,
       ann.token,
-      'mutation { createAlert(input: {name: "Three days ahead", timePeriod: 3, time: "08:30", timezone: "Europe/Berlin", channel: 4}) { id } }',
+      'mutation { createAlert(input: {name: "Three days ahead", timePeriod: 3, time: "08:30", timezone: "Europe/Berlin", channel: WEBHOOK}) { alert { id } } }',
     );
     await gql(
       app,
       ann.token,
-      'mutation($alert: Int!, $target: Int!) { setAlertTargets(alertId: $alert, targetIds: [$target]) }',
-      {
-        alert: alert.id,
-        target: target1.id,
-      },
+      'mutation($input: SetAlertTargetsInput!) { setAlertTargets(input: $input) { notificationTargets { id } } }',
+      { input: { alertId: alert.id, targetIds: [target1.id] } },
     );
-    const { createFolder: folder } = await gql(
+    const {
+      createFolder: { folder },
+    } = await gql(
       app,
       ann.token,
-      'mutation { createFolder(input: {name: "Media", color: "#112233"}) { id } }',
+      'mutation { createFolder(input: {name: "Media", color: "#112233"}) { folder { legacyId } } }',
     );
-    const { createPaymentMode: mode } = await gql(
-      app,
-      ann.token,
-      'mutation { createPaymentMode(input: {name: "Card"}) { id } }',
-    );
+    const {
+      createPaymentMode: { paymentMode: mode },
+    } = await gql(app, ann.token, 'mutation { createPaymentMode(input: {name: "Card"}) { paymentMode { legacyId } } }');
     const streaming = await createRecord(app, ann.token, {
       'tags[]': ['video', 'family'],
-      folder_id: String(folder.id),
-      payment_mode_id: String(mode.id),
+      folder_id: String(folder.legacyId),
+      payment_mode_id: String(mode.legacyId),
       note: 'shared, with "quotes"\nand a second line',
     });
     const internet = await createRecord(app, ann.token, { price: '60.00', price_type: 'EUR', 'tags[]': ['home'] });
     // Its payments, like the records', fall about two weeks from today: none comes due while the test runs.
-    await gql(
-      app,
-      ann.token,
-      'mutation($id: Int!, $date: LocalDate!) { addAddon(subscriptionId: $id, input: {price: "2.50", currency: "USD", paymentDate: $date}) { id } }',
-      {
-        id: streaming,
-        date: MINIMAL.payment_date,
-      },
-    );
-    await gql(
-      app,
-      ann.token,
-      'mutation($id: Int!, $alerts: [Int!]!) { setSubscriptionAlerts(id: $id, alertIds: $alerts) { id } }',
-      {
-        id: streaming,
-        alerts: [alert.id, 1],
-      },
-    );
-    await gql(
-      app,
-      ann.token,
-      'mutation($id: Int!, $from: LocalDate!) { changePrice(id: $id, price: "17.99", effectiveFrom: $from) { id } }',
-      {
-        id: streaming,
-        from: monthsFromToday(3),
-      },
-    );
-    const { paymentEntries } = await gql(app, ann.token, '{ paymentEntries { id status } }');
-    expect(paymentEntries.length).toBeGreaterThan(0);
-    await gql(
-      app,
-      ann.token,
-      'mutation($id: Int!) { markPaid(entryId: $id, amount: "15.49", note: "by card") { id } }',
-      { id: paymentEntries[0].id },
-    );
-    await gql(app, ann.token, 'mutation { setBudget(input: {amount: "120.00"}) { amount } }');
-    // A household: Bob invited and joined, a record of Ann's shared with him as the payer, split 60/40.
-    const { createHousehold: home } = await gql(
-      app,
-      ann.token,
-      'mutation { createHousehold(name: "Home") { memberId } }',
-    );
-    const { addHouseholdMember: invited } = await gql(
-      app,
-      ann.token,
-      'mutation($input: HouseholdMemberInput!) { addHouseholdMember(input: $input) { id invitationCode } }',
-      { input: { name: 'Bob', email: bob.email, canEdit: true } },
-    );
-    await gql(app, bob.token, 'mutation($code: String!) { joinHousehold(code: $code) { id } }', {
-      code: invited.invitationCode,
+    await gql(app, ann.token, 'mutation($input: AddAddonInput!) { addAddon(input: $input) { subscription { id } } }', {
+      input: { mainRecordId: recordId(streaming), price: '2.50', currency: 'USD', paymentDate: MINIMAL.payment_date },
     });
     await gql(
       app,
       ann.token,
-      'mutation($id: Int!, $input: SharingInput!) { shareSubscription(id: $id, input: $input) { id } }',
+      'mutation($input: SetSubscriptionAlertsInput!) { setSubscriptionAlerts(input: $input) { subscription { id } } }',
+      { input: { id: recordId(streaming), alertIds: [alert.id, globalId('Alert', 1)] } },
+    );
+    await gql(
+      app,
+      ann.token,
+      'mutation($input: ChangePriceInput!) { changePrice(input: $input) { subscription { id } } }',
+      { input: { id: recordId(streaming), price: '17.99', effectiveFrom: monthsFromToday(3) } },
+    );
+    const { paymentEntries } = await gql(app, ann.token, '{ paymentEntries { nodes { id status } } }');
+    expect(paymentEntries.nodes.length).toBeGreaterThan(0);
+    await gql(app, ann.token, 'mutation($input: MarkPaidInput!) { markPaid(input: $input) { paymentEntry { id } } }', {
+      input: { id: paymentEntries.nodes[0].id, amount: '15.49', note: 'by card' },
+    });
+    await gql(app, ann.token, 'mutation { setBudget(input: {amount: "120.00"}) { budget { id } } }');
+    // A household: Bob invited and joined, a record of Ann's shared with him as the payer, split 60/40.
+    const {
+      createHousehold: { household: home },
+    } = await gql(
+      app,
+      ann.token,
+      'mutation { createHousehold(input: {name: "Home"}) { household { viewerMember { id } } } }',
+    );
+    const { addHouseholdMember: invited } = await gql(
+      app,
+      ann.token,
+      'mutation($input: AddHouseholdMemberInput!) { addHouseholdMember(input: $input) { householdMember { id } invitationCode } }',
+      { input: { name: 'Bob', email: bob.email, canEdit: true } },
+    );
+    await gql(
+      app,
+      bob.token,
+      'mutation($input: JoinHouseholdInput!) { joinHousehold(input: $input) { household { id } } }',
+      { input: { code: invited.invitationCode } },
+    );
+    await gql(
+      app,
+      ann.token,
+      'mutation($input: ShareSubscriptionInput!) { shareSubscription(input: $input) { subscription { id } } }',
       {
-        id: internet,
         input: {
-          payerMemberId: invited.id,
+          id: recordId(internet),
+          payerMemberId: invited.householdMember.id,
           mode: 'PERCENTAGES',
           shares: [
-            { memberId: home.memberId, value: '60' },
-            { memberId: invited.id, value: '40' },
+            { memberId: home.viewerMember.id, value: '60' },
+            { memberId: invited.householdMember.id, value: '40' },
           ],
         },
       },
     );
     // Bob: a record of his own, a calendar feed and an inbound token.
     await createRecord(app, bob.token, { price: '9.99', note: "Bob's own" });
-    await gql(app, bob.token, 'mutation { createCalendarFeed(input: {name: "Phone", includeReminders: true}) { id } }');
-    await gql(app, bob.token, 'mutation { createInboundWebhookToken(kind: CREATE) { id } }');
+    await gql(
+      app,
+      bob.token,
+      'mutation { createCalendarFeed(input: {name: "Phone", includeReminders: true}) { calendarFeed { id } } }',
+    );
+    await gql(
+      app,
+      bob.token,
+      'mutation { createInboundWebhookToken(input: {kind: CREATE}) { inboundWebhookToken { id } } }',
+    );
 
     // What each user reads (a first read makes some rows: settings, the ledger's entries), then the rows.
     const views = [await userView(app, ann), await userView(app, bob)];
@@ -469,10 +478,10 @@ it('restores a backup taken while Subledger serves into an empty database, every
     const { sendTestNotification } = await gql(
       restored,
       ann.token,
-      'mutation($id: Int!) { sendTestNotification(id: $id) { status } }',
-      { id: target1.id },
+      'mutation($input: SendTestNotificationInput!) { sendTestNotification(input: $input) { delivery { status } } }',
+      { input: { id: target1.id } },
     );
-    expect(sendTestNotification.status).toBe('SUCCEEDED');
+    expect(sendTestNotification.delivery.status).toBe('SUCCEEDED');
     expect(receiver.received.slice(received).map((request) => request.url)).toContain('/notify');
     // And the password hashes came along.
     const form = new FormData();

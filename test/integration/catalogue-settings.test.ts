@@ -318,25 +318,25 @@ describe('extension settings (operations 23 and 24)', () => {
     const viaGraphql = await graphql(
       testApp,
       user.token,
-      'mutation { updateExtensionSettings(input: {browserNotifications: false, notifyBefore: 0}) { autoDetectSubscriptions browserNotifications notifyBefore } }',
+      'mutation { updateExtensionSettings(input: {browserNotifications: false, notifyBefore: 0}) { extensionSettings { autoDetectSubscriptions browserNotifications notifyBefore } userErrors { field code } } }',
     );
     expect(viaGraphql.body.data.updateExtensionSettings).toEqual({
-      autoDetectSubscriptions: true,
-      browserNotifications: false,
-      notifyBefore: 0,
+      extensionSettings: { autoDetectSubscriptions: true, browserNotifications: false, notifyBefore: 0 },
+      userErrors: [],
     });
     expect(
       (await graphql(testApp, user.token, '{ extensionSettings { notifyBefore } }')).body.data.extensionSettings
         .notifyBefore,
     ).toBe(0);
-    expect(
-      (
-        await graphql(
-          testApp,
-          user.token,
-          'mutation { updateExtensionSettings(input: {notifyBefore: 999}) { notifyBefore } }',
-        )
-      ).body.errors[0].extensions.code,
-    ).toBe('BAD_USER_INPUT');
+    const refused = await graphql(
+      testApp,
+      user.token,
+      'mutation { updateExtensionSettings(input: {notifyBefore: 999}) { extensionSettings { notifyBefore } userErrors { field code } } }',
+    );
+    expect(refused.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(refused.body.data.updateExtensionSettings).toEqual({
+      extensionSettings: null,
+      userErrors: [{ field: ['input', 'notifyBefore'], code: 'BAD_USER_INPUT' }],
+    });
   });
 });

@@ -364,8 +364,17 @@ describe('alerts', () => {
     expect(refused.status).toBe(409);
     expectErrorBody(refused.body);
     expect((await testApp.http.get(`/api/v1/alerts/${alert.id}`).set(auth(ann.token))).status).toBe(200);
-    const viaGraphql = await graphql(testApp, ann.token, `mutation { deleteAlert(id: ${alert.id}) }`);
+    const viaGraphql = await graphql(
+      testApp,
+      ann.token,
+      'mutation($input: DeleteAlertInput!) { deleteAlert(input: $input) { deletedAlertId userErrors { field code } } }',
+      { input: { id: globalId('Alert', alert.id) } },
+    );
     expect(viaGraphql.body.errors[0].extensions.code).toBe('IN_USE');
+    expect(viaGraphql.body.data.deleteAlert).toEqual({
+      deletedAlertId: null,
+      userErrors: [{ field: [], code: 'IN_USE' }],
+    });
     await testApp.http
       .put(`/api/v1/subscriptions/${record.id}`)
       .set(auth(ann.token))

@@ -23,19 +23,19 @@ beforeAll(async () => {
   const data = await graphqlData<{
     createFolder: { folder: { legacyId: number } };
     createPaymentMode: { paymentMode: { legacyId: number } };
-    createAlert: { id: number };
+    createAlert: { alert: { legacyId: number } };
   }>(
     testApp,
     ann.token,
     `mutation {
       createFolder(input: {name: "Media", color: "#123456"}) { folder { legacyId } }
       createPaymentMode(input: {name: "Visa"}) { paymentMode { legacyId } }
-      createAlert(input: {name: "Week before", timePeriod: 7, timeCycle: 1, time: "08:30", timezone: "Europe/Berlin", condition: 1, channel: 1, subjects: 1}) { id }
+      createAlert(input: {name: "Week before", timePeriod: 7, timeCycle: DAYS, time: "08:30", timezone: "Europe/Berlin", condition: ALL, channel: ALL, subjects: SUBSCRIPTION}) { alert { legacyId } }
     }`,
   );
   folderId = data.createFolder.folder.legacyId;
   paymentModeId = data.createPaymentMode.paymentMode.legacyId;
-  alertId = data.createAlert.id;
+  alertId = data.createAlert.alert.legacyId;
   // A tag that exists before the creates that name it.
   await postSubscription(testApp, ann.token, { ...MINIMAL, 'tags[]': ['known'] });
 });

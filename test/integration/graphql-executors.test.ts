@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { buildSchema, Kind, type OperationDefinitionNode, parse } from 'graphql';
+import { buildSchema, Kind, type OperationDefinitionNode, parse, validate } from 'graphql';
 
 import { generateStatement } from '../support/statement-generator';
 import { writeStatement } from '../support/statement-writers';
@@ -35,6 +35,8 @@ const RECORD_FIELDS = `id legacyId productName brandName image favicon homepage 
 /** The script's records, by row id (each database is fresh: they are 1, 2, 3…). */
 const record = (rowId: number) => recordId(rowId);
 const PAYLOAD = (fields: string) => `subscription { ${fields} } userErrors { field code message }`;
+/** A payload's result field `name` with `fields`, and its userErrors. */
+const ANSWER = (name: string, fields = 'id') => `${name} { ${fields} } userErrors { field code message }`;
 const ALERT_FIELDS =
   'id name isSystem timePeriod timeCycle time timezone condition channel subjects contact createdAt updatedAt';
 const ENDPOINT_FIELDS = 'id url events enabled createdAt';
@@ -55,12 +57,14 @@ const STEPS: Step[] = [
     anonymous: true,
   },
   {
-    query: 'mutation { login(email: "executors@example.com", password: "wrong password!") { token } }',
+    query:
+      'mutation { login(input: {email: "executors@example.com", password: "wrong password!"}) { token user { id } userErrors { field code } } }',
     anonymous: true,
   },
   { query: '{ me { id email name baseCurrency timezone createdAt } }' },
   {
-    query: 'mutation($input: ProfileInput!) { updateProfile(input: $input) { name baseCurrency timezone } }',
+    query:
+      'mutation($input: UpdateProfileInput!) { updateProfile(input: $input) { user { name baseCurrency timezone } userErrors { field code } } }',
     variables: { input: { baseCurrency: 'EUR' } },
   },
   {
@@ -99,10 +103,15 @@ const STEPS: Step[] = [
   },
   // Input-field defaults through variables (timeCycle, condition, subjects).
   {
-    query: `mutation($input: AlertCreateInput!) { createAlert(input: $input) { ${ALERT_FIELDS} } }`,
-    variables: { input: { name: 'Week before', timePeriod: 7, time: '09:00', timezone: 'Europe/Berlin', channel: 1 } },
+    query: `mutation($input: CreateAlertInput!) { createAlert(input: $input) { ${ANSWER('alert', ALERT_FIELDS)} } }`,
+    variables: {
+      input: { name: 'Week before', timePeriod: 7, time: '09:00', timezone: 'Europe/Berlin', channel: 'ALL' },
+    },
   },
-  { query: `mutation { updateAlert(id: 2, input: {timePeriod: 3}) { ${ALERT_FIELDS} } }` },
+  {
+    query: `mutation($input: UpdateAlertInput!) { updateAlert(input: $input) { ${ANSWER('alert', ALERT_FIELDS)} } }`,
+    variables: { input: { id: globalId('Alert', 2), timePeriod: 3 } },
+  },
   {
     query: `mutation($input: CreateSubscriptionInput!) { createSubscription(input: $input) { ${PAYLOAD(RECORD_FIELDS)} } }`,
     variables: {
@@ -178,9 +187,9 @@ const STEPS: Step[] = [
   { query: '{ calendar(from: "2026-01-01", to: "2026-04-30") { key date subscription { id productName } } }' },
   {
     query:
-      '{ spendingSummary(groupBy: MONTH, from: "2026-01-01", to: "2026-06-30") { baseCurrency from to monthlyTotal yearlyTotal periodTotal groups { key label count monthlyTotal yearlyTotal periodTotal } } }',
+      '{ spendingSummary(groupBy: MONTH, from: "2026-01-01", to: "2026-06-30") { baseCurrency from to monthlyTotal { amount currency } yearlyTotal { amount currency } periodTotal { amount currency } groups { key label count monthlyTotal { amount currency } yearlyTotal { amount } periodTotal { amount } } } }',
   },
-  { query: '{ spendingSummary { monthlyTotal groups { key label } } }' },
+  { query: '{ spendingSummary { monthlyTotal { amount currency } groups { key label } } }' },
   {
     query:
       'mutation($input: ChangePriceInput!) { changePrice(input: $input) { subscription { id price { amount currency } priceHistory(last: 2) { totalCount edges { cursor node { effectiveFrom price { amount currency } } } } } userErrors { field code } } }',
@@ -192,81 +201,167 @@ const STEPS: Step[] = [
   },
   {
     query:
-      '{ paymentEntries(filter: {subscriptionId: 1}) { id subscriptionId productName dueDate expectedAmount currency status paidAmount paidAt note } }',
+      'query($filter: PaymentEntryFilter) { paymentEntries(filter: $filter) { totalCount nodes { id legacyId subscriptionId productName dueDate expectedAmount { amount currency } status paidAmount { amount currency } paidAt note } } }',
+    variables: { filter: { subscriptionId: record(1) } },
+  },
+  {
+    query: `mutation($input: MarkPaidInput!) { markPaid(input: $input) { ${ANSWER('paymentEntry', 'id status paidAmount { amount currency } paidAt note')} } }`,
+    variables: { input: { id: globalId('PaymentEntry', 1), amount: '13.00', paidAt: '2026-03-14', note: 'card' } },
+  },
+  {
+    query: `mutation($input: MarkSkippedInput!) { markSkipped(input: $input) { ${ANSWER('paymentEntry', 'id status paidAmount { amount }')} } }`,
+    variables: { input: { id: globalId('PaymentEntry', 2) } },
+  },
+  {
+    query: `mutation($input: MarkPaidInput!) { markPaid(input: $input) { ${ANSWER('paymentEntry')} } }`,
+    variables: { input: { id: globalId('PaymentEntry', 999) } },
+  },
+  {
+    query: `mutation($input: SetBudgetInput!) { setBudget(input: $input) { ${ANSWER('budget', 'id legacyId categoryId categoryName amount { amount currency } alertId warnedMonth')} } }`,
+    variables: { input: { amount: '80', alertId: globalId('Alert', 1) } },
+  },
+  {
+    query: `mutation($input: SetBudgetInput!) { setBudget(input: $input) { ${ANSWER('budget')} } }`,
+    variables: { input: { amount: '80', alertId: globalId('Alert', 999) } },
+  },
+  {
+    query: `mutation($input: SetBudgetInput!) { setBudget(input: $input) { ${ANSWER('budget', 'id categoryId categoryName amount { amount currency }')} } }`,
+    variables: { input: { amount: '20', categoryId: globalId('ProductCategory', 2) } },
+  },
+  { query: '{ budgets { id categoryId categoryName amount { amount currency } } }' },
+  {
+    query:
+      '{ spendingSummary(from: "2026-03-01", to: "2026-04-15") { plannedTotal { amount currency } paidTotal { amount } monthlyBudget { amount currency } budget { amount } groups { key plannedTotal { amount } paidTotal { amount } budget { amount currency } } } }',
   },
   {
     query:
-      'mutation { markPaid(entryId: 1, amount: "13.00", paidAt: "2026-03-14", note: "card") { id status paidAmount paidAt note } }',
+      'mutation($input: RemoveBudgetInput!) { removeBudget(input: $input) { deletedBudgetId userErrors { field code } } }',
+    variables: { input: { categoryId: globalId('ProductCategory', 2) } },
   },
-  { query: 'mutation { markSkipped(entryId: 2) { id status paidAmount } }' },
-  { query: 'mutation { markPaid(entryId: 999) { id } }' },
   {
-    query:
-      'mutation { setBudget(input: {amount: "80", alertId: 1}) { id categoryId categoryName amount alertId warnedMonth } }',
-  },
-  { query: 'mutation { setBudget(input: {amount: "80", alertId: 999}) { id } }' },
-  { query: 'mutation { setBudget(input: {amount: "20", categoryId: 2}) { id categoryId categoryName amount } }' },
-  { query: '{ budgets { id categoryId categoryName amount } }' },
-  {
-    query:
-      '{ spendingSummary(from: "2026-03-01", to: "2026-04-15") { plannedTotal paidTotal monthlyBudget budget groups { key plannedTotal paidTotal budget } } }',
-  },
-  { query: 'mutation { removeBudget(categoryId: 2) }' },
-  {
-    query:
-      'mutation { createHousehold(name: "Home") { id name ownerName isOwner canEdit memberId members { id name email isOwner joined invited canEdit invitationCode invitationEmailed } } }',
+    query: `mutation { createHousehold(input: {name: "Home"}) { ${ANSWER('household', 'id legacyId name ownerName viewerRole viewerMember { id name } members { id name email role status }')} } }`,
   },
   {
     query:
-      'mutation { addHouseholdMember(input: {name: "Cleo", canEdit: true}) { id name email isOwner joined invited canEdit invitationCode } }',
-  },
-  { query: 'mutation { inviteHouseholdMember(memberId: 999, email: "cleo@example.com") { id } }' },
-  { query: 'mutation { updateHouseholdMember(memberId: 2, input: {name: "Cleo B"}) { id name canEdit } }' },
-  {
-    query:
-      'mutation { shareSubscription(id: 1, input: {payerMemberId: 1, mode: PERCENTAGES, shares: [{memberId: 1, value: "60"}, {memberId: 2, value: "40"}]}) { id sharing { householdId payerMemberId payerName mode shares { memberId memberName value amount } } } }',
+      'mutation { addHouseholdMember(input: {name: "Cleo", canEdit: true}) { householdMember { id name email role status } invitationCode invitationEmailed userErrors { field code } } }',
   },
   {
-    query:
-      'mutation { shareSubscription(id: 1, input: {payerMemberId: 1, mode: AMOUNTS, shares: [{memberId: 1, value: "1"}]}) { id } }',
+    query: `mutation($input: InviteHouseholdMemberInput!) { inviteHouseholdMember(input: $input) { ${ANSWER('householdMember')} invitationCode } }`,
+    variables: { input: { memberId: globalId('HouseholdMember', 999), email: 'cleo@example.com' } },
   },
-  { query: '{ households { id name members { id name } subscriptions { id sharing { mode shares { amount } } } } }' },
+  {
+    query: `mutation($input: UpdateHouseholdMemberInput!) { updateHouseholdMember(input: $input) { ${ANSWER('householdMember', 'id name role')} } }`,
+    variables: { input: { memberId: globalId('HouseholdMember', 2), name: 'Cleo B' } },
+  },
+  {
+    query: `mutation($input: ShareSubscriptionInput!) { shareSubscription(input: $input) { ${PAYLOAD('id sharing { householdId payerMemberId payerName mode shares { memberId memberName value amount { amount currency } } }')} } }`,
+    variables: {
+      input: {
+        id: record(1),
+        payerMemberId: globalId('HouseholdMember', 1),
+        mode: 'PERCENTAGES',
+        shares: [
+          { memberId: globalId('HouseholdMember', 1), value: '60' },
+          { memberId: globalId('HouseholdMember', 2), value: '40' },
+        ],
+      },
+    },
+  },
+  {
+    query: `mutation($input: ShareSubscriptionInput!) { shareSubscription(input: $input) { ${PAYLOAD('id')} } }`,
+    variables: {
+      input: {
+        id: record(1),
+        payerMemberId: globalId('HouseholdMember', 1),
+        mode: 'AMOUNTS',
+        shares: [{ memberId: globalId('HouseholdMember', 1), value: '1' }],
+      },
+    },
+  },
   {
     query:
-      '{ spendingSummary(view: HOUSEHOLD, householdId: 1, memberId: 2, from: "2026-01-01", to: "2026-06-30") { periodTotal paidTotal budget groups { key periodTotal } } }',
+      '{ households { id name members { id name } subscriptions { totalCount nodes { id sharing { mode shares { amount { amount currency } } } } } } }',
   },
-  { query: '{ spendingSummary(view: MY_SHARE) { periodTotal paidTotal } }' },
-  { query: '{ paymentEntries(filter: {householdId: 1}) { id subscriptionId dueDate status } }' },
-  { query: 'mutation { joinHousehold(code: "not-a-code") { id } }' },
-  { query: 'mutation { leaveHousehold(householdId: 1) }' },
-  { query: 'mutation { removeHouseholdMember(memberId: 2) }' },
-  { query: 'mutation { unshareSubscription(id: 1) { id sharing { mode } } }' },
-  { query: 'mutation { removeHouseholdMember(memberId: 2) }' },
-  { query: 'mutation { renameHousehold(name: "Flat") { id name } }' },
-  { query: 'mutation { deleteHousehold }' },
-  { query: `{ alerts { ${ALERT_FIELDS} } alert(id: 2) { id name } }` },
   {
     query:
-      '{ reminders(from: "2026-01-01T00:00:00Z", to: "2026-12-31T00:00:00Z") { id subscriptionId alertId kind date fireAt status sentAt } dueReminders { id } }',
+      'query($household: ID, $member: ID) { spendingSummary(view: HOUSEHOLD, householdId: $household, memberId: $member, from: "2026-01-01", to: "2026-06-30") { periodTotal { amount currency } paidTotal { amount } budget { amount } groups { key periodTotal { amount } } } }',
+    variables: { household: globalId('Household', 1), member: globalId('HouseholdMember', 2) },
   },
-  { query: 'mutation { sendTestReminder(alertId: 2) }' },
+  { query: '{ spendingSummary(view: MY_SHARE) { periodTotal { amount currency } paidTotal { amount currency } } }' },
+  {
+    query:
+      'query($filter: PaymentEntryFilter) { paymentEntries(filter: $filter) { totalCount nodes { id subscriptionId dueDate status } } }',
+    variables: { filter: { householdId: globalId('Household', 1) } },
+  },
+  { query: `mutation { joinHousehold(input: {code: "not-a-code"}) { ${ANSWER('household')} } }` },
+  {
+    query:
+      'mutation($input: LeaveHouseholdInput!) { leaveHousehold(input: $input) { leftHouseholdId userErrors { field code } } }',
+    variables: { input: { householdId: globalId('Household', 1) } },
+  },
+  {
+    query:
+      'mutation($input: RemoveHouseholdMemberInput!) { removeHouseholdMember(input: $input) { deletedHouseholdMemberId userErrors { field code } } }',
+    variables: { input: { memberId: globalId('HouseholdMember', 2) } },
+  },
+  {
+    query: `mutation($input: UnshareSubscriptionInput!) { unshareSubscription(input: $input) { ${PAYLOAD('id sharing { mode }')} } }`,
+    variables: { input: { id: record(1) } },
+  },
+  {
+    query:
+      'mutation($input: RemoveHouseholdMemberInput!) { removeHouseholdMember(input: $input) { deletedHouseholdMemberId userErrors { field code } } }',
+    variables: { input: { memberId: globalId('HouseholdMember', 2) } },
+  },
+  {
+    query: `mutation($input: RenameHouseholdInput!) { renameHousehold(input: $input) { ${ANSWER('household', 'id name')} } }`,
+    variables: { input: { id: globalId('Household', 1), name: 'Flat' } },
+  },
+  {
+    query:
+      'mutation($input: DeleteHouseholdInput!) { deleteHousehold(input: $input) { deletedHouseholdId userErrors { field code } } }',
+    variables: { input: { id: globalId('Household', 1) } },
+  },
+  {
+    query: `query($id: ID!) { alerts { ${ALERT_FIELDS} } alert(id: $id) { id legacyId name } }`,
+    variables: { id: globalId('Alert', 2) },
+  },
+  {
+    query:
+      '{ reminders(from: "2026-01-01T00:00:00Z", to: "2026-12-31T00:00:00Z") { totalCount nodes { id subscriptionId alertId kind date fireAt status sentAt } } dueReminders { id } }',
+  },
+  {
+    query:
+      'mutation($input: SendTestReminderInput!) { sendTestReminder(input: $input) { channels userErrors { field code } } }',
+    variables: { input: { alertId: globalId('Alert', 2) } },
+  },
   {
     query: `{ products(first: 3, search: "net") { totalCount edges { node { id legacyId name brandName type categoryId price { amount currency } billingCycle isPrivate } } } browsed: products(last: 2) { totalCount nodes { id } } product(id: "${globalId('Product', 3)}") { id name url } }`,
   },
   {
     query:
-      'mutation { updateExtensionSettings(input: {notifyBefore: 5}) { autoDetectSubscriptions browserNotifications notifyBefore } }',
+      'mutation { updateExtensionSettings(input: {notifyBefore: 5}) { extensionSettings { autoDetectSubscriptions browserNotifications notifyBefore } userErrors { field code } } }',
   },
   { query: '{ extensionSettings { autoDetectSubscriptions browserNotifications notifyBefore } }' },
   {
-    query: `mutation { createWebhookEndpoint(input: {url: "http://127.0.0.1:9/hook"}) { ${ENDPOINT_FIELDS} secret } }`,
+    query: `mutation { createWebhookEndpoint(input: {url: "http://127.0.0.1:9/hook"}) { ${ANSWER('webhookEndpoint', ENDPOINT_FIELDS)} secret } }`,
   },
   {
-    query: `mutation { updateWebhookEndpoint(id: 1, input: {events: ["subscription.updated"]}) { ${ENDPOINT_FIELDS} } }`,
+    query: `mutation($input: UpdateWebhookEndpointInput!) { updateWebhookEndpoint(input: $input) { ${ANSWER('webhookEndpoint', ENDPOINT_FIELDS)} } }`,
+    variables: { input: { id: globalId('WebhookEndpoint', 1), events: ['SUBSCRIPTION_UPDATED'] } },
   },
-  { query: `mutation { disableWebhookEndpoint(id: 1) { ${ENDPOINT_FIELDS} } }` },
-  { query: `mutation { enableWebhookEndpoint(id: 1) { ${ENDPOINT_FIELDS} } }` },
-  { query: `mutation { rotateWebhookEndpointSecret(id: 1) { ${ENDPOINT_FIELDS} secret } }` },
+  {
+    query: `mutation($input: DisableWebhookEndpointInput!) { disableWebhookEndpoint(input: $input) { ${ANSWER('webhookEndpoint', ENDPOINT_FIELDS)} } }`,
+    variables: { input: { id: globalId('WebhookEndpoint', 1) } },
+  },
+  {
+    query: `mutation($input: EnableWebhookEndpointInput!) { enableWebhookEndpoint(input: $input) { ${ANSWER('webhookEndpoint', ENDPOINT_FIELDS)} } }`,
+    variables: { input: { id: globalId('WebhookEndpoint', 1) } },
+  },
+  {
+    query: `mutation($input: RotateWebhookEndpointSecretInput!) { rotateWebhookEndpointSecret(input: $input) { ${ANSWER('webhookEndpoint', ENDPOINT_FIELDS)} secret } }`,
+    variables: { input: { id: globalId('WebhookEndpoint', 1) } },
+  },
   {
     query: `mutation($input: UpdateSubscriptionInput!) { updateSubscription(input: $input) { ${PAYLOAD('id rating')} } }`,
     variables: { input: { id: record(1), rating: 4 } },
@@ -274,46 +369,83 @@ const STEPS: Step[] = [
   {
     query: `{ webhookEndpoints { ${ENDPOINT_FIELDS} } webhookDeliveries(first: 5) { totalCount edges { node { id topic endpointId status attemptCount attempts { id } } } } }`,
   },
-  { query: 'mutation { redeliver(deliveryId: 1) { id topic status } }' },
-  { query: 'mutation { deleteWebhookEndpoint(id: 1) }' },
-  { query: 'mutation { createInboundWebhookToken(kind: PAYMENT_EVENTS) { id token kind createdAt } }' },
-  { query: '{ inboundWebhookTokens { id kind createdAt lastUsedAt revokedAt } }' },
-  { query: 'mutation { revokeInboundWebhookToken(id: 1) { id kind revokedAt } }' },
+  {
+    query: `mutation($input: RedeliverInput!) { redeliver(input: $input) { ${ANSWER('webhookDelivery', 'id topic status')} } }`,
+    variables: { input: { deliveryId: globalId('WebhookDelivery', 1) } },
+  },
   {
     query:
-      'mutation { createCalendarFeed(input: {name: "Payments", includeReminders: true}) { id name includeReminders createdAt revokedAt } }',
+      'mutation($input: DeleteWebhookEndpointInput!) { deleteWebhookEndpoint(input: $input) { deletedWebhookEndpointId userErrors { field code } } }',
+    variables: { input: { id: globalId('WebhookEndpoint', 1) } },
+  },
+  {
+    query: `mutation { createInboundWebhookToken(input: {kind: CREATE}) { ${ANSWER('inboundWebhookToken', 'id kind createdAt')} token } }`,
+  },
+  { query: '{ inboundWebhookTokens { id kind createdAt lastUsedAt revokedAt } }' },
+  {
+    query: `mutation($input: RevokeInboundWebhookTokenInput!) { revokeInboundWebhookToken(input: $input) { ${ANSWER('inboundWebhookToken', 'id kind revokedAt')} } }`,
+    variables: { input: { id: globalId('InboundWebhookToken', 1) } },
+  },
+  {
+    query: `mutation { createCalendarFeed(input: {name: "Payments", includeReminders: true}) { ${ANSWER('calendarFeed', 'id name includeReminders createdAt revokedAt')} } }`,
   },
   { query: '{ calendarFeeds { id name includeReminders revokedAt } exportLinks { subscriptionsCsv accountJson } }' },
   ...[true, false].map((dryRun) => ({
-    query: `mutation($file: Upload!) { importSubscriptions(format: CSV, file: $file, dryRun: ${dryRun}, skipRefused: true) {
-      format dryRun total created refused rows { line name outcome recordId matches { kind name id existing } notes problems { field messages } } } }`,
+    query: `mutation($file: Upload!) { importSubscriptions(input: {format: CSV, file: $file, dryRun: ${dryRun}, skipRefused: true}) { report {
+      format dryRun total created refused rows { line name outcome recordId matches { kind name id existing } notes problems { field messages } } }
+      userErrors { field code message } } }`,
     upload:
       'name,price,currency,cycle,next payment,category,tags\nImported,4.50,EUR,Every 2 Weeks,2026-04-01,Home,"a,b"\nBroken,x,EUR,monthly,2026-04-01,,\n',
   })),
   {
-    query: `mutation($file: Upload!) { analyzeStatement(file: $file) { needsMapping columns sample transactionCount
-      proposals { id payee productId productName price currency billingCycle billingFrequency nextPaymentDate ongoing
-      confidence reasons payments { date amount } priceSteps { effectiveFrom price } trackedSubscriptionId } } }`,
+    query: `mutation($file: Upload!) { analyzeStatement(input: {file: $file}) { analysis { needsMapping columns sample transactionCount
+      proposals { id legacyId payee productId productName price { amount currency } billingCycle billingFrequency nextPaymentDate ongoing
+      confidence reasons payments { date amount { amount currency } } priceSteps { effectiveFrom price { amount currency } }
+      trackedSubscriptionId } } userErrors { field code message } } }`,
     upload: STATEMENT,
   },
-  { query: '{ subscriptionProposals { id payee price confidence } }' },
-  { query: `mutation { acceptProposals(ids: [1]) { ${RECORD_FIELDS} } }` },
-  { query: 'mutation { dismissProposals(ids: [2]) }' },
-  { query: 'mutation { dismissProposals(ids: [2]) }' },
-  { query: 'mutation { revokeCalendarFeed(id: 1) { id revokedAt } }' },
+  { query: '{ subscriptionProposals { id payee price { amount currency } confidence } }' },
   {
-    query: `mutation { createNotificationTarget(input: {name: "Hook", url: "json://127.0.0.1:9/notify"}) { ${TARGET_FIELDS} secret } }`,
+    query: `mutation($input: AcceptProposalsInput!) { acceptProposals(input: $input) { records { ${RECORD_FIELDS} } userErrors { field code message } } }`,
+    variables: { input: { ids: [globalId('SubscriptionProposal', 1)] } },
   },
-  { query: 'mutation { createNotificationTarget(input: {name: "Chat", url: "tgram://not-a-token/1"}) { id } }' },
-  { query: `mutation { updateNotificationTarget(id: 1, input: {name: "Phone"}) { ${TARGET_FIELDS} } }` },
+  ...[1, 2].map(() => ({
+    query:
+      'mutation($input: DismissProposalsInput!) { dismissProposals(input: $input) { dismissedProposalIds userErrors { field code } } }',
+    variables: { input: { ids: [globalId('SubscriptionProposal', 2)] } },
+  })),
+  {
+    query: `mutation($input: RevokeCalendarFeedInput!) { revokeCalendarFeed(input: $input) { ${ANSWER('calendarFeed', 'id revokedAt')} } }`,
+    variables: { input: { id: globalId('CalendarFeed', 1) } },
+  },
+  {
+    query: `mutation { createNotificationTarget(input: {name: "Hook", url: "json://127.0.0.1:9/notify"}) { ${ANSWER('notificationTarget', TARGET_FIELDS)} secret } }`,
+  },
+  {
+    query: `mutation { createNotificationTarget(input: {name: "Chat", url: "tgram://not-a-token/1"}) { ${ANSWER('notificationTarget')} } }`,
+  },
+  {
+    query: `mutation($input: UpdateNotificationTargetInput!) { updateNotificationTarget(input: $input) { ${ANSWER('notificationTarget', TARGET_FIELDS)} } }`,
+    variables: { input: { id: globalId('NotificationTarget', 1), name: 'Phone' } },
+  },
   { query: `{ notificationTargets { ${TARGET_FIELDS} } }` },
-  { query: 'mutation { setAlertTargets(alertId: 1, targetIds: [1]) }' },
-  { query: '{ alertTargets(alertId: 1) }' },
+  {
+    query: `mutation($input: SetAlertTargetsInput!) { setAlertTargets(input: $input) { ${ANSWER('notificationTargets')} } }`,
+    variables: { input: { alertId: globalId('Alert', 1), targetIds: [globalId('NotificationTarget', 1)] } },
+  },
+  {
+    query: 'query($alert: ID!) { alertTargets(alertId: $alert) { id name } }',
+    variables: { alert: globalId('Alert', 1) },
+  },
+  {
+    query: `mutation($input: SendTestNotificationInput!) { sendTestNotification(input: $input) { ${ANSWER('delivery', 'id topic endpointId targetId status attemptCount attempts { attemptNumber statusCode error }')} } }`,
+    variables: { input: { id: globalId('NotificationTarget', 1) } },
+  },
   {
     query:
-      'mutation { sendTestNotification(id: 1) { id topic endpointId targetId status attemptCount attempts { attemptNumber statusCode error } } }',
+      'mutation($input: DeleteNotificationTargetInput!) { deleteNotificationTarget(input: $input) { deletedNotificationTargetId userErrors { field code } } }',
+    variables: { input: { id: globalId('NotificationTarget', 1) } },
   },
-  { query: 'mutation { deleteNotificationTarget(id: 1) }' },
   {
     query:
       '{ folders { id name color isDefault } tags { id name } paymentModes { id name } productCategories { id name userId } }',
@@ -337,10 +469,14 @@ const STEPS: Step[] = [
       'mutation($input: DeleteProductCategoryInput!) { deleteProductCategory(input: $input) { deletedProductCategoryId userErrors { field code } } }',
     variables: { input: { id: globalId('ProductCategory', 21) } },
   },
-  { query: 'mutation { deleteAlert(id: 2) }' },
+  {
+    query:
+      'mutation($input: DeleteAlertInput!) { deleteAlert(input: $input) { deletedAlertId userErrors { field code } } }',
+    variables: { input: { id: globalId('Alert', 2) } },
+  },
   { query: '{ subscriptions(first: 0) { totalCount } }' },
   { query: 'query($days: Int!) { upcomingPayments(days: $days) { id } }', variables: { days: 'soon' } },
-  { query: 'mutation { logout }' },
+  { query: 'mutation { logout { user { id } userErrors { code } } }' },
   { query: '{ me { id } }' },
 ];
 
@@ -386,6 +522,14 @@ it('the script covers every root field of the schema', () => {
     ...Object.keys(schema.getMutationType()!.getFields()).map((name) => `mutation.${name}`),
   ];
   expect(roots.filter((root) => !used.has(root))).toEqual([]);
+});
+
+it('the script is valid against the schema (a step refused before it runs would agree on both too)', () => {
+  const schema = buildSchema(readFileSync(path.join(__dirname, '../../schema/schema.graphql'), 'utf8'));
+  const invalid = STEPS.flatMap(({ query }) =>
+    validate(schema, parse(query)).map((error) => `${query.slice(0, 60)}: ${error.message}`),
+  );
+  expect(invalid).toEqual([]);
 });
 
 it('answers every step of the script alike with graphql-jit and graphql-js', async () => {

@@ -152,9 +152,9 @@ describe('an expiry_date ends the schedule', () => {
         await graphqlData(
           testApp,
           user.token,
-          '{ spendingSummary(groupBy: MONTH, from: "2026-01-01", to: "2026-12-31") { groups { key periodTotal } } }',
+          '{ spendingSummary(groupBy: MONTH, from: "2026-01-01", to: "2026-12-31") { groups { key periodTotal { amount currency } } } }',
         )
-      ).spendingSummary.groups as Array<{ key: string; periodTotal: string }>;
+      ).spendingSummary.groups as Array<{ key: string; periodTotal: { amount: string; currency: string } }>;
     const before = await spending();
 
     // Past its last payment before the end: no next payment, nothing upcoming, no payment reminder.
@@ -176,7 +176,8 @@ describe('an expiry_date ends the schedule', () => {
     // Spending counts its January and February payments only (and March 30 has none: March 31 would be next).
     const after = await spending();
     const added = (key: string) => {
-      const total = (groups: typeof before) => new Decimal(groups.find((group) => group.key === key)?.periodTotal ?? 0);
+      const total = (groups: typeof before) =>
+        new Decimal(groups.find((group) => group.key === key)?.periodTotal.amount ?? 0);
       return total(after).minus(total(before)).toFixed(2);
     };
     expect([added('2026-01'), added('2026-02'), added('2026-03'), added('2026-12')]).toEqual([

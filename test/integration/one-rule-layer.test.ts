@@ -219,9 +219,9 @@ describe('one rule layer beyond records', () => {
     timePeriod: 3,
     time: '09:00',
     timezone: 'UTC',
-    condition: 2,
-    channel: 2,
-    subjects: 1,
+    condition: 'BEFORE_DUE_DATE',
+    channel: 'EMAIL',
+    subjects: 'SUBSCRIPTION',
   };
   const post = (path: string, fields: Record<string, string | undefined>) => {
     const request = testApp.http.post(path).set('authorization', `Bearer ${ann.token}`);
@@ -247,12 +247,16 @@ describe('one rule layer beyond records', () => {
     const answer = await post('/api/v1/alerts', { ...ALERT, ...rest });
     expect(answer.status).toBe(400);
     expect(Object.keys(answer.body.errors)).toEqual([field]);
-    expect(
-      await graphqlErrors('mutation ($input: AlertCreateInput!) { createAlert(input: $input) { id } }', {
-        ...ALERT_INPUT,
-        ...change,
-      }),
-    ).toEqual(answer.body.errors);
+    const document =
+      'mutation ($input: CreateAlertInput!) { createAlert(input: $input) { alert { id } userErrors { field code } } }';
+    const input = { ...ALERT_INPUT, ...change };
+    expect(await graphqlErrors(document, input)).toEqual(answer.body.errors);
+    // The payload names the GraphQL input field.
+    const refused = await graphql(testApp, ann.token, document, { input });
+    expect(refused.body.data.createAlert).toEqual({
+      alert: null,
+      userErrors: [{ field: ['input', Object.keys(change)[0]], code: 'BAD_USER_INPUT' }],
+    });
   });
 
   it.each([

@@ -87,7 +87,7 @@ it('keeps an inbound webhook token out of the log', async () => {
   const made = await graphqlData<{ createInboundWebhookToken: { token: string } }>(
     testApp,
     ann.token,
-    'mutation { createInboundWebhookToken(kind: CREATE) { token } }',
+    'mutation { createInboundWebhookToken(input: {kind: CREATE}) { token } }',
   );
   const token = made.createInboundWebhookToken.token;
   const created = await testApp.http
@@ -114,10 +114,10 @@ it('keeps a household invitation code and a password sent over GraphQL GET out o
   const { addHouseholdMember } = await graphqlData<{ addHouseholdMember: { invitationCode: string } }>(
     testApp,
     ann.token,
-    `mutation { createHousehold(name: "Home") { id } addHouseholdMember(input: {name: "Bob", email: "${bob.email}"}) { invitationCode } }`,
+    `mutation { createHousehold(input: {name: "Home"}) { household { id } } addHouseholdMember(input: {name: "Bob", email: "${bob.email}"}) { invitationCode } }`,
   );
   const code = addHouseholdMember.invitationCode;
-  const join = 'mutation ($code: String!) { joinHousehold(code: $code) { id } }';
+  const join = 'mutation ($code: String!) { joinHousehold(input: {code: $code}) { household { id } } }';
   // Over GET, the document and its variables are in the URL: Apollo refuses a mutation there, after it is logged.
   const byVariables = await testApp.http
     .get('/graphql')
@@ -129,7 +129,7 @@ it('keeps a household invitation code and a password sent over GraphQL GET out o
   expect(entry.req.query).toEqual({ query: '[redacted]', variables: '[redacted]' });
   const inline = await testApp.http
     .get('/graphql')
-    .query({ query: `mutation { login(email: "${ann.email}", password: "${ann.password}") { token } }` })
+    .query({ query: `mutation { login(input: {email: "${ann.email}", password: "${ann.password}"}) { token } }` })
     .set('apollo-require-preflight', 'true');
   await expectLogged(inline, '/graphql?query=[redacted]', [ann.password]);
   // Joined the ordinary way (POST), the code is in the body, which is not logged.
@@ -138,6 +138,7 @@ it('keeps a household invitation code and a password sent over GraphQL GET out o
     .set('authorization', `Bearer ${bob.token}`)
     .send({ query: join, variables: { code } });
   expect(joined.body.errors).toBeUndefined();
+  expect(joined.body.data.joinHousehold.household.id).toEqual(expect.any(String));
   await expectLogged(joined, '/graphql', [code]);
 });
 

@@ -266,10 +266,13 @@ describe('WEB_CONCURRENCY API processes on one port', () => {
         method: 'POST',
         headers: { ...auth, 'content-type': 'application/json' },
         body: JSON.stringify({
-          query: `mutation { createWebhookEndpoint(input: {url: "${receiver.url}", events: ["subscription.created"]}) { id } }`,
+          query: `mutation { createWebhookEndpoint(input: {url: "${receiver.url}", events: [SUBSCRIPTION_CREATED]}) { webhookEndpoint { id } userErrors { code } } }`,
         }),
       });
       expect(endpoint.status).toBe(200);
+      expect(await endpoint.json()).toEqual({
+        data: { createWebhookEndpoint: { webhookEndpoint: { id: expect.any(String) }, userErrors: [] } },
+      });
       const form = new URLSearchParams(MINIMAL).toString();
       for (let i = 0; i < 6; i++) {
         const created = await onNewConnection(`${service.url}/api/v1/subscriptions`, {

@@ -2,9 +2,9 @@ import Decimal from 'decimal.js';
 import fc from 'fast-check';
 
 import { toGlobalId } from '../../src/platform/graphql/global-ids';
+import { BillingCycle, BillingType, RecordStatus, Recurring } from '../../src/platform/record-enums';
 import { monthlyEquivalent, type SpendingGrouping } from '../../src/spending/spending';
 import { occurrencesBetween } from '../../src/subscriptions/payment-dates';
-import { BillingCycle, BillingType, RecordStatus, Recurring } from '../../src/subscriptions/subscription.enums';
 import { graphqlData, type SignedUpUser, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
 
 /**

@@ -632,27 +632,28 @@ describe('dashboard queries', () => {
     });
     await createSubscription(testApp, user.token, { brand_id: 'Stopped thing', price: '99', status: '2' });
     const query =
-      '{ spendingSummary(groupBy: CURRENCY, from: "2026-01-01", to: "2026-12-31") { baseCurrency monthlyTotal yearlyTotal periodTotal groups { key count monthlyTotal periodTotal } } }';
+      '{ spendingSummary(groupBy: CURRENCY, from: "2026-01-01", to: "2026-12-31") { baseCurrency monthlyTotal { amount currency } yearlyTotal { amount currency } periodTotal { amount currency } groups { key count monthlyTotal { amount currency } periodTotal { amount currency } } } }';
+    const usd = (amount: string) => ({ amount, currency: 'USD' });
     const { spendingSummary } = await gql(user.token, query);
     expect(spendingSummary).toEqual({
       baseCurrency: 'USD',
-      monthlyTotal: '20.00',
-      yearlyTotal: '240.00',
-      periodTotal: '240.00',
+      monthlyTotal: usd('20.00'),
+      yearlyTotal: usd('240.00'),
+      periodTotal: usd('240.00'),
       groups: [
-        { key: 'EUR', count: 1, monthlyTotal: '10.00', periodTotal: '120.00' },
-        { key: 'USD', count: 1, monthlyTotal: '10.00', periodTotal: '120.00' },
+        { key: 'EUR', count: 1, monthlyTotal: usd('10.00'), periodTotal: usd('120.00') },
+        { key: 'USD', count: 1, monthlyTotal: usd('10.00'), periodTotal: usd('120.00') },
       ],
     });
     const months = await gql(
       user.token,
-      '{ spendingSummary(groupBy: MONTH, from: "2026-03-01", to: "2026-04-30") { periodTotal groups { key periodTotal count } } }',
+      '{ spendingSummary(groupBy: MONTH, from: "2026-03-01", to: "2026-04-30") { periodTotal { amount currency } groups { key periodTotal { amount currency } count } } }',
     );
     expect(months.spendingSummary).toEqual({
-      periodTotal: '140.00',
+      periodTotal: usd('140.00'),
       groups: [
-        { key: '2026-03', periodTotal: '130.00', count: 2 },
-        { key: '2026-04', periodTotal: '10.00', count: 1 },
+        { key: '2026-03', periodTotal: usd('130.00'), count: 2 },
+        { key: '2026-04', periodTotal: usd('10.00'), count: 1 },
       ],
     });
 
@@ -660,7 +661,7 @@ describe('dashboard queries', () => {
     expect(profile).toEqual({ baseCurrency: 'EUR', timezone: 'Europe/Berlin' });
     const inEuro = await gql(user.token, query);
     expect(inEuro.spendingSummary.baseCurrency).toBe('EUR');
-    expect(inEuro.spendingSummary.monthlyTotal).toBe('17.04');
+    expect(inEuro.spendingSummary.monthlyTotal).toEqual({ amount: '17.04', currency: 'EUR' });
   });
 
   it('lists upcoming payments and calendar entries', async () => {
@@ -771,7 +772,7 @@ describe('folders, tags, payment modes and categories', () => {
 describe('catalogue products', () => {
   const PRODUCTS = `query($search: String, $categoryId: ID, $first: Int, $after: String, $last: Int, $before: String) {
     products(search: $search, categoryId: $categoryId, first: $first, after: $after, last: $last, before: $before) {
-      totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor } nodes { id legacyId productName categoryId } } }`;
+      totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor } nodes { id legacyId name categoryId } } }`;
 
   it('pages the catalogue both ways, in a category, and searches', async () => {
     const all = (await gql(ann.token, PRODUCTS, { first: 50 })).products;
@@ -791,13 +792,13 @@ describe('catalogue products', () => {
     expect(inCategory.totalCount).toBeGreaterThan(0);
     for (const product of inCategory.nodes) expect(product.categoryId).toBe(categoryId);
 
-    const found = (await gql(ann.token, PRODUCTS, { search: all.nodes[0].productName, first: 1 })).products;
+    const found = (await gql(ann.token, PRODUCTS, { search: all.nodes[0].name, first: 1 })).products;
     expect(found.nodes[0]).toEqual(all.nodes[0]);
     const wrongType = await gqlError(ann.token, PRODUCTS, { categoryId: globalId('Folder', 1) });
     expect(wrongType.extensions.code).toBe('NOT_FOUND');
-    const { product } = await gql(ann.token, `query($id: ID!) { product(id: $id) { id productName } }`, {
+    const { product } = await gql(ann.token, `query($id: ID!) { product(id: $id) { id name } }`, {
       id: all.nodes[1].id,
     });
-    expect(product).toEqual({ id: all.nodes[1].id, productName: all.nodes[1].productName });
+    expect(product).toEqual({ id: all.nodes[1].id, name: all.nodes[1].name });
   });
 });

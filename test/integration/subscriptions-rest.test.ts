@@ -8,6 +8,7 @@ import {
   MINIMAL,
   postAddon,
   postSubscription,
+  recordId,
 } from '../support/subscriptions';
 import { graphql, graphqlData, type SignedUpUser, signUp, startTestApp, type TestApp } from '../support/test-app';
 
@@ -75,25 +76,29 @@ describe('POST /api/v1/subscriptions (operation 4)', () => {
   });
 
   it("creates from the full form, linking the caller's folder, payment mode, category, alert and tags", async () => {
-    const { createFolder } = await gql<{ createFolder: { id: number } }>(
+    const {
+      createFolder: { folder },
+    } = await gql<{ createFolder: { folder: { legacyId: number } } }>(
       ann.token,
-      'mutation { createFolder(input: {name: "Media", color: "#123456"}) { id } }',
+      'mutation { createFolder(input: {name: "Media", color: "#123456"}) { folder { legacyId } } }',
     );
-    const { createPaymentMode } = await gql<{ createPaymentMode: { id: number } }>(
+    const {
+      createPaymentMode: { paymentMode },
+    } = await gql<{ createPaymentMode: { paymentMode: { legacyId: number } } }>(
       ann.token,
-      'mutation { createPaymentMode(input: {name: "Visa"}) { id } }',
+      'mutation { createPaymentMode(input: {name: "Visa"}) { paymentMode { legacyId } } }',
     );
     const response = await postSubscription(testApp, ann.token, {
       ...MINIMAL,
       brand_id: '2',
       price: '22.50',
       price_type: 'EUR',
-      folder_id: String(createFolder.id),
+      folder_id: String(folder.legacyId),
       alert_id: '1',
       category_id: '3',
       description: 'Family plan',
       discount_voucher: 'WELCOME10',
-      payment_mode_id: String(createPaymentMode.id),
+      payment_mode_id: String(paymentMode.legacyId),
       'tags[]': ['video', 'family'],
       rating: '4',
       ltdval_price: '199.9',
@@ -105,11 +110,11 @@ describe('POST /api/v1/subscriptions (operation 4)', () => {
     const record = response.body.subscription;
     expectRecordShape(record);
     expect(record).toMatchObject({
-      folder_id: createFolder.id,
+      folder_id: folder.legacyId,
       category_id: 3,
       description: 'Family plan',
       discount_voucher: 'WELCOME10',
-      payment_mode_id: createPaymentMode.id,
+      payment_mode_id: paymentMode.legacyId,
       payment_mode: 'Visa',
       rating: 4,
       ltdval_price: '199.90',
@@ -125,7 +130,8 @@ describe('POST /api/v1/subscriptions (operation 4)', () => {
     });
     const { subscription } = await gql<{ subscription: { tags: { name: string }[] } }>(
       ann.token,
-      `{ subscription(id: ${record.id}) { tags { name } } }`,
+      'query($id: ID!) { subscription(id: $id) { tags { name } } }',
+      { id: recordId(record.id) },
     );
     expect(subscription.tags.map((tag) => tag.name)).toEqual(['family', 'video']);
   });
@@ -211,13 +217,13 @@ describe('POST /api/v1/subscriptions (operation 4)', () => {
 
   it("refuses another user's folder and an unknown payment mode", async () => {
     const bob = await signUp(testApp, 'Bob');
-    const { createFolder } = await gql<{ createFolder: { id: number } }>(
+    const { createFolder } = await gql<{ createFolder: { folder: { legacyId: number } } }>(
       bob.token,
-      'mutation { createFolder(input: {name: "Bob\'s"}) { id } }',
+      'mutation { createFolder(input: {name: "Bob\'s"}) { folder { legacyId } } }',
     );
     const response = await postSubscription(testApp, ann.token, {
       ...MINIMAL,
-      folder_id: String(createFolder.id),
+      folder_id: String(createFolder.folder.legacyId),
       payment_mode_id: '424242',
     });
     expect(response.status).toBe(400);
@@ -248,11 +254,11 @@ describe('GET /api/v1/subscriptions (operation 8)', () => {
   beforeAll(async () => {
     carol = await signUp(testApp, 'Carol');
     folderId = (
-      await gql<{ createFolder: { id: number } }>(
+      await gql<{ createFolder: { folder: { legacyId: number } } }>(
         carol.token,
-        'mutation { createFolder(input: {name: "Work", color: "#00ff00"}) { id } }',
+        'mutation { createFolder(input: {name: "Work", color: "#00ff00"}) { folder { legacyId } } }',
       )
-    ).createFolder.id;
+    ).createFolder.folder.legacyId;
     await createSubscription(testApp, carol.token, {
       brand_id: 'Alpha Tool',
       price: '5',
@@ -472,11 +478,17 @@ describe('DELETE /api/v1/subscriptions/{id} (operation 12)', () => {
       ]);
     expect(row.deleted_at).not.toBeNull();
 
-    const restored = await gql<{ restoreSubscription: { id: number } }>(
+    const restored = await gql<{
+      restoreSubscription: { subscription: { id: string; legacyId: number }; userErrors: unknown[] };
+    }>(
       ann.token,
-      `mutation { restoreSubscription(id: ${created.id}) { id } }`,
+      'mutation($input: RestoreSubscriptionInput!) { restoreSubscription(input: $input) { subscription { id legacyId } userErrors { code } } }',
+      { input: { id: recordId(created.id) } },
     );
-    expect(restored.restoreSubscription.id).toBe(created.id);
+    expect(restored.restoreSubscription).toEqual({
+      subscription: { id: recordId(created.id), legacyId: created.id },
+      userErrors: [],
+    });
     expect((await testApp.http.get(`/api/v1/subscriptions/${addon.id}`).set(auth(ann.token))).status).toBe(200);
   });
 });
@@ -705,32 +717,43 @@ describe('two users', () => {
       .query({ start: '2020-01-01', end: '2020-12-31' })
       .set(asB);
     expect(calendar.status).toBe(400);
-    const viaGraphql = await graphql(testApp, b.token, `{ subscription(id: ${record.id}) { id } }`);
+    const aRecord = recordId(record.id);
+    const viaGraphql = await graphql(testApp, b.token, 'query($id: ID!) { subscription(id: $id) { id } }', {
+      id: aRecord,
+    });
     expect(viaGraphql.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    const viaNode = await graphql(testApp, b.token, 'query($id: ID!) { node(id: $id) { id } }', { id: aRecord });
+    expect(viaNode.body.data.node).toBeNull();
     for (const mutation of ['cancelSubscription', 'refundSubscription', 'deleteSubscription', 'restoreSubscription']) {
+      const inputType = `${mutation[0].toUpperCase()}${mutation.slice(1)}Input`;
+      const result = mutation === 'deleteSubscription' ? 'deletedSubscriptionId' : 'subscription { id }';
       const answer = await graphql(
         testApp,
         b.token,
-        `mutation { ${mutation}(id: ${record.id}) ${mutation === 'deleteSubscription' ? '' : '{ id }'} }`,
+        `mutation($input: ${inputType}!) { ${mutation}(input: $input) { ${result} userErrors { field code } } }`,
+        { input: { id: aRecord } },
       );
       expect(answer.body.errors[0].extensions.code).toBe('NOT_FOUND');
+      expect(answer.body.data[mutation].userErrors).toEqual([{ field: expect.any(Array), code: 'NOT_FOUND' }]);
     }
     const update = await graphql(
       testApp,
       b.token,
-      `mutation { updateSubscription(id: ${record.id}, input: {price: "0"}) { id } }`,
+      'mutation($input: UpdateSubscriptionInput!) { updateSubscription(input: $input) { subscription { id } userErrors { code } } }',
+      { input: { id: aRecord, price: '0' } },
     );
     expect(update.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect(update.body.data.updateSubscription).toEqual({ subscription: null, userErrors: [{ code: 'NOT_FOUND' }] });
     const addon = await graphql(
       testApp,
       b.token,
-      `mutation { addAddon(subscriptionId: ${record.id}, input: {price: "1", currency: "USD", paymentDate: "2026-01-01"}) { id } }`,
+      'mutation($input: AddAddonInput!) { addAddon(input: $input) { subscription { id } userErrors { code } } }',
+      { input: { mainRecordId: aRecord, price: '1', currency: 'USD', paymentDate: '2026-01-01' } },
     );
     expect(addon.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect(addon.body.data.addAddon).toEqual({ subscription: null, userErrors: [{ code: 'NOT_FOUND' }] });
     const { body } = await graphql(testApp, b.token, '{ subscriptions { totalCount edges { node { id } } } }');
-    expect(body.data.subscriptions.edges.map((edge: { node: { id: number } }) => edge.node.id)).not.toContain(
-      record.id,
-    );
+    expect(body.data.subscriptions.edges.map((edge: { node: { id: string } }) => edge.node.id)).not.toContain(aRecord);
     const after = await testApp.app.db.orm.em
       .getConnection()
       .execute('select * from "subscriptions" where "user_id" = ? order by "id"', [a.id]);

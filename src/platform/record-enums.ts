@@ -2,7 +2,8 @@ import { registerEnumType } from 'type-graphql';
 
 /**
  * The closed sets of a record as GraphQL enums. Their values are the original's integer codes (codes.ts), so
- * resolvers and services keep the codes and GraphQL answers and takes the names.
+ * resolvers and services keep the codes and GraphQL answers and takes the names. They live in platform because
+ * records, alerts, the catalogue and detection all speak them, and no two features may import each other.
  */
 export const RecordType = { SUBSCRIPTION: 1, TRIAL: 2, LIFETIME: 3 } as const;
 export const RecordStatus = { DRAFT: 0, ACTIVE: 1, CANCELLED: 2, REFUNDED: 3, EXPIRED: 4 } as const;
