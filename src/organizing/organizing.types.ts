@@ -1,5 +1,5 @@
 import { DateTimeResolver } from 'graphql-scalars';
-import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, ID, InputType, ObjectType } from 'type-graphql';
 
 import type { ProductCategory } from '../catalogue/product-category.entity';
 import { Node } from '../platform/graphql/node';
@@ -33,8 +33,8 @@ export class PaymentModeView {
 export class ProductCategoryView {
   id!: number;
   @Field({ description: 'Its name.' }) name!: string;
-  @Field(() => Int, { nullable: true, description: 'null for the global categories every user shares' }) userId!:
-    number | null;
+  @Field({ description: 'true for the global categories every user shares (read-only); false for your own.' })
+  isGlobal!: boolean;
   @Field(() => DateTimeResolver, { description: 'When it was made.' }) createdAt!: string;
 }
 
@@ -77,6 +77,6 @@ export const toPaymentModeView = (mode: PaymentMode): PaymentModeView => ({ id: 
 export const toCategoryView = (category: ProductCategory): ProductCategoryView => ({
   id: category.id,
   name: category.name,
-  userId: category.user ?? null,
+  isGlobal: category.user === null || category.user === undefined,
   createdAt: toIsoMicros(category.createdAt)!,
 });

@@ -367,7 +367,7 @@ export class SubscriptionResolver {
     return {
       id: record.category_id,
       name: record.category_name!,
-      userId: record.category_user_id,
+      isGlobal: record.category_user_id === null,
       createdAt: toIsoMicros(record.category_created_at)!,
     };
   }

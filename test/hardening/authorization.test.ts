@@ -698,7 +698,7 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
   folders: { ownOnly: ['{ folders { id name } }'] },
   tags: { ownOnly: ['{ tags { id name } }'] },
   paymentModes: { ownOnly: ['{ paymentModes { id name } }'] },
-  productCategories: { ownOnly: ['{ productCategories { id name userId } }'] },
+  productCategories: { ownOnly: ['{ productCategories { id name isGlobal } }'] },
   reminders: {
     ownOnly: [
       `{ reminders(from: "${INSTANT.from}", to: "${INSTANT.to}") { totalCount nodes { id subscriptionId alertId kind date } } }`,

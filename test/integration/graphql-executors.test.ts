@@ -88,12 +88,12 @@ const STEPS: Step[] = [
   },
   {
     query:
-      'mutation { createProductCategory(input: {name: "Household"}) { productCategory { id name userId createdAt } } }',
+      'mutation { createProductCategory(input: {name: "Household"}) { productCategory { id name isGlobal createdAt } } }',
   },
   // The catalogue ships 20 categories; the user's own comes after them.
   {
     query:
-      'mutation($input: UpdateProductCategoryInput!) { updateProductCategory(input: $input) { productCategory { id name userId } userErrors { field code } } }',
+      'mutation($input: UpdateProductCategoryInput!) { updateProductCategory(input: $input) { productCategory { id name isGlobal } userErrors { field code } } }',
     variables: { input: { id: globalId('ProductCategory', 21), name: 'Home' } },
   },
   {
@@ -448,7 +448,7 @@ const STEPS: Step[] = [
   },
   {
     query:
-      '{ folders { id name color isDefault } tags { id name } paymentModes { id name } productCategories { id name userId } }',
+      '{ folders { id name color isDefault } tags { id name } paymentModes { id name } productCategories { id name isGlobal } }',
   },
   {
     query: 'mutation($input: DeleteTagInput!) { deleteTag(input: $input) { deletedTagId userErrors { field code } } }',
