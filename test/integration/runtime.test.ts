@@ -9,6 +9,7 @@ import {
   childrenOf,
   embeddedServerProcesses,
   isAlive,
+  runningProcess,
   type ServiceProcess,
   spawnService,
   startService,
@@ -189,9 +190,11 @@ describe('embedded PostgreSQL under DATA_DIR', () => {
     }
     first.child.kill('SIGKILL');
     await first.exited;
-    expect(isAlive(orphan)).toBe(true);
+    const orphanProcess = runningProcess(orphan);
+    expect(orphanProcess).toMatchObject({ command: 'postgres' });
     const second = await start({ DATA_DIR: dataDir, WEB_CONCURRENCY: '1', LOG_LEVEL: 'warn' });
-    expect(isAlive(orphan)).toBe(false);
+    // Gone, or its pid already reused by another process.
+    expect(runningProcess(orphan)).not.toEqual(orphanProcess);
     expect(await (await fetch(`${second.url}/readyz`)).json()).toMatchObject({
       status: 'ok',
       reclaimedOrphanedDatabase: { pid: orphan },

@@ -105,13 +105,25 @@ export function childrenOf(pid: number): number[] {
   }
 }
 
-export function isAlive(pid: number): boolean {
+/**
+ * The process at `pid` as /proc tells it (its start time tells a reused pid apart), or null when there is none
+ * or it has exited and waits only to be reaped (a zombie: an orphan adopted by a PID 1 that reaps late).
+ */
+export function runningProcess(pid: number): { started: string; command: string } | null {
+  let stat: string;
   try {
-    process.kill(pid, 0);
-    return true;
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch {
-    return false;
+    return null;
   }
+  const close = stat.lastIndexOf(')');
+  // After the command name: state, then 18 fields up to the start time (field 22 of proc(5)).
+  const [state, ...rest] = stat.slice(close + 2).split(' ');
+  return state === 'Z' ? null : { started: rest[18], command: stat.slice(stat.indexOf('(') + 1, close) };
+}
+
+export function isAlive(pid: number): boolean {
+  return runningProcess(pid) !== null;
 }
 
 /** Every process whose command line names the data folder's embedded server (started with -D DATA_DIR/postgres). */

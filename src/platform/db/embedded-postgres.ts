@@ -390,9 +390,21 @@ function readPostmaster(pgdata: string): { pid: number; port: number } | null {
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // An exited process nobody has reaped yet (a zombie) still answers signals. An orphaned server is adopted by
+  // PID 1, which in a container may be this very process or one that never reaps: it is gone all the same.
+  return !isZombie(pid);
+}
+
+function isZombie(pid: number): boolean {
+  try {
+    // The state follows the command name, which is in parentheses and may itself hold spaces or parentheses.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+  } catch {
+    return false;
   }
 }
 
