@@ -32,6 +32,7 @@ import { Metrics } from './platform/ops/metrics';
 import { staticImages } from './platform/ops/static-images';
 import { compressAnswers } from './platform/web/compression';
 import { dashboardPage } from './platform/web/dashboard';
+import { securityHeaders } from './platform/web/security-headers';
 import { toIsoMicros } from './platform/wire-formats';
 import { type ApiRuntime, createRuntime, type RuntimeOptions } from './runtime/runtime';
 import { buildAppSchema } from './runtime/schema';
@@ -123,6 +124,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         },
   );
   app.use(metrics.middleware());
+  app.use(securityHeaders());
   app.use(compressAnswers());
 
   app.get('/healthz', (_req, res) => {

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 
 import type { Config } from '../../src/platform/config';
-import { htmlPage, servedFiles, vendorAsset } from '../../src/platform/web/package-files';
+import { htmlPage, servedFiles, servedScript, vendorAsset } from '../../src/platform/web/package-files';
 import { openApiDocument } from './document';
 
 /**
@@ -34,7 +34,11 @@ export function apiDocsPages(config: Pick<Config, 'serviceShortName'>): Router {
     '',
     `<div id="reference"></div>
 <script src="/docs/assets/scalar.js"></script>
-<script>Scalar.createApiReference('#reference', ${JSON.stringify(settings)});</script>`,
+<script src="/docs/assets/start.js"></script>`,
+  );
+  router.get(
+    '/docs/assets/start.js',
+    servedScript(`Scalar.createApiReference('#reference', ${JSON.stringify(settings)});\n`),
   );
   router.get(['/docs', '/docs/'], page);
   return router;

@@ -17,7 +17,7 @@ describeInBrowser('pages rendered in Chromium with nothing loaded from outside t
   });
 
   it('/docs renders the API reference from the served document', async () => {
-    const { page, outside } = await offlinePage(browser, testApp.baseUrl);
+    const { page, outside, refusedByPolicy } = await offlinePage(browser, testApp.baseUrl);
     await step(page, 'docs', async () => {
       await page.goto(`${testApp.baseUrl}/docs`);
       await page.getByRole('heading', { name: 'Subledger REST API' }).waitFor({ timeout: 30_000 });
@@ -25,10 +25,11 @@ describeInBrowser('pages rendered in Chromium with nothing loaded from outside t
       await page.getByText('Create a subscription or lifetime purchase').first().waitFor();
     });
     expect(outside).toEqual([]);
+    expect(refusedByPolicy).toEqual([]);
   });
 
   it('/graphql renders GraphiQL, which reads the schema and runs a query', async () => {
-    const { page, outside } = await offlinePage(browser, testApp.baseUrl);
+    const { page, outside, refusedByPolicy } = await offlinePage(browser, testApp.baseUrl);
     await step(page, 'graphiql', async () => {
       await page.goto(`${testApp.baseUrl}/graphql`);
       await page.locator('.graphiql-container').waitFor({ timeout: 30_000 });
@@ -42,5 +43,6 @@ describeInBrowser('pages rendered in Chromium with nothing loaded from outside t
       await page.locator('.graphiql-response').getByText('"Query"').waitFor();
     });
     expect(outside).toEqual([]);
+    expect(refusedByPolicy).toEqual([]);
   });
 });

@@ -13,6 +13,7 @@ describeInBrowser('finding subscriptions in a statement, in Chromium', () => {
   let browser: Browser;
   let page: Page;
   let outside: string[];
+  let refusedByPolicy: string[];
 
   /**
    * Two years of a statement ending today, in the new account's base currency; each true series under the
@@ -53,13 +54,16 @@ describeInBrowser('finding subscriptions in a statement, in Chromium', () => {
   beforeAll(async () => {
     testApp = await startTestApp();
     browser = await launchBrowser();
-    ({ page, outside } = await offlinePage(browser, testApp.baseUrl));
+    ({ page, outside, refusedByPolicy } = await offlinePage(browser, testApp.baseUrl));
   });
   afterAll(async () => {
     await browser?.close();
     await testApp?.close();
   });
-  afterEach(() => expect(outside).toEqual([]));
+  afterEach(() => {
+    expect(outside).toEqual([]);
+    expect(refusedByPolicy).toEqual([]);
+  });
 
   it('signs up and opens an empty screen', () =>
     step(page, 'detect-sign-up', async () => {

@@ -52,6 +52,7 @@ describeInBrowser('the dashboard in Chromium', () => {
   let browser: Browser;
   let page: Page;
   let outside: string[];
+  let refusedByPolicy: string[];
   const receiver = new Receiver();
   // From the test clock: January 31 of last year (a monthly record from it is next due within a month, on
   // any day) and the February after it; March 1 of next year.
@@ -65,14 +66,17 @@ describeInBrowser('the dashboard in Chromium', () => {
     testApp = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' });
     await receiver.start();
     browser = await launchBrowser();
-    ({ page, outside } = await offlinePage(browser, testApp.baseUrl));
+    ({ page, outside, refusedByPolicy } = await offlinePage(browser, testApp.baseUrl));
   });
   afterAll(async () => {
     await browser?.close();
     await receiver.stop();
     await testApp?.close();
   });
-  afterEach(() => expect(outside).toEqual([]));
+  afterEach(() => {
+    expect(outside).toEqual([]);
+    expect(refusedByPolicy).toEqual([]);
+  });
 
   /** Opens a screen from the navigation; each screen is checked with axe-core once it has loaded. */
   const screen = async (name: string) => {

@@ -34,18 +34,27 @@ export async function newClockedContext(
   return context;
 }
 
-/** A page that may load only from `origin`: anything else is aborted and listed in `outside`. */
-export async function offlinePage(browser: Browser, origin: string): Promise<{ page: Page; outside: string[] }> {
+/** A page that may load only from `origin`: anything else is aborted and listed in `outside`; what the CSP refused is in `refusedByPolicy`. */
+export async function offlinePage(
+  browser: Browser,
+  origin: string,
+): Promise<{ page: Page; outside: string[]; refusedByPolicy: string[] }> {
   // Its own context: axe-core's runner opens pages in the page's context.
   const page = await (await newClockedContext(browser)).newPage();
   const outside: string[] = [];
+  // What the Content-Security-Policy kept from running or loading: Chromium reports each on the console.
+  const refusedByPolicy: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && message.text().includes('Content Security Policy'))
+      refusedByPolicy.push(message.text());
+  });
   await page.route('**/*', (route) => {
     const url = route.request().url();
     if (new URL(url).origin === origin) return route.continue();
     outside.push(url);
     return route.abort();
   });
-  return { page, outside };
+  return { page, outside, refusedByPolicy };
 }
 
 /** Runs a step; when it fails, the page's screenshot is written to SCREENSHOTS/<name>.png first. */

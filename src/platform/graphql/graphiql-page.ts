@@ -1,6 +1,6 @@
 import { Router } from 'express';
 
-import { htmlPage, servedFiles, vendorAsset } from '../web/package-files';
+import { htmlPage, servedFiles, servedScript, vendorAsset } from '../web/package-files';
 
 const DEFAULT_QUERY = `# Sign in (or signUp), then put {"authorization": "Bearer <token>"} under Headers below.
 mutation {
@@ -33,16 +33,19 @@ export function graphiqlPage(): Router {
 <script src="/graphql/assets/react.js"></script>
 <script src="/graphql/assets/react-dom.js"></script>
 <script src="/graphql/assets/graphiql.js"></script>
-<script>
-  const fetcher = GraphiQL.createFetcher({ url: new URL('/graphql', location.href).href });
-  ReactDOM.createRoot(document.getElementById('graphiql')).render(
-    React.createElement(GraphiQL, {
-      fetcher,
-      defaultEditorToolsVisibility: true,
-      defaultQuery: ${JSON.stringify(DEFAULT_QUERY)},
-    }),
+<script src="/graphql/assets/start.js"></script>`,
   );
-</script>`,
+  router.get(
+    '/graphql/assets/start.js',
+    servedScript(`const fetcher = GraphiQL.createFetcher({ url: new URL('/graphql', location.href).href });
+ReactDOM.createRoot(document.getElementById('graphiql')).render(
+  React.createElement(GraphiQL, {
+    fetcher,
+    defaultEditorToolsVisibility: true,
+    defaultQuery: ${JSON.stringify(DEFAULT_QUERY)},
+  }),
+);
+`),
   );
   // A browser's navigation (it asks for HTML, sends no query); API clients' GETs go on to Apollo.
   router.get('/graphql', (req, res, next) => {

@@ -58,6 +58,13 @@ export function servedFiles(files: Record<string, string>): RequestHandler {
   };
 }
 
+/** A script the server writes itself: a page's start-up, kept out of the page for its Content-Security-Policy. */
+export function servedScript(source: string): RequestHandler {
+  return (_req, res) => {
+    res.type('js').setHeader('Cache-Control', 'no-cache').send(source);
+  };
+}
+
 /** A small HTML page, always revalidated (its assets carry the caching): the same head for every page the service renders itself. */
 export function htmlPage(title: string, head: string, body: string): RequestHandler {
   const page = `<!doctype html>
