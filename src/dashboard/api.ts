@@ -1,14 +1,21 @@
-/** The dashboard's one way to the server: GraphQL with the Bearer token kept for this tab only. */
+/**
+ * The dashboard's one way to the server: GraphQL with the Bearer token, kept for this tab only, or on this
+ * device (every tab, after a restart) when the user asked to stay signed in.
+ */
 
 const TOKEN_KEY = 'subledger.token';
 
 export const session = {
   get token(): string | null {
-    return sessionStorage.getItem(TOKEN_KEY);
+    return sessionStorage.getItem(TOKEN_KEY) ?? localStorage.getItem(TOKEN_KEY);
   },
-  set token(value: string | null) {
-    if (value === null) sessionStorage.removeItem(TOKEN_KEY);
-    else sessionStorage.setItem(TOKEN_KEY, value);
+  keep(token: string, onThisDevice: boolean): void {
+    this.forget();
+    (onThisDevice ? localStorage : sessionStorage).setItem(TOKEN_KEY, token);
+  },
+  forget(): void {
+    sessionStorage.removeItem(TOKEN_KEY);
+    localStorage.removeItem(TOKEN_KEY);
   },
 };
 
@@ -91,7 +98,7 @@ async function send<T>(headers: Record<string, string>, body: string | FormData)
   if (error) {
     const code = error.extensions?.code ?? 'ERROR';
     if (code === 'UNAUTHENTICATED' && session.token) {
-      session.token = null;
+      session.forget();
       window.dispatchEvent(new Event('subledger:signed-out'));
     }
     throw new ApiError(error.message, code, error.extensions?.errors ?? {});

@@ -24,7 +24,7 @@ const LOGIN = /* GraphQL */ `
   }
 `;
 
-/** Sign-up and login; the token lives in this tab's sessionStorage, never in a cookie. */
+/** Sign-up and login; the token lives in this tab's sessionStorage, or in localStorage if asked, never in a cookie. */
 export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   const [mode, setMode] = useState<'login' | 'signup'>('login');
   const action = useAction();
@@ -43,7 +43,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
             ).signUp
           : (await gql<LogInMutation, LogInMutationVariables>(LOGIN, { input: { email, password } })).login;
       // A refusal comes as an error too (gql throws on it), so a payload here carries the token.
-      if (data.token) session.token = data.token;
+      if (data.token) session.keep(data.token, form.get('keep') === 'on');
     });
     if (ok) onSignedIn();
   }
@@ -62,6 +62,9 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
           autoComplete={mode === 'signup' ? 'new-password' : 'current-password'}
           errors={action.errors}
         />
+        <label>
+          <input type="checkbox" name="keep" /> Keep me signed in on this device
+        </label>
         <Notice outcome={action.outcome} />
         <button type="submit" disabled={action.busy}>
           {mode === 'signup' ? 'Create account' : 'Log in'}

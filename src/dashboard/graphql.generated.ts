@@ -998,6 +998,11 @@ export type LiveBudgetExceededSubscriptionVariables = Exact<{ [key: string]: nev
 
 export type LiveBudgetExceededSubscription = { budgetExceeded: { budgetId: string } };
 
+export type LogOutMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type LogOutMutation = { logout: { user: { id: string } | null } };
+
 export type PaymentEntriesQueryVariables = Exact<{
   filter?: PaymentEntryFilter | null | undefined;
 }>;

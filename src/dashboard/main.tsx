@@ -4,10 +4,11 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 
 import { Alerts } from './alerts';
-import { session } from './api';
+import { gql, session } from './api';
 import { SignIn } from './auth';
 import { Calendar } from './calendar';
 import { Detect } from './detect';
+import type { LogOutMutation, LogOutMutationVariables } from './graphql.generated';
 import { HouseholdScreen } from './household';
 import { Integrations } from './integrations';
 import { startLiveUpdates } from './live';
@@ -32,6 +33,22 @@ const SCREENS = {
   profile: ['Profile', Profile],
 } as const;
 type Screen = keyof typeof SCREENS;
+
+const LOG_OUT = /* GraphQL */ `
+  mutation LogOut {
+    logout {
+      user {
+        id
+      }
+    }
+  }
+`;
+
+/** Revokes the token on the server (a kept one must not outlive the log out), then forgets it here. */
+async function logOut(): Promise<void> {
+  await gql<LogOutMutation, LogOutMutationVariables>(LOG_OUT).catch(() => undefined);
+  session.forget();
+}
 
 const screenOf = (hash: string): Screen => (hash.slice(2) in SCREENS ? (hash.slice(2) as Screen) : 'subscriptions');
 
@@ -64,14 +81,7 @@ function App() {
             {title}
           </a>
         ))}
-        <button
-          type="button"
-          class="link"
-          onClick={() => {
-            session.token = null;
-            setSignedIn(false);
-          }}
-        >
+        <button type="button" class="link" onClick={() => void logOut().then(() => setSignedIn(false))}>
           Log out
         </button>
       </nav>

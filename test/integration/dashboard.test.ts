@@ -89,7 +89,10 @@ describeInBrowser('the dashboard in Chromium', () => {
   const row = (name: string) =>
     page.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
   /** The signed-in user's token, as the dashboard keeps it. */
-  const token = async () => (await page.evaluate('sessionStorage.getItem("subledger.token")')) as string;
+  const token = async () =>
+    (await page.evaluate(
+      'sessionStorage.getItem("subledger.token") ?? localStorage.getItem("subledger.token")',
+    )) as string;
   /** A page of its own signed in with `token`, at a screen. */
   const pageOf = async (signedIn: string, hash = '') => {
     const context = await newClockedContext(browser);
@@ -539,11 +542,16 @@ describeInBrowser('the dashboard in Chromium', () => {
       await german.close();
     }));
 
-  it('logs out, refuses a wrong password, and logs in again to the same records', () =>
+  it('logs out (revoking the token), refuses a wrong password, and logs in again to the same records', () =>
     step(page, 'logout-login', async () => {
+      const before = await token();
       await page.getByRole('button', { name: 'Log out' }).click();
       await page.getByRole('heading', { level: 2, name: 'Log in' }).waitFor();
       expect(await token()).toBeNull();
+      const revoked = await fetch(`${testApp.baseUrl}/api/v1/subscriptions`, {
+        headers: { authorization: `Bearer ${before}` },
+      });
+      expect(revoked.status).toBe(401);
       await page.getByLabel('E-mail').fill(email);
       await page.getByLabel('Password').fill('not the password');
       await page.getByRole('button', { name: 'Log in' }).click();
@@ -555,5 +563,33 @@ describeInBrowser('the dashboard in Chromium', () => {
       await screen('Subscriptions');
       await row('Gym').waitFor();
       expect(await token()).not.toBeNull();
+      // Not asked to stay signed in: a new tab asks to log in.
+      const tab = await page.context().newPage();
+      await tab.goto(`${testApp.baseUrl}/`);
+      await tab.getByRole('heading', { level: 2, name: 'Log in' }).waitFor();
+      await tab.close();
+    }));
+
+  it('keeps a sign-in on this device when asked, for every new tab, until it logs out', () =>
+    step(page, 'keep-signed-in', async () => {
+      await page.getByRole('button', { name: 'Log out' }).click();
+      await page.getByLabel('E-mail').fill(email);
+      await page.getByLabel('Password').fill(password);
+      await page.getByLabel('Keep me signed in on this device').check();
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await screen('Subscriptions');
+      const tab = await page.context().newPage();
+      await tab.goto(`${testApp.baseUrl}/#/subscriptions`);
+      await tab.getByRole('rowheader', { name: 'Gym', exact: true }).waitFor();
+      const kept = (await tab.evaluate('localStorage.getItem("subledger.token")')) as string | null;
+      expect(kept).not.toBeNull();
+      await tab.getByRole('button', { name: 'Log out' }).click();
+      await tab.getByRole('heading', { level: 2, name: 'Log in' }).waitFor();
+      expect(await tab.evaluate('localStorage.getItem("subledger.token")')).toBeNull();
+      const revoked = await fetch(`${testApp.baseUrl}/api/v1/subscriptions`, {
+        headers: { authorization: `Bearer ${kept}` },
+      });
+      expect(revoked.status).toBe(401);
+      await tab.close();
     }));
 });
