@@ -43,7 +43,7 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['warn', 'error'] }],
       // Required lazily, for memory: bullmq, ioredis and nodemailer only where Redis or SMTP are configured, the
       // import and rates-source parsers only with the first import or refresh, undici with the first delivery,
-      // the migrator only when migrations are pending.
+      // the migrator only when migrations are pending, openid-client (an ES module) only with single sign-on.
       '@typescript-eslint/no-require-imports': [
         'error',
         {
@@ -58,6 +58,7 @@ export default tseslint.config(
             '^saxes$',
             '^undici$',
             '^@mikro-orm/migrations$',
+            '^openid-client$',
           ],
         },
       ],
@@ -168,6 +169,8 @@ export default tseslint.config(
               'ReminderFired',
               'BudgetExceeded',
               'ImportProblem',
+              // The server's settings, one of them.
+              'SignInMethods',
             ],
           },
         },

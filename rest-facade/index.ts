@@ -11,6 +11,7 @@ import { calendarFeedRoutes } from './routes/calendar-feed.routes';
 import { catalogueRoutes } from './routes/catalogue.routes';
 import { exportRoutes } from './routes/export.routes';
 import { inboundWebhookRoutes } from './routes/inbound-webhook.routes';
+import { oidcRoutes } from './routes/oidc.routes';
 import { organizingRoutes } from './routes/organizing.routes';
 import { settingsRoutes } from './routes/settings.routes';
 import { readChecksItsCaller, subscriptionRoutes } from './routes/subscriptions.routes';
@@ -46,6 +47,8 @@ export function createRestFacade({ services, config, requestLimiter }: RestFacad
   root.use('/api/v1', api);
   root.use(inboundWebhookRoutes(services, config));
   root.use(calendarFeedRoutes(services));
+  // Single sign-on's browser stops: each asks the provider, so they take the request limit (per address).
+  root.use(oidcRoutes(services, config, requestLimiter ? [rateLimit(requestLimiter, config.rateLimitPerMinute)] : []));
   // Downloads take the API's token and request limit.
   root.use(
     '/export',

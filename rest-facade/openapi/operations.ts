@@ -120,6 +120,7 @@ export function restOperations(serviceShortName: string): Operation[] {
         201: json('Signed in', 'Login'),
         400: refused(),
         401: refused('Credentials refused'),
+        403: refused('Password login is turned off (OIDC_ONLY): sign in by single sign-on'),
         429: refused('Too many attempts (Retry-After says when to retry)'),
       },
     },
@@ -435,6 +436,42 @@ export function restOperations(serviceShortName: string): Operation[] {
         },
         304: { description: 'Unchanged since If-None-Match or If-Modified-Since' },
         404: refused('Unknown or revoked feed'),
+      },
+    },
+    {
+      method: 'get',
+      path: '/auth/oidc/login',
+      operationId: 'singleSignOnLogin',
+      summary: 'Single sign-on: sends the browser to the OpenID Connect provider (OIDC_ISSUER)',
+      tag: 'Authentication',
+      bearer: false,
+      answers: {
+        303: { description: "To the provider's authorization page" },
+        404: refused('Single sign-on is not set up'),
+        503: refused('The provider cannot be reached'),
+      },
+    },
+    {
+      method: 'get',
+      path: '/auth/oidc/callback',
+      operationId: 'singleSignOnCallback',
+      summary:
+        'Single sign-on: where the provider sends the browser back; on to the dashboard with a one-time code for the GraphQL completeSingleSignOn',
+      tag: 'Authentication',
+      bearer: false,
+      parameters: [
+        query('code', string, "The provider's authorization code"),
+        query('state', string, 'The state the login made'),
+      ],
+      answers: {
+        303: { description: 'To the dashboard, `#sso-code=<one-time code>` in the fragment' },
+        400: refused('Unknown, expired or used sign-in (state)'),
+        401: refused("The provider's answer was refused, or the account is disabled"),
+        403: refused(
+          'An unverified e-mail, no account (OIDC_AUTO_SIGNUP off), or an account linked to another identity',
+        ),
+        404: refused('Single sign-on is not set up'),
+        503: refused('The provider cannot be reached'),
       },
     },
     {

@@ -26,6 +26,9 @@ export interface Session {
 
 const DAY_MS = 86_400_000;
 
+/** OIDC_ONLY: the answer to a password login or sign-up. */
+const PASSWORD_LOGIN_OFF = 'Sign-in is by single sign-on on this server (password login is turned off)';
+
 /** Token identities kept per process: a few hundred bytes each. */
 const KNOWN_TOKENS = 10_000;
 
@@ -36,12 +39,13 @@ export class AuthService {
   constructor(
     private readonly users: UserRepository,
     private readonly tokens: AccessTokenRepository,
-    private readonly config: Pick<Config, 'tokenTtlDays' | 'allowSignup'>,
+    private readonly config: Pick<Config, 'tokenTtlDays' | 'allowSignup' | 'passwordLogin'>,
     private readonly throttle: LoginThrottle,
   ) {}
 
   /** Checks e-mail and password; the same UNAUTHENTICATED answer for an unknown e-mail and a wrong password. */
   async login(presentedEmail: string, password: string, address: string): Promise<Session> {
+    if (!this.config.passwordLogin) throw new AppError('FORBIDDEN', PASSWORD_LOGIN_OFF);
     const email = normaliseEmail(presentedEmail);
     const failures = await this.throttle.claimAttempt(email, address);
     const user = await this.users.withPasswordHash(email);
@@ -127,6 +131,7 @@ export class AuthService {
 
   /** Self-service account creation, open while ALLOW_SIGNUP is true. */
   async signUp(input: NewUser): Promise<Session> {
+    if (!this.config.passwordLogin) throw new AppError('FORBIDDEN', PASSWORD_LOGIN_OFF);
     if (!this.config.allowSignup) throw new AppError('FORBIDDEN', 'Sign-up is closed on this server');
     const user = await this.createUser(input);
     return { user, token: await this.issueToken(user.id) };
@@ -164,7 +169,8 @@ export class AuthService {
     });
   }
 
-  private async issueToken(userId: number): Promise<string> {
+  /** A new access token of the user's (a login, a sign-up, a finished single sign-on). */
+  async issueToken(userId: number): Promise<string> {
     const secret = randomSecret(30);
     const id = await this.tokens.issue(
       userId,

@@ -31,7 +31,7 @@ export class UserView {
 }
 
 /** A session's results: the token and the user it stands for. */
-const SESSION_FIELDS = {
+export const SESSION_FIELDS = {
   token: {
     type: () => String,
     description: 'The access token: send it as `Authorization: Bearer <token>`; null when refused.',

@@ -31,6 +31,10 @@ export interface Config {
   /** Origins browsers may call from; null: any origin. */
   corsOrigins: string[] | null;
   allowSignup: boolean;
+  /** Single sign-on over OpenID Connect; null when OIDC_ISSUER is unset. */
+  oidc: OidcConfig | null;
+  /** Whether e-mail and password sign in (and sign up); OIDC_ONLY=true turns them off, leaving single sign-on. */
+  passwordLogin: boolean;
   /** Requests per minute per token (per address before login); 0 turns the limit off. */
   rateLimitPerMinute: number;
   serviceShortName: string;
@@ -50,6 +54,18 @@ export interface Config {
   /** pretty: one readable line per event (pino-pretty); json: one JSON object per line. */
   logFormat: 'pretty' | 'json';
   nodeEnv: 'development' | 'production' | 'test';
+}
+
+export interface OidcConfig {
+  /** The provider's issuer URL, whose /.well-known/openid-configuration is read. */
+  issuer: string;
+  clientId: string;
+  /** null: a public client (PKCE alone). */
+  clientSecret: string | null;
+  /** Space-separated; always includes openid. */
+  scopes: string;
+  /** Whether a first sign-in with an unknown, verified e-mail creates its account. */
+  autoSignup: boolean;
 }
 
 export interface NotifyApis {
@@ -147,6 +163,8 @@ export function loadConfig(env: Env = process.env, terminal: boolean = process.s
     corsOrigins: corsOrigins(read('CORS_ORIGINS'), problems),
     metricsToken: read('METRICS_TOKEN') ?? null,
     allowSignup: boolean('ALLOW_SIGNUP', true),
+    oidc: oidcConfig(read, url('OIDC_ISSUER', ['https:', 'http:']), boolean('OIDC_AUTO_SIGNUP', false), problems),
+    passwordLogin: !boolean('OIDC_ONLY', false),
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 1000, 0, 1_000_000),
     serviceShortName,
     webhookAllowPrivate: boolean('WEBHOOK_ALLOW_PRIVATE', false),
@@ -165,8 +183,36 @@ export function loadConfig(env: Env = process.env, terminal: boolean = process.s
     logFormat: logFormat(read('LOG_FORMAT'), terminal, problems),
     nodeEnv: oneOf('NODE_ENV', NODE_ENVS, 'development'),
   };
+  if (!config.passwordLogin && read('OIDC_ISSUER') === undefined)
+    problems.push('OIDC_ONLY=true needs single sign-on set up (OIDC_ISSUER)');
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** OIDC_*: the issuer and the client Subledger is registered as there, all or none. */
+function oidcConfig(
+  read: (name: string) => string | undefined,
+  issuer: string | null,
+  autoSignup: boolean,
+  problems: string[],
+): OidcConfig | null {
+  const clientId = read('OIDC_CLIENT_ID');
+  const scopes = (read('OIDC_SCOPES') ?? 'openid email profile').split(/\s+/);
+  if (!issuer) {
+    // An OIDC_ISSUER that is not a URL has its own problem already.
+    if (read('OIDC_ISSUER') === undefined && (clientId || read('OIDC_CLIENT_SECRET')))
+      problems.push('OIDC_CLIENT_ID and OIDC_CLIENT_SECRET need OIDC_ISSUER');
+    return null;
+  }
+  if (!clientId) problems.push('OIDC_ISSUER needs OIDC_CLIENT_ID (the client id registered at the provider)');
+  if (!scopes.includes('openid')) problems.push(`OIDC_SCOPES must include openid (got "${scopes.join(' ')}")`);
+  return {
+    issuer,
+    clientId: clientId ?? '',
+    clientSecret: read('OIDC_CLIENT_SECRET') ?? null,
+    scopes: scopes.join(' '),
+    autoSignup,
+  };
 }
 
 /** LOG_FORMAT: pretty or json; unset, pretty when standard output is a terminal and json otherwise. */

@@ -6,6 +6,8 @@ import { AlertService } from '../alerts/alert.service';
 import { AccessTokenRepository } from '../auth/access-token.repository';
 import { AuthService } from '../auth/auth.service';
 import { LoginThrottle } from '../auth/login-throttle';
+import { OidcRepository } from '../auth/oidc.repository';
+import { OidcService } from '../auth/oidc.service';
 import { UserRepository } from '../auth/user.repository';
 import { CalendarFeedRepository } from '../calendar-feeds/calendar-feed.repository';
 import { CalendarFeedService } from '../calendar-feeds/calendar-feed.service';
@@ -94,6 +96,8 @@ export interface Services extends AccountSources {
   budgetWarnings: BudgetWarningService;
   /** Recurring payments found in bank statements, proposed as records. */
   detection: DetectionService;
+  /** Single sign-on over OpenID Connect (OIDC_ISSUER). */
+  oidc: OidcService;
 }
 
 export function createServices(
@@ -217,6 +221,7 @@ export function createServices(
       services.ledger,
       services.auth,
     ),
+    oidc: new OidcService(data, new OidcRepository(data), repositories.users, services.auth, config),
     budgetWarnings: new BudgetWarningService(
       data,
       repositories.spending,

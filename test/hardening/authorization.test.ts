@@ -781,6 +781,9 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
 
   signUp: { ownOnly: [mutation('signUp', '{email: A_EMAIL, password: "another password", name: "x"}')] },
   login: { ownOnly: [mutation('login', '{email: A_EMAIL, password: "wrong password"}')] },
+  signInMethods: { ownOnly: ['{ signInMethods { singleSignOn singleSignOnUrl passwordLogin } }'] },
+  // Its code is a bearer secret a sign-on made (single-sign-on.test.ts): one no sign-on made finds no one.
+  completeSingleSignOn: { ownOnly: [mutation('completeSingleSignOn', '{code: "a code no sign-on made"}')] },
   logout: {},
   createAlert: {
     ownOnly: [mutation('createAlert', '{name: "b", timePeriod: 1, time: "09:00", timezone: "UTC", channel: EMAIL}')],
@@ -1134,9 +1137,9 @@ describe('authorization matrix', () => {
       }
       for (const document of ownOnly) {
         const response = await ask(withIds(document));
-        // What B may do answers B's own data: it ran, with no error to hide behind (a login or sign-up as A
-        // is refused, as it should be).
-        if (!/\b(login|signUp)\b/.test(document)) {
+        // What B may do answers B's own data: it ran, with no error to hide behind (a login or sign-up as A,
+        // or a sign-on's code B has not got, is refused, as it should be).
+        if (!/\b(login|signUp|completeSingleSignOn)\b/.test(document)) {
           expect([document, response.body.errors]).toEqual([document, undefined]);
           const { key, isMutation } = rootOf(document);
           if (isMutation) expect([document, response.body.data[key].userErrors]).toEqual([document, []]);

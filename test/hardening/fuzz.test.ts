@@ -1491,6 +1491,8 @@ describe('fuzzing every GraphQL operation', () => {
       // A delivery (no background work here makes one); a notification host that answers (none is reachable).
       'redeliver',
       'sendTestNotification',
+      // A single sign-on's one-time code (single-sign-on.test.ts signs on at a real provider).
+      'completeSingleSignOn',
     ]);
     // These need a combination random input seldom makes (a member neither joined nor invited at that address,
     // a record shared with the household's members, a new price dated after the record's payment date): each

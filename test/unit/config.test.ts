@@ -20,6 +20,8 @@ describe('loadConfig', () => {
       corsOrigins: null,
       metricsToken: null,
       allowSignup: true,
+      oidc: null,
+      passwordLogin: true,
       rateLimitPerMinute: 1000,
       serviceShortName: 'subledger',
       webhookAllowPrivate: false,
@@ -125,6 +127,51 @@ describe('loadConfig', () => {
     ]) {
       expect(problems).toContain(name);
     }
+  });
+
+  it('reads single sign-on: the issuer and client, scopes with a default, auto sign-up and OIDC_ONLY', () => {
+    const issuer = 'https://auth.example.com/application/o/subledger/';
+    expect(loadConfig({ OIDC_ISSUER: issuer, OIDC_CLIENT_ID: 'subledger' })).toMatchObject({
+      oidc: { issuer, clientId: 'subledger', clientSecret: null, scopes: 'openid email profile', autoSignup: false },
+      passwordLogin: true,
+    });
+    const config = loadConfig({
+      OIDC_ISSUER: issuer,
+      OIDC_CLIENT_ID: 'subledger',
+      OIDC_CLIENT_SECRET: 's3cret',
+      OIDC_SCOPES: ' openid  email ',
+      OIDC_AUTO_SIGNUP: 'true',
+      OIDC_ONLY: 'true',
+    });
+    expect(config).toMatchObject({
+      oidc: { issuer, clientId: 'subledger', clientSecret: 's3cret', scopes: 'openid email', autoSignup: true },
+      passwordLogin: false,
+    });
+  });
+
+  it('refuses single-sign-on settings that cannot work', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+      return [];
+    };
+    expect(problems({ OIDC_ONLY: 'true' })).toEqual(['OIDC_ONLY=true needs single sign-on set up (OIDC_ISSUER)']);
+    expect(problems({ OIDC_CLIENT_ID: 'subledger' })).toEqual([
+      'OIDC_CLIENT_ID and OIDC_CLIENT_SECRET need OIDC_ISSUER',
+    ]);
+    expect(problems({ OIDC_ISSUER: 'https://auth.example.com' })).toEqual([
+      'OIDC_ISSUER needs OIDC_CLIENT_ID (the client id registered at the provider)',
+    ]);
+    expect(problems({ OIDC_ISSUER: 'auth.example.com', OIDC_CLIENT_ID: 'x', OIDC_AUTO_SIGNUP: 'sometimes' })).toEqual([
+      'OIDC_ISSUER must be a URL starting with https:// or http:// (got "auth.example.com")',
+      'OIDC_AUTO_SIGNUP must be true or false (got "sometimes")',
+    ]);
+    expect(
+      problems({ OIDC_ISSUER: 'https://auth.example.com', OIDC_CLIENT_ID: 'x', OIDC_SCOPES: 'email profile' }),
+    ).toEqual(['OIDC_SCOPES must include openid (got "email profile")']);
   });
 
   it('treats empty values as unset', () => {
