@@ -6,6 +6,7 @@ import { AlertService } from '../alerts/alert.service';
 import { AccessTokenRepository } from '../auth/access-token.repository';
 import { AuthService } from '../auth/auth.service';
 import { LoginThrottle } from '../auth/login-throttle';
+import { PersonalTokenService } from '../auth/personal-tokens.service';
 import { UserRepository } from '../auth/user.repository';
 import { CalendarFeedRepository } from '../calendar-feeds/calendar-feed.repository';
 import { CalendarFeedService } from '../calendar-feeds/calendar-feed.service';
@@ -94,6 +95,8 @@ export interface Services extends AccountSources {
   budgetWarnings: BudgetWarningService;
   /** Recurring payments found in bank statements, proposed as records. */
   detection: DetectionService;
+  /** Personal access tokens and sign-in sessions, as their owner manages them. */
+  personalTokens: PersonalTokenService;
 }
 
 export function createServices(
@@ -108,6 +111,7 @@ export function createServices(
   const repositories = {
     alerts: new AlertRepository(data),
     users: new UserRepository(data),
+    accessTokens: new AccessTokenRepository(data, stores.reads),
     exchangeRates: new ExchangeRateRepository(data),
     products: new ProductRepository(data),
     tags: new TagRepository(data),
@@ -156,12 +160,8 @@ export function createServices(
       repositories.subscriptions,
       reminders,
     ),
-    auth: new AuthService(
-      repositories.users,
-      new AccessTokenRepository(data, stores.reads),
-      config,
-      new LoginThrottle(stores),
-    ),
+    auth: new AuthService(repositories.users, repositories.accessTokens, config, new LoginThrottle(stores)),
+    personalTokens: new PersonalTokenService(repositories.accessTokens, config),
     subscriptions,
     folders: new OwnedNamesService(data, new OwnedNamesRepository(data, Folder), {
       label: 'Folder',
