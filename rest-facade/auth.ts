@@ -35,6 +35,15 @@ export const requireCaller: RequestHandler = (req, _res, next) => {
   next(req.caller ? undefined : AppError.unauthenticated());
 };
 
+/** Methods that write nothing (GET /auth/logout revokes only the token presented, which a read-only one may). */
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The one place REST enforces a token's scope: a READ_ONLY token's writes get 403. */
+export const refuseReadOnlyWrites: RequestHandler = (req, _res, next) => {
+  const refused = req.caller?.readOnly && !READ_METHODS.has(req.method);
+  next(refused ? new AppError('FORBIDDEN', 'This token is read-only: it may not write') : undefined);
+};
+
 /** The caller of a route behind requireCaller. */
 export function callerOf(req: Request): Caller {
   if (!req.caller) throw AppError.unauthenticated();

@@ -3,7 +3,7 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 
 import type { Config } from '../src/platform/config';
 import type { Services } from '../src/runtime/services';
-import { identifyCaller, requireCaller } from './auth';
+import { identifyCaller, refuseReadOnlyWrites, requireCaller } from './auth';
 import { rateLimit } from './rate-limit';
 import { alertRoutes } from './routes/alerts.routes';
 import { authRoutes, loginRoute } from './routes/auth.routes';
@@ -34,8 +34,8 @@ export function createRestFacade({ services, config, requestLimiter }: RestFacad
   api.use(identifyCaller(services.auth, readChecksItsCaller));
   if (requestLimiter) api.use(rateLimit(requestLimiter, config.rateLimitPerMinute));
   api.use(loginRoute(services, config));
-  // Every other /api/v1 path needs a valid token.
-  api.use(requireCaller);
+  // Every other /api/v1 path needs a valid token, and a read-only one reads only.
+  api.use(requireCaller, refuseReadOnlyWrites);
   api.use(authRoutes(services, config));
   api.use(subscriptionRoutes(services));
   api.use(alertRoutes(services));

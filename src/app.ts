@@ -224,6 +224,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       context: async ({ req }): Promise<GraphQLContext> => ({
         caller: req.caller ?? null,
         address: req.ip ?? 'unknown',
+        userAgent: req.get('user-agent'),
       }),
     }),
   );

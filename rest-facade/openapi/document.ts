@@ -31,6 +31,7 @@ function commonAnswers(operation: Operation): Record<string, Answer> {
     ...(operation.bearer === false
       ? {}
       : { 401: error('No valid Bearer token'), 429: error('Too many requests (Retry-After says when to retry)') }),
+    ...(operation.bearer !== false && operation.method !== 'get' ? { 403: error('The token is read-only') } : {}),
     ...(operation.form || operation.json
       ? { 413: error('Body over 1 MB'), 415: error('Unsupported body encoding') }
       : {}),

@@ -15,7 +15,7 @@ export function loginRoute(services: Services, config: Pick<Config, 'baseUrl'>):
     const email = form.requiredText('email', 320);
     const password = form.requiredText('password', 1024);
     form.done();
-    const session = await services.auth.login(email, password, req.ip ?? 'unknown');
+    const session = await services.auth.login(email, password, req.ip ?? 'unknown', req.get('user-agent'));
     res.status(201).json({ user: presentUser(session.user, config.baseUrl), token: session.token });
   });
   return router;

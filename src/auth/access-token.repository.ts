@@ -4,25 +4,37 @@ import type { DataSource } from '../platform/db/data-source';
 import { dataVersionSql } from '../platform/db/data-version';
 import type { DirectReads } from '../platform/db/direct-reads';
 import { utcTimestamp } from '../platform/db/timestamps';
-import { AccessToken } from './access-token.entity';
+import { AccessToken, TokenKind, type TokenScope } from './access-token.entity';
 
 export interface LiveToken {
   user_id: number;
   secret_hash: string;
-  /** Whether its expiry is more than an hour behind a fresh TOKEN_TTL_DAYS (then a use pushes it on). */
+  /** READ_ONLY scope: the token may not write. */
+  read_only: boolean;
+  /** A personal access token (not a sign-in's session). */
+  personal: boolean;
+  /**
+   * Whether a use is to be written (see `touch`): its last use is more than a minute old, or a session's expiry
+   * is more than an hour behind a fresh TOKEN_TTL_DAYS.
+   */
   renew: boolean;
   /** Its user's data version (see the data_versions migration), read before anything the request reads. */
   data_version: string;
 }
 
-/** The access_tokens table; the lookup and the expiry push are the hot path (every authenticated request). */
+/** What a new token is: a session (its device) or a personal token (its name, scope and fixed expiry). */
+export type NewToken =
+  | { kind: TokenKind.SESSION; device: string | null; expiresAt: string | null }
+  | { kind: TokenKind.PERSONAL; name: string; scope: TokenScope; expiresAt: string | null };
+
+/** The access_tokens table; the lookup and the write of a use are the hot path (every authenticated request). */
 export class AccessTokenRepository {
   constructor(
     private readonly db: DataSource,
     private readonly reads: DirectReads,
   ) {}
 
-  /** The token if it is neither revoked nor expired (`ttlDays` 0: tokens never expire). */
+  /** The token if it is neither revoked nor expired (`ttlDays` 0: sessions never expire). */
   async live(id: number, ttlDays: number): Promise<LiveToken | null> {
     const [row] = await this.reads.rows<LiveToken>(liveTokenSql(id, ttlDays));
     return row ?? null;
@@ -33,32 +45,59 @@ export class AccessTokenRepository {
     return liveTokenSql(id, ttlDays);
   }
 
-  /** Pushes the token's expiry to `ttlDays` from now. */
-  async slide(id: number, ttlDays: number): Promise<void> {
+  /** Writes a use: its last-used time, and a session's expiry pushed to `ttlDays` from now (0: none). */
+  async touch(id: number, ttlDays: number): Promise<void> {
     await this.db.run(
-      sql`update "access_tokens" set "expires_at" = (now() at time zone 'utc') + make_interval(days => ${ttlDays}::int) where "id" = ${id}`,
+      sql`update "access_tokens" set "last_used_at" = (now() at time zone 'utc'),
+              "expires_at" = case when "kind" = 'SESSION' and ${ttlDays}::int > 0
+                                  then (now() at time zone 'utc') + make_interval(days => ${ttlDays}::int)
+                                  else "expires_at" end
+           where "id" = ${id}`,
     );
   }
 
-  /** A new token of the user's with the hash of its secret; answers its id. */
-  async issue(userId: number, secretHash: string, expiresAt: string | null): Promise<number> {
-    return (await this.db.insert(AccessToken, { user: userId, secretHash, expiresAt })).id;
+  /** A new token of the user's with the hash of its secret; answers it. */
+  async issue(userId: number, secretHash: string, token: NewToken): Promise<AccessToken> {
+    return this.db.insert(AccessToken, { user: userId, secretHash, ...token });
   }
 
-  /** Revokes the user's token (another user's is left alone). */
-  async revoke(userId: number, id: number): Promise<void> {
-    await this.db.em().nativeUpdate(AccessToken, { id, user: userId }, { revokedAt: utcTimestamp() });
+  /** The user's unrevoked tokens of a kind, newest first; sessions only while live (`ttlDays` as for `live`). */
+  ofUser(userId: number, kind: TokenKind, ttlDays: number): Promise<AccessToken[]> {
+    const expiry =
+      kind === TokenKind.SESSION && ttlDays > 0
+        ? { $or: [{ expiresAt: null }, { expiresAt: { $gt: utcTimestamp() } }] }
+        : {};
+    return this.db
+      .em()
+      .find(AccessToken, { user: userId, kind, revokedAt: null, ...expiry }, { orderBy: { id: 'desc' } });
+  }
+
+  /**
+   * Revokes the user's unrevoked token (of `kind`, when given); answers it, or null when they have no such token
+   * (another user's is left alone).
+   */
+  async revoke(userId: number, id: number, kind?: TokenKind): Promise<AccessToken | null> {
+    const em = this.db.em();
+    const token = await em.findOne(AccessToken, { id, user: userId, revokedAt: null, ...(kind ? { kind } : {}) });
+    if (!token) return null;
+    token.revokedAt = utcTimestamp();
+    await em.flush();
+    return token;
   }
 }
 
 /**
- * The token `id` if it is neither revoked nor expired (`ttlDays` 0: tokens never expire), with its user's data
- * version: a statement of its own, or the check a read of the token's user runs in its own statement.
+ * The token `id` if it is neither revoked nor expired (`ttlDays` 0: sessions never expire; a personal token's
+ * expiry always holds), with its user's data version: a statement of its own, or the check a read of the
+ * token's user runs in its own statement.
  */
 function liveTokenSql(id: number, ttlDays: number): Sql {
-  return sql`select "user_id", "secret_hash",
-              coalesce("expires_at" < (now() at time zone 'utc') + make_interval(days => ${ttlDays}::int) - interval '1 hour', true) as "renew",
+  return sql`select "user_id", "secret_hash", "scope" = 'READ_ONLY' as "read_only", "kind" = 'PERSONAL' as "personal",
+              coalesce("last_used_at" < (now() at time zone 'utc') - interval '1 minute', true)
+                or ("kind" = 'SESSION' and ${ttlDays}::int > 0
+                    and coalesce("expires_at" < (now() at time zone 'utc') + make_interval(days => ${ttlDays}::int) - interval '1 hour', true)) as "renew",
               ${raw(dataVersionSql('t."user_id"'))} as "data_version"
          from "access_tokens" t
-        where "id" = ${id} and "revoked_at" is null and (${ttlDays}::int = 0 or "expires_at" is null or "expires_at" > (now() at time zone 'utc'))`;
+        where "id" = ${id} and "revoked_at" is null
+          and (("kind" = 'SESSION' and ${ttlDays}::int = 0) or "expires_at" is null or "expires_at" > (now() at time zone 'utc'))`;
 }

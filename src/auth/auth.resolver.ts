@@ -32,8 +32,9 @@ export class AuthResolver {
   })
   async signUp(
     @Arg('input', () => SignUpInput, { description: 'The new account.' }) input: SignUpInput,
+    @Ctx() context: GraphQLContext,
   ): Promise<object> {
-    return toSession(await this.auth.signUp(input));
+    return toSession(await this.auth.signUp(input, context.userAgent));
   }
 
   @Mutation(() => LoginPayload, {
@@ -44,11 +45,12 @@ export class AuthResolver {
     @Arg('input', () => LoginInput, { description: 'The credentials.' }) input: LoginInput,
     @Ctx() context: GraphQLContext,
   ): Promise<object> {
-    return toSession(await this.auth.login(input.email, input.password, context.address));
+    return toSession(await this.auth.login(input.email, input.password, context.address, context.userAgent));
   }
 
   @Mutation(() => LogoutPayload, {
-    description: 'Revokes the token this request was made with (it takes no input: the token is the input).',
+    description:
+      'Revokes the token this request was made with (it takes no input: the token is the input); a READ_ONLY token may too.',
   })
   async logout(@Ctx() context: GraphQLContext): Promise<object> {
     const caller = requireCaller(context);

@@ -4,7 +4,9 @@ import { type Caller, isConfirmed, type PendingTokenCheck, type TokenCheckRow } 
 import type { Config } from '../platform/config';
 import { utcTimestamp } from '../platform/db/timestamps';
 import { AppError, type FieldErrors, refuseFieldErrors } from '../platform/errors';
-import type { AccessTokenRepository } from './access-token.repository';
+import { TokenKind } from './access-token.entity';
+import type { AccessTokenRepository, LiveToken } from './access-token.repository';
+import { deviceOf } from './device';
 import { emailProblem, normaliseEmail } from './email';
 import type { LoginThrottle } from './login-throttle';
 import { hashPassword, PASSWORD_MIN_LENGTH, verifyPassword } from './password';
@@ -33,8 +35,8 @@ const PASSWORD_LOGIN_OFF = 'Sign-in is by single sign-on on this server (passwor
 const KNOWN_TOKENS = 10_000;
 
 export class AuthService {
-  /** The user and secret hash of tokens this process has found live: facts that never change for a token id. */
-  private readonly identities = new LRUCache<number, { userId: number; secretHash: string }>({ max: KNOWN_TOKENS });
+  /** What this process knows of tokens it has found live: facts that never change for a token id. */
+  private readonly identities = new LRUCache<number, TokenIdentity>({ max: KNOWN_TOKENS });
 
   constructor(
     private readonly users: UserRepository,
@@ -43,8 +45,11 @@ export class AuthService {
     private readonly throttle: LoginThrottle,
   ) {}
 
-  /** Checks e-mail and password; the same UNAUTHENTICATED answer for an unknown e-mail and a wrong password. */
-  async login(presentedEmail: string, password: string, address: string): Promise<Session> {
+  /**
+   * Checks e-mail and password; the same UNAUTHENTICATED answer for an unknown e-mail and a wrong password.
+   * `device` is the client's User-Agent, shown with the session.
+   */
+  async login(presentedEmail: string, password: string, address: string, device?: string): Promise<Session> {
     if (!this.config.passwordLogin) throw new AppError('FORBIDDEN', PASSWORD_LOGIN_OFF);
     const email = normaliseEmail(presentedEmail);
     const failures = await this.throttle.claimAttempt(email, address);
@@ -55,7 +60,7 @@ export class AuthService {
       throw AppError.unauthenticated('Invalid credentials');
     }
     await this.throttle.succeeded(email, address);
-    return { user, token: await this.issueToken(user.id) };
+    return { user, token: await this.issueSession(user.id, device) };
   }
 
   /** The caller a presented access token stands for, or null when it is malformed, unknown, revoked or expired. */
@@ -75,15 +80,16 @@ export class AuthService {
     const known = this.identities.get(parsed.id);
     if (known) {
       if (!matchesHash(parsed.secret, known.secretHash)) return null;
-      const caller: Caller = { userId: known.userId, tokenId: parsed.id };
+      const caller = callerOf(parsed.id, known);
       caller.pending = this.pendingCheck(caller, parsed.id);
       return caller;
     }
     const row = await this.tokens.live(parsed.id, this.config.tokenTtlDays);
     if (!row || !matchesHash(parsed.secret, row.secret_hash)) return null;
-    this.identities.set(parsed.id, { userId: row.user_id, secretHash: row.secret_hash });
-    await this.slideWhenDue(parsed.id, row.renew);
-    return { userId: row.user_id, tokenId: parsed.id, dataVersion: row.data_version };
+    const identity = identityOf(row);
+    this.identities.set(parsed.id, identity);
+    await this.touchWhenDue(parsed.id, row.renew);
+    return { ...callerOf(parsed.id, identity), dataVersion: row.data_version };
   }
 
   private pendingCheck(caller: Caller, tokenId: number): PendingTokenCheck {
@@ -91,7 +97,7 @@ export class AuthService {
       caller.pending = undefined;
       if (!row) return false;
       caller.dataVersion = row.data_version;
-      await this.slideWhenDue(tokenId, row.renew);
+      await this.touchWhenDue(tokenId, row.renew);
       return true;
     };
     const { tokens, config } = this;
@@ -105,9 +111,12 @@ export class AuthService {
     };
   }
 
-  /** Expiry slides: a use pushes it TOKEN_TTL_DAYS on, written at most once an hour per token. */
-  private async slideWhenDue(tokenId: number, renew: boolean): Promise<void> {
-    if (this.config.tokenTtlDays > 0 && renew) await this.tokens.slide(tokenId, this.config.tokenTtlDays);
+  /**
+   * A use is written at most about once a minute per token (its last-used time), or when a session's expiry
+   * is an hour behind (it slides TOKEN_TTL_DAYS on): the write rides on the check, never a query per request.
+   */
+  private async touchWhenDue(tokenId: number, due: boolean): Promise<void> {
+    if (due) await this.tokens.touch(tokenId, this.config.tokenTtlDays);
   }
 
   /** Revokes the token the caller presented; it gets 401 from then on. */
@@ -129,12 +138,12 @@ export class AuthService {
     return { userId: user.id, tokenId: null };
   }
 
-  /** Self-service account creation, open while ALLOW_SIGNUP is true. */
-  async signUp(input: NewUser): Promise<Session> {
+  /** Self-service account creation, open while ALLOW_SIGNUP is true; signs in from `device` (a User-Agent). */
+  async signUp(input: NewUser, device?: string): Promise<Session> {
     if (!this.config.passwordLogin) throw new AppError('FORBIDDEN', PASSWORD_LOGIN_OFF);
     if (!this.config.allowSignup) throw new AppError('FORBIDDEN', 'Sign-up is closed on this server');
     const user = await this.createUser(input);
-    return { user, token: await this.issueToken(user.id) };
+    return { user, token: await this.issueSession(user.id, device) };
   }
 
   /** Creates an account (sign-up and the CLI). */
@@ -169,14 +178,31 @@ export class AuthService {
     });
   }
 
-  /** A new access token of the user's (a login, a sign-up, a finished single sign-on). */
-  async issueToken(userId: number): Promise<string> {
+  /** A new sign-in session of the user's (a login, a sign-up, a finished single sign-on) from `userAgent`'s device. */
+  async issueSession(userId: number, userAgent: string | undefined): Promise<string> {
     const secret = randomSecret(30);
-    const id = await this.tokens.issue(
-      userId,
-      sha256Hex(secret),
-      this.config.tokenTtlDays === 0 ? null : utcTimestamp(new Date(Date.now() + this.config.tokenTtlDays * DAY_MS)),
-    );
+    const { id } = await this.tokens.issue(userId, sha256Hex(secret), {
+      kind: TokenKind.SESSION,
+      device: deviceOf(userAgent),
+      expiresAt:
+        this.config.tokenTtlDays === 0 ? null : utcTimestamp(new Date(Date.now() + this.config.tokenTtlDays * DAY_MS)),
+    });
     return formatAccessToken(id, secret);
   }
+}
+
+/** A live token's facts that never change: its user, secret hash, scope and kind. */
+interface TokenIdentity {
+  userId: number;
+  secretHash: string;
+  readOnly: boolean;
+  personal: boolean;
+}
+
+function identityOf(row: LiveToken): TokenIdentity {
+  return { userId: row.user_id, secretHash: row.secret_hash, readOnly: row.read_only, personal: row.personal };
+}
+
+function callerOf(tokenId: number, identity: TokenIdentity): Caller {
+  return { userId: identity.userId, tokenId, readOnly: identity.readOnly, personal: identity.personal };
 }

@@ -1,5 +1,6 @@
-import { Arg, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 
+import type { GraphQLContext } from '../platform/graphql/context';
 import { toUserView } from './auth.types';
 import type { OidcService } from './oidc.service';
 import { CompleteSingleSignOnInput, CompleteSingleSignOnPayload, SignInMethodsView } from './oidc.types';
@@ -19,8 +20,9 @@ export class OidcResolver {
   })
   async completeSingleSignOn(
     @Arg('input', () => CompleteSingleSignOnInput, { description: 'The code.' }) input: CompleteSingleSignOnInput,
+    @Ctx() context: GraphQLContext,
   ): Promise<object> {
-    const session = await this.oidc.complete(input.code);
+    const session = await this.oidc.complete(input.code, context.userAgent);
     return { user: toUserView(session.user), token: session.token };
   }
 }

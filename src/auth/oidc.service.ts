@@ -103,12 +103,12 @@ export class OidcService {
     return code;
   }
 
-  /** Exchanges a one-time code for a session of its account. */
-  async complete(code: string): Promise<Session> {
+  /** Exchanges a one-time code for a session of its account, signed in from `device` (a User-Agent). */
+  async complete(code: string, device: string | undefined): Promise<Session> {
     const userId = await this.logins.takeSignInCode(sha256Hex(code));
     const user = userId === null ? null : await this.users.byId(userId);
     if (!user || user.status !== 1) throw AppError.unauthenticated('This sign-in code is unknown, expired or used');
-    return { user, token: await this.auth.issueToken(user.id) };
+    return { user, token: await this.auth.issueSession(user.id, device) };
   }
 
   private provider(): Promise<OidcProvider> {

@@ -48,8 +48,12 @@ export class LedgerService {
       filter.householdId === undefined
         ? caller.userId
         : (await this.households.membership(caller, filter.householdId)).owner_id;
-    await this.reconcile(ownerId);
-    return (offset, limit) => this.repository.page(ownerId, filter, offset, limit);
+    // Brought in line when the page is read, after its arguments passed: a refused read writes nothing.
+    let reconciled: Promise<void> | undefined;
+    return async (offset, limit) => {
+      await (reconciled ??= this.reconcile(ownerId));
+      return this.repository.page(ownerId, filter, offset, limit);
+    };
   }
 
   /** One entry as the caller sees it: their own, or one of a record shared with them; else "not found". */

@@ -5,6 +5,10 @@ export interface Caller {
   userId: number;
   /** null when the caller acts through something other than an access token (an inbound webhook token). */
   tokenId: number | null;
+  /** A READ_ONLY personal access token: the transports refuse its writes (rest-facade/auth.ts, graphql/read-only.ts). */
+  readOnly?: boolean;
+  /** A personal access token rather than a sign-in's session. */
+  personal?: boolean;
   /** The user's data version when the request began (an access token's callers): what a kept answer is checked against. */
   dataVersion?: string;
   /**
@@ -22,6 +26,7 @@ export async function isConfirmed(caller: Caller): Promise<boolean> {
 /** What the token check of a caller's request reads: one row while the token is live, none otherwise. */
 export interface TokenCheckRow {
   data_version: string;
+  /** Whether this use is to be written (its last-used time, a session's expiry). */
   renew: boolean;
 }
 

@@ -4,6 +4,7 @@ import { buildSchema, type ClassType, type NonEmptyArray, type PubSub } from 'ty
 import { alertNodeLookup, AlertResolver } from '../alerts/alert.resolver';
 import { AuthResolver, userNodeLookup } from '../auth/auth.resolver';
 import { OidcResolver } from '../auth/oidc.resolver';
+import { personalTokenNodeLookups, PersonalTokenResolver } from '../auth/personal-tokens.resolver';
 import { calendarFeedNodeLookup, CalendarFeedResolver } from '../calendar-feeds/calendar-feed.resolver';
 import { CatalogueResolver, productNodeLookup } from '../catalogue/catalogue.resolver';
 import { DetectionResolver, proposalLookup } from '../detection/detection.resolver';
@@ -46,6 +47,7 @@ function nodeLookups(services: Services): Record<string, NodeLookup> {
     NotificationTarget: notificationTargetNodeLookup(services.notificationTargets),
     CalendarFeed: calendarFeedNodeLookup(services.calendarFeeds),
     User: userNodeLookup(services.auth),
+    ...personalTokenNodeLookups(services.personalTokens),
     SubscriptionRecord: recordNodeLookup(services.subscriptions),
     Product: productNodeLookup(services.catalogue),
     ...webhookNodeLookups(services.endpoints, services.inboundTokens, services.deliveryLog),
@@ -70,6 +72,7 @@ function createResolvers(services: Services): NonEmptyArray<object> {
     new NodeResolver(nodeLookups(services)),
     new AuthResolver(services.auth),
     new OidcResolver(services.oidc),
+    new PersonalTokenResolver(services.personalTokens),
     new SubscriptionResolver(services.subscriptions),
     new ProfileResolver(services.profile),
     new AlertResolver(services.alerts),

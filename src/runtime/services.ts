@@ -8,6 +8,7 @@ import { AuthService } from '../auth/auth.service';
 import { LoginThrottle } from '../auth/login-throttle';
 import { OidcRepository } from '../auth/oidc.repository';
 import { OidcService } from '../auth/oidc.service';
+import { PersonalTokenService } from '../auth/personal-tokens.service';
 import { UserRepository } from '../auth/user.repository';
 import { CalendarFeedRepository } from '../calendar-feeds/calendar-feed.repository';
 import { CalendarFeedService } from '../calendar-feeds/calendar-feed.service';
@@ -98,6 +99,8 @@ export interface Services extends AccountSources {
   detection: DetectionService;
   /** Single sign-on over OpenID Connect (OIDC_ISSUER). */
   oidc: OidcService;
+  /** Personal access tokens and sign-in sessions, as their owner manages them. */
+  personalTokens: PersonalTokenService;
 }
 
 export function createServices(
@@ -112,6 +115,7 @@ export function createServices(
   const repositories = {
     alerts: new AlertRepository(data),
     users: new UserRepository(data),
+    accessTokens: new AccessTokenRepository(data, stores.reads),
     exchangeRates: new ExchangeRateRepository(data),
     products: new ProductRepository(data),
     tags: new TagRepository(data),
@@ -160,12 +164,8 @@ export function createServices(
       repositories.subscriptions,
       reminders,
     ),
-    auth: new AuthService(
-      repositories.users,
-      new AccessTokenRepository(data, stores.reads),
-      config,
-      new LoginThrottle(stores),
-    ),
+    auth: new AuthService(repositories.users, repositories.accessTokens, config, new LoginThrottle(stores)),
+    personalTokens: new PersonalTokenService(repositories.accessTokens, config),
     subscriptions,
     folders: new OwnedNamesService(data, new OwnedNamesRepository(data, Folder), {
       label: 'Folder',

@@ -65,6 +65,8 @@ const A_OBJECTS = {
   endpoint: 'WebhookEndpoint',
   inboundToken: 'InboundWebhookToken',
   calendarFeed: 'CalendarFeed',
+  personalAccessToken: 'PersonalAccessToken',
+  session: 'Session',
   notificationTarget: 'NotificationTarget',
   delivery: 'WebhookDelivery',
   attempt: 'WebhookDeliveryAttempt',
@@ -204,6 +206,15 @@ beforeAll(async () => {
       )
     ).createCalendarFeed.calendarFeed,
   );
+  keep(
+    'personalAccessToken',
+    (
+      await asA(
+        `mutation { createPersonalAccessToken(input: {name: "token ${MARK}", scope: READ_WRITE}) { personalAccessToken { id legacyId } userErrors { code } } }`,
+      )
+    ).createPersonalAccessToken.personalAccessToken,
+  );
+  keep('session', (await asA('{ sessions { id legacyId } }')).sessions[0]);
   keep(
     'notificationTarget',
     (
@@ -651,6 +662,8 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
   alerts: { ownOnly: ['{ alerts { id legacyId name isSystem contact } }'] },
   alert: { refused: ['{ alert(id: A_ALERT) { id name } }'] },
   calendarFeeds: { ownOnly: ['{ calendarFeeds { id name } }'] },
+  personalAccessTokens: { ownOnly: ['{ personalAccessTokens { id name scope lastUsedAt } }'] },
+  sessions: { ownOnly: ['{ sessions { id device current } }'] },
   products: {
     ownOnly: [
       `{ products(search: "${MARK}") { totalCount nodes { id name brandName } } }`,
@@ -840,6 +853,13 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
   redeliver: { refused: [mutation('redeliver', '{deliveryId: A_DELIVERY}')] },
   createCalendarFeed: { ownOnly: [mutation('createCalendarFeed', '{name: "B feed"}')] },
   revokeCalendarFeed: { refused: [mutation('revokeCalendarFeed', '{id: A_CALENDAR_FEED}')] },
+  createPersonalAccessToken: {
+    ownOnly: [mutation('createPersonalAccessToken', '{name: "B token", scope: READ_ONLY}')],
+  },
+  revokePersonalAccessToken: {
+    refused: [mutation('revokePersonalAccessToken', '{id: A_PERSONAL_ACCESS_TOKEN}')],
+  },
+  revokeSession: { refused: [mutation('revokeSession', '{id: A_SESSION}')] },
   importSubscriptions: {},
   createNotificationTarget: {
     ownOnly: [mutation('createNotificationTarget', '{name: "B target", url: "ntfy://ntfy.example.com/b"}')],

@@ -51,13 +51,27 @@ export async function countOwnedRows(testApp: TestApp, table: string, userId: nu
   return Number(row.n);
 }
 
-/** Every row a user owns, table by table, as JSON text: equal snapshots mean nothing of theirs changed. */
+/** Columns a read or a refused request may touch: a token's last use and its sliding expiry. */
+const TOUCHED_ON_USE: Record<string, string[]> = {
+  inbound_webhook_tokens: ['last_used_at'],
+  access_tokens: ['expires_at', 'last_used_at'],
+};
+
+/** A row of `table` (aliased t) as JSON text, less the columns a use touches. */
+function untouchedRow(table: string): string {
+  return `(${(TOUCHED_ON_USE[table] ?? []).reduce((expression, column) => `${expression} - '${column}'`, 'to_jsonb(t)')})::text`;
+}
+
+/**
+ * Every row a user owns, table by table, as JSON text less what a use writes: equal snapshots mean nothing of
+ * theirs changed.
+ */
 export async function ownedRows(testApp: TestApp, userId: number): Promise<Record<string, string[]>> {
   const snapshot: Record<string, string[]> = {};
   for (const [table, condition] of Object.entries(OWNED_ROWS)) {
     const rows = await sql<{ row: string }>(
       testApp,
-      `select to_jsonb(t)::text as "row" from "${table}" t where ${condition} order by 1`,
+      `select ${untouchedRow(table)} as "row" from "${table}" t where ${condition} order by 1`,
       [userId],
     );
     snapshot[table] = rows.map((row) => row.row);
@@ -117,12 +131,6 @@ export async function tablesWithoutOwnership(testApp: TestApp): Promise<string[]
   return tables.map((row) => row.table_name).filter((table) => !shared.has(table) && !(table in OWNED_ROWS));
 }
 
-/** Columns a read or a refused request may touch: a token's last use and its sliding expiry. */
-const TOUCHED_ON_USE: Record<string, string[]> = {
-  inbound_webhook_tokens: ['last_used_at'],
-  access_tokens: ['expires_at'],
-};
-
 /**
  * One digest of every row a user owns, in one statement: a refused request must leave every row as it was.
  * A row's version (ctid, xmin) changes with any write to it, so the versions stand for the whole rows at a
@@ -132,10 +140,7 @@ const TOUCHED_ON_USE: Record<string, string[]> = {
 export async function ownedRowsDigest(testApp: TestApp, userId: number): Promise<string> {
   const parts = Object.entries(OWNED_ROWS).map(([table, condition]) => {
     const where = condition.replaceAll('?', String(Number(userId)));
-    const touched = TOUCHED_ON_USE[table];
-    const row = touched
-      ? `(${touched.reduce((expression, column) => `${expression} - '${column}'`, 'to_jsonb(t)')})::text`
-      : `t.ctid::text || t.xmin::text`;
+    const row = TOUCHED_ON_USE[table] ? untouchedRow(table) : `t.ctid::text || t.xmin::text`;
     // An order-free sum of row hashes: no sort, no string of every row.
     return `(select count(*)::text || ':' || coalesce(sum(hashtext(${row})::bigint), 0)::text from "${table}" t where ${where})`;
   });

@@ -6,6 +6,8 @@ export interface GraphQLContext {
   caller: Caller | null;
   /** The client's address, for throttling. */
   address: string;
+  /** The client's User-Agent, named as a sign-in's device. */
+  userAgent?: string;
 }
 
 export function requireCaller(context: GraphQLContext): Caller {

@@ -41,19 +41,28 @@ function nulInDocument(document: DocumentNode): string | null {
 /** Mutations that hash a password with argon2 (tens of milliseconds of CPU each): at most one per request. */
 const PASSWORD_HASHING = new Set(['signUp', 'login']);
 
-/** The root fields a selection set asks for, through fragments, aliases included. */
-function rootFieldNames(
+/** The root fields a selection set of `document` asks for, through its fragments, aliases included. */
+export function rootFieldNames(selectionSet: SelectionSetNode, document: DocumentNode): string[] {
+  const fragments = new Map(
+    document.definitions
+      .filter((node) => node.kind === Kind.FRAGMENT_DEFINITION)
+      .map((node) => [node.name.value, node]),
+  );
+  return fieldNamesThrough(selectionSet, fragments, new Set());
+}
+
+function fieldNamesThrough(
   selectionSet: SelectionSetNode,
   fragments: Map<string, FragmentDefinitionNode>,
-  seen = new Set<string>(),
+  seen: Set<string>,
 ): string[] {
   return selectionSet.selections.flatMap((selection) => {
     if (selection.kind === Kind.FIELD) return [selection.name.value];
-    if (selection.kind === Kind.INLINE_FRAGMENT) return rootFieldNames(selection.selectionSet, fragments, seen);
+    if (selection.kind === Kind.INLINE_FRAGMENT) return fieldNamesThrough(selection.selectionSet, fragments, seen);
     const fragment = fragments.get(selection.name.value);
     if (!fragment || seen.has(fragment.name.value)) return [];
     seen.add(fragment.name.value);
-    return rootFieldNames(fragment.selectionSet, fragments, seen);
+    return fieldNamesThrough(fragment.selectionSet, fragments, seen);
   });
 }
 
@@ -67,12 +76,7 @@ export const inputGuards: ApolloServerPlugin = {
     return {
       async didResolveOperation({ request, document, operation }) {
         if (operation?.operation === 'mutation') {
-          const fragments = new Map(
-            document.definitions
-              .filter((node) => node.kind === Kind.FRAGMENT_DEFINITION)
-              .map((node) => [node.name.value, node]),
-          );
-          const hashing = rootFieldNames(operation.selectionSet, fragments).filter((name) =>
+          const hashing = rootFieldNames(operation.selectionSet, document).filter((name) =>
             PASSWORD_HASHING.has(name),
           ).length;
           if (hashing > 1) {

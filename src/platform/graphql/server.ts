@@ -18,6 +18,7 @@ import { executorGateway, type GraphQLExecution } from './jit-executor';
 import { keptAnswersPlugin } from './kept-answers';
 import { userErrorsAsErrors } from './payloads';
 import { PersistedQueryCache, type RegisteredOperations } from './persisted-queries';
+import { readOnlyTokens } from './read-only';
 
 /** Limits on what one GraphQL document may ask for. */
 export const GRAPHQL_LIMITS = {
@@ -70,6 +71,7 @@ export async function createGraphQLServer(
       // Browsers get GraphiQL from local files (graphiql-page.ts); Apollo's page loads from a CDN.
       ApolloServerPluginLandingPageDisabled(),
       inputGuards,
+      readOnlyTokens,
       userErrorsAsErrors,
       ...(kept ? [keptAnswersPlugin(kept.answers, kept.queries)] : []),
     ],
