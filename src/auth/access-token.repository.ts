@@ -45,6 +45,17 @@ export class AccessTokenRepository {
     return (await this.db.insert(AccessToken, { user: userId, secretHash, expiresAt })).id;
   }
 
+  /**
+   * Revokes every live token of the user's but `keepId` (null: all of them): revoked_at is what every process
+   * checks on each request, so they get 401 from the next one on.
+   */
+  async revokeAllOf(userId: number, keepId: number | null): Promise<void> {
+    await this.db.run(
+      sql`update "access_tokens" set "revoked_at" = (now() at time zone 'utc')
+           where "user_id" = ${userId} and "revoked_at" is null and "id" is distinct from ${keepId}::int`,
+    );
+  }
+
   /** Revokes the user's token (another user's is left alone). */
   async revoke(userId: number, id: number): Promise<void> {
     await this.db.em().nativeUpdate(AccessToken, { id, user: userId }, { revokedAt: utcTimestamp() });

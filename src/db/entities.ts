@@ -1,5 +1,6 @@
 import { Alert } from '../alerts/alert.entity';
 import { AccessToken } from '../auth/access-token.entity';
+import { PasswordReset } from '../auth/password-reset.entity';
 import { User } from '../auth/user.entity';
 import { CalendarFeed } from '../calendar-feeds/calendar-feed.entity';
 import { Product } from '../catalogue/product.entity';
@@ -53,4 +54,5 @@ export const ENTITIES = [
   HouseholdMember,
   SubscriptionShare,
   SubscriptionSplit,
+  PasswordReset,
 ];

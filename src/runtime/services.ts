@@ -6,6 +6,9 @@ import { AlertService } from '../alerts/alert.service';
 import { AccessTokenRepository } from '../auth/access-token.repository';
 import { AuthService } from '../auth/auth.service';
 import { LoginThrottle } from '../auth/login-throttle';
+import { PasswordService } from '../auth/password.service';
+import { PasswordResetRepository } from '../auth/password-reset.repository';
+import { ResetRequestThrottle } from '../auth/reset-throttle';
 import { UserRepository } from '../auth/user.repository';
 import { CalendarFeedRepository } from '../calendar-feeds/calendar-feed.repository';
 import { CalendarFeedService } from '../calendar-feeds/calendar-feed.service';
@@ -94,6 +97,8 @@ export interface Services extends AccountSources {
   budgetWarnings: BudgetWarningService;
   /** Recurring payments found in bank statements, proposed as records. */
   detection: DetectionService;
+  /** Password changes and resets. */
+  passwords: PasswordService;
 }
 
 export function createServices(
@@ -120,6 +125,7 @@ export function createServices(
   };
   const outbox = new OutboxSignal();
   const mailer = config.smtpUrl ? new ReminderMailer(config.smtpUrl, config.smtpFrom) : null;
+  const sendMail = mailer && ((to: string, subject: string, text: string) => mailer.sendText(to, subject, text));
   const secrets = config.notifySecretKey ? new SecretBox(config.notifySecretKey) : null;
   const deliveries = new DeliveryService(
     repositories.deliveries,
@@ -127,12 +133,7 @@ export function createServices(
     new NotificationSender(secrets, config, mailer),
     deliveryTiming,
   );
-  const households = new HouseholdService(
-    data,
-    new HouseholdRepository(data),
-    mailer ? (to, subject, text) => mailer.sendText(to, subject, text) : null,
-    logger,
-  );
+  const households = new HouseholdService(data, new HouseholdRepository(data), sendMail, logger);
   const reminders = new ReminderService(
     data,
     repositories.reminders,
@@ -145,6 +146,8 @@ export function createServices(
     config.baseUrl,
     clock,
   );
+  const accessTokens = new AccessTokenRepository(data, stores.reads);
+  const loginThrottle = new LoginThrottle(stores);
   const subscriptions = subscriptionService(data, repositories, reminders, households, outbox, config, clock);
   const services = {
     outbox,
@@ -156,11 +159,17 @@ export function createServices(
       repositories.subscriptions,
       reminders,
     ),
-    auth: new AuthService(
+    auth: new AuthService(repositories.users, accessTokens, config, loginThrottle),
+    passwords: new PasswordService(
+      data,
       repositories.users,
-      new AccessTokenRepository(data, stores.reads),
-      config,
-      new LoginThrottle(stores),
+      accessTokens,
+      new PasswordResetRepository(data),
+      { login: loginThrottle, resetRequests: new ResetRequestThrottle(stores) },
+      sendMail,
+      logger,
+      config.baseUrl,
+      clock,
     ),
     subscriptions,
     folders: new OwnedNamesService(data, new OwnedNamesRepository(data, Folder), {

@@ -782,6 +782,23 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
   signUp: { ownOnly: [mutation('signUp', '{email: A_EMAIL, password: "another password", name: "x"}')] },
   login: { ownOnly: [mutation('login', '{email: A_EMAIL, password: "wrong password"}')] },
   logout: {},
+  // B's own password, unchanged (B's documents run on B's token); A's e-mail: the answer anyone gets, which
+  // mails nothing here (no SMTP_URL), so A's rows stay as they were. A reset token is a secret, not an id: B's
+  // guess gets the answer of any unknown token.
+  changePassword: {
+    ownOnly: [
+      mutation(
+        'changePassword',
+        '{currentPassword: "correct horse battery", newPassword: "correct horse battery", keepOtherSessions: true}',
+      ),
+    ],
+  },
+  requestPasswordReset: { ownOnly: [mutation('requestPasswordReset', '{email: A_EMAIL}')] },
+  resetPassword: {
+    asMissing: [
+      mutation('resetPassword', '{token: "guessed-reset-token-of-someone-else", newPassword: "long enough"}'),
+    ],
+  },
   createAlert: {
     ownOnly: [mutation('createAlert', '{name: "b", timePeriod: 1, time: "09:00", timezone: "UTC", channel: EMAIL}')],
   },
