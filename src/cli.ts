@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { createReadStream, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
+import { RESET_LINK_MINUTES } from './auth/password.service';
 import { importRates, type RatesFile } from './currency/rates.service';
 import { runBackupCommand } from './db/backup-command';
 import type { StatementAnalysis } from './detection/detection.service';
@@ -56,6 +57,7 @@ function printAnalysis(analysis: StatementAnalysis): void {
 
 const USAGE = [
   'usage: npm run cli -- user:create --email E --password P --name N',
+  `       npm run cli -- users:reset-password --email E   (prints a link that sets a new password, once, within ${RESET_LINK_MINUTES} minutes)`,
   '       npm run cli -- rates:import --file rates.json   ({"asOf": "YYYY-MM-DD", "rates": {"EUR": "0.92", …}} per US dollar)',
   '       npm run cli -- import --user EMAIL --file F --format wallos|csv|subledger [--dry-run] [--skip-refused]',
   '                         [--currency XXX] [--date-order DMY|MDY] [--map field=Column ...]   (see README: Import)',
@@ -136,11 +138,12 @@ async function main(argv: string[]): Promise<number> {
     },
   });
   const userCreate = command === 'user:create' && values.email && values.password && values.name;
+  const resetLink = command === 'users:reset-password' && values.email;
   const ratesImport = command === 'rates:import' && values.file;
   const fileImport =
     command === 'import' && values.user && values.file && IMPORT_FORMATS.includes(values.format as ImportFormat);
   const statementFile = command === 'detect' && values.user && positionals.length === 1 ? positionals[0] : null;
-  if (!userCreate && !ratesImport && !fileImport && !statementFile && command !== 'db:url') {
+  if (!userCreate && !resetLink && !ratesImport && !fileImport && !statementFile && command !== 'db:url') {
     console.error(usage());
     return 2;
   }
@@ -178,6 +181,13 @@ async function main(argv: string[]): Promise<number> {
       });
       printAnalysis(analysis);
       return analysis.needsMapping ? 1 : 0;
+    }
+    if (resetLink) {
+      const link = await runtime.services.passwords.resetLinkFor(values.email!);
+      console.log(
+        `password reset link for <${values.email}> (works once, within ${RESET_LINK_MINUTES} minutes):\n${link}`,
+      );
+      return 0;
     }
     if (ratesImport) {
       const count = await importRates(runtime.db.orm, readRatesFile(values.file!));

@@ -61,6 +61,17 @@ export class AccessTokenRepository {
     return this.db.insert(AccessToken, { user: userId, secretHash, ...token });
   }
 
+  /**
+   * Revokes every live token of the user's but `keepId` (null: all of them): revoked_at is what every process
+   * checks on each request, so they get 401 from the next one on.
+   */
+  async revokeAllOf(userId: number, keepId: number | null): Promise<void> {
+    await this.db.run(
+      sql`update "access_tokens" set "revoked_at" = (now() at time zone 'utc')
+           where "user_id" = ${userId} and "revoked_at" is null and "id" is distinct from ${keepId}::int`,
+    );
+  }
+
   /** The user's unrevoked tokens of a kind, newest first; sessions only while live (`ttlDays` as for `live`). */
   ofUser(userId: number, kind: TokenKind, ttlDays: number): Promise<AccessToken[]> {
     const expiry =

@@ -9,7 +9,7 @@ import type { AccessTokenRepository, LiveToken } from './access-token.repository
 import { deviceOf } from './device';
 import { emailProblem, normaliseEmail } from './email';
 import type { LoginThrottle } from './login-throttle';
-import { hashPassword, PASSWORD_MIN_LENGTH, verifyPassword } from './password';
+import { hashPassword, passwordProblem, verifyPassword } from './password';
 import { personNameProblem } from './person-name';
 import { formatAccessToken, matchesHash, parseAccessToken, randomSecret, sha256Hex } from './secrets';
 import type { User } from './user.entity';
@@ -153,9 +153,8 @@ export class AuthService {
     const problems: FieldErrors = {};
     const emailInvalid = emailProblem(email);
     if (emailInvalid) problems.email = [emailInvalid];
-    if (input.password.length < PASSWORD_MIN_LENGTH || input.password.length > 1024) {
-      problems.password = [`The password must be from ${PASSWORD_MIN_LENGTH} to 1024 characters.`];
-    }
+    const passwordInvalid = passwordProblem(input.password);
+    if (passwordInvalid) problems.password = [passwordInvalid];
     const nameProblem = personNameProblem(name);
     if (nameProblem) problems.name = [nameProblem];
     refuseFieldErrors(problems);

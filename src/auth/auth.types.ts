@@ -4,7 +4,7 @@ import { Field, InputType, ObjectType } from 'type-graphql';
 import { Node } from '../platform/graphql/node';
 import { MutationPayload } from '../platform/graphql/payloads';
 import { toIsoMicros } from '../platform/wire-formats';
-import { PASSWORD_MIN_LENGTH } from './password';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password';
 import type { User } from './user.entity';
 
 @ObjectType('User', {
@@ -58,7 +58,7 @@ export class SignUpInput {
   @Field(() => EmailAddressResolver, { description: 'The e-mail address to sign in with.' })
   email!: string;
 
-  @Field({ description: `The password, ${PASSWORD_MIN_LENGTH} to 1024 characters.` })
+  @Field({ description: `The password, ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.` })
   password!: string;
 
   @Field({ description: 'The name to go by.' })

@@ -1,7 +1,6 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 
-import { AppError } from '../platform/errors';
-import { consume, type LimiterStores, retryAfterSeconds, sharedLimiter } from '../platform/ops/limiters';
+import { claimEach, type LimiterStores, sharedLimiter } from '../platform/ops/limiters';
 
 /** Failed logins allowed per minute for one e-mail before the next attempt is refused with 429. */
 export const LOGIN_FAILURES_PER_EMAIL = 29;
@@ -36,13 +35,13 @@ export class LoginThrottle {
    * check made before any of them counted. Throws RATE_LIMITED once either has used its failures.
    */
   async claimAttempt(email: string, address: string): Promise<number> {
-    const [byEmail, byAddress] = await Promise.all([consume(this.byEmail, email), consume(this.byAddress, address)]);
-    const refused = [byEmail, byAddress].filter((outcome) => !outcome.allowed);
-    if (refused.length > 0) {
-      const wait = Math.max(...refused.map((outcome) => retryAfterSeconds(outcome.result)));
-      throw new AppError('RATE_LIMITED', 'Too many failed login attempts, try again later', undefined, wait);
-    }
-    return Math.max(byEmail.result.consumedPoints, byAddress.result.consumedPoints);
+    return claimEach(
+      [
+        [this.byEmail, email],
+        [this.byAddress, address],
+      ],
+      'Too many failed login attempts, try again later',
+    );
   }
 
   /** The claimed attempt failed: the answer is slowed once failures pile up. */

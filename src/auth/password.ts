@@ -4,6 +4,14 @@ import argon2 from 'argon2';
 export const PASSWORD_HASHING = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 1024;
+
+/** The one length rule of a new password (sign-up, a change, a reset); null when it holds. */
+export function passwordProblem(password: string): string | null {
+  return password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH
+    ? `The password must be from ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.`
+    : null;
+}
 
 export function hashPassword(password: string): Promise<string> {
   return argon2.hash(password, PASSWORD_HASHING);

@@ -25,6 +25,15 @@ export class UserRepository {
     return this.db.em().findOne(User, { email }, { populate: ['passwordHash'] });
   }
 
+  /** The user by id with the password hash. */
+  withPasswordHashById(id: number): Promise<User | null> {
+    return this.db.em().findOne(User, { id }, { populate: ['passwordHash'] });
+  }
+
+  async setPasswordHash(id: number, passwordHash: string): Promise<void> {
+    await this.db.em().nativeUpdate(User, { id }, { passwordHash });
+  }
+
   async emailTaken(email: string): Promise<boolean> {
     return (await this.db.em().count(User, { email })) > 0;
   }

@@ -1,6 +1,7 @@
 import { Alert } from '../alerts/alert.entity';
 import { AccessToken } from '../auth/access-token.entity';
 import { OidcIdentity, OidcLogin, SignInCode } from '../auth/oidc.entity';
+import { PasswordReset } from '../auth/password-reset.entity';
 import { User } from '../auth/user.entity';
 import { CalendarFeed } from '../calendar-feeds/calendar-feed.entity';
 import { Product } from '../catalogue/product.entity';
@@ -57,4 +58,5 @@ export const ENTITIES = [
   OidcLogin,
   OidcIdentity,
   SignInCode,
+  PasswordReset,
 ];

@@ -4,6 +4,7 @@ import { buildSchema, type ClassType, type NonEmptyArray, type PubSub } from 'ty
 import { alertNodeLookup, AlertResolver } from '../alerts/alert.resolver';
 import { AuthResolver, userNodeLookup } from '../auth/auth.resolver';
 import { OidcResolver } from '../auth/oidc.resolver';
+import { PasswordResolver } from '../auth/password.resolver';
 import { personalTokenNodeLookups, PersonalTokenResolver } from '../auth/personal-tokens.resolver';
 import { calendarFeedNodeLookup, CalendarFeedResolver } from '../calendar-feeds/calendar-feed.resolver';
 import { CatalogueResolver, productNodeLookup } from '../catalogue/catalogue.resolver';
@@ -73,6 +74,7 @@ function createResolvers(services: Services): NonEmptyArray<object> {
     new AuthResolver(services.auth),
     new OidcResolver(services.oidc),
     new PersonalTokenResolver(services.personalTokens),
+    new PasswordResolver(services.passwords),
     new SubscriptionResolver(services.subscriptions),
     new ProfileResolver(services.profile),
     new AlertResolver(services.alerts),

@@ -8,7 +8,10 @@ import { AuthService } from '../auth/auth.service';
 import { LoginThrottle } from '../auth/login-throttle';
 import { OidcRepository } from '../auth/oidc.repository';
 import { OidcService } from '../auth/oidc.service';
+import { PasswordService } from '../auth/password.service';
+import { PasswordResetRepository } from '../auth/password-reset.repository';
 import { PersonalTokenService } from '../auth/personal-tokens.service';
+import { ResetRequestThrottle } from '../auth/reset-throttle';
 import { UserRepository } from '../auth/user.repository';
 import { CalendarFeedRepository } from '../calendar-feeds/calendar-feed.repository';
 import { CalendarFeedService } from '../calendar-feeds/calendar-feed.service';
@@ -101,6 +104,8 @@ export interface Services extends AccountSources {
   oidc: OidcService;
   /** Personal access tokens and sign-in sessions, as their owner manages them. */
   personalTokens: PersonalTokenService;
+  /** Password changes and resets. */
+  passwords: PasswordService;
 }
 
 export function createServices(
@@ -115,7 +120,6 @@ export function createServices(
   const repositories = {
     alerts: new AlertRepository(data),
     users: new UserRepository(data),
-    accessTokens: new AccessTokenRepository(data, stores.reads),
     exchangeRates: new ExchangeRateRepository(data),
     products: new ProductRepository(data),
     tags: new TagRepository(data),
@@ -128,6 +132,7 @@ export function createServices(
   };
   const outbox = new OutboxSignal();
   const mailer = config.smtpUrl ? new ReminderMailer(config.smtpUrl, config.smtpFrom) : null;
+  const sendMail = mailer && ((to: string, subject: string, text: string) => mailer.sendText(to, subject, text));
   const secrets = config.notifySecretKey ? new SecretBox(config.notifySecretKey) : null;
   const deliveries = new DeliveryService(
     repositories.deliveries,
@@ -135,12 +140,7 @@ export function createServices(
     new NotificationSender(secrets, config, mailer),
     deliveryTiming,
   );
-  const households = new HouseholdService(
-    data,
-    new HouseholdRepository(data),
-    mailer ? (to, subject, text) => mailer.sendText(to, subject, text) : null,
-    logger,
-  );
+  const households = new HouseholdService(data, new HouseholdRepository(data), sendMail, logger);
   const reminders = new ReminderService(
     data,
     repositories.reminders,
@@ -153,6 +153,8 @@ export function createServices(
     config.baseUrl,
     clock,
   );
+  const accessTokens = new AccessTokenRepository(data, stores.reads);
+  const loginThrottle = new LoginThrottle(stores);
   const subscriptions = subscriptionService(data, repositories, reminders, households, outbox, config, clock);
   const services = {
     outbox,
@@ -164,8 +166,19 @@ export function createServices(
       repositories.subscriptions,
       reminders,
     ),
-    auth: new AuthService(repositories.users, repositories.accessTokens, config, new LoginThrottle(stores)),
-    personalTokens: new PersonalTokenService(repositories.accessTokens, config),
+    auth: new AuthService(repositories.users, accessTokens, config, loginThrottle),
+    passwords: new PasswordService(
+      data,
+      repositories.users,
+      accessTokens,
+      new PasswordResetRepository(data),
+      { login: loginThrottle, resetRequests: new ResetRequestThrottle(stores) },
+      sendMail,
+      logger,
+      config.baseUrl,
+      clock,
+    ),
+    personalTokens: new PersonalTokenService(accessTokens, config),
     subscriptions,
     folders: new OwnedNamesService(data, new OwnedNamesRepository(data, Folder), {
       label: 'Folder',

@@ -798,6 +798,23 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
   // Its code is a bearer secret a sign-on made (single-sign-on.test.ts): one no sign-on made finds no one.
   completeSingleSignOn: { ownOnly: [mutation('completeSingleSignOn', '{code: "a code no sign-on made"}')] },
   logout: {},
+  // B's own password, unchanged (B's documents run on B's token); A's e-mail: the answer anyone gets, which
+  // mails nothing here (no SMTP_URL), so A's rows stay as they were. A reset token is a secret, not an id: B's
+  // guess gets the answer of any unknown token.
+  changePassword: {
+    ownOnly: [
+      mutation(
+        'changePassword',
+        '{currentPassword: "correct horse battery", newPassword: "correct horse battery", keepOtherSessions: true}',
+      ),
+    ],
+  },
+  requestPasswordReset: { ownOnly: [mutation('requestPasswordReset', '{email: A_EMAIL}')] },
+  resetPassword: {
+    asMissing: [
+      mutation('resetPassword', '{token: "guessed-reset-token-of-someone-else", newPassword: "long enough"}'),
+    ],
+  },
   createAlert: {
     ownOnly: [mutation('createAlert', '{name: "b", timePeriod: 1, time: "09:00", timezone: "UTC", channel: EMAIL}')],
   },

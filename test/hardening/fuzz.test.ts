@@ -1492,6 +1492,8 @@ describe('fuzzing every GraphQL operation', () => {
       // An upload (the account import's own fuzz is above).
       'importSubscriptions',
       'analyzeStatement',
+      // A reset link's token (mailed, never answered).
+      'resetPassword',
       // A statement's proposals; an invitation code; a household of someone else's to leave.
       'acceptProposals',
       'dismissProposals',

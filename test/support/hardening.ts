@@ -39,6 +39,7 @@ const OWNED_ROWS: Record<string, string> = {
   oidc_identities: `"user_id" = ?`,
   sign_in_codes: `"user_id" = ?`,
   statement_layouts: `"user_id" = ?`,
+  password_resets: `"user_id" = ?`,
 };
 
 /** How many rows of a table a user owns: a count background work on other users' data cannot move. */
@@ -170,6 +171,7 @@ export async function storedSecrets(testApp: TestApp): Promise<Array<{ kind: str
      union all select 'access token hash', "secret_hash" from "access_tokens"
      union all select 'inbound token hash', "token_hash" from "inbound_webhook_tokens"
      union all select 'calendar feed token hash', "token_hash" from "calendar_feeds"
+     union all select 'password reset token hash', "token_hash" from "password_resets"
      union all select 'webhook secret', "secret" from "webhook_endpoints"
      union all select 'sealed notification url', "sealed_url" from "notification_targets"
      union all select 'sealed notification secret', "sealed_secret" from "notification_targets"

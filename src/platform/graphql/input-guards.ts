@@ -39,7 +39,7 @@ function nulInDocument(document: DocumentNode): string | null {
 }
 
 /** Mutations that hash a password with argon2 (tens of milliseconds of CPU each): at most one per request. */
-const PASSWORD_HASHING = new Set(['signUp', 'login']);
+const PASSWORD_HASHING = new Set(['signUp', 'login', 'changePassword', 'resetPassword']);
 
 /** The root fields a selection set of `document` asks for, through its fragments, aliases included. */
 export function rootFieldNames(selectionSet: SelectionSetNode, document: DocumentNode): string[] {
@@ -69,7 +69,8 @@ function fieldNamesThrough(
 /**
  * PostgreSQL stores no NUL in text, and the driver's failure looked like a lost connection ("try again",
  * forever): a NUL in any string input is refused up front, naming the field, with HTTP 400. A request
- * may run one signUp or login: aliases made fifteen argon2 hashes fit in one request under one rate-limit point.
+ * may run one signUp, login, changePassword or resetPassword: aliases made fifteen argon2 hashes fit in one
+ * request under one rate-limit point.
  */
 export const inputGuards: ApolloServerPlugin = {
   async requestDidStart() {
@@ -80,7 +81,7 @@ export const inputGuards: ApolloServerPlugin = {
             PASSWORD_HASHING.has(name),
           ).length;
           if (hashing > 1) {
-            throw new GraphQLError('A request may run one signUp or login.', {
+            throw new GraphQLError('A request may run one signUp, login, changePassword or resetPassword.', {
               extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } },
             });
           }

@@ -8,6 +8,7 @@ import {
 } from 'rate-limiter-flexible';
 
 import type { DirectReads } from '../db/direct-reads';
+import { AppError } from '../errors';
 
 export interface LimiterOptions {
   /** Namespace of the keys. */
@@ -84,4 +85,19 @@ export async function consume(
 
 export function retryAfterSeconds(result: RateLimiterRes): number {
   return Math.max(1, Math.ceil(result.msBeforeNext / 1000));
+}
+
+/**
+ * Consumes a point of each key on its limiter, all at once (each counter goes up atomically in its store, so
+ * concurrent attempts cannot all pass a check made before any of them counted). Throws RATE_LIMITED with the
+ * longest wait when any is used up; else answers the highest count consumed.
+ */
+export async function claimEach(claims: Array<[RateLimiterAbstract, string]>, refusal: string): Promise<number> {
+  const outcomes = await Promise.all(claims.map(([limiter, key]) => consume(limiter, key)));
+  const refused = outcomes.filter((outcome) => !outcome.allowed);
+  if (refused.length > 0) {
+    const wait = Math.max(...refused.map((outcome) => retryAfterSeconds(outcome.result)));
+    throw new AppError('RATE_LIMITED', refusal, undefined, wait);
+  }
+  return Math.max(...outcomes.map((outcome) => outcome.result.consumedPoints));
 }

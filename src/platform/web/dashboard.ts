@@ -17,7 +17,7 @@ export function bundleFolder(): string | null {
   return candidates.find((folder) => existsSync(path.join(folder, 'main.js'))) ?? null;
 }
 
-/** GET /: the single-page dashboard, which talks only GraphQL (src/dashboard/). */
+/** GET / (and /reset-password): the single-page dashboard, which talks only GraphQL (src/dashboard/). */
 export function dashboardPage(): Router {
   const router = Router();
   const folder = bundleFolder();
@@ -31,6 +31,7 @@ export function dashboardPage(): Router {
     '<meta name="color-scheme" content="light dark">\n<link rel="stylesheet" href="/dashboard/main.css">\n<script type="module" src="/dashboard/main.js"></script>',
     '<div id="app"></div>\n<noscript>The Subledger dashboard needs JavaScript. The API is at /graphql and /api/v1.</noscript>',
   );
-  router.get('/', page);
+  // A password-reset link (/reset-password?token=…) opens the dashboard.
+  router.get(['/', '/reset-password'], page);
   return router;
 }
