@@ -3,6 +3,7 @@ import { buildSchema, type ClassType, type NonEmptyArray, type PubSub } from 'ty
 
 import { alertNodeLookup, AlertResolver } from '../alerts/alert.resolver';
 import { AuthResolver, userNodeLookup } from '../auth/auth.resolver';
+import { TwoFactorResolver } from '../auth/two-factor.resolver';
 import { calendarFeedNodeLookup, CalendarFeedResolver } from '../calendar-feeds/calendar-feed.resolver';
 import { CatalogueResolver, productNodeLookup } from '../catalogue/catalogue.resolver';
 import { DetectionResolver, proposalLookup } from '../detection/detection.resolver';
@@ -68,6 +69,7 @@ function createResolvers(services: Services): NonEmptyArray<object> {
   return [
     new NodeResolver(nodeLookups(services)),
     new AuthResolver(services.auth),
+    new TwoFactorResolver(services.twoFactor, services.auth),
     new SubscriptionResolver(services.subscriptions),
     new ProfileResolver(services.profile),
     new AlertResolver(services.alerts),

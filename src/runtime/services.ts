@@ -6,6 +6,8 @@ import { AlertService } from '../alerts/alert.service';
 import { AccessTokenRepository } from '../auth/access-token.repository';
 import { AuthService } from '../auth/auth.service';
 import { LoginThrottle } from '../auth/login-throttle';
+import { TwoFactorRepository } from '../auth/two-factor.repository';
+import { TwoFactorService } from '../auth/two-factor.service';
 import { UserRepository } from '../auth/user.repository';
 import { CalendarFeedRepository } from '../calendar-feeds/calendar-feed.repository';
 import { CalendarFeedService } from '../calendar-feeds/calendar-feed.service';
@@ -94,6 +96,8 @@ export interface Services extends AccountSources {
   budgetWarnings: BudgetWarningService;
   /** Recurring payments found in bank statements, proposed as records. */
   detection: DetectionService;
+  /** Two-factor authentication (TOTP and recovery codes). */
+  twoFactor: TwoFactorService;
 }
 
 export function createServices(
@@ -146,6 +150,15 @@ export function createServices(
     clock,
   );
   const subscriptions = subscriptionService(data, repositories, reminders, households, outbox, config, clock);
+  const throttle = new LoginThrottle(stores);
+  const twoFactor = new TwoFactorService(
+    data,
+    new TwoFactorRepository(data),
+    repositories.users,
+    secrets,
+    throttle,
+    clock,
+  );
   const services = {
     outbox,
     reminders,
@@ -160,8 +173,10 @@ export function createServices(
       repositories.users,
       new AccessTokenRepository(data, stores.reads),
       config,
-      new LoginThrottle(stores),
+      throttle,
+      twoFactor,
     ),
+    twoFactor,
     subscriptions,
     folders: new OwnedNamesService(data, new OwnedNamesRepository(data, Folder), {
       label: 'Folder',
