@@ -37,6 +37,8 @@ const OWNED_ROWS: Record<string, string> = {
   subscription_splits: `"subscription_id" in (select "id" from "subscriptions" where "user_id" = ?)`,
   statement_proposals: `"user_id" = ?`,
   statement_layouts: `"user_id" = ?`,
+  two_factor: `"user_id" = ?`,
+  two_factor_recovery_codes: `"user_id" = ?`,
 };
 
 /** How many rows of a table a user owns: a count background work on other users' data cannot move. */
@@ -157,7 +159,9 @@ export async function storedSecrets(testApp: TestApp): Promise<Array<{ kind: str
      union all select 'calendar feed token hash', "token_hash" from "calendar_feeds"
      union all select 'webhook secret', "secret" from "webhook_endpoints"
      union all select 'sealed notification url', "sealed_url" from "notification_targets"
-     union all select 'sealed notification secret', "sealed_secret" from "notification_targets"`,
+     union all select 'sealed notification secret', "sealed_secret" from "notification_targets"
+     union all select 'sealed two-factor secret', "sealed_secret" from "two_factor"
+     union all select 'recovery code hash', "code_hash" from "two_factor_recovery_codes"`,
   );
   return rows.filter((row) => row.value);
 }
