@@ -13,6 +13,8 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   // An Idempotency-Key sent again with another request: the request is well-formed but cannot be processed.
   IDEMPOTENCY_KEY_REUSED: 422,
   UNAUTHENTICATED: 401,
+  // The original's clients know 401 on login as "not signed in"; the message names the missing code.
+  TWO_FACTOR_REQUIRED: 401,
   FORBIDDEN: 403,
   UNKNOWN_ROUTE: 404,
   PAYLOAD_TOO_LARGE: 413,

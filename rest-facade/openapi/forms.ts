@@ -131,7 +131,7 @@ export const SETTINGS_FORM = form({
   notify_before_days: { type: 'integer', description: 'The original’s name of notify_before' },
 });
 
-export const LOGIN_FORM = form({ email: string, password: string }, ['email', 'password']);
+export const LOGIN_FORM = form({ email: string, password: string, code: string }, ['email', 'password']);
 
 /** The fields of the owned resources beyond the spec, beside their name. */
 export const OWNED_FORMS: Record<'folders' | 'tags' | 'methods', Record<string, JsonSchema>> = {

@@ -119,7 +119,7 @@ export function restOperations(serviceShortName: string): Operation[] {
       answers: {
         201: json('Signed in', 'Login'),
         400: refused(),
-        401: refused('Credentials refused'),
+        401: refused('Credentials refused, or a two-factor code (`code`) missing or wrong'),
         403: refused('Password login is turned off (OIDC_ONLY): sign in by single sign-on'),
         429: refused('Too many attempts (Retry-After says when to retry)'),
       },

@@ -39,13 +39,18 @@ export class AuthResolver {
 
   @Mutation(() => LoginPayload, {
     description:
-      'Signs in. Wrong credentials are an UNAUTHENTICATED error and too many attempts RATE_LIMITED (errors, not userErrors); one signUp or login per request.',
+      'Signs in. Wrong credentials (or a wrong two-factor code) are an UNAUTHENTICATED error, a missing two-factor code TWO_FACTOR_REQUIRED and too many attempts RATE_LIMITED (errors, not userErrors); one signUp or login per request.',
   })
   async login(
     @Arg('input', () => LoginInput, { description: 'The credentials.' }) input: LoginInput,
     @Ctx() context: GraphQLContext,
   ): Promise<object> {
-    return toSession(await this.auth.login(input.email, input.password, context.address, context.userAgent));
+    return toSession(
+      await this.auth.login(input.email, input.password, context.address, {
+        code: input.code ?? undefined,
+        device: context.userAgent,
+      }),
+    );
   }
 
   @Mutation(() => LogoutPayload, {

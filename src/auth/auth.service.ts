@@ -26,6 +26,18 @@ export interface Session {
   token: string;
 }
 
+/** How login's second step went: passed (2FA off, or a good code), no code given, or a wrong or used one. */
+export type SecondFactorOutcome = 'passed' | 'missing' | 'wrong';
+
+/** The second step of a login (two-factor.service.ts). */
+export interface SecondFactor {
+  checkLogin(userId: number, code: string | undefined): Promise<SecondFactorOutcome>;
+}
+
+/** The answer to a login of an account with 2FA on that came without a code: names the field to send. */
+export const TWO_FACTOR_REQUIRED_MESSAGE =
+  'Two-factor code required: send the code of your authenticator app (or a recovery code) as the field "code"';
+
 const DAY_MS = 86_400_000;
 
 /** OIDC_ONLY: the answer to a password login or sign-up. */
@@ -43,13 +55,21 @@ export class AuthService {
     private readonly tokens: AccessTokenRepository,
     private readonly config: Pick<Config, 'tokenTtlDays' | 'allowSignup' | 'passwordLogin'>,
     private readonly throttle: LoginThrottle,
+    private readonly secondFactor: SecondFactor,
   ) {}
 
   /**
-   * Checks e-mail and password; the same UNAUTHENTICATED answer for an unknown e-mail and a wrong password.
-   * `device` is the client's User-Agent, shown with the session.
+   * Checks e-mail and password; the same UNAUTHENTICATED answer for an unknown e-mail and a wrong password. With
+   * 2FA on, a `code` too: without one TWO_FACTOR_REQUIRED (still a claimed attempt: asking must not clear the
+   * failures of wrong codes), a wrong one is a failed login. `device` is the client's User-Agent, shown with the
+   * session.
    */
-  async login(presentedEmail: string, password: string, address: string, device?: string): Promise<Session> {
+  async login(
+    presentedEmail: string,
+    password: string,
+    address: string,
+    { code, device }: { code?: string; device?: string } = {},
+  ): Promise<Session> {
     if (!this.config.passwordLogin) throw new AppError('FORBIDDEN', PASSWORD_LOGIN_OFF);
     const email = normaliseEmail(presentedEmail);
     const failures = await this.throttle.claimAttempt(email, address);
@@ -58,6 +78,12 @@ export class AuthService {
     if (!user || !valid || user.status !== 1) {
       await this.throttle.failed(failures);
       throw AppError.unauthenticated('Invalid credentials');
+    }
+    const second = await this.secondFactor.checkLogin(user.id, code);
+    if (second === 'missing') throw new AppError('TWO_FACTOR_REQUIRED', TWO_FACTOR_REQUIRED_MESSAGE);
+    if (second === 'wrong') {
+      await this.throttle.failed(failures);
+      throw AppError.unauthenticated('Invalid two-factor code');
     }
     await this.throttle.succeeded(email, address);
     return { user, token: await this.issueSession(user.id, device) };

@@ -72,6 +72,13 @@ export class LoginInput {
 
   @Field({ description: 'Its password.' })
   password!: string;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'With two-factor on: the code of its authenticator app, or an unused recovery code. Without it such a login is a TWO_FACTOR_REQUIRED error.',
+  })
+  code?: string | null;
 }
 
 export function toUserView(user: User): UserView {

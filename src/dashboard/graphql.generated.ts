@@ -360,6 +360,8 @@ export type InboundTokenKind =
 
 /** The credentials of an account. */
 export type LoginInput = {
+  /** With two-factor on: the code of its authenticator app, or an unused recovery code. Without it such a login is a TWO_FACTOR_REQUIRED error. */
+  code?: string | null | undefined;
   /** Its e-mail address (spaces and case do not matter). */
   email: string;
   /** Its password. */

@@ -60,6 +60,8 @@ export function ormOptions(clientUrl: string, poolMax: number, onQuery?: QueryLi
         'data_versions',
         'statement_proposals',
         'statement_layouts',
+        'two_factor',
+        'two_factor_recovery_codes',
       ],
     },
     migrations: {

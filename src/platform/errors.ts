@@ -12,6 +12,8 @@ import { GraphQLError } from 'graphql';
 export type ErrorCode =
   | 'BAD_USER_INPUT'
   | 'UNAUTHENTICATED'
+  /** The password was right, but the account has two-factor authentication on and no code came with it. */
+  | 'TWO_FACTOR_REQUIRED'
   | 'FORBIDDEN'
   | 'NOT_FOUND'
   | 'CONFLICT'

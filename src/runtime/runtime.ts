@@ -2,6 +2,7 @@ import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 
 import { startDeliveryWorker, startReminderWorker } from '../../workers/queue-workers';
+import { TwoFactorRepository } from '../auth/two-factor.repository';
 import { type Database, openDatabase, type QueryListener } from '../db/orm';
 import { NotificationTargetRepository } from '../notifications/notification-target.repository';
 import { type Config, ConfigError } from '../platform/config';
@@ -115,15 +116,10 @@ export async function createRuntime(
     onQuery: options.onQuery,
     embedded: database.embedded,
   });
-  if (
-    role !== 'cli' &&
-    !config.notifySecretKey &&
-    (await new NotificationTargetRepository(new DataSource(db.orm)).any())
-  ) {
+  const sealed = role === 'cli' || config.notifySecretKey ? null : await sealedWithoutKey(new DataSource(db.orm));
+  if (sealed) {
     await db.close();
-    throw new ConfigError([
-      'NOTIFY_SECRET_KEY must be set: notification targets exist, and their URLs are sealed with it',
-    ]);
+    throw new ConfigError([`NOTIFY_SECRET_KEY must be set: ${sealed}`]);
   }
   const redis: Redis | null = role === 'api' && config.redisUrl ? createRedis(config.redisUrl) : null;
   redis?.on('error', (error) => logger.warn({ err: error }, 'redis connection error'));
@@ -250,4 +246,16 @@ export async function sweepOnce(services: Services): Promise<number> {
   let done = 0;
   for (const step of SWEEP_STEPS) done += await step(services);
   return done;
+}
+
+/**
+ * Why NOTIFY_SECRET_KEY is needed when it is unset: notification targets' URLs or two-factor secrets (whose
+ * users could not sign in without it) are sealed with it. Null: nothing sealed.
+ */
+async function sealedWithoutKey(data: DataSource): Promise<string | null> {
+  if (await new NotificationTargetRepository(data).any())
+    return 'notification targets exist, and their URLs are sealed with it';
+  if (await new TwoFactorRepository(data).anyEnabled())
+    return 'accounts have two-factor authentication on, and their secrets are sealed with it';
+  return null;
 }

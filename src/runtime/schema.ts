@@ -6,6 +6,7 @@ import { AuthResolver, userNodeLookup } from '../auth/auth.resolver';
 import { OidcResolver } from '../auth/oidc.resolver';
 import { PasswordResolver } from '../auth/password.resolver';
 import { personalTokenNodeLookups, PersonalTokenResolver } from '../auth/personal-tokens.resolver';
+import { TwoFactorResolver } from '../auth/two-factor.resolver';
 import { calendarFeedNodeLookup, CalendarFeedResolver } from '../calendar-feeds/calendar-feed.resolver';
 import { CatalogueResolver, productNodeLookup } from '../catalogue/catalogue.resolver';
 import { DetectionResolver, proposalLookup } from '../detection/detection.resolver';
@@ -75,6 +76,7 @@ function createResolvers(services: Services): NonEmptyArray<object> {
     new OidcResolver(services.oidc),
     new PersonalTokenResolver(services.personalTokens),
     new PasswordResolver(services.passwords),
+    new TwoFactorResolver(services.twoFactor, services.auth),
     new SubscriptionResolver(services.subscriptions),
     new ProfileResolver(services.profile),
     new AlertResolver(services.alerts),

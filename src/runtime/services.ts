@@ -12,6 +12,8 @@ import { PasswordService } from '../auth/password.service';
 import { PasswordResetRepository } from '../auth/password-reset.repository';
 import { PersonalTokenService } from '../auth/personal-tokens.service';
 import { ResetRequestThrottle } from '../auth/reset-throttle';
+import { TwoFactorRepository } from '../auth/two-factor.repository';
+import { TwoFactorService } from '../auth/two-factor.service';
 import { UserRepository } from '../auth/user.repository';
 import { CalendarFeedRepository } from '../calendar-feeds/calendar-feed.repository';
 import { CalendarFeedService } from '../calendar-feeds/calendar-feed.service';
@@ -106,6 +108,8 @@ export interface Services extends AccountSources {
   personalTokens: PersonalTokenService;
   /** Password changes and resets. */
   passwords: PasswordService;
+  /** Two-factor authentication (TOTP and recovery codes). */
+  twoFactor: TwoFactorService;
 }
 
 export function createServices(
@@ -156,6 +160,14 @@ export function createServices(
   const accessTokens = new AccessTokenRepository(data, stores.reads);
   const loginThrottle = new LoginThrottle(stores);
   const subscriptions = subscriptionService(data, repositories, reminders, households, outbox, config, clock);
+  const twoFactor = new TwoFactorService(
+    data,
+    new TwoFactorRepository(data),
+    repositories.users,
+    secrets,
+    loginThrottle,
+    clock,
+  );
   const services = {
     outbox,
     reminders,
@@ -166,7 +178,7 @@ export function createServices(
       repositories.subscriptions,
       reminders,
     ),
-    auth: new AuthService(repositories.users, accessTokens, config, loginThrottle),
+    auth: new AuthService(repositories.users, accessTokens, config, loginThrottle, twoFactor),
     passwords: new PasswordService(
       data,
       repositories.users,
@@ -179,6 +191,7 @@ export function createServices(
       clock,
     ),
     personalTokens: new PersonalTokenService(accessTokens, config),
+    twoFactor,
     subscriptions,
     folders: new OwnedNamesService(data, new OwnedNamesRepository(data, Folder), {
       label: 'Folder',

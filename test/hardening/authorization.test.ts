@@ -15,6 +15,7 @@ import {
   parse,
 } from 'graphql';
 import { type Client, createClient } from 'graphql-ws';
+import { generate } from 'otplib';
 import WebSocket from 'ws';
 
 import { exportedAlert, exportedPayment, exportedRecord, uploadAccount } from '../support/account-imports';
@@ -100,6 +101,8 @@ let bManageToken: string;
 let before: Record<string, string[]>;
 /** The test clock: null is the real time (the live updates' reminder moves it). */
 let now: Date | null = null;
+/** A's two-factor secret and recovery codes (A has 2FA on). */
+let aTwoFactor: { secret: string; recoveryCodes: string[] };
 
 const asB = () => ({ authorization: `Bearer ${b.token}`, accept: 'application/json' });
 const ANALYZE_STATEMENT =
@@ -113,6 +116,24 @@ async function asA(query: string, variables?: Record<string, unknown>): Promise<
       throw new Error(`${field}: ${JSON.stringify(payload.userErrors)}`);
   }
   return data;
+}
+
+/** The code an authenticator app shows at the server's now. */
+const totpNow = (secret: string) => generate({ secret, epoch: Math.floor((now ?? new Date()).getTime() / 1000) });
+
+/** Turns 2FA on for the token's user: the secret and the recovery codes. */
+async function turnOnTwoFactor(token: string): Promise<{ secret: string; recoveryCodes: string[] }> {
+  const { secret } = (
+    await graphqlData(testApp, token, 'mutation { startTwoFactorEnrolment { secret userErrors { code } } }')
+  ).startTwoFactorEnrolment;
+  const { confirmTwoFactor } = await graphqlData(
+    testApp,
+    token,
+    'mutation($code: String!) { confirmTwoFactor(input: {code: $code}) { recoveryCodes userErrors { code } } }',
+    { code: await totpNow(secret) },
+  );
+  if (confirmTwoFactor.userErrors.length > 0) throw new Error(JSON.stringify(confirmTwoFactor.userErrors));
+  return { secret, recoveryCodes: confirmTwoFactor.recoveryCodes };
 }
 
 /** Keeps one of A's objects: its global id and legacy id, as a GraphQL answer gave them. */
@@ -373,6 +394,7 @@ beforeAll(async () => {
   ).createNotificationTarget.notificationTarget.id;
   bManageToken = (await asBData('mutation { createInboundWebhookToken(input: {kind: MANAGE}) { token } }'))
     .createInboundWebhookToken.token;
+  aTwoFactor = await turnOnTwoFactor(a.token);
   before = await ownedRows(testApp, a.id);
 }, 90_000);
 
@@ -417,6 +439,16 @@ const REST_CASES: Record<string, () => Promise<void>> = {
     );
     expect(response.status).toBe(401);
     expect(response.text).not.toContain(MARK);
+    // A's recovery code with a wrong password: refused, and not spent.
+    const withCode = log.add(
+      'login as A with a wrong password and a recovery code of A',
+      await testApp.http
+        .post('/api/v1/auth/login')
+        .field('email', a.email)
+        .field('password', 'not the password')
+        .field('code', aTwoFactor.recoveryCodes[0]),
+    );
+    expect([withCode.status, withCode.body.message]).toEqual([401, 'Invalid credentials']);
   },
   'GET /api/v1/auth/token': () => ownDataOnly('token', () => testApp.http.get('/api/v1/auth/token').set(asB())),
   'GET /api/v1/auth/logout': async () => {
@@ -793,7 +825,12 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
   },
 
   signUp: { ownOnly: [mutation('signUp', '{email: A_EMAIL, password: "another password", name: "x"}')] },
-  login: { ownOnly: [mutation('login', '{email: A_EMAIL, password: "wrong password"}')] },
+  login: {
+    ownOnly: [
+      mutation('login', '{email: A_EMAIL, password: "wrong password"}'),
+      mutation('login', '{email: A_EMAIL, password: "wrong password", code: "123456"}'),
+    ],
+  },
   signInMethods: { ownOnly: ['{ signInMethods { singleSignOn singleSignOnUrl passwordLogin } }'] },
   // Its code is a bearer secret a sign-on made (single-sign-on.test.ts): one no sign-on made finds no one.
   completeSingleSignOn: { ownOnly: [mutation('completeSingleSignOn', '{code: "a code no sign-on made"}')] },
@@ -815,6 +852,13 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
       mutation('resetPassword', '{token: "guessed-reset-token-of-someone-else", newPassword: "long enough"}'),
     ],
   },
+  // B's own pending secret (B's sign-in is unchanged until a code confirms it).
+  startTwoFactorEnrolment: {
+    ownOnly: ['mutation { startTwoFactorEnrolment { uri secret qrCode userErrors { code } } }'],
+  },
+  confirmTwoFactor: {},
+  disableTwoFactor: {},
+  regenerateRecoveryCodes: {},
   createAlert: {
     ownOnly: [mutation('createAlert', '{name: "b", timePeriod: 1, time: "09:00", timezone: "UTC", channel: EMAIL}')],
   },
@@ -963,9 +1007,17 @@ function ownedNameCases(kind: string, placeholder: string): Record<string, Graph
  * Fields without documents: GraphQL logout would end B's token for the other cases (its own test is below);
  * an import takes a file upload (its case is "GraphQL importSubscriptions" below), and so does a statement's
  * analysis, which reads no id (a statement holds none) and answers only the caller's proposals
- * (test/integration/detection.test.ts).
+ * (test/integration/detection.test.ts). The two-factor changes take a code of the caller's own, made at the
+ * time they run ("two-factor changes act on the caller's own account" below).
  */
-const WITHOUT_DOCUMENTS = new Set(['logout', 'importSubscriptions', 'analyzeStatement']);
+const WITHOUT_DOCUMENTS = new Set([
+  'logout',
+  'importSubscriptions',
+  'analyzeStatement',
+  'confirmTwoFactor',
+  'disableTwoFactor',
+  'regenerateRecoveryCodes',
+]);
 
 /** A's objects by placeholder: A_SUBSCRIPTION, A_PAYMENT_MODE, … */
 const A_PLACEHOLDERS: Record<string, Key> = Object.fromEntries(
@@ -1482,6 +1534,41 @@ describe('authorization matrix', () => {
     expect(await graphqlData(testApp, a.token, SETTINGS)).toEqual(aSettings);
   });
 
+  it("two-factor changes act on the caller's own account: A's codes do nothing for B, B's own change nothing of A's", async () => {
+    const digest = await ownedRowsDigest(testApp, a.id);
+    const TWO_FACTOR = {
+      confirmTwoFactor:
+        'mutation($code: String!) { confirmTwoFactor(input: {code: $code}) { user { id } recoveryCodes userErrors { code } } }',
+      disableTwoFactor:
+        'mutation($code: String!) { disableTwoFactor(input: {code: $code}) { user { id } userErrors { code } } }',
+      regenerateRecoveryCodes:
+        'mutation($code: String!) { regenerateRecoveryCodes(input: {code: $code}) { user { id } recoveryCodes userErrors { code } } }',
+    };
+    const asB = async (field: keyof typeof TWO_FACTOR, code: string) => {
+      const response = log.add(`graphql ${field}`, await graphql(testApp, b.token, TWO_FACTOR[field], { code }));
+      expect([field, response.text.includes(MARK), response.text.includes(a.email)]).toEqual([field, false, false]);
+      return response.body.data[field];
+    };
+    const refusedFor = async (field: keyof typeof TWO_FACTOR, code: string) =>
+      (await asB(field, code)).userErrors.map((error: { code: string }) => error.code);
+    // B with A's codes: B's 2FA is off, or pending on B's own secret.
+    expect(await refusedFor('disableTwoFactor', aTwoFactor.recoveryCodes[1])).toEqual(['CONFLICT']);
+    expect(await refusedFor('regenerateRecoveryCodes', await totpNow(aTwoFactor.secret))).toEqual(['CONFLICT']);
+    await graphqlData(testApp, b.token, 'mutation { startTwoFactorEnrolment { uri userErrors { code } } }');
+    expect(await refusedFor('confirmTwoFactor', await totpNow(aTwoFactor.secret))).toEqual(['BAD_USER_INPUT']);
+    // B's own 2FA, on and off with B's own codes; A's codes are no codes of B's.
+    const bTwoFactor = await turnOnTwoFactor(b.token);
+    expect(await refusedFor('disableTwoFactor', aTwoFactor.recoveryCodes[1])).toEqual(['BAD_USER_INPUT']);
+    const renewed = await asB('regenerateRecoveryCodes', bTwoFactor.recoveryCodes[0]);
+    expect([renewed.userErrors, renewed.recoveryCodes.length]).toEqual([[], 10]);
+    expect((await asB('disableTwoFactor', renewed.recoveryCodes[0])).userErrors).toEqual([]);
+    expect(await ownedRowsDigest(testApp, a.id)).toEqual(digest);
+    expect((await graphqlData(testApp, a.token, '{ me { twoFactorEnabled recoveryCodesLeft } }')).me).toEqual({
+      twoFactorEnabled: true,
+      recoveryCodesLeft: 10,
+    });
+  });
+
   it('leaves every row of A byte for byte as it was', async () => {
     expect(await ownedRows(testApp, a.id)).toEqual(before);
     // The snapshot is not empty: it holds what A made.
@@ -1508,6 +1595,8 @@ describe('authorization matrix', () => {
       'household_members',
       'subscription_shares',
       'statement_proposals',
+      'two_factor',
+      'two_factor_recovery_codes',
     ]) {
       expect([table, before[table].length > 0]).toEqual([table, true]);
     }
@@ -1522,7 +1611,14 @@ describe('properties over every answer', () => {
     log.add('A token', await testApp.http.get('/api/v1/auth/token').set('authorization', `Bearer ${a.token}`));
     const secrets = await storedSecrets(testApp);
     expect(secrets.map((secret) => secret.kind)).toEqual(
-      expect.arrayContaining(['password hash', 'access token hash', 'inbound token hash', 'webhook secret']),
+      expect.arrayContaining([
+        'password hash',
+        'access token hash',
+        'inbound token hash',
+        'webhook secret',
+        'sealed two-factor secret',
+        'recovery code hash',
+      ]),
     );
     expect(log.answers.length).toBeGreaterThan(80);
     for (const { label, text } of log.answers) {

@@ -40,6 +40,8 @@ const OWNED_ROWS: Record<string, string> = {
   sign_in_codes: `"user_id" = ?`,
   statement_layouts: `"user_id" = ?`,
   password_resets: `"user_id" = ?`,
+  two_factor: `"user_id" = ?`,
+  two_factor_recovery_codes: `"user_id" = ?`,
 };
 
 /** How many rows of a table a user owns: a count background work on other users' data cannot move. */
@@ -176,7 +178,9 @@ export async function storedSecrets(testApp: TestApp): Promise<Array<{ kind: str
      union all select 'sealed notification url', "sealed_url" from "notification_targets"
      union all select 'sealed notification secret', "sealed_secret" from "notification_targets"
      union all select 'sign-in code hash', "code_hash" from "sign_in_codes"
-     union all select 'sign-on PKCE verifier', "code_verifier" from "oidc_logins"`,
+     union all select 'sign-on PKCE verifier', "code_verifier" from "oidc_logins"
+     union all select 'sealed two-factor secret', "sealed_secret" from "two_factor"
+     union all select 'recovery code hash', "code_hash" from "two_factor_recovery_codes"`,
   );
   return rows.filter((row) => row.value);
 }
