@@ -5,6 +5,7 @@ import { dataVersionSql } from '../platform/db/data-version';
 import type { DirectReads } from '../platform/db/direct-reads';
 import { utcTimestamp } from '../platform/db/timestamps';
 import { AccessToken } from './access-token.entity';
+import { ACTIVE_STATUS } from './user.entity';
 
 export interface LiveToken {
   user_id: number;
@@ -52,7 +53,8 @@ export class AccessTokenRepository {
 }
 
 /**
- * The token `id` if it is neither revoked nor expired (`ttlDays` 0: tokens never expire), with its user's data
+ * The token `id` if it is neither revoked nor expired (`ttlDays` 0: tokens never expire) and its account is not
+ * disabled (disabling revokes the tokens too; this also stops one a sign-in racing the disabling made), with its user's data
  * version: a statement of its own, or the check a read of the token's user runs in its own statement.
  */
 function liveTokenSql(id: number, ttlDays: number): Sql {
@@ -60,5 +62,6 @@ function liveTokenSql(id: number, ttlDays: number): Sql {
               coalesce("expires_at" < (now() at time zone 'utc') + make_interval(days => ${ttlDays}::int) - interval '1 hour', true) as "renew",
               ${raw(dataVersionSql('t."user_id"'))} as "data_version"
          from "access_tokens" t
-        where "id" = ${id} and "revoked_at" is null and (${ttlDays}::int = 0 or "expires_at" is null or "expires_at" > (now() at time zone 'utc'))`;
+        where "id" = ${id} and "revoked_at" is null and (${ttlDays}::int = 0 or "expires_at" is null or "expires_at" > (now() at time zone 'utc'))
+          and exists (select 1 from "users" u where u."id" = t."user_id" and u."status" = ${ACTIVE_STATUS})`;
 }

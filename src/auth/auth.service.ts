@@ -10,6 +10,7 @@ import type { LoginThrottle } from './login-throttle';
 import { hashPassword, PASSWORD_MIN_LENGTH, verifyPassword } from './password';
 import { personNameProblem } from './person-name';
 import { formatAccessToken, matchesHash, parseAccessToken, randomSecret, sha256Hex } from './secrets';
+import type { SignUpGate } from './sign-up-gate';
 import type { User } from './user.entity';
 import type { UserRepository } from './user.repository';
 
@@ -17,6 +18,11 @@ export interface NewUser {
   email: string;
   password: string;
   name: string;
+}
+
+/** A sign-up: the new account, and the invitation code it was given when the instance asks for one. */
+export interface SignUpRequest extends NewUser {
+  invitationCode?: string | null;
 }
 
 export interface Session {
@@ -36,8 +42,9 @@ export class AuthService {
   constructor(
     private readonly users: UserRepository,
     private readonly tokens: AccessTokenRepository,
-    private readonly config: Pick<Config, 'tokenTtlDays' | 'allowSignup'>,
+    private readonly config: Pick<Config, 'tokenTtlDays'>,
     private readonly throttle: LoginThrottle,
+    private readonly signUpGate: SignUpGate,
   ) {}
 
   /** Checks e-mail and password; the same UNAUTHENTICATED answer for an unknown e-mail and a wrong password. */
@@ -125,14 +132,13 @@ export class AuthService {
     return { userId: user.id, tokenId: null };
   }
 
-  /** Self-service account creation, open while ALLOW_SIGNUP is true. */
-  async signUp(input: NewUser): Promise<Session> {
-    if (!this.config.allowSignup) throw new AppError('FORBIDDEN', 'Sign-up is closed on this server');
-    const user = await this.createUser(input);
+  /** Self-service account creation, as the sign-up mode allows (ALLOW_SIGNUP until an admin sets one). */
+  async signUp(input: SignUpRequest): Promise<Session> {
+    const user = await this.signUpGate.admit(input.email, input.invitationCode ?? null, () => this.createUser(input));
     return { user, token: await this.issueToken(user.id) };
   }
 
-  /** Creates an account (sign-up and the CLI). */
+  /** Creates an account (sign-up and the CLI); the instance's first account is its admin. */
   async createUser(input: NewUser): Promise<User> {
     const email = normaliseEmail(input.email);
     const name = input.name.trim();

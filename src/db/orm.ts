@@ -60,6 +60,9 @@ export function ormOptions(clientUrl: string, poolMax: number, onQuery?: QueryLi
         'data_versions',
         'statement_proposals',
         'statement_layouts',
+        'instance_settings',
+        'invitations',
+        'audit_log',
       ],
     },
     migrations: {

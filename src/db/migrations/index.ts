@@ -35,6 +35,7 @@ export const MIGRATION_NAMES: readonly string[] = [
   'Migration20261126120000_mask_notification_secrets',
   'Migration20261126140000_statement_proposals',
   'Migration20261127090000_live_notifications',
+  'Migration20261127130000_admin',
 ];
 
 /**
