@@ -158,6 +158,8 @@ export default tseslint.config(
               'SpendingGroup',
               'ExtensionSettings',
               'ExportLinks',
+              // The instance itself: one, so nothing to tell apart.
+              'Instance',
               'DeliveryAttempt',
               'ImportRowReport',
               'ImportMatch',

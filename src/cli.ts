@@ -58,6 +58,7 @@ function printAnalysis(analysis: StatementAnalysis): void {
 const USAGE = [
   'usage: npm run cli -- user:create --email E --password P --name N',
   `       npm run cli -- users:reset-password --email E   (prints a link that sets a new password, once, within ${RESET_LINK_MINUTES} minutes)`,
+  '       npm run cli -- users:admin --email E   (makes that account an admin of the instance; the first account is one)',
   '       npm run cli -- rates:import --file rates.json   ({"asOf": "YYYY-MM-DD", "rates": {"EUR": "0.92", …}} per US dollar)',
   '       npm run cli -- import --user EMAIL --file F --format wallos|csv|subledger [--dry-run] [--skip-refused]',
   '                         [--currency XXX] [--date-order DMY|MDY] [--map field=Column ...]   (see README: Import)',
@@ -139,11 +140,20 @@ async function main(argv: string[]): Promise<number> {
   });
   const userCreate = command === 'user:create' && values.email && values.password && values.name;
   const resetLink = command === 'users:reset-password' && values.email;
+  const adminGrant = command === 'users:admin' && values.email;
   const ratesImport = command === 'rates:import' && values.file;
   const fileImport =
     command === 'import' && values.user && values.file && IMPORT_FORMATS.includes(values.format as ImportFormat);
   const statementFile = command === 'detect' && values.user && positionals.length === 1 ? positionals[0] : null;
-  if (!userCreate && !resetLink && !ratesImport && !fileImport && !statementFile && command !== 'db:url') {
+  if (
+    !userCreate &&
+    !resetLink &&
+    !adminGrant &&
+    !ratesImport &&
+    !fileImport &&
+    !statementFile &&
+    command !== 'db:url'
+  ) {
     console.error(usage());
     return 2;
   }
@@ -187,6 +197,11 @@ async function main(argv: string[]): Promise<number> {
       console.log(
         `password reset link for <${values.email}> (works once, within ${RESET_LINK_MINUTES} minutes):\n${link}`,
       );
+      return 0;
+    }
+    if (adminGrant) {
+      const admin = await runtime.services.accountAdmin.grantFromShell(values.email!);
+      console.log(`user ${admin.id} <${admin.email}> is an admin`);
       return 0;
     }
     if (ratesImport) {

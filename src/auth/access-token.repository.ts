@@ -5,6 +5,7 @@ import { dataVersionSql } from '../platform/db/data-version';
 import type { DirectReads } from '../platform/db/direct-reads';
 import { utcTimestamp } from '../platform/db/timestamps';
 import { AccessToken, TokenKind, type TokenScope } from './access-token.entity';
+import { ACTIVE_STATUS } from './user.entity';
 
 export interface LiveToken {
   user_id: number;
@@ -99,8 +100,9 @@ export class AccessTokenRepository {
 
 /**
  * The token `id` if it is neither revoked nor expired (`ttlDays` 0: sessions never expire; a personal token's
- * expiry always holds), with its user's data version: a statement of its own, or the check a read of the
- * token's user runs in its own statement.
+ * expiry always holds) and its account is not disabled (disabling revokes the tokens too; this also stops one
+ * a sign-in racing the disabling made), with its user's data version: a statement of its own, or the check a
+ * read of the token's user runs in its own statement.
  */
 function liveTokenSql(id: number, ttlDays: number): Sql {
   return sql`select "user_id", "secret_hash", "scope" = 'READ_ONLY' as "read_only", "kind" = 'PERSONAL' as "personal",
@@ -110,5 +112,6 @@ function liveTokenSql(id: number, ttlDays: number): Sql {
               ${raw(dataVersionSql('t."user_id"'))} as "data_version"
          from "access_tokens" t
         where "id" = ${id} and "revoked_at" is null
-          and (("kind" = 'SESSION' and ${ttlDays}::int = 0) or "expires_at" is null or "expires_at" > (now() at time zone 'utc'))`;
+          and (("kind" = 'SESSION' and ${ttlDays}::int = 0) or "expires_at" is null or "expires_at" > (now() at time zone 'utc'))
+          and exists (select 1 from "users" u where u."id" = t."user_id" and u."status" = ${ACTIVE_STATUS})`;
 }

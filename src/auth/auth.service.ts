@@ -12,6 +12,7 @@ import type { LoginThrottle } from './login-throttle';
 import { hashPassword, passwordProblem, verifyPassword } from './password';
 import { personNameProblem } from './person-name';
 import { formatAccessToken, matchesHash, parseAccessToken, randomSecret, sha256Hex } from './secrets';
+import type { SignUpGate } from './sign-up-gate';
 import type { User } from './user.entity';
 import type { UserRepository } from './user.repository';
 
@@ -19,6 +20,11 @@ export interface NewUser {
   email: string;
   password: string;
   name: string;
+}
+
+/** A sign-up: the new account, and the invitation code it was given when the instance asks for one. */
+export interface SignUpRequest extends NewUser {
+  invitationCode?: string | null;
 }
 
 export interface Session {
@@ -53,9 +59,10 @@ export class AuthService {
   constructor(
     private readonly users: UserRepository,
     private readonly tokens: AccessTokenRepository,
-    private readonly config: Pick<Config, 'tokenTtlDays' | 'allowSignup' | 'passwordLogin'>,
+    private readonly config: Pick<Config, 'tokenTtlDays' | 'passwordLogin'>,
     private readonly throttle: LoginThrottle,
     private readonly secondFactor: SecondFactor,
+    private readonly signUpGate: SignUpGate,
   ) {}
 
   /**
@@ -164,15 +171,17 @@ export class AuthService {
     return { userId: user.id, tokenId: null };
   }
 
-  /** Self-service account creation, open while ALLOW_SIGNUP is true; signs in from `device` (a User-Agent). */
-  async signUp(input: NewUser, device?: string): Promise<Session> {
+  /**
+   * Self-service account creation, as the sign-up mode allows (ALLOW_SIGNUP until an admin sets one); signs in
+   * from `device` (a User-Agent).
+   */
+  async signUp(input: SignUpRequest, device?: string): Promise<Session> {
     if (!this.config.passwordLogin) throw new AppError('FORBIDDEN', PASSWORD_LOGIN_OFF);
-    if (!this.config.allowSignup) throw new AppError('FORBIDDEN', 'Sign-up is closed on this server');
-    const user = await this.createUser(input);
+    const user = await this.signUpGate.admit(input.email, input.invitationCode ?? null, () => this.createUser(input));
     return { user, token: await this.issueSession(user.id, device) };
   }
 
-  /** Creates an account (sign-up and the CLI). */
+  /** Creates an account (sign-up and the CLI); the instance's first account is its admin. */
   async createUser(input: NewUser): Promise<User> {
     const email = normaliseEmail(input.email);
     const name = input.name.trim();

@@ -63,6 +63,12 @@ export class SignUpInput {
 
   @Field({ description: 'The name to go by.' })
   name!: string;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'An invitation code from an admin: needed while sign-up is INVITE_ONLY, used up by this sign-up.',
+  })
+  invitationCode?: string | null;
 }
 
 @InputType('LoginInput', { description: 'The credentials of an account.' })

@@ -3,6 +3,13 @@ import { Entity, type Opt, Property, Unique } from '@mikro-orm/core';
 import { BaseEntity } from '../platform/db/base.entity';
 import { UtcTimestampType } from '../platform/db/timestamp.type';
 
+/** role_id of an instance's admin (the first account, or one the CLI named); USER_ROLE of everyone else. */
+export const ADMIN_ROLE = 1;
+export const USER_ROLE = 2;
+/** status of an account that may sign in; an admin sets DISABLED_STATUS to shut one out. */
+export const ACTIVE_STATUS = 1;
+export const DISABLED_STATUS = 0;
+
 @Entity({ tableName: 'users' })
 export class User extends BaseEntity {
   @Property({ type: 'string', length: 320 })
@@ -21,8 +28,8 @@ export class User extends BaseEntity {
   @Property({ type: 'string', length: 100, default: '' })
   lastName: Opt<string> = '';
 
-  @Property({ type: 'smallint', default: 2 })
-  roleId: Opt<number> = 2;
+  @Property({ type: 'smallint', default: USER_ROLE })
+  roleId: Opt<number> = USER_ROLE;
 
   @Property({ type: 'smallint', default: 1 })
   planId: Opt<number> = 1;
@@ -45,8 +52,8 @@ export class User extends BaseEntity {
   @Property({ type: UtcTimestampType, nullable: true })
   resetAt?: string | null;
 
-  @Property({ type: 'smallint', default: 1 })
-  status: Opt<number> = 1;
+  @Property({ type: 'smallint', default: ACTIVE_STATUS })
+  status: Opt<number> = ACTIVE_STATUS;
 
   /** Currency that base_value and totals are expressed in. */
   @Property({ type: 'string', length: 3, default: 'USD' })

@@ -1,7 +1,11 @@
 import type { RequiredEntityData } from '@mikro-orm/core';
+import sql from 'sql-template-tag';
 
 import type { DataSource } from '../platform/db/data-source';
-import { User } from './user.entity';
+import { ADMIN_ROLE, User, USER_ROLE } from './user.entity';
+
+/** The advisory lock new accounts take in turn to decide which of them is the first (MIGRATION_LOCK is 720_417). */
+const FIRST_ACCOUNT_LOCK = 720_418;
 
 /** The users table: accounts, found by id or e-mail address. */
 export class UserRepository {
@@ -38,8 +42,16 @@ export class UserRepository {
     return (await this.db.em().count(User, { email })) > 0;
   }
 
-  async create(fields: RequiredEntityData<User>): Promise<User> {
-    return this.db.insert(User, fields);
+  /**
+   * A new account; the admin when the instance has none (its first account). Accounts are made one at a time
+   * from the lock to their commit, so two first sign-ups at once make one admin.
+   */
+  async create(fields: Omit<RequiredEntityData<User>, 'roleId'>): Promise<User> {
+    return this.db.transaction(async () => {
+      await this.db.run(sql`select pg_advisory_xact_lock(${FIRST_ACCOUNT_LOCK})`);
+      const adminExists = (await this.db.em().count(User, { roleId: ADMIN_ROLE })) > 0;
+      return this.db.insert(User, { ...fields, roleId: adminExists ? USER_ROLE : ADMIN_ROLE });
+    });
   }
 
   /** Writes the changes of a user read in the same transaction. */

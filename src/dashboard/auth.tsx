@@ -1,9 +1,12 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 
 import { gql, session } from './api';
 import type {
   LogInMutation,
   LogInMutationVariables,
+  SignUpMode,
+  SignUpModeQuery,
+  SignUpModeQueryVariables,
   SignUpMutation,
   SignUpMutationVariables,
 } from './graphql.generated';
@@ -16,6 +19,13 @@ const SIGN_UP = /* GraphQL */ `
     }
   }
 `;
+const SIGN_UP_MODE = /* GraphQL */ `
+  query SignUpMode {
+    instance {
+      signUpMode
+    }
+  }
+`;
 const LOGIN = /* GraphQL */ `
   mutation LogIn($input: LoginInput!) {
     login(input: $input) {
@@ -24,9 +34,25 @@ const LOGIN = /* GraphQL */ `
   }
 `;
 
-/** Sign-up and login; the token lives in this tab's sessionStorage, or in localStorage if asked, never in a cookie. */
+/** An invitation link's code: in the fragment (`#invitation=…`), which the browser never sends to the server. */
+const invitationCode = () => new URLSearchParams(location.hash.slice(1)).get('invitation');
+
+/**
+ * Sign-up and login; the token lives in this tab's sessionStorage, or in
+ * localStorage if asked, never in a cookie. Sign-up is offered while
+ * it is open, or with an invitation link's code.
+ */
 export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
-  const [mode, setMode] = useState<'login' | 'signup'>('login');
+  const [invitation] = useState(invitationCode);
+  const [mode, setMode] = useState<'login' | 'signup'>(invitation ? 'signup' : 'login');
+  const [signUpMode, setSignUpMode] = useState<SignUpMode | null>(null);
+  useEffect(() => {
+    gql<SignUpModeQuery, SignUpModeQueryVariables>(SIGN_UP_MODE).then(
+      (data) => setSignUpMode(data.instance.signUpMode),
+      () => undefined,
+    );
+  }, []);
+  const canSignUp = invitation !== null || signUpMode === null || signUpMode === 'OPEN';
   const action = useAction();
   async function submit(event: Event) {
     event.preventDefault();
@@ -38,7 +64,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
         mode === 'signup'
           ? (
               await gql<SignUpMutation, SignUpMutationVariables>(SIGN_UP, {
-                input: { email, password, name: String(form.get('name')) },
+                input: { email, password, name: String(form.get('name')), invitationCode: invitation },
               })
             ).signUp
           : (await gql<LogInMutation, LogInMutationVariables>(LOGIN, { input: { email, password } })).login;
@@ -69,9 +95,11 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
         <button type="submit" disabled={action.busy}>
           {mode === 'signup' ? 'Create account' : 'Log in'}
         </button>
-        <button type="button" class="link" onClick={() => setMode(mode === 'signup' ? 'login' : 'signup')}>
-          {mode === 'signup' ? 'I have an account' : 'Create an account'}
-        </button>
+        {canSignUp && (
+          <button type="button" class="link" onClick={() => setMode(mode === 'signup' ? 'login' : 'signup')}>
+            {mode === 'signup' ? 'I have an account' : 'Create an account'}
+          </button>
+        )}
       </form>
     </main>
   );

@@ -528,11 +528,22 @@ export type ShareSubscriptionInput = {
 export type SignUpInput = {
   /** The e-mail address to sign in with. */
   email: string;
+  /** An invitation code from an admin: needed while sign-up is INVITE_ONLY, used up by this sign-up. */
+  invitationCode?: string | null | undefined;
   /** The name to go by. */
   name: string;
   /** The password, 8 to 1024 characters. */
   password: string;
 };
+
+/** Who may sign up on this instance. */
+export type SignUpMode =
+  /** Nobody: accounts are made from the command line. */
+  | 'CLOSED'
+  /** Those with an invitation code from an admin. */
+  | 'INVITE_ONLY'
+  /** Anyone. */
+  | 'OPEN';
 
 /** What a spending summary's groups are. */
 export type SpendingGroupBy =
@@ -812,6 +823,11 @@ export type SignUpMutationVariables = Exact<{
 
 
 export type SignUpMutation = { signUp: { token: string | null } };
+
+export type SignUpModeQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SignUpModeQuery = { instance: { signUpMode: SignUpMode } };
 
 export type LogInMutationVariables = Exact<{
   input: LoginInput;

@@ -62,6 +62,9 @@ export function ormOptions(clientUrl: string, poolMax: number, onQuery?: QueryLi
         'statement_layouts',
         'two_factor',
         'two_factor_recovery_codes',
+        'instance_settings',
+        'invitations',
+        'audit_log',
       ],
     },
     migrations: {

@@ -1,6 +1,6 @@
 import { Arg, Args, Ctx, Field, ID, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 
-import { Connection, type Page, PageArgs, readPage } from '../platform/graphql/connection';
+import { Connection, type Page, PageArgs, type PageRead, readPage } from '../platform/graphql/connection';
 import { type GraphQLContext, requireCaller } from '../platform/graphql/context';
 import { idOf, optionalIdOf, toGlobalId } from '../platform/graphql/global-ids';
 import { DecimalScalar, money } from '../platform/graphql/money';
@@ -104,14 +104,22 @@ export class LedgerResolver {
     filter?: PaymentEntryFilter | null,
   ): Promise<Page<PaymentEntryView>> {
     const { from, to, subscriptionId, status, householdId } = filter ?? {};
-    const read = await this.ledger.entryPages(requireCaller(context), {
+    const caller = requireCaller(context);
+    const entries = {
       from: from ?? undefined,
       to: to ?? undefined,
       subscriptionId: optionalIdOf(subscriptionId, 'SubscriptionRecord', 'filter.subscriptionId') ?? undefined,
       status: status ?? undefined,
       householdId: optionalIdOf(householdId, 'Household', 'filter.householdId') ?? undefined,
-    });
-    return readPage(page, { defaultSize: MAX_ENTRIES, maxSize: MAX_ENTRIES }, read, toPaymentEntryView);
+    };
+    // The reader (which brings the ledger up to date) is made at the first read: readPage checks the page's
+    // arguments before it, so a refused page writes nothing.
+    let read: PageRead<EntryRow> | undefined;
+    const readOnce: PageRead<EntryRow> = async (offset, limit) => {
+      read ??= await this.ledger.entryPages(caller, entries);
+      return read(offset, limit);
+    };
+    return readPage(page, { defaultSize: MAX_ENTRIES, maxSize: MAX_ENTRIES }, readOnce, toPaymentEntryView);
   }
 
   @Mutation(() => MarkPaidPayload, {

@@ -1,6 +1,9 @@
 import type { GraphQLSchema } from 'graphql';
 import { buildSchema, type ClassType, type NonEmptyArray, type PubSub } from 'type-graphql';
 
+import { AccountAdminResolver, accountNodeLookup } from '../admin/account.resolver';
+import { auditEntryNodeLookup, InstanceResolver } from '../admin/instance.resolver';
+import { invitationNodeLookup, InvitationResolver } from '../admin/invitation.resolver';
 import { alertNodeLookup, AlertResolver } from '../alerts/alert.resolver';
 import { AuthResolver, userNodeLookup } from '../auth/auth.resolver';
 import { OidcResolver } from '../auth/oidc.resolver';
@@ -57,6 +60,9 @@ function nodeLookups(services: Services): Record<string, NodeLookup> {
     PaymentEntry: paymentEntryLookup(services.ledger),
     Budget: budgetLookup(services.spending),
     SubscriptionProposal: proposalLookup(services.detection),
+    Account: accountNodeLookup(services.accountAdmin),
+    Invitation: invitationNodeLookup(services.invitations),
+    AuditEntry: auditEntryNodeLookup(services.auditLog),
   };
 }
 
@@ -98,6 +104,9 @@ function createResolvers(services: Services): NonEmptyArray<object> {
     new SubscriptionSharingResolver(services.households, services.subscriptions),
     new NotificationTargetResolver(services.notificationTargets, services.deliveryLog),
     new LiveResolver(),
+    new AccountAdminResolver(services.accountAdmin),
+    new InvitationResolver(services.invitations),
+    new InstanceResolver(services.signUpMode, services.auditLog),
   ];
 }
 

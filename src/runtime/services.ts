@@ -1,6 +1,15 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 
+import { AccountRepository } from '../admin/account.repository';
+import { AccountAdminService } from '../admin/account.service';
+import { AdminAccess } from '../admin/admin-access';
+import { AuditRepository } from '../admin/audit.repository';
+import { AuditLog } from '../admin/audit.service';
+import { InstanceSettingsRepository } from '../admin/instance-settings.repository';
+import { InvitationRepository } from '../admin/invitation.repository';
+import { InvitationService } from '../admin/invitation.service';
+import { SignUpService } from '../admin/sign-up.service';
 import { AlertRepository } from '../alerts/alert.repository';
 import { AlertService } from '../alerts/alert.service';
 import { AccessTokenRepository } from '../auth/access-token.repository';
@@ -110,7 +119,17 @@ export interface Services extends AccountSources {
   passwords: PasswordService;
   /** Two-factor authentication (TOTP and recovery codes). */
   twoFactor: TwoFactorService;
+  /** The admin's work on accounts. */
+  accountAdmin: AccountAdminService;
+  /** Invitations to sign up. */
+  invitations: InvitationService;
+  /** Who may sign up (the admin's setting, ALLOW_SIGNUP until then). */
+  signUpMode: SignUpService;
+  /** What admins did. */
+  auditLog: AuditLog;
 }
+
+type AdminServices = Pick<Services, 'accountAdmin' | 'invitations' | 'signUpMode' | 'auditLog'>;
 
 export function createServices(
   orm: MikroORM<PostgreSqlDriver>,
@@ -168,6 +187,7 @@ export function createServices(
     loginThrottle,
     clock,
   );
+  const admin = adminServices(data, config, mailer, logger);
   const services = {
     outbox,
     reminders,
@@ -178,7 +198,7 @@ export function createServices(
       repositories.subscriptions,
       reminders,
     ),
-    auth: new AuthService(repositories.users, accessTokens, config, loginThrottle, twoFactor),
+    auth: new AuthService(repositories.users, accessTokens, config, loginThrottle, twoFactor, admin.signUpMode),
     passwords: new PasswordService(
       data,
       repositories.users,
@@ -237,6 +257,7 @@ export function createServices(
   };
   return {
     ...services,
+    ...admin,
     exports: new AccountExportService(services, config.baseUrl, clock),
     imports: new ImportService(data, new ImportRepository(data), services),
     detection: new DetectionService(
@@ -259,6 +280,27 @@ export function createServices(
       config.baseUrl,
       clock,
     ),
+  };
+}
+
+function adminServices(data: DataSource, config: Config, mailer: ReminderMailer | null, logger: Logger): AdminServices {
+  const accounts = new AccountRepository(data);
+  const invitations = new InvitationRepository(data);
+  const access = new AdminAccess(accounts);
+  const audit = new AuditLog(new AuditRepository(data), access);
+  return {
+    accountAdmin: new AccountAdminService(data, accounts, access, audit),
+    invitations: new InvitationService(
+      data,
+      invitations,
+      access,
+      audit,
+      config.baseUrl,
+      mailer ? (to, subject, text) => mailer.sendText(to, subject, text) : null,
+      logger,
+    ),
+    signUpMode: new SignUpService(data, new InstanceSettingsRepository(data), invitations, access, audit, config),
+    auditLog: audit,
   };
 }
 

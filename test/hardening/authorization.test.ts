@@ -78,6 +78,10 @@ const A_OBJECTS = {
   ownerMember: 'HouseholdMember',
   member: 'HouseholdMember',
   proposal: 'SubscriptionProposal',
+  // A signed up first: A is the instance's admin, and these are what an admin sees.
+  account: 'Account',
+  invitation: 'Invitation',
+  auditEntry: 'AuditEntry',
 } as const;
 type Key = keyof typeof A_OBJECTS;
 
@@ -159,6 +163,13 @@ beforeAll(async () => {
   a = await signUp(testApp, `A ${MARK}`);
   b = await signUp(testApp, 'B');
   keep('user', (await asA('{ me { id legacyId } }')).me);
+  keep('account', byLegacyId((await asA('{ accounts { nodes { id legacyId } } }')).accounts.nodes, a.id));
+  keep(
+    'invitation',
+    (await asA('mutation { createInvitation(input: {}) { invitation { id legacyId } userErrors { code } } }'))
+      .createInvitation.invitation,
+  );
+  keep('auditEntry', (await asA('{ auditLog(first: 1) { nodes { id legacyId } } }')).auditLog.nodes[0]);
   // Settings of A's own, which no import of B may reach.
   await asA('mutation { updateExtensionSettings(input: {notifyBefore: 4}) { userErrors { code } } }');
   keep(
@@ -642,6 +653,8 @@ function rootOf(document: string): { key: string; isMutation: boolean } {
 type GraphQLCase = {
   /** Fail with NOT_FOUND; a mutation's payload has its results null, and NOT_FOUND in userErrors and errors. */
   refused?: string[];
+  /** Fail as `refused` does, with FORBIDDEN: the admin's operations, which B is not. */
+  forbidden?: string[];
   /** Answer null (node(id:) of A's object) with no error. */
   hidden?: string[];
   /** Answer B's own data, without error. */
@@ -859,6 +872,16 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
   confirmTwoFactor: {},
   disableTwoFactor: {},
   regenerateRecoveryCodes: {},
+  instance: { ownOnly: ['{ instance { signUpMode } }'] },
+  accounts: { forbidden: ['{ accounts { totalCount nodes { id email name recordCount admin } } }'] },
+  invitations: { forbidden: ['{ invitations(last: 5) { totalCount nodes { id email status } } }'] },
+  auditLog: { forbidden: ['{ auditLog(first: 5) { totalCount nodes { id action actorEmail targetEmail } } }'] },
+  disableAccount: { forbidden: [mutation('disableAccount', '{id: A_ACCOUNT}')] },
+  enableAccount: { forbidden: [mutation('enableAccount', '{id: A_ACCOUNT}')] },
+  deleteAccount: { forbidden: [mutation('deleteAccount', '{id: A_ACCOUNT, confirmEmail: A_EMAIL}')] },
+  createInvitation: { forbidden: [mutation('createInvitation', '{email: "someone@example.com"}')] },
+  revokeInvitation: { forbidden: [mutation('revokeInvitation', '{id: A_INVITATION}')] },
+  setSignUpMode: { forbidden: [mutation('setSignUpMode', '{mode: CLOSED}')] },
   createAlert: {
     ownOnly: [mutation('createAlert', '{name: "b", timePeriod: 1, time: "09:00", timezone: "UTC", channel: EMAIL}')],
   },
@@ -1163,8 +1186,10 @@ describe('authorization matrix', () => {
     const fields = schemaFields();
     expect(fields.filter((field) => !(field in GRAPHQL_CASES))).toEqual([]);
     expect(Object.keys(GRAPHQL_CASES).filter((field) => !fields.includes(field))).toEqual([]);
-    for (const [field, { refused = [], hidden = [], ownOnly = [], asMissing = [] }] of Object.entries(GRAPHQL_CASES)) {
-      if (refused.length + hidden.length + ownOnly.length + asMissing.length === 0)
+    for (const [field, { refused = [], forbidden = [], hidden = [], ownOnly = [], asMissing = [] }] of Object.entries(
+      GRAPHQL_CASES,
+    )) {
+      if (refused.length + forbidden.length + hidden.length + ownOnly.length + asMissing.length === 0)
         expect([field, WITHOUT_DOCUMENTS.has(field)]).toEqual([field, true]);
     }
     // One of A's objects at least for every type node(id:) finds, and no case for a type it does not.
@@ -1183,6 +1208,7 @@ describe('authorization matrix', () => {
     const digest = await ownedRowsDigest(testApp, a.id);
     const {
       refused = [],
+      forbidden = [],
       hidden = [],
       ownOnly = [],
       asMissing = [],
@@ -1197,7 +1223,10 @@ describe('authorization matrix', () => {
     };
     try {
       if (needsHousehold) await makeBHousehold();
-      for (const document of refused) {
+      for (const [document, code] of [
+        ...refused.map((text) => [text, 'NOT_FOUND']),
+        ...forbidden.map((text) => [text, 'FORBIDDEN']),
+      ]) {
         const response = await ask(withIds(document));
         const { key, isMutation } = rootOf(document);
         const errors = (response.body.errors ?? []) as Array<{ path?: string[]; extensions?: { code?: string } }>;
@@ -1211,11 +1240,11 @@ describe('authorization matrix', () => {
             Object.fromEntries(resultFieldsOf(key).map((name) => [name, null])),
           ]);
           const codes = (payload.userErrors as Array<{ code: string }>).map((error) => error.code);
-          expect([document, codes.length > 0, [...new Set(codes)]]).toEqual([document, true, ['NOT_FOUND']]);
+          expect([document, codes.length > 0, [...new Set(codes)]]).toEqual([document, true, [code]]);
           const ofField = errors.filter((error) => error.path?.[0] === key).map((error) => error.extensions?.code);
-          expect([document, ofField.length > 0, [...new Set(ofField)]]).toEqual([document, true, ['NOT_FOUND']]);
+          expect([document, ofField.length > 0, [...new Set(ofField)]]).toEqual([document, true, [code]]);
         } else {
-          expect([document, errors[0]?.extensions?.code]).toEqual([document, 'NOT_FOUND']);
+          expect([document, errors[0]?.extensions?.code]).toEqual([document, code]);
           expect([document, response.body.data?.[key] ?? null]).toEqual([document, null]);
         }
       }

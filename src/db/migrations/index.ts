@@ -38,6 +38,7 @@ export const MIGRATION_NAMES: readonly string[] = [
   'Migration20261127100000_password_resets',
   'Migration20261127110000_two_factor',
   'Migration20261127120000_token_kinds',
+  'Migration20261127130000_admin',
   'Migration20261127140000_single_sign_on',
 ];
 
