@@ -123,12 +123,12 @@ describe('the accounts an admin sees', () => {
 describe('the second factor an admin sees', () => {
   it('is on for an account whose enrolment was confirmed, not for a pending one', async () => {
     // The rows an enrolment leaves (two-factor.test.ts drives the enrolment itself): pending, then confirmed.
-    await sql(testApp, `insert into "two_factor" ("user_id", "sealed_secret") values ($1, 'v1.sealed')`, [bea.id]);
+    await sql(testApp, `insert into "two_factor" ("user_id", "sealed_secret") values (?, 'v1.sealed')`, [bea.id]);
     expect((await accountOf(bea)).twoFactorEnabled).toBe(false);
-    await sql(testApp, `update "two_factor" set "enabled_at" = now() where "user_id" = $1`, [bea.id]);
+    await sql(testApp, `update "two_factor" set "enabled_at" = now() where "user_id" = ?`, [bea.id]);
     expect((await accountOf(bea)).twoFactorEnabled).toBe(true);
     expect((await accountOf(admin)).twoFactorEnabled).toBe(false);
-    await sql(testApp, `delete from "two_factor" where "user_id" = $1`, [bea.id]);
+    await sql(testApp, `delete from "two_factor" where "user_id" = ?`, [bea.id]);
   });
 });
 
