@@ -1,18 +1,30 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 
 import { gql, session } from './api';
 import type {
   LogInMutation,
   LogInMutationVariables,
+  SignInMethodsQuery,
+  SignInMethodsQueryVariables,
   SignUpMutation,
   SignUpMutationVariables,
 } from './graphql.generated';
+import { completeSignOn, refusalMessage, type SignOnArrival, SingleSignOnLink } from './single-sign-on';
 import { Field, Notice, useAction } from './ui';
 
 const SIGN_UP = /* GraphQL */ `
   mutation SignUp($input: SignUpInput!) {
     signUp(input: $input) {
       token
+    }
+  }
+`;
+const SIGN_IN_METHODS = /* GraphQL */ `
+  query SignInMethods {
+    signInMethods {
+      singleSignOn
+      singleSignOnUrl
+      passwordLogin
     }
   }
 `;
@@ -25,9 +37,19 @@ const LOGIN = /* GraphQL */ `
 `;
 
 /** Sign-up and login; the token lives in this tab's sessionStorage, or in localStorage if asked, never in a cookie. */
-export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
+export function SignIn({ onSignedIn, arrival }: { onSignedIn: () => void; arrival: SignOnArrival | null }) {
   const [mode, setMode] = useState<'login' | 'signup'>('login');
+  const [methods, setMethods] = useState<SignInMethodsQuery['signInMethods'] | null>(null);
+  const [keep, setKeep] = useState(false);
   const action = useAction();
+  useEffect(() => {
+    if (arrival && 'code' in arrival) void action.run(() => completeSignOn(arrival)).then((ok) => ok && onSignedIn());
+    else if (arrival) action.setOutcome({ kind: 'failed', message: refusalMessage(arrival.refusal) });
+    // Without the server's answer, the password form stays (it says what refused it).
+    gql<SignInMethodsQuery, SignInMethodsQueryVariables>(SIGN_IN_METHODS)
+      .then((data) => setMethods(data.signInMethods))
+      .catch(() => setMethods({ singleSignOn: false, singleSignOnUrl: null, passwordLogin: true }));
+  }, []);
   async function submit(event: Event) {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
@@ -43,36 +65,62 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
             ).signUp
           : (await gql<LogInMutation, LogInMutationVariables>(LOGIN, { input: { email, password } })).login;
       // A refusal comes as an error too (gql throws on it), so a payload here carries the token.
-      if (data.token) session.keep(data.token, form.get('keep') === 'on');
+      if (data.token) session.keep(data.token, keep);
     });
     if (ok) onSignedIn();
   }
+  const keepChoice = (
+    <label>
+      <input type="checkbox" checked={keep} onChange={(event) => setKeep(event.currentTarget.checked)} /> Keep me signed
+      in on this device
+    </label>
+  );
   return (
     <main class="sign-in">
       <h1>Subledger</h1>
-      <form onSubmit={submit} aria-label={mode === 'signup' ? 'Create an account' : 'Log in'}>
-        <h2>{mode === 'signup' ? 'Create an account' : 'Log in'}</h2>
-        {mode === 'signup' && <Field label="Name" name="name" required autoComplete="name" errors={action.errors} />}
-        <Field label="E-mail" name="email" type="email" required autoComplete="email" errors={action.errors} />
-        <Field
-          label="Password"
-          name="password"
-          type="password"
-          required
-          autoComplete={mode === 'signup' ? 'new-password' : 'current-password'}
-          errors={action.errors}
-        />
-        <label>
-          <input type="checkbox" name="keep" /> Keep me signed in on this device
-        </label>
-        <Notice outcome={action.outcome} />
-        <button type="submit" disabled={action.busy}>
-          {mode === 'signup' ? 'Create account' : 'Log in'}
-        </button>
-        <button type="button" class="link" onClick={() => setMode(mode === 'signup' ? 'login' : 'signup')}>
-          {mode === 'signup' ? 'I have an account' : 'Create an account'}
-        </button>
-      </form>
+      {!methods || (action.busy && arrival) ? (
+        <p role="status">{arrival ? 'Signing you in…' : 'Loading…'}</p>
+      ) : (
+        <>
+          {methods.passwordLogin && (
+            <form onSubmit={submit} aria-label={mode === 'signup' ? 'Create an account' : 'Log in'}>
+              <h2>{mode === 'signup' ? 'Create an account' : 'Log in'}</h2>
+              {mode === 'signup' && (
+                <Field label="Name" name="name" required autoComplete="name" errors={action.errors} />
+              )}
+              <Field label="E-mail" name="email" type="email" required autoComplete="email" errors={action.errors} />
+              <Field
+                label="Password"
+                name="password"
+                type="password"
+                required
+                autoComplete={mode === 'signup' ? 'new-password' : 'current-password'}
+                errors={action.errors}
+              />
+              {keepChoice}
+              <Notice outcome={action.outcome} />
+              <button type="submit" disabled={action.busy}>
+                {mode === 'signup' ? 'Create account' : 'Log in'}
+              </button>
+              <button type="button" class="link" onClick={() => setMode(mode === 'signup' ? 'login' : 'signup')}>
+                {mode === 'signup' ? 'I have an account' : 'Create an account'}
+              </button>
+            </form>
+          )}
+          {methods.singleSignOnUrl && (
+            <section class="single-sign-on" aria-label="Single sign-on">
+              {!methods.passwordLogin && (
+                <>
+                  <h2>Log in</h2>
+                  {keepChoice}
+                  <Notice outcome={action.outcome} />
+                </>
+              )}
+              <SingleSignOnLink url={methods.singleSignOnUrl} keep={keep} />
+            </section>
+          )}
+        </>
+      )}
     </main>
   );
 }
