@@ -446,7 +446,10 @@ export function restOperations(serviceShortName: string): Operation[] {
       tag: 'Authentication',
       bearer: false,
       answers: {
-        303: { description: "To the provider's authorization page" },
+        303: {
+          description:
+            "To the provider's authorization page; a browser (Accept: text/html first) refused below goes to the dashboard's `#sso-error=<reason>` instead",
+        },
         404: refused('Single sign-on is not set up'),
         503: refused('The provider cannot be reached'),
       },
@@ -464,7 +467,10 @@ export function restOperations(serviceShortName: string): Operation[] {
         query('state', string, 'The state the login made'),
       ],
       answers: {
-        303: { description: 'To the dashboard, `#sso-code=<one-time code>` in the fragment' },
+        303: {
+          description:
+            'To the dashboard, `#sso-code=<one-time code>` in the fragment; a browser (Accept: text/html first) refused below goes to `#sso-error=<reason>` instead (expired, refused, unverified, no-account, other-identity, disabled, unavailable, not-set-up)',
+        },
         400: refused('Unknown, expired or used sign-in (state)'),
         401: refused("The provider's answer was refused, or the account is disabled"),
         403: refused(

@@ -1,8 +1,8 @@
-import { AppError } from '../platform/errors';
 import type { AuthService } from './auth.service';
 import { normaliseEmail } from './email';
 import type { OidcRepository } from './oidc.repository';
 import { randomSecret } from './secrets';
+import { SignOnRefusal } from './sign-on-refusal';
 import type { User } from './user.entity';
 import type { UserRepository } from './user.repository';
 
@@ -26,24 +26,27 @@ export class OidcAccounts {
     const linked = await this.logins.linkedUser(issuer, profile.sub);
     if (linked !== null) return this.active(await this.users.byId(linked));
     if (profile.email_verified !== true || typeof profile.email !== 'string') {
-      throw new AppError(
+      throw new SignOnRefusal(
         'FORBIDDEN',
         'Your identity provider has not verified your e-mail address, so it cannot sign you in here; nothing was changed',
+        'unverified',
       );
     }
     const email = normaliseEmail(profile.email);
     let user = await this.users.byEmail(email);
     if (user && (await this.logins.hasLink(user.id, issuer))) {
-      throw new AppError(
+      throw new SignOnRefusal(
         'FORBIDDEN',
         'The account of this e-mail address signs in as another identity of your provider',
+        'other-identity',
       );
     }
     if (!user) {
       if (!this.autoSignup) {
-        throw new AppError(
+        throw new SignOnRefusal(
           'FORBIDDEN',
           'You have no account here yet, and single sign-on does not create accounts here',
+          'no-account',
         );
       }
       // No password anyone knows: the account signs in by single sign-on (or after a password reset).
@@ -54,7 +57,8 @@ export class OidcAccounts {
   }
 
   private active(user: User | null): User {
-    if (!user || user.status !== 1) throw AppError.unauthenticated('This account cannot sign in');
+    if (!user || user.status !== 1)
+      throw new SignOnRefusal('UNAUTHENTICATED', 'This account cannot sign in', 'disabled');
     return user;
   }
 }

@@ -1,7 +1,7 @@
 import type * as OpenIdClient from 'openid-client' with { 'resolution-mode': 'import' };
 
 import type { OidcConfig } from '../platform/config';
-import { AppError } from '../platform/errors';
+import { SignOnRefusal } from './sign-on-refusal';
 
 export type OpenId = typeof OpenIdClient;
 
@@ -48,9 +48,10 @@ export class OidcProviderClient {
       );
       return { openId, configuration, redirectUri: this.redirectUri };
     } catch (error) {
-      throw new AppError(
+      throw new SignOnRefusal(
         'SERVICE_UNAVAILABLE',
         `The identity provider at ${issuer} cannot be reached or its configuration was refused: ${(error as Error).message}`,
+        'unavailable',
       );
     }
   }

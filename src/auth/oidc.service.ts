@@ -6,6 +6,7 @@ import type { OidcRepository } from './oidc.repository';
 import { OidcAccounts, type Profile } from './oidc-accounts';
 import { type OidcProvider, OidcProviderClient } from './oidc-client';
 import { randomSecret, sha256Hex } from './secrets';
+import { SignOnRefusal } from './sign-on-refusal';
 import type { UserRepository } from './user.repository';
 
 /** How long a login may stay at the provider before its callback. */
@@ -77,7 +78,12 @@ export class OidcService {
     callback.search = query;
     const state = callback.searchParams.get('state');
     const login = state === null ? null : await this.logins.takeLogin(sha256Hex(state));
-    if (!login) throw AppError.badInput('This sign-in is unknown, expired or already used: start it again');
+    if (!login)
+      throw new SignOnRefusal(
+        'BAD_USER_INPUT',
+        'This sign-in is unknown, expired or already used: start it again',
+        'expired',
+      );
     const { openId, configuration } = provider;
     let profile: Profile;
     try {
@@ -93,7 +99,11 @@ export class OidcService {
           ? { ...claims, ...(await openId.fetchUserInfo(configuration, tokens.access_token, claims.sub)) }
           : claims;
     } catch (error) {
-      throw AppError.unauthenticated(`The identity provider's answer was refused: ${(error as Error).message}`);
+      throw new SignOnRefusal(
+        'UNAUTHENTICATED',
+        `The identity provider's answer was refused: ${(error as Error).message}`,
+        'refused',
+      );
     }
     const user = await this.data.transaction(() =>
       this.accounts.accountOf(configuration.serverMetadata().issuer, profile),
@@ -112,7 +122,7 @@ export class OidcService {
   }
 
   private provider(): Promise<OidcProvider> {
-    if (!this.client) throw new AppError('NOT_FOUND', 'Single sign-on is not set up on this server');
+    if (!this.client) throw new SignOnRefusal('NOT_FOUND', 'Single sign-on is not set up on this server', 'not-set-up');
     return this.client.provider();
   }
 }

@@ -4,12 +4,12 @@ import { gql, session } from './api';
 import type {
   LogInMutation,
   LogInMutationVariables,
-  SignUpMode,
-  SignUpModeQuery,
-  SignUpModeQueryVariables,
+  SignInOptionsQuery,
+  SignInOptionsQueryVariables,
   SignUpMutation,
   SignUpMutationVariables,
 } from './graphql.generated';
+import { completeSignOn, refusalMessage, type SignOnArrival, SingleSignOnLink } from './single-sign-on';
 import { Field, Notice, useAction } from './ui';
 
 const SIGN_UP = /* GraphQL */ `
@@ -19,8 +19,13 @@ const SIGN_UP = /* GraphQL */ `
     }
   }
 `;
-const SIGN_UP_MODE = /* GraphQL */ `
-  query SignUpMode {
+const SIGN_IN_OPTIONS = /* GraphQL */ `
+  query SignInOptions {
+    signInMethods {
+      singleSignOn
+      singleSignOnUrl
+      passwordLogin
+    }
     instance {
       signUpMode
     }
@@ -38,22 +43,30 @@ const LOGIN = /* GraphQL */ `
 const invitationCode = () => new URLSearchParams(location.hash.slice(1)).get('invitation');
 
 /**
- * Sign-up and login; the token lives in this tab's sessionStorage, or in
- * localStorage if asked, never in a cookie. Sign-up is offered while
- * it is open, or with an invitation link's code.
+ * Sign-up and login; the token lives in this tab's sessionStorage, or in localStorage if asked, never in a
+ * cookie. Sign-up is offered while it is open, or with an invitation link's code.
  */
-export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
+export function SignIn({ onSignedIn, arrival }: { onSignedIn: () => void; arrival: SignOnArrival | null }) {
   const [invitation] = useState(invitationCode);
   const [mode, setMode] = useState<'login' | 'signup'>(invitation ? 'signup' : 'login');
-  const [signUpMode, setSignUpMode] = useState<SignUpMode | null>(null);
-  useEffect(() => {
-    gql<SignUpModeQuery, SignUpModeQueryVariables>(SIGN_UP_MODE).then(
-      (data) => setSignUpMode(data.instance.signUpMode),
-      () => undefined,
-    );
-  }, []);
-  const canSignUp = invitation !== null || signUpMode === null || signUpMode === 'OPEN';
+  const [options, setOptions] = useState<SignInOptionsQuery | null>(null);
+  const [keep, setKeep] = useState(false);
   const action = useAction();
+  useEffect(() => {
+    if (arrival && 'code' in arrival) void action.run(() => completeSignOn(arrival)).then((ok) => ok && onSignedIn());
+    else if (arrival) action.setOutcome({ kind: 'failed', message: refusalMessage(arrival.refusal) });
+    // Without the server's answer, the password form stays (it says what refused it).
+    gql<SignInOptionsQuery, SignInOptionsQueryVariables>(SIGN_IN_OPTIONS)
+      .then(setOptions)
+      .catch(() =>
+        setOptions({
+          signInMethods: { singleSignOn: false, singleSignOnUrl: null, passwordLogin: true },
+          instance: { signUpMode: 'OPEN' },
+        }),
+      );
+  }, []);
+  const methods = options?.signInMethods ?? null;
+  const canSignUp = invitation !== null || options?.instance.signUpMode === 'OPEN';
   async function submit(event: Event) {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
@@ -69,38 +82,64 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
             ).signUp
           : (await gql<LogInMutation, LogInMutationVariables>(LOGIN, { input: { email, password } })).login;
       // A refusal comes as an error too (gql throws on it), so a payload here carries the token.
-      if (data.token) session.keep(data.token, form.get('keep') === 'on');
+      if (data.token) session.keep(data.token, keep);
     });
     if (ok) onSignedIn();
   }
+  const keepChoice = (
+    <label>
+      <input type="checkbox" checked={keep} onChange={(event) => setKeep(event.currentTarget.checked)} /> Keep me signed
+      in on this device
+    </label>
+  );
   return (
     <main class="sign-in">
       <h1>Subledger</h1>
-      <form onSubmit={submit} aria-label={mode === 'signup' ? 'Create an account' : 'Log in'}>
-        <h2>{mode === 'signup' ? 'Create an account' : 'Log in'}</h2>
-        {mode === 'signup' && <Field label="Name" name="name" required autoComplete="name" errors={action.errors} />}
-        <Field label="E-mail" name="email" type="email" required autoComplete="email" errors={action.errors} />
-        <Field
-          label="Password"
-          name="password"
-          type="password"
-          required
-          autoComplete={mode === 'signup' ? 'new-password' : 'current-password'}
-          errors={action.errors}
-        />
-        <label>
-          <input type="checkbox" name="keep" /> Keep me signed in on this device
-        </label>
-        <Notice outcome={action.outcome} />
-        <button type="submit" disabled={action.busy}>
-          {mode === 'signup' ? 'Create account' : 'Log in'}
-        </button>
-        {canSignUp && (
-          <button type="button" class="link" onClick={() => setMode(mode === 'signup' ? 'login' : 'signup')}>
-            {mode === 'signup' ? 'I have an account' : 'Create an account'}
-          </button>
-        )}
-      </form>
+      {!methods || (action.busy && arrival) ? (
+        <p role="status">{arrival ? 'Signing you in…' : 'Loading…'}</p>
+      ) : (
+        <>
+          {methods.passwordLogin && (
+            <form onSubmit={submit} aria-label={mode === 'signup' ? 'Create an account' : 'Log in'}>
+              <h2>{mode === 'signup' ? 'Create an account' : 'Log in'}</h2>
+              {mode === 'signup' && (
+                <Field label="Name" name="name" required autoComplete="name" errors={action.errors} />
+              )}
+              <Field label="E-mail" name="email" type="email" required autoComplete="email" errors={action.errors} />
+              <Field
+                label="Password"
+                name="password"
+                type="password"
+                required
+                autoComplete={mode === 'signup' ? 'new-password' : 'current-password'}
+                errors={action.errors}
+              />
+              {keepChoice}
+              <Notice outcome={action.outcome} />
+              <button type="submit" disabled={action.busy}>
+                {mode === 'signup' ? 'Create account' : 'Log in'}
+              </button>
+              {canSignUp && (
+                <button type="button" class="link" onClick={() => setMode(mode === 'signup' ? 'login' : 'signup')}>
+                  {mode === 'signup' ? 'I have an account' : 'Create an account'}
+                </button>
+              )}
+            </form>
+          )}
+          {methods.singleSignOnUrl && (
+            <section class="single-sign-on" aria-label="Single sign-on">
+              {!methods.passwordLogin && (
+                <>
+                  <h2>Log in</h2>
+                  {keepChoice}
+                  <Notice outcome={action.outcome} />
+                </>
+              )}
+              <SingleSignOnLink url={methods.singleSignOnUrl} keep={keep} />
+            </section>
+          )}
+        </>
+      )}
     </main>
   );
 }

@@ -120,6 +120,12 @@ export type ColumnMappingInput = {
   field: ImportField;
 };
 
+/** The end of a single sign-on. */
+export type CompleteSingleSignOnInput = {
+  /** The one-time code the sign-on handed the dashboard (`#sso-code=` in its address); used once, within a minute. */
+  code: string;
+};
+
 /** A new alert. */
 export type CreateAlertInput = {
   /** Where its reminders go. */
@@ -824,10 +830,10 @@ export type SignUpMutationVariables = Exact<{
 
 export type SignUpMutation = { signUp: { token: string | null } };
 
-export type SignUpModeQueryVariables = Exact<{ [key: string]: never; }>;
+export type SignInOptionsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type SignUpModeQuery = { instance: { signUpMode: SignUpMode } };
+export type SignInOptionsQuery = { signInMethods: { singleSignOn: boolean, singleSignOnUrl: string | null, passwordLogin: boolean }, instance: { signUpMode: SignUpMode } };
 
 export type LogInMutationVariables = Exact<{
   input: LoginInput;
@@ -1075,6 +1081,13 @@ export type UpdateProfileMutationVariables = Exact<{
 
 
 export type UpdateProfileMutation = { updateProfile: { user: { email: string, name: string, baseCurrency: string, timezone: string } | null } };
+
+export type CompleteSingleSignOnMutationVariables = Exact<{
+  input: CompleteSingleSignOnInput;
+}>;
+
+
+export type CompleteSingleSignOnMutation = { completeSingleSignOn: { token: string | null } };
 
 export type SpendingSummaryQueryVariables = Exact<{
   groupBy: SpendingGroupBy;

@@ -14,6 +14,7 @@ import { Integrations } from './integrations';
 import { startLiveUpdates } from './live';
 import { Payments } from './payments';
 import { Profile } from './profile';
+import { takeSignOnArrival } from './single-sign-on';
 import { Spending } from './spending';
 import { Subscriptions } from './subscriptions';
 import { Upcoming } from './upcoming';
@@ -54,7 +55,9 @@ const screenOf = (hash: string): Screen => (hash.slice(2) in SCREENS ? (hash.sli
 
 /** The dashboard: the signed-in user's screens, each at #/<screen>. */
 function App() {
-  const [signedIn, setSignedIn] = useState(session.token !== null);
+  // A single sign-on coming back: out of the address before the screen is read from it; used once.
+  const [arrival, setArrival] = useState(takeSignOnArrival);
+  const [signedIn, setSignedIn] = useState(session.token !== null && arrival === null);
   const [screen, setScreen] = useState<Screen>(screenOf(location.hash));
   useEffect(() => {
     const follow = () => setScreen(screenOf(location.hash));
@@ -67,7 +70,16 @@ function App() {
     };
   }, []);
   useEffect(() => (signedIn && session.token ? startLiveUpdates(session.token) : undefined), [signedIn]);
-  if (!signedIn) return <SignIn onSignedIn={() => setSignedIn(true)} />;
+  if (!signedIn)
+    return (
+      <SignIn
+        arrival={arrival}
+        onSignedIn={() => {
+          setArrival(null);
+          setSignedIn(true);
+        }}
+      />
+    );
   const Current = SCREENS[screen][1];
   return (
     <>

@@ -155,6 +155,27 @@ describe('single sign-on (OpenID Connect) against a real provider', () => {
     );
   });
 
+  it('sends a person’s browser to the dashboard with the name of the refusal; other clients get the JSON', async () => {
+    const eve = await signUp(app, 'Eve');
+    const sub = newSubject();
+    const callback = await atProvider(app, { sub, email: eve.email, email_verified: false });
+    const forged = new URL(callback);
+    forged.searchParams.set('state', 'a-state-this-server-never-made');
+    const asked = (at: URL, accept: string) =>
+      fetch(`${app.baseUrl}${at.pathname}${at.search}`, { redirect: 'manual', headers: { accept } });
+    // What Chromium asks for when it navigates.
+    const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
+    for (const [at, reason] of [
+      [callback, 'unverified'],
+      [forged, 'expired'],
+    ] as const) {
+      const answer = await asked(at, browser);
+      expect([answer.status, answer.headers.get('location')]).toEqual([303, `${PUBLIC}/#sso-error=${reason}`]);
+    }
+    expect((await refusal(await asked(forged, 'application/json'))).status).toBe(400);
+    expect(await identitiesOf(app, sub)).toEqual([]);
+  });
+
   it('refuses a replayed callback, a replayed authorization code and a replayed one-time code', async () => {
     const dee = await signUp(app, 'Dee');
     const identity = { sub: newSubject(), email: dee.email, email_verified: true };

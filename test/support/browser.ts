@@ -34,10 +34,14 @@ export async function newClockedContext(
   return context;
 }
 
-/** A page that may load only from `origin`: anything else is aborted and listed in `outside`; what the CSP refused is in `refusedByPolicy`. */
+/**
+ * A page that may load only from `origin` (and the `alsoAllowed` origins, such as a test's identity provider):
+ * anything else is aborted and listed in `outside`; what the CSP refused is in `refusedByPolicy`.
+ */
 export async function offlinePage(
   browser: Browser,
   origin: string,
+  alsoAllowed: string[] = [],
 ): Promise<{ page: Page; outside: string[]; refusedByPolicy: string[] }> {
   // Its own context: axe-core's runner opens pages in the page's context.
   const page = await (await newClockedContext(browser)).newPage();
@@ -50,7 +54,7 @@ export async function offlinePage(
   });
   await page.route('**/*', (route) => {
     const url = route.request().url();
-    if (new URL(url).origin === origin) return route.continue();
+    if ([origin, ...alsoAllowed].includes(new URL(url).origin)) return route.continue();
     outside.push(url);
     return route.abort();
   });
