@@ -25,7 +25,8 @@ export function oidcRoutes(services: Services, config: Pick<Config, 'baseUrl'>, 
         if (!(error instanceof SignOnRefusal) || req.accepts(['json', 'html']) !== 'html') throw error;
         to = `${config.baseUrl}/#sso-error=${error.reason}`;
       }
-      res.redirect(303, to);
+      // Without the "Redirecting to …" body Express would write: the answer is the Location alone.
+      res.status(303).location(to).end();
     };
   const router = Router();
   router.get(

@@ -476,6 +476,66 @@ const STEPS: Step[] = [
   },
   { query: '{ subscriptions(first: 0) { totalCount } }' },
   { query: 'query($days: Int!) { upcomingPayments(days: $days) { id } }', variables: { days: 'soon' } },
+  // Accounts: the script's user is the instance's first account, so its admin.
+  { query: '{ signInMethods { singleSignOn singleSignOnUrl passwordLogin } instance { signUpMode } }' },
+  {
+    query:
+      '{ accounts(first: 5) { totalCount nodes { legacyId email name recordCount twoFactorEnabled disabled admin } } }',
+  },
+  { query: `mutation { setSignUpMode(input: {mode: INVITE_ONLY}) { ${ANSWER('instance', 'signUpMode')} } }` },
+  {
+    query: `mutation { createInvitation(input: {email: "guest@example.com"}) { ${ANSWER('invitation', 'legacyId email status')} emailed } }`,
+  },
+  { query: '{ invitations(first: 5) { totalCount nodes { legacyId email status } } }' },
+  {
+    query: `mutation($input: RevokeInvitationInput!) { revokeInvitation(input: $input) { ${ANSWER('invitation', 'status')} } }`,
+    variables: { input: { id: globalId('Invitation', 1) } },
+  },
+  {
+    query: `mutation($input: DisableAccountInput!) { disableAccount(input: $input) { ${ANSWER('account', 'disabled')} } }`,
+    variables: { input: { id: globalId('Account', 1) } },
+  },
+  {
+    query: `mutation($input: EnableAccountInput!) { enableAccount(input: $input) { ${ANSWER('account', 'disabled')} } }`,
+    variables: { input: { id: globalId('Account', 99) } },
+  },
+  {
+    query:
+      'mutation($input: DeleteAccountInput!) { deleteAccount(input: $input) { deletedAccountId userErrors { field code message } } }',
+    variables: { input: { id: globalId('Account', 1), confirmEmail: 'someone-else@example.com' } },
+  },
+  { query: '{ auditLog(first: 10) { totalCount nodes { action actorEmail targetEmail } } }' },
+  {
+    query: `mutation { changePassword(input: {currentPassword: "not it", newPassword: "another long one"}) { ${ANSWER('user')} } }`,
+  },
+  {
+    query:
+      'mutation { requestPasswordReset(input: {email: "executors@example.com"}) { linkValidMinutes userErrors { code } } }',
+  },
+  {
+    query: `mutation { resetPassword(input: {token: "not-a-token", newPassword: "another long one"}) { ${ANSWER('user')} } }`,
+  },
+  { query: 'mutation { completeSingleSignOn(input: {code: "not-a-code"}) { token userErrors { code } } }' },
+  {
+    query: `mutation { createPersonalAccessToken(input: {name: "Script", scope: READ_ONLY, expiresInDays: 30}) { ${ANSWER('personalAccessToken', 'legacyId name scope expiresAt')} token } }`,
+  },
+  { query: '{ personalAccessTokens { legacyId name scope lastUsedAt } sessions { legacyId device current } }' },
+  {
+    query: `mutation($input: RevokePersonalAccessTokenInput!) { revokePersonalAccessToken(input: $input) { ${ANSWER('personalAccessToken', 'name')} } }`,
+    variables: { input: { id: globalId('PersonalAccessToken', 2) } },
+  },
+  {
+    query: `mutation($input: RevokeSessionInput!) { revokeSession(input: $input) { ${ANSWER('session', 'device')} } }`,
+    variables: { input: { id: globalId('Session', 99) } },
+  },
+  { query: 'mutation { startTwoFactorEnrolment { uri secret qrCode userErrors { code } } }' },
+  {
+    query: `mutation { confirmTwoFactor(input: {code: "000000"}) { ${ANSWER('user', 'twoFactorEnabled')} recoveryCodes } }`,
+  },
+  { query: `mutation { disableTwoFactor(input: {code: "000000"}) { ${ANSWER('user', 'twoFactorEnabled')} } }` },
+  {
+    query: `mutation { regenerateRecoveryCodes(input: {code: "000000"}) { ${ANSWER('user', 'recoveryCodesLeft')} recoveryCodes } }`,
+  },
   { query: 'mutation { logout { user { id } userErrors { code } } }' },
   { query: '{ me { id } }' },
 ];
@@ -486,7 +546,8 @@ function normalise(value: unknown, key = ''): unknown {
   if (value !== null && typeof value === 'object')
     return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, normalise(item, name)]));
   if (typeof value !== 'string') return value;
-  if (['token', 'secret', 'eventId'].includes(key)) return `<${key}>`;
+  // A two-factor enrolment's secret, its otpauth URI and QR code are random too.
+  if (['token', 'secret', 'eventId', 'uri', 'qrCode'].includes(key)) return `<${key}>`;
   return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value) ? '<instant>' : value;
 }
 
