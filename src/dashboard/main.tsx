@@ -14,6 +14,7 @@ import { Integrations } from './integrations';
 import { startLiveUpdates } from './live';
 import { Payments } from './payments';
 import { Profile } from './profile';
+import { Security } from './security';
 import { Spending } from './spending';
 import { Subscriptions } from './subscriptions';
 import { Upcoming } from './upcoming';
@@ -31,6 +32,7 @@ const SCREENS = {
   webhooks: ['Webhooks', Webhooks],
   integrations: ['Integrations', Integrations],
   profile: ['Profile', Profile],
+  security: ['Security', Security],
 } as const;
 type Screen = keyof typeof SCREENS;
 
