@@ -1,12 +1,13 @@
 import { useState } from 'preact/hooks';
 
-import { gql, session } from './api';
+import { ApiError, gql, session } from './api';
 import type {
   LogInMutation,
   LogInMutationVariables,
   SignUpMutation,
   SignUpMutationVariables,
 } from './graphql.generated';
+import { ForgotPassword } from './reset-password';
 import { Field, Notice, useAction } from './ui';
 
 const SIGN_UP = /* GraphQL */ `
@@ -25,8 +26,10 @@ const LOGIN = /* GraphQL */ `
 `;
 
 /** Sign-up and login; the token lives in this tab's sessionStorage, or in localStorage if asked, never in a cookie. */
-export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
-  const [mode, setMode] = useState<'login' | 'signup'>('login');
+export function SignIn({ onSignedIn, notice }: { onSignedIn: () => void; notice?: string }) {
+  const [mode, setMode] = useState<'login' | 'signup' | 'forgot'>('login');
+  // With two-factor on, the login's second step: the same form again, with the code.
+  const [needsCode, setNeedsCode] = useState(false);
   const action = useAction();
   async function submit(event: Event) {
     event.preventDefault();
@@ -41,12 +44,18 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
                 input: { email, password, name: String(form.get('name')) },
               })
             ).signUp
-          : (await gql<LogInMutation, LogInMutationVariables>(LOGIN, { input: { email, password } })).login;
+          : await logIn({ email, password, code: needsCode ? String(form.get('code')) : undefined });
+      if (!data) {
+        setNeedsCode(true);
+        return 'Enter the code from your authenticator app, or a recovery code.';
+      }
       // A refusal comes as an error too (gql throws on it), so a payload here carries the token.
       if (data.token) session.keep(data.token, form.get('keep') === 'on');
+      return undefined;
     });
-    if (ok) onSignedIn();
+    if (ok && session.token) onSignedIn();
   }
+  if (mode === 'forgot') return <ForgotPassword onBack={() => setMode('login')} />;
   return (
     <main class="sign-in">
       <h1>Subledger</h1>
@@ -62,9 +71,25 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
           autoComplete={mode === 'signup' ? 'new-password' : 'current-password'}
           errors={action.errors}
         />
+        {needsCode && mode === 'login' && (
+          <Field
+            label="Two-factor code"
+            name="code"
+            required
+            autoComplete="one-time-code"
+            autoFocus
+            hint="Or one of your recovery codes"
+            errors={action.errors}
+          />
+        )}
         <label>
           <input type="checkbox" name="keep" /> Keep me signed in on this device
         </label>
+        {notice && !action.outcome && (
+          <p class="notice done" role="status">
+            {notice}
+          </p>
+        )}
         <Notice outcome={action.outcome} />
         <button type="submit" disabled={action.busy}>
           {mode === 'signup' ? 'Create account' : 'Log in'}
@@ -72,7 +97,22 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
         <button type="button" class="link" onClick={() => setMode(mode === 'signup' ? 'login' : 'signup')}>
           {mode === 'signup' ? 'I have an account' : 'Create an account'}
         </button>
+        {mode === 'login' && (
+          <button type="button" class="link" onClick={() => setMode('forgot')}>
+            Forgot your password?
+          </button>
+        )}
       </form>
     </main>
   );
+}
+
+/** Logs in; null when the account has two-factor on and the code is still to be asked. */
+async function logIn(input: LogInMutationVariables['input']): Promise<LogInMutation['login'] | null> {
+  try {
+    return (await gql<LogInMutation, LogInMutationVariables>(LOGIN, { input })).login;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'TWO_FACTOR_REQUIRED') return null;
+    throw error;
+  }
 }

@@ -530,6 +530,20 @@ export type RemoveBudgetInput = {
   categoryId?: string | null | undefined;
 };
 
+/** The account whose password was forgotten. */
+export type RequestPasswordResetInput = {
+  /** Its e-mail address (spaces and case do not matter). */
+  email: string;
+};
+
+/** A reset link and the password it sets. */
+export type ResetPasswordInput = {
+  /** The new password, 8 to 1024 characters. */
+  newPassword: string;
+  /** The token of the reset link (its `token` parameter). */
+  token: string;
+};
+
 /** The deleted record to bring back. */
 export type RestoreSubscriptionInput = {
   /** The record (global id). */
@@ -1106,6 +1120,20 @@ export type UpdateProfileMutationVariables = Exact<{
 
 
 export type UpdateProfileMutation = { updateProfile: { user: { email: string, name: string, baseCurrency: string, timezone: string } | null } };
+
+export type RequestPasswordResetMutationVariables = Exact<{
+  input: RequestPasswordResetInput;
+}>;
+
+
+export type RequestPasswordResetMutation = { requestPasswordReset: { linkValidMinutes: number | null } };
+
+export type ResetPasswordMutationVariables = Exact<{
+  input: ResetPasswordInput;
+}>;
+
+
+export type ResetPasswordMutation = { resetPassword: { user: { id: string } | null } };
 
 export type ChangePasswordMutationVariables = Exact<{
   input: ChangePasswordInput;

@@ -14,6 +14,7 @@ import { Integrations } from './integrations';
 import { startLiveUpdates } from './live';
 import { Payments } from './payments';
 import { Profile } from './profile';
+import { ResetPassword, resetTokenOf } from './reset-password';
 import { Security } from './security';
 import { Spending } from './spending';
 import { Subscriptions } from './subscriptions';
@@ -58,6 +59,9 @@ const screenOf = (hash: string): Screen => (hash.slice(2) in SCREENS ? (hash.sli
 function App() {
   const [signedIn, setSignedIn] = useState(session.token !== null);
   const [screen, setScreen] = useState<Screen>(screenOf(location.hash));
+  // Opened by a password-reset link: that page first, then the sign-in saying the password changed.
+  const [resetToken, setResetToken] = useState(resetTokenOf(location));
+  const [signInNotice, setSignInNotice] = useState<string>();
   useEffect(() => {
     const follow = () => setScreen(screenOf(location.hash));
     const signOut = () => setSignedIn(false);
@@ -69,7 +73,18 @@ function App() {
     };
   }, []);
   useEffect(() => (signedIn && session.token ? startLiveUpdates(session.token) : undefined), [signedIn]);
-  if (!signedIn) return <SignIn onSignedIn={() => setSignedIn(true)} />;
+  if (resetToken)
+    return (
+      <ResetPassword
+        token={resetToken}
+        onDone={() => {
+          setResetToken(null);
+          setSignedIn(false);
+          setSignInNotice('Password changed; log in');
+        }}
+      />
+    );
+  if (!signedIn) return <SignIn notice={signInNotice} onSignedIn={() => setSignedIn(true)} />;
   const Current = SCREENS[screen][1];
   return (
     <>
