@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 
-import { gql, session } from './api';
+import { ApiError, gql, session } from './api';
 import type {
   LogInMutation,
   LogInMutationVariables,
@@ -9,6 +9,7 @@ import type {
   SignUpMutation,
   SignUpMutationVariables,
 } from './graphql.generated';
+import { ForgotPassword } from './reset-password';
 import { completeSignOn, refusalMessage, type SignOnArrival, SingleSignOnLink } from './single-sign-on';
 import { Field, Notice, useAction } from './ui';
 
@@ -46,9 +47,19 @@ const invitationCode = () => new URLSearchParams(location.hash.slice(1)).get('in
  * Sign-up and login; the token lives in this tab's sessionStorage, or in localStorage if asked, never in a
  * cookie. Sign-up is offered while it is open, or with an invitation link's code.
  */
-export function SignIn({ onSignedIn, arrival }: { onSignedIn: () => void; arrival: SignOnArrival | null }) {
+export function SignIn({
+  onSignedIn,
+  arrival,
+  notice,
+}: {
+  onSignedIn: () => void;
+  arrival: SignOnArrival | null;
+  notice?: string;
+}) {
   const [invitation] = useState(invitationCode);
-  const [mode, setMode] = useState<'login' | 'signup'>(invitation ? 'signup' : 'login');
+  const [mode, setMode] = useState<'login' | 'signup' | 'forgot'>(invitation ? 'signup' : 'login');
+  // With two-factor on, the login's second step: the same form again, with the code.
+  const [needsCode, setNeedsCode] = useState(false);
   const [options, setOptions] = useState<SignInOptionsQuery | null>(null);
   const [keep, setKeep] = useState(false);
   const action = useAction();
@@ -80,12 +91,18 @@ export function SignIn({ onSignedIn, arrival }: { onSignedIn: () => void; arriva
                 input: { email, password, name: String(form.get('name')), invitationCode: invitation },
               })
             ).signUp
-          : (await gql<LogInMutation, LogInMutationVariables>(LOGIN, { input: { email, password } })).login;
+          : await logIn({ email, password, code: needsCode ? String(form.get('code')) : undefined });
+      if (!data) {
+        setNeedsCode(true);
+        return 'Enter the code from your authenticator app, or a recovery code.';
+      }
       // A refusal comes as an error too (gql throws on it), so a payload here carries the token.
       if (data.token) session.keep(data.token, keep);
+      return undefined;
     });
-    if (ok) onSignedIn();
+    if (ok && session.token) onSignedIn();
   }
+  if (mode === 'forgot') return <ForgotPassword onBack={() => setMode('login')} />;
   const keepChoice = (
     <label>
       <input type="checkbox" checked={keep} onChange={(event) => setKeep(event.currentTarget.checked)} /> Keep me signed
@@ -114,7 +131,23 @@ export function SignIn({ onSignedIn, arrival }: { onSignedIn: () => void; arriva
                 autoComplete={mode === 'signup' ? 'new-password' : 'current-password'}
                 errors={action.errors}
               />
+              {needsCode && mode === 'login' && (
+                <Field
+                  label="Two-factor code"
+                  name="code"
+                  required
+                  autoComplete="one-time-code"
+                  autoFocus
+                  hint="Or one of your recovery codes"
+                  errors={action.errors}
+                />
+              )}
               {keepChoice}
+              {notice && !action.outcome && (
+                <p class="notice done" role="status">
+                  {notice}
+                </p>
+              )}
               <Notice outcome={action.outcome} />
               <button type="submit" disabled={action.busy}>
                 {mode === 'signup' ? 'Create account' : 'Log in'}
@@ -122,6 +155,11 @@ export function SignIn({ onSignedIn, arrival }: { onSignedIn: () => void; arriva
               {canSignUp && (
                 <button type="button" class="link" onClick={() => setMode(mode === 'signup' ? 'login' : 'signup')}>
                   {mode === 'signup' ? 'I have an account' : 'Create an account'}
+                </button>
+              )}
+              {mode === 'login' && (
+                <button type="button" class="link" onClick={() => setMode('forgot')}>
+                  Forgot your password?
                 </button>
               )}
             </form>
@@ -142,4 +180,14 @@ export function SignIn({ onSignedIn, arrival }: { onSignedIn: () => void; arriva
       )}
     </main>
   );
+}
+
+/** Logs in; null when the account has two-factor on and the code is still to be asked. */
+async function logIn(input: LogInMutationVariables['input']): Promise<LogInMutation['login'] | null> {
+  try {
+    return (await gql<LogInMutation, LogInMutationVariables>(LOGIN, { input })).login;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'TWO_FACTOR_REQUIRED') return null;
+    throw error;
+  }
 }

@@ -24,6 +24,11 @@ export function calendarDate(date: string, options: Intl.DateTimeFormatOptions =
   );
 }
 
+/** An instant (an ISO date-time) as the locale writes a date and time, in the browser's zone. */
+export function instant(iso: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+}
+
 export const pad = (value: number) => String(value).padStart(2, '0');
 
 /** Days in a month (1-12) of a year: calendar arithmetic only. */

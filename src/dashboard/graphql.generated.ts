@@ -102,6 +102,16 @@ export type CancelSubscriptionInput = {
   id: string;
 };
 
+/** A new password for the signed-in account, and its sessions' fate. */
+export type ChangePasswordInput = {
+  /** The password it has now. */
+  currentPassword: string;
+  /** Keep the account's other sessions and tokens signed in; by default every one but this request's is revoked. */
+  keepOtherSessions?: boolean;
+  /** The new password, 8 to 1024 characters. */
+  newPassword: string;
+};
+
 /** A recurring record's new price from a date on. */
 export type ChangePriceInput = {
   /** The day it takes effect: on or after the payment date. */
@@ -123,6 +133,12 @@ export type ColumnMappingInput = {
 /** The end of a single sign-on. */
 export type CompleteSingleSignOnInput = {
   /** The one-time code the sign-on handed the dashboard (`#sso-code=` in its address); used once, within a minute. */
+  code: string;
+};
+
+/** A code of the authenticator app just enrolled. */
+export type ConfirmTwoFactorInput = {
+  /** The six-digit code the app shows now. */
   code: string;
 };
 
@@ -154,6 +170,18 @@ export type CreateCalendarFeedInput = {
   includeReminders?: boolean;
   /** Its name, 1 to 100 characters. */
   name: string;
+};
+
+/** A new personal access token. */
+export type CreatePersonalAccessTokenInput = {
+  /** When it stops working: in the future, at most 3650 days on. Not with expiresInDays. */
+  expiresAt?: string | null | undefined;
+  /** Days from now until it stops working, 1 to 3650. Not with expiresAt; neither: it never expires. */
+  expiresInDays?: number | null | undefined;
+  /** Its name, 1 to 100 characters. */
+  name: string;
+  /** What it may do. */
+  scope: TokenScope;
 };
 
 /** A new record: a product (productId or productName) and its price, billing and first payment. */
@@ -255,6 +283,12 @@ export type DeliveryStatus =
   | 'PENDING'
   /** An attempt succeeded (a 2xx answer, or an e-mail handed to the SMTP server). */
   | 'SUCCEEDED';
+
+/** Proof of the second factor, to turn it off. */
+export type DisableTwoFactorInput = {
+  /** A code of your authenticator app, or an unused recovery code. */
+  code: string;
+};
 
 /** The proposals to dismiss, all or none. */
 export type DismissProposalsInput = {
@@ -472,6 +506,12 @@ export type RefundSubscriptionInput = {
   id: string;
 };
 
+/** Proof of the second factor, to replace the recovery codes. */
+export type RegenerateRecoveryCodesInput = {
+  /** A code of your authenticator app, or an unused recovery code. */
+  code: string;
+};
+
 /** The date a reminder is of. */
 export type ReminderKind =
   /** The last day to cancel a contract before it renews. */
@@ -494,6 +534,20 @@ export type ReminderStatus =
 export type RemoveBudgetInput = {
   /** The category whose budget goes (a ProductCategory id); left out: the overall budget. */
   categoryId?: string | null | undefined;
+};
+
+/** The account whose password was forgotten. */
+export type RequestPasswordResetInput = {
+  /** Its e-mail address (spaces and case do not matter). */
+  email: string;
+};
+
+/** A reset link and the password it sets. */
+export type ResetPasswordInput = {
+  /** The new password, 8 to 1024 characters. */
+  newPassword: string;
+  /** The token of the reset link (its `token` parameter). */
+  token: string;
 };
 
 /** The deleted record to bring back. */
@@ -684,6 +738,13 @@ export type SubscriptionShareInput = {
   /** AMOUNTS: the amount (they add up to the price); PERCENTAGES: the percentage (they add up to 100); EQUAL: none. */
   value?: string | null | undefined;
 };
+
+/** What a personal access token may do. */
+export type TokenScope =
+  /** Reads only: a write gets FORBIDDEN (403 on REST); logout is allowed (it revokes the token itself). */
+  | 'READ_ONLY'
+  /** Everything its owner may do, but make personal access tokens. */
+  | 'READ_WRITE';
 
 /** Changes to your account: the fields given are set. */
 export type UpdateProfileInput = {
@@ -1082,6 +1143,58 @@ export type UpdateProfileMutationVariables = Exact<{
 
 export type UpdateProfileMutation = { updateProfile: { user: { email: string, name: string, baseCurrency: string, timezone: string } | null } };
 
+export type RequestPasswordResetMutationVariables = Exact<{
+  input: RequestPasswordResetInput;
+}>;
+
+
+export type RequestPasswordResetMutation = { requestPasswordReset: { linkValidMinutes: number | null } };
+
+export type ResetPasswordMutationVariables = Exact<{
+  input: ResetPasswordInput;
+}>;
+
+
+export type ResetPasswordMutation = { resetPassword: { user: { id: string } | null } };
+
+export type ChangePasswordMutationVariables = Exact<{
+  input: ChangePasswordInput;
+}>;
+
+
+export type ChangePasswordMutation = { changePassword: { user: { id: string } | null } };
+
+export type SessionsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SessionsQuery = { sessions: Array<{ id: string, device: string | null, createdAt: string, lastUsedAt: string | null, current: boolean }> };
+
+export type RevokeSessionMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type RevokeSessionMutation = { revokeSession: { session: { id: string } | null } };
+
+export type PersonalAccessTokensQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type PersonalAccessTokensQuery = { personalAccessTokens: Array<{ id: string, name: string, scope: TokenScope, createdAt: string, lastUsedAt: string | null, expiresAt: string | null }> };
+
+export type CreatePersonalAccessTokenMutationVariables = Exact<{
+  input: CreatePersonalAccessTokenInput;
+}>;
+
+
+export type CreatePersonalAccessTokenMutation = { createPersonalAccessToken: { token: string | null } };
+
+export type RevokePersonalAccessTokenMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type RevokePersonalAccessTokenMutation = { revokePersonalAccessToken: { personalAccessToken: { id: string } | null } };
+
 export type CompleteSingleSignOnMutationVariables = Exact<{
   input: CompleteSingleSignOnInput;
 }>;
@@ -1175,6 +1288,37 @@ export type DeleteSubscriptionMutationVariables = Exact<{
 
 
 export type DeleteSubscriptionMutation = { deleteSubscription: { deletedSubscriptionId: string | null, userErrors: Array<{ field: Array<string>, code: UserErrorCode, message: string }> } };
+
+export type TwoFactorStatusQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type TwoFactorStatusQuery = { me: { twoFactorEnabled: boolean, recoveryCodesLeft: number } };
+
+export type StartTwoFactorEnrolmentMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type StartTwoFactorEnrolmentMutation = { startTwoFactorEnrolment: { secret: string | null, qrCode: string | null } };
+
+export type ConfirmTwoFactorMutationVariables = Exact<{
+  input: ConfirmTwoFactorInput;
+}>;
+
+
+export type ConfirmTwoFactorMutation = { confirmTwoFactor: { recoveryCodes: Array<string> | null, user: { twoFactorEnabled: boolean, recoveryCodesLeft: number } | null } };
+
+export type DisableTwoFactorMutationVariables = Exact<{
+  input: DisableTwoFactorInput;
+}>;
+
+
+export type DisableTwoFactorMutation = { disableTwoFactor: { user: { twoFactorEnabled: boolean, recoveryCodesLeft: number } | null } };
+
+export type RegenerateRecoveryCodesMutationVariables = Exact<{
+  input: RegenerateRecoveryCodesInput;
+}>;
+
+
+export type RegenerateRecoveryCodesMutation = { regenerateRecoveryCodes: { recoveryCodes: Array<string> | null, user: { twoFactorEnabled: boolean, recoveryCodesLeft: number } | null } };
 
 export type UpcomingPaymentsQueryVariables = Exact<{
   days: number;

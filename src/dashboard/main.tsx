@@ -14,6 +14,8 @@ import { Integrations } from './integrations';
 import { startLiveUpdates } from './live';
 import { Payments } from './payments';
 import { Profile } from './profile';
+import { ResetPassword, resetTokenOf } from './reset-password';
+import { Security } from './security';
 import { takeSignOnArrival } from './single-sign-on';
 import { Spending } from './spending';
 import { Subscriptions } from './subscriptions';
@@ -32,6 +34,7 @@ const SCREENS = {
   webhooks: ['Webhooks', Webhooks],
   integrations: ['Integrations', Integrations],
   profile: ['Profile', Profile],
+  security: ['Security', Security],
 } as const;
 type Screen = keyof typeof SCREENS;
 
@@ -58,6 +61,9 @@ function App() {
   // A single sign-on coming back: out of the address before the screen is read from it; used once.
   const [arrival, setArrival] = useState(takeSignOnArrival);
   const [signedIn, setSignedIn] = useState(session.token !== null && arrival === null);
+  // Opened by a password-reset link: that page first, then the sign-in saying the password changed.
+  const [resetToken, setResetToken] = useState(resetTokenOf(location));
+  const [signInNotice, setSignInNotice] = useState<string>();
   const [screen, setScreen] = useState<Screen>(screenOf(location.hash));
   useEffect(() => {
     const follow = () => setScreen(screenOf(location.hash));
@@ -70,9 +76,21 @@ function App() {
     };
   }, []);
   useEffect(() => (signedIn && session.token ? startLiveUpdates(session.token) : undefined), [signedIn]);
+  if (resetToken)
+    return (
+      <ResetPassword
+        token={resetToken}
+        onDone={() => {
+          setResetToken(null);
+          setSignedIn(false);
+          setSignInNotice('Password changed; log in');
+        }}
+      />
+    );
   if (!signedIn)
     return (
       <SignIn
+        notice={signInNotice}
         arrival={arrival}
         onSignedIn={() => {
           setArrival(null);
