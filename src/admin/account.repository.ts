@@ -65,12 +65,11 @@ export class AccountRepository {
     return row ?? null;
   }
 
-  /** Shuts the account out: disabled, and every access token of it revoked (they get 401 from their next request). */
+  /** Marks the account disabled: it cannot sign in (its tokens are the access-token repository's to revoke). */
   async disable(id: number): Promise<void> {
-    await this.db
-      .run(sql`with "disabled" as (update "users" set "status" = ${DISABLED_STATUS}, "updated_at" = now() at time zone 'utc' where "id" = ${id} returning "id")
-      update "access_tokens" set "revoked_at" = now() at time zone 'utc'
-       where "user_id" in (select "id" from "disabled") and "revoked_at" is null`);
+    await this.db.run(
+      sql`update "users" set "status" = ${DISABLED_STATUS}, "updated_at" = now() at time zone 'utc' where "id" = ${id}`,
+    );
   }
 
   async enable(id: number): Promise<void> {

@@ -1,3 +1,4 @@
+import type { AccessTokenRepository } from '../auth/access-token.repository';
 import { normaliseEmail } from '../auth/email';
 import { ADMIN_ROLE, DISABLED_STATUS } from '../auth/user.entity';
 import type { Caller } from '../platform/caller';
@@ -12,6 +13,7 @@ export class AccountAdminService {
   constructor(
     private readonly transactions: Transactions,
     private readonly accounts: AccountRepository,
+    private readonly tokens: AccessTokenRepository,
     private readonly access: AdminAccess,
     private readonly audit: AuditLog,
   ) {}
@@ -33,6 +35,8 @@ export class AccountAdminService {
       const account = await this.lockKeepingAnAdmin(actor, id);
       if (account.status === DISABLED_STATUS) throw new AppError('CONFLICT', 'The account is disabled already');
       await this.accounts.disable(id);
+      // Every token stops at once: they get 401 from their next request.
+      await this.tokens.revokeAllOf(id, null);
       await this.audit.record(actor, AuditAction.ACCOUNT_DISABLED, account);
       return (await this.accounts.byId(id))!;
     });

@@ -187,7 +187,7 @@ export function createServices(
     loginThrottle,
     clock,
   );
-  const admin = adminServices(data, config, mailer, logger);
+  const admin = adminServices(data, config, mailer, logger, accessTokens);
   const services = {
     outbox,
     reminders,
@@ -283,13 +283,19 @@ export function createServices(
   };
 }
 
-function adminServices(data: DataSource, config: Config, mailer: ReminderMailer | null, logger: Logger): AdminServices {
+function adminServices(
+  data: DataSource,
+  config: Config,
+  mailer: ReminderMailer | null,
+  logger: Logger,
+  accessTokens: AccessTokenRepository,
+): AdminServices {
   const accounts = new AccountRepository(data);
   const invitations = new InvitationRepository(data);
   const access = new AdminAccess(accounts);
   const audit = new AuditLog(new AuditRepository(data), access);
   return {
-    accountAdmin: new AccountAdminService(data, accounts, access, audit),
+    accountAdmin: new AccountAdminService(data, accounts, accessTokens, access, audit),
     invitations: new InvitationService(
       data,
       invitations,
