@@ -1,5 +1,6 @@
-import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 
+import { UserView } from '../auth/auth.types';
 import { PageArgs, readPage } from '../platform/graphql/connection';
 import { type GraphQLContext, requireCaller } from '../platform/graphql/context';
 import { idOf, toGlobalId } from '../platform/graphql/global-ids';
@@ -87,5 +88,16 @@ export class AccountAdminResolver {
     const id = idOf(input.id, 'Account');
     await this.service.delete(requireCaller(context), id, input.confirmEmail);
     return { deletedAccountId: toGlobalId('Account', id) };
+  }
+}
+
+/** `User.admin`: the signed-in user's own object says whether the admin's screens are theirs. */
+@Resolver(() => UserView)
+export class UserAdminResolver {
+  constructor(private readonly service: AccountAdminService) {}
+
+  @FieldResolver(() => Boolean, { description: 'Whether it is an active admin of this instance.' })
+  async admin(@Root() user: UserView): Promise<boolean> {
+    return this.service.isAdmin(user.id);
   }
 }

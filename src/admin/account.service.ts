@@ -23,6 +23,11 @@ export class AccountAdminService {
     return this.accounts.page(offset, limit);
   }
 
+  /** Whether this account is an active admin (the dashboard shows the admin's screens to it). */
+  async isAdmin(userId: number): Promise<boolean> {
+    return (await this.accounts.activeAdmin(userId)) !== null;
+  }
+
   /** One account, for an admin; null for anyone else. */
   async account(caller: Caller, id: number): Promise<AccountRow | null> {
     return (await this.access.isAdmin(caller)) ? this.accounts.byId(id) : null;

@@ -6,7 +6,7 @@ import { utcTimestamp } from '../platform/db/timestamps';
 import { AppError, type FieldErrors, refuseFieldErrors } from '../platform/errors';
 import { TokenKind } from './access-token.entity';
 import type { AccessTokenRepository, LiveToken } from './access-token.repository';
-import { deviceOf } from './device';
+import { userAgentOf } from './device';
 import { emailProblem, normaliseEmail } from './email';
 import type { LoginThrottle } from './login-throttle';
 import { hashPassword, passwordProblem, verifyPassword } from './password';
@@ -217,7 +217,7 @@ export class AuthService {
     const secret = randomSecret(30);
     const { id } = await this.tokens.issue(userId, sha256Hex(secret), {
       kind: TokenKind.SESSION,
-      device: deviceOf(userAgent),
+      device: userAgentOf(userAgent),
       expiresAt:
         this.config.tokenTtlDays === 0 ? null : utcTimestamp(new Date(Date.now() + this.config.tokenTtlDays * DAY_MS)),
     });

@@ -1,14 +1,28 @@
-/** The longest device name kept (the column's width). */
-const DEVICE_MAX = 255;
+import Bowser from 'bowser';
+
+/** The longest User-Agent kept (the column's width). */
+const USER_AGENT_MAX = 255;
 
 /**
- * What a session shows as its device: the client's User-Agent at sign-in, whitespace collapsed and cut to the
- * column's width (no parser is installed to shorten it to "Chrome on Linux"); null when none was sent.
+ * The User-Agent a sign-in came with, as kept: whitespace and control characters collapsed, cut to the
+ * column's width; null when none was sent.
  */
-export function deviceOf(userAgent: string | undefined): string | null {
+export function userAgentOf(header: string | undefined): string | null {
   // Control characters have no place in a name shown in a list.
-  const collapsed = (userAgent ?? '').replace(/[\p{Cc}\s]+/gu, ' ').trim();
+  const collapsed = (header ?? '').replace(/[\p{Cc}\s]+/gu, ' ').trim();
   // Cut by code points, as PostgreSQL counts a varchar's length.
-  const device = [...collapsed].slice(0, DEVICE_MAX).join('').trim();
-  return device === '' ? null : device;
+  const kept = [...collapsed].slice(0, USER_AGENT_MAX).join('').trim();
+  return kept === '' ? null : kept;
+}
+
+/**
+ * What a session shows as its device: "Firefox 133 on Linux" for a browser Bowser knows, else the kept
+ * User-Agent as it is (a script's "subledger-cli/1.0"); null when none was sent.
+ */
+export function deviceName(userAgent: string | null): string | null {
+  if (userAgent === null) return null;
+  const { browser, os } = Bowser.parse(userAgent);
+  if (!browser.name) return userAgent;
+  const major = browser.version?.split('.')[0];
+  return [browser.name, major, os.name && `on ${os.name}`].filter(Boolean).join(' ');
 }

@@ -5,6 +5,7 @@ import { Node } from '../platform/graphql/node';
 import { MutationPayload } from '../platform/graphql/payloads';
 import { toIsoMicros } from '../platform/wire-formats';
 import { type AccessToken, TokenScope } from './access-token.entity';
+import { deviceName } from './device';
 import { MAX_TOKEN_DAYS } from './personal-tokens.service';
 
 registerEnumType(TokenScope, {
@@ -47,9 +48,15 @@ export class SessionView {
   id!: number;
   @Field(() => String, {
     nullable: true,
-    description: "The client's User-Agent at sign-in (trimmed); null when it sent none.",
+    description:
+      'The device it signed in from: "Firefox 133 on Linux" for a browser known by its User-Agent, else the User-Agent itself; null when the client sent none.',
   })
   device!: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "The client's User-Agent at sign-in (whitespace collapsed, at most 255 characters); null when none.",
+  })
+  userAgent!: string | null;
   @Field(() => DateTimeResolver, { description: 'When it signed in.' }) createdAt!: string;
   @Field(() => DateTimeResolver, {
     nullable: true,
@@ -125,7 +132,8 @@ export function toPersonalTokenView(token: AccessToken): PersonalAccessTokenView
 export function toSessionView(token: AccessToken, tokenId: number | null): SessionView {
   return {
     id: token.id,
-    device: token.device ?? null,
+    device: deviceName(token.device ?? null),
+    userAgent: token.device ?? null,
     createdAt: toIsoMicros(token.createdAt)!,
     lastUsedAt: toIsoMicros(token.lastUsedAt ?? null),
     current: token.id === tokenId,

@@ -1,7 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import { buildSchema, type ClassType, type NonEmptyArray, type PubSub } from 'type-graphql';
 
-import { AccountAdminResolver, accountNodeLookup } from '../admin/account.resolver';
+import { AccountAdminResolver, accountNodeLookup, UserAdminResolver } from '../admin/account.resolver';
 import { auditEntryNodeLookup, InstanceResolver } from '../admin/instance.resolver';
 import { invitationNodeLookup, InvitationResolver } from '../admin/invitation.resolver';
 import { alertNodeLookup, AlertResolver } from '../alerts/alert.resolver';
@@ -107,6 +107,7 @@ function createResolvers(services: Services): NonEmptyArray<object> {
     new AccountAdminResolver(services.accountAdmin),
     new InvitationResolver(services.invitations),
     new InstanceResolver(services.signUpMode, services.auditLog),
+    new UserAdminResolver(services.accountAdmin),
   ];
 }
 

@@ -83,6 +83,9 @@ describe('the first account', () => {
     const refused = await graphql(testApp, bea.token, ACCOUNTS);
     expect(refused.body.errors.map((error: any) => error.extensions.code)).toEqual(['FORBIDDEN']);
     expect(refused.body.data).toBeNull();
+    // Each account's own `me` says whether the admin's screens are its to open.
+    expect((await graphqlData(testApp, admin.token, '{ me { admin } }')).me.admin).toBe(true);
+    expect((await graphqlData(testApp, bea.token, '{ me { admin } }')).me.admin).toBe(false);
   });
 
   it('is one admin when several accounts are the first at once', async () => {

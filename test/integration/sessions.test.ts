@@ -12,7 +12,7 @@ beforeAll(async () => {
   user = await signUp(testApp, 'Session Holder');
 });
 
-const SESSIONS = '{ sessions { id legacyId device createdAt lastUsedAt current } }';
+const SESSIONS = '{ sessions { id legacyId device userAgent createdAt lastUsedAt current } }';
 const REVOKE = `mutation($id: ID!) {
   revokeSession(input: { id: $id }) { session { id device current } userErrors { field code message } }
 }`;
@@ -54,13 +54,16 @@ it('lists each sign-in with its device, newest first, marking the caller’s own
   expect(byRest).toEqual({
     id: expect.any(String),
     legacyId: legacyIdOf(rest),
-    device: 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0',
+    // A browser is named by its User-Agent; the header itself is kept beside, its whitespace collapsed.
+    device: 'Firefox 133 on Linux',
+    userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0',
     createdAt: expect.any(String),
     lastUsedAt: expect.any(String),
     current: true,
   });
-  expect(byBare).toMatchObject({ device: null, lastUsedAt: null, current: false });
-  expect(byGraphql).toMatchObject({ device: 'subledger-cli/1.0', current: false });
+  expect(byBare).toMatchObject({ device: null, userAgent: null, lastUsedAt: null, current: false });
+  // Not a browser: the User-Agent is the device's name.
+  expect(byGraphql).toMatchObject({ device: 'subledger-cli/1.0', userAgent: 'subledger-cli/1.0', current: false });
   // Personal access tokens are not sessions.
   await graphqlData(
     testApp,
