@@ -78,6 +78,23 @@ export type AnalyzeStatementInput = {
   mapping?: StatementMappingInput | null | undefined;
 };
 
+/** What an admin did. */
+export type AuditAction =
+  /** Deleted an account and all its data. */
+  | 'ACCOUNT_DELETED'
+  /** Disabled an account (and revoked its tokens). */
+  | 'ACCOUNT_DISABLED'
+  /** Enabled a disabled account. */
+  | 'ACCOUNT_ENABLED'
+  /** Made an account an admin (from the command line). */
+  | 'ADMIN_GRANTED'
+  /** Made an invitation to sign up. */
+  | 'INVITATION_CREATED'
+  /** Revoked an invitation. */
+  | 'INVITATION_REVOKED'
+  /** Set who may sign up. */
+  | 'SIGN_UP_MODE_SET';
+
 /** The unit of a billing period (its length is this times the billing frequency). */
 export type BillingCycle =
   /** Days (REST billing_cycle 1). */
@@ -172,6 +189,12 @@ export type CreateCalendarFeedInput = {
   name: string;
 };
 
+/** A new invitation to sign up. */
+export type CreateInvitationInput = {
+  /** The address it is for (mailed there when SMTP_URL is set); left out: anyone with the link. */
+  email?: string | null | undefined;
+};
+
 /** A new personal access token. */
 export type CreatePersonalAccessTokenInput = {
   /** When it stops working: in the future, at most 3650 days on. Not with expiresInDays. */
@@ -262,6 +285,14 @@ export type DateOrder =
   | 'DMY'
   /** Month first: 03/04/2026 is 4 March. */
   | 'MDY';
+
+/** The account to delete, with its e-mail address typed again. */
+export type DeleteAccountInput = {
+  /** The account's e-mail address, typed again to confirm (case and spaces do not matter). */
+  confirmEmail: string;
+  /** The account. */
+  id: string;
+};
 
 /** The alert to delete. */
 export type DeleteAlertInput = {
@@ -397,6 +428,17 @@ export type InboundTokenKind =
   | 'CREATE'
   /** Updates, deletes, refunds and cancels records (every event but created). */
   | 'MANAGE';
+
+/** Whether an invitation can still be used to sign up. */
+export type InvitationStatus =
+  /** It was not used in time. */
+  | 'EXPIRED'
+  /** It can be used, once, until it expires. */
+  | 'PENDING'
+  /** An admin revoked it. */
+  | 'REVOKED'
+  /** An account signed up with it. */
+  | 'USED';
 
 /** The credentials of an account. */
 export type LoginInput = {
@@ -862,6 +904,34 @@ export type WebhookTopic =
   /** A record was changed (subscription.updated). */
   | 'SUBSCRIPTION_UPDATED';
 
+export type AccountsQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+
+export type AccountsQuery = { accounts: { totalCount: number, nodes: Array<{ id: string, email: string, name: string, createdAt: string, lastSeenAt: string | null, recordCount: number, twoFactorEnabled: boolean, disabled: boolean, admin: boolean }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type DisableAccountMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DisableAccountMutation = { disableAccount: { account: { id: string } | null } };
+
+export type EnableAccountMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type EnableAccountMutation = { enableAccount: { account: { id: string } | null } };
+
+export type DeleteAccountMutationVariables = Exact<{
+  input: DeleteAccountInput;
+}>;
+
+
+export type DeleteAccountMutation = { deleteAccount: { deletedAccountId: string | null } };
+
 export type AlertsAndRemindersQueryVariables = Exact<{
   from: string;
   to: string;
@@ -883,6 +953,13 @@ export type DeleteAlertMutationVariables = Exact<{
 
 
 export type DeleteAlertMutation = { deleteAlert: { deletedAlertId: string | null } };
+
+export type AuditLogQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+
+export type AuditLogQuery = { auditLog: { nodes: Array<{ id: string, at: string, action: AuditAction, actorEmail: string | null, targetEmail: string | null, details: string }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type SignUpMutationVariables = Exact<{
   input: SignUpInput;
@@ -1063,6 +1140,39 @@ export type RevokeInboundWebhookTokenMutationVariables = Exact<{
 
 export type RevokeInboundWebhookTokenMutation = { revokeInboundWebhookToken: { inboundWebhookToken: { id: string } | null } };
 
+export type SignUpModeQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SignUpModeQuery = { instance: { signUpMode: SignUpMode } };
+
+export type SetSignUpModeMutationVariables = Exact<{
+  mode: SignUpMode;
+}>;
+
+
+export type SetSignUpModeMutation = { setSignUpMode: { instance: { signUpMode: SignUpMode } | null } };
+
+export type InvitationsQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+
+export type InvitationsQuery = { invitations: { nodes: Array<{ id: string, email: string | null, createdAt: string, expiresAt: string, status: InvitationStatus }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type CreateInvitationMutationVariables = Exact<{
+  input: CreateInvitationInput;
+}>;
+
+
+export type CreateInvitationMutation = { createInvitation: { link: string | null, emailed: boolean | null } };
+
+export type RevokeInvitationMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type RevokeInvitationMutation = { revokeInvitation: { invitation: { id: string } | null } };
+
 export type LiveRecordChangedSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1082,6 +1192,11 @@ export type LiveBudgetExceededSubscriptionVariables = Exact<{ [key: string]: nev
 
 
 export type LiveBudgetExceededSubscription = { budgetExceeded: { budgetId: string } };
+
+export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ViewerQuery = { me: { admin: boolean } };
 
 export type LogOutMutationVariables = Exact<{ [key: string]: never; }>;
 
@@ -1167,7 +1282,7 @@ export type ChangePasswordMutation = { changePassword: { user: { id: string } | 
 export type SessionsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type SessionsQuery = { sessions: Array<{ id: string, device: string | null, createdAt: string, lastUsedAt: string | null, current: boolean }> };
+export type SessionsQuery = { sessions: Array<{ id: string, device: string | null, userAgent: string | null, createdAt: string, lastUsedAt: string | null, current: boolean }> };
 
 export type RevokeSessionMutationVariables = Exact<{
   id: string;

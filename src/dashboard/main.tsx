@@ -3,12 +3,13 @@ import './styles.css';
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 
+import { Admin } from './admin';
 import { Alerts } from './alerts';
 import { gql, session } from './api';
 import { SignIn } from './auth';
 import { Calendar } from './calendar';
 import { Detect } from './detect';
-import type { LogOutMutation, LogOutMutationVariables } from './graphql.generated';
+import type { LogOutMutation, LogOutMutationVariables, ViewerQuery, ViewerQueryVariables } from './graphql.generated';
 import { HouseholdScreen } from './household';
 import { Integrations } from './integrations';
 import { startLiveUpdates } from './live';
@@ -35,9 +36,17 @@ const SCREENS = {
   integrations: ['Integrations', Integrations],
   profile: ['Profile', Profile],
   security: ['Security', Security],
+  admin: ['Admin', Admin],
 } as const;
 type Screen = keyof typeof SCREENS;
 
+const VIEWER = /* GraphQL */ `
+  query Viewer {
+    me {
+      admin
+    }
+  }
+`;
 const LOG_OUT = /* GraphQL */ `
   mutation LogOut {
     logout {
@@ -76,6 +85,16 @@ function App() {
     };
   }, []);
   useEffect(() => (signedIn && session.token ? startLiveUpdates(session.token) : undefined), [signedIn]);
+  // The admin's screen is offered to admins only (null: not known yet).
+  const [admin, setAdmin] = useState<boolean | null>(null);
+  useEffect(() => {
+    setAdmin(null);
+    if (signedIn)
+      gql<ViewerQuery, ViewerQueryVariables>(VIEWER).then(
+        (answer) => setAdmin(answer.me.admin),
+        () => setAdmin(false),
+      );
+  }, [signedIn]);
   if (resetToken)
     return (
       <ResetPassword
@@ -98,7 +117,8 @@ function App() {
         }}
       />
     );
-  const Current = SCREENS[screen][1];
+  const shown = screen === 'admin' && admin !== true ? null : screen;
+  const Current = shown === null ? null : SCREENS[shown][1];
   return (
     <>
       <a class="skip" href="#main">
@@ -106,17 +126,23 @@ function App() {
       </a>
       <nav class="top" aria-label="Screens">
         <strong>Subledger</strong>
-        {Object.entries(SCREENS).map(([key, [title]]) => (
-          <a key={key} href={`#/${key}`} aria-current={key === screen ? 'page' : undefined}>
-            {title}
-          </a>
-        ))}
+        {Object.entries(SCREENS).map(([key, [title]]) =>
+          key === 'admin' && !admin ? null : (
+            <a key={key} href={`#/${key}`} aria-current={key === screen ? 'page' : undefined}>
+              {title}
+            </a>
+          ),
+        )}
         <button type="button" class="link" onClick={() => void logOut().then(() => setSignedIn(false))}>
           Log out
         </button>
       </nav>
       <main id="main">
-        <Current />
+        {Current ? (
+          <Current />
+        ) : (
+          admin === false && <p role="alert">Only an admin of this instance sees this screen.</p>
+        )}
       </main>
     </>
   );

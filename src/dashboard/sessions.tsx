@@ -25,6 +25,7 @@ const SESSIONS = /* GraphQL */ `
     sessions {
       id
       device
+      userAgent
       createdAt
       lastUsedAt
       current
@@ -91,7 +92,7 @@ export function Sessions() {
           <tbody>
             {sessions.map((session) => (
               <tr key={session.id}>
-                <th scope="row" class="device">
+                <th scope="row" class="device" title={session.userAgent ?? undefined}>
                   {deviceOf(session)}
                 </th>
                 <td>{instant(session.createdAt)}</td>

@@ -32,7 +32,7 @@ import type {
   UpdateSubscriptionMutationVariables,
 } from './graphql.generated';
 import { useLiveReload } from './live';
-import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
+import { changeThen, Columns, Field, Notice, Pager, Section, Select, useAction, useCursorPages } from './ui';
 
 type Page = SubscriptionsPageQuery;
 /** A record as the list shows it (the create and update operations answer the same selection). */
@@ -333,11 +333,11 @@ export function Subscriptions() {
     ...(query.folder ? { folderIds: [query.folder] } : {}),
   };
   const [addonFor, setAddonFor] = useState<Row | null>(null);
-  const [cursors, setCursors] = useState<Array<string | null>>([null]);
+  const pages = useCursorPages();
   const [page, setPage] = useState<Page | null>(null);
   const [editing, setEditing] = useState<Row | 'new' | null>(null);
   const action = useAction();
-  const after = cursors[cursors.length - 1];
+  const after = pages.after;
 
   // Typing in the search sends a query per key: only the latest one's answer is shown.
   const latest = useRef(0);
@@ -363,7 +363,7 @@ export function Subscriptions() {
   /** A changed search, sort, filter or page size starts again from the first page. */
   const change = (next: Partial<typeof query>) => {
     setQuery({ ...query, ...next });
-    setCursors([null]);
+    pages.restart();
   };
   /** A form's work is done: close it, show the list as it is now, and say what happened. */
   const finished = async (message: string) => {
@@ -539,18 +539,7 @@ export function Subscriptions() {
               </tbody>
             </table>
           </div>
-          <nav class="pager" aria-label="Pages">
-            <button type="button" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-              Previous
-            </button>
-            <button
-              type="button"
-              disabled={!page.subscriptions.pageInfo.hasNextPage}
-              onClick={() => setCursors([...cursors, page.subscriptions.pageInfo.endCursor])}
-            >
-              Next
-            </button>
-          </nav>
+          <Pager pages={pages} pageInfo={page.subscriptions.pageInfo} />
         </>
       )}
     </Section>

@@ -166,3 +166,36 @@ export function Columns({ names }: { names: string[] }) {
     </thead>
   );
 }
+
+/** Cursor paging through a connection: the `after` of the page shown, and the way back and on. */
+export function useCursorPages() {
+  const [cursors, setCursors] = useState<Array<string | null>>([null]);
+  return {
+    after: cursors[cursors.length - 1],
+    restart: () => setCursors([null]),
+    atStart: cursors.length === 1,
+    back: () => setCursors(cursors.slice(0, -1)),
+    on: (endCursor: string | null | undefined) => setCursors([...cursors, endCursor ?? null]),
+  };
+}
+
+/** Previous and Next under a paged table; nothing when everything fits on one page. */
+export function Pager({
+  pages,
+  pageInfo,
+}: {
+  pages: ReturnType<typeof useCursorPages>;
+  pageInfo: { hasNextPage: boolean; endCursor?: string | null };
+}) {
+  if (pages.atStart && !pageInfo.hasNextPage) return null;
+  return (
+    <nav class="pager" aria-label="Pages">
+      <button type="button" disabled={pages.atStart} onClick={pages.back}>
+        Previous
+      </button>
+      <button type="button" disabled={!pageInfo.hasNextPage} onClick={() => pages.on(pageInfo.endCursor)}>
+        Next
+      </button>
+    </nav>
+  );
+}

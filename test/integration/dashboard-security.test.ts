@@ -137,7 +137,7 @@ describeInBrowser('the dashboard’s security in Chromium', () => {
       await openSecurity();
       const sessions = page.getByRole('table', { name: 'Sessions' });
       const thisDevice = sessions.getByRole('row').filter({ hasText: 'This device' });
-      expect(await thisDevice.getByRole('rowheader').textContent()).toContain('Chrome');
+      expect(await thisDevice.getByRole('rowheader').textContent()).toMatch(/^Chrome \d+ on Linux$/);
       await sessions.getByRole('rowheader', { name: 'Test phone 1.0' }).waitFor();
       expect(await accessibilityProblems(page)).toEqual([]);
       await page.getByRole('button', { name: 'Sign out Test phone 1.0' }).click();
@@ -200,5 +200,32 @@ describeInBrowser('the dashboard’s security in Chromium', () => {
       await status('Password changed; log in');
       expect(new URL(page.url()).pathname).toBe('/');
       await logIn(() => codeAtNextStep(secret));
+    }));
+
+  it('makes new recovery codes, signs in with one, and turns two-factor off with a code', () =>
+    step(page, 'security-two-factor-off', async () => {
+      await openSecurity();
+      const form = page.getByRole('form', { name: 'Two-factor code' });
+      await form.getByLabel('Code', { exact: true }).fill(await codeAtNextStep(secret));
+      await form.getByRole('button', { name: 'New recovery codes' }).click();
+      await status('New recovery codes made');
+      expect(confirmations.at(-1)).toBe('Make new recovery codes? Your current ones will stop working.');
+      const codes = await page.getByRole('region', { name: 'Recovery codes' }).getByRole('listitem').allTextContents();
+      expect(codes).toHaveLength(10);
+      await page.getByRole('button', { name: 'I saved them' }).click();
+
+      await page.getByRole('button', { name: 'Log out' }).click();
+      await logIn(async () => codes[0]!);
+      await openSecurity();
+      await page.getByText('Recovery codes left: 9.').waitFor();
+
+      await form.getByLabel('Code', { exact: true }).fill(await codeAtNextStep(secret));
+      await form.getByRole('button', { name: 'Turn off' }).click();
+      await status('Two-factor is off');
+      expect(confirmations.at(-1)).toBe('Turn off two-factor? Signing in will ask only for your password.');
+      await page.getByText('Off: signing in asks only for your password.').waitFor();
+      expect(await accessibilityProblems(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Log out' }).click();
+      await logIn();
     }));
 });
