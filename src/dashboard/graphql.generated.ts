@@ -189,10 +189,24 @@ export type CreateCalendarFeedInput = {
   name: string;
 };
 
+/** A new folder. */
+export type CreateFolderInput = {
+  /** CSS hex colour, #rgb or #rrggbb */
+  color?: string | null | undefined;
+  /** Its name, unique among your folders. */
+  name: string;
+};
+
 /** A new invitation to sign up. */
 export type CreateInvitationInput = {
   /** The address it is for (mailed there when SMTP_URL is set); left out: anyone with the link. */
   email?: string | null | undefined;
+};
+
+/** A new payment mode. */
+export type CreatePaymentModeInput = {
+  /** The name, unique among yours of this kind. */
+  name: string;
 };
 
 /** A new personal access token. */
@@ -205,6 +219,12 @@ export type CreatePersonalAccessTokenInput = {
   name: string;
   /** What it may do. */
   scope: TokenScope;
+};
+
+/** A new category. */
+export type CreateProductCategoryInput = {
+  /** The name, unique among yours of this kind. */
+  name: string;
 };
 
 /** A new record: a product (productId or productName) and its price, billing and first payment. */
@@ -269,6 +289,12 @@ export type CreateSubscriptionInput = {
   timezone?: string | null | undefined;
   /** What the record is. */
   type: RecordType;
+};
+
+/** A new tag. */
+export type CreateTagInput = {
+  /** The name, unique among yours of this kind. */
+  name: string;
 };
 
 /** A new webhook endpoint. */
@@ -788,6 +814,32 @@ export type TokenScope =
   /** Everything its owner may do, but make personal access tokens. */
   | 'READ_WRITE';
 
+/** Changes to one of your folders. */
+export type UpdateFolderInput = {
+  /** CSS hex colour, #rgb or #rrggbb; null for none */
+  color?: string | null | undefined;
+  /** The folder to change. */
+  id: string;
+  /** A new name, unique among your folders. */
+  name?: string | null | undefined;
+};
+
+/** Changes to one of your payment modes. */
+export type UpdatePaymentModeInput = {
+  /** The payment mode to change. */
+  id: string;
+  /** The name, unique among yours of this kind. */
+  name: string;
+};
+
+/** Changes to one of your categories. */
+export type UpdateProductCategoryInput = {
+  /** The category to change. */
+  id: string;
+  /** The name, unique among yours of this kind. */
+  name: string;
+};
+
 /** Changes to your account: the fields given are set. */
 export type UpdateProfileInput = {
   /** The currency totals, budgets and spending are shown in. */
@@ -862,6 +914,14 @@ export type UpdateSubscriptionInput = {
   timezone?: string | null | undefined;
   /** What the record is. */
   type?: RecordType | null | undefined;
+};
+
+/** Changes to one of your tags. */
+export type UpdateTagInput = {
+  /** The tag to change. */
+  id: string;
+  /** The name, unique among yours of this kind. */
+  name: string;
 };
 
 /** Why a mutation refused its input (the error taxonomy's codes a client can act on). */
@@ -1173,6 +1233,95 @@ export type RevokeInvitationMutationVariables = Exact<{
 
 export type RevokeInvitationMutation = { revokeInvitation: { invitation: { id: string } | null } };
 
+export type ListsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ListsQuery = { folders: Array<{ id: string, name: string, color: string | null }>, tags: Array<{ id: string, name: string }>, paymentModes: Array<{ id: string, name: string }>, productCategories: Array<{ id: string, name: string, isGlobal: boolean }> };
+
+export type CreateFolderMutationVariables = Exact<{
+  input: CreateFolderInput;
+}>;
+
+
+export type CreateFolderMutation = { createFolder: { folder: { id: string } | null } };
+
+export type UpdateFolderMutationVariables = Exact<{
+  input: UpdateFolderInput;
+}>;
+
+
+export type UpdateFolderMutation = { updateFolder: { folder: { id: string } | null } };
+
+export type DeleteFolderMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DeleteFolderMutation = { deleteFolder: { deletedFolderId: string | null } };
+
+export type CreateTagMutationVariables = Exact<{
+  input: CreateTagInput;
+}>;
+
+
+export type CreateTagMutation = { createTag: { tag: { id: string } | null } };
+
+export type UpdateTagMutationVariables = Exact<{
+  input: UpdateTagInput;
+}>;
+
+
+export type UpdateTagMutation = { updateTag: { tag: { id: string } | null } };
+
+export type DeleteTagMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DeleteTagMutation = { deleteTag: { deletedTagId: string | null } };
+
+export type CreatePaymentModeMutationVariables = Exact<{
+  input: CreatePaymentModeInput;
+}>;
+
+
+export type CreatePaymentModeMutation = { createPaymentMode: { paymentMode: { id: string } | null } };
+
+export type UpdatePaymentModeMutationVariables = Exact<{
+  input: UpdatePaymentModeInput;
+}>;
+
+
+export type UpdatePaymentModeMutation = { updatePaymentMode: { paymentMode: { id: string } | null } };
+
+export type DeletePaymentModeMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DeletePaymentModeMutation = { deletePaymentMode: { deletedPaymentModeId: string | null } };
+
+export type CreateProductCategoryMutationVariables = Exact<{
+  input: CreateProductCategoryInput;
+}>;
+
+
+export type CreateProductCategoryMutation = { createProductCategory: { productCategory: { id: string } | null } };
+
+export type UpdateProductCategoryMutationVariables = Exact<{
+  input: UpdateProductCategoryInput;
+}>;
+
+
+export type UpdateProductCategoryMutation = { updateProductCategory: { productCategory: { id: string } | null } };
+
+export type DeleteProductCategoryMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DeleteProductCategoryMutation = { deleteProductCategory: { deletedProductCategoryId: string | null } };
+
 export type LiveRecordChangedSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1357,10 +1506,10 @@ export type CreateSubscriptionMutationVariables = Exact<{
 
 export type CreateSubscriptionMutation = { createSubscription: { subscription: { id: string, productName: string, billingCycle: BillingCycle, billingFrequency: number, paymentDate: string, nextPaymentDate: string | null, status: RecordStatus, type: RecordType, isAddon: boolean, price: { amount: string, currency: string }, basePrice: { amount: string, currency: string }, folder: { id: string, name: string } | null, paymentMode: { id: string, name: string } | null, tags: Array<{ name: string }> } | null, userErrors: Array<{ field: Array<string>, code: UserErrorCode, message: string }> } };
 
-export type FoldersAndPaymentModesQueryVariables = Exact<{ [key: string]: never; }>;
+export type RecordChoicesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type FoldersAndPaymentModesQuery = { folders: Array<{ id: string, name: string }>, paymentModes: Array<{ id: string, name: string }> };
+export type RecordChoicesQuery = { folders: Array<{ id: string, name: string }>, paymentModes: Array<{ id: string, name: string }>, tags: Array<{ id: string, name: string }>, productCategories: Array<{ id: string, name: string }>, alerts: Array<{ id: string, name: string }> };
 
 export type AddAddonMutationVariables = Exact<{
   input: AddAddonInput;

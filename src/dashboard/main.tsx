@@ -12,6 +12,7 @@ import { Detect } from './detect';
 import type { LogOutMutation, LogOutMutationVariables, ViewerQuery, ViewerQueryVariables } from './graphql.generated';
 import { HouseholdScreen } from './household';
 import { Integrations } from './integrations';
+import { Lists } from './lists';
 import { startLiveUpdates } from './live';
 import { Payments } from './payments';
 import { Profile } from './profile';
@@ -31,6 +32,7 @@ const SCREENS = {
   spending: ['Spending', Spending],
   payments: ['Payments', Payments],
   household: ['Household', HouseholdScreen],
+  lists: ['Lists', Lists],
   alerts: ['Alerts', Alerts],
   webhooks: ['Webhooks', Webhooks],
   integrations: ['Integrations', Integrations],

@@ -14,7 +14,8 @@ export function Field(
 ) {
   const { label, name, errors, hint, ...input } = props;
   const messages = errors?.[name] ?? [];
-  const id = `field-${name}`;
+  // A screen with several forms of the same field names gives each its own id.
+  const id = input.id ?? `field-${name}`;
   return (
     <div class="field">
       <label for={id}>{label}</label>
