@@ -64,6 +64,14 @@ export const BILLING_CYCLES: Record<BillingCycle, string> = {
   MONTHLY: 'Monthly',
   YEARLY: 'Yearly',
 };
+const CYCLE_UNITS: Record<BillingCycle, string> = { DAILY: 'day', WEEKLY: 'week', MONTHLY: 'month', YEARLY: 'year' };
+
+/** Billing as people say it: "Monthly", "Every 2 months", "Yearly, trial", "Lifetime". */
+export function billingWording(type: RecordType, cycle: BillingCycle, frequency: number): string {
+  if (type === 'LIFETIME') return 'Lifetime';
+  const every = frequency > 1 ? `Every ${frequency} ${CYCLE_UNITS[cycle]}s` : BILLING_CYCLES[cycle];
+  return type === 'TRIAL' ? `${every}, trial` : every;
+}
 export const RECORD_STATUSES: Record<RecordStatus, string> = {
   DRAFT: 'Draft',
   ACTIVE: 'Active',

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 
 import { gql } from './api';
-import { BILLING_CYCLES, calendarDate, moneyOf, RECORD_STATUSES, RECORD_TYPES } from './format';
+import { BILLING_CYCLES, billingWording, calendarDate, moneyOf, RECORD_STATUSES, RECORD_TYPES } from './format';
 import type {
   AddAddonMutation,
   AddAddonMutationVariables,
@@ -13,11 +13,11 @@ import type {
   CreateSubscriptionMutationVariables,
   DeleteSubscriptionMutation,
   DeleteSubscriptionMutationVariables,
-  FoldersAndPaymentModesQuery,
-  FoldersAndPaymentModesQueryVariables,
   OrderDirection,
   ProductSuggestionsQuery,
   ProductSuggestionsQueryVariables,
+  RecordChoicesQuery,
+  RecordChoicesQueryVariables,
   RecordStatus,
   RecordType,
   RefundSubscriptionMutation,
@@ -32,13 +32,13 @@ import type {
   UpdateSubscriptionMutationVariables,
 } from './graphql.generated';
 import { useLiveReload } from './live';
-import { changeThen, Columns, Field, Notice, Pager, Section, Select, useAction, useCursorPages } from './ui';
+import { changeThen, Field, Notice, Pager, Section, Select, useAction, useCursorPages } from './ui';
 
 type Page = SubscriptionsPageQuery;
 /** A record as the list shows it (the create and update operations answer the same selection). */
 export type Row = Page['subscriptions']['edges'][number]['node'];
 type Product = ProductSuggestionsQuery['products']['edges'][number]['node'];
-type Links = FoldersAndPaymentModesQuery;
+type Links = RecordChoicesQuery;
 type Named = Links['folders'][number];
 
 // The record's selection is written out in each operation below (listing, create, update) so each stays static.
@@ -156,12 +156,24 @@ const CREATE = /* GraphQL */ `
   }
 `;
 const LINKS = /* GraphQL */ `
-  query FoldersAndPaymentModes {
+  query RecordChoices {
     folders {
       id
       name
     }
     paymentModes {
+      id
+      name
+    }
+    tags {
+      id
+      name
+    }
+    productCategories {
+      id
+      name
+    }
+    alerts {
       id
       name
     }
@@ -195,21 +207,35 @@ const RESTORE = /* GraphQL */ `
     }
   }
 `;
-const SORTS: Partial<Record<`${SubscriptionOrderField} ${OrderDirection}`, string>> = {
-  'PAYMENT_DATE ASC': 'First payment',
-  'PRODUCT_NAME ASC': 'Name',
+type Sort = `${SubscriptionOrderField} ${OrderDirection}`;
+/** Each sortable column both ways, as the sort menu names them (the table's headers toggle the same). */
+const SORTS: Partial<Record<Sort, string>> = {
+  'PAYMENT_DATE ASC': 'Next payment, soonest first',
+  'PAYMENT_DATE DESC': 'Next payment, latest first',
+  'PRODUCT_NAME ASC': 'Name, A to Z',
+  'PRODUCT_NAME DESC': 'Name, Z to A',
+  'PRICE ASC': 'Price, lowest first',
   'PRICE DESC': 'Price, highest first',
-  'CREATED_AT DESC': 'Newest',
-  'STATUS ASC': 'Status',
+  'CREATED_AT DESC': 'Newest first',
+  'CREATED_AT ASC': 'Oldest first',
+  'STATUS ASC': 'Status, A to Z',
+  'STATUS DESC': 'Status, Z to A',
 };
 const STATUS_FILTER: Record<RecordStatus | '', string> = { '': 'Any status', ...RECORD_STATUSES };
 const TYPE_FILTER: Record<RecordType | '', string> = { '': 'Any type', ...RECORD_TYPES };
+const CYCLE_FILTER: Record<BillingCycle | '', string> = { '': 'Any billing', ...BILLING_CYCLES };
 
-/** The user's folders and payment modes, for the form's choices and the list's folder filter. */
+/** The user's folders, payment modes, tags, categories and alerts: the form's choices and the list's filters. */
 function useLinks(): Links {
-  const [links, setLinks] = useState<Links>({ folders: [], paymentModes: [] });
+  const [links, setLinks] = useState<Links>({
+    folders: [],
+    paymentModes: [],
+    tags: [],
+    productCategories: [],
+    alerts: [],
+  });
   useEffect(() => {
-    void gql<FoldersAndPaymentModesQuery, FoldersAndPaymentModesQueryVariables>(LINKS).then(setLinks, () => undefined);
+    void gql<RecordChoicesQuery, RecordChoicesQueryVariables>(LINKS).then(setLinks, () => undefined);
   }, []);
   return links;
 }
@@ -316,21 +342,75 @@ const LIFECYCLE: Record<'cancel' | 'refund' | 'delete', [done: string, run: (id:
   ],
 };
 
+/** The table's columns, and the field each sortable one sorts by. */
+const COLUMNS: Array<[string, SubscriptionOrderField | null]> = [
+  ['Product', 'PRODUCT_NAME'],
+  ['Details', null],
+  ['Price', 'PRICE'],
+  ['Billing', null],
+  ['Next payment', 'PAYMENT_DATE'],
+  ['Status', 'STATUS'],
+  ['Actions', null],
+];
+
+/** The header row: a sortable column's name sorts by it, ascending first, and again the other way. */
+function SortingColumns({ sort, onSort }: { sort: Sort; onSort: (sort: Sort) => void }) {
+  const [field, direction] = sort.split(' ') as [SubscriptionOrderField, OrderDirection];
+  return (
+    <thead>
+      <tr>
+        {COLUMNS.map(([name, by]) => {
+          if (!by)
+            return (
+              <th key={name} scope="col">
+                {name}
+              </th>
+            );
+          const current = by === field;
+          const next: OrderDirection = current && direction === 'ASC' ? 'DESC' : 'ASC';
+          return (
+            <th
+              key={name}
+              scope="col"
+              aria-sort={current ? (direction === 'ASC' ? 'ascending' : 'descending') : undefined}
+            >
+              <button type="button" class="sort" onClick={() => onSort(`${by} ${next}`)}>
+                {name}
+                {current && <span aria-hidden="true">{direction === 'ASC' ? ' ▲' : ' ▼'}</span>}
+              </button>
+            </th>
+          );
+        })}
+      </tr>
+    </thead>
+  );
+}
+
 /** The list: search, paging through the connection, totals in the base currency, and each record's actions. */
 export function Subscriptions() {
   const [query, setQuery] = useState({
     search: '',
-    sort: 'PAYMENT_DATE ASC' as keyof typeof SORTS,
+    sort: 'PAYMENT_DATE ASC' as Sort,
     status: '' as RecordStatus | '',
     type: '' as RecordType | '',
+    cycle: '' as BillingCycle | '',
     folder: '',
+    tag: '',
+    paymentMode: '',
+    category: '',
+    alert: '',
     pageSize: 25,
   });
   const links = useLinks();
   const filter: SubscriptionFilter = {
     ...(query.status ? { statuses: [query.status] } : {}),
     ...(query.type ? { types: [query.type] } : {}),
+    ...(query.cycle ? { billingCycles: [query.cycle] } : {}),
     ...(query.folder ? { folderIds: [query.folder] } : {}),
+    ...(query.tag ? { tagIds: [query.tag] } : {}),
+    ...(query.paymentMode ? { paymentModeIds: [query.paymentMode] } : {}),
+    ...(query.category ? { categoryIds: [query.category] } : {}),
+    ...(query.alert ? { alertIds: [query.alert] } : {}),
   };
   const [addonFor, setAddonFor] = useState<Row | null>(null);
   const pages = useCursorPages();
@@ -429,7 +509,7 @@ export function Subscriptions() {
           name="sort"
           options={SORTS}
           value={query.sort}
-          onChange={(event) => change({ sort: event.currentTarget.value as keyof typeof SORTS })}
+          onChange={(event) => change({ sort: event.currentTarget.value as Sort })}
         />
         <Select
           label="Status"
@@ -446,12 +526,30 @@ export function Subscriptions() {
           onChange={(event) => change({ type: event.currentTarget.value as RecordType | '' })}
         />
         <Select
-          label="Folder"
-          name="folder_filter"
-          options={choices(links.folders, 'Any folder')}
-          value={query.folder}
-          onChange={(event) => change({ folder: event.currentTarget.value })}
+          label="Billing"
+          name="cycle_filter"
+          options={CYCLE_FILTER}
+          value={query.cycle}
+          onChange={(event) => change({ cycle: event.currentTarget.value as BillingCycle | '' })}
         />
+        {(
+          [
+            ['folder', 'Folder', links.folders, 'Any folder'],
+            ['tag', 'Tag', links.tags, 'Any tag'],
+            ['paymentMode', 'Payment method', links.paymentModes, 'Any payment method'],
+            ['category', 'Category', links.productCategories, 'Any category'],
+            ['alert', 'Alert', links.alerts, 'Any alert'],
+          ] as const
+        ).map(([key, label, rows, any]) => (
+          <Select
+            key={key}
+            label={label}
+            name={`${key}_filter`}
+            options={choices(rows, any)}
+            value={query[key]}
+            onChange={(event) => change({ [key]: event.currentTarget.value })}
+          />
+        ))}
         <Select
           label="Per page"
           name="per_page"
@@ -469,7 +567,7 @@ export function Subscriptions() {
           </p>
           <div class="table-wrap">
             <table class="records">
-              <Columns names={['Product', 'Details', 'Price', 'Billing', 'Next payment', 'Status', 'Actions']} />
+              <SortingColumns sort={query.sort} onSort={(sort) => change({ sort })} />
               <tbody>
                 {page.subscriptions.edges.map(({ node }) => (
                   <tr key={node.id}>
@@ -488,10 +586,7 @@ export function Subscriptions() {
                       {moneyOf(node.price)}
                       {node.price.currency !== node.basePrice.currency && <small> ≈ {moneyOf(node.basePrice)}</small>}
                     </td>
-                    <td>
-                      {RECORD_TYPES[node.type]}, {node.billingFrequency > 1 ? `every ${node.billingFrequency} ` : ''}
-                      {BILLING_CYCLES[node.billingCycle]}
-                    </td>
+                    <td>{billingWording(node.type, node.billingCycle, node.billingFrequency)}</td>
                     <td>{node.nextPaymentDate ? calendarDate(node.nextPaymentDate) : '—'}</td>
                     <td>{RECORD_STATUSES[node.status]}</td>
                     <td class="actions">

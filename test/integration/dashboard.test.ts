@@ -352,6 +352,32 @@ describeInBrowser('the dashboard in Chromium', () => {
         async () => (await page.getByRole('rowheader').first().textContent()) === 'Cloud backup',
         'the list sorted by name',
       );
+      // A sortable column's header sorts by it, lowest first, and the other way when clicked again.
+      const price = page.getByRole('columnheader', { name: 'Price' });
+      const namesInOrder = async () => (await page.getByRole('rowheader').allTextContents()).join();
+      await price.getByRole('button').click();
+      await until(
+        async () =>
+          (await price.getAttribute('aria-sort')) === 'ascending' &&
+          (await namesInOrder()) === 'Cloud backup,Cloud backup,Newspaper,Gym',
+        'the list sorted by price, lowest first',
+      );
+      await price.getByRole('button').click();
+      await until(
+        async () =>
+          (await price.getAttribute('aria-sort')) === 'descending' &&
+          (await namesInOrder()) === 'Gym,Newspaper,Cloud backup,Cloud backup',
+        'the list sorted by price, highest first',
+      );
+      expect(await page.getByLabel('Sort by').inputValue()).toBe('PRICE DESC');
+      // Billing as people say it: the add-on is a lifetime purchase, not "Lifetime, Monthly".
+      const addon = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Add-on', exact: true }) });
+      expect(await addon.getByRole('cell').nth(2).textContent()).toBe('Lifetime');
+      // Every filter the API has: by tag here.
+      await page.getByLabel('Tag', { exact: true }).selectOption({ label: 'fitness' });
+      await until(async () => (await namesInOrder()) === 'Gym', 'the list filtered by tag');
+      await page.getByLabel('Tag', { exact: true }).selectOption('');
+      await page.getByText('4 records ·').waitFor();
 
       await page.getByRole('button', { name: 'Delete Newspaper' }).click();
       await notice('Newspaper: deleted');
@@ -493,7 +519,7 @@ describeInBrowser('the dashboard in Chromium', () => {
       await form.getByRole('button', { name: 'Add' }).click();
       await notice('Music: added');
       // The enums as words: RecordType TRIAL, BillingCycle YEARLY, RecordStatus ACTIVE.
-      expect(await row('Music').textContent()).toMatch(/\$11\.99.*Trial, Yearly.*Active/);
+      expect(await row('Music').textContent()).toMatch(/\$11\.99.*Yearly, trial.*Active/);
       await page.getByRole('button', { name: 'Refund Music' }).click();
       await notice('Music: refunded');
       expect(await row('Music').textContent()).toContain('Refunded');
