@@ -166,15 +166,16 @@ export function Alerts() {
               <button
                 type="button"
                 class="danger"
-                onClick={() =>
+                onClick={() => {
+                  if (!confirm(`Delete the alert “${alert.name}”? Its reminders are no longer sent.`)) return;
                   void action.run(
                     apply<DeleteAlertMutation, DeleteAlertMutationVariables>(
                       DELETE,
                       { input: { id: alert.id } },
                       `Alert deleted: ${alert.name}`,
                     ),
-                  )
-                }
+                  );
+                }}
               >
                 Delete {alert.name}
               </button>

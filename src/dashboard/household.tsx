@@ -308,15 +308,21 @@ export function HouseholdScreen() {
                         <button
                           type="button"
                           class="danger"
-                          onClick={() =>
+                          onClick={() => {
+                            if (
+                              !confirm(
+                                `Remove ${member.name} from the household? The records shared with them stop being shared.`,
+                              )
+                            )
+                              return;
                             void action.run(
                               apply<RemoveHouseholdMemberMutation, RemoveHouseholdMemberMutationVariables>(
                                 REMOVE_MEMBER,
                                 { id: member.id },
                                 `${member.name} removed`,
                               ),
-                            )
-                          }
+                            );
+                          }}
                         >
                           Remove {member.name}
                         </button>

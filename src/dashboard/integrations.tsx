@@ -197,15 +197,16 @@ export function Integrations() {
               <button
                 type="button"
                 class="danger"
-                onClick={() =>
+                onClick={() => {
+                  if (!confirm(`Revoke the feed “${feed.name}”? Calendars subscribed to it stop updating.`)) return;
                   void action.run(
                     apply<RevokeCalendarFeedMutation, RevokeCalendarFeedMutationVariables>(
                       REVOKE_FEED,
                       { input: { id: feed.id } },
                       'Feed revoked',
                     ),
-                  )
-                }
+                  );
+                }}
               >
                 Revoke {feed.name}
               </button>
@@ -242,15 +243,21 @@ export function Integrations() {
               <button
                 type="button"
                 class="danger"
-                onClick={() =>
+                onClick={() => {
+                  if (
+                    !confirm(
+                      `Revoke ${TOKEN_KINDS[token.kind]} token #${token.legacyId}? Whatever posts to its URL is refused from now on.`,
+                    )
+                  )
+                    return;
                   void action.run(
                     apply<RevokeInboundWebhookTokenMutation, RevokeInboundWebhookTokenMutationVariables>(
                       REVOKE_TOKEN,
                       { id: token.id },
                       'Token revoked',
                     ),
-                  )
-                }
+                  );
+                }}
               >
                 Revoke token #{token.legacyId}
               </button>

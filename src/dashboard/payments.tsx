@@ -267,12 +267,17 @@ export function Payments() {
                   {entry.paidAmount === null ? '—' : `${moneyOf(entry.paidAmount)} on ${calendarDate(entry.paidAt!)}`}
                 </td>
                 <td class="actions">
-                  <button type="button" onClick={() => setChosen(entry)}>
-                    Record a payment of {entry.productName} due {entry.dueDate}
+                  <button
+                    type="button"
+                    aria-label={`Record a payment of ${entry.productName} due ${calendarDate(entry.dueDate)}`}
+                    onClick={() => setChosen(entry)}
+                  >
+                    Record payment
                   </button>
                   <button
                     type="button"
                     class="link"
+                    aria-label={`Skip ${entry.productName} due ${calendarDate(entry.dueDate)}`}
                     onClick={() =>
                       void action.run(
                         apply<MarkPaymentSkippedMutation, MarkPaymentSkippedMutationVariables>(
@@ -283,7 +288,7 @@ export function Payments() {
                       )
                     }
                   >
-                    Skip {entry.productName} due {entry.dueDate}
+                    Skip
                   </button>
                 </td>
               </tr>

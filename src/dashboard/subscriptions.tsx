@@ -327,16 +327,23 @@ const DELETE = /* GraphQL */ `
     }
   }
 `;
-const LIFECYCLE: Record<'cancel' | 'refund' | 'delete', [done: string, run: (id: string) => Promise<unknown>]> = {
+/** A record's lifecycle actions: what is asked first (naming the record), what is said after, and the call. */
+const LIFECYCLE: Record<
+  'cancel' | 'refund' | 'delete',
+  [question: (name: string) => string, done: string, run: (id: string) => Promise<unknown>]
+> = {
   cancel: [
+    (name) => `Cancel ${name}? It stops renewing, and no more payments are planned.`,
     'cancelled',
     (id) => gql<CancelSubscriptionMutation, CancelSubscriptionMutationVariables>(CANCEL, { input: { id } }),
   ],
   refund: [
+    (name) => `Mark ${name} refunded? It stops renewing, and its payment counts as returned.`,
     'refunded',
     (id) => gql<RefundSubscriptionMutation, RefundSubscriptionMutationVariables>(REFUND, { input: { id } }),
   ],
   delete: [
+    (name) => `Delete ${name}? You can undo it right after.`,
     'deleted',
     (id) => gql<DeleteSubscriptionMutation, DeleteSubscriptionMutationVariables>(DELETE, { input: { id } }),
   ],
@@ -454,7 +461,8 @@ export function Subscriptions() {
   };
 
   async function lifecycle(row: Row, verb: keyof typeof LIFECYCLE) {
-    const [done, run] = LIFECYCLE[verb];
+    const [question, done, run] = LIFECYCLE[verb];
+    if (!confirm(question(row.productName))) return;
     const ok = await action.run(async () => {
       await run(row.id);
     });

@@ -180,15 +180,16 @@ export function Webhooks() {
             <button
               type="button"
               class="danger"
-              onClick={() =>
+              onClick={() => {
+                if (!confirm(`Delete the endpoint ${endpoint.url}? Nothing more is delivered to it.`)) return;
                 void action.run(
                   apply<DeleteWebhookEndpointMutation, DeleteWebhookEndpointMutationVariables>(
                     DELETE,
                     { id: endpoint.id },
                     'Endpoint deleted',
                   ),
-                )
-              }
+                );
+              }}
             >
               Delete
             </button>

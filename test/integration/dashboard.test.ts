@@ -60,6 +60,9 @@ describeInBrowser('the dashboard in Chromium', () => {
   const [january31, february, march1] = [`${thisYear - 1}-01-31`, `${thisYear - 1}-02`, `${thisYear + 1}-03-01`];
   const email = uniqueEmail('dashboard');
   const password = 'correct horse battery';
+  /** What each confirmation asked; each is accepted unless a step says otherwise. */
+  const confirmations: string[] = [];
+  let acceptConfirmations = true;
 
   beforeAll(async () => {
     // The receiver is on loopback, which the delivery guard refuses unless told.
@@ -67,6 +70,10 @@ describeInBrowser('the dashboard in Chromium', () => {
     await receiver.start();
     browser = await launchBrowser();
     ({ page, outside, refusedByPolicy } = await offlinePage(browser, testApp.baseUrl));
+    page.on('dialog', (dialog) => {
+      confirmations.push(dialog.message());
+      void (acceptConfirmations ? dialog.accept() : dialog.dismiss());
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -173,6 +180,12 @@ describeInBrowser('the dashboard in Chromium', () => {
       expect(before).toContain('$35.00');
 
       await screen('Subscriptions');
+      // Asked first, naming the record: declined, nothing changes; accepted, it is cancelled.
+      acceptConfirmations = false;
+      await page.getByRole('button', { name: 'Cancel Gym' }).click();
+      expect(confirmations.at(-1)).toBe('Cancel Gym? It stops renewing, and no more payments are planned.');
+      expect(await row('Gym').textContent()).toContain('Active');
+      acceptConfirmations = true;
       await page.getByRole('button', { name: 'Cancel Gym' }).click();
       await notice('Gym: cancelled');
       expect(await row('Gym').textContent()).toContain('Cancelled');
@@ -224,6 +237,7 @@ describeInBrowser('the dashboard in Chromium', () => {
       expect(feed.text).toContain('SUMMARY:Newspaper');
       await page.getByRole('button', { name: 'Revoke Phone' }).click();
       await notice('Feed revoked');
+      expect(confirmations.at(-1)).toBe('Revoke the feed “Phone”? Calendars subscribed to it stop updating.');
       await testApp.http.get(new URL(feedUrl).pathname).expect(404);
 
       await page.getByRole('button', { name: 'New create token' }).click();
@@ -381,6 +395,7 @@ describeInBrowser('the dashboard in Chromium', () => {
 
       await page.getByRole('button', { name: 'Delete Newspaper' }).click();
       await notice('Newspaper: deleted');
+      expect(confirmations.at(-1)).toBe('Delete Newspaper? You can undo it right after.');
       await page.getByText('3 records ·').waitFor();
       await page.getByRole('status').getByRole('button', { name: 'Undo' }).click();
       await notice('Newspaper: restored');
@@ -477,6 +492,7 @@ describeInBrowser('the dashboard in Chromium', () => {
       expect(await row('Newspaper').textContent()).toContain('Not shared');
       await page.getByRole('button', { name: 'Remove Robin' }).click();
       await notice('Robin removed');
+      expect(confirmations.at(-1)).toMatch(/^Remove Robin from the household\?/);
       expect(await row('Robin').count()).toBe(0);
     }));
 
@@ -484,14 +500,20 @@ describeInBrowser('the dashboard in Chromium', () => {
     step(page, 'payments', async () => {
       await screen('Payments');
       const due = addDays(todayIn('UTC'), 20);
+      // Short visible labels; the accessible name is whole, its date as the browser's locale (en-US) writes it.
+      const dueAsWritten = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(
+        new Date(`${due}T00:00:00Z`),
+      );
       await page.getByLabel('Month', { exact: true }).fill(due.slice(0, 7));
-      await page.getByRole('button', { name: `Record a payment of Newspaper due ${due}` }).click();
+      const recordButton = page.getByRole('button', { name: `Record a payment of Newspaper due ${dueAsWritten}` });
+      expect(await recordButton.textContent()).toBe('Record payment');
+      await recordButton.click();
       const form = page.getByRole('form', { name: 'Record a payment' });
       await form.getByLabel('Amount paid').fill('8.50');
       await form.getByRole('button', { name: 'Record payment' }).click();
       await notice('Newspaper: paid');
       expect(await row('Newspaper').textContent()).toContain('Paid$8.50 on');
-      await page.getByRole('button', { name: `Skip Newspaper due ${due}` }).click();
+      await page.getByRole('button', { name: `Skip Newspaper due ${dueAsWritten}` }).click();
       await notice('Newspaper: skipped');
       expect(await row('Newspaper').textContent()).toContain('Skipped—');
 
@@ -522,6 +544,7 @@ describeInBrowser('the dashboard in Chromium', () => {
       expect(await row('Music').textContent()).toMatch(/\$11\.99.*Yearly, trial.*Active/);
       await page.getByRole('button', { name: 'Refund Music' }).click();
       await notice('Music: refunded');
+      expect(confirmations.at(-1)).toMatch(/^Mark Music refunded\?/);
       expect(await row('Music').textContent()).toContain('Refunded');
       expect(await page.getByRole('button', { name: 'Refund Music' }).count()).toBe(0);
     }));
