@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 
-import { gql } from './api';
+import { allNodes, gql } from './api';
 import { calendarDate } from './format';
 import type {
   AlertChannel,
+  AlertRecordNamesQuery,
+  AlertRecordNamesQueryVariables,
   AlertsAndRemindersQuery,
   AlertsAndRemindersQueryVariables,
   AlertTimeUnit,
@@ -13,12 +15,14 @@ import type {
   DeleteAlertMutation,
   DeleteAlertMutationVariables,
   ReminderKind,
+  RemindersQuery,
+  RemindersQueryVariables,
   ReminderStatus,
 } from './graphql.generated';
 import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
 
 type Alert = AlertsAndRemindersQuery['alerts'][number];
-type Reminder = AlertsAndRemindersQuery['reminders']['nodes'][number];
+type Reminder = RemindersQuery['reminders']['nodes'][number];
 
 // The AlertTimeUnit, AlertChannel, ReminderKind and ReminderStatus enums' values, as the screen says them.
 const CYCLES: Record<AlertTimeUnit, string> = { DAYS: 'days', WEEKS: 'weeks', MONTHS: 'months' };
@@ -39,7 +43,7 @@ const REMINDER_STATUSES: Record<ReminderStatus, string> = {
   CANCELLED: 'Cancelled',
 };
 const LOAD = /* GraphQL */ `
-  query AlertsAndReminders($from: DateTime!, $to: DateTime!) {
+  query AlertsAndReminders {
     alerts {
       id
       name
@@ -50,7 +54,11 @@ const LOAD = /* GraphQL */ `
       timezone
       channel
     }
-    reminders(from: $from, to: $to, first: 500) {
+  }
+`;
+const REMINDERS = /* GraphQL */ `
+  query Reminders($from: DateTime!, $to: DateTime!, $after: String) {
+    reminders(from: $from, to: $to, first: 500, after: $after) {
       nodes {
         id
         subscriptionId
@@ -60,14 +68,23 @@ const LOAD = /* GraphQL */ `
         fireAt
         status
       }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
     }
-    subscriptions(first: 100) {
-      edges {
-        node {
-          id
-          legacyId
-          productName
-        }
+  }
+`;
+const RECORD_NAMES = /* GraphQL */ `
+  query AlertRecordNames($after: String) {
+    subscriptions(first: 100, after: $after) {
+      nodes {
+        id
+        productName
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
       }
     }
   }
@@ -99,15 +116,22 @@ export function Alerts() {
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
   const load = async () => {
-    const from = new Date();
-    const to = new Date(from.getTime() + REMINDER_DAYS * 86_400_000);
-    const data = await gql<AlertsAndRemindersQuery, AlertsAndRemindersQueryVariables>(LOAD, {
-      from: from.toISOString(),
-      to: to.toISOString(),
-    });
+    const from = new Date().toISOString();
+    const to = new Date(Date.now() + REMINDER_DAYS * 86_400_000).toISOString();
+    // Every reminder of the window and every record's name: however many a user keeps, none is left out.
+    const [data, window, records] = await Promise.all([
+      gql<AlertsAndRemindersQuery, AlertsAndRemindersQueryVariables>(LOAD),
+      allNodes(
+        async (after) => (await gql<RemindersQuery, RemindersQueryVariables>(REMINDERS, { from, to, after })).reminders,
+      ),
+      allNodes(
+        async (after) =>
+          (await gql<AlertRecordNamesQuery, AlertRecordNamesQueryVariables>(RECORD_NAMES, { after })).subscriptions,
+      ),
+    ]);
     setAlerts(data.alerts);
-    setReminders(data.reminders.nodes);
-    setNames(new Map(data.subscriptions.edges.map(({ node }) => [node.id, node.productName])));
+    setReminders(window);
+    setNames(new Map(records.map((record) => [record.id, record.productName])));
   };
   const apply = changeThen(load);
   useEffect(() => {

@@ -110,3 +110,24 @@ async function send<T>(headers: Record<string, string>, body: string | FormData)
     );
   return answer.data;
 }
+
+/** A page of a connection as the screens select it: its nodes and where the next page starts. */
+export interface NodesPage<N> {
+  nodes: N[];
+  pageInfo: { hasNextPage: boolean; endCursor?: string | null };
+}
+
+/**
+ * Every node of a connection, page after page: a list to choose from or to look names up in is never cut
+ * short at one page. `page(after)` reads the page after a cursor (null: the first).
+ */
+export async function allNodes<N>(page: (after: string | null) => Promise<NodesPage<N>>): Promise<N[]> {
+  const nodes: N[] = [];
+  let after: string | null = null;
+  for (;;) {
+    const answer: NodesPage<N> = await page(after);
+    nodes.push(...answer.nodes);
+    if (!answer.pageInfo.hasNextPage || !answer.pageInfo.endCursor) return nodes;
+    after = answer.pageInfo.endCursor;
+  }
+}

@@ -992,13 +992,26 @@ export type DeleteAccountMutationVariables = Exact<{
 
 export type DeleteAccountMutation = { deleteAccount: { deletedAccountId: string | null } };
 
-export type AlertsAndRemindersQueryVariables = Exact<{
+export type AlertsAndRemindersQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AlertsAndRemindersQuery = { alerts: Array<{ id: string, name: string, isSystem: boolean, timePeriod: number, timeCycle: AlertTimeUnit, time: string, timezone: string, channel: AlertChannel }> };
+
+export type RemindersQueryVariables = Exact<{
   from: string;
   to: string;
+  after?: string | null | undefined;
 }>;
 
 
-export type AlertsAndRemindersQuery = { alerts: Array<{ id: string, name: string, isSystem: boolean, timePeriod: number, timeCycle: AlertTimeUnit, time: string, timezone: string, channel: AlertChannel }>, reminders: { nodes: Array<{ id: string, subscriptionId: string, alertId: string, kind: ReminderKind, date: string, fireAt: string, status: ReminderStatus }> }, subscriptions: { edges: Array<{ node: { id: string, legacyId: number, productName: string } }> } };
+export type RemindersQuery = { reminders: { nodes: Array<{ id: string, subscriptionId: string, alertId: string, kind: ReminderKind, date: string, fireAt: string, status: ReminderStatus }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type AlertRecordNamesQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+
+export type AlertRecordNamesQuery = { subscriptions: { nodes: Array<{ id: string, productName: string }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type CreateAlertMutationVariables = Exact<{
   input: CreateAlertInput;
@@ -1096,12 +1109,25 @@ export type DismissProposalsMutation = { dismissProposals: { dismissedProposalId
 export type HouseholdsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type HouseholdsQuery = { households: Array<{ id: string, name: string, ownerName: string, viewerRole: HouseholdRole, members: Array<{ id: string, name: string, email: string | null, role: HouseholdRole, status: HouseholdMemberStatus }>, subscriptions: { nodes: Array<{ id: string, productName: string, price: { amount: string, currency: string }, sharing: { payerMemberId: string, payerName: string, mode: SplitMode, shares: Array<{ memberId: string, memberName: string, value: string | null, amount: { amount: string, currency: string } }> } | null }> } }> };
+export type HouseholdsQuery = { households: Array<{ id: string, name: string, ownerName: string, viewerRole: HouseholdRole, members: Array<{ id: string, name: string, email: string | null, role: HouseholdRole, status: HouseholdMemberStatus }> }> };
 
-export type ShareableRecordsQueryVariables = Exact<{ [key: string]: never; }>;
+export type ShareableRecordsQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
 
 
-export type ShareableRecordsQuery = { subscriptions: { edges: Array<{ node: { id: string, productName: string, price: { amount: string, currency: string }, sharing: { payerMemberId: string, payerName: string, mode: SplitMode, shares: Array<{ memberId: string, memberName: string, value: string | null, amount: { amount: string, currency: string } }> } | null } }> } };
+export type ShareableRecordsQuery = { subscriptions: { nodes: Array<{ id: string, productName: string, price: { amount: string, currency: string }, sharing: { payerMemberId: string, payerName: string, mode: SplitMode, shares: Array<{ memberId: string, memberName: string, value: string | null, amount: { amount: string, currency: string } }> } | null }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type HouseholdRecordsQueryVariables = Exact<{
+  id: string;
+  after?: string | null | undefined;
+}>;
+
+
+export type HouseholdRecordsQuery = { node:
+    | { subscriptions: { nodes: Array<{ id: string, productName: string, price: { amount: string, currency: string }, sharing: { payerMemberId: string, payerName: string, mode: SplitMode, shares: Array<{ memberId: string, memberName: string, value: string | null, amount: { amount: string, currency: string } }> } | null }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } }
+    | Record<PropertyKey, never>
+   | null };
 
 export type CreateHouseholdMutationVariables = Exact<{
   name: string;
@@ -1354,15 +1380,23 @@ export type LogOutMutation = { logout: { user: { id: string } | null } };
 
 export type PaymentEntriesQueryVariables = Exact<{
   filter?: PaymentEntryFilter | null | undefined;
+  after?: string | null | undefined;
 }>;
 
 
-export type PaymentEntriesQuery = { paymentEntries: { nodes: Array<{ id: string, subscriptionId: string, productName: string, dueDate: string, status: PaymentEntryStatus, paidAt: string | null, note: string | null, expectedAmount: { amount: string, currency: string }, paidAmount: { amount: string, currency: string } | null }> } };
+export type PaymentEntriesQuery = { paymentEntries: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, subscriptionId: string, productName: string, dueDate: string, status: PaymentEntryStatus, paidAt: string | null, note: string | null, expectedAmount: { amount: string, currency: string }, paidAmount: { amount: string, currency: string } | null }> } };
 
-export type PaymentRecordsQueryVariables = Exact<{ [key: string]: never; }>;
+export type PaymentHouseholdsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type PaymentRecordsQuery = { households: Array<{ id: string, name: string }>, subscriptions: { edges: Array<{ node: { id: string, productName: string } }> } };
+export type PaymentHouseholdsQuery = { households: Array<{ id: string, name: string }> };
+
+export type PaymentRecordsQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+
+export type PaymentRecordsQuery = { subscriptions: { nodes: Array<{ id: string, productName: string }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type PriceHistoryQueryVariables = Exact<{
   id: string;

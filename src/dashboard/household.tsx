@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 
-import { gql } from './api';
+import { allNodes, gql } from './api';
 import { moneyOf } from './format';
 import type {
   AddHouseholdMemberMutation,
@@ -8,6 +8,8 @@ import type {
   CreateHouseholdMutation,
   CreateHouseholdMutationVariables,
   HouseholdMemberStatus,
+  HouseholdRecordsQuery,
+  HouseholdRecordsQueryVariables,
   HouseholdRole,
   HouseholdsQuery,
   HouseholdsQueryVariables,
@@ -33,11 +35,12 @@ import { changeThen, Columns, Field, Notice, Section, Select, useAction } from '
 type Household = HouseholdsQuery['households'][number];
 type Member = Household['members'][number];
 /** A record with its split: the households' shared records and the caller's own have the same selection. */
-type SharedRecord = ShareableRecordsQuery['subscriptions']['edges'][number]['node'];
+type SharedRecord = ShareableRecordsQuery['subscriptions']['nodes'][number];
 type Sharing = NonNullable<SharedRecord['sharing']>;
 
 // The record selection is written out twice (households' and the caller's own) so each operation stays static;
-// two operations, as one would be over the server's cost limit.
+// the records are read apart from the households, page after page (50 a page of a household's: the node(id:)
+// around them puts 100 over the server's cost limit), as one operation would be over it.
 const LOAD = /* GraphQL */ `
   query Households {
     households {
@@ -52,57 +55,71 @@ const LOAD = /* GraphQL */ `
         role
         status
       }
-      subscriptions(first: 100) {
-        nodes {
-          id
-          productName
-          price {
-            amount
-            currency
-          }
-          sharing {
-            payerMemberId
-            payerName
-            mode
-            shares {
-              memberId
-              memberName
-              value
-              amount {
-                amount
-                currency
-              }
-            }
-          }
-        }
-      }
     }
   }
 `;
 const OWN_RECORDS = /* GraphQL */ `
-  query ShareableRecords {
-    subscriptions(first: 100) {
-      edges {
-        node {
-          id
-          productName
-          price {
-            amount
-            currency
+  query ShareableRecords($after: String) {
+    subscriptions(first: 100, after: $after) {
+      nodes {
+        id
+        productName
+        price {
+          amount
+          currency
+        }
+        sharing {
+          payerMemberId
+          payerName
+          mode
+          shares {
+            memberId
+            memberName
+            value
+            amount {
+              amount
+              currency
+            }
           }
-          sharing {
-            payerMemberId
-            payerName
-            mode
-            shares {
-              memberId
-              memberName
-              value
-              amount {
-                amount
-                currency
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`;
+const HOUSEHOLD_RECORDS = /* GraphQL */ `
+  query HouseholdRecords($id: ID!, $after: String) {
+    node(id: $id) {
+      ... on Household {
+        subscriptions(first: 50, after: $after) {
+          nodes {
+            id
+            productName
+            price {
+              amount
+              currency
+            }
+            sharing {
+              payerMemberId
+              payerName
+              mode
+              shares {
+                memberId
+                memberName
+                value
+                amount {
+                  amount
+                  currency
+                }
               }
             }
+          }
+          pageInfo {
+            hasNextPage
+            endCursor
           }
         }
       }
@@ -193,6 +210,7 @@ const splitOf = (sharing: Sharing) =>
 /** Your household (members, invitations, records shared with a payer and a split) and the households you joined. */
 export function HouseholdScreen() {
   const [households, setHouseholds] = useState<Household[]>([]);
+  const [sharedRecords, setSharedRecords] = useState<Map<string, SharedRecord[]>>(new Map());
   const [records, setRecords] = useState<SharedRecord[]>([]);
   const [sharing, setSharing] = useState<SharedRecord | null>(null);
   const [mode, setMode] = useState<SplitMode>('EQUAL');
@@ -202,10 +220,26 @@ export function HouseholdScreen() {
   const load = async () => {
     const [{ households: all }, own] = await Promise.all([
       gql<HouseholdsQuery, HouseholdsQueryVariables>(LOAD),
-      gql<ShareableRecordsQuery, ShareableRecordsQueryVariables>(OWN_RECORDS),
+      allNodes(
+        async (after) =>
+          (await gql<ShareableRecordsQuery, ShareableRecordsQueryVariables>(OWN_RECORDS, { after })).subscriptions,
+      ),
     ]);
+    // Each household's shared records, all of them.
+    const shared = await Promise.all(
+      all.map((household) =>
+        allNodes(async (after) => {
+          const { node } = await gql<HouseholdRecordsQuery, HouseholdRecordsQueryVariables>(HOUSEHOLD_RECORDS, {
+            id: household.id,
+            after,
+          });
+          return node && 'subscriptions' in node ? node.subscriptions : { nodes: [], pageInfo: { hasNextPage: false } };
+        }),
+      ),
+    );
     setHouseholds(all);
-    setRecords(own.subscriptions.edges.map(({ node }) => node));
+    setSharedRecords(new Map(all.map((household, index) => [household.id, shared[index]!])));
+    setRecords(own);
   };
   const apply = changeThen(load);
   useEffect(() => {
@@ -432,21 +466,22 @@ export function HouseholdScreen() {
             <button
               type="button"
               class="danger"
-              onClick={() =>
+              onClick={() => {
+                if (!confirm(`Leave ${household.name}? Its shared records are no longer yours to see.`)) return;
                 void action.run(
                   apply<LeaveHouseholdMutation, LeaveHouseholdMutationVariables>(
                     LEAVE,
                     { id: household.id },
                     `You left ${household.name}`,
                   ),
-                )
-              }
+                );
+              }}
             >
               Leave {household.name}
             </button>
           </p>
           <ul>
-            {household.subscriptions.nodes.map((record) => (
+            {(sharedRecords.get(household.id) ?? []).map((record) => (
               <li key={record.id}>
                 {record.productName} {moneyOf(record.price)}: {record.sharing ? splitOf(record.sharing) : ''}
               </li>

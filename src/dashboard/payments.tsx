@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 
-import { gql } from './api';
+import { allNodes, gql } from './api';
 import { calendarDate, localToday, moneyOf, monthRange } from './format';
 import type {
   ChangePriceMutation,
@@ -12,6 +12,8 @@ import type {
   PaymentEntriesQuery,
   PaymentEntriesQueryVariables,
   PaymentEntryStatus,
+  PaymentHouseholdsQuery,
+  PaymentHouseholdsQueryVariables,
   PaymentRecordsQuery,
   PaymentRecordsQueryVariables,
   PriceHistoryQuery,
@@ -21,15 +23,19 @@ import { useLiveReload } from './live';
 import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
 
 type Entry = PaymentEntriesQuery['paymentEntries']['nodes'][number];
-type PricedRecord = PaymentRecordsQuery['subscriptions']['edges'][number]['node'];
+type PricedRecord = PaymentRecordsQuery['subscriptions']['nodes'][number];
 type PriceStep = Extract<
   NonNullable<PriceHistoryQuery['node']>,
   { priceHistory: unknown }
 >['priceHistory']['nodes'][number];
 
 const ENTRIES = /* GraphQL */ `
-  query PaymentEntries($filter: PaymentEntryFilter) {
-    paymentEntries(filter: $filter) {
+  query PaymentEntries($filter: PaymentEntryFilter, $after: String) {
+    paymentEntries(filter: $filter, first: 100, after: $after) {
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
       nodes {
         id
         subscriptionId
@@ -50,18 +56,24 @@ const ENTRIES = /* GraphQL */ `
     }
   }
 `;
-const RECORDS = /* GraphQL */ `
-  query PaymentRecords {
+const HOUSEHOLDS = /* GraphQL */ `
+  query PaymentHouseholds {
     households {
       id
       name
     }
-    subscriptions(first: 100, filter: { recurring: [RECURRING] }) {
-      edges {
-        node {
-          id
-          productName
-        }
+  }
+`;
+const RECORDS = /* GraphQL */ `
+  query PaymentRecords($after: String) {
+    subscriptions(first: 100, after: $after, filter: { recurring: [RECURRING] }) {
+      nodes {
+        id
+        productName
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
       }
     }
   }
@@ -133,13 +145,23 @@ export function Payments() {
   const loadEntries = async () => {
     const filter = { ...monthRange(month), householdId: whose || null };
     setEntries(
-      (await gql<PaymentEntriesQuery, PaymentEntriesQueryVariables>(ENTRIES, { filter })).paymentEntries.nodes,
+      await allNodes(
+        async (after) =>
+          (await gql<PaymentEntriesQuery, PaymentEntriesQueryVariables>(ENTRIES, { filter, after })).paymentEntries,
+      ),
     );
   };
   const loadRecords = async () => {
-    const data = await gql<PaymentRecordsQuery, PaymentRecordsQueryVariables>(RECORDS);
+    // Every recurring record, however many: the price-change form chooses among all of them.
+    const [data, all] = await Promise.all([
+      gql<PaymentHouseholdsQuery, PaymentHouseholdsQueryVariables>(HOUSEHOLDS),
+      allNodes(
+        async (after) =>
+          (await gql<PaymentRecordsQuery, PaymentRecordsQueryVariables>(RECORDS, { after })).subscriptions,
+      ),
+    ]);
     setHouseholds(Object.fromEntries(data.households.map((household) => [household.id, household.name])));
-    setRecords(data.subscriptions.edges.map(({ node }) => node));
+    setRecords(all);
   };
   const loadHistory = async (id: string) => {
     const { node } = await gql<PriceHistoryQuery, PriceHistoryQueryVariables>(PRICE_HISTORY, { id });

@@ -1,7 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 
 import { accessibilityProblems, describeInBrowser, launchBrowser, offlinePage, step } from '../support/browser';
+import { createSubscription } from '../support/subscriptions';
 import { graphqlData, type SignedUpUser, signUp, startTestApp, type TestApp } from '../support/test-app';
+import { until } from '../support/wait';
 
 /**
  * Issue 43's Lists screen in Chromium: folders (with a colour), tags, payment methods and categories made,
@@ -132,5 +134,23 @@ describeInBrowser('the dashboard’s lists in Chromium', () => {
       const folder = page.getByLabel('Folder', { exact: true });
       await folder.locator('option', { hasText: 'Video' }).waitFor({ state: 'attached' });
       expect(await folder.locator('option').allTextContents()).toEqual(['Any folder', 'Video']);
+    }));
+
+  it('lists every record past a page of 100 where a screen offers them all', () =>
+    step(page, 'lists-uncapped', async () => {
+      const count = 105;
+      for (let made = 0; made < count; made += 15)
+        await Promise.all(Array.from({ length: 15 }, () => createSubscription(testApp, user.token)));
+      const screens = page.getByRole('navigation', { name: 'Screens' });
+      await screens.getByRole('link', { name: 'Payments' }).click();
+      const choices = page.getByRole('form', { name: 'Change a price' }).getByLabel('Record').locator('option');
+      await until(async () => (await choices.count()) === count, 'every recurring record in the price form');
+
+      await screens.getByRole('link', { name: 'Household' }).click();
+      const make = page.getByRole('form', { name: 'Make a household' });
+      await make.getByLabel('Household name').fill('Home');
+      await make.getByRole('button').click();
+      const sharing = page.getByRole('table', { name: 'Sharing' }).locator('tbody tr');
+      await until(async () => (await sharing.count()) === count, 'every record in the sharing table');
     }));
 });

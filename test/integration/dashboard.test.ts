@@ -104,6 +104,11 @@ describeInBrowser('the dashboard in Chromium', () => {
   const pageOf = async (signedIn: string, hash = '') => {
     const context = await newClockedContext(browser);
     const other = await context.newPage();
+    // Its confirmations are accepted and kept with the main page's.
+    other.on('dialog', (dialog) => {
+      confirmations.push(dialog.message());
+      void dialog.accept();
+    });
     await other.goto(`${testApp.baseUrl}/static/avatar.svg`);
     await other.evaluate(`sessionStorage.setItem("subledger.token", ${JSON.stringify(signedIn)})`);
     await other.goto(`${testApp.baseUrl}/${hash}`);
@@ -482,6 +487,7 @@ describeInBrowser('the dashboard in Chromium', () => {
         await other.locator('.card').filter({ hasText: "Home (Dana's, you may edit)" }).waitFor();
         await other.getByRole('button', { name: 'Leave Home' }).click();
         await other.getByRole('status').filter({ hasText: 'You left Home' }).waitFor();
+        expect(confirmations.at(-1)).toBe('Leave Home? Its shared records are no longer yours to see.');
         await other.getByText('None yet.').waitFor();
       } finally {
         await context.close();
