@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 
 import { gql } from './api';
 import { AuditLog } from './audit-log';
@@ -14,7 +14,7 @@ import type {
   EnableAccountMutationVariables,
 } from './graphql.generated';
 import { Invitations, SignUpModeSetting } from './invitations';
-import { changeThen, Columns, Field, Notice, Pager, Section, useAction, useCursorPages } from './ui';
+import { changeThen, Columns, Field, Notice, Pager, Section, useAction, usePagedList } from './ui';
 
 type Account = AccountsQuery['accounts']['nodes'][number];
 
@@ -83,19 +83,16 @@ export function Admin() {
 
 /** Every account: disable, enable, or delete with its data once its e-mail address is typed again. */
 function Accounts({ onChange }: { onChange: () => void }) {
-  const [page, setPage] = useState<AccountsQuery['accounts'] | null>(null);
   const [deleting, setDeleting] = useState<Account | null>(null);
-  const pages = useCursorPages();
   const action = useAction();
-  const load = async () =>
-    setPage((await gql<AccountsQuery, AccountsQueryVariables>(ACCOUNTS, { after: pages.after })).accounts);
+  const { pages, page, load } = usePagedList(
+    async (after) => (await gql<AccountsQuery, AccountsQueryVariables>(ACCOUNTS, { after })).accounts,
+    action,
+  );
   const apply = changeThen(async () => {
     await load();
     onChange();
   });
-  useEffect(() => {
-    void action.run(load);
-  }, [pages.after]);
 
   async function remove(event: Event, account: Account) {
     event.preventDefault();

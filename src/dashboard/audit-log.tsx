@@ -1,9 +1,7 @@
-import { useEffect, useState } from 'preact/hooks';
-
 import { gql } from './api';
 import { instant } from './format';
 import type { AuditAction, AuditLogQuery, AuditLogQueryVariables } from './graphql.generated';
-import { Columns, Notice, Pager, useAction, useCursorPages } from './ui';
+import { Columns, Notice, Pager, useAction, usePagedList } from './ui';
 
 const AUDIT_LOG = /* GraphQL */ `
   query AuditLog($after: String) {
@@ -45,14 +43,12 @@ function factsOf(details: string): string {
 
 /** What admins did, newest first; read again whenever `version` moves (an admin change on this screen). */
 export function AuditLog({ version }: { version: number }) {
-  const [page, setPage] = useState<AuditLogQuery['auditLog'] | null>(null);
-  const pages = useCursorPages();
   const action = useAction();
-  useEffect(() => {
-    void action.run(async () =>
-      setPage((await gql<AuditLogQuery, AuditLogQueryVariables>(AUDIT_LOG, { after: pages.after })).auditLog),
-    );
-  }, [pages.after, version]);
+  const { pages, page } = usePagedList(
+    async (after) => (await gql<AuditLogQuery, AuditLogQueryVariables>(AUDIT_LOG, { after })).auditLog,
+    action,
+    [version],
+  );
   return (
     <div class="card">
       <h2>Audit log</h2>

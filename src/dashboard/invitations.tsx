@@ -16,7 +16,7 @@ import type {
   SignUpModeQuery,
   SignUpModeQueryVariables,
 } from './graphql.generated';
-import { changeThen, Columns, Field, Notice, Pager, Select, useAction, useCursorPages } from './ui';
+import { changeThen, Columns, Field, Notice, Pager, Select, useAction, usePagedList } from './ui';
 
 const SIGN_UP_MODE = /* GraphQL */ `
   query SignUpMode {
@@ -116,19 +116,16 @@ export function SignUpModeSetting({ onChange }: { onChange: () => void }) {
 
 /** Invitations to sign up: made for an address (mailed when SMTP is set up) or for whoever has the link. */
 export function Invitations({ onChange }: { onChange: () => void }) {
-  const [page, setPage] = useState<InvitationsQuery['invitations'] | null>(null);
   const [link, setLink] = useState<string | null>(null);
-  const pages = useCursorPages();
   const action = useAction();
-  const load = async () =>
-    setPage((await gql<InvitationsQuery, InvitationsQueryVariables>(INVITATIONS, { after: pages.after })).invitations);
+  const { pages, page, load } = usePagedList(
+    async (after) => (await gql<InvitationsQuery, InvitationsQueryVariables>(INVITATIONS, { after })).invitations,
+    action,
+  );
   const apply = changeThen(async () => {
     await load();
     onChange();
   });
-  useEffect(() => {
-    void action.run(load);
-  }, [pages.after]);
 
   async function invite(event: Event) {
     event.preventDefault();

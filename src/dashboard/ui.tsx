@@ -1,5 +1,5 @@
 import type { ComponentChildren, JSX } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 
 import { ApiError, gql, type Variables } from './api';
 
@@ -199,4 +199,22 @@ export function Pager({
       </button>
     </nav>
   );
+}
+
+/**
+ * A paged list on a screen: the page shown, read by `read(after)` through `action` when the cursor moves or
+ * any of `deps` changes; `load` reads it again after a change.
+ */
+export function usePagedList<P>(
+  read: (after: string | null) => Promise<P>,
+  action: ReturnType<typeof useAction>,
+  deps: unknown[] = [],
+) {
+  const pages = useCursorPages();
+  const [page, setPage] = useState<P | null>(null);
+  const load = async () => setPage(await read(pages.after));
+  useEffect(() => {
+    void action.run(load);
+  }, [pages.after, ...deps]);
+  return { pages, page, load };
 }
