@@ -225,9 +225,11 @@ export function HouseholdScreen() {
           (await gql<ShareableRecordsQuery, ShareableRecordsQueryVariables>(OWN_RECORDS, { after })).subscriptions,
       ),
     ]);
-    // Each household's shared records, all of them.
+    // The shared records of each household joined, all of them (the own household's are among `own`, with
+    // their sharing).
+    const joinedOnes = all.filter((household) => household.viewerRole !== 'OWNER');
     const shared = await Promise.all(
-      all.map((household) =>
+      joinedOnes.map((household) =>
         allNodes(async (after) => {
           const { node } = await gql<HouseholdRecordsQuery, HouseholdRecordsQueryVariables>(HOUSEHOLD_RECORDS, {
             id: household.id,
@@ -238,7 +240,7 @@ export function HouseholdScreen() {
       ),
     );
     setHouseholds(all);
-    setSharedRecords(new Map(all.map((household, index) => [household.id, shared[index]!])));
+    setSharedRecords(new Map(joinedOnes.map((household, index) => [household.id, shared[index]!])));
     setRecords(own);
   };
   const apply = changeThen(load);
