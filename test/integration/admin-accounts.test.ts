@@ -9,6 +9,7 @@ import {
   deliveriesSettled,
   graphql,
   graphqlData,
+  mutation,
   type SignedUpUser,
   signUp,
   sql,
@@ -31,16 +32,8 @@ const ACCOUNT = 'id legacyId email name createdAt lastSeenAt recordCount twoFact
 const ACCOUNTS = `{ accounts { totalCount nodes { ${ACCOUNT} } } }`;
 
 /** A mutation of one input as `token`: its payload (results and userErrors). */
-async function mutate(token: string, field: string, input: Record<string, unknown>, results: string) {
-  const type = `${field[0].toUpperCase()}${field.slice(1)}Input`;
-  const response = await graphql(
-    testApp,
-    token,
-    `mutation($input: ${type}!) { ${field}(input: $input) { ${results} userErrors { field code message } } }`,
-    { input },
-  );
-  return response.body.data[field] as Record<string, any>;
-}
+const mutate = (token: string, field: string, input: Record<string, unknown>, results: string) =>
+  mutation(testApp, token, field, input, results);
 
 async function accounts(token = admin.token): Promise<Array<Record<string, any>>> {
   return (await graphqlData(testApp, token, ACCOUNTS)).accounts.nodes;

@@ -5,6 +5,7 @@ import { runCli } from '../support/service-process';
 import {
   graphql,
   graphqlData,
+  mutation,
   type SignedUpUser,
   signUp,
   sql,
@@ -29,16 +30,9 @@ const SIGN_UP = `mutation($input: SignUpInput!) {
 }`;
 const INVITATION = 'id legacyId email createdAt expiresAt status';
 
-async function mutate(token: string, field: string, input: Record<string, unknown>, results: string) {
-  const type = `${field[0].toUpperCase()}${field.slice(1)}Input`;
-  const response = await graphql(
-    testApp,
-    token,
-    `mutation($input: ${type}!) { ${field}(input: $input) { ${results} userErrors { field code message } } }`,
-    { input },
-  );
-  return response.body.data[field] as Record<string, any>;
-}
+/** A mutation of one input as `token`: its payload (results and userErrors). */
+const mutate = (token: string, field: string, input: Record<string, unknown>, results: string) =>
+  mutation(testApp, token, field, input, results);
 
 /** A sign-up's payload: the user and token, or why it was refused. */
 async function trySignUp(invitationCode?: string, email = uniqueEmail()) {

@@ -99,6 +99,27 @@ export function graphql(testApp: TestApp, token: string | null, query: string, v
   return request.send({ query, variables });
 }
 
+/**
+ * A mutation of one input object (`createX(input: XInput!)`) as `token`: its payload, the `results` selected
+ * and its userErrors.
+ */
+export async function mutation(
+  testApp: TestApp,
+  token: string,
+  field: string,
+  input: Record<string, unknown>,
+  results: string,
+): Promise<Record<string, any>> {
+  const type = `${field[0].toUpperCase()}${field.slice(1)}Input`;
+  const response = await graphql(
+    testApp,
+    token,
+    `mutation($input: ${type}!) { ${field}(input: $input) { ${results} userErrors { field code message } } }`,
+    { input },
+  );
+  return response.body.data[field] as Record<string, any>;
+}
+
 /** Runs SQL on the app's own database. */
 export function sql<T>(testApp: TestApp, query: string, params: unknown[] = []): Promise<T[]> {
   return testApp.app.db.orm.em.getConnection().execute<T[]>(query, params);
