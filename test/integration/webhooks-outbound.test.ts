@@ -21,8 +21,14 @@ import {
 let testApp: TestApp;
 let receiver: Receiver;
 
+/**
+ * Short enough for the timeout tests to be quick, long enough that a busy machine's pause (a CI pass runs
+ * browsers beside this) does not time out a POST the receiver got, which is then rightly sent again.
+ */
+const TIMEOUT_MS = 2_000;
+
 beforeAll(async () => {
-  testApp = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' }, { deliveryTiming: { timeoutMs: 500 } });
+  testApp = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' }, { deliveryTiming: { timeoutMs: TIMEOUT_MS } });
 });
 beforeEach(async () => {
   receiver = new Receiver();
@@ -265,7 +271,7 @@ it('delivers only the topics an endpoint takes, and nothing to a disabled one; r
 it('times out a slow receiver, records it and schedules the retry', async () => {
   const user = await signUp(testApp, 'Slow');
   const slow = new Receiver();
-  slow.delayMs = 2_000;
+  slow.delayMs = 2 * TIMEOUT_MS;
   await slow.start();
   try {
     await createEndpoint(user, slow.url);
@@ -294,12 +300,15 @@ it('times out a slow receiver, records it and schedules the retry', async () => 
 
 it('times out an answer whose body trickles in past the timeout, though each piece comes in time', async () => {
   const user = await signUp(testApp, 'Trickle');
-  // Headers at once, then a byte every 100 ms for 2 s: each piece well within the 500 ms timeout.
+  // Headers at once, then a byte every 100 ms for twice the timeout: each piece well within it.
   const trickle = createServer((req, res) => {
     req.resume();
     res.writeHead(200, { 'content-type': 'text/plain' });
     let sent = 0;
-    const timer = setInterval(() => (++sent < 20 ? res.write('x') : (clearInterval(timer), res.end('x'))), 100);
+    const timer = setInterval(
+      () => (++sent < (2 * TIMEOUT_MS) / 100 ? res.write('x') : (clearInterval(timer), res.end('x'))),
+      100,
+    );
     res.on('close', () => clearInterval(timer));
   });
   await new Promise<void>((resolve) => trickle.listen(0, '127.0.0.1', resolve));
@@ -319,7 +328,7 @@ it('times out an answer whose body trickles in past the timeout, though each pie
     }
     expect(delivery).toMatchObject({
       status: 'PENDING',
-      attempts: [{ statusCode: null, error: 'timed out after 500 ms' }],
+      attempts: [{ statusCode: null, error: `timed out after ${TIMEOUT_MS} ms` }],
     });
   } finally {
     trickle.closeAllConnections();
