@@ -137,8 +137,7 @@ export function subscriptionRoutes(services: Services): Router {
 /** An answer's JSON array of records, as the bytes of its parts; none is the original's "no results" answer. */
 function arrayOfRecords(array: JsonArray, what: string): Buffer[] {
   if (array.count === 0) throw AppError.noResults(what);
-  const last = array.parts.length - 1;
-  return array.parts.map((part, i) => Buffer.from(`${i === 0 ? '[' : ','}${part}${i === last ? ']' : ''}`));
+  return array.parts;
 }
 
 /** The records of an answer; none is the original's "no results" answer. */

@@ -25,12 +25,14 @@ export function ormOptions(clientUrl: string, poolMax: number, onQuery?: QueryLi
     ...(onQuery
       ? {
           debug: ['query'] as const,
-          colors: false,
           logger: (message: string) => {
             if (message.startsWith('[query]')) onQuery(message);
           },
         }
       : { debug: false }),
+    // Every ORM, listened to or not: each sets the process's MIKRO_ORM_COLORS as it starts, and one left with
+    // colours coloured every other's messages, which a listener then no longer knew as statements.
+    colors: false,
     driver: PostgreSqlDriver,
     clientUrl,
     entities: ENTITIES,

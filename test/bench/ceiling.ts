@@ -3,22 +3,26 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { Pool, type PoolClient, type QueryResult, types } from 'pg';
+import { Kind, parse } from 'graphql';
+import { type CustomTypesConfig, Pool, type PoolClient, type QueryResult, types } from 'pg';
 import sql, { type Sql } from 'sql-template-tag';
 
 import { LedgerRepository } from '../../src/ledger/ledger.repository';
 import { endOfMonth, todayIn } from '../../src/platform/dates';
 import type { DataSource } from '../../src/platform/db/data-source';
 import type { DirectReads } from '../../src/platform/db/direct-reads';
+import { VARCHAR_AS_BYTES } from '../../src/platform/db/statements';
+import { SelectionReader } from '../../src/platform/graphql/written-answers';
 import { summarizeSpending } from '../../src/spending/spending';
 import { SpendingRepository } from '../../src/spending/spending.repository';
 import { paidSumsSql, spendingSumsSql } from '../../src/spending/spending.sql';
 import { occurrencesBetween } from '../../src/subscriptions/payment-dates';
 import { PriceHistoryRepository } from '../../src/subscriptions/price-history.repository';
-import type { ListQuery } from '../../src/subscriptions/subscription.list';
+import { compileRecordPage, type RecordPageSelection } from '../../src/subscriptions/record-page.sql';
+import { DEFAULT_SORT, type ListQuery } from '../../src/subscriptions/subscription.list';
 import { scheduleOf, type SubscriptionRow } from '../../src/subscriptions/subscription.record';
 import { SubscriptionRepository } from '../../src/subscriptions/subscription.repository';
-import { listQuerySql, recordSelect } from '../../src/subscriptions/subscription.sql';
+import { GRAPHQL_PAGE } from './requests';
 
 /** The REST list's query (`?length=100&sort=payment_date:asc`). */
 const LIST_QUERY: ListQuery = {
@@ -27,10 +31,23 @@ const LIST_QUERY: ListQuery = {
   sort: [{ field: 'payment_date', direction: 'asc' }],
   filters: {},
 };
-/** The GraphQL page's (`first: 100`: one more, which tells whether a next page exists). */
-const PAGE_QUERY: ListQuery = { ...LIST_QUERY, length: 101 };
+/** The GraphQL page's (`first: 100`), in the GraphQL page's default order. */
+const PAGE_QUERY: ListQuery = { ...LIST_QUERY, sort: DEFAULT_SORT };
+/** The bench's selection of the GraphQL page (GRAPHQL_PAGE), compiled as the server compiles it. */
+const PAGE_SELECTION = compiledPage(GRAPHQL_PAGE);
 /** The upcoming window the bench asks for (`?days=30`). */
 export const UPCOMING_DAYS = 30;
+
+/** The selection of the page's root field in `document` (a query of `subscriptions` alone), as the server compiles it. */
+function compiledPage(document: string): RecordPageSelection {
+  const [operation] = parse(document).definitions;
+  if (operation.kind !== Kind.OPERATION_DEFINITION) throw new Error('the page is one operation');
+  const reader = new SelectionReader(new Map());
+  const [field] = reader.fieldsOf(operation.selectionSet, 'Query') ?? [];
+  const selection = field && compileRecordPage(field, reader);
+  if (!selection) throw new Error('the server does not write this page in SQL');
+  return selection;
+}
 
 /**
  * Repositories that build their statements inline, given reads that take the statement instead of running it:
@@ -58,20 +75,14 @@ function taken(call: () => unknown): Sql {
 /**
  * The statement of each read, exactly as the server's repositories build it (the ceiling runs the very SQL,
  * so a ratio is never won by a leaner statement on one side or a slower one on the other). A statement that
- * answers one row of one text column is taken as the answer's JSON text as it stands (see answerOf): a read
- * the server moves to such a statement moves here by changing its line.
+ * writes the answer's JSON, in parts read as bytes or as one text, is taken as the answer as it stands (see
+ * answerOf): a read the server moves to such a statement moves here by changing its line.
  */
 export const STATEMENTS = {
   /** SubscriptionRepository.pageJson: the REST list, each item's JSON written by the database. */
   list: (userId: number, now: Date) => taken(() => subscriptions.pageJson(userId, LIST_QUERY, now)),
-  /** SubscriptionRepository.pageWithTotal: the GraphQL page, with its total and the products' summaries. */
-  page: (userId: number, _now: Date) => {
-    const { where, order } = listQuerySql(userId, PAGE_QUERY);
-    return recordSelect(sql`${where} ${order} limit ${PAGE_QUERY.length} offset ${PAGE_QUERY.start}`, order, {
-      total: true,
-      productSummary: true,
-    });
-  },
+  /** SubscriptionRepository.pageAnswer: the GraphQL page as the database writes the bench's selection of it. */
+  page: (userId: number, now: Date) => taken(() => subscriptions.pageAnswer(userId, PAGE_SELECTION, PAGE_QUERY, now)),
   /** SubscriptionRepository.upcomingJson: the REST upcoming, each item's JSON written by the database. */
   upcoming: (userId: number, now: Date) => taken(() => subscriptions.upcomingJson(userId, UPCOMING_DAYS, now)),
   /** The calendar's records (SubscriptionReads.calendar for 2026). */
@@ -92,12 +103,12 @@ const JSON_OIDS = [114, 3802];
 const TEXT_OIDS = [25, ...JSON_OIDS];
 
 /**
- * The answer's JSON text: a statement's own text answer as it stands, the parts of an array a statement writes
- * (its `json` column, a row each) in brackets, else the rows stringified.
+ * The answer's JSON: the parts a statement writes (its `json` column, a row each, read as bytes) as they stand,
+ * a statement's own text answer as it stands, else the rows stringified.
  */
-function answerOf(result: QueryResult): string {
-  if (result.fields.some((field) => field.name === 'json'))
-    return `[${(result.rows as Array<{ json: string }>).map((row) => row.json).join(',')}]`;
+function answerOf(result: QueryResult): string | Buffer {
+  if (result.rows.length > 0 && result.fields.some((field) => field.name === 'json'))
+    return Buffer.concat((result.rows as Array<{ json: Buffer }>).map((row) => row.json));
   if (result.fields.length === 1 && TEXT_OIDS.includes(result.fields[0].dataTypeID) && result.rows.length === 1)
     return result.rows[0][result.fields[0].name] as string;
   return JSON.stringify(result.rows);
@@ -123,11 +134,11 @@ async function startCeiling(databaseUrl: string): Promise<{ url: string; close()
     },
   });
   const names = new Map<string, string>();
-  const run = (query: Sql): Promise<QueryResult> => {
+  const run = (query: Sql, types?: CustomTypesConfig): Promise<QueryResult> => {
     let name = names.get(query.text);
     if (name === undefined)
       names.set(query.text, (name = `c_${createHash('sha1').update(query.text).digest('hex').slice(0, 20)}`));
-    return pool.query({ name, text: query.text, values: query.values });
+    return pool.query({ name, text: query.text, values: query.values, ...(types ? { types } : {}) });
   };
   const server: Server = createServer((req, res) => {
     answer(req).then(
@@ -141,17 +152,17 @@ async function startCeiling(databaseUrl: string): Promise<{ url: string; close()
       },
     );
   });
-  async function answer(req: IncomingMessage): Promise<string | null> {
+  async function answer(req: IncomingMessage): Promise<string | Buffer | null> {
     const url = new URL(req.url ?? '/', 'http://ceiling');
     const userId = Number(url.searchParams.get('user'));
     const post = req.method === 'POST';
     switch (url.pathname) {
       case '/list':
-        return answerOf(await run(STATEMENTS.list(userId, new Date())));
+        return answerOf(await run(STATEMENTS.list(userId, new Date()), VARCHAR_AS_BYTES));
       case '/page':
-        return answerOf(await run(STATEMENTS.page(userId, new Date())));
+        return answerOf(await run(STATEMENTS.page(userId, new Date()), VARCHAR_AS_BYTES));
       case '/upcoming':
-        return answerOf(await run(STATEMENTS.upcoming(userId, new Date())));
+        return answerOf(await run(STATEMENTS.upcoming(userId, new Date()), VARCHAR_AS_BYTES));
       case '/calendar': {
         const rows = (await run(STATEMENTS.calendar(userId))).rows as Row[];
         // Megabytes of plain work in the load generator's own process: none for a client gone meanwhile (the

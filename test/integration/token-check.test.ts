@@ -1,5 +1,5 @@
 import { createSubscription } from '../support/subscriptions';
-import { signUp, sql, startTestApp, type TestApp } from '../support/test-app';
+import { graphql, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
 
 /**
  * Once a process has confirmed a token, it knows the token's user without the database, and the list and
@@ -24,6 +24,14 @@ async function knownToken(): Promise<{ token: string; tokenId: number }> {
   return { token: user.token, tokenId: Number(user.token.split('|')[0]) };
 }
 
+/** The token's expiry set a minute back. */
+const expire = (tokenId: number) =>
+  sql(
+    testApp,
+    `update "access_tokens" set "expires_at" = (now() at time zone 'utc') - interval '1 minute' where "id" = ?`,
+    [tokenId],
+  );
+
 function expectUnauthenticated(response: { status: number; body: unknown }): void {
   expect(response.status).toBe(401);
   expect(response.body).toEqual({ status: false, message: expect.stringMatching(/unauthenticated/i) });
@@ -39,11 +47,7 @@ it('answers 401 on both reads once the token is revoked, with and without a kept
 
 it('answers 401 on both reads once the token has expired', async () => {
   const { token, tokenId } = await knownToken();
-  await sql(
-    testApp,
-    `update "access_tokens" set "expires_at" = (now() at time zone 'utc') - interval '1 minute' where "id" = ?`,
-    [tokenId],
-  );
+  await expire(tokenId);
   for (const path of [...READS, '/api/v1/subscriptions?length=9']) expectUnauthenticated(await read(path, token));
 });
 
@@ -72,4 +76,49 @@ it('answers another token of the same user, and no token at all, as before', asy
   const [id, secret] = token.split('|');
   expectUnauthenticated(await read(READS[0], `${id}|${secret.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a'))}`));
   expectUnauthenticated(await testApp.http.get(READS[0]));
+});
+
+describe('GraphQL, whose token is checked in the statement of an answer the database writes', () => {
+  /** A page the database writes (learnt at its first answer), and a query it does not write (alerts, me). */
+  const PAGE = 'query Page($size: Int) { subscriptions(first: $size) { totalCount nodes { id productName } } }';
+  const EXECUTED = ['{ subscriptions(first: 5) { nodes { id alerts { id } } } }', '{ me { email } }'];
+  const ask = (query: string, token: string, variables?: Record<string, unknown>) =>
+    graphql(testApp, token, query, variables);
+
+  /** A token whose queries have all been answered once, and the page twice (the second time written). */
+  async function knownGraphQLToken(): Promise<{ token: string; tokenId: number }> {
+    const user = await signUp(testApp, 'Checked on GraphQL');
+    await createSubscription(testApp, user.token, {});
+    for (const query of EXECUTED) expect((await ask(query, user.token)).body.errors).toBeUndefined();
+    for (let i = 0; i < 2; i++)
+      expect((await ask(PAGE, user.token, { size: 5 })).body.data.subscriptions).toEqual({
+        totalCount: 1,
+        nodes: [{ id: expect.any(String), productName: expect.any(String) }],
+      });
+    return { token: user.token, tokenId: Number(user.token.split('|')[0]) };
+  }
+
+  function expectRefused(response: { body: any }): void {
+    expect(response.body.data ?? null).toBeNull();
+    expect(response.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+  }
+
+  /** Every kind of answer: kept (size 5), written afresh (size 4: no answer kept), executed. */
+  async function expectAllRefused(token: string): Promise<void> {
+    expectRefused(await ask(PAGE, token, { size: 5 }));
+    expectRefused(await ask(PAGE, token, { size: 4 }));
+    for (const query of EXECUTED) expectRefused(await ask(query, token));
+  }
+
+  it('refuses every query once the token is revoked', async () => {
+    const { token } = await knownGraphQLToken();
+    expect((await testApp.http.get('/api/v1/auth/logout').set('authorization', `Bearer ${token}`)).status).toBe(200);
+    await expectAllRefused(token);
+  });
+
+  it('refuses every query once the token has expired', async () => {
+    const { token, tokenId } = await knownGraphQLToken();
+    await expire(tokenId);
+    await expectAllRefused(token);
+  });
 });

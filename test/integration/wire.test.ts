@@ -153,6 +153,22 @@ describe('compression', () => {
   });
 });
 
+describe('an answer made afresh', () => {
+  it.each(['/api/v1/subscriptions?sort=id', '/api/v1/subscriptions/upcoming?days=40'])(
+    'goes out whole, with its length, as a kept one does (%s)',
+    async (path) => {
+      const kept = await send(testApp, path, {});
+      const afresh = await send(keepsNone, path, {});
+      expect(afresh.status).toBe(200);
+      expect(afresh.headers['transfer-encoding']).toBeUndefined();
+      expect(afresh.headers['content-length']).toBe(String(afresh.body.length));
+      const records = JSON.parse(afresh.body.toString('utf8')) as Array<{ id: number }>;
+      expect(records).toEqual(JSON.parse(kept.body.toString('utf8')));
+      expect(records.length).toBeGreaterThan(0);
+    },
+  );
+});
+
 describe('ETag', () => {
   const paths = () => [
     '/api/v1/subscriptions?sort=id',

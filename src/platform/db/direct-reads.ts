@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 
 import type { MikroORM } from '@mikro-orm/core';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import type { CustomTypesConfig } from 'pg';
 import type { Sql } from 'sql-template-tag';
 
 import { pgQuery, type PgStatement, pooled } from './statements';
@@ -18,9 +19,9 @@ export class DirectReads {
 
   constructor(private readonly orm: MikroORM<PostgreSqlDriver>) {}
 
-  /** Rows of a read written with the `sql` tag, as a statement named by its text. */
-  async rows<T>(query: Sql): Promise<T[]> {
-    return (await this.query<T>({ name: this.nameOf(query.text), text: query.text, values: query.values })).rows;
+  /** Rows of a read written with the `sql` tag, as a statement named by its text (its columns read by `types`). */
+  async rows<T>(query: Sql, types?: CustomTypesConfig): Promise<T[]> {
+    return (await this.query<T>({ name: this.nameOf(query.text), text: query.text, values: query.values, types })).rows;
   }
 
   /** One statement written with `$n` placeholders, named or not (the rate limiter's store uses this). */

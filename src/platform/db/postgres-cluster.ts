@@ -180,6 +180,8 @@ export function execute(file: string, args: string[], account: Account, input?: 
     });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    // A binary that fails before reading its input closes the pipe (EPIPE): its exit status says why.
+    child.stdin.on('error', () => undefined);
     child.once('error', reject);
     child.once('exit', (code, signal) =>
       code === 0

@@ -1,5 +1,6 @@
 import { type MikroORM, TransactionContext } from '@mikro-orm/core';
 import type { EntityManager, Knex, PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { type CustomTypesConfig, types as pgTypes } from 'pg';
 import sql, { join, raw, type Sql } from 'sql-template-tag';
 
 /** Where a statement runs: an EntityManager (on its transaction, when it is in one), or `pooled(orm)`. */
@@ -10,7 +11,22 @@ export interface PgStatement {
   name?: string;
   text: string;
   values?: readonly unknown[];
+  /** How its columns are read, where not as the pool reads them. */
+  types?: CustomTypesConfig;
 }
+
+const VARCHAR_OID = 1043;
+const utf8Bytes = (text: string): Buffer => Buffer.from(text, 'utf8');
+
+/**
+ * `varchar` columns read as their UTF-8 bytes, the rest as pg reads them: for answers written by the database
+ * (cast to varchar, which costs it nothing) and sent as they stand. Each string then dies as its row is read,
+ * instead of living (and being promoted to the old generation) until the statement's last row has arrived.
+ */
+export const VARCHAR_AS_BYTES: CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === VARCHAR_OID ? utf8Bytes : pgTypes.getTypeParser(oid, format)) as CustomTypesConfig['getTypeParser'],
+};
 
 interface PgConnection {
   query<T>(statement: PgStatement): Promise<{ rows: T[]; rowCount: number | null }>;

@@ -76,30 +76,38 @@ function checkedSize(size: number | null | undefined, field: string, limits: Pag
 }
 
 /**
- * The page `args` ask for, read with `read`: forward from `after` (or the start), or back from `before` (or
- * the end, which takes the list's size first). Offset cursors; the edges' cursors are their offsets.
+ * Where the page `args` ask for lies in a list of `total` items: `limit` items from `offset`. Forward from
+ * `after` (or the start), or back from `before` (or the end: without `before`, `last` needs the total, and
+ * the window is undefined until it is given). Offset cursors: the edges' cursors are their offsets.
  */
+export function pageWindow(
+  args: PageArgs,
+  limits: PageLimits,
+  total?: number,
+): { offset: number; limit: number } | undefined {
+  const first = checkedSize(args.first, 'first', limits);
+  const last = checkedSize(args.last, 'last', limits);
+  if (first !== undefined && last !== undefined) throw AppError.field('last', 'Give first or last, not both.');
+  const start = args.after ? decodeCursor(args.after, 'after') + 1 : 0;
+  const before = args.before ? decodeCursor(args.before, 'before') : undefined;
+  if (last === undefined) {
+    const limit = first ?? limits.defaultSize;
+    return { offset: start, limit: before === undefined ? limit : Math.max(0, Math.min(limit, before - start)) };
+  }
+  const end = before ?? total;
+  if (end === undefined) return undefined;
+  const offset = Math.max(start, end - last);
+  return { offset, limit: Math.max(0, end - offset) };
+}
+
+/** The page `args` ask for (see pageWindow), read with `read`. */
 export async function readPage<TRow, TNode>(
   args: PageArgs,
   limits: PageLimits,
   read: PageRead<TRow>,
   toNode: (row: TRow) => TNode,
 ): Promise<Page<TNode>> {
-  const first = checkedSize(args.first, 'first', limits);
-  const last = checkedSize(args.last, 'last', limits);
-  if (first !== undefined && last !== undefined) throw AppError.field('last', 'Give first or last, not both.');
-  const start = args.after ? decodeCursor(args.after, 'after') + 1 : 0;
-  const before = args.before ? decodeCursor(args.before, 'before') : undefined;
-  let offset = start;
-  let limit: number;
-  if (last === undefined) {
-    limit = first ?? limits.defaultSize;
-    if (before !== undefined) limit = Math.max(0, Math.min(limit, before - start));
-  } else {
-    const end = before ?? (await read(0, 0)).total;
-    offset = Math.max(start, end - last);
-    limit = Math.max(0, end - offset);
-  }
+  const { offset, limit } = pageWindow(args, limits) ?? pageWindow(args, limits, (await read(0, 0)).total)!;
   const { rows, total } = await read(offset, limit);
   return pageOf(rows.slice(0, limit), offset, total, toNode);
 }

@@ -19,6 +19,9 @@ import {
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
 
+import type { GraphQLContext } from './context';
+import type { WrittenAnswers } from './written-answers';
+
 /**
  * How documents are executed: `jit` compiles each document once (graphql-jit) and runs the compiled code;
  * `graphql-js` is the reference executor; `compare` (tests) runs every query through both and fails on any
@@ -38,7 +41,11 @@ type Compiled = CompiledQuery | ExecutionResult;
  * An Apollo Server gateway (its documented hook for a custom executor) serving one fixed schema. Apollo still
  * parses and validates every document (graphql-armor's rules included) before the executor runs.
  */
-export function executorGateway(schema: GraphQLSchema, execution: GraphQLExecution): GatewayInterface {
+export function executorGateway(
+  schema: GraphQLSchema,
+  execution: GraphQLExecution,
+  written?: WrittenAnswers,
+): GatewayInterface {
   const compiled = new LRUCache<string, Compiled>({ max: COMPILED_DOCUMENTS });
   const reference: GatewayExecutor = async ({ document, request, operationName, context }) =>
     execute({ schema, document, variableValues: request.variables, operationName, contextValue: context });
@@ -48,7 +55,10 @@ export function executorGateway(schema: GraphQLSchema, execution: GraphQLExecuti
     const variables = withInputDefaults(schema, operation.variableDefinitions ?? [], request.variables ?? {});
     const key = `${queryHash}:${operationName ?? ''}`;
     let query = compiled.get(key);
-    if (!query) compiled.set(key, (query = compileQuery(schema, document, operationName ?? undefined)));
+    if (!query) {
+      compiled.set(key, (query = compileQuery(schema, document, operationName ?? undefined)));
+      if (queryHash !== undefined) written?.learn(queryHash, request.operationName, document, operation);
+    }
     if (!isCompiledQuery(query)) return query;
     const result = await query.query(undefined, context, variables);
     if (result.data === undefined && result.errors) {
@@ -60,19 +70,35 @@ export function executorGateway(schema: GraphQLSchema, execution: GraphQLExecuti
     return result.errors ? { ...result, errors: result.errors.map(asGraphQLError) } : result;
   };
 
+  /** The data the database writes for the request, when its operation compiles (see WrittenAnswers). */
+  const writtenData = (requestContext: Parameters<GatewayExecutor>[0]) =>
+    requestContext.queryHash === undefined
+      ? Promise.resolve(undefined)
+      : (written?.dataOf(
+          requestContext.queryHash,
+          requestContext.request.operationName,
+          (requestContext.context as GraphQLContext).caller,
+          requestContext.request.variables,
+        ) ?? Promise.resolve(undefined));
+
   const compare: GatewayExecutor = async (requestContext) => {
     if (requestContext.operation.operation !== 'query') return jit(requestContext);
-    // An executor's difference shows every time; data changed by a concurrent write (a relay firing) between
-    // the runs does not: a difference counts only when compiled code gives the same answer before and after
-    // graphql-js, and the triple is run again while the data moves.
+    // An executor's difference shows every time; data changed by a concurrent write (a relay firing, or a
+    // client's write racing the query) between the runs does not: a difference counts only when compiled code
+    // gives the same answer before and after graphql-js and the database's own answer (when the operation
+    // compiles), and the runs are made again while the data moves.
     let ours = await jit(requestContext);
     for (let attempt = 0; attempt < COMPARE_ATTEMPTS; attempt++) {
       const theirs = await reference(requestContext);
-      if (isDeepStrictEqual(plain(ours), plain(theirs))) return ours;
+      const database = ours.errors ? undefined : await writtenData(requestContext);
+      const same = isDeepStrictEqual(plain(ours), plain(theirs));
+      const sameAsDatabase = database === undefined || isDeepStrictEqual(plain(ours).data, database);
+      if (same && sameAsDatabase) return ours;
       const again = await jit(requestContext);
       if (isDeepStrictEqual(plain(ours), plain(again))) {
+        const other = same ? JSON.stringify(database) : JSON.stringify(plain(theirs));
         throw new Error(
-          `graphql-jit and graphql-js differ:\n${JSON.stringify(plain(ours))}\n${JSON.stringify(plain(theirs))}`,
+          `${same ? 'graphql-jit and the database' : 'graphql-jit and graphql-js'} differ:\n${JSON.stringify(plain(ours))}\n${other}`,
         );
       }
       ours = again;
@@ -145,7 +171,7 @@ function asGraphQLError(error: GraphQLError): GraphQLError {
 }
 
 /** An answer as it goes on the wire (data and error messages, paths and codes), for comparison. */
-function plain(result: ExecutionResult): unknown {
+function plain(result: ExecutionResult): { data?: unknown; errors?: unknown } {
   return JSON.parse(
     JSON.stringify({
       data: result.data,

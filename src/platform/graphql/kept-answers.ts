@@ -5,9 +5,11 @@ import type { RequestHandler } from 'express';
 import { Kind, type OperationDefinitionNode } from 'graphql';
 
 import { type AnswerCache, keptJson } from '../answer-cache';
+import { isConfirmed } from '../caller';
 import { sendKeptAnswer } from '../web/kept-json';
 import type { GraphQLContext } from './context';
 import { persistedQueryHash } from './persisted-queries';
+import type { WrittenAnswers } from './written-answers';
 
 /** The media types Apollo answers a single result in, the one it sends when the client names neither first. */
 const RESULT_TYPES = ['application/json', 'application/graphql-response+json'];
@@ -66,18 +68,27 @@ export function keptAnswersPlugin(
 }
 
 /**
- * Sends the kept answer (see keptAnswersPlugin) of a POSTed query (its text, or its hash alone: an automatic
- * persisted query), or the one being made for it, as the bytes kept, in the coding asked for. The same text of
- * a document was parsed, validated and limited when its answer was made (for this user and these variables), so
- * nothing about it is done again. Anything else (GET requests too: Apollo's CSRF rule for them must apply), and
- * a query with no kept answer, goes on to Apollo, whose plugin above answers kept ones.
+ * Answers a POSTed query (its text, or its hash alone: an automatic persisted query) before Apollo sees it, in
+ * the coding asked for: with its kept answer (see keptAnswersPlugin), or the one being made for it, as the
+ * bytes kept; else, for an operation whose answer the database writes (see WrittenAnswers), with that answer,
+ * kept in turn. The same text of a document was parsed, validated and limited when either was learnt, so
+ * nothing about it is done again. The caller's token is checked here (identifyCaller leaves it to the read):
+ * first when a kept answer needs its data version, else in the written answer's own statement. Anything else
+ * (GET requests too: Apollo's CSRF rule for them must apply) goes on to Apollo, with the caller confirmed.
  */
-export function keptQueryAnswers(answers: AnswerCache): RequestHandler {
+export function keptQueryAnswers(answers: AnswerCache, written: WrittenAnswers): RequestHandler {
+  const onToApollo: RequestHandler = (req, _res, next) => {
+    if (!req.caller) return next();
+    isConfirmed(req.caller).then((live) => {
+      if (!live) req.caller = undefined;
+      next();
+    }, next);
+  };
   return async (req, res, next) => {
     const body: unknown = req.body;
     const caller = req.caller;
-    if (!answers.keeps || req.method !== 'POST' || !caller || !req.is('application/json') || !isRecord(body))
-      return next();
+    if (req.method !== 'POST' || !caller || !req.is('application/json') || !isRecord(body))
+      return onToApollo(req, res, next);
     const { query, operationName, variables, extensions } = body;
     const type = req.accepts(RESULT_TYPES);
     const hash = queryHashOf(query, persistedQueryHash(extensions));
@@ -85,14 +96,37 @@ export function keptQueryAnswers(answers: AnswerCache): RequestHandler {
       hash === undefined ||
       !(operationName === undefined || operationName === null || typeof operationName === 'string') ||
       !(variables === undefined || variables === null || isRecord(variables)) ||
-      !type
+      !type ||
+      !(answers.keeps || written.writes(hash, operationName))
     )
-      return next();
+      return onToApollo(req, res, next);
     const key = keyOf(hash, operationName, variables);
+    const contentType = `${type}; charset=utf-8`;
+    if (answers.holds(caller, key) && !(await isConfirmed(caller))) {
+      req.caller = undefined;
+      return next();
+    }
     const theirs = answers.madeByAnother(caller, key);
     const kept = answers.get(caller, key) ?? (theirs && (await theirs));
-    if (!kept) return next();
-    await sendKeptAnswer(req, res, answers, caller, key, kept, `${type}; charset=utf-8`);
+    if (kept) return sendKeptAnswer(req, res, answers, caller, key, kept, contentType);
+    if (!written.writes(hash, operationName)) return onToApollo(req, res, next);
+    // Checked before anything is awaited, so that a request that finds none is the one making it.
+    const done = answers.startMaking(caller, key);
+    let made: Awaited<ReturnType<WrittenAnswers['answer']>>;
+    try {
+      made = await written.answer(hash, operationName, caller, variables);
+    } catch (error) {
+      done();
+      throw error;
+    }
+    if (typeof made === 'string') {
+      done();
+      if (made === 'token not live') req.caller = undefined;
+      return onToApollo(req, res, next);
+    }
+    const answer = keptJson(made.json);
+    done(answer);
+    return sendKeptAnswer(req, res, answers, caller, key, answer, contentType);
   };
 }
 

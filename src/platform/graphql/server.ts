@@ -19,6 +19,7 @@ import { keptAnswersPlugin } from './kept-answers';
 import { userErrorsAsErrors } from './payloads';
 import { PersistedQueryCache, type RegisteredOperations } from './persisted-queries';
 import { readOnlyTokens } from './read-only';
+import type { WrittenAnswers } from './written-answers';
 
 /** Limits on what one GraphQL document may ask for. */
 export const GRAPHQL_LIMITS = {
@@ -48,12 +49,13 @@ export async function createGraphQLServer(
   logger: Logger,
   execution: GraphQLExecution = 'jit',
   kept?: { answers: AnswerCache; queries: ReadonlySet<string> },
+  written?: WrittenAnswers,
   persisted: PersistedQuerySetup = { registered: new Map(), only: false, shared: null },
 ): Promise<ApolloServer<GraphQLContext>> {
   const protection = graphqlProtection();
   const server = new ApolloServer<GraphQLContext>({
     // Apollo parses and validates; the gateway hook executes (compiled documents, see jit-executor.ts).
-    gateway: executorGateway(schema, execution),
+    gateway: executorGateway(schema, execution, written),
     ...protection,
     parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
     // Automatic persisted queries (a client sends an operation's SHA-256 alone once it has sent its text): the

@@ -27,7 +27,8 @@ export async function sendKeptAnswer(
       'Content-Length',
       chunks.reduce((sum, chunk) => sum + chunk.length, 0),
     );
-  // Held whole already: written at once, for the socket to take as it can.
+  // Held whole already: written at once, for the socket to take as it can, in one system call (end() uncorks).
+  res.cork();
   for (let i = 0; i < chunks.length - 1; i++) res.write(chunks[i]);
   res.end(chunks[chunks.length - 1]);
 }
