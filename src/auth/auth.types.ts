@@ -1,11 +1,62 @@
 import { CurrencyResolver, DateTimeResolver, EmailAddressResolver } from 'graphql-scalars';
-import { Field, InputType, ObjectType } from 'type-graphql';
+import { Field, InputType, ObjectType, registerEnumType } from 'type-graphql';
 
 import { Node } from '../platform/graphql/node';
 import { MutationPayload } from '../platform/graphql/payloads';
 import { toIsoMicros } from '../platform/wire-formats';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password';
 import type { User } from './user.entity';
+
+/** The days a week may start on, by their ISO numbers (the stored values). */
+export const WeekStart = { MONDAY: 1, SATURDAY: 6, SUNDAY: 7 } as const;
+
+registerEnumType(WeekStart, {
+  name: 'WeekStart',
+  description: 'The day weeks start on in calendars.',
+  valuesConfig: {
+    MONDAY: { description: 'Monday (ISO 8601, and most of Europe).' },
+    SATURDAY: { description: 'Saturday (much of the Middle East).' },
+    SUNDAY: { description: 'Sunday (the Americas, Japan and others).' },
+  },
+});
+
+/** How the dashboard looks (the stored values). */
+export enum Theme {
+  SYSTEM = 'system',
+  LIGHT = 'light',
+  DARK = 'dark',
+}
+
+registerEnumType(Theme, {
+  name: 'Theme',
+  description: 'How the dashboard looks.',
+  valuesConfig: {
+    SYSTEM: { description: 'As the device is set: light or dark.' },
+    LIGHT: { description: 'Light, whatever the device.' },
+    DARK: { description: 'Dark, whatever the device.' },
+  },
+});
+
+/** The dashboard's language (the stored values): the browser's, or one of the catalogues it has. */
+export enum Language {
+  BROWSER = 'browser',
+  EN = 'en',
+  DE = 'de',
+  FR = 'fr',
+  ES = 'es',
+}
+
+registerEnumType(Language, {
+  name: 'Language',
+  description: 'The language the dashboard speaks.',
+  valuesConfig: {
+    BROWSER: { description: "The browser's first language the dashboard has, else English." },
+    EN: { description: 'English.' },
+    DE: { description: 'German (Deutsch).' },
+    FR: { description: 'French (Français).' },
+    ES: { description: 'Spanish (Español).' },
+  },
+});
 
 @ObjectType('User', {
   implements: Node,
@@ -25,6 +76,15 @@ export class UserView {
 
   @Field({ description: 'The IANA zone name "today" and its records follow.' })
   timezone!: string;
+
+  @Field(() => WeekStart, { description: 'The day weeks start on in calendars.' })
+  weekStart!: number;
+
+  @Field(() => Theme, { description: 'How the dashboard looks.' })
+  theme!: Theme;
+
+  @Field(() => Language, { description: 'The language the dashboard speaks.' })
+  language!: Language;
 
   @Field(() => DateTimeResolver, { description: 'When the account was made.' })
   createdAt!: string;
@@ -94,6 +154,9 @@ export function toUserView(user: User): UserView {
     name: user.name,
     baseCurrency: user.baseCurrency,
     timezone: user.timezone,
+    weekStart: user.weekStart,
+    theme: user.theme as Theme,
+    language: user.language as Language,
     createdAt: toIsoMicros(user.createdAt)!,
   };
 }

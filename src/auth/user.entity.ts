@@ -62,4 +62,16 @@ export class User extends BaseEntity {
   /** IANA zone that decides "today" for records without their own zone. */
   @Property({ type: 'string', length: 64, default: 'UTC' })
   timezone: Opt<string> = 'UTC';
+
+  /** The day weeks start on in calendars: its ISO number (1 Monday, 6 Saturday, 7 Sunday). */
+  @Property({ type: 'smallint', default: 1 })
+  weekStart: Opt<number> = 1;
+
+  /** How the dashboard looks: 'system' (the device's light or dark), 'light' or 'dark'. */
+  @Property({ type: 'string', length: 10, default: 'system' })
+  theme: Opt<string> = 'system';
+
+  /** The dashboard's language: 'browser' (the browser's) or a catalogue's code ('en', 'de', 'fr', 'es'). */
+  @Property({ type: 'string', length: 10, default: 'browser' })
+  language: Opt<string> = 'browser';
 }

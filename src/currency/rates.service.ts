@@ -93,6 +93,11 @@ export class RatesRefreshService {
     return this.rates.status();
   }
 
+  /** The currencies the exchange-rate table has (the known ones: records may be paid in them), by code. */
+  async currencies(): Promise<string[]> {
+    return Object.keys(await this.rates.all()).sort();
+  }
+
   private async fetchSource(): Promise<string> {
     const response = await fetch(this.config.ratesUrl, {
       signal: AbortSignal.timeout(this.timeoutMs),

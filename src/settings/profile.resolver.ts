@@ -1,7 +1,7 @@
 import { CurrencyResolver, TimeZoneResolver } from 'graphql-scalars';
 import { Arg, Ctx, Field, InputType, Mutation, Resolver } from 'type-graphql';
 
-import { toUserView, UserView } from '../auth/auth.types';
+import { Language, Theme, toUserView, UserView, WeekStart } from '../auth/auth.types';
 import { type GraphQLContext, requireCaller } from '../platform/graphql/context';
 import { MutationPayload } from '../platform/graphql/payloads';
 import type { ProfileService } from './profile.service';
@@ -19,6 +19,12 @@ export class UpdateProfileInput {
     description: 'The IANA zone "today" follows; records that follow yours are rescheduled.',
   })
   timezone?: string;
+  @Field(() => WeekStart, { nullable: true, description: 'The day weeks start on in calendars.' })
+  weekStart?: number;
+  @Field(() => Theme, { nullable: true, description: 'How the dashboard looks.' })
+  theme?: Theme;
+  @Field(() => Language, { nullable: true, description: 'The language the dashboard speaks.' })
+  language?: Language;
 }
 
 const UpdateProfilePayload = MutationPayload('UpdateProfilePayload', 'user', () => UserView, 'Your account, changed.');
@@ -27,7 +33,9 @@ const UpdateProfilePayload = MutationPayload('UpdateProfilePayload', 'user', () 
 export class ProfileResolver {
   constructor(private readonly profile: ProfileService) {}
 
-  @Mutation(() => UpdateProfilePayload, { description: 'Changes your name, base currency or timezone.' })
+  @Mutation(() => UpdateProfilePayload, {
+    description: 'Changes your name, base currency, timezone, the day your weeks start on, the theme or the language.',
+  })
   async updateProfile(
     @Arg('input', () => UpdateProfileInput, { description: 'The changes.' }) input: UpdateProfileInput,
     @Ctx() context: GraphQLContext,

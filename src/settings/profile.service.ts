@@ -14,6 +14,12 @@ export interface ProfileChange {
   name?: string;
   baseCurrency?: string;
   timezone?: string;
+  /** An ISO weekday number: 1, 6 or 7 (GraphQL's WeekStart). */
+  weekStart?: number;
+  /** 'system', 'light' or 'dark' (GraphQL's Theme). */
+  theme?: string;
+  /** 'browser', 'en', 'de', 'fr' or 'es' (GraphQL's Language). */
+  language?: string;
 }
 
 /** The caller's name, base currency (totals, base_value) and timezone. */
@@ -44,6 +50,9 @@ export class ProfileService {
       refuseFieldErrors(problems);
       if (change.name !== undefined) user.name = change.name.trim();
       if (change.baseCurrency !== undefined) user.baseCurrency = change.baseCurrency;
+      if (change.weekStart !== undefined) user.weekStart = change.weekStart;
+      if (change.theme !== undefined) user.theme = change.theme;
+      if (change.language !== undefined) user.language = change.language;
       if (change.timezone !== undefined && change.timezone !== user.timezone) {
         const moved = await this.subscriptions.moveZone(caller.userId, user.timezone, change.timezone);
         user.timezone = change.timezone;

@@ -249,7 +249,7 @@ describe('GraphQL accounts', () => {
   });
 });
 
-const USER_FIELDS = 'id legacyId email name baseCurrency timezone createdAt';
+const USER_FIELDS = 'id legacyId email name baseCurrency timezone weekStart theme language createdAt';
 
 describe('GraphQL sessions and profile', () => {
   it('signUp and login answer the token and the user; a refusal answers userErrors with neither', async () => {
@@ -269,6 +269,9 @@ describe('GraphQL sessions and profile', () => {
         name: 'Sam Session',
         baseCurrency: 'USD',
         timezone: 'UTC',
+        weekStart: 'MONDAY',
+        theme: 'SYSTEM',
+        language: 'BROWSER',
         createdAt: expect.any(String),
       },
       userErrors: [],
@@ -342,7 +345,14 @@ describe('GraphQL sessions and profile', () => {
     const user = await signUp(testApp, 'Profiled');
     const UPDATE = `mutation($input: UpdateProfileInput!) { updateProfile(input: $input) { user { ${USER_FIELDS} } userErrors { field code message } } }`;
     const { updateProfile } = await graphqlData(testApp, user.token, UPDATE, {
-      input: { name: 'Pro Filed', baseCurrency: 'EUR', timezone: 'Europe/Berlin' },
+      input: {
+        name: 'Pro Filed',
+        baseCurrency: 'EUR',
+        timezone: 'Europe/Berlin',
+        weekStart: 'SUNDAY',
+        theme: 'DARK',
+        language: 'DE',
+      },
     });
     expect(updateProfile).toEqual({
       user: {
@@ -352,10 +362,23 @@ describe('GraphQL sessions and profile', () => {
         name: 'Pro Filed',
         baseCurrency: 'EUR',
         timezone: 'Europe/Berlin',
+        weekStart: 'SUNDAY',
+        theme: 'DARK',
+        language: 'DE',
         createdAt: expect.any(String),
       },
       userErrors: [],
     });
+    // Kept: the next read answers it, and an unknown day is refused by the schema.
+    expect((await graphqlData(testApp, user.token, '{ me { weekStart theme language } }')).me).toEqual({
+      weekStart: 'SUNDAY',
+      theme: 'DARK',
+      language: 'DE',
+    });
+    const unknownDay = await graphql(testApp, user.token, UPDATE, { input: { weekStart: 'FRIDAY' } });
+    expect(unknownDay.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    const unknownLanguage = await graphql(testApp, user.token, UPDATE, { input: { language: 'IT' } });
+    expect(unknownLanguage.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     const refused = await graphql(testApp, user.token, UPDATE, { input: { name: '' } });
     expect(refused.body.data.updateProfile).toEqual({
       user: null,

@@ -2,11 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import rawSql from 'sql-template-tag';
+
 import { importRates } from '../../src/currency/rates.service';
 import { AppError } from '../../src/platform/errors';
 import { runCli } from '../support/service-process';
 import { createSubscription, updateProfile } from '../support/subscriptions';
-import { signUp, startTestApp, type TestApp } from '../support/test-app';
+import { graphql, signUp, startTestApp, type TestApp } from '../support/test-app';
 import { today } from '../support/test-clock';
 
 let testApp: TestApp;
@@ -38,6 +40,19 @@ it('refreshes listed rates in one go, adds new currencies, and base_value follow
     await testApp.http.get(`/api/v1/subscriptions/${record.id}`).set('authorization', `Bearer ${user.token}`)
   ).body;
   expect(after.base_value).toBe('12.50');
+});
+
+it('lists the known currencies by code, a new one among them once its rate is kept, and only to a caller', async () => {
+  const user = await signUp(testApp, 'Currencies');
+  const ask = () => graphql(testApp, user.token, '{ currencies }');
+  const { currencies } = (await ask()).body.data as { currencies: string[] };
+  expect(currencies).toEqual([...currencies].sort());
+  expect(currencies).toEqual(expect.arrayContaining(['EUR', 'JPY', 'USD']));
+  expect(currencies).toHaveLength((await testApp.app.db.reads.rows(rawSql`select 1 from "exchange_rates"`)).length);
+  expect(currencies).not.toContain('XPT');
+  await importRates(testApp.app.db.orm, { asOf: '2026-11-21', rates: { XPT: '0.001' } });
+  expect((await ask()).body.data.currencies).toContain('XPT');
+  expect((await graphql(testApp, null, '{ currencies }')).body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
 });
 
 it.each([
