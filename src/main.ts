@@ -52,7 +52,11 @@ async function runApiProcess(
       ? { onOutboxCommit: () => tellSupervisor({ kind: 'outbox' }), reclaimedOrphan: supervised.reclaimedOrphan }
       : {}),
   });
-  const port = await app.listen(config.port);
+  const port = await app.listen(config.port).catch(async (error: unknown) => {
+    // A port in use: the embedded server stops before the exit, not after it, so its data folder is at rest.
+    await app.close().catch(() => undefined);
+    throw error;
+  });
   if (supervised) {
     process.on('message', (message: { kind?: string }) => message.kind === 'nudge' && app.nudgeRelays());
     tellSupervisor({ kind: 'ready' });

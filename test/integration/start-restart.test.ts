@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -163,4 +165,25 @@ it('refuses to start on a bad configuration, naming the variable', () => {
   });
   expect(result.status).toBe(1);
   expect(result.stderr).toContain('PORT must be a whole number');
+});
+
+it.each([
+  ['one API process', '1'],
+  ['the default, a supervisor and its API processes', undefined],
+])('says the port is in use when another process holds it, and exits 1 (%s)', async (_name, processes) => {
+  // An HTTP server, so that the readiness probe is answered (503) while the service gives up.
+  const holder = createServer((_req, res) => res.writeHead(503).end());
+  await new Promise<void>((resolve) => holder.listen(0, '0.0.0.0', resolve));
+  const { port } = holder.address() as AddressInfo;
+  const ownData = mkdtempSync(path.join(tmpdir(), 'subledger-data-'));
+  try {
+    const starting = startService(
+      { ...env, DATA_DIR: ownData, ...(processes ? { WEB_CONCURRENCY: processes } : {}) },
+      port,
+    );
+    await expect(starting).rejects.toThrow(`PORT ${port} is in use by another process`);
+  } finally {
+    await new Promise((resolve) => holder.close(resolve));
+    rmSync(ownData, { recursive: true, force: true });
+  }
 });
