@@ -18,7 +18,8 @@ import { apiDocsPages } from '../rest-facade/openapi/pages';
 import { rateLimit } from '../rest-facade/rate-limit';
 import { bearerToken, matchesHash, sha256Hex } from './auth/secrets';
 import { LiveServer } from './live/live.server';
-import type { Config } from './platform/config';
+import { logoImages } from './logos/logo.route';
+import { type Config, ConfigError } from './platform/config';
 import { epochDay, todayIn } from './platform/dates';
 import { AppError } from './platform/errors';
 import type { GraphQLContext } from './platform/graphql/context';
@@ -26,6 +27,7 @@ import { graphiqlPage } from './platform/graphql/graphiql-page';
 import { keptQueryAnswers } from './platform/graphql/kept-answers';
 import { loadRegisteredOperations, persistedOnly } from './platform/graphql/persisted-queries';
 import { createGraphQLServer } from './platform/graphql/server';
+import { WrittenAnswers } from './platform/graphql/written-answers';
 import { redactRequest } from './platform/logger';
 import { requestLimiter } from './platform/ops/limiters';
 import { Metrics } from './platform/ops/metrics';
@@ -36,6 +38,7 @@ import { securityHeaders } from './platform/web/security-headers';
 import { toIsoMicros } from './platform/wire-formats';
 import { type ApiRuntime, createRuntime, type RuntimeOptions } from './runtime/runtime';
 import { buildAppSchema } from './runtime/schema';
+import { writtenRecordPage } from './subscriptions/subscription.page-answer';
 import { VERSIONED_QUERIES } from './subscriptions/subscription.resolver';
 
 export type AppOptions = RuntimeOptions;
@@ -83,12 +86,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const runtime = await createRuntime(config, 'api', options);
   const { db, redis, stores, services, logger } = runtime;
   const schema = await buildAppSchema(services);
+  const written = new WrittenAnswers(schema, { subscriptions: writtenRecordPage(services.subscriptions) });
   const apollo = await createGraphQLServer(
     schema,
     config,
     logger,
     options.graphqlExecution,
     { answers: services.answers, queries: VERSIONED_QUERIES },
+    written,
     {
       registered,
       only: config.graphqlPersistedOnly,
@@ -175,6 +180,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
   app.use('/static', staticImages);
+  app.use(...logoImages(services.logos));
   // Browser clients on other origins (the extension's pages, dashboards): tokens travel in headers, never
   // cookies, so any origin may call unless CORS_ORIGINS narrows it.
   app.use(
@@ -211,10 +217,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     '/graphql',
     // The same per-token (per-address before login) request limit as /api/v1: a GraphQL request may cost an
     // argon2 hash (one signUp or login at most), and an unlimited endpoint made guessing free.
-    identifyCaller(services.auth),
+    // The token is checked by keptQueryAnswers: in a written answer's own statement, or before anything else.
+    identifyCaller(services.auth, () => true),
     ...(limiter ? [rateLimit(limiter, config.rateLimitPerMinute)] : []),
     express.json({ limit: BODY_LIMIT_BYTES }),
-    keptQueryAnswers(services.answers),
+    keptQueryAnswers(services.answers, written),
     // File uploads (graphql-multipart-request-spec): one file per request, streamed to its resolver.
     uploadsNeedCaller,
     graphqlUploadExpress({ maxFileSize: UPLOAD_LIMIT_BYTES, maxFiles: 1 }),
@@ -239,8 +246,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     express: app,
     listen(port) {
       return new Promise((resolve, reject) => {
-        server = app.listen(port, () => resolve((server!.address() as AddressInfo).port));
-        server.once('error', reject);
+        // Express calls back with the error when the port cannot be bound.
+        server = app.listen(port, (error?: NodeJS.ErrnoException) => {
+          if (!error) resolve((server!.address() as AddressInfo).port);
+          else if (error.code === 'EADDRINUSE')
+            reject(new ConfigError([`PORT ${port} is in use by another process: stop it, or set PORT to a free port`]));
+          else reject(error);
+        });
         server.on('clientError', answerClientError);
         live.attach(server);
       });

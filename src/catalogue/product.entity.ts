@@ -109,4 +109,8 @@ export class Product extends BaseEntity {
 
   @Property({ type: 'integer', default: 1 })
   createdBy: Opt<number> = 1;
+
+  /** Its logo (a Logo's hash): fetched for a catalogue product, uploaded for a private one; null: none. */
+  @Property({ type: 'string', length: 32, nullable: true })
+  logoHash?: string | null;
 }

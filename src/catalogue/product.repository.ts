@@ -12,7 +12,7 @@ const CLOSE_SPELLING = 0.3;
 /** Products under their entity's property names (a create's plan reads its product with it too). */
 export const PRODUCT_AS_ENTITY = `select "id", "owner_id" as "owner", "category_id" as "category", "product_name" as "productName", "brandname", "description",
        "url", "image", "favicon", "product_type" as "productType", "currency_code" as "currencyCode", "price1_value" as "price1Value",
-       "billing_cycle" as "billingCycle", "billing_frequency" as "billingFrequency", "refund_days" as "refundDays" from "products"`;
+       "billing_cycle" as "billingCycle", "billing_frequency" as "billingFrequency", "refund_days" as "refundDays", "logo_hash" as "logoHash" from "products"`;
 
 /** A page of products, in one category or all. */
 export interface ProductPage {
@@ -86,6 +86,24 @@ export class ProductRepository {
        select ${userId}, ${categoryId}, n.name, n.name, '', '' from jsonb_array_elements_text(${JSON.stringify([...names].sort())}::jsonb) as n(name)
        on conflict ("owner_id", "product_name") where "owner_id" is not null do nothing`,
     );
+  }
+
+  /**
+   * Shows `logoHash` (a Logo's; null: none) on the user's private product `id`: the logo it showed before
+   * (`previous`), or null when the user has no such product.
+   */
+  async setOwnLogo(userId: number, id: number, logoHash: string | null): Promise<{ previous: string | null } | null> {
+    const [row] = await this.db.rows<{ previous: string | null }>(
+      sql`with "old" as (select "id", "logo_hash" from "products" where "id" = ${id} and "owner_id" = ${userId} for update)
+          update "products" p set "logo_hash" = ${logoHash} from "old" where p."id" = "old"."id"
+          returning "old"."logo_hash" as "previous"`,
+    );
+    return row ?? null;
+  }
+
+  /** Shows a fetched logo (a Logo's hash) on catalogue product `id`. */
+  async setCatalogueLogo(id: number, logoHash: string): Promise<void> {
+    await this.db.run(sql`update "products" set "logo_hash" = ${logoHash} where "id" = ${id} and "owner_id" is null`);
   }
 
   /** Products by id under their entity's property names, as plain rows (a page's nested products, read-only). */

@@ -4,6 +4,7 @@ import { ID, Int } from 'type-graphql';
 import { toGlobalId } from '../platform/graphql/global-ids';
 import { Money, money } from '../platform/graphql/money';
 import { Node } from '../platform/graphql/node';
+import { logoPath } from '../platform/logo-path';
 import { toMoneyString } from '../platform/money';
 import { BillingCycle } from '../platform/record-enums';
 import type { Product } from './product.entity';
@@ -32,6 +33,12 @@ export class ProductView {
   @Field(() => String, { nullable: true, description: 'Its web site; null when unknown.' }) url!: string | null;
   @Field(() => String, { nullable: true, description: 'The URL of its image; null: use the default image.' })
   image!: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Its logo, served by this server (a path on its origin): fetched once for a catalogue product, uploaded for a private one; null when none (draw a monogram).',
+  })
+  logo!: string | null;
   @Field(() => Money, { nullable: true, description: 'Its typical price; null when unknown.' }) price!: Money | null;
   @Field(() => BillingCycle, { description: 'The unit of its typical billing period.' }) billingCycle!: number;
   @Field(() => Int, { description: 'How many billingCycle units its typical billing period lasts.' })
@@ -50,6 +57,7 @@ export function toProductView(product: Product): ProductView {
     description: product.description,
     url: product.url ?? null,
     image: product.image || null,
+    logo: logoPath(product.logoHash),
     price: money(product.price1Value ? toMoneyString(product.price1Value) : null, product.currencyCode),
     billingCycle: product.billingCycle,
     billingFrequency: product.billingFrequency,

@@ -10,6 +10,7 @@ import { ExchangeRate } from '../currency/exchange-rate.entity';
 import { RatesRefresh } from '../currency/rates-refresh.entity';
 import { Household, HouseholdMember, SubscriptionShare, SubscriptionSplit } from '../households/household.entity';
 import { PaymentEntry } from '../ledger/payment-entry.entity';
+import { Logo, LogoFetch } from '../logos/logo.entity';
 import { AlertTarget, NotificationTarget } from '../notifications/notification-target.entity';
 import { Folder } from '../organizing/folder.entity';
 import { PaymentMode } from '../organizing/payment-mode.entity';
@@ -35,6 +36,8 @@ export const ENTITIES = [
   PaymentMode,
   ProductCategory,
   Product,
+  Logo,
+  LogoFetch,
   Alert,
   Subscription,
   ExtensionSettings,

@@ -3,7 +3,7 @@ import ipaddr from 'ipaddr.js';
 import type { ReminderKind } from '../alerts/alert.input';
 import { epochDay } from '../platform/dates';
 import { toMoneyString } from '../platform/money';
-import { isPublicAddress } from '../webhooks/ssrf-guard';
+import { isPublicAddress } from '../platform/ssrf-guard';
 
 /**
  * A reminder or a budget warning as notification targets send it (and the body of a json:// target's POST):

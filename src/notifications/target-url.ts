@@ -1,6 +1,6 @@
 import type { NotifyApis } from '../platform/config';
 import { AppError } from '../platform/errors';
-import { checkEndpointUrl } from '../webhooks/ssrf-guard';
+import { checkEndpointUrl } from '../platform/ssrf-guard';
 import type { NotificationMessage } from './notification-message';
 
 export const SCHEMES = ['ntfy', 'gotify', 'tgram', 'discord', 'pover', 'slack', 'matrix', 'mailto', 'json'] as const;

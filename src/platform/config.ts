@@ -39,6 +39,10 @@ export interface Config {
   rateLimitPerMinute: number;
   serviceShortName: string;
   webhookAllowPrivate: boolean;
+  /** Whether the server fetches catalogue products' logos (LOGO_FETCH=off: never, so no request leaves for one). */
+  logoFetch: boolean;
+  /** Allow logo fetches from loopback and private addresses (a local vendor site in tests); off by default. */
+  logoAllowPrivate: boolean;
   /** smtp(s)://user:pass@host:port for reminder e-mails; unset: no e-mail channel. */
   smtpUrl: string | null;
   smtpFrom: string;
@@ -168,6 +172,8 @@ export function loadConfig(env: Env = process.env, terminal: boolean = process.s
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 1000, 0, 1_000_000),
     serviceShortName,
     webhookAllowPrivate: boolean('WEBHOOK_ALLOW_PRIVATE', false),
+    logoFetch: oneOf('LOGO_FETCH', ['on', 'off'] as const, 'on') === 'on',
+    logoAllowPrivate: boolean('LOGO_ALLOW_PRIVATE', false),
     smtpUrl: url('SMTP_URL', ['smtp:', 'smtps:']),
     smtpFrom: read('SMTP_FROM') ?? 'Subledger <reminders@localhost>',
     notifySecretKey: secretKey(read('NOTIFY_SECRET_KEY'), problems),

@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { startDeliveryWorker, startReminderWorker } from '../../workers/queue-workers';
 import { TwoFactorRepository } from '../auth/two-factor.repository';
 import { type Database, openDatabase, type QueryListener } from '../db/orm';
+import type { ClaimedFetch } from '../logos/logo.repository';
 import { NotificationTargetRepository } from '../notifications/notification-target.repository';
 import { type Config, ConfigError } from '../platform/config';
 import { DataSource } from '../platform/db/data-source';
@@ -73,6 +74,8 @@ export interface Runtime {
 export interface ApiRuntime extends Runtime {
   relay: DueWorkRelay<ClaimedDelivery>;
   reminderRelay: DueWorkRelay<DueReminder>;
+  /** Fetches catalogue products' logos, once each (not started while LOGO_FETCH is off). */
+  logoRelay: DueWorkRelay<ClaimedFetch>;
   /** Runs a relay round at once (a commit in another process wrote due work). */
   nudgeRelays(): void;
 }
@@ -88,6 +91,10 @@ const RELAY_MAX_IN_FLIGHT = 250;
 /** Reminders fire within about this long of their time on the embedded default. */
 const REMINDER_POLL_MS = 1_000;
 const SWEEP_INTERVAL_MS = 300_000;
+/** How often products whose logo is to be fetched are looked for: a new record's shows within about this long. */
+const LOGO_POLL_MS = 60_000;
+/** Logo fetches under way at once, at most. */
+const LOGO_FETCHES_IN_FLIGHT = 4;
 const HOUR_MS = 3_600_000;
 const RATES_INTERVAL_MS = { off: null, daily: 24 * HOUR_MS, hourly: HOUR_MS } as const;
 /** How long start-up waits for Redis before counting in memory (a Redis outage must not stop the service). */
@@ -179,6 +186,15 @@ export async function createRuntime(
   );
   services.outbox.subscribe(() => reminderRelay.nudge());
 
+  const logoRelay = new DueWorkRelay(
+    (limit) => services.logos.claimFetches(limit),
+    async (claims) => {
+      await Promise.all(claims.map((claim) => services.logos.fetchProductLogo(claim)));
+    },
+    logger,
+    { pollIntervalMs: LOGO_POLL_MS, maxInFlight: LOGO_FETCHES_IN_FLIGHT },
+  );
+
   // Roll next payment dates and reminders forward now (payments that passed while stopped) and every few minutes.
   const sweep = () => sweepOnce(services).catch((error: unknown) => logger.warn({ err: error }, 'sweep failed'));
   let sweeping: Promise<unknown> = Promise.resolve();
@@ -192,6 +208,10 @@ export async function createRuntime(
   if (background) {
     relay.start();
     reminderRelay.start();
+    if (config.logoFetch) {
+      logoRelay.start();
+      logoRelay.nudge();
+    }
     sweeping = sweep();
     sweepTimer = setInterval(sweep, SWEEP_INTERVAL_MS).unref();
     if (ratesInterval !== null) {
@@ -210,15 +230,17 @@ export async function createRuntime(
     ...base,
     relay,
     reminderRelay,
+    logoRelay,
     nudgeRelays() {
       relay.nudge();
       reminderRelay.nudge();
+      logoRelay.nudge();
     },
     async close() {
       clearInterval(sweepTimer);
       clearInterval(ratesTimer);
       await Promise.all([sweeping, refreshingRates]);
-      await Promise.all([relay.stop(), reminderRelay.stop()]);
+      await Promise.all([relay.stop(), reminderRelay.stop(), logoRelay.stop()]);
       // Nothing adds jobs once the relays have stopped; then the workers, Redis and the database close as in every role.
       await Promise.all([queue?.close(), reminderQueue?.close()]);
       await closeBase();

@@ -12,12 +12,14 @@ import { personalTokenNodeLookups, PersonalTokenResolver } from '../auth/persona
 import { TwoFactorResolver } from '../auth/two-factor.resolver';
 import { calendarFeedNodeLookup, CalendarFeedResolver } from '../calendar-feeds/calendar-feed.resolver';
 import { CatalogueResolver, productNodeLookup } from '../catalogue/catalogue.resolver';
+import { CurrenciesResolver } from '../currency/currency.resolver';
 import { DetectionResolver, proposalLookup } from '../detection/detection.resolver';
 import { ExportResolver } from '../exports/export.resolver';
 import { householdNodeLookups, HouseholdResolver, SubscriptionSharingResolver } from '../households/household.resolver';
 import { ImportResolver } from '../imports/import.resolver';
 import { LedgerResolver, paymentEntryLookup } from '../ledger/ledger.resolver';
 import { LiveResolver } from '../live/live.resolver';
+import { LogoResolver } from '../logos/logo.resolver';
 import {
   notificationTargetNodeLookup,
   NotificationTargetResolver,
@@ -88,6 +90,8 @@ function createResolvers(services: Services): NonEmptyArray<object> {
     new AlertResolver(services.alerts),
     new ReminderResolver(services.reminders),
     new CatalogueResolver(services.catalogue),
+    new LogoResolver(services.logos),
+    new CurrenciesResolver(services.rates),
     new SettingsResolver(services.settings),
     new WebhooksResolver(services.endpoints, services.inboundTokens, services.deliveryLog),
     new FolderResolver(services.folders),

@@ -41,6 +41,8 @@ import { ImportRepository } from '../imports/import.repository';
 import { ImportService } from '../imports/import.service';
 import { LedgerRepository } from '../ledger/ledger.repository';
 import { LedgerService } from '../ledger/ledger.service';
+import { LogoRepository } from '../logos/logo.repository';
+import { LogoService } from '../logos/logo.service';
 import { NotificationSender } from '../notifications/notification-sender';
 import { NotificationTargetRepository } from '../notifications/notification-target.repository';
 import { NotificationTargetService } from '../notifications/notification-target.service';
@@ -85,6 +87,7 @@ import { OutboxSignal } from '../webhooks/outbox';
 /** The domain services, built once per process; the REST facade and GraphQL resolvers both call these. */
 export interface Services extends AccountSources {
   catalogue: CatalogueService;
+  logos: LogoService;
   /** Fires after every commit that wrote outbox events. */
   outbox: OutboxSignal;
   reminders: ReminderService;
@@ -228,6 +231,14 @@ export function createServices(
     }),
     alerts: new AlertService(data, repositories.alerts, reminders),
     catalogue: new CatalogueService(repositories.products, new ProductCategoryRepository(data)),
+    logos: new LogoService(
+      data,
+      new LogoRepository(data),
+      repositories.products,
+      repositories.subscriptions,
+      config,
+      logger,
+    ),
     settings: new SettingsService(data, new ExtensionSettingsRepository(data)),
     endpoints: new WebhookEndpointService(data, new WebhookEndpointRepository(data), config),
     inboundTokens: new InboundTokenService(data, new InboundTokenRepository(data), new IdempotencyKeyRepository(data)),

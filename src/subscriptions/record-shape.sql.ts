@@ -131,10 +131,12 @@ export function recordJsonSql(
     ${options.order}`;
 }
 
-/** A JSON array of records made by the database, as the texts of its parts in order, and how many records it holds. */
+/**
+ * A JSON array of records written by the database: its bytes in parts, in order (brackets and commas included,
+ * so the parts are the array as they stand), and how many records it holds.
+ */
 export interface JsonArray {
-  /** Each a run of items' JSON separated by commas, without the array's brackets. */
-  parts: string[];
+  parts: Buffer[];
   count: number;
 }
 
@@ -142,17 +144,47 @@ export interface JsonArray {
 const RECORDS_PER_PART = 25;
 
 /**
- * The records of a recordJsonSql statement as the parts of one JSON array (a row each, `part` in order), after
- * `check` (one row while the caller's token is live, with the caller's data version) when one is given: then
- * no row at all when the token is not live, and one with no part when there is no record. Parts, neither a row
- * per record (the rows of a large answer arrived over several reads of the socket, and those that waited for
- * the rest outlived the young generation) nor one text (past 128 KB a string is allocated in the old
- * generation, which then filled and was collected every few dozen answers).
+ * The records of a recordJsonSql statement as the parts of one JSON array (a row each, `part` in order, the
+ * first opening the array and the last closing it), after `check` (one row while the caller's token is live,
+ * with the caller's data version) when one is given: then no row at all when the token is not live, and one
+ * with no part when there is no record. Parts, neither a row per record (the rows of a large answer arrived
+ * over several reads of the socket, and those that waited for the rest outlived the young generation) nor one
+ * text (past 128 KB a string is allocated in the old generation, which then filled and was collected every few
+ * dozen answers). Read with VARCHAR_AS_BYTES, so that no part lives on as a string.
  */
 export function jsonArraySql(records: Sql, check?: Sql): Sql {
-  const parts = sql`select (x."position" - 1) / ${RECORDS_PER_PART}::int as "part", string_agg(x."json", ',' order by x."position") as "json",
-      count(*)::int as "count" from (${records}) x group by 1`;
-  return check
-    ? sql`select c."data_version", c."renew", a."json", a."count" from (${check}) c left join lateral (${parts}) a on true order by a."part"`
-    : sql`${parts} order by 1`;
+  const parts = sql`select g."part", (case when g."part" = 0 then '[' else ',' end || g."json"
+      || case when g."part" = max(g."part") over () then ']' else '' end)::varchar as "json", g."count"
+    from (select (x."position" - 1) / ${RECORDS_PER_PART}::int as "part", string_agg(x."json", ',' order by x."position") as "json",
+      count(*)::int as "count" from (${records}) x group by 1) g`;
+  return partsInOrderSql(parts, check);
+}
+
+/** Characters per part of one JSON text: at most 64 KB however wide its characters, well under 128 KB. */
+const PART_CHARACTERS = 16_384;
+
+/**
+ * The one JSON text a statement writes (its `json` column) as parts of at most PART_CHARACTERS, a row each,
+ * `part` in order, after `check` as for jsonArraySql: for the reasons parts are read there, and read with
+ * VARCHAR_AS_BYTES too.
+ */
+export function jsonTextPartsSql(statement: Sql, check?: Sql): Sql {
+  return partsInOrderSql(
+    sql`select p."part", substr(j."json", p."part" * ${PART_CHARACTERS}::int + 1, ${PART_CHARACTERS}::int)::varchar as "json"
+    from (${statement}) j cross join lateral generate_series(0, greatest(length(j."json") - 1, 0) / ${PART_CHARACTERS}::int) p("part")`,
+    check,
+  );
+}
+
+/** A statement's parts (its `part` column) in order, after the caller's token check `check` when one is given. */
+function partsInOrderSql(parts: Sql, check: Sql | undefined): Sql {
+  return check ? sql`${checkedSql(parts, check)} order by a."part"` : sql`${parts} order by 1`;
+}
+
+/**
+ * `statement`'s rows (as `a`) after the caller's token check `check` (one row while the token is live): its
+ * data version and renewal on every row, and no row at all when the token is not live.
+ */
+function checkedSql(statement: Sql, check: Sql): Sql {
+  return sql`select c."data_version", c."renew", a.* from (${check}) c left join lateral (${statement}) a on true`;
 }

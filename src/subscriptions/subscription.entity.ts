@@ -176,4 +176,8 @@ export class Subscription extends BaseEntity {
 
   @Property({ type: UtcTimestampType, nullable: true })
   deletedAt?: string | null;
+
+  /** The logo its owner uploaded (a Logo's hash); null: its product's, if any. */
+  @Property({ type: 'string', length: 32, nullable: true })
+  logoHash?: string | null;
 }

@@ -1,9 +1,10 @@
-import type { Caller } from '../platform/caller';
+import type { Caller, TokenCheckRow } from '../platform/caller';
 import { endOfMonth, epochDay, isCalendarDate, todayIn } from '../platform/dates';
 import { AppError } from '../platform/errors';
 import type { SharedRecordAccess } from '../platform/shared-records';
 import { occurrencesBetween } from './payment-dates';
 import type { PriceHistoryRepository, PriceStep } from './price-history.repository';
+import type { RecordPageSelection } from './record-page.sql';
 import type { JsonArray } from './record-shape.sql';
 import type { ListQuery } from './subscription.list';
 import type { Loaders } from './subscription.loaders';
@@ -27,9 +28,14 @@ export function calendarEntryId(subscriptionId: number, date: string): number {
   return subscriptionId * 10_000_000 + epochDay(date);
 }
 
+/** Whether the caller's token is live, after a read that ran its pending check (if any) found `check`. */
+async function liveAfter(caller: Caller, check: TokenCheckRow | undefined): Promise<boolean> {
+  return !caller.pending || caller.pending.settle(check);
+}
+
 /** The array of a read that ran the caller's pending token check, when the token proved live. */
 async function checkedArray(caller: Caller, read: CheckedJsonArray): Promise<JsonArray> {
-  if (caller.pending && !(await caller.pending.settle(read.check))) throw AppError.unauthenticated();
+  if (!(await liveAfter(caller, read.check))) throw AppError.unauthenticated();
   return { parts: read.parts, count: read.count };
 }
 
@@ -99,6 +105,15 @@ export class SubscriptionReads {
       caller,
       await this.repository.pageJson(caller.userId, query, this.clock(), caller.pending?.sql),
     );
+  }
+
+  /**
+   * A page of the caller's records as a compiled GraphQL selection writes it (see record-page.sql.ts): its JSON
+   * in parts, as bytes, or null when the caller's token, checked in the same statement, proved not live.
+   */
+  async pageAnswer(caller: Caller, selection: RecordPageSelection, query: ListQuery): Promise<Buffer[] | null> {
+    const read = await this.repository.pageAnswer(caller.userId, selection, query, this.clock(), caller.pending?.sql);
+    return (await liveAfter(caller, read?.check)) ? read!.json : null;
   }
 
   /** A page of the caller's records and how many records its search and filters match in all. */

@@ -66,6 +66,8 @@ export interface SubscriptionRow extends Partial<
   product_category_id: number;
   product_product_type: number;
   product_description: string;
+  /** The logo it shows (a Logo's hash): its own upload, else its product's; null: none (a monogram). */
+  logo_hash: string | null;
 }
 
 /** The rest of the product's summary, on reads that ask for it (a GraphQL page). */
@@ -79,6 +81,8 @@ export interface ProductSummaryColumns {
   product_billing_frequency: number;
   /** Null when the product is gone (the join found none). */
   product_refund_days: number | null;
+  /** The product's logo (a Logo's hash); null: none. */
+  product_logo_hash: string | null;
 }
 
 /** A row with what is derived from it at read time ("today" decides the payment dates). */

@@ -5,11 +5,19 @@ import type { TokenCheckRow } from '../platform/caller';
 import { addDays, todayIn } from '../platform/dates';
 import type { DataSource } from '../platform/db/data-source';
 import type { DirectReads } from '../platform/db/direct-reads';
-import { ambientTransaction, dueColumn, intArray, type StatementPart, withParts } from '../platform/db/statements';
+import {
+  ambientTransaction,
+  dueColumn,
+  intArray,
+  type StatementPart,
+  VARCHAR_AS_BYTES,
+  withParts,
+} from '../platform/db/statements';
 import type { ReminderDefinition, ScheduledRecord } from '../platform/reminder-scheduling';
 import { Status } from './codes';
 import { derivedDatesSql } from './payment-dates.sql';
-import { type JsonArray, jsonArraySql, recordJsonSql } from './record-shape.sql';
+import { type RecordPageSelection, recordPageSql } from './record-page.sql';
+import { type JsonArray, jsonArraySql, jsonTextPartsSql, recordJsonSql } from './record-shape.sql';
 import { Subscription } from './subscription.entity';
 import type { ListQuery } from './subscription.list';
 import type { SubscriptionRow } from './subscription.record';
@@ -122,6 +130,20 @@ export class SubscriptionRepository {
     return row ?? null;
   }
 
+  /**
+   * Shows `logoHash` (a Logo's; null: none of its own) on the user's live record `id`: the logo it showed
+   * before (`previous`), or null when the user has no such record.
+   */
+  async setLogo(userId: number, id: number, logoHash: string | null): Promise<{ previous: string | null } | null> {
+    const [row] = await this.db.rows<{ previous: string | null }>(
+      sql`with "old" as (select "id", "logo_hash" from "subscriptions"
+             where "id" = ${id} and "user_id" = ${userId} and "deleted_at" is null for update)
+          update "subscriptions" s set "logo_hash" = ${logoHash} from "old" where s."id" = "old"."id"
+          returning "old"."logo_hash" as "previous"`,
+    );
+    return row ?? null;
+  }
+
   /** Every live record of the user (drafts and ended ones too), by id: an export's. */
   allLive(userId: number): Promise<SubscriptionRow[]> {
     return this.records(sql`where s."user_id" = ${userId} and s."deleted_at" is null order by s."id"`);
@@ -189,6 +211,26 @@ export class SubscriptionRepository {
   }
 
   /**
+   * A page of the user's records as a compiled GraphQL selection writes it (see record-page.sql.ts) at `now`;
+   * with `tokenCheck` (the caller's, see PendingTokenCheck) run in the same statement: then undefined when the
+   * token is not live.
+   */
+  async pageAnswer(
+    userId: number,
+    selection: RecordPageSelection,
+    query: ListQuery,
+    now: Date,
+    tokenCheck?: Sql,
+  ): Promise<{ json: Buffer[]; check?: TokenCheckRow } | undefined> {
+    const rows = await this.reads.rows<{ json: Buffer } & Partial<TokenCheckRow>>(
+      jsonTextPartsSql(recordPageSql(userId, selection, query, now), tokenCheck),
+      VARCHAR_AS_BYTES,
+    );
+    const [first] = rows;
+    return first && { json: rows.map((row) => row.json), check: tokenCheck ? checkRowOf(first) : undefined };
+  }
+
+  /**
    * The user's live Active records; `recurringOnly`, `anchoredBy` (payment_date on or before) and `dueBy`
    * (a stored next payment date on or before it, or none stored yet) narrow them.
    */
@@ -212,14 +254,15 @@ export class SubscriptionRepository {
 
   /** The records of a recordJsonSql statement as one JSON array, after the caller's token check when one is given. */
   private async jsonArray(records: Sql, tokenCheck?: Sql): Promise<CheckedJsonArray> {
-    const rows = await this.reads.rows<{ json: string | null; count: number | null } & Partial<TokenCheckRow>>(
+    const rows = await this.reads.rows<{ json: Buffer | null; count: number | null } & Partial<TokenCheckRow>>(
       jsonArraySql(records, tokenCheck),
+      VARCHAR_AS_BYTES,
     );
     const parts = rows.flatMap((row) => (row.json === null ? [] : [row.json]));
     const count = rows.reduce((sum, row) => sum + (row.count ?? 0), 0);
     if (!tokenCheck) return { parts, count };
     const [first] = rows;
-    return { parts, count, check: first && { data_version: first.data_version!, renew: first.renew! } };
+    return { parts, count, check: first && checkRowOf(first) };
   }
 
   /** The owner's settings that money totals, "today" and the way dates are written depend on. */
@@ -423,6 +466,11 @@ export class SubscriptionRepository {
            order by s."id" limit ${limit}`,
     );
   }
+}
+
+/** The token check's part of a row of a statement that ran it (see checkedSql). */
+function checkRowOf(row: Partial<TokenCheckRow>): TokenCheckRow {
+  return { data_version: row.data_version!, renew: row.renew! };
 }
 
 /** A JSON array of records, and the caller's token check's row when the read ran one and the token is live. */

@@ -87,6 +87,22 @@ function toFilters(filter: SubscriptionFilter | null | undefined): ListQuery['fi
   }) as ListQuery['filters'];
 }
 
+/** The search, filter and order of a page of records (`subscriptions`' arguments) as the list's query. */
+export function listQueryOf(args: {
+  filter?: SubscriptionFilter | null;
+  search?: string | null;
+  orderBy?: SubscriptionOrder | null;
+}): Omit<ListQuery, 'start' | 'length'> {
+  return {
+    q: args.search ?? undefined,
+    sort: args.orderBy ? [{ field: args.orderBy.field, direction: args.orderBy.direction }] : DEFAULT_SORT,
+    filters: toFilters(args.filter),
+  };
+}
+
+/** The sizes of a page of records. */
+export const RECORD_PAGES = { defaultSize: DEFAULT_LENGTH, maxSize: MAX_LENGTH };
+
 const recordId = (id: string) => idOf(id, RECORD_TYPE_NAME);
 
 /**
@@ -158,14 +174,10 @@ export class SubscriptionResolver {
     orderBy?: SubscriptionOrder | null,
   ): Promise<Page<SubscriptionRecordView>> {
     const caller = requireCaller(context);
-    const query = {
-      q: search ?? undefined,
-      sort: orderBy ? [{ field: orderBy.field, direction: orderBy.direction }] : DEFAULT_SORT,
-      filters: toFilters(filter),
-    };
+    const query = listQueryOf({ filter, search, orderBy });
     return readPage(
       page,
-      { defaultSize: DEFAULT_LENGTH, maxSize: MAX_LENGTH },
+      RECORD_PAGES,
       async (offset, limit) => {
         // A page of none (`last` asks the size first) reads one row: the count comes with the rows.
         const { records, total } = await this.service.page(caller, {
@@ -423,5 +435,6 @@ function productOf(record: SubscriptionRecordView & ProductSummaryColumns): Prod
     billingCycle: record.product_billing_cycle,
     billingFrequency: record.product_billing_frequency,
     refundDays: record.product_refund_days,
+    logoHash: record.product_logo_hash,
   } as Product;
 }

@@ -72,7 +72,7 @@ export const RATE_JOINS = `join "users" u on u."id" = s."user_id"
 /** The rest of the product's summary (GraphQL's nested product), for reads that answer it with the record. */
 const PRODUCT_SUMMARY_COLUMNS = `, p."owner_id" as "product_owner_id", p."url" as "product_url", p."image" as "product_image",
        p."currency_code" as "product_currency_code", p."price1_value" as "product_price1_value", p."billing_cycle" as "product_billing_cycle",
-       p."billing_frequency" as "product_billing_frequency", p."refund_days" as "product_refund_days"`;
+       p."billing_frequency" as "product_billing_frequency", p."refund_days" as "product_refund_days", p."logo_hash" as "product_logo_hash"`;
 
 /**
  * The one read query of subscription records, with everything the documented shapes need in one statement:
@@ -226,7 +226,7 @@ select ${raw(RECORD_COLUMNS)}${extra},
        f."name" as "folder_name", f."color" as "folder_color", pm."name" as "payment_mode_name", a."alert_name",
        pc."name" as "category_name", pc."user_id" as "category_user_id", pc."created_at" as "category_created_at", p."brandname" as "product_brandname", f."is_default" as "folder_is_default",
        p."product_name" as "product_product_name", p."category_id" as "product_category_id", p."product_type" as "product_product_type",
-       p."description" as "product_description",
+       p."description" as "product_description", coalesce(s."logo_hash", p."logo_hash") as "logo_hash",
        null as "next_payment_date", null as "payment_date_upd", null as "refund_date"
   from (${source}) s
   ${raw(RATE_JOINS)}

@@ -7,6 +7,7 @@ import { DecimalScalar, Money } from '../platform/graphql/money';
 import { Node } from '../platform/graphql/node';
 import { renameUserErrorFields } from '../platform/graphql/payloads';
 import { LocalDateScalar } from '../platform/graphql/scalars';
+import { logoPath } from '../platform/logo-path';
 import { BillingCycle, BillingType, RecordStatus, RecordType, Recurring } from '../platform/record-enums';
 import { toIsoMicros } from '../platform/wire-formats';
 import { type FieldRule, RECORD_FIELDS, REQUIRED_ON_CREATE, type ValueField } from './subscription.fields';
@@ -31,6 +32,16 @@ export class SubscriptionRecordView {
   @Field({ description: 'The URL of its image (a default one when its product has none).' }) image!: string;
   @Field(() => String, { nullable: true, description: 'The URL of its favicon; null when none.' })
   favicon!: string | null;
+  /** Its logo's hash: its own upload, else its product's (read model). */
+  logo_hash!: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "Its logo, served by this server (a path on its origin): the one you uploaded, else its product's fetched one; null when none (draw a monogram).",
+  })
+  get logo(): string | null {
+    return logoPath(this.logo_hash);
+  }
   @Field(() => String, { nullable: true, description: "The product's home page; null when unknown." })
   homepage!: string | null;
   @Field(() => String, { nullable: true, description: 'Your description of it; null when none.' })

@@ -2,10 +2,10 @@ import type { Caller } from '../platform/caller';
 import type { Config } from '../platform/config';
 import type { Transactions } from '../platform/db/data-source';
 import { AppError } from '../platform/errors';
+import { checkEndpointUrl } from '../platform/ssrf-guard';
 import type { WebhookEndpoint } from './endpoint.entity';
 import type { WebhookEndpointRepository } from './endpoint.repository';
 import { newEndpointSecret } from './signature';
-import { checkEndpointUrl } from './ssrf-guard';
 import { ALL_TOPICS } from './topics';
 
 export interface EndpointChange {

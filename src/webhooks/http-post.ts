@@ -1,7 +1,7 @@
 import ipaddr from 'ipaddr.js';
 import type { Dispatcher } from 'undici';
 
-import { isPublicAddress, publicOnlyLookup } from './ssrf-guard';
+import { isPublicAddress, publicOnlyLookup } from '../platform/ssrf-guard';
 
 export interface PostResult {
   statusCode: number;

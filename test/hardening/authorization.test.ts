@@ -722,6 +722,7 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
     ownOnly: [`{ subscriptionProposals { id legacyId payee price ${MONEY} payments { date amount ${MONEY} } } }`],
   },
   exportLinks: { ownOnly: ['{ exportLinks { subscriptionsCsv accountJson } }'] },
+  currencies: { ownOnly: ['{ currencies }'] },
   households: {
     bHousehold: true,
     ownOnly: [
@@ -945,6 +946,10 @@ const GRAPHQL_CASES: Record<string, GraphQLCase> = {
   },
   revokeSession: { refused: [mutation('revokeSession', '{id: A_SESSION}')] },
   importSubscriptions: {},
+  uploadLogo: {},
+  removeLogo: {
+    refused: [mutation('removeLogo', '{id: A_SUBSCRIPTION}'), mutation('removeLogo', '{id: A_PRODUCT}')],
+  },
   createNotificationTarget: {
     ownOnly: [mutation('createNotificationTarget', '{name: "B target", url: "ntfy://ntfy.example.com/b"}')],
   },
@@ -1030,13 +1035,14 @@ function ownedNameCases(kind: string, placeholder: string): Record<string, Graph
  * Fields without documents: GraphQL logout would end B's token for the other cases (its own test is below);
  * an import takes a file upload (its case is "GraphQL importSubscriptions" below), and so does a statement's
  * analysis, which reads no id (a statement holds none) and answers only the caller's proposals
- * (test/integration/detection.test.ts). The two-factor changes take a code of the caller's own, made at the
+ * (test/integration/detection.test.ts), and a logo's (another user's record is not found: logos.test.ts). The two-factor changes take a code of the caller's own, made at the
  * time they run ("two-factor changes act on the caller's own account" below).
  */
 const WITHOUT_DOCUMENTS = new Set([
   'logout',
   'importSubscriptions',
   'analyzeStatement',
+  'uploadLogo',
   'confirmTwoFactor',
   'disableTwoFactor',
   'regenerateRecoveryCodes',

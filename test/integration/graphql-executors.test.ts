@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { buildSchema, Kind, type OperationDefinitionNode, parse, validate } from 'graphql';
+import sharp from 'sharp';
 
 import { generateStatement } from '../support/statement-generator';
 import { writeStatement } from '../support/statement-writers';
@@ -23,7 +24,7 @@ interface Step {
   /** Sent without the user's token. */
   anonymous?: boolean;
   /** A file sent as the `file` variable, in a multipart request (graphql-multipart-request-spec). */
-  upload?: string;
+  upload?: string | (() => Buffer);
 }
 
 const RECORD_FIELDS = `id legacyId productName brandName image favicon homepage description note type price { amount currency }
@@ -43,6 +44,8 @@ const ENDPOINT_FIELDS = 'id url events enabled createdAt';
 const TARGET_FIELDS = 'id name scheme url createdAt updatedAt';
 
 /** Two years of a bank statement up to the script's clock, as an English bank's CSV. */
+/** A logo to upload, drawn by sharp before the script runs. */
+let logoPng: Buffer;
 const STATEMENT = writeStatement(
   generateStatement(5, { from: '2024-03-15', months: 24, currency: 'EUR' }).transactions,
   'csv',
@@ -390,6 +393,7 @@ const STEPS: Step[] = [
     query: `mutation { createCalendarFeed(input: {name: "Payments", includeReminders: true}) { ${ANSWER('calendarFeed', 'id name includeReminders createdAt revokedAt')} } }`,
   },
   { query: '{ calendarFeeds { id name includeReminders revokedAt } exportLinks { subscriptionsCsv accountJson } }' },
+  { query: '{ currencies }' },
   ...[true, false].map((dryRun) => ({
     query: `mutation($file: Upload!) { importSubscriptions(input: {format: CSV, file: $file, dryRun: ${dryRun}, skipRefused: true}) { report {
       format dryRun total created refused rows { line name outcome recordId matches { kind name id existing } notes problems { field messages } } }
@@ -445,6 +449,19 @@ const STEPS: Step[] = [
     query:
       'mutation($input: DeleteNotificationTargetInput!) { deleteNotificationTarget(input: $input) { deletedNotificationTargetId userErrors { field code } } }',
     variables: { input: { id: globalId('NotificationTarget', 1) } },
+  },
+  {
+    query: `mutation($file: Upload!) { uploadLogo(input: {id: "${record(1)}", file: $file}) { logo userErrors { field code message } } }`,
+    upload: () => logoPng,
+  },
+  {
+    query: `mutation($file: Upload!) { uploadLogo(input: {id: "${record(1)}", file: $file}) { logo userErrors { field code message } } }`,
+    upload: 'not an image',
+  },
+  { query: `{ subscription(id: "${record(1)}") { logo } }` },
+  {
+    query: 'mutation($input: RemoveLogoInput!) { removeLogo(input: $input) { id userErrors { field code message } } }',
+    variables: { input: { id: record(1) } },
   },
   {
     query:
@@ -555,6 +572,9 @@ let jit: TestApp;
 let reference: TestApp;
 
 beforeAll(async () => {
+  logoPng = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#3366cc' } })
+    .png()
+    .toBuffer();
   const env = { WEBHOOK_ALLOW_PRIVATE: 'true', NOTIFY_SECRET_KEY: 'executors-notification-secret-key-0123456789' };
   [jit, reference] = await Promise.all([
     startTestApp(env, { graphqlExecution: 'jit', clock: () => NOW }),
@@ -610,7 +630,7 @@ it('answers every step of the script alike with graphql-jit and graphql-js', asy
           : request
               .field('operations', JSON.stringify({ query: step.query, variables: { ...step.variables, file: null } }))
               .field('map', JSON.stringify({ 0: ['variables.file'] }))
-              .attach('0', Buffer.from(step.upload), 'records.csv'));
+              .attach('0', Buffer.from(typeof step.upload === 'function' ? step.upload() : step.upload), 'file'));
         const signedUp = response.body.data?.signUp?.token as string | undefined;
         if (signedUp) tokens.set(testApp, signedUp);
         return { status: response.status, body: normalise(response.body) };

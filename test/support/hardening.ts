@@ -120,7 +120,8 @@ export async function tablesWithoutOwnership(testApp: TestApp): Promise<string[]
   // data_versions holds counters only (how often each user's data changed), never read back by a client;
   // rates_refreshes is the service's own status of the exchange-rate refresh; oidc_logins are sign-ons under
   // way, of no account yet; instance_settings and audit_log are the instance's (the log names accounts by id
-  // and e-mail, and outlives a deleted one).
+  // and e-mail, and outlives a deleted one); logos are images named by their content, which the products and
+  // records that show them own, and logo_fetches are the catalogue's.
   const shared = new Set([
     'exchange_rates',
     'rates_refreshes',
@@ -130,6 +131,8 @@ export async function tablesWithoutOwnership(testApp: TestApp): Promise<string[]
     'oidc_logins',
     'instance_settings',
     'audit_log',
+    'logos',
+    'logo_fetches',
   ]);
   const tables = await sql<{ table_name: string }>(
     testApp,

@@ -37,6 +37,8 @@ export async function startTestApp(
     REDIS_PREFIX: `subledger-test-${randomBytes(4).toString('hex')}`,
     // No test reaches the internet; rates.test.ts turns the refresh on against a local source.
     RATES_REFRESH: 'off',
+    // Nor does it fetch vendors' logos; logos.test.ts fetches from a local vendor site.
+    LOGO_FETCH: 'off',
     ...env,
     DATABASE_URL: database.url,
     DATABASE_POOL_SIZE: String(database.poolSize),

@@ -25,6 +25,8 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 1000,
       serviceShortName: 'subledger',
       webhookAllowPrivate: false,
+      logoFetch: true,
+      logoAllowPrivate: false,
       smtpUrl: null,
       smtpFrom: 'Subledger <reminders@localhost>',
       notifySecretKey: null,
@@ -103,6 +105,7 @@ describe('loadConfig', () => {
         NOTIFY_SECRET_KEY: 'too short',
         NOTIFY_SLACK_API: 'slack.example.com',
         RATES_REFRESH: 'weekly',
+        LOGO_FETCH: 'sometimes',
         LOG_FORMAT: 'xml',
       });
     } catch (caught) {
@@ -123,6 +126,7 @@ describe('loadConfig', () => {
       'NOTIFY_SECRET_KEY',
       'NOTIFY_SLACK_API',
       'RATES_REFRESH',
+      'LOGO_FETCH',
       'LOG_FORMAT',
     ]) {
       expect(problems).toContain(name);

@@ -40,6 +40,10 @@ export const MIGRATION_NAMES: readonly string[] = [
   'Migration20261127120000_token_kinds',
   'Migration20261127130000_admin',
   'Migration20261127140000_single_sign_on',
+  'Migration20261127150000_week_start',
+  'Migration20261127160000_theme',
+  'Migration20261128090000_language',
+  'Migration20261128100000_logos',
 ];
 
 /**

@@ -3,10 +3,10 @@ import type { LookupFunction } from 'node:net';
 
 import ipaddr from 'ipaddr.js';
 
-import { AppError } from '../platform/errors';
+import { AppError } from './errors';
 
 /**
- * Outbound webhooks must not reach the server's own network: loopback, private, link-local (cloud metadata
+ * Outbound requests (webhooks, notifications, logos) must not reach the server's own network: loopback, private, link-local (cloud metadata
  * at 169.254.169.254 included), CGNAT, multicast, unspecified and reserved addresses are refused, in IPv4,
  * IPv6 and IPv4-mapped IPv6 forms. Decimal, hex and short IPv4 spellings are normalised by the URL parser
  * before the check. Checked when an endpoint is saved and again at connect time, so DNS rebinding fails.
