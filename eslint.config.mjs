@@ -43,7 +43,8 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['warn', 'error'] }],
       // Required lazily, for memory: bullmq, ioredis and nodemailer only where Redis or SMTP are configured, the
       // import and rates-source parsers only with the first import or refresh, undici with the first delivery,
-      // the migrator only when migrations are pending, openid-client (an ES module) only with single sign-on.
+      // the migrator only when migrations are pending, openid-client (an ES module) only with single sign-on, sharp
+      // and decode-ico with the first logo made.
       '@typescript-eslint/no-require-imports': [
         'error',
         {
@@ -59,6 +60,8 @@ export default tseslint.config(
             '^undici$',
             '^@mikro-orm/migrations$',
             '^openid-client$',
+            '^sharp$',
+            '^decode-ico$',
           ],
         },
       ],

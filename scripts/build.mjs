@@ -13,8 +13,10 @@
 // Staleness is by modification time: the server is stale when a file under src/ (but src/dashboard/),
 // rest-facade/, workers/, tsconfig.json, tsconfig.build.json or node_modules/.package-lock.json (written by
 // every npm install that changes a package) is newer than dist/.tsbuildinfo; the dashboard when a file under
-// src/dashboard/ or node_modules/.package-lock.json is newer than dist/dashboard/main.js, main.css or
-// persisted-operations.json (the dashboard's GraphQL operations, see persisted-operations.mjs). Each
+// src/dashboard/ or node_modules/.package-lock.json is newer than dist/dashboard/main.js, main.css,
+// persisted-operations.json (the dashboard's GraphQL operations, see persisted-operations.mjs),
+// locales/en.json (its message catalogues, see dashboard-locales.mjs) or sw.js (its service worker, written
+// last, see dashboard-app.mjs). Each
 // step touches its stamp when it succeeds. Nothing is printed on standard output (`npm run -s cli -- db:url`
 // prints only the URL); building says so on standard error.
 import { spawnSync } from 'node:child_process';
@@ -50,6 +52,8 @@ const STEPS = [
       at('dist', 'dashboard', 'main.js'),
       at('dist', 'dashboard', 'main.css'),
       at('dist', 'dashboard', 'persisted-operations.json'),
+      at('dist', 'dashboard', 'locales', 'en.json'),
+      at('dist', 'dashboard', 'sw.js'),
     ],
   },
 ];

@@ -212,6 +212,8 @@ describe('npm start in a checkout', () => {
       'dist/dashboard/main.js',
       'dist/dashboard/main.css',
       'dist/dashboard/persisted-operations.json',
+      'dist/dashboard/locales/en.json',
+      'dist/dashboard/sw.js',
     ];
     let clock = Date.now() / 1000 - 3600;
     const touch = (file: string) => utimesSync(at(file), ++clock, clock);
@@ -233,6 +235,9 @@ describe('npm start in a checkout', () => {
       touch('dist/dashboard/main.css');
       expect(stale()).toEqual(['dashboard']);
       touch('dist/dashboard/persisted-operations.json');
+      touch('dist/dashboard/locales/en.json');
+      expect(stale()).toEqual(['dashboard']);
+      touch('dist/dashboard/sw.js');
       expect(stale()).toEqual([]);
       touch('tsconfig.json');
       expect(stale()).toEqual(['server']);
