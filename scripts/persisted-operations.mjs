@@ -1,4 +1,4 @@
-// The dashboard's GraphQL operations, registered at build time: every top-level
+// The dashboard's GraphQL operations, registered at build time: every top-level (perhaps exported)
 // `const Name = /* GraphQL */ `...`` of src/dashboard/*.tsx, written to dist/dashboard/persisted-operations.json
 // as { "<SHA-256 of the exact text, hex>": "<text>" }. The server loads it: with GRAPHQL_PERSISTED_ONLY=true
 // only these operations run (by their text or by their hash alone), and otherwise they are found by hash
@@ -16,7 +16,7 @@ import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
 const MARK = /\/\*\s*GraphQL\s*\*\//g;
-const CONSTANT = /^const ([A-Za-z_$][\w$]*) = \/\* GraphQL \*\/ `([^`]*)`;?$/gm;
+const CONSTANT = /^(?:export )?const ([A-Za-z_$][\w$]*) = \/\* GraphQL \*\/ `([^`]*)`;?$/gm;
 const OPERATION_NAME = /^\s*(?:query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)/;
 
 export const MANIFEST = 'persisted-operations.json';

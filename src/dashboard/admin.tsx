@@ -13,8 +13,9 @@ import type {
   EnableAccountMutation,
   EnableAccountMutationVariables,
 } from './graphql.generated';
+import { t } from './i18n';
 import { Invitations, SignUpModeSetting } from './invitations';
-import { changeThen, Columns, Field, Notice, Pager, Section, useAction, usePagedList } from './ui';
+import { changeThen, Columns, Field, Notice, Pager, Section, TableWrap, useAction, usePagedList } from './ui';
 
 type Account = AccountsQuery['accounts']['nodes'][number];
 
@@ -72,7 +73,7 @@ export function Admin() {
   const [auditVersion, setAuditVersion] = useState(0);
   const audited = () => setAuditVersion((version) => version + 1);
   return (
-    <Section title="Admin">
+    <Section title={t('common:screens.admin')}>
       <Accounts onChange={audited} />
       <SignUpModeSetting onChange={audited} />
       <Invitations onChange={audited} />
@@ -101,7 +102,7 @@ function Accounts({ onChange }: { onChange: () => void }) {
       apply<DeleteAccountMutation, DeleteAccountMutationVariables>(
         DELETE_ACCOUNT,
         { input: { id: account.id, confirmEmail } },
-        `Account deleted: ${account.email}`,
+        t('admin:deleted', { email: account.email }),
       ),
     );
     if (done) setDeleting(null);
@@ -109,80 +110,90 @@ function Accounts({ onChange }: { onChange: () => void }) {
 
   return (
     <div class="card">
-      <h2>Accounts{page && ` (${page.totalCount})`}</h2>
-      <div class="table-wrap">
-        <table aria-label="Accounts">
-          <Columns names={['E-mail', 'Name', 'Made', 'Last seen', 'Records', 'Two-factor', 'State', 'Actions']} />
+      <h2>{page ? t('admin:accountsCounted', { total: page.totalCount }) : t('admin:accounts')}</h2>
+      <TableWrap label={t('admin:accounts')}>
+        <table aria-label={t('admin:accounts')}>
+          <Columns
+            names={[
+              t('admin:email'),
+              t('admin:name'),
+              t('admin:made'),
+              t('admin:lastSeen'),
+              t('admin:records'),
+              t('admin:twoFactor'),
+              t('admin:state'),
+              t('common:actions'),
+            ]}
+          />
           <tbody>
             {page?.nodes.map((account) => (
               <tr key={account.id}>
                 <th scope="row">
-                  {account.email} {account.admin && <span class="badge">Admin</span>}
+                  {account.email} {account.admin && <span class="badge">{t('admin:admin')}</span>}
                 </th>
                 <td>{account.name}</td>
                 <td>{instant(account.createdAt)}</td>
-                <td>{account.lastSeenAt ? instant(account.lastSeenAt) : 'Never'}</td>
+                <td>{account.lastSeenAt ? instant(account.lastSeenAt) : t('admin:never')}</td>
                 <td>{account.recordCount}</td>
-                <td>{account.twoFactorEnabled ? 'On' : 'Off'}</td>
-                <td>{account.disabled ? 'Disabled' : 'Active'}</td>
+                <td>{account.twoFactorEnabled ? t('admin:on') : t('admin:off')}</td>
+                <td>{account.disabled ? t('admin:disabled') : t('admin:active')}</td>
                 <td class="actions">
                   {account.disabled ? (
                     <button
                       type="button"
-                      aria-label={`Enable ${account.email}`}
+                      aria-label={t('admin:enableLabel', { email: account.email })}
                       onClick={() =>
                         void action.run(
                           apply<EnableAccountMutation, EnableAccountMutationVariables>(
                             ENABLE_ACCOUNT,
                             { id: account.id },
-                            `Account enabled: ${account.email}`,
+                            t('admin:enabled', { email: account.email }),
                           ),
                         )
                       }
                     >
-                      Enable
+                      {t('admin:enable')}
                     </button>
                   ) : (
                     <button
                       type="button"
-                      aria-label={`Disable ${account.email}`}
+                      aria-label={t('admin:disableLabel', { email: account.email })}
                       onClick={() => {
-                        if (!confirm(`Disable ${account.email}? It is signed out everywhere and cannot sign in.`))
-                          return;
+                        if (!confirm(t('admin:confirmDisable', { email: account.email }))) return;
                         void action.run(
                           apply<DisableAccountMutation, DisableAccountMutationVariables>(
                             DISABLE_ACCOUNT,
                             { id: account.id },
-                            `Account disabled: ${account.email}`,
+                            t('admin:disabledDone', { email: account.email }),
                           ),
                         );
                       }}
                     >
-                      Disable
+                      {t('admin:disable')}
                     </button>
                   )}
                   <button
                     type="button"
                     class="danger"
-                    aria-label={`Delete ${account.email}`}
+                    aria-label={t('admin:deleteLabel', { email: account.email })}
                     onClick={() => setDeleting(account)}
                   >
-                    Delete
+                    {t('common:delete')}
                   </button>
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       {page && <Pager pages={pages} pageInfo={page.pageInfo} />}
       {deleting && (
-        <form class="confirm" aria-label="Delete account" onSubmit={(event) => void remove(event, deleting)}>
+        <form class="confirm" aria-label={t('admin:deleteTitle')} onSubmit={(event) => void remove(event, deleting)}>
           <p>
-            Deleting <strong>{deleting.email}</strong> removes the account and all its records, at once and for good.
+            {t('admin:deleting')} <strong>{deleting.email}</strong> {t('admin:deletingWhat')}
           </p>
           <Field
-            label="Type its e-mail address to confirm"
+            label={t('admin:confirmEmail')}
             name="confirmEmail"
             type="email"
             required
@@ -190,10 +201,10 @@ function Accounts({ onChange }: { onChange: () => void }) {
             errors={action.errors}
           />
           <button type="submit" class="danger" disabled={action.busy}>
-            Delete the account and its data
+            {t('admin:deleteButton')}
           </button>
           <button type="button" onClick={() => setDeleting(null)}>
-            Cancel
+            {t('common:cancel')}
           </button>
         </form>
       )}

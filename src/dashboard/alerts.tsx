@@ -1,7 +1,8 @@
+import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 
 import { allNodes, gql } from './api';
-import { calendarDate } from './format';
+import { calendarDate, instant } from './format';
 import type {
   AlertChannel,
   AlertRecordNamesQuery,
@@ -18,30 +19,48 @@ import type {
   RemindersQuery,
   RemindersQueryVariables,
   ReminderStatus,
+  SetAlertTargetsMutation,
+  SetAlertTargetsMutationVariables,
+  UpdateAlertMutation,
+  UpdateAlertMutationVariables,
 } from './graphql.generated';
-import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
+import { t } from './i18n';
+import { NotificationTargets, readTargets, type Target, type TargetsOfAlerts } from './notification-targets';
+import { changeThen, Columns, Field, FieldErrors, Notice, Section, Select, TableWrap, useAction } from './ui';
 
 type Alert = AlertsAndRemindersQuery['alerts'][number];
 type Reminder = RemindersQuery['reminders']['nodes'][number];
 
-// The AlertTimeUnit, AlertChannel, ReminderKind and ReminderStatus enums' values, as the screen says them.
-const CYCLES: Record<AlertTimeUnit, string> = { DAYS: 'days', WEEKS: 'weeks', MONTHS: 'months' };
-const CHANNELS: Record<AlertChannel, string> = {
-  ALL: 'All channels',
-  EMAIL: 'E-mail',
-  BROWSER: 'Browser',
-  WEBHOOK: 'Webhooks',
-};
-const KINDS: Record<ReminderKind, string> = {
-  PAYMENT: 'Payment',
-  REFUND: 'Refund window ends',
-  CONTRACT_NOTICE: 'Last day to cancel',
-};
-const REMINDER_STATUSES: Record<ReminderStatus, string> = {
-  SCHEDULED: 'Scheduled',
-  SENT: 'Sent',
-  CANCELLED: 'Cancelled',
-};
+// The AlertTimeUnit, AlertChannel, ReminderKind and ReminderStatus enums' values, as the screen says them in
+// the language spoken.
+const units = (): Record<AlertTimeUnit, string> => ({
+  DAYS: t('alerts:units.DAYS'),
+  WEEKS: t('alerts:units.WEEKS'),
+  MONTHS: t('alerts:units.MONTHS'),
+});
+/** "3 days before": the unit in the language's plural form for the count. */
+const before = (unit: AlertTimeUnit, count: number): string =>
+  ({
+    DAYS: () => t('alerts:before.DAYS', { count }),
+    WEEKS: () => t('alerts:before.WEEKS', { count }),
+    MONTHS: () => t('alerts:before.MONTHS', { count }),
+  })[unit]();
+const channels = (): Record<AlertChannel, string> => ({
+  ALL: t('alerts:channels.ALL'),
+  EMAIL: t('alerts:channels.EMAIL'),
+  BROWSER: t('alerts:channels.BROWSER'),
+  WEBHOOK: t('alerts:channels.WEBHOOK'),
+});
+const kinds = (): Record<ReminderKind, string> => ({
+  PAYMENT: t('alerts:kinds.PAYMENT'),
+  REFUND: t('alerts:kinds.REFUND'),
+  CONTRACT_NOTICE: t('alerts:kinds.CONTRACT_NOTICE'),
+});
+const reminderStatuses = (): Record<ReminderStatus, string> => ({
+  SCHEDULED: t('alerts:statuses.SCHEDULED'),
+  SENT: t('alerts:statuses.SENT'),
+  CANCELLED: t('alerts:statuses.CANCELLED'),
+});
 const LOAD = /* GraphQL */ `
   query AlertsAndReminders {
     alerts {
@@ -98,6 +117,24 @@ const CREATE = /* GraphQL */ `
     }
   }
 `;
+const UPDATE = /* GraphQL */ `
+  mutation UpdateAlert($input: UpdateAlertInput!) {
+    updateAlert(input: $input) {
+      alert {
+        id
+      }
+    }
+  }
+`;
+const SET_TARGETS = /* GraphQL */ `
+  mutation SetAlertTargets($input: SetAlertTargetsInput!) {
+    setAlertTargets(input: $input) {
+      notificationTargets {
+        id
+      }
+    }
+  }
+`;
 const DELETE = /* GraphQL */ `
   mutation DeleteAlert($input: DeleteAlertInput!) {
     deleteAlert(input: $input) {
@@ -107,11 +144,124 @@ const DELETE = /* GraphQL */ `
 `;
 const REMINDER_DAYS = 60;
 
+/**
+ * An alert's fields (the system default's are no one's to change) and the targets it sends to; `onSaved` once
+ * both are saved.
+ */
+function AlertEditor(props: {
+  alert: Alert;
+  targets: Target[];
+  chosen: string[];
+  onSaved: (name: string) => Promise<void>;
+  onClose: () => void;
+}) {
+  const { alert, targets, chosen } = props;
+  const action = useAction();
+  async function save(event: JSX.TargetedEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const name = alert.isSystem ? alert.name : String(form.get('alert_name')).trim();
+    await action.run(async () => {
+      if (!alert.isSystem) {
+        await gql<UpdateAlertMutation, UpdateAlertMutationVariables>(UPDATE, {
+          input: {
+            id: alert.id,
+            name,
+            timePeriod: Number(form.get('time_period')),
+            timeCycle: String(form.get('time_cycle')) as AlertTimeUnit,
+            time: String(form.get('time')),
+            channel: String(form.get('alert_type')) as AlertChannel,
+          },
+        });
+      }
+      await gql<SetAlertTargetsMutation, SetAlertTargetsMutationVariables>(SET_TARGETS, {
+        input: { alertId: alert.id, targetIds: form.getAll('target').map(String) },
+      });
+      await props.onSaved(name);
+    });
+  }
+  const id = (name: string) => `edit-alert-${name}`;
+  return (
+    <form class="card" aria-label={t('alerts:editLabel', { name: alert.name })} onSubmit={save}>
+      {alert.isSystem ? (
+        <p>{t('alerts:systemAlert')}</p>
+      ) : (
+        <div class="grid">
+          <Field
+            label={t('alerts:name')}
+            name="alert_name"
+            id={id('name')}
+            required
+            defaultValue={alert.name}
+            errors={action.errors}
+          />
+          <Field
+            label={t('alerts:period')}
+            name="time_period"
+            id={id('period')}
+            type="number"
+            min={0}
+            required
+            defaultValue={String(alert.timePeriod)}
+            errors={action.errors}
+          />
+          <Select
+            label={t('alerts:unit')}
+            name="time_cycle"
+            id={id('cycle')}
+            options={units()}
+            initial={alert.timeCycle}
+            errors={action.errors}
+          />
+          <Field
+            label={t('alerts:at', { zone: alert.timezone })}
+            name="time"
+            id={id('time')}
+            type="time"
+            required
+            defaultValue={alert.time.slice(0, 5)}
+            errors={action.errors}
+          />
+          <Select
+            label={t('alerts:channel')}
+            name="alert_type"
+            id={id('channel')}
+            options={channels()}
+            initial={alert.channel}
+            errors={action.errors}
+          />
+        </div>
+      )}
+      <fieldset>
+        <legend>{t('alerts:targets')}</legend>
+        {targets.length === 0 && <p>{t('alerts:noTargetsYet')}</p>}
+        {targets.map((target) => (
+          <label key={target.id}>
+            <input type="checkbox" name="target" value={target.id} defaultChecked={chosen.includes(target.id)} />{' '}
+            {target.name}
+          </label>
+        ))}
+        <FieldErrors messages={action.errors.target_ids} />
+      </fieldset>
+      <button type="submit" disabled={action.busy} aria-label={t('alerts:saveLabel', { name: alert.name })}>
+        {t('common:save')}
+      </button>
+      <button type="button" onClick={props.onClose}>
+        {t('common:close')}
+      </button>
+      <Notice outcome={action.outcome} />
+    </form>
+  );
+}
+
 /** Alert definitions (when and how to remind) and the reminders they hold for the next weeks, per record. */
 export function Alerts() {
   const [alerts, setAlerts] = useState<Alert[]>([]);
   const [reminders, setReminders] = useState<Reminder[]>([]);
   const [names, setNames] = useState<Map<string, string>>(new Map());
+  const [targets, setTargets] = useState<Target[]>([]);
+  const [targetsOf, setTargetsOf] = useState<TargetsOfAlerts>(new Map());
+  const [editing, setEditing] = useState<string | null>(null);
   const action = useAction();
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
@@ -132,6 +282,12 @@ export function Alerts() {
     setAlerts(data.alerts);
     setReminders(window);
     setNames(new Map(records.map((record) => [record.id, record.productName])));
+    await loadTargets();
+  };
+  const loadTargets = async () => {
+    const read = await readTargets();
+    setTargets(read.targets);
+    setTargetsOf(read.targetsOf);
   };
   const apply = changeThen(load);
   useEffect(() => {
@@ -154,17 +310,17 @@ export function Alerts() {
       await gql<CreateAlertMutation, CreateAlertMutationVariables>(CREATE, { input });
       element.reset();
       await load();
-      return `Alert added: ${input.name}`;
+      return t('alerts:added', { name: input.name });
     });
   }
 
   return (
-    <Section title="Alerts">
-      <form class="card" onSubmit={create} aria-label="Add an alert">
+    <Section title={t('common:screens.alerts')}>
+      <form class="card" onSubmit={create} aria-label={t('alerts:addTitle')}>
         <div class="grid">
-          <Field label="Alert name" name="alert_name" required errors={action.errors} />
+          <Field label={t('alerts:name')} name="alert_name" required errors={action.errors} />
           <Field
-            label="Remind this long before"
+            label={t('alerts:period')}
             name="time_period"
             type="number"
             min={0}
@@ -172,58 +328,102 @@ export function Alerts() {
             defaultValue="3"
             errors={action.errors}
           />
-          <Select label="Unit" name="time_cycle" options={CYCLES} errors={action.errors} />
-          <Field label={`At (${zone})`} name="time" type="time" required defaultValue="09:00" errors={action.errors} />
-          <Select label="Channel" name="alert_type" options={CHANNELS} errors={action.errors} />
+          <Select label={t('alerts:unit')} name="time_cycle" options={units()} errors={action.errors} />
+          <Field
+            label={t('alerts:at', { zone })}
+            name="time"
+            type="time"
+            required
+            defaultValue="09:00"
+            errors={action.errors}
+          />
+          <Select label={t('alerts:channel')} name="alert_type" options={channels()} errors={action.errors} />
         </div>
         <button type="submit" disabled={action.busy}>
-          Add alert
+          {t('alerts:add')}
         </button>
       </form>
       <Notice outcome={action.outcome} />
-      <ul class="endpoints">
-        {alerts.map((alert) => (
-          <li key={alert.id}>
-            <strong>{alert.name}</strong> {alert.timePeriod} {CYCLES[alert.timeCycle]} before, at{' '}
-            {alert.time.slice(0, 5)} ({alert.timezone}), {CHANNELS[alert.channel]}
-            {!alert.isSystem && (
+      <ul class="endpoints" aria-label={t('common:screens.alerts')}>
+        {alerts.map((alert) => {
+          const chosen = targetsOf.get(alert.id) ?? [];
+          const sendsTo = targets.filter((target) => chosen.includes(target.id)).map((target) => target.name);
+          return (
+            <li key={alert.id}>
+              <strong>{alert.name}</strong>{' '}
+              {t('alerts:timing', {
+                before: before(alert.timeCycle, alert.timePeriod),
+                time: alert.time.slice(0, 5),
+                zone: alert.timezone,
+                channel: channels()[alert.channel],
+              })}
+              <small>
+                {sendsTo.length > 0 ? t('alerts:sendsTo', { targets: sendsTo.join(', ') }) : t('alerts:noTargets')}
+              </small>
               <button
                 type="button"
-                class="danger"
-                onClick={() => {
-                  if (!confirm(`Delete the alert “${alert.name}”? Its reminders are no longer sent.`)) return;
-                  void action.run(
-                    apply<DeleteAlertMutation, DeleteAlertMutationVariables>(
-                      DELETE,
-                      { input: { id: alert.id } },
-                      `Alert deleted: ${alert.name}`,
-                    ),
-                  );
-                }}
+                aria-label={t('alerts:editLabel', { name: alert.name })}
+                aria-expanded={editing === alert.id}
+                onClick={() => setEditing(editing === alert.id ? null : alert.id)}
               >
-                Delete {alert.name}
+                {t('common:edit')}
               </button>
-            )}
-          </li>
-        ))}
+              {!alert.isSystem && (
+                <button
+                  type="button"
+                  class="danger"
+                  aria-label={t('alerts:deleteLabel', { name: alert.name })}
+                  onClick={() => {
+                    if (!confirm(t('alerts:confirmDelete', { name: alert.name }))) return;
+                    void action.run(
+                      apply<DeleteAlertMutation, DeleteAlertMutationVariables>(
+                        DELETE,
+                        { input: { id: alert.id } },
+                        t('alerts:deleted', { name: alert.name }),
+                      ),
+                    );
+                  }}
+                >
+                  {t('common:delete')}
+                </button>
+              )}
+              {editing === alert.id && (
+                <AlertEditor
+                  alert={alert}
+                  targets={targets}
+                  chosen={chosen}
+                  onSaved={async (name) => {
+                    await load();
+                    setEditing(null);
+                    action.setOutcome({ kind: 'done', message: t('alerts:saved', { name }) });
+                  }}
+                  onClose={() => setEditing(null)}
+                />
+              )}
+            </li>
+          );
+        })}
       </ul>
-      <h2>Reminders in the next {REMINDER_DAYS} days</h2>
-      <div class="table-wrap">
-        <table aria-label="Reminders">
-          <Columns names={['Record', 'Of', 'Date', 'Sent at', 'Status']} />
+      <NotificationTargets targets={targets} targetsOf={targetsOf} alerts={alerts} reload={loadTargets} />
+      <h2>{t('alerts:remindersTitle', { count: REMINDER_DAYS })}</h2>
+      <TableWrap label={t('alerts:reminders')}>
+        <table aria-label={t('alerts:reminders')}>
+          <Columns
+            names={[t('alerts:record'), t('alerts:kind'), t('alerts:date'), t('alerts:sentAt'), t('alerts:status')]}
+          />
           <tbody>
             {reminders.map((reminder) => (
               <tr key={reminder.id}>
-                <th scope="row">{names.get(reminder.subscriptionId) ?? 'A record'}</th>
-                <td>{KINDS[reminder.kind]}</td>
+                <th scope="row">{names.get(reminder.subscriptionId) ?? t('alerts:aRecord')}</th>
+                <td>{kinds()[reminder.kind]}</td>
                 <td>{calendarDate(reminder.date)}</td>
-                <td>{new Date(reminder.fireAt).toLocaleString()}</td>
-                <td>{REMINDER_STATUSES[reminder.status]}</td>
+                <td>{instant(reminder.fireAt)}</td>
+                <td>{reminderStatuses()[reminder.status]}</td>
               </tr>
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
     </Section>
   );
 }

@@ -84,14 +84,21 @@ export function gqlUpload<T = never, V extends Variables = never>(
   return send<T>({ 'apollo-require-preflight': 'true' }, body);
 }
 
+/** The events a request sends when the server could not be reached, and when it answered. */
+export const UNREACHABLE = 'subledger:unreachable';
+export const REACHABLE = 'subledger:reachable';
+
 async function send<T>(headers: Record<string, string>, body: string | FormData): Promise<T> {
   if (session.token) headers.authorization = `Bearer ${session.token}`;
   let response: Response;
   try {
     response = await fetch('/graphql', { method: 'POST', headers, body });
   } catch {
+    // The offline notice (offline.tsx) shows until a request goes through again.
+    window.dispatchEvent(new Event(UNREACHABLE));
     throw new ApiError('The server cannot be reached. Check your connection and try again.', 'NETWORK');
   }
+  window.dispatchEvent(new Event(REACHABLE));
   // A refusal before GraphQL (a file over the size limit) may answer without a JSON body.
   const answer = (await response.json().catch(() => ({}))) as GraphQLAnswer<T>;
   const [error] = answer.errors ?? [];

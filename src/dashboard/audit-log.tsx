@@ -1,7 +1,8 @@
 import { gql } from './api';
 import { instant } from './format';
 import type { AuditAction, AuditLogQuery, AuditLogQueryVariables } from './graphql.generated';
-import { Columns, Notice, Pager, useAction, usePagedList } from './ui';
+import { t } from './i18n';
+import { Columns, Notice, Pager, TableWrap, useAction, usePagedList } from './ui';
 
 const AUDIT_LOG = /* GraphQL */ `
   query AuditLog($after: String) {
@@ -22,15 +23,16 @@ const AUDIT_LOG = /* GraphQL */ `
   }
 `;
 
-const ACTIONS: Record<AuditAction, string> = {
-  ACCOUNT_DISABLED: 'Disabled an account',
-  ACCOUNT_ENABLED: 'Enabled an account',
-  ACCOUNT_DELETED: 'Deleted an account',
-  ADMIN_GRANTED: 'Made an admin',
-  INVITATION_CREATED: 'Invited',
-  INVITATION_REVOKED: 'Revoked an invitation',
-  SIGN_UP_MODE_SET: 'Set sign-up',
-};
+/** The AuditAction enum's values, as the log says them in the language spoken. */
+const actions = (): Record<AuditAction, string> => ({
+  ACCOUNT_DISABLED: t('audit-log:actions.ACCOUNT_DISABLED'),
+  ACCOUNT_ENABLED: t('audit-log:actions.ACCOUNT_ENABLED'),
+  ACCOUNT_DELETED: t('audit-log:actions.ACCOUNT_DELETED'),
+  ADMIN_GRANTED: t('audit-log:actions.ADMIN_GRANTED'),
+  INVITATION_CREATED: t('audit-log:actions.INVITATION_CREATED'),
+  INVITATION_REVOKED: t('audit-log:actions.INVITATION_REVOKED'),
+  SIGN_UP_MODE_SET: t('audit-log:actions.SIGN_UP_MODE_SET'),
+});
 
 const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
@@ -51,23 +53,31 @@ export function AuditLog({ version }: { version: number }) {
   );
   return (
     <div class="card">
-      <h2>Audit log</h2>
-      <div class="table-wrap">
-        <table aria-label="Audit log">
-          <Columns names={['When', 'By', 'Action', 'To', 'Details']} />
+      <h2>{t('audit-log:title')}</h2>
+      <TableWrap label={t('audit-log:title')}>
+        <table aria-label={t('audit-log:title')}>
+          <Columns
+            names={[
+              t('audit-log:when'),
+              t('audit-log:by'),
+              t('audit-log:action'),
+              t('audit-log:to'),
+              t('audit-log:details'),
+            ]}
+          />
           <tbody>
             {page?.nodes.map((entry) => (
               <tr key={entry.id}>
                 <td>{instant(entry.at)}</td>
-                <td>{entry.actorEmail ?? 'Command line'}</td>
-                <th scope="row">{ACTIONS[entry.action]}</th>
+                <td>{entry.actorEmail ?? t('audit-log:commandLine')}</td>
+                <th scope="row">{actions()[entry.action]}</th>
                 <td>{entry.targetEmail ?? ''}</td>
                 <td>{factsOf(entry.details)}</td>
               </tr>
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       {page && <Pager pages={pages} pageInfo={page.pageInfo} />}
       <Notice outcome={action.outcome} />
     </div>

@@ -9,6 +9,7 @@ import type {
   SignUpMutation,
   SignUpMutationVariables,
 } from './graphql.generated';
+import { t } from './i18n';
 import { ForgotPassword } from './reset-password';
 import { completeSignOn, refusalMessage, type SignOnArrival, SingleSignOnLink } from './single-sign-on';
 import { Field, Notice, useAction } from './ui';
@@ -94,7 +95,7 @@ export function SignIn({
           : await logIn({ email, password, code: needsCode ? String(form.get('code')) : undefined });
       if (!data) {
         setNeedsCode(true);
-        return 'Enter the code from your authenticator app, or a recovery code.';
+        return t('auth:enterCode');
       }
       // A refusal comes as an error too (gql throws on it), so a payload here carries the token.
       if (data.token) session.keep(data.token, keep);
@@ -103,28 +104,36 @@ export function SignIn({
     if (ok && session.token) onSignedIn();
   }
   if (mode === 'forgot') return <ForgotPassword onBack={() => setMode('login')} />;
+  const title = mode === 'signup' ? t('auth:signUp') : t('auth:logIn');
   const keepChoice = (
     <label>
-      <input type="checkbox" checked={keep} onChange={(event) => setKeep(event.currentTarget.checked)} /> Keep me signed
-      in on this device
+      <input type="checkbox" checked={keep} onChange={(event) => setKeep(event.currentTarget.checked)} />{' '}
+      {t('auth:keepSignedIn')}
     </label>
   );
   return (
     <main class="sign-in">
       <h1>Subledger</h1>
       {!methods || (action.busy && arrival) ? (
-        <p role="status">{arrival ? 'Signing you in…' : 'Loading…'}</p>
+        <p role="status">{arrival ? t('auth:signingIn') : t('common:loading')}</p>
       ) : (
         <>
           {methods.passwordLogin && (
-            <form onSubmit={submit} aria-label={mode === 'signup' ? 'Create an account' : 'Log in'}>
-              <h2>{mode === 'signup' ? 'Create an account' : 'Log in'}</h2>
+            <form onSubmit={submit} aria-label={title}>
+              <h2>{title}</h2>
               {mode === 'signup' && (
-                <Field label="Name" name="name" required autoComplete="name" errors={action.errors} />
+                <Field label={t('auth:name')} name="name" required autoComplete="name" errors={action.errors} />
               )}
-              <Field label="E-mail" name="email" type="email" required autoComplete="email" errors={action.errors} />
               <Field
-                label="Password"
+                label={t('auth:email')}
+                name="email"
+                type="email"
+                required
+                autoComplete="email"
+                errors={action.errors}
+              />
+              <Field
+                label={t('auth:password')}
                 name="password"
                 type="password"
                 required
@@ -133,12 +142,12 @@ export function SignIn({
               />
               {needsCode && mode === 'login' && (
                 <Field
-                  label="Two-factor code"
+                  label={t('auth:code')}
                   name="code"
                   required
                   autoComplete="one-time-code"
                   autoFocus
-                  hint="Or one of your recovery codes"
+                  hint={t('auth:codeHint')}
                   errors={action.errors}
                 />
               )}
@@ -150,25 +159,25 @@ export function SignIn({
               )}
               <Notice outcome={action.outcome} />
               <button type="submit" disabled={action.busy}>
-                {mode === 'signup' ? 'Create account' : 'Log in'}
+                {mode === 'signup' ? t('auth:createAccount') : t('auth:logIn')}
               </button>
               {canSignUp && (
                 <button type="button" class="link" onClick={() => setMode(mode === 'signup' ? 'login' : 'signup')}>
-                  {mode === 'signup' ? 'I have an account' : 'Create an account'}
+                  {mode === 'signup' ? t('auth:haveAccount') : t('auth:signUp')}
                 </button>
               )}
               {mode === 'login' && (
                 <button type="button" class="link" onClick={() => setMode('forgot')}>
-                  Forgot your password?
+                  {t('auth:forgotPassword')}
                 </button>
               )}
             </form>
           )}
           {methods.singleSignOnUrl && (
-            <section class="single-sign-on" aria-label="Single sign-on">
+            <section class="single-sign-on" aria-label={t('auth:singleSignOn')}>
               {!methods.passwordLogin && (
                 <>
-                  <h2>Log in</h2>
+                  <h2>{t('auth:logIn')}</h2>
                   {keepChoice}
                   <Notice outcome={action.outcome} />
                 </>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 
 import { gql } from './api';
-import { moneyOf } from './format';
+import { moneyOf, monthName } from './format';
 import type {
   BudgetsQuery,
   BudgetsQueryVariables,
@@ -10,6 +10,7 @@ import type {
   SetBudgetMutation,
   SetBudgetMutationVariables,
 } from './graphql.generated';
+import { t } from './i18n';
 import { changeThen, Columns, Field, Notice, Select, useAction } from './ui';
 
 type Budget = BudgetsQuery['budgets'][number];
@@ -82,59 +83,68 @@ export function Budgets({ onChange }: { onChange: () => unknown }) {
       categoryId: optional('category_id'),
       alertId: optional('alert_id'),
     };
-    await action.run(apply<SetBudgetMutation, SetBudgetMutationVariables>(SET, { input }, 'Budget saved'));
+    await action.run(apply<SetBudgetMutation, SetBudgetMutationVariables>(SET, { input }, t('budgets:saved')));
   }
 
   return (
     <>
-      <h2>Budgets</h2>
-      <form class="card" onSubmit={save} aria-label="Set a budget">
+      <h2>{t('budgets:title')}</h2>
+      <form class="card" onSubmit={save} aria-label={t('budgets:setABudget')}>
         <div class="grid">
-          <Field label="Monthly budget" name="amount" inputMode="decimal" required errors={action.errors} />
+          <Field label={t('budgets:monthlyBudget')} name="amount" inputMode="decimal" required errors={action.errors} />
           <Select
-            label="For"
+            label={t('budgets:for')}
             name="category_id"
-            options={{ '': 'Everything', ...categories }}
+            options={{ '': t('budgets:everything'), ...categories }}
             initial=""
             errors={action.errors}
           />
           <Select
-            label="Warn through"
+            label={t('budgets:warnThrough')}
             name="alert_id"
-            options={{ '': 'No warning', ...alerts }}
+            options={{ '': t('budgets:noWarning'), ...alerts }}
             initial=""
             errors={action.errors}
           />
         </div>
         <button type="submit" disabled={action.busy}>
-          Save budget
+          {t('budgets:saveBudget')}
         </button>
       </form>
       <Notice outcome={action.outcome} />
-      <table aria-label="Budgets">
-        <Columns names={['For', 'A month', 'Warns through', 'Last warned', '']} />
+      <table aria-label={t('budgets:title')}>
+        <Columns
+          names={[t('budgets:for'), t('budgets:aMonth'), t('budgets:warnsThrough'), t('budgets:lastWarned'), '']}
+        />
         <tbody>
           {budgets.map((budget) => (
             <tr key={budget.id}>
-              <th scope="row">{budget.categoryName ?? 'Everything'}</th>
+              <th scope="row">{budget.categoryName ?? t('budgets:everything')}</th>
               <td>{moneyOf(budget.amount)}</td>
-              <td>{budget.alertId === null ? 'No warning' : (alerts[budget.alertId] ?? 'An alert')}</td>
-              <td>{budget.warnedMonth ?? '—'}</td>
+              <td>
+                {budget.alertId === null ? t('budgets:noWarning') : (alerts[budget.alertId] ?? t('budgets:anAlert'))}
+              </td>
+              <td>{budget.warnedMonth ? monthName(budget.warnedMonth) : '—'}</td>
               <td class="actions">
                 <button
                   type="button"
                   class="danger"
+                  aria-label={
+                    budget.categoryName === null
+                      ? t('budgets:removeOverall')
+                      : t('budgets:removeOf', { category: budget.categoryName })
+                  }
                   onClick={() =>
                     void action.run(
                       apply<RemoveBudgetMutation, RemoveBudgetMutationVariables>(
                         REMOVE,
                         { input: { categoryId: budget.categoryId } },
-                        'Budget removed',
+                        t('budgets:removed'),
                       ),
                     )
                   }
                 >
-                  Remove the {budget.categoryName ?? 'overall'} budget
+                  {t('budgets:remove')}
                 </button>
               </td>
             </tr>

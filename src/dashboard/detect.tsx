@@ -1,13 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 
 import { ApiError, gql, gqlUpload } from './api';
-import { calendarDate, moneyOf } from './format';
+import { billingInSentence, calendarDate, moneyOf } from './format';
 import type {
   AcceptProposalsMutation,
   AcceptProposalsMutationVariables,
   AnalyzeStatementMutation,
   AnalyzeStatementMutationVariables,
-  BillingCycle,
   DismissProposalsMutation,
   DismissProposalsMutationVariables,
   OpenProposalsQuery,
@@ -16,7 +15,8 @@ import type {
   StatementFormat,
   StatementMappingInput,
 } from './graphql.generated';
-import { Columns, Field, Notice, Section, Select, useAction } from './ui';
+import { t } from './i18n';
+import { Columns, Field, Notice, Section, Select, TableWrap, useAction } from './ui';
 
 type Proposal = OpenProposalsQuery['subscriptionProposals'][number];
 type Analysis = NonNullable<AnalyzeStatementMutation['analyzeStatement']['analysis']>;
@@ -117,28 +117,20 @@ const DISMISS = /* GraphQL */ `
     }
   }
 `;
-const FORMATS: Record<StatementFormat | '', string> = {
-  '': 'Recognise automatically',
+const formats = (): Record<StatementFormat | '', string> => ({
+  '': t('detect:recognise'),
   CSV: 'CSV',
-  OFX: 'OFX or QFX',
+  OFX: t('detect:ofx'),
   CAMT053: 'CAMT.053',
   MT940: 'MT940',
-};
-const DATE_ORDERS: Record<StatementDateOrder | '', string> = {
-  '': 'Recognise automatically',
-  DMY: 'Day first',
-  MDY: 'Month first',
-  YMD: 'ISO (year first)',
-};
-const DECIMALS = { '': 'Recognise automatically', ',': 'Comma (1.234,56)', '.': 'Point (1,234.56)' };
-const UNITS: Record<BillingCycle, string> = { DAILY: 'day', WEEKLY: 'week', MONTHLY: 'month', YEARLY: 'year' };
-const ONCE: Record<BillingCycle, string> = { DAILY: 'daily', WEEKLY: 'weekly', MONTHLY: 'monthly', YEARLY: 'yearly' };
-
-/** A billing period in words: "monthly", "every 2 weeks". */
-export const period = (cycle: BillingCycle, frequency: number) =>
-  frequency === 1 ? ONCE[cycle] : `every ${frequency} ${UNITS[cycle]}s`;
-
-const plural = (count: number, one: string) => `${count} ${one}${count === 1 ? '' : 's'}`;
+});
+const dateOrders = (): Record<StatementDateOrder | '', string> => ({
+  '': t('detect:recognise'),
+  DMY: t('detect:dayFirst'),
+  MDY: t('detect:monthFirst'),
+  YMD: t('detect:yearFirst'),
+});
+const decimals = () => ({ '': t('detect:recognise'), ',': t('detect:comma'), '.': t('detect:point') });
 
 /** A bank statement's recurring payments, proposed as records to accept or dismiss. */
 export function Detect() {
@@ -173,16 +165,19 @@ export function Detect() {
         'input.file',
       ).finally(() => setAnalysing(false));
       // A refusal comes as an error (gql throws on it): an answer without an analysis is not expected.
-      if (!found) throw new ApiError('The statement could not be analysed.', 'ERROR');
+      if (!found) throw new ApiError(t('detect:notAnalysed'), 'ERROR');
       setUpload({ file, format });
       if (found.needsMapping) {
         setMapping(found);
-        return 'The columns were not recognised: choose them below';
+        return t('detect:columnsNotRecognised');
       }
       setMapping(null);
       const fresh = new Set(found.proposals.map((proposal) => proposal.id));
       setProposals((open) => [...found.proposals, ...open.filter((proposal) => !fresh.has(proposal.id))]);
-      return `${plural(found.transactionCount, 'transaction')} read, ${plural(found.proposals.length, 'recurring payment')} found`;
+      return t('detect:analysed', {
+        read: t('detect:transactionsRead', { count: found.transactionCount }),
+        found: t('detect:recurringFound', { count: found.proposals.length }),
+      });
     });
 
   function submitFile(event: Event) {
@@ -198,7 +193,7 @@ export function Detect() {
       [...form.entries()].map(([key, value]) => [key, String(value).trim()]).filter(([, value]) => value !== ''),
     );
     if (!chosen.amount && !chosen.debit && !chosen.credit)
-      return action.setOutcome({ kind: 'failed', message: 'Choose the amount column, or the debit and credit ones.' });
+      return action.setOutcome({ kind: 'failed', message: t('detect:chooseAmount') });
     if (chosen.defaultCurrency) chosen.defaultCurrency = chosen.defaultCurrency.toUpperCase();
     // The form's names are StatementMappingInput's; date and payee are required by the form.
     if (upload) void analyze(upload.file, 'CSV', chosen as StatementMappingInput);
@@ -215,20 +210,23 @@ export function Detect() {
       await gql<AcceptProposalsMutation, AcceptProposalsMutationVariables>(ACCEPT, { input: { ids } });
       const tracked = proposals.filter((p) => ids.includes(p.id) && p.trackedSubscriptionId !== null).length;
       decided(ids);
+      const added = t('detect:recordsAdded', { count: ids.length - tracked });
       setAccepted(
-        `${plural(ids.length - tracked, 'record')} added${tracked > 0 ? `, ${plural(tracked, 'record')} updated` : ''}.`,
+        tracked > 0
+          ? t('detect:addedAndUpdated', { added, updated: t('detect:recordsUpdated', { count: tracked }) })
+          : t('detect:addedOnly', { added }),
       );
     });
 
   function dismiss(proposal: Proposal) {
-    if (!window.confirm(`Dismiss ${proposal.payee}? It will not be proposed again.`)) return;
+    if (!window.confirm(t('detect:confirmDismiss', { payee: proposal.payee }))) return;
     void action.run(async () => {
       setAccepted(null);
       await gql<DismissProposalsMutation, DismissProposalsMutationVariables>(DISMISS, {
         input: { ids: [proposal.id] },
       });
       decided([proposal.id]);
-      return `${proposal.payee}: dismissed`;
+      return t('detect:dismissed', { payee: proposal.payee });
     });
   }
 
@@ -241,18 +239,20 @@ export function Detect() {
   const columns = mapping
     ? mapping.columns.length > 0
       ? Object.fromEntries(mapping.columns.map((name) => [name, name]))
-      : Object.fromEntries((mapping.sample[0] ?? []).map((_, index) => [index + 1, `Column ${index + 1}`]))
+      : Object.fromEntries(
+          (mapping.sample[0] ?? []).map((_, index) => [index + 1, t('detect:column', { number: index + 1 })]),
+        )
     : {};
   const choose = (none: string) => ({ '': none, ...columns });
   const sorted = [...proposals].sort((a, b) => b.confidence - a.confidence);
 
   return (
-    <Section title="Find subscriptions">
-      <p>Upload a bank statement export to find recurring payments you may have forgotten. It is not kept.</p>
-      <form class="card" onSubmit={submitFile} aria-label="Upload a statement" aria-busy={analysing}>
-        <h2>Upload a statement</h2>
+    <Section title={t('common:screens.detect')}>
+      <p>{t('detect:intro')}</p>
+      <form class="card" onSubmit={submitFile} aria-label={t('detect:uploadStatement')} aria-busy={analysing}>
+        <h2>{t('detect:uploadStatement')}</h2>
         <div class="field">
-          <label for="statement-file">Statement file (CSV, OFX, QFX, CAMT.053 or MT940; at most 10 MB)</label>
+          <label for="statement-file">{t('detect:statementFile')}</label>
           <input
             id="statement-file"
             name="statement"
@@ -261,23 +261,23 @@ export function Detect() {
             required
           />
         </div>
-        <Select label="Format" name="format" options={FORMATS} />
+        <Select label={t('detect:format')} name="format" options={formats()} />
         <button type="submit" disabled={action.busy}>
-          Analyse
+          {t('detect:analyse')}
         </button>
-        {analysing && <p role="status">Analysing the statement…</p>}
+        {analysing && <p role="status">{t('detect:analysing')}</p>}
       </form>
       <Notice outcome={action.outcome} />
       {accepted && (
         <p class="notice done" role="status">
-          {accepted} <a href="#/subscriptions">See your subscriptions</a>
+          {accepted} <a href="#/subscriptions">{t('detect:seeSubscriptions')}</a>
         </p>
       )}
       {mapping && (
-        <form class="card" key={mapping.columns.join()} onSubmit={submitMapping} aria-label="Choose the columns">
-          <h2>Choose the columns</h2>
-          <div class="table-wrap">
-            <table aria-label="The statement's first rows">
+        <form class="card" key={mapping.columns.join()} onSubmit={submitMapping} aria-label={t('detect:chooseColumns')}>
+          <h2>{t('detect:chooseColumns')}</h2>
+          <TableWrap label={t('detect:firstRows')}>
+            <table aria-label={t('detect:firstRows')}>
               {mapping.columns.length > 0 && <Columns names={mapping.columns} />}
               <tbody>
                 {mapping.sample.map((row, index) => (
@@ -289,33 +289,50 @@ export function Detect() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           <div class="grid">
-            <Select label="Date" name="date" options={choose('Choose a column')} initial="" required />
-            <Select label="Payee" name="payee" options={choose('Choose a column')} initial="" required />
-            <Select label="Description (optional)" name="description" options={choose('None')} initial="" />
-            <Select label="Amount (signed)" name="amount" options={choose('None')} initial="" />
-            <Select label="Debit" name="debit" options={choose('None')} initial="" />
-            <Select label="Credit" name="credit" options={choose('None')} initial="" />
-            <Select label="Currency (optional)" name="currency" options={choose('None')} initial="" />
-            <Select label="Date order" name="dateOrder" options={DATE_ORDERS} />
-            <Select label="Decimal separator" name="decimalSeparator" options={DECIMALS} />
+            <Select
+              label={t('detect:date')}
+              name="date"
+              options={choose(t('detect:chooseAColumn'))}
+              initial=""
+              required
+            />
+            <Select
+              label={t('detect:payee')}
+              name="payee"
+              options={choose(t('detect:chooseAColumn'))}
+              initial=""
+              required
+            />
+            <Select label={t('detect:description')} name="description" options={choose(t('common:none'))} initial="" />
+            <Select label={t('detect:amountSigned')} name="amount" options={choose(t('common:none'))} initial="" />
+            <Select label={t('detect:debit')} name="debit" options={choose(t('common:none'))} initial="" />
+            <Select label={t('detect:credit')} name="credit" options={choose(t('common:none'))} initial="" />
+            <Select
+              label={t('detect:currencyOptional')}
+              name="currency"
+              options={choose(t('common:none'))}
+              initial=""
+            />
+            <Select label={t('detect:dateOrder')} name="dateOrder" options={dateOrders()} />
+            <Select label={t('detect:decimalSeparator')} name="decimalSeparator" options={decimals()} />
             <Field
-              label="Default currency"
+              label={t('detect:defaultCurrency')}
               name="defaultCurrency"
               maxLength={3}
               defaultValue={baseCurrency}
-              hint="When no column holds the currency"
+              hint={t('detect:defaultCurrencyHint')}
             />
           </div>
           <button type="submit" disabled={action.busy}>
-            Analyse with these columns
+            {t('detect:analyseWithColumns')}
           </button>
         </form>
       )}
-      <h2>Proposals</h2>
+      <h2>{t('detect:proposals')}</h2>
       {sorted.length === 0 ? (
-        <p>No open proposals. Upload a statement to find some.</p>
+        <p>{t('detect:noProposals')}</p>
       ) : (
         <>
           <button
@@ -323,7 +340,7 @@ export function Detect() {
             disabled={selected.size === 0 || action.busy}
             onClick={() => void accept([...selected])}
           >
-            Accept selected ({selected.size})
+            {t('detect:acceptSelected', { number: selected.size })}
           </button>
           {sorted.map((proposal) => (
             <ProposalCard
@@ -356,15 +373,19 @@ function ProposalCard(props: {
     <article class="card proposal" aria-labelledby={title}>
       <h3 id={title}>
         {p.payee}
-        {!p.ongoing && <span class="badge"> stopped</span>}
-        {p.trackedSubscriptionId !== null && <span class="badge"> already tracked</span>}
+        {!p.ongoing && <span class="badge"> {t('detect:stopped')}</span>}
+        {p.trackedSubscriptionId !== null && <span class="badge"> {t('detect:alreadyTracked')}</span>}
       </h3>
-      {p.productName && <p>Catalogue product: {p.productName}</p>}
+      {p.productName && <p>{t('detect:catalogueProduct', { name: p.productName })}</p>}
       <p>
-        <strong>{moneyOf(p.price)}</strong> {period(p.billingCycle, p.billingFrequency)} · next payment{' '}
-        {calendarDate(p.nextPaymentDate)} · {Math.round(p.confidence * 100)}% confidence
+        <strong>{moneyOf(p.price)}</strong>{' '}
+        {t('detect:summary', {
+          period: billingInSentence(p.billingCycle, p.billingFrequency),
+          date: calendarDate(p.nextPaymentDate),
+          confidence: Math.round(p.confidence * 100),
+        })}
       </p>
-      {p.trackedSubscriptionId !== null && <p>You already track it: accepting updates its price.</p>}
+      {p.trackedSubscriptionId !== null && <p>{t('detect:alreadyTrack')}</p>}
       <ul>
         {p.reasons.map((reason) => (
           <li key={reason}>{reason}</li>
@@ -372,11 +393,11 @@ function ProposalCard(props: {
       </ul>
       <details>
         <summary>
-          Payment history: {plural(p.payments.length, 'payment')}
-          {p.priceSteps.length > 1 ? `, ${plural(p.priceSteps.length - 1, 'price change')}` : ''}
+          {t('detect:paymentHistory', { count: p.payments.length })}
+          {p.priceSteps.length > 1 ? `, ${t('detect:priceChanges', { count: p.priceSteps.length - 1 })}` : ''}
         </summary>
-        <table aria-label={`Payments to ${p.payee}`}>
-          <Columns names={['Date', 'Amount']} />
+        <table aria-label={t('detect:paymentsTo', { payee: p.payee })}>
+          <Columns names={[t('detect:date'), t('detect:amount')]} />
           <tbody>
             {p.payments.map((payment, index) => (
               <tr key={index}>
@@ -387,29 +408,35 @@ function ProposalCard(props: {
           </tbody>
         </table>
         {p.priceSteps.length > 1 && (
-          <ul aria-label={`Prices of ${p.payee}`}>
+          <ul aria-label={t('detect:pricesOf', { payee: p.payee })}>
             {p.priceSteps.map((step) => (
               <li key={step.effectiveFrom}>
-                {moneyOf(step.price)} from {calendarDate(step.effectiveFrom)}
+                {t('detect:priceFrom', { price: moneyOf(step.price), date: calendarDate(step.effectiveFrom) })}
               </li>
             ))}
           </ul>
         )}
       </details>
       <label>
-        <input type="checkbox" checked={props.selected} onChange={props.onToggle} /> Select {p.payee}
+        <input type="checkbox" checked={props.selected} onChange={props.onToggle} />{' '}
+        {t('detect:select', { payee: p.payee })}
       </label>
-      <button type="button" disabled={props.busy} onClick={props.onAccept} aria-label={`Accept ${p.payee}`}>
-        Accept
+      <button
+        type="button"
+        disabled={props.busy}
+        onClick={props.onAccept}
+        aria-label={t('detect:acceptNamed', { payee: p.payee })}
+      >
+        {t('detect:accept')}
       </button>
       <button
         type="button"
         class="danger"
         disabled={props.busy}
         onClick={props.onDismiss}
-        aria-label={`Dismiss ${p.payee}`}
+        aria-label={t('detect:dismissNamed', { payee: p.payee })}
       >
-        Dismiss
+        {t('detect:dismiss')}
       </button>
     </article>
   );

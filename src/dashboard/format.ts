@@ -1,10 +1,9 @@
-/** Numbers, money and dates in the browser's locale. */
+/** Numbers, money and dates in the locale of the language spoken (i18n.ts). */
 import type { BillingCycle, RecordStatus, RecordType } from './graphql.generated';
-
-const locale = navigator.language;
+import { locale, t } from './i18n';
 
 export function money(amount: string | number, currency: string): string {
-  return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(Number(amount));
+  return new Intl.NumberFormat(locale(), { style: 'currency', currency }).format(Number(amount));
 }
 
 /** A Money of the schema, as the operations select it (`{ amount currency }`). */
@@ -19,14 +18,14 @@ export const moneyOf = (value: Money): string => money(value.amount, value.curre
 /** A calendar date (YYYY-MM-DD) as the locale writes it; no zone is involved. */
 export function calendarDate(date: string, options: Intl.DateTimeFormatOptions = { dateStyle: 'medium' }): string {
   const [year, month, day] = date.split('-').map(Number);
-  return new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' }).format(
+  return new Intl.DateTimeFormat(locale(), { ...options, timeZone: 'UTC' }).format(
     new Date(Date.UTC(year, month - 1, day)),
   );
 }
 
 /** An instant (an ISO date-time) as the locale writes a date and time, in the browser's zone. */
 export function instant(iso: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(locale(), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 }
 
 export const pad = (value: number) => String(value).padStart(2, '0');
@@ -46,39 +45,71 @@ export function monthRange(month: string): { from: string; to: string } {
   return { from: `${month}-01`, to: `${month}-${pad(daysIn(year, number))}` };
 }
 
+/** The short names of the days of the week, Monday first, as the locale writes them. */
+export function weekdayNames(): string[] {
+  const format = new Intl.DateTimeFormat(locale(), { weekday: 'short', timeZone: 'UTC' });
+  // 2024-01-01 was a Monday.
+  return Array.from({ length: 7 }, (_, index) => format.format(new Date(Date.UTC(2024, 0, 1 + index))));
+}
+
 export function monthTitle(year: number, month: number): string {
-  return new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+  return new Intl.DateTimeFormat(locale(), { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
     new Date(Date.UTC(year, month - 1, 1)),
   );
 }
 
-/** The record's closed sets by their GraphQL enum names, as the screens show them. */
-export const RECORD_TYPES: Record<RecordType, string> = {
-  SUBSCRIPTION: 'Subscription',
-  TRIAL: 'Trial',
-  LIFETIME: 'Lifetime',
-};
-export const BILLING_CYCLES: Record<BillingCycle, string> = {
-  DAILY: 'Daily',
-  WEEKLY: 'Weekly',
-  MONTHLY: 'Monthly',
-  YEARLY: 'Yearly',
-};
-const CYCLE_UNITS: Record<BillingCycle, string> = { DAILY: 'day', WEEKLY: 'week', MONTHLY: 'month', YEARLY: 'year' };
+/** A month (YYYY-MM) as the locale names it: "March 2027", "März 2027". */
+export function monthName(month: string): string {
+  const [year, number] = month.split('-').map(Number);
+  return monthTitle(year, number);
+}
+
+/** The record's closed sets by their GraphQL enum names, as the screens show them in the language spoken. */
+export const recordTypes = (): Record<RecordType, string> => ({
+  SUBSCRIPTION: t('common:recordType.SUBSCRIPTION'),
+  TRIAL: t('common:recordType.TRIAL'),
+  LIFETIME: t('common:recordType.LIFETIME'),
+});
+export const recordStatuses = (): Record<RecordStatus, string> => ({
+  DRAFT: t('common:recordStatus.DRAFT'),
+  ACTIVE: t('common:recordStatus.ACTIVE'),
+  CANCELLED: t('common:recordStatus.CANCELLED'),
+  REFUNDED: t('common:recordStatus.REFUNDED'),
+  EXPIRED: t('common:recordStatus.EXPIRED'),
+});
+
+/** A cycle every `count` units, as people say it: "Monthly", "Every 2 months" (the language's plural rules). */
+const every = (cycle: BillingCycle, count: number): string =>
+  ({
+    DAILY: () => t('common:billing.DAILY', { count }),
+    WEEKLY: () => t('common:billing.WEEKLY', { count }),
+    MONTHLY: () => t('common:billing.MONTHLY', { count }),
+    YEARLY: () => t('common:billing.YEARLY', { count }),
+  })[cycle]();
+
+/** The same within a sentence: "monthly", "every 2 weeks". */
+export const billingInSentence = (cycle: BillingCycle, count: number): string =>
+  ({
+    DAILY: () => t('common:billingInSentence.DAILY', { count }),
+    WEEKLY: () => t('common:billingInSentence.WEEKLY', { count }),
+    MONTHLY: () => t('common:billingInSentence.MONTHLY', { count }),
+    YEARLY: () => t('common:billingInSentence.YEARLY', { count }),
+  })[cycle]();
+
+/** The billing cycles by name: "Daily", "Weekly"… */
+export const billingCycles = (): Record<BillingCycle, string> => ({
+  DAILY: every('DAILY', 1),
+  WEEKLY: every('WEEKLY', 1),
+  MONTHLY: every('MONTHLY', 1),
+  YEARLY: every('YEARLY', 1),
+});
 
 /** Billing as people say it: "Monthly", "Every 2 months", "Yearly, trial", "Lifetime". */
 export function billingWording(type: RecordType, cycle: BillingCycle, frequency: number): string {
-  if (type === 'LIFETIME') return 'Lifetime';
-  const every = frequency > 1 ? `Every ${frequency} ${CYCLE_UNITS[cycle]}s` : BILLING_CYCLES[cycle];
-  return type === 'TRIAL' ? `${every}, trial` : every;
+  if (type === 'LIFETIME') return t('common:recordType.LIFETIME');
+  const billing = every(cycle, frequency);
+  return type === 'TRIAL' ? t('common:billing.trial', { billing }) : billing;
 }
-export const RECORD_STATUSES: Record<RecordStatus, string> = {
-  DRAFT: 'Draft',
-  ACTIVE: 'Active',
-  CANCELLED: 'Cancelled',
-  REFUNDED: 'Refunded',
-  EXPIRED: 'Expired',
-};
 
 /** A two-decimal amount as whole cents, read from its digits (sums of money stay exact). */
 export function cents(amount: string): number {

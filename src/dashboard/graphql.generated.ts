@@ -203,6 +203,14 @@ export type CreateInvitationInput = {
   email?: string | null | undefined;
 };
 
+/** A new notification target. */
+export type CreateNotificationTargetInput = {
+  /** Its name, 1 to 100 characters. */
+  name: string;
+  /** ntfy(s)://, gotify(s)://, tgram://, discord://, pover://, slack://, matrix(s)://, mailto:// or json(s)://: see the README. */
+  url: string;
+};
+
 /** A new payment mode. */
 export type CreatePaymentModeInput = {
   /** The name, unique among yours of this kind. */
@@ -466,6 +474,19 @@ export type InvitationStatus =
   /** An account signed up with it. */
   | 'USED';
 
+/** The language the dashboard speaks. */
+export type Language =
+  /** The browser's first language the dashboard has, else English. */
+  | 'BROWSER'
+  /** German (Deutsch). */
+  | 'DE'
+  /** English. */
+  | 'EN'
+  /** Spanish (Español). */
+  | 'ES'
+  /** French (Français). */
+  | 'FR';
+
 /** The credentials of an account. */
 export type LoginInput = {
   /** With two-factor on: the code of its authenticator app, or an unused recovery code. Without it such a login is a TWO_FACTOR_REQUIRED error. */
@@ -495,6 +516,27 @@ export type MarkSkippedInput = {
   /** A note on what became of it (at most 1000 characters); left out, the note stays. */
   note?: string | null | undefined;
 };
+
+/** The service a notification target sends to, by the scheme of its URL. */
+export type NotificationScheme =
+  /** A Discord webhook (discord://). */
+  | 'DISCORD'
+  /** Gotify (gotify:// or gotifys://). */
+  | 'GOTIFY'
+  /** A JSON POST signed as Standard Webhooks (json:// or jsons://). */
+  | 'JSON'
+  /** E-mail through the server's SMTP (mailto://). */
+  | 'MAILTO'
+  /** A Matrix room (matrix:// or matrixs://). */
+  | 'MATRIX'
+  /** ntfy (ntfy:// or ntfys://). */
+  | 'NTFY'
+  /** Pushover (pover://). */
+  | 'POVER'
+  /** A Slack webhook (slack://). */
+  | 'SLACK'
+  /** Telegram (tgram://). */
+  | 'TGRAM';
 
 /** Which way an order runs. */
 export type OrderDirection =
@@ -604,6 +646,12 @@ export type RemoveBudgetInput = {
   categoryId?: string | null | undefined;
 };
 
+/** A record or private product whose uploaded logo is to be taken off. */
+export type RemoveLogoInput = {
+  /** The record (a SubscriptionRecord) or your private product (a Product), by global id. */
+  id: string;
+};
+
 /** The account whose password was forgotten. */
 export type RequestPasswordResetInput = {
   /** Its e-mail address (spaces and case do not matter). */
@@ -628,6 +676,14 @@ export type RestoreSubscriptionInput = {
 export type RevokeCalendarFeedInput = {
   /** The global id of one of your calendar feeds. */
   id: string;
+};
+
+/** An alert and the targets it is to send to. */
+export type SetAlertTargetsInput = {
+  /** The global id of the alert. */
+  alertId: string;
+  /** The global ids of your notification targets, or none (an alert with channel ALL sends to every target anyway). */
+  targetIds: Array<string>;
 };
 
 /** A monthly budget, overall or for a category, replacing the one there was. */
@@ -807,12 +863,45 @@ export type SubscriptionShareInput = {
   value?: string | null | undefined;
 };
 
+/** How the dashboard looks. */
+export type Theme =
+  /** Dark, whatever the device. */
+  | 'DARK'
+  /** Light, whatever the device. */
+  | 'LIGHT'
+  /** As the device is set: light or dark. */
+  | 'SYSTEM';
+
 /** What a personal access token may do. */
 export type TokenScope =
   /** Reads only: a write gets FORBIDDEN (403 on REST); logout is allowed (it revokes the token itself). */
   | 'READ_ONLY'
   /** Everything its owner may do, but make personal access tokens. */
   | 'READ_WRITE';
+
+/** Changes to one of your alerts: the fields given are set. */
+export type UpdateAlertInput = {
+  /** Where its reminders go. */
+  channel?: AlertChannel | null | undefined;
+  /** Which dates it reminds of. */
+  condition?: AlertCondition | null | undefined;
+  /** An e-mail address for its reminders; null for the owner's own. */
+  contact?: string | null | undefined;
+  /** The alert to change. */
+  id: string;
+  /** A new name, 1 to 200 characters. */
+  name?: string | null | undefined;
+  /** The kind of record it is for. */
+  subjects?: RecordType | null | undefined;
+  /** The local time of day, HH:MM or HH:MM:SS (24-hour). */
+  time?: string | null | undefined;
+  /** The unit of timePeriod. */
+  timeCycle?: AlertTimeUnit | null | undefined;
+  /** How many timeCycle units before the date (0 to 365). */
+  timePeriod?: number | null | undefined;
+  /** The IANA zone of time. */
+  timezone?: string | null | undefined;
+};
 
 /** Changes to one of your folders. */
 export type UpdateFolderInput = {
@@ -822,6 +911,16 @@ export type UpdateFolderInput = {
   id: string;
   /** A new name, unique among your folders. */
   name?: string | null | undefined;
+};
+
+/** Changes to one of your notification targets. */
+export type UpdateNotificationTargetInput = {
+  /** The target to change. */
+  id: string;
+  /** A new name, 1 to 100 characters. */
+  name?: string | null | undefined;
+  /** A new URL of the same scheme. */
+  url?: string | null | undefined;
 };
 
 /** Changes to one of your payment modes. */
@@ -844,10 +943,16 @@ export type UpdateProductCategoryInput = {
 export type UpdateProfileInput = {
   /** The currency totals, budgets and spending are shown in. */
   baseCurrency?: string | null | undefined;
+  /** The language the dashboard speaks. */
+  language?: Language | null | undefined;
   /** The name to go by. */
   name?: string | null | undefined;
+  /** How the dashboard looks. */
+  theme?: Theme | null | undefined;
   /** The IANA zone "today" follows; records that follow yours are rescheduled. */
   timezone?: string | null | undefined;
+  /** The day weeks start on in calendars. */
+  weekStart?: WeekStart | null | undefined;
 };
 
 /** Changes to a record: the fields given are set. */
@@ -924,6 +1029,14 @@ export type UpdateTagInput = {
   name: string;
 };
 
+/** An image to show as the logo of a record or of a private product. */
+export type UploadLogoInput = {
+  /** The image: a multipart upload (graphql-multipart-request-spec, mapped to variables.input.file), PNG, JPEG or WebP by its content, at most 512 KB. */
+  file: File;
+  /** The record (a SubscriptionRecord) or your private product (a Product), by global id. */
+  id: string;
+};
+
 /** Why a mutation refused its input (the error taxonomy's codes a client can act on). */
 export type UserErrorCode =
   /** A value is missing, malformed or out of range. */
@@ -963,6 +1076,15 @@ export type WebhookTopic =
   | 'SUBSCRIPTION_REFUND_DUE'
   /** A record was changed (subscription.updated). */
   | 'SUBSCRIPTION_UPDATED';
+
+/** The day weeks start on in calendars. */
+export type WeekStart =
+  /** Monday (ISO 8601, and most of Europe). */
+  | 'MONDAY'
+  /** Saturday (much of the Middle East). */
+  | 'SATURDAY'
+  /** Sunday (the Americas, Japan and others). */
+  | 'SUNDAY';
 
 export type AccountsQueryVariables = Exact<{
   after?: string | null | undefined;
@@ -1019,6 +1141,20 @@ export type CreateAlertMutationVariables = Exact<{
 
 
 export type CreateAlertMutation = { createAlert: { alert: { id: string } | null } };
+
+export type UpdateAlertMutationVariables = Exact<{
+  input: UpdateAlertInput;
+}>;
+
+
+export type UpdateAlertMutation = { updateAlert: { alert: { id: string } | null } };
+
+export type SetAlertTargetsMutationVariables = Exact<{
+  input: SetAlertTargetsInput;
+}>;
+
+
+export type SetAlertTargetsMutation = { setAlertTargets: { notificationTargets: Array<{ id: string }> | null } };
 
 export type DeleteAlertMutationVariables = Exact<{
   input: DeleteAlertInput;
@@ -1078,7 +1214,12 @@ export type CalendarQueryVariables = Exact<{
 }>;
 
 
-export type CalendarQuery = { calendar: Array<{ key: string, date: string, subscription: { id: string, productName: string, price: { amount: string, currency: string } } }> };
+export type CalendarQuery = { calendar: Array<{ key: string, date: string, subscription: { id: string, productName: string, logo: string | null, price: { amount: string, currency: string }, basePrice: { amount: string, currency: string } } }> };
+
+export type CalendarViewerQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type CalendarViewerQuery = { me: { weekStart: WeekStart, baseCurrency: string } };
 
 export type OpenProposalsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1259,6 +1400,20 @@ export type RevokeInvitationMutationVariables = Exact<{
 
 export type RevokeInvitationMutation = { revokeInvitation: { invitation: { id: string } | null } };
 
+export type MarkPaymentPaidMutationVariables = Exact<{
+  input: MarkPaidInput;
+}>;
+
+
+export type MarkPaymentPaidMutation = { markPaid: { paymentEntry: { id: string } | null } };
+
+export type MarkPaymentSkippedMutationVariables = Exact<{
+  input: MarkSkippedInput;
+}>;
+
+
+export type MarkPaymentSkippedMutation = { markSkipped: { paymentEntry: { id: string } | null } };
+
 export type ListsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1371,12 +1526,71 @@ export type LiveBudgetExceededSubscription = { budgetExceeded: { budgetId: strin
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ViewerQuery = { me: { admin: boolean } };
+export type ViewerQuery = { me: { admin: boolean, theme: Theme, language: Language } };
 
 export type LogOutMutationVariables = Exact<{ [key: string]: never; }>;
 
 
 export type LogOutMutation = { logout: { user: { id: string } | null } };
+
+export type NotificationTargetsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type NotificationTargetsQuery = { notificationTargets: Array<{ id: string, name: string, scheme: NotificationScheme, url: string }>, alerts: Array<{ id: string }> };
+
+export type AlertTargetIdsQueryVariables = Exact<{
+  alertId: string;
+}>;
+
+
+export type AlertTargetIdsQuery = { alertTargets: Array<{ id: string }> };
+
+export type CreateNotificationTargetMutationVariables = Exact<{
+  input: CreateNotificationTargetInput;
+}>;
+
+
+export type CreateNotificationTargetMutation = { createNotificationTarget: { secret: string | null, notificationTarget: { id: string } | null } };
+
+export type UpdateNotificationTargetMutationVariables = Exact<{
+  input: UpdateNotificationTargetInput;
+}>;
+
+
+export type UpdateNotificationTargetMutation = { updateNotificationTarget: { notificationTarget: { id: string } | null } };
+
+export type DeleteNotificationTargetMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DeleteNotificationTargetMutation = { deleteNotificationTarget: { deletedNotificationTargetId: string | null } };
+
+export type SendTestNotificationMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type SendTestNotificationMutation = { sendTestNotification: { delivery: { id: string, status: DeliveryStatus, attempts: Array<{ statusCode: number | null, error: string | null, responseExcerpt: string | null }> } | null } };
+
+export type OverviewQueryVariables = Exact<{
+  days: number;
+  overdueTo: string;
+  shown: number;
+}>;
+
+
+export type OverviewQuery = { spendingSummary: { baseCurrency: string, monthlyTotal: { amount: string, currency: string }, yearlyTotal: { amount: string, currency: string }, plannedTotal: { amount: string, currency: string }, paidTotal: { amount: string, currency: string }, budget: { amount: string, currency: string } | null, groups: Array<{ key: string, label: string, paidTotal: { amount: string, currency: string }, budget: { amount: string, currency: string } | null }> }, upcomingPayments: Array<{ id: string, productName: string, logo: string | null, nextPaymentDate: string | null, price: { amount: string, currency: string } }>, paymentEntries: { totalCount: number, nodes: Array<{ id: string, subscriptionId: string, productName: string, dueDate: string, expectedAmount: { amount: string, currency: string } }> }, subscriptions: { totalCount: number } };
+
+export type OverdueLogosQueryVariables = Exact<{
+  ids: Array<string> | string;
+}>;
+
+
+export type OverdueLogosQuery = { nodes: Array<
+    | { id: string, logo: string | null }
+    | Record<PropertyKey, never>
+   | null> };
 
 export type PaymentEntriesQueryVariables = Exact<{
   filter?: PaymentEntryFilter | null | undefined;
@@ -1400,27 +1614,14 @@ export type PaymentRecordsQuery = { subscriptions: { nodes: Array<{ id: string, 
 
 export type PriceHistoryQueryVariables = Exact<{
   id: string;
+  after?: string | null | undefined;
 }>;
 
 
 export type PriceHistoryQuery = { node:
-    | { priceHistory: { nodes: Array<{ effectiveFrom: string, price: { amount: string, currency: string } }> } }
+    | { priceHistory: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ effectiveFrom: string, price: { amount: string, currency: string } }> } }
     | Record<PropertyKey, never>
    | null };
-
-export type MarkPaymentPaidMutationVariables = Exact<{
-  input: MarkPaidInput;
-}>;
-
-
-export type MarkPaymentPaidMutation = { markPaid: { paymentEntry: { id: string } | null } };
-
-export type MarkPaymentSkippedMutationVariables = Exact<{
-  input: MarkSkippedInput;
-}>;
-
-
-export type MarkPaymentSkippedMutation = { markSkipped: { paymentEntry: { id: string } | null } };
 
 export type ChangePriceMutationVariables = Exact<{
   input: ChangePriceInput;
@@ -1432,14 +1633,14 @@ export type ChangePriceMutation = { changePrice: { subscription: { id: string } 
 export type ProfileQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ProfileQuery = { me: { email: string, name: string, baseCurrency: string, timezone: string } };
+export type ProfileQuery = { me: { email: string, name: string, baseCurrency: string, timezone: string, weekStart: WeekStart, theme: Theme, language: Language } };
 
 export type UpdateProfileMutationVariables = Exact<{
   input: UpdateProfileInput;
 }>;
 
 
-export type UpdateProfileMutation = { updateProfile: { user: { email: string, name: string, baseCurrency: string, timezone: string } | null } };
+export type UpdateProfileMutation = { updateProfile: { user: { email: string, name: string, baseCurrency: string, timezone: string, weekStart: WeekStart, theme: Theme, language: Language } | null } };
 
 export type RequestPasswordResetMutationVariables = Exact<{
   input: RequestPasswordResetInput;
@@ -1515,6 +1716,26 @@ export type HouseholdMembersQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type HouseholdMembersQuery = { households: Array<{ id: string, name: string, members: Array<{ id: string, name: string }> }> };
 
+export type StatisticsQueryVariables = Exact<{
+  pastFrom: string;
+  pastTo: string;
+  nextFrom: string;
+  nextTo: string;
+}>;
+
+
+export type StatisticsQuery = { past: { baseCurrency: string, groups: Array<{ key: string, paidTotal: { amount: string }, plannedTotal: { amount: string } }> }, ahead: { groups: Array<{ key: string, plannedTotal: { amount: string } }> }, byCategory: { groups: Array<{ key: string, label: string, plannedTotal: { amount: string } }> }, budgets: { budget: { amount: string } | null, paidTotal: { amount: string }, groups: Array<{ key: string, label: string, budget: { amount: string } | null, paidTotal: { amount: string } }> }, calendar: Array<{ key: string, subscription: { id: string, productName: string, logo: string | null, basePrice: { amount: string }, paymentMode: { id: string, name: string } | null } }>, households: Array<{ id: string, name: string, members: Array<{ id: string, name: string }> }> };
+
+export type MemberShareQueryVariables = Exact<{
+  householdId: string;
+  memberId: string;
+  from: string;
+  to: string;
+}>;
+
+
+export type MemberShareQuery = { spendingSummary: { plannedTotal: { amount: string } } };
+
 export type SubscriptionsPageQueryVariables = Exact<{
   first: number;
   after?: string | null | undefined;
@@ -1524,26 +1745,50 @@ export type SubscriptionsPageQueryVariables = Exact<{
 }>;
 
 
-export type SubscriptionsPageQuery = { subscriptions: { totalCount: number, edges: Array<{ node: { id: string, productName: string, billingCycle: BillingCycle, billingFrequency: number, paymentDate: string, nextPaymentDate: string | null, status: RecordStatus, type: RecordType, isAddon: boolean, price: { amount: string, currency: string }, basePrice: { amount: string, currency: string }, folder: { id: string, name: string } | null, paymentMode: { id: string, name: string } | null, tags: Array<{ name: string }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } }, spendingSummary: { baseCurrency: string, monthlyTotal: { amount: string, currency: string }, yearlyTotal: { amount: string, currency: string } } };
+export type SubscriptionsPageQuery = { subscriptions: { totalCount: number, edges: Array<{ node: { id: string, productName: string, logo: string | null, billingCycle: BillingCycle, billingFrequency: number, paymentDate: string, nextPaymentDate: string | null, status: RecordStatus, type: RecordType, isAddon: boolean, price: { amount: string, currency: string }, basePrice: { amount: string, currency: string }, folder: { id: string, name: string } | null, paymentMode: { id: string, name: string } | null, tags: Array<{ name: string }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } }, spendingSummary: { baseCurrency: string, monthlyTotal: { amount: string, currency: string }, yearlyTotal: { amount: string, currency: string } } };
 
 export type ProductSuggestionsQueryVariables = Exact<{
   search: string;
 }>;
 
 
-export type ProductSuggestionsQuery = { products: { edges: Array<{ node: { id: string, productName: string } }> } };
+export type ProductSuggestionsQuery = { products: { edges: Array<{ node: { id: string, billingCycle: BillingCycle, billingFrequency: number, categoryId: string, productName: string, price: { amount: string, currency: string } | null } }> } };
+
+export type RecordDetailsQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type RecordDetailsQuery = { node:
+    | { note: string | null, discountVoucher: string | null, rating: number, contractExpiry: string | null, contractNoticeDays: number | null, logo: string | null, category: { id: string } | null, product: { id: string, logo: string | null } | null }
+    | Record<PropertyKey, never>
+   | null };
+
+export type UploadRecordLogoMutationVariables = Exact<{
+  input: UploadLogoInput;
+}>;
+
+
+export type UploadRecordLogoMutation = { uploadLogo: { logo: string | null, userErrors: Array<{ field: Array<string>, code: UserErrorCode, message: string }> } };
+
+export type RemoveRecordLogoMutationVariables = Exact<{
+  input: RemoveLogoInput;
+}>;
+
+
+export type RemoveRecordLogoMutation = { removeLogo: { id: string | null, userErrors: Array<{ field: Array<string>, code: UserErrorCode, message: string }> } };
 
 export type CreateSubscriptionMutationVariables = Exact<{
   input: CreateSubscriptionInput;
 }>;
 
 
-export type CreateSubscriptionMutation = { createSubscription: { subscription: { id: string, productName: string, billingCycle: BillingCycle, billingFrequency: number, paymentDate: string, nextPaymentDate: string | null, status: RecordStatus, type: RecordType, isAddon: boolean, price: { amount: string, currency: string }, basePrice: { amount: string, currency: string }, folder: { id: string, name: string } | null, paymentMode: { id: string, name: string } | null, tags: Array<{ name: string }> } | null, userErrors: Array<{ field: Array<string>, code: UserErrorCode, message: string }> } };
+export type CreateSubscriptionMutation = { createSubscription: { subscription: { id: string, productName: string, logo: string | null, billingCycle: BillingCycle, billingFrequency: number, paymentDate: string, nextPaymentDate: string | null, status: RecordStatus, type: RecordType, isAddon: boolean, price: { amount: string, currency: string }, basePrice: { amount: string, currency: string }, folder: { id: string, name: string } | null, paymentMode: { id: string, name: string } | null, tags: Array<{ name: string }> } | null, userErrors: Array<{ field: Array<string>, code: UserErrorCode, message: string }> } };
 
 export type RecordChoicesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type RecordChoicesQuery = { folders: Array<{ id: string, name: string }>, paymentModes: Array<{ id: string, name: string }>, tags: Array<{ id: string, name: string }>, productCategories: Array<{ id: string, name: string }>, alerts: Array<{ id: string, name: string }> };
+export type RecordChoicesQuery = { currencies: Array<string>, folders: Array<{ id: string, name: string }>, paymentModes: Array<{ id: string, name: string }>, tags: Array<{ id: string, name: string }>, productCategories: Array<{ id: string, name: string }>, alerts: Array<{ id: string, name: string }>, me: { baseCurrency: string } };
 
 export type AddAddonMutationVariables = Exact<{
   input: AddAddonInput;
@@ -1564,7 +1809,7 @@ export type UpdateSubscriptionMutationVariables = Exact<{
 }>;
 
 
-export type UpdateSubscriptionMutation = { updateSubscription: { subscription: { id: string, productName: string, billingCycle: BillingCycle, billingFrequency: number, paymentDate: string, nextPaymentDate: string | null, status: RecordStatus, type: RecordType, isAddon: boolean, price: { amount: string, currency: string }, basePrice: { amount: string, currency: string }, folder: { id: string, name: string } | null, paymentMode: { id: string, name: string } | null, tags: Array<{ name: string }> } | null, userErrors: Array<{ field: Array<string>, code: UserErrorCode, message: string }> } };
+export type UpdateSubscriptionMutation = { updateSubscription: { subscription: { id: string, productName: string, logo: string | null, billingCycle: BillingCycle, billingFrequency: number, paymentDate: string, nextPaymentDate: string | null, status: RecordStatus, type: RecordType, isAddon: boolean, price: { amount: string, currency: string }, basePrice: { amount: string, currency: string }, folder: { id: string, name: string } | null, paymentMode: { id: string, name: string } | null, tags: Array<{ name: string }> } | null, userErrors: Array<{ field: Array<string>, code: UserErrorCode, message: string }> } };
 
 export type CancelSubscriptionMutationVariables = Exact<{
   input: CancelSubscriptionInput;
@@ -1623,7 +1868,7 @@ export type UpcomingPaymentsQueryVariables = Exact<{
 }>;
 
 
-export type UpcomingPaymentsQuery = { upcomingPayments: Array<{ id: string, productName: string, nextPaymentDate: string | null, price: { amount: string, currency: string }, basePrice: { amount: string, currency: string } }> };
+export type UpcomingPaymentsQuery = { upcomingPayments: Array<{ id: string, productName: string, logo: string | null, nextPaymentDate: string | null, price: { amount: string, currency: string }, basePrice: { amount: string, currency: string } }> };
 
 export type WebhookEndpointsAndDeliveriesQueryVariables = Exact<{ [key: string]: never; }>;
 

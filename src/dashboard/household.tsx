@@ -30,6 +30,7 @@ import type {
   UnshareSubscriptionMutation,
   UnshareSubscriptionMutationVariables,
 } from './graphql.generated';
+import { t } from './i18n';
 import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
 
 type Household = HouseholdsQuery['households'][number];
@@ -195,17 +196,25 @@ const LEAVE = /* GraphQL */ `
     }
   }
 `;
-const MODES: Record<SplitMode, string> = { EQUAL: 'Equal shares', AMOUNTS: 'Amounts', PERCENTAGES: 'Percentages' };
+const modes = (): Record<SplitMode, string> => ({
+  EQUAL: t('household:mode.EQUAL'),
+  AMOUNTS: t('household:mode.AMOUNTS'),
+  PERCENTAGES: t('household:mode.PERCENTAGES'),
+});
 
-const STANDINGS: Record<HouseholdMemberStatus, string> = {
-  JOINED: 'Joined',
-  INVITED: 'Invited',
-  NAME_ONLY: 'Name only',
-};
-const standing = (member: Member) => (member.role === 'OWNER' ? 'Owner' : STANDINGS[member.status]);
+const standings = (): Record<HouseholdMemberStatus, string> => ({
+  JOINED: t('household:standing.JOINED'),
+  INVITED: t('household:standing.INVITED'),
+  NAME_ONLY: t('household:standing.NAME_ONLY'),
+});
+const standing = (member: Member) =>
+  member.role === 'OWNER' ? t('household:standing.OWNER') : standings()[member.status];
 const mayEdit = (role: HouseholdRole) => role !== 'MEMBER';
 const splitOf = (sharing: Sharing) =>
-  `${sharing.payerName} pays; ${sharing.shares.map((share) => `${share.memberName} ${moneyOf(share.amount)}`).join(', ')}`;
+  t('household:split', {
+    payer: sharing.payerName,
+    shares: sharing.shares.map((share) => `${share.memberName} ${moneyOf(share.amount)}`).join(', '),
+  });
 
 /** Your household (members, invitations, records shared with a payer and a split) and the households you joined. */
 export function HouseholdScreen() {
@@ -258,7 +267,7 @@ export function HouseholdScreen() {
   const create = submit(async (form) => {
     await gql<CreateHouseholdMutation, CreateHouseholdMutationVariables>(CREATE, { name: String(form.get('name')) });
     await load();
-    return 'Household made';
+    return t('household:made');
   });
   const addMember = submit(async (form) => {
     const input = {
@@ -271,14 +280,14 @@ export function HouseholdScreen() {
       { input },
     );
     const name = added.householdMember?.name ?? input.name;
-    setCode(added.invitationCode && `Invitation code for ${name} (shown once): ${added.invitationCode}`);
+    setCode(added.invitationCode && t('household:invitationCode', { name, code: added.invitationCode }));
     await load();
-    return `${name} added`;
+    return t('household:memberAdded', { name });
   });
   const join = submit(async (form) => {
     await gql<JoinHouseholdMutation, JoinHouseholdMutationVariables>(JOIN, { code: String(form.get('code')) });
     await load();
-    return 'Joined the household';
+    return t('household:joinedHousehold');
   });
   const share = submit(async (form) => {
     const shares = own!.members
@@ -295,11 +304,11 @@ export function HouseholdScreen() {
     await gql<ShareSubscriptionMutation, ShareSubscriptionMutationVariables>(SHARE, { input });
     setSharing(null);
     await load();
-    return `${sharing!.productName}: shared`;
+    return t('household:shared', { name: sharing!.productName });
   });
 
   return (
-    <Section title="Household">
+    <Section title={t('common:screens.household')}>
       <Notice outcome={action.outcome} />
       {code && (
         <p class="secret" role="status">
@@ -307,23 +316,31 @@ export function HouseholdScreen() {
         </p>
       )}
       {!own && (
-        <form class="card" onSubmit={create} aria-label="Make a household">
-          <Field label="Household name" name="name" required errors={action.errors} />
-          <button type="submit">Make household</button>
+        <form class="card" onSubmit={create} aria-label={t('household:makeHousehold')}>
+          <Field label={t('household:householdName')} name="name" required errors={action.errors} />
+          <button type="submit">{t('household:makeHouseholdButton')}</button>
         </form>
       )}
       {own && (
         <>
           <h2>{own.name}</h2>
-          <table aria-label="Members">
-            <Columns names={['Member', 'E-mail', 'Standing', 'May edit', '']} />
+          <table aria-label={t('household:members')}>
+            <Columns
+              names={[
+                t('household:column.member'),
+                t('household:column.email'),
+                t('household:column.standing'),
+                t('household:column.mayEdit'),
+                '',
+              ]}
+            />
             <tbody>
               {own.members.map((member) => (
                 <tr key={member.id}>
                   <th scope="row">{member.name}</th>
                   <td>{member.email ?? '—'}</td>
                   <td>{standing(member)}</td>
-                  <td>{mayEdit(member.role) ? 'Yes' : 'No'}</td>
+                  <td>{mayEdit(member.role) ? t('household:yes') : t('household:no')}</td>
                   <td class="actions">
                     {member.role !== 'OWNER' && (
                       <>
@@ -334,33 +351,33 @@ export function HouseholdScreen() {
                               apply<SetHouseholdMemberCanEditMutation, SetHouseholdMemberCanEditMutationVariables>(
                                 SET_CAN_EDIT,
                                 { id: member.id, canEdit: !mayEdit(member.role) },
-                                `${member.name}: ${mayEdit(member.role) ? 'read-only' : 'may edit'}`,
+                                t(mayEdit(member.role) ? 'household:nowReadOnly' : 'household:nowMayEdit', {
+                                  name: member.name,
+                                }),
                               ),
                             )
                           }
                         >
-                          {mayEdit(member.role) ? `Make ${member.name} read-only` : `Let ${member.name} edit`}
+                          {t(mayEdit(member.role) ? 'household:makeReadOnly' : 'household:letEdit', {
+                            name: member.name,
+                          })}
                         </button>
                         <button
                           type="button"
                           class="danger"
+                          aria-label={t('household:removeNamed', { name: member.name })}
                           onClick={() => {
-                            if (
-                              !confirm(
-                                `Remove ${member.name} from the household? The records shared with them stop being shared.`,
-                              )
-                            )
-                              return;
+                            if (!confirm(t('household:confirmRemove', { name: member.name }))) return;
                             void action.run(
                               apply<RemoveHouseholdMemberMutation, RemoveHouseholdMemberMutationVariables>(
                                 REMOVE_MEMBER,
                                 { id: member.id },
-                                `${member.name} removed`,
+                                t('household:removed', { name: member.name }),
                               ),
                             );
                           }}
                         >
-                          Remove {member.name}
+                          {t('household:remove')}
                         </button>
                       </>
                     )}
@@ -369,50 +386,59 @@ export function HouseholdScreen() {
               ))}
             </tbody>
           </table>
-          <form class="card" onSubmit={addMember} aria-label="Add a member">
+          <form class="card" onSubmit={addMember} aria-label={t('household:addAMember')}>
             <div class="grid">
-              <Field label="Member name" name="name" required errors={action.errors} />
+              <Field label={t('household:memberName')} name="name" required errors={action.errors} />
               <Field
-                label="E-mail (to invite)"
+                label={t('household:emailToInvite')}
                 name="email"
                 type="email"
                 errors={action.errors}
-                hint="Leave empty for someone without an account"
+                hint={t('household:emailHint')}
               />
             </div>
             <label>
-              <input type="checkbox" name="can_edit" /> May edit shared records
+              <input type="checkbox" name="can_edit" /> {t('household:mayEditShared')}
             </label>
-            <button type="submit">Add member</button>
+            <button type="submit">{t('household:addMember')}</button>
           </form>
-          <h2>Sharing</h2>
-          <table aria-label="Sharing">
-            <Columns names={['Record', 'Price', 'Split', '']} />
+          <h2>{t('household:sharing')}</h2>
+          <table aria-label={t('household:sharing')}>
+            <Columns
+              names={[t('household:column.record'), t('household:column.price'), t('household:column.split'), '']}
+            />
             <tbody>
               {records.map((record) => (
                 <tr key={record.id}>
                   <th scope="row">{record.productName}</th>
                   <td>{moneyOf(record.price)}</td>
-                  <td>{record.sharing ? splitOf(record.sharing) : 'Not shared'}</td>
+                  <td>{record.sharing ? splitOf(record.sharing) : t('household:notShared')}</td>
                   <td class="actions">
-                    <button type="button" onClick={() => setSharing(record)}>
-                      {record.sharing ? `Change the split of ${record.productName}` : `Share ${record.productName}`}
+                    <button
+                      type="button"
+                      aria-label={t(record.sharing ? 'household:changeSplitOf' : 'household:shareNamed', {
+                        name: record.productName,
+                      })}
+                      onClick={() => setSharing(record)}
+                    >
+                      {record.sharing ? t('household:changeSplit') : t('household:share')}
                     </button>
                     {record.sharing && (
                       <button
                         type="button"
                         class="link"
+                        aria-label={t('household:stopSharingNamed', { name: record.productName })}
                         onClick={() =>
                           void action.run(
                             apply<UnshareSubscriptionMutation, UnshareSubscriptionMutationVariables>(
                               UNSHARE,
                               { id: record.id },
-                              `${record.productName}: not shared`,
+                              t('household:nowNotShared', { name: record.productName }),
                             ),
                           )
                         }
                       >
-                        Stop sharing {record.productName}
+                        {t('household:stopSharing')}
                       </button>
                     )}
                   </td>
@@ -421,19 +447,19 @@ export function HouseholdScreen() {
             </tbody>
           </table>
           {sharing && (
-            <form class="card" onSubmit={share} aria-label={`Share ${sharing.productName}`}>
+            <form class="card" onSubmit={share} aria-label={t('household:shareNamed', { name: sharing.productName })}>
               <div class="grid">
                 <Select
-                  label="Paid by"
+                  label={t('household:paidBy')}
                   name="payer"
                   options={Object.fromEntries(own.members.map((member) => [member.id, member.name]))}
                   initial={own.members[0].id}
                   errors={action.errors}
                 />
                 <Select
-                  label="Split"
+                  label={t('household:splitLabel')}
                   name="mode"
-                  options={MODES}
+                  options={modes()}
                   value={mode}
                   onChange={(event) => setMode(event.currentTarget.value as SplitMode)}
                 />
@@ -441,45 +467,51 @@ export function HouseholdScreen() {
               {own.members.map((member) =>
                 mode === 'EQUAL' ? (
                   <label key={member.id}>
-                    <input type="checkbox" name={`share_${member.id}`} defaultChecked /> {member.name} shares it
+                    <input type="checkbox" name={`share_${member.id}`} defaultChecked />{' '}
+                    {t('household:sharesIt', { name: member.name })}
                   </label>
                 ) : (
                   <Field
                     key={member.id}
-                    label={`${member.name}'s ${mode === 'AMOUNTS' ? 'amount' : 'percentage'}`}
+                    label={t(mode === 'AMOUNTS' ? 'household:amountOf' : 'household:percentageOf', {
+                      name: member.name,
+                    })}
                     name={`share_${member.id}`}
                     inputMode="decimal"
                   />
                 ),
               )}
               {action.errors.shares && <p class="notice failed">{action.errors.shares.join(' ')}</p>}
-              <button type="submit">Save split</button>
+              <button type="submit">{t('household:saveSplit')}</button>
             </form>
           )}
         </>
       )}
-      <h2>Households you joined</h2>
-      {joined.length === 0 && <p>None yet.</p>}
+      <h2>{t('household:joinedTitle')}</h2>
+      {joined.length === 0 && <p>{t('household:noneYet')}</p>}
       {joined.map((household) => (
         <div key={household.id} class="card">
           <p>
-            <strong>{household.name}</strong> ({household.ownerName}'s
-            {mayEdit(household.viewerRole) ? ', you may edit' : ', read-only'}){' '}
+            <strong>{household.name}</strong>{' '}
+            {t(mayEdit(household.viewerRole) ? 'household:ownersMayEdit' : 'household:ownersReadOnly', {
+              owner: household.ownerName,
+            })}{' '}
             <button
               type="button"
               class="danger"
+              aria-label={t('household:leaveNamed', { name: household.name })}
               onClick={() => {
-                if (!confirm(`Leave ${household.name}? Its shared records are no longer yours to see.`)) return;
+                if (!confirm(t('household:confirmLeave', { name: household.name }))) return;
                 void action.run(
                   apply<LeaveHouseholdMutation, LeaveHouseholdMutationVariables>(
                     LEAVE,
                     { id: household.id },
-                    `You left ${household.name}`,
+                    t('household:left', { name: household.name }),
                   ),
                 );
               }}
             >
-              Leave {household.name}
+              {t('household:leave')}
             </button>
           </p>
           <ul>
@@ -491,9 +523,9 @@ export function HouseholdScreen() {
           </ul>
         </div>
       ))}
-      <form class="card" onSubmit={join} aria-label="Join a household">
-        <Field label="Invitation code" name="code" required errors={action.errors} />
-        <button type="submit">Join</button>
+      <form class="card" onSubmit={join} aria-label={t('household:joinAHousehold')}>
+        <Field label={t('household:invitationCodeLabel')} name="code" required errors={action.errors} />
+        <button type="submit">{t('household:join')}</button>
       </form>
     </Section>
   );

@@ -18,6 +18,7 @@ import type {
   RevokeInboundWebhookTokenMutation,
   RevokeInboundWebhookTokenMutationVariables,
 } from './graphql.generated';
+import { t } from './i18n';
 import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
 
 type ImportReport = NonNullable<ImportSubscriptionsMutation['importSubscriptions']['report']>;
@@ -96,18 +97,23 @@ const REVOKE_TOKEN = /* GraphQL */ `
     }
   }
 `;
-const FORMATS: Record<ImportFormat, string> = {
-  CSV: 'CSV with a header row',
-  WALLOS: 'Wallos export (JSON or CSV)',
-  SUBLEDGER: 'Subledger account export',
-};
-
-const OUTCOMES: Record<ImportOutcome, string> = {
-  CREATED: 'Created',
-  WOULD_CREATE: 'Would be created',
-  REFUSED: 'Refused',
-};
-const TOKEN_KINDS: Record<InboundTokenKind, string> = { CREATE: 'create', MANAGE: 'manage' };
+// The ImportFormat, ImportOutcome and InboundTokenKind enums' values, as the screen says them in the language
+// spoken.
+const formats = (): Record<ImportFormat, string> => ({
+  CSV: t('integrations:formats.CSV'),
+  WALLOS: t('integrations:formats.WALLOS'),
+  SUBLEDGER: t('integrations:formats.SUBLEDGER'),
+});
+const outcomes = (): Record<ImportOutcome, string> => ({
+  CREATED: t('integrations:outcomes.CREATED'),
+  WOULD_CREATE: t('integrations:outcomes.WOULD_CREATE'),
+  REFUSED: t('integrations:outcomes.REFUSED'),
+});
+const TOKEN_KINDS: InboundTokenKind[] = ['CREATE', 'MANAGE'];
+const tokenKinds = (): Record<InboundTokenKind, string> => ({
+  CREATE: t('integrations:tokenKinds.CREATE'),
+  MANAGE: t('integrations:tokenKinds.MANAGE'),
+});
 
 /** Calendar feeds, inbound webhook tokens, export and import: each secret URL or token is shown once. */
 export function Integrations() {
@@ -121,7 +127,7 @@ export function Integrations() {
     void action.run(load);
   }, []);
 
-  const once = (label: string, secret: string) => setShownOnce(`${label} (shown once): ${secret}`);
+  const once = (label: string, secret: string) => setShownOnce(t('integrations:shownOnce', { label, secret }));
 
   async function addFeed(event: Event) {
     event.preventDefault();
@@ -131,9 +137,9 @@ export function Integrations() {
       const made = await gql<CreateCalendarFeedMutation, CreateCalendarFeedMutationVariables>(CREATE_FEED, {
         input,
       });
-      once('Feed URL', made.createCalendarFeed.url ?? '');
+      once(t('integrations:feedUrl'), made.createCalendarFeed.url ?? '');
       await load();
-      return 'Calendar feed added';
+      return t('integrations:feedAdded');
     });
   }
 
@@ -142,14 +148,14 @@ export function Integrations() {
     await action.run(async () => {
       // The links name BASE_URL; the dashboard asks the server it was loaded from.
       const response = await fetch(new URL(url).pathname, { headers: { authorization: `Bearer ${session.token}` } });
-      if (!response.ok) throw new Error(`The download failed (${response.status})`);
+      if (!response.ok) throw new Error(t('integrations:downloadFailed', { status: response.status }));
       const link = Object.assign(document.createElement('a'), {
         href: URL.createObjectURL(await response.blob()),
         download: file,
       });
       link.click();
       URL.revokeObjectURL(link.href);
-      return `${file} downloaded`;
+      return t('integrations:downloaded', { file });
     });
   }
 
@@ -168,55 +174,55 @@ export function Integrations() {
       const made = answer.importSubscriptions.report!;
       setReport(made);
       return made.dryRun
-        ? `Dry run: ${made.total - made.refused} of ${made.total} rows would be imported`
-        : `${made.created} records imported`;
+        ? t('integrations:dryRunDone', { valid: made.total - made.refused, count: made.total })
+        : t('integrations:imported', { count: made.created });
     });
   }
 
   return (
-    <Section title="Integrations">
+    <Section title={t('common:screens.integrations')}>
       <Notice outcome={action.outcome} />
       {shownOnce && (
         <p class="secret" role="status">
           <code>{shownOnce}</code>
         </p>
       )}
-      <h2>Calendar feeds</h2>
-      <form class="card" onSubmit={addFeed} aria-label="Add a calendar feed">
-        <Field label="Feed name" name="feed_name" required errors={action.errors} />
+      <h2>{t('integrations:feeds')}</h2>
+      <form class="card" onSubmit={addFeed} aria-label={t('integrations:addFeedTitle')}>
+        <Field label={t('integrations:feedName')} name="feed_name" required errors={action.errors} />
         <label>
-          <input type="checkbox" name="include_reminders" /> Include reminders as alarms
+          <input type="checkbox" name="include_reminders" /> {t('integrations:includeReminders')}
         </label>
-        <button type="submit">Add feed</button>
+        <button type="submit">{t('integrations:addFeed')}</button>
       </form>
       <ul>
         {lists?.calendarFeeds.map((feed) => (
           <li key={feed.id}>
-            {feed.name} {feed.revokedAt ? '(revoked)' : ''}
+            {feed.name} {feed.revokedAt ? t('integrations:revoked') : ''}
             {!feed.revokedAt && (
               <button
                 type="button"
                 class="danger"
                 onClick={() => {
-                  if (!confirm(`Revoke the feed “${feed.name}”? Calendars subscribed to it stop updating.`)) return;
+                  if (!confirm(t('integrations:confirmRevokeFeed', { name: feed.name }))) return;
                   void action.run(
                     apply<RevokeCalendarFeedMutation, RevokeCalendarFeedMutationVariables>(
                       REVOKE_FEED,
                       { input: { id: feed.id } },
-                      'Feed revoked',
+                      t('integrations:feedRevoked'),
                     ),
                   );
                 }}
               >
-                Revoke {feed.name}
+                {t('integrations:revokeFeed', { name: feed.name })}
               </button>
             )}
           </li>
         ))}
       </ul>
-      <h2>Inbound webhook tokens</h2>
-      <p>A create token only creates records; a manage token updates, deletes, refunds and cancels them.</p>
-      {(Object.keys(TOKEN_KINDS) as InboundTokenKind[]).map((kind) => (
+      <h2>{t('integrations:tokens')}</h2>
+      <p>{t('integrations:tokensIntro')}</p>
+      {TOKEN_KINDS.map((kind) => (
         <button
           key={kind}
           type="button"
@@ -226,79 +232,86 @@ export function Integrations() {
                 CREATE_TOKEN,
                 { kind },
               );
-              once('Webhook URL', `${location.origin}/webhook/user/data/${made.createInboundWebhookToken.token ?? ''}`);
+              once(
+                t('integrations:webhookUrl'),
+                `${location.origin}/webhook/user/data/${made.createInboundWebhookToken.token ?? ''}`,
+              );
               await load();
-              return `${TOKEN_KINDS[kind]} token made`;
+              return t('integrations:tokenMade', { token: tokenKinds()[kind] });
             })
           }
         >
-          New {TOKEN_KINDS[kind]} token
+          {t('integrations:newToken', { token: tokenKinds()[kind] })}
         </button>
       ))}
       <ul>
         {lists?.inboundWebhookTokens.map((token) => (
           <li key={token.id}>
-            {TOKEN_KINDS[token.kind]} token #{token.legacyId} {token.revokedAt ? '(revoked)' : ''}
+            {t('integrations:tokenName', { token: tokenKinds()[token.kind], id: token.legacyId })}{' '}
+            {token.revokedAt ? t('integrations:revoked') : ''}
             {!token.revokedAt && (
               <button
                 type="button"
                 class="danger"
                 onClick={() => {
-                  if (
-                    !confirm(
-                      `Revoke ${TOKEN_KINDS[token.kind]} token #${token.legacyId}? Whatever posts to its URL is refused from now on.`,
-                    )
-                  )
-                    return;
+                  const name = t('integrations:tokenName', { token: tokenKinds()[token.kind], id: token.legacyId });
+                  if (!confirm(t('integrations:confirmRevokeToken', { name }))) return;
                   void action.run(
                     apply<RevokeInboundWebhookTokenMutation, RevokeInboundWebhookTokenMutationVariables>(
                       REVOKE_TOKEN,
                       { id: token.id },
-                      'Token revoked',
+                      t('integrations:tokenRevoked'),
                     ),
                   );
                 }}
               >
-                Revoke token #{token.legacyId}
+                {t('integrations:revokeToken', { id: token.legacyId })}
               </button>
             )}
           </li>
         ))}
       </ul>
-      <h2>Export</h2>
+      <h2>{t('integrations:export')}</h2>
       {lists && (
         <p>
           <button type="button" onClick={() => void download(lists.exportLinks.subscriptionsCsv, 'subscriptions.csv')}>
-            Download CSV
+            {t('integrations:downloadCsv')}
           </button>{' '}
           <button type="button" onClick={() => void download(lists.exportLinks.accountJson, 'account.json')}>
-            Download account (JSON)
+            {t('integrations:downloadAccount')}
           </button>
         </p>
       )}
-      <h2>Import</h2>
-      <form class="card" onSubmit={upload} aria-label="Import records">
+      <h2>{t('integrations:import')}</h2>
+      <form class="card" onSubmit={upload} aria-label={t('integrations:importTitle')}>
         <div class="field">
-          <label for="import-file">File (at most 10 MB)</label>
+          <label for="import-file">{t('integrations:file')}</label>
           <input id="import-file" name="file" type="file" accept=".csv,.json,text/csv,application/json" required />
         </div>
-        <Select label="Format" name="format" options={FORMATS} />
+        <Select label={t('integrations:format')} name="format" options={formats()} />
         <label>
-          <input type="checkbox" name="dry_run" defaultChecked /> Dry run (show what would happen, change nothing)
+          <input type="checkbox" name="dry_run" defaultChecked /> {t('integrations:dryRun')}
         </label>
         <button type="submit" disabled={action.busy}>
-          Import
+          {t('integrations:importButton')}
         </button>
       </form>
       {report && (
-        <table aria-label="Import report">
-          <Columns names={['Line', 'Name', 'Outcome', 'Problems']} />
+        <table aria-label={t('integrations:report')}>
+          <Columns
+            names={[
+              t('integrations:line'),
+              t('integrations:name'),
+              t('integrations:outcome'),
+              t('integrations:problems'),
+            ]}
+          />
           <tbody>
             {report.rows.map((row) => (
               <tr key={row.line}>
                 <td>{row.line}</td>
                 <td>{row.name}</td>
-                <td>{OUTCOMES[row.outcome]}</td>
+                <td>{outcomes()[row.outcome]}</td>
                 <td>{row.problems.map((problem) => `${problem.field}: ${problem.messages.join(' ')}`).join('; ')}</td>
               </tr>
             ))}

@@ -16,7 +16,8 @@ import type {
   SignUpModeQuery,
   SignUpModeQueryVariables,
 } from './graphql.generated';
-import { changeThen, Columns, Field, Notice, Pager, Select, useAction, usePagedList } from './ui';
+import { t } from './i18n';
+import { changeThen, Columns, Field, Notice, Pager, Select, TableWrap, useAction, usePagedList } from './ui';
 
 const SIGN_UP_MODE = /* GraphQL */ `
   query SignUpMode {
@@ -69,17 +70,23 @@ const REVOKE_INVITATION = /* GraphQL */ `
   }
 `;
 
-const MODES: Record<SignUpMode, string> = {
-  OPEN: 'Open: anyone may sign up',
-  INVITE_ONLY: 'Invite-only: with an invitation link',
-  CLOSED: 'Closed: nobody may sign up',
-};
-const STATUSES: Record<InvitationStatus, string> = {
-  PENDING: 'Not used yet',
-  USED: 'Used',
-  REVOKED: 'Revoked',
-  EXPIRED: 'Expired',
-};
+// The SignUpMode and InvitationStatus enums' values, as the screen says them in the language spoken.
+const modes = (): Record<SignUpMode, string> => ({
+  OPEN: t('invitations:modes.OPEN'),
+  INVITE_ONLY: t('invitations:modes.INVITE_ONLY'),
+  CLOSED: t('invitations:modes.CLOSED'),
+});
+const modeSet = (): Record<SignUpMode, string> => ({
+  OPEN: t('invitations:modeSet.OPEN'),
+  INVITE_ONLY: t('invitations:modeSet.INVITE_ONLY'),
+  CLOSED: t('invitations:modeSet.CLOSED'),
+});
+const statuses = (): Record<InvitationStatus, string> => ({
+  PENDING: t('invitations:statuses.PENDING'),
+  USED: t('invitations:statuses.USED'),
+  REVOKED: t('invitations:statuses.REVOKED'),
+  EXPIRED: t('invitations:statuses.EXPIRED'),
+});
 
 /** Who may sign up, switched at once for every process (the environment's setting is only the default). */
 export function SignUpModeSetting({ onChange }: { onChange: () => void }) {
@@ -99,16 +106,16 @@ export function SignUpModeSetting({ onChange }: { onChange: () => void }) {
       });
       setMode(answer.setSignUpMode.instance?.signUpMode ?? chosen);
       onChange();
-      return `Sign-up is now ${MODES[chosen].split(':')[0].toLowerCase()}`;
+      return modeSet()[chosen];
     });
   }
   return (
-    <form class="card" aria-label="Sign-up" onSubmit={(event) => void save(event)}>
-      <h2>Sign-up</h2>
-      {mode && <Select key={mode} label="Who may sign up" name="mode" options={MODES} initial={mode} />}
+    <form class="card" aria-label={t('invitations:signUp')} onSubmit={(event) => void save(event)}>
+      <h2>{t('invitations:signUp')}</h2>
+      {mode && <Select key={mode} label={t('invitations:whoMay')} name="mode" options={modes()} initial={mode} />}
       <Notice outcome={action.outcome} />
       <button type="submit" disabled={action.busy || !mode}>
-        Save
+        {t('common:save')}
       </button>
     </form>
   );
@@ -140,61 +147,73 @@ export function Invitations({ onChange }: { onChange: () => void }) {
       pages.restart();
       await load();
       onChange();
-      return answer.createInvitation.emailed ? `Invitation e-mailed to ${email}` : 'Invitation made';
+      return answer.createInvitation.emailed ? t('invitations:emailed', { email }) : t('invitations:made');
     });
   }
 
   return (
     <div class="card">
-      <h2>Invitations</h2>
-      <form aria-label="Invite" onSubmit={(event) => void invite(event)}>
+      <h2>{t('invitations:invitations')}</h2>
+      <form aria-label={t('invitations:invite')} onSubmit={(event) => void invite(event)}>
         <Field
-          label="E-mail address"
+          label={t('invitations:email')}
           name="email"
           type="email"
           autoComplete="off"
           errors={action.errors}
-          hint="Empty: whoever has the link may sign up with it, once, within 7 days"
+          hint={t('invitations:emailHint')}
         />
         <button type="submit" disabled={action.busy}>
-          Invite
+          {t('invitations:invite')}
         </button>
       </form>
       <Notice outcome={action.outcome} />
       {link && (
         <p class="secret" role="status">
-          Pass this link on, it is shown only this once: <code aria-label="Invitation link">{link}</code>
+          {t('invitations:passOn')} <code aria-label={t('invitations:link')}>{link}</code>
         </p>
       )}
-      <div class="table-wrap">
-        <table aria-label="Invitations">
-          <Columns names={['For', 'Made', 'Expires', 'State', 'Actions']} />
+      <TableWrap label={t('invitations:invitations')}>
+        <table aria-label={t('invitations:invitations')}>
+          <Columns
+            names={[
+              t('invitations:for'),
+              t('invitations:madeAt'),
+              t('invitations:expires'),
+              t('invitations:state'),
+              t('common:actions'),
+            ]}
+          />
           <tbody>
             {page?.nodes.map((invitation) => (
               <tr key={invitation.id}>
-                <th scope="row">{invitation.email ?? 'Anyone with the link'}</th>
+                <th scope="row">{invitation.email ?? t('invitations:anyone')}</th>
                 <td>{instant(invitation.createdAt)}</td>
                 <td>{instant(invitation.expiresAt)}</td>
-                <td>{STATUSES[invitation.status]}</td>
+                <td>{statuses()[invitation.status]}</td>
                 <td>
                   {invitation.status === 'PENDING' && (
                     <button
                       type="button"
                       class="danger"
-                      aria-label={`Revoke the invitation for ${invitation.email ?? 'anyone with the link'}`}
+                      aria-label={
+                        invitation.email
+                          ? t('invitations:revokeLabel', { email: invitation.email })
+                          : t('invitations:revokeAnyoneLabel')
+                      }
                       onClick={() => {
-                        if (!confirm('Revoke this invitation? Its link stops working.')) return;
+                        if (!confirm(t('invitations:confirmRevoke'))) return;
                         setLink(null);
                         void action.run(
                           apply<RevokeInvitationMutation, RevokeInvitationMutationVariables>(
                             REVOKE_INVITATION,
                             { id: invitation.id },
-                            'Invitation revoked',
+                            t('invitations:revoked'),
                           ),
                         );
                       }}
                     >
-                      Revoke
+                      {t('invitations:revoke')}
                     </button>
                   )}
                 </td>
@@ -202,7 +221,7 @@ export function Invitations({ onChange }: { onChange: () => void }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       {page && <Pager pages={pages} pageInfo={page.pageInfo} />}
     </div>
   );

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 
 import { gql, type Variables } from './api';
 import type { ListsQuery, ListsQueryVariables } from './graphql.generated';
+import { t } from './i18n';
 import { Field, Notice, Section, useAction } from './ui';
 
 const LISTS = /* GraphQL */ `
@@ -135,11 +136,14 @@ interface Entry {
   isGlobal?: boolean;
 }
 
-/** What a list's card does through the API: its three operations' texts, run as the build registered them. */
+/**
+ * What a list's card does through the API: its three operations' texts, run as the build registered them;
+ * its words are the messages lists:<key>.* (each language's nouns have their own gender).
+ */
 interface ListKind {
-  title: string;
-  /** The singular noun, lower case ("payment method"). */
-  noun: string;
+  key: 'folders' | 'tags' | 'paymentModes' | 'productCategories';
+  /** The singular noun in an element id ("payment-method"). */
+  slug: string;
   create: string;
   update: string;
   remove: string;
@@ -148,24 +152,24 @@ interface ListKind {
 
 const KINDS = {
   folders: {
-    title: 'Folders',
-    noun: 'folder',
+    key: 'folders',
+    slug: 'folder',
     create: CREATE_FOLDER,
     update: UPDATE_FOLDER,
     remove: DELETE_FOLDER,
     withColor: true,
   },
-  tags: { title: 'Tags', noun: 'tag', create: CREATE_TAG, update: UPDATE_TAG, remove: DELETE_TAG },
+  tags: { key: 'tags', slug: 'tag', create: CREATE_TAG, update: UPDATE_TAG, remove: DELETE_TAG },
   paymentModes: {
-    title: 'Payment methods',
-    noun: 'payment method',
+    key: 'paymentModes',
+    slug: 'payment-method',
     create: CREATE_PAYMENT_MODE,
     update: UPDATE_PAYMENT_MODE,
     remove: DELETE_PAYMENT_MODE,
   },
   productCategories: {
-    title: 'Categories',
-    noun: 'category',
+    key: 'productCategories',
+    slug: 'category',
     create: CREATE_CATEGORY,
     update: UPDATE_CATEGORY,
     remove: DELETE_CATEGORY,
@@ -181,7 +185,7 @@ export function Lists() {
     void action.run(load);
   }, []);
   return (
-    <Section title="Lists">
+    <Section title={t('common:screens.lists')}>
       <Notice outcome={action.outcome} />
       {lists &&
         (Object.keys(KINDS) as Array<keyof typeof KINDS>).map((key) => (
@@ -195,6 +199,7 @@ export function Lists() {
 function NamedList({ kind, entries, reload }: { kind: ListKind; entries: Entry[]; reload: () => Promise<void> }) {
   const [editing, setEditing] = useState<string | null>(null);
   const action = useAction();
+  const say = (message: string, values?: { name: string }) => t(`lists:${kind.key}.${message}`, values);
   // The mutations' variables are typed by the schema through ListKind's texts; the forms give them as read.
   const change = (query: string, variables: Variables, done: string) =>
     action.run(async () => {
@@ -211,17 +216,17 @@ function NamedList({ kind, entries, reload }: { kind: ListKind; entries: Entry[]
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
     const input = valuesOf(form);
-    if (await change(kind.create, { input }, `Added the ${kind.noun} “${input.name}”`)) form.reset();
+    if (await change(kind.create, { input }, say('added', { name: input.name }))) form.reset();
   }
   async function save(event: Event, entry: Entry) {
     event.preventDefault();
     const input = { id: entry.id, ...valuesOf(event.currentTarget as HTMLFormElement) };
-    if (await change(kind.update, { input }, `Saved the ${kind.noun} “${input.name}”`)) setEditing(null);
+    if (await change(kind.update, { input }, say('saved', { name: input.name }))) setEditing(null);
   }
   const field = (prefix: string, entry?: Entry) => (
     <>
       <Field
-        label="Name"
+        label={t('lists:name')}
         name="name"
         id={`${prefix}-name`}
         required
@@ -231,7 +236,7 @@ function NamedList({ kind, entries, reload }: { kind: ListKind; entries: Entry[]
       />
       {kind.withColor && (
         <div class="field">
-          <label for={`${prefix}-color`}>Colour</label>
+          <label for={`${prefix}-color`}>{t('lists:colour')}</label>
           <input id={`${prefix}-color`} name="color" type="color" defaultValue={entry?.color ?? '#6366f1'} />
         </div>
       )}
@@ -239,21 +244,24 @@ function NamedList({ kind, entries, reload }: { kind: ListKind; entries: Entry[]
   );
   return (
     <div class="card">
-      <h2>{kind.title}</h2>
+      <h2>{say('title')}</h2>
       {entries.length === 0 ? (
-        <p>No {kind.title.toLowerCase()} yet: add the first below.</p>
+        <p>{say('empty')}</p>
       ) : (
-        <ul class="named-list" aria-label={kind.title}>
+        <ul class="named-list" aria-label={say('title')}>
           {entries.map((entry) => (
             <li key={entry.id}>
               {editing === entry.id ? (
-                <form aria-label={`Edit ${entry.name}`} onSubmit={(event) => void save(event, entry)}>
+                <form
+                  aria-label={t('lists:editNamed', { name: entry.name })}
+                  onSubmit={(event) => void save(event, entry)}
+                >
                   {field(`edit-${entry.id}`, entry)}
                   <button type="submit" disabled={action.busy}>
-                    Save
+                    {t('common:save')}
                   </button>
                   <button type="button" onClick={() => setEditing(null)}>
-                    Cancel
+                    {t('common:cancel')}
                   </button>
                 </form>
               ) : (
@@ -261,23 +269,26 @@ function NamedList({ kind, entries, reload }: { kind: ListKind; entries: Entry[]
                   {entry.color && <span class="swatch" style={{ background: entry.color }} aria-hidden="true" />}
                   <span class="name">{entry.name}</span>
                   {entry.isGlobal ? (
-                    <span class="badge">Built in</span>
+                    <span class="badge">{t('lists:builtIn')}</span>
                   ) : (
                     <>
-                      <button type="button" aria-label={`Rename ${entry.name}`} onClick={() => setEditing(entry.id)}>
-                        Rename
+                      <button
+                        type="button"
+                        aria-label={t('lists:renameNamed', { name: entry.name })}
+                        onClick={() => setEditing(entry.id)}
+                      >
+                        {t('lists:rename')}
                       </button>
                       <button
                         type="button"
                         class="danger"
-                        aria-label={`Delete ${entry.name}`}
+                        aria-label={t('lists:deleteNamed', { name: entry.name })}
                         onClick={() => {
-                          if (!confirm(`Delete the ${kind.noun} “${entry.name}”? Records that use it keep the rest.`))
-                            return;
-                          void change(kind.remove, { id: entry.id }, `Deleted the ${kind.noun} “${entry.name}”`);
+                          if (!confirm(say('confirmDelete', { name: entry.name }))) return;
+                          void change(kind.remove, { id: entry.id }, say('deleted', { name: entry.name }));
                         }}
                       >
-                        Delete
+                        {t('common:delete')}
                       </button>
                     </>
                   )}
@@ -287,10 +298,10 @@ function NamedList({ kind, entries, reload }: { kind: ListKind; entries: Entry[]
           ))}
         </ul>
       )}
-      <form aria-label={`Add a ${kind.noun}`} onSubmit={(event) => void add(event)}>
-        <div class="grid">{field(`new-${kind.noun.replace(' ', '-')}`)}</div>
+      <form aria-label={say('addA')} onSubmit={(event) => void add(event)}>
+        <div class="grid">{field(`new-${kind.slug}`)}</div>
         <button type="submit" disabled={action.busy}>
-          Add {kind.noun}
+          {say('add')}
         </button>
       </form>
       <Notice outcome={action.outcome} />

@@ -19,8 +19,10 @@ import type {
   PriceHistoryQuery,
   PriceHistoryQueryVariables,
 } from './graphql.generated';
+import { t } from './i18n';
+import { PAID, SKIP } from './ledger';
 import { useLiveReload } from './live';
-import { changeThen, Columns, Field, Notice, Section, Select, useAction } from './ui';
+import { changeThen, Columns, Field, Notice, Section, Select, TableWrap, useAction } from './ui';
 
 type Entry = PaymentEntriesQuery['paymentEntries']['nodes'][number];
 type PricedRecord = PaymentRecordsQuery['subscriptions']['nodes'][number];
@@ -29,7 +31,8 @@ type PriceStep = Extract<
   { priceHistory: unknown }
 >['priceHistory']['nodes'][number];
 
-const ENTRIES = /* GraphQL */ `
+/** The ledger's entries (a month's, a record's, a household's), a page after another. */
+export const ENTRIES = /* GraphQL */ `
   query PaymentEntries($filter: PaymentEntryFilter, $after: String) {
     paymentEntries(filter: $filter, first: 100, after: $after) {
       pageInfo {
@@ -78,12 +81,17 @@ const RECORDS = /* GraphQL */ `
     }
   }
 `;
-// One record's history at a time: a hundred records' hundred steps each is over the server's cost limit.
+// One record's history at a time, a page of 100 steps after another: a hundred records' hundred steps each is
+// over the server's cost limit.
 const PRICE_HISTORY = /* GraphQL */ `
-  query PriceHistory($id: ID!) {
+  query PriceHistory($id: ID!, $after: String) {
     node(id: $id) {
       ... on SubscriptionRecord {
-        priceHistory(first: 100) {
+        priceHistory(first: 100, after: $after) {
+          pageInfo {
+            hasNextPage
+            endCursor
+          }
           nodes {
             effectiveFrom
             price {
@@ -92,24 +100,6 @@ const PRICE_HISTORY = /* GraphQL */ `
             }
           }
         }
-      }
-    }
-  }
-`;
-const PAID = /* GraphQL */ `
-  mutation MarkPaymentPaid($input: MarkPaidInput!) {
-    markPaid(input: $input) {
-      paymentEntry {
-        id
-      }
-    }
-  }
-`;
-const SKIP = /* GraphQL */ `
-  mutation MarkPaymentSkipped($input: MarkSkippedInput!) {
-    markSkipped(input: $input) {
-      paymentEntry {
-        id
       }
     }
   }
@@ -128,7 +118,11 @@ const CHANGE_PRICE = /* GraphQL */ `
     }
   }
 `;
-const STATUS: Record<PaymentEntryStatus, string> = { PENDING: 'Pending', PAID: 'Paid', SKIPPED: 'Skipped' };
+const status = (): Record<PaymentEntryStatus, string> => ({
+  PENDING: t('payments:status.PENDING'),
+  PAID: t('payments:status.PAID'),
+  SKIPPED: t('payments:status.SKIPPED'),
+});
 
 /** The payment ledger (what was paid, month by month, yours or a household's) and the records' price changes. */
 export function Payments() {
@@ -164,8 +158,13 @@ export function Payments() {
     setRecords(all);
   };
   const loadHistory = async (id: string) => {
-    const { node } = await gql<PriceHistoryQuery, PriceHistoryQueryVariables>(PRICE_HISTORY, { id });
-    setHistory({ recordId: id, steps: node && 'priceHistory' in node ? node.priceHistory.nodes : [] });
+    const steps = await allNodes(async (after) => {
+      const { node } = await gql<PriceHistoryQuery, PriceHistoryQueryVariables>(PRICE_HISTORY, { id, after });
+      return node && 'priceHistory' in node
+        ? node.priceHistory
+        : { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } };
+    });
+    setHistory({ recordId: id, steps });
   };
   useEffect(() => {
     void action.run(loadRecords);
@@ -191,7 +190,7 @@ export function Payments() {
             note: String(form.get('note')) || null,
           },
         },
-        `${entry.productName}: paid`,
+        t('payments:paid', { name: entry.productName }),
       ),
     );
     if (ok) setChosen(null);
@@ -211,7 +210,7 @@ export function Payments() {
     const done = await action.run(async () => {
       await gql<ChangePriceMutation, ChangePriceMutationVariables>(CHANGE_PRICE, variables);
       await Promise.all([loadHistory(variables.input.id), loadEntries()]);
-      return 'Price change saved';
+      return t('payments:priceChangeSaved');
     });
     // The record stays chosen (its history shows below); the change's own fields are emptied.
     if (done)
@@ -224,32 +223,30 @@ export function Payments() {
     if (chosenRecord) void action.run(() => loadHistory(chosenRecord));
   }, [chosenRecord]);
   return (
-    <Section title="Payments">
+    <Section title={t('common:screens.payments')}>
       <div class="list-controls">
         <Field
-          label="Month"
+          label={t('payments:month')}
           name="month"
           type="month"
           value={month}
           onInput={(event) => setMonth(event.currentTarget.value)}
         />
         <Select
-          label="Whose"
+          label={t('payments:whose')}
           name="whose"
-          options={{ '': 'My records', ...households }}
+          options={{ '': t('payments:myRecords'), ...households }}
           value={whose}
           onChange={(event) => setWhose(event.currentTarget.value)}
         />
       </div>
       <Notice outcome={action.outcome} />
       {chosen && (
-        <form class="card" onSubmit={recordPayment} aria-label="Record a payment">
-          <p>
-            {chosen.productName}, due {calendarDate(chosen.dueDate)}
-          </p>
+        <form class="card" onSubmit={recordPayment} aria-label={t('payments:recordAPayment')}>
+          <p>{t('payments:dueOn', { name: chosen.productName, date: calendarDate(chosen.dueDate) })}</p>
           <div class="grid">
             <Field
-              label="Amount paid"
+              label={t('payments:amountPaid')}
               name="amount"
               inputMode="decimal"
               required
@@ -257,88 +254,105 @@ export function Payments() {
               errors={action.errors}
             />
             <Field
-              label="Paid on"
+              label={t('payments:paidOn')}
               name="paid_at"
               type="date"
               required
               defaultValue={chosen.paidAt ?? localToday()}
               errors={action.errors}
             />
-            <Field label="Note" name="note" defaultValue={chosen.note ?? ''} errors={action.errors} />
+            <Field label={t('payments:note')} name="note" defaultValue={chosen.note ?? ''} errors={action.errors} />
           </div>
           <button type="submit" disabled={action.busy}>
-            Record payment
+            {t('payments:recordPayment')}
           </button>
           <button type="button" class="link" onClick={() => setChosen(null)}>
-            Cancel
+            {t('common:cancel')}
           </button>
         </form>
       )}
-      {entries.length === 0 && <p>No payments due in this month.</p>}
-      <div class="table-wrap">
-        <table aria-label="Payments">
-          <Columns names={['Record', 'Due', 'Expected', 'Status', 'Paid', '']} />
+      {entries.length === 0 && <p>{t('payments:nothingDue')}</p>}
+      <TableWrap label={t('common:screens.payments')}>
+        <table aria-label={t('common:screens.payments')}>
+          <Columns
+            names={[
+              t('payments:column.record'),
+              t('payments:column.due'),
+              t('payments:column.expected'),
+              t('payments:column.status'),
+              t('payments:column.paid'),
+              '',
+            ]}
+          />
           <tbody>
             {entries.map((entry) => (
               <tr key={entry.id}>
                 <th scope="row">{entry.productName}</th>
                 <td>{calendarDate(entry.dueDate)}</td>
                 <td>{moneyOf(entry.expectedAmount)}</td>
-                <td>{STATUS[entry.status]}</td>
+                <td>{status()[entry.status]}</td>
                 <td>
-                  {entry.paidAmount === null ? '—' : `${moneyOf(entry.paidAmount)} on ${calendarDate(entry.paidAt!)}`}
+                  {entry.paidAmount === null
+                    ? '—'
+                    : t('payments:paidAmountOn', {
+                        amount: moneyOf(entry.paidAmount),
+                        date: calendarDate(entry.paidAt!),
+                      })}
                 </td>
                 <td class="actions">
                   <button
                     type="button"
-                    aria-label={`Record a payment of ${entry.productName} due ${calendarDate(entry.dueDate)}`}
+                    aria-label={t('payments:recordPaymentOf', {
+                      name: entry.productName,
+                      date: calendarDate(entry.dueDate),
+                    })}
                     onClick={() => setChosen(entry)}
                   >
-                    Record payment
+                    {t('payments:recordPayment')}
                   </button>
                   <button
                     type="button"
                     class="link"
-                    aria-label={`Skip ${entry.productName} due ${calendarDate(entry.dueDate)}`}
+                    aria-label={t('payments:skipOf', { name: entry.productName, date: calendarDate(entry.dueDate) })}
                     onClick={() =>
                       void action.run(
                         apply<MarkPaymentSkippedMutation, MarkPaymentSkippedMutationVariables>(
                           SKIP,
                           { input: { id: entry.id } },
-                          `${entry.productName}: skipped`,
+                          t('payments:skipped', { name: entry.productName }),
                         ),
                       )
                     }
                   >
-                    Skip
+                    {t('payments:skip')}
                   </button>
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
-      </div>
-      <h2>Price changes</h2>
-      <form class="card" onSubmit={changePrice} aria-label="Change a price">
+      </TableWrap>
+      <h2>{t('payments:priceChanges')}</h2>
+      <form class="card" onSubmit={changePrice} aria-label={t('payments:changeAPrice')}>
         <div class="grid">
           <Select
-            label="Record"
+            label={t('payments:record')}
             name="record"
             options={Object.fromEntries(records.map((record) => [record.id, record.productName]))}
             value={chosenRecord}
             onChange={(event) => setRecordId(event.currentTarget.value)}
             errors={action.errors}
           />
-          <Field label="New price" name="price" inputMode="decimal" required errors={action.errors} />
-          <Field label="From" name="effective_from" type="date" required errors={action.errors} />
+          <Field label={t('payments:newPrice')} name="price" inputMode="decimal" required errors={action.errors} />
+          <Field label={t('payments:from')} name="effective_from" type="date" required errors={action.errors} />
         </div>
         <button type="submit" disabled={action.busy || records.length === 0}>
-          Save price change
+          {t('payments:savePriceChange')}
         </button>
       </form>
       {historyOf && history?.recordId === historyOf.id && (
-        <table aria-label={`Price history of ${historyOf.productName}`}>
-          <Columns names={['From', 'Price']} />
+        <table aria-label={t('payments:priceHistoryOf', { name: historyOf.productName })}>
+          <Columns names={[t('payments:from'), t('payments:price')]} />
           <tbody>
             {history.steps.map((step) => (
               <tr key={step.effectiveFrom}>

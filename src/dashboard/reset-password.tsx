@@ -5,6 +5,7 @@ import type {
   ResetPasswordMutation,
   ResetPasswordMutationVariables,
 } from './graphql.generated';
+import { t } from './i18n';
 import { Field, Notice, useAction } from './ui';
 
 const REQUEST_RESET = /* GraphQL */ `
@@ -39,21 +40,21 @@ export function ForgotPassword({ onBack }: { onBack: () => void }) {
       await gql<RequestPasswordResetMutation, RequestPasswordResetMutationVariables>(REQUEST_RESET, {
         input: { email },
       });
-      return 'If an account has this address, a link is on its way.';
+      return t('reset-password:linkSent');
     });
   }
   return (
     <main class="sign-in">
       <h1>Subledger</h1>
-      <form onSubmit={submit} aria-label="Reset your password">
-        <h2>Reset your password</h2>
-        <Field label="E-mail" name="email" type="email" required autoComplete="email" errors={action.errors} />
+      <form onSubmit={submit} aria-label={t('reset-password:forgotTitle')}>
+        <h2>{t('reset-password:forgotTitle')}</h2>
+        <Field label={t('auth:email')} name="email" type="email" required autoComplete="email" errors={action.errors} />
         <Notice outcome={action.outcome} />
         <button type="submit" disabled={action.busy}>
-          Send a link
+          {t('reset-password:sendLink')}
         </button>
         <button type="button" class="link" onClick={onBack}>
-          Back to log in
+          {t('reset-password:backToLogIn')}
         </button>
       </form>
     </main>
@@ -80,10 +81,10 @@ export function ResetPassword({ token, onDone }: { token: string; onDone: () => 
   return (
     <main class="sign-in">
       <h1>Subledger</h1>
-      <form onSubmit={submit} aria-label="Choose a new password">
-        <h2>Choose a new password</h2>
+      <form onSubmit={submit} aria-label={t('reset-password:resetTitle')}>
+        <h2>{t('reset-password:resetTitle')}</h2>
         <Field
-          label="New password"
+          label={t('reset-password:newPassword')}
           name="newPassword"
           type="password"
           required
@@ -93,9 +94,9 @@ export function ResetPassword({ token, onDone }: { token: string; onDone: () => 
         />
         <Notice outcome={action.outcome} />
         <button type="submit" disabled={action.busy}>
-          Set password
+          {t('reset-password:setPassword')}
         </button>
-        <a href="/">Back to log in</a>
+        <a href="/">{t('reset-password:backToLogIn')}</a>
       </form>
     </main>
   );

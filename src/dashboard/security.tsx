@@ -1,5 +1,6 @@
 import { gql } from './api';
 import type { ChangePasswordMutation, ChangePasswordMutationVariables } from './graphql.generated';
+import { t } from './i18n';
 import { PersonalAccessTokens, Sessions } from './sessions';
 import { TwoFactor } from './two-factor';
 import { Field, Notice, Section, useAction } from './ui';
@@ -17,7 +18,7 @@ const CHANGE_PASSWORD = /* GraphQL */ `
 /** The account's security: its password, two-factor, where it is signed in, and its access tokens. */
 export function Security() {
   return (
-    <Section title="Security">
+    <Section title={t('common:screens.security')}>
       <PasswordChange />
       <TwoFactor />
       <Sessions />
@@ -43,14 +44,14 @@ function PasswordChange() {
         },
       });
       form.reset();
-      return keepOtherSessions ? 'Password changed' : 'Password changed; your other sessions are signed out';
+      return keepOtherSessions ? t('security:changed') : t('security:changedSignedOut');
     });
   }
   return (
-    <form class="card" onSubmit={submit} aria-label="Change password">
-      <h2>Password</h2>
+    <form class="card" onSubmit={submit} aria-label={t('security:change')}>
+      <h2>{t('security:password')}</h2>
       <Field
-        label="Current password"
+        label={t('security:currentPassword')}
         name="currentPassword"
         type="password"
         required
@@ -58,21 +59,21 @@ function PasswordChange() {
         errors={action.errors}
       />
       <Field
-        label="New password"
+        label={t('security:newPassword')}
         name="newPassword"
         type="password"
         required
         minLength={8}
         autoComplete="new-password"
         errors={action.errors}
-        hint="At least 8 characters"
+        hint={t('security:newPasswordHint')}
       />
       <label>
-        <input type="checkbox" name="signOutOthers" defaultChecked /> Sign out my other sessions
+        <input type="checkbox" name="signOutOthers" defaultChecked /> {t('security:signOutOthers')}
       </label>
       <Notice outcome={action.outcome} />
       <button type="submit" disabled={action.busy}>
-        Change password
+        {t('security:change')}
       </button>
     </form>
   );

@@ -15,7 +15,8 @@ import type {
   SessionsQueryVariables,
   TokenScope,
 } from './graphql.generated';
-import { changeThen, Columns, Field, Notice, Select, useAction } from './ui';
+import { t } from './i18n';
+import { changeThen, Columns, Field, Notice, Select, TableWrap, useAction } from './ui';
 
 type Session = SessionsQuery['sessions'][number];
 type Token = PersonalAccessTokensQuery['personalAccessTokens'][number];
@@ -70,8 +71,11 @@ const REVOKE_TOKEN = /* GraphQL */ `
   }
 `;
 
-const SCOPES: Record<TokenScope, string> = { READ_ONLY: 'Read-only', READ_WRITE: 'Read and write' };
-const deviceOf = (session: Session) => session.device ?? 'Unknown device';
+const scopes = (): Record<TokenScope, string> => ({
+  READ_ONLY: t('sessions:scopes.READ_ONLY'),
+  READ_WRITE: t('sessions:scopes.READ_WRITE'),
+});
+const deviceOf = (session: Session) => session.device ?? t('sessions:unknownDevice');
 const when = (iso: string | null | undefined, otherwise: string) => (iso ? instant(iso) : otherwise);
 
 /** Where the account is signed in (the browser's User-Agent at sign-in); each but this one can be signed out. */
@@ -85,10 +89,12 @@ export function Sessions() {
   }, []);
   return (
     <div class="card">
-      <h2>Sessions</h2>
-      <div class="table-wrap">
-        <table aria-label="Sessions">
-          <Columns names={['Device', 'Signed in', 'Last used', 'Actions']} />
+      <h2>{t('sessions:sessions')}</h2>
+      <TableWrap label={t('sessions:sessions')}>
+        <table aria-label={t('sessions:sessions')}>
+          <Columns
+            names={[t('sessions:device'), t('sessions:signedIn'), t('sessions:lastUsed'), t('common:actions')]}
+          />
           <tbody>
             {sessions.map((session) => (
               <tr key={session.id}>
@@ -96,27 +102,27 @@ export function Sessions() {
                   {deviceOf(session)}
                 </th>
                 <td>{instant(session.createdAt)}</td>
-                <td>{when(session.lastUsedAt, 'Not yet')}</td>
+                <td>{when(session.lastUsedAt, t('sessions:notYet'))}</td>
                 <td>
                   {session.current ? (
-                    <span class="badge">This device</span>
+                    <span class="badge">{t('sessions:thisDevice')}</span>
                   ) : (
                     <button
                       type="button"
                       class="danger"
-                      aria-label={`Sign out ${deviceOf(session)}`}
+                      aria-label={t('sessions:signOutLabel', { device: deviceOf(session) })}
                       onClick={() => {
-                        if (!confirm(`Sign out the session on “${deviceOf(session)}”?`)) return;
+                        if (!confirm(t('sessions:confirmSignOut', { device: deviceOf(session) }))) return;
                         void action.run(
                           apply<RevokeSessionMutation, RevokeSessionMutationVariables>(
                             REVOKE_SESSION,
                             { id: session.id },
-                            'Session signed out',
+                            t('sessions:signedOut'),
                           ),
                         );
                       }}
                     >
-                      Sign out
+                      {t('sessions:signOut')}
                     </button>
                   )}
                 </td>
@@ -124,7 +130,7 @@ export function Sessions() {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       <Notice outcome={action.outcome} />
     </div>
   );
@@ -160,73 +166,95 @@ export function PersonalAccessTokens() {
       setMade(answer.createPersonalAccessToken.token ?? null);
       form.reset();
       await load();
-      return `Token made: ${input.name}`;
+      return t('sessions:tokenMade', { name: input.name });
     });
   }
 
   return (
     <div class="card">
-      <h2>Access tokens</h2>
-      <form onSubmit={create} aria-label="Make an access token">
+      <h2>{t('sessions:tokens')}</h2>
+      <form onSubmit={create} aria-label={t('sessions:makeTokenTitle')}>
         <div class="grid">
-          <Field label="Name" name="name" required maxLength={100} errors={action.errors} hint="What uses it" />
-          <Select label="Access" name="scope" options={SCOPES} initial="READ_ONLY" errors={action.errors} />
           <Field
-            label="Expires in (days)"
+            label={t('sessions:name')}
+            name="name"
+            required
+            maxLength={100}
+            errors={action.errors}
+            hint={t('sessions:nameHint')}
+          />
+          <Select
+            label={t('sessions:access')}
+            name="scope"
+            options={scopes()}
+            initial="READ_ONLY"
+            errors={action.errors}
+          />
+          <Field
+            label={t('sessions:expiresInDays')}
             name="expiresInDays"
             type="number"
             min={1}
             max={3650}
             errors={action.errors}
-            hint="Empty: never"
+            hint={t('sessions:expiresHint')}
           />
         </div>
         <button type="submit" disabled={action.busy}>
-          Make token
+          {t('sessions:makeToken')}
         </button>
       </form>
       <Notice outcome={action.outcome} />
       {made && (
         <p class="secret" role="status">
-          Copy it now, it is shown only this once: <code aria-label="New access token">{made}</code>
+          {t('sessions:copyNow')} <code aria-label={t('sessions:newToken')}>{made}</code>
         </p>
       )}
-      <div class="table-wrap">
-        <table aria-label="Access tokens">
-          <Columns names={['Name', 'Access', 'Made', 'Last used', 'Expires', 'Actions']} />
+      <TableWrap label={t('sessions:tokens')}>
+        <table aria-label={t('sessions:tokens')}>
+          <Columns
+            names={[
+              t('sessions:name'),
+              t('sessions:access'),
+              t('sessions:made'),
+              t('sessions:lastUsed'),
+              t('sessions:expires'),
+              t('common:actions'),
+            ]}
+          />
           <tbody>
             {tokens.map((token) => (
               <tr key={token.id}>
                 <th scope="row">{token.name}</th>
-                <td>{SCOPES[token.scope]}</td>
+                <td>{scopes()[token.scope]}</td>
                 <td>{instant(token.createdAt)}</td>
-                <td>{when(token.lastUsedAt, 'Never')}</td>
-                <td>{when(token.expiresAt, 'Never')}</td>
+                <td>{when(token.lastUsedAt, t('sessions:never'))}</td>
+                <td>{when(token.expiresAt, t('sessions:never'))}</td>
                 <td>
                   <button
                     type="button"
                     class="danger"
-                    aria-label={`Revoke ${token.name}`}
+                    aria-label={t('sessions:revokeLabel', { name: token.name })}
                     onClick={() => {
-                      if (!confirm(`Revoke the token “${token.name}”? Whatever uses it stops working.`)) return;
+                      if (!confirm(t('sessions:confirmRevoke', { name: token.name }))) return;
                       setMade(null);
                       void action.run(
                         apply<RevokePersonalAccessTokenMutation, RevokePersonalAccessTokenMutationVariables>(
                           REVOKE_TOKEN,
                           { id: token.id },
-                          `Token revoked: ${token.name}`,
+                          t('sessions:revoked', { name: token.name }),
                         ),
                       );
                     }}
                   >
-                    Revoke
+                    {t('sessions:revoke')}
                   </button>
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { ApiError, gql, session } from './api';
 import type { CompleteSingleSignOnMutation, CompleteSingleSignOnMutationVariables } from './graphql.generated';
+import { t } from './i18n';
 
 const COMPLETE_SINGLE_SIGN_ON = /* GraphQL */ `
   mutation CompleteSingleSignOn($input: CompleteSingleSignOnInput!) {
@@ -35,19 +36,19 @@ export function takeSignOnArrival(): SignOnArrival | null {
  * Why the server refused a sign-on, in the dashboard's own words: the address names a reason, never a text,
  * since anyone may send a link with any fragment. The reasons are the server's (src/auth/sign-on-refusal.ts).
  */
-const REFUSALS: Record<string, string> = {
-  expired: 'That sign-in took too long or was already used. Start it again.',
-  refused: 'Your identity provider did not sign you in (cancelled, or its answer was refused). Start it again.',
-  unverified: 'Your identity provider has not verified your e-mail address, so it cannot sign you in here.',
-  'no-account': 'You have no account here yet, and single sign-on does not create accounts on this server.',
-  'other-identity': 'The account of your e-mail address signs in as another identity of your provider.',
-  disabled: 'This account cannot sign in.',
-  unavailable: 'The identity provider cannot be reached. Try again later.',
-  'not-set-up': 'Single sign-on is not set up on this server.',
-};
+const refusals = (): Record<string, string> => ({
+  expired: t('single-sign-on:refusals.expired'),
+  refused: t('single-sign-on:refusals.refused'),
+  unverified: t('single-sign-on:refusals.unverified'),
+  'no-account': t('single-sign-on:refusals.noAccount'),
+  'other-identity': t('single-sign-on:refusals.otherIdentity'),
+  disabled: t('single-sign-on:refusals.disabled'),
+  unavailable: t('single-sign-on:refusals.unavailable'),
+  'not-set-up': t('single-sign-on:refusals.notSetUp'),
+});
 
 export function refusalMessage(reason: string): string {
-  return `Single sign-on failed: ${REFUSALS[reason] ?? 'start it again.'}`;
+  return t('single-sign-on:failed', { why: refusals()[reason] ?? t('single-sign-on:startAgain') });
 }
 
 /** Exchanges the arrival's one-time code for a session, kept as the user chose before leaving. */
@@ -69,7 +70,7 @@ export async function completeSignOn({ code, keep }: { code: string; keep: boole
 export function SingleSignOnLink({ url, keep }: { url: string; keep: boolean }) {
   return (
     <a class="button" href={url} onClick={() => sessionStorage.setItem(KEEP_KEY, String(keep))}>
-      Sign in with single sign-on
+      {t('single-sign-on:signIn')}
     </a>
   );
 }

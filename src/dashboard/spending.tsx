@@ -11,6 +11,7 @@ import type {
   SpendingSummaryQuery,
   SpendingSummaryQueryVariables,
 } from './graphql.generated';
+import { t } from './i18n';
 import { Columns, Notice, Section, Select, useAction } from './ui';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip);
@@ -70,19 +71,28 @@ const HOUSEHOLDS = /* GraphQL */ `
     }
   }
 `;
-const GROUPINGS: Record<SpendingGroupBy, string> = {
-  CATEGORY: 'Category',
-  FOLDER: 'Folder',
-  CURRENCY: 'Currency',
-  MONTH: 'Month',
-};
+const groupings = (): Record<SpendingGroupBy, string> => ({
+  CATEGORY: t('spending:group.CATEGORY'),
+  FOLDER: t('spending:group.FOLDER'),
+  CURRENCY: t('spending:group.CURRENCY'),
+  MONTH: t('spending:group.MONTH'),
+});
+/** The chart's name: what it groups by, and each group's figure. */
+const costBy = (groupBy: SpendingGroupBy, groups: string): string =>
+  ({
+    CATEGORY: () => t('spending:costBy.CATEGORY', { groups }),
+    FOLDER: () => t('spending:costBy.FOLDER', { groups }),
+    CURRENCY: () => t('spending:costBy.CURRENCY', { groups }),
+    MONTH: () => t('spending:costBy.MONTH', { groups }),
+  })[groupBy]();
 
 /** Whose spending: the select's values ("OWN", "MY_SHARE", "<household>" or "<household>:<member>") and their variables. */
 function viewsOf(households: Household[]): Record<string, string> {
-  const views: Record<string, string> = { OWN: 'My records', MY_SHARE: 'My share' };
+  const views: Record<string, string> = { OWN: t('spending:myRecords'), MY_SHARE: t('spending:myShare') };
   for (const household of households) {
-    views[`${household.id}`] = `${household.name}: everyone`;
-    for (const member of household.members) views[`${household.id}:${member.id}`] = `${household.name}: ${member.name}`;
+    views[`${household.id}`] = t('spending:everyone', { household: household.name });
+    for (const member of household.members)
+      views[`${household.id}:${member.id}`] = t('spending:member', { household: household.name, member: member.name });
   }
   return views;
 }
@@ -131,7 +141,7 @@ export function Spending() {
       type: 'bar',
       data: {
         labels: summary.groups.map((group) => group.label),
-        datasets: [{ label: 'Cost', data: summary.groups.map(value), backgroundColor: color }],
+        datasets: [{ label: t('spending:cost'), data: summary.groups.map(value), backgroundColor: color }],
       },
       options: {
         animation: false,
@@ -146,19 +156,19 @@ export function Spending() {
     .map((group) => `${group.label} ${money(value(group), summary.baseCurrency)}`)
     .join(', ');
   return (
-    <Section title="Spending">
+    <Section title={t('common:screens.spending')}>
       <div class="list-controls">
         <Select
-          label="Whose"
+          label={t('spending:whose')}
           name="view"
           options={viewsOf(households)}
           value={view}
           onChange={(event) => setView(event.currentTarget.value)}
         />
         <Select
-          label="Group by"
+          label={t('spending:groupBy')}
           name="group_by"
-          options={GROUPINGS}
+          options={groupings()}
           value={groupBy}
           onChange={(event) => setGroupBy(event.currentTarget.value as SpendingGroupBy)}
         />
@@ -167,21 +177,23 @@ export function Spending() {
       {summary && (
         <>
           <p class="totals" data-testid="spending-total">
-            {moneyOf(summary.monthlyTotal)} a month · {moneyOf(summary.yearlyTotal)} a year
+            {t('spending:totals', { monthly: moneyOf(summary.monthlyTotal), yearly: moneyOf(summary.yearlyTotal) })}
           </p>
           <p class="totals" data-testid="month-figures">
-            This month: {moneyOf(summary.plannedTotal)} planned · {moneyOf(summary.paidTotal)} paid
-            {summary.budget !== null && ` · budget ${moneyOf(summary.budget)}`}
+            {t('spending:thisMonth', { planned: moneyOf(summary.plannedTotal), paid: moneyOf(summary.paidTotal) })}
+            {summary.budget !== null && t('spending:budget', { amount: moneyOf(summary.budget) })}
           </p>
           <div class="chart">
-            <canvas
-              ref={canvas}
-              role="img"
-              aria-label={`Cost by ${GROUPINGS[groupBy].toLowerCase()}: ${description || 'nothing active'}`}
-            />
+            <canvas ref={canvas} role="img" aria-label={costBy(groupBy, description || t('spending:nothingActive'))} />
           </div>
           <table>
-            <Columns names={[GROUPINGS[groupBy], 'Records', groupBy === 'MONTH' ? 'Paid in the month' : 'A month']} />
+            <Columns
+              names={[
+                groupings()[groupBy],
+                t('spending:records'),
+                groupBy === 'MONTH' ? t('spending:paidInMonth') : t('spending:aMonth'),
+              ]}
+            />
             <tbody>
               {summary.groups.map((group) => (
                 <tr key={group.key}>

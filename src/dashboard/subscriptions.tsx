@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 
-import { gql } from './api';
-import { BILLING_CYCLES, billingWording, calendarDate, moneyOf, RECORD_STATUSES, RECORD_TYPES } from './format';
+import { gql, gqlUpload } from './api';
+import { billingCycles, billingWording, calendarDate, moneyOf, recordStatuses, recordTypes } from './format';
 import type {
   AddAddonMutation,
   AddAddonMutationVariables,
@@ -18,10 +18,14 @@ import type {
   ProductSuggestionsQueryVariables,
   RecordChoicesQuery,
   RecordChoicesQueryVariables,
+  RecordDetailsQuery,
+  RecordDetailsQueryVariables,
   RecordStatus,
   RecordType,
   RefundSubscriptionMutation,
   RefundSubscriptionMutationVariables,
+  RemoveRecordLogoMutation,
+  RemoveRecordLogoMutationVariables,
   RestoreSubscriptionMutation,
   RestoreSubscriptionMutationVariables,
   SubscriptionFilter,
@@ -30,9 +34,13 @@ import type {
   SubscriptionsPageQueryVariables,
   UpdateSubscriptionMutation,
   UpdateSubscriptionMutationVariables,
+  UploadRecordLogoMutation,
+  UploadRecordLogoMutationVariables,
 } from './graphql.generated';
+import { t } from './i18n';
 import { useLiveReload } from './live';
-import { changeThen, Field, Notice, Pager, Section, Select, useAction, useCursorPages } from './ui';
+import { Logo } from './logo';
+import { changeThen, Field, Notice, Pager, Section, Select, TableWrap, useAction, useCursorPages } from './ui';
 
 type Page = SubscriptionsPageQuery;
 /** A record as the list shows it (the create and update operations answer the same selection). */
@@ -56,6 +64,7 @@ const PAGE = /* GraphQL */ `
         node {
           id
           productName
+          logo
           price {
             amount
             currency
@@ -109,7 +118,60 @@ const PRODUCTS = /* GraphQL */ `
         node {
           id
           productName: name
+          price {
+            amount
+            currency
+          }
+          billingCycle
+          billingFrequency
+          categoryId
         }
+      }
+    }
+  }
+`;
+/** What the form shows of a record beyond the list's selection, read when it is opened for editing. */
+const DETAILS = /* GraphQL */ `
+  query RecordDetails($id: ID!) {
+    node(id: $id) {
+      ... on SubscriptionRecord {
+        note
+        discountVoucher
+        rating
+        contractExpiry
+        contractNoticeDays
+        category {
+          id
+        }
+        logo
+        product {
+          id
+          logo
+        }
+      }
+    }
+  }
+`;
+const UPLOAD_LOGO = /* GraphQL */ `
+  mutation UploadRecordLogo($input: UploadLogoInput!) {
+    uploadLogo(input: $input) {
+      logo
+      userErrors {
+        field
+        code
+        message
+      }
+    }
+  }
+`;
+const REMOVE_LOGO = /* GraphQL */ `
+  mutation RemoveRecordLogo($input: RemoveLogoInput!) {
+    removeLogo(input: $input) {
+      id
+      userErrors {
+        field
+        code
+        message
       }
     }
   }
@@ -120,6 +182,7 @@ const CREATE = /* GraphQL */ `
       subscription {
         id
         productName
+        logo
         price {
           amount
           currency
@@ -177,6 +240,10 @@ const LINKS = /* GraphQL */ `
       id
       name
     }
+    currencies
+    me {
+      baseCurrency
+    }
   }
 `;
 const ADDON = /* GraphQL */ `
@@ -207,23 +274,22 @@ const RESTORE = /* GraphQL */ `
     }
   }
 `;
+/** The address that opens the form to add a record. */
+const NEW_RECORD_ADDRESS = '#/subscriptions/new';
 type Sort = `${SubscriptionOrderField} ${OrderDirection}`;
 /** Each sortable column both ways, as the sort menu names them (the table's headers toggle the same). */
-const SORTS: Partial<Record<Sort, string>> = {
-  'PAYMENT_DATE ASC': 'Next payment, soonest first',
-  'PAYMENT_DATE DESC': 'Next payment, latest first',
-  'PRODUCT_NAME ASC': 'Name, A to Z',
-  'PRODUCT_NAME DESC': 'Name, Z to A',
-  'PRICE ASC': 'Price, lowest first',
-  'PRICE DESC': 'Price, highest first',
-  'CREATED_AT DESC': 'Newest first',
-  'CREATED_AT ASC': 'Oldest first',
-  'STATUS ASC': 'Status, A to Z',
-  'STATUS DESC': 'Status, Z to A',
-};
-const STATUS_FILTER: Record<RecordStatus | '', string> = { '': 'Any status', ...RECORD_STATUSES };
-const TYPE_FILTER: Record<RecordType | '', string> = { '': 'Any type', ...RECORD_TYPES };
-const CYCLE_FILTER: Record<BillingCycle | '', string> = { '': 'Any billing', ...BILLING_CYCLES };
+const sorts = (): Partial<Record<Sort, string>> => ({
+  'PAYMENT_DATE ASC': t('subscriptions:sort.nextSoonest'),
+  'PAYMENT_DATE DESC': t('subscriptions:sort.nextLatest'),
+  'PRODUCT_NAME ASC': t('subscriptions:sort.nameAsc'),
+  'PRODUCT_NAME DESC': t('subscriptions:sort.nameDesc'),
+  'PRICE ASC': t('subscriptions:sort.priceAsc'),
+  'PRICE DESC': t('subscriptions:sort.priceDesc'),
+  'CREATED_AT DESC': t('subscriptions:sort.newest'),
+  'CREATED_AT ASC': t('subscriptions:sort.oldest'),
+  'STATUS ASC': t('subscriptions:sort.statusAsc'),
+  'STATUS DESC': t('subscriptions:sort.statusDesc'),
+});
 
 /** The user's folders, payment modes, tags, categories and alerts: the form's choices and the list's filters. */
 function useLinks(): Links {
@@ -233,6 +299,8 @@ function useLinks(): Links {
     tags: [],
     productCategories: [],
     alerts: [],
+    currencies: [],
+    me: { baseCurrency: 'USD' },
   });
   useEffect(() => {
     void gql<RecordChoicesQuery, RecordChoicesQueryVariables>(LINKS).then(setLinks, () => undefined);
@@ -250,6 +318,7 @@ const UPDATE = /* GraphQL */ `
       subscription {
         id
         productName
+        logo
         price {
           amount
           currency
@@ -330,34 +399,34 @@ const DELETE = /* GraphQL */ `
 /** A record's lifecycle actions: what is asked first (naming the record), what is said after, and the call. */
 const LIFECYCLE: Record<
   'cancel' | 'refund' | 'delete',
-  [question: (name: string) => string, done: string, run: (id: string) => Promise<unknown>]
+  [question: (name: string) => string, done: (name: string) => string, run: (id: string) => Promise<unknown>]
 > = {
   cancel: [
-    (name) => `Cancel ${name}? It stops renewing, and no more payments are planned.`,
-    'cancelled',
+    (name) => t('subscriptions:confirm.cancel', { name }),
+    (name) => t('subscriptions:done.cancelled', { name }),
     (id) => gql<CancelSubscriptionMutation, CancelSubscriptionMutationVariables>(CANCEL, { input: { id } }),
   ],
   refund: [
-    (name) => `Mark ${name} refunded? It stops renewing, and its payment counts as returned.`,
-    'refunded',
+    (name) => t('subscriptions:confirm.refund', { name }),
+    (name) => t('subscriptions:done.refunded', { name }),
     (id) => gql<RefundSubscriptionMutation, RefundSubscriptionMutationVariables>(REFUND, { input: { id } }),
   ],
   delete: [
-    (name) => `Delete ${name}? You can undo it right after.`,
-    'deleted',
+    (name) => t('subscriptions:confirm.delete', { name }),
+    (name) => t('subscriptions:done.deleted', { name }),
     (id) => gql<DeleteSubscriptionMutation, DeleteSubscriptionMutationVariables>(DELETE, { input: { id } }),
   ],
 };
 
 /** The table's columns, and the field each sortable one sorts by. */
-const COLUMNS: Array<[string, SubscriptionOrderField | null]> = [
-  ['Product', 'PRODUCT_NAME'],
-  ['Details', null],
-  ['Price', 'PRICE'],
-  ['Billing', null],
-  ['Next payment', 'PAYMENT_DATE'],
-  ['Status', 'STATUS'],
-  ['Actions', null],
+const columns = (): Array<[string, SubscriptionOrderField | null]> => [
+  [t('subscriptions:column.product'), 'PRODUCT_NAME'],
+  [t('subscriptions:column.details'), null],
+  [t('subscriptions:column.price'), 'PRICE'],
+  [t('subscriptions:column.billing'), null],
+  [t('subscriptions:column.nextPayment'), 'PAYMENT_DATE'],
+  [t('subscriptions:column.status'), 'STATUS'],
+  [t('common:actions'), null],
 ];
 
 /** The header row: a sortable column's name sorts by it, ascending first, and again the other way. */
@@ -366,7 +435,7 @@ function SortingColumns({ sort, onSort }: { sort: Sort; onSort: (sort: Sort) => 
   return (
     <thead>
       <tr>
-        {COLUMNS.map(([name, by]) => {
+        {columns().map(([name, by]) => {
           if (!by)
             return (
               <th key={name} scope="col">
@@ -422,7 +491,12 @@ export function Subscriptions() {
   const [addonFor, setAddonFor] = useState<Row | null>(null);
   const pages = useCursorPages();
   const [page, setPage] = useState<Page | null>(null);
-  const [editing, setEditing] = useState<Row | 'new' | null>(null);
+  // #/subscriptions/new (the overview's call to add a first record) opens the add form.
+  const [editing, setEditing] = useState<{ row: Row | null; clone: boolean } | null>(
+    location.hash === NEW_RECORD_ADDRESS ? { row: null, clone: false } : null,
+  );
+  // The row whose menu of actions is open, if any.
+  const [menuFor, setMenuFor] = useState<string | null>(null);
   const action = useAction();
   const after = pages.after;
 
@@ -452,9 +526,14 @@ export function Subscriptions() {
     setQuery({ ...query, ...next });
     pages.restart();
   };
+  /** The form closes; an address that opened it becomes the list's again (a reload does not reopen it). */
+  const closeForm = () => {
+    setEditing(null);
+    if (location.hash === NEW_RECORD_ADDRESS) history.replaceState(null, '', '#/subscriptions');
+  };
   /** A form's work is done: close it, show the list as it is now, and say what happened. */
   const finished = async (message: string) => {
-    setEditing(null);
+    closeForm();
     setAddonFor(null);
     await load();
     action.setOutcome({ kind: 'done', message });
@@ -474,79 +553,80 @@ export function Subscriptions() {
           changeThen(load)<RestoreSubscriptionMutation, RestoreSubscriptionMutationVariables>(
             RESTORE,
             { input: { id: row.id } },
-            `${row.productName}: restored`,
+            t('subscriptions:done.restored', { name: row.productName }),
           ),
         );
       action.setOutcome({
         kind: 'done',
-        message: `${row.productName}: ${done}`,
-        ...(verb === 'delete' ? { next: { label: 'Undo', run: undo } } : {}),
+        message: done(row.productName),
+        ...(verb === 'delete' ? { next: { label: t('common:undo'), run: undo } } : {}),
       });
     }
   }
 
   return (
     <Section
-      title="Subscriptions"
+      title={t('common:screens.subscriptions')}
       actions={
-        <button type="button" onClick={() => setEditing('new')}>
-          Add a subscription
+        <button type="button" onClick={() => setEditing({ row: null, clone: false })}>
+          {t('subscriptions:addSubscription')}
         </button>
       }
     >
       {editing && (
         <RecordForm
           // A new form per record: its fields start from the record and are the form's own afterwards.
-          key={editing === 'new' ? 'new' : editing.id}
-          record={editing === 'new' ? null : editing}
+          key={`${editing.clone ? 'clone' : 'edit'} ${editing.row?.id ?? 'new'}`}
+          record={editing.clone ? null : editing.row}
+          template={editing.clone ? editing.row : null}
           onDone={finished}
-          onCancel={() => setEditing(null)}
+          onCancel={closeForm}
         />
       )}
       {addonFor && <AddonForm key={addonFor.id} main={addonFor} onDone={finished} onCancel={() => setAddonFor(null)} />}
       <form role="search" class="list-controls" onSubmit={(event) => event.preventDefault()}>
         <Field
-          label="Search"
+          label={t('subscriptions:search')}
           name="search"
           type="search"
           value={query.search}
           onInput={(event) => change({ search: event.currentTarget.value })}
         />
         <Select
-          label="Sort by"
+          label={t('subscriptions:sortBy')}
           name="sort"
-          options={SORTS}
+          options={sorts()}
           value={query.sort}
           onChange={(event) => change({ sort: event.currentTarget.value as Sort })}
         />
         <Select
-          label="Status"
+          label={t('subscriptions:status')}
           name="status_filter"
-          options={STATUS_FILTER}
+          options={{ '': t('subscriptions:any.status'), ...recordStatuses() }}
           value={query.status}
           onChange={(event) => change({ status: event.currentTarget.value as RecordStatus | '' })}
         />
         <Select
-          label="Type"
+          label={t('subscriptions:type')}
           name="type_filter"
-          options={TYPE_FILTER}
+          options={{ '': t('subscriptions:any.type'), ...recordTypes() }}
           value={query.type}
           onChange={(event) => change({ type: event.currentTarget.value as RecordType | '' })}
         />
         <Select
-          label="Billing"
+          label={t('subscriptions:billing')}
           name="cycle_filter"
-          options={CYCLE_FILTER}
+          options={{ '': t('subscriptions:any.billing'), ...billingCycles() }}
           value={query.cycle}
           onChange={(event) => change({ cycle: event.currentTarget.value as BillingCycle | '' })}
         />
         {(
           [
-            ['folder', 'Folder', links.folders, 'Any folder'],
-            ['tag', 'Tag', links.tags, 'Any tag'],
-            ['paymentMode', 'Payment method', links.paymentModes, 'Any payment method'],
-            ['category', 'Category', links.productCategories, 'Any category'],
-            ['alert', 'Alert', links.alerts, 'Any alert'],
+            ['folder', t('subscriptions:folder'), links.folders, t('subscriptions:any.folder')],
+            ['tag', t('subscriptions:tag'), links.tags, t('subscriptions:any.tag')],
+            ['paymentMode', t('subscriptions:paymentMethod'), links.paymentModes, t('subscriptions:any.paymentMethod')],
+            ['category', t('subscriptions:category'), links.productCategories, t('subscriptions:any.category')],
+            ['alert', t('subscriptions:alert'), links.alerts, t('subscriptions:any.alert')],
           ] as const
         ).map(([key, label, rows, any]) => (
           <Select
@@ -559,7 +639,7 @@ export function Subscriptions() {
           />
         ))}
         <Select
-          label="Per page"
+          label={t('subscriptions:perPage')}
           name="per_page"
           options={PAGE_SIZES}
           value={String(query.pageSize)}
@@ -570,19 +650,25 @@ export function Subscriptions() {
       {page && (
         <>
           <p class="totals">
-            {page.subscriptions.totalCount} {page.subscriptions.totalCount === 1 ? 'record' : 'records'} ·{' '}
-            {moneyOf(page.spendingSummary.monthlyTotal)} a month · {moneyOf(page.spendingSummary.yearlyTotal)} a year
+            {t('subscriptions:totals', {
+              count: page.subscriptions.totalCount,
+              monthly: moneyOf(page.spendingSummary.monthlyTotal),
+              yearly: moneyOf(page.spendingSummary.yearlyTotal),
+            })}
           </p>
-          <div class="table-wrap">
+          <TableWrap label={t('common:screens.subscriptions')}>
             <table class="records">
               <SortingColumns sort={query.sort} onSort={(sort) => change({ sort })} />
               <tbody>
                 {page.subscriptions.edges.map(({ node }) => (
                   <tr key={node.id}>
-                    <th scope="row">{node.productName}</th>
+                    <th scope="row">
+                      <Logo name={node.productName} src={node.logo} size={24} />
+                      {node.productName}
+                    </th>
                     <td>
                       {[
-                        node.isAddon ? 'Add-on' : null,
+                        node.isAddon ? t('subscriptions:addon') : null,
                         node.folder?.name,
                         node.paymentMode?.name,
                         ...node.tags.map((tag) => `#${tag.name}`),
@@ -596,52 +682,60 @@ export function Subscriptions() {
                     </td>
                     <td>{billingWording(node.type, node.billingCycle, node.billingFrequency)}</td>
                     <td>{node.nextPaymentDate ? calendarDate(node.nextPaymentDate) : '—'}</td>
-                    <td>{RECORD_STATUSES[node.status]}</td>
+                    <td>{recordStatuses()[node.status]}</td>
                     <td class="actions">
-                      <button type="button" onClick={() => setEditing(node)} aria-label={`Edit ${node.productName}`}>
-                        Edit
-                      </button>
-                      {!node.isAddon && (
-                        <button
-                          type="button"
-                          onClick={() => setAddonFor(node)}
-                          aria-label={`Add an add-on to ${node.productName}`}
-                        >
-                          Add-on
-                        </button>
-                      )}
-                      {node.status === 'ACTIVE' && (
-                        <button
-                          type="button"
-                          onClick={() => lifecycle(node, 'cancel')}
-                          aria-label={`Cancel ${node.productName}`}
-                        >
-                          Cancel
-                        </button>
-                      )}
-                      {node.status === 'ACTIVE' && (
-                        <button
-                          type="button"
-                          onClick={() => lifecycle(node, 'refund')}
-                          aria-label={`Refund ${node.productName}`}
-                        >
-                          Refund
-                        </button>
-                      )}
-                      <button
-                        type="button"
-                        class="danger"
-                        onClick={() => lifecycle(node, 'delete')}
-                        aria-label={`Delete ${node.productName}`}
-                      >
-                        Delete
-                      </button>
+                      <RowMenu
+                        row={node}
+                        open={menuFor === node.id}
+                        onToggle={(open) => setMenuFor(open ? node.id : null)}
+                        actions={[
+                          [
+                            t('common:edit'),
+                            t('subscriptions:editNamed', { name: node.productName }),
+                            () => setEditing({ row: node, clone: false }),
+                          ],
+                          [
+                            t('subscriptions:clone'),
+                            t('subscriptions:cloneNamed', { name: node.productName }),
+                            () => setEditing({ row: node, clone: true }),
+                          ],
+                          ...(node.isAddon
+                            ? []
+                            : [
+                                [
+                                  t('subscriptions:addon'),
+                                  t('subscriptions:addonNamed', { name: node.productName }),
+                                  () => setAddonFor(node),
+                                ] as const,
+                              ]),
+                          ...(node.status === 'ACTIVE'
+                            ? [
+                                [
+                                  t('subscriptions:cancelRecord'),
+                                  t('subscriptions:cancelNamed', { name: node.productName }),
+                                  () => lifecycle(node, 'cancel'),
+                                ] as const,
+                                [
+                                  t('subscriptions:refund'),
+                                  t('subscriptions:refundNamed', { name: node.productName }),
+                                  () => lifecycle(node, 'refund'),
+                                ] as const,
+                              ]
+                            : []),
+                          [
+                            t('common:delete'),
+                            t('subscriptions:deleteNamed', { name: node.productName }),
+                            () => lifecycle(node, 'delete'),
+                            'danger',
+                          ],
+                        ]}
+                      />
                     </td>
                   </tr>
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           <Pager pages={pages} pageInfo={page.subscriptions.pageInfo} />
         </>
       )}
@@ -649,157 +743,397 @@ export function Subscriptions() {
   );
 }
 
-/** Create or edit: the catalogue is searched as the name is typed (the server's search forgives typos). */
+/**
+ * A row's actions behind one button (a disclosure: the actions show under it, Escape closes them), each
+ * action named with the record for assistive technology.
+ */
+function RowMenu({
+  row,
+  open,
+  onToggle,
+  actions,
+}: {
+  row: Row;
+  open: boolean;
+  onToggle: (open: boolean) => void;
+  actions: ReadonlyArray<readonly [text: string, label: string, run: () => unknown, danger?: 'danger']>;
+}) {
+  const id = `actions-${row.id}`;
+  return (
+    <div class="row-menu" onKeyDown={(event) => event.key === 'Escape' && onToggle(false)}>
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-controls={id}
+        aria-label={t('subscriptions:actionsFor', { name: row.productName })}
+        onClick={() => onToggle(!open)}
+      >
+        {t('common:actions')}
+      </button>
+      {open && (
+        <ul id={id} class="row-menu-items">
+          {actions.map(([text, label, run, danger]) => (
+            <li key={text}>
+              <button
+                type="button"
+                class={danger ? 'link danger' : 'link'}
+                aria-label={label}
+                onClick={() => {
+                  onToggle(false);
+                  void run();
+                }}
+              >
+                {text}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+type Details = Extract<NonNullable<RecordDetailsQuery['node']>, { rating: number }>;
+
+/** Ratings as the form offers them: 0 is none. */
+const ratings = () => ({
+  '0': t('subscriptions:notRated'),
+  ...Object.fromEntries(Array.from({ length: 10 }, (_, i) => [i + 1, t('subscriptions:rating', { rating: i + 1 })])),
+});
+/** The alert choice that leaves the record's alerts as they are (on create: the system default alert). */
+const KEEP_ALERT = '';
+const NO_ALERT = 'none';
+
+/** The currencies offered: the base currency first, then the record's own, then every known one by code. */
+function currencyChoices(links: Links, current: string | undefined): Record<string, string> {
+  const first = [links.me.baseCurrency, current].filter((code): code is string => Boolean(code));
+  return Object.fromEntries([...new Set([...first, ...links.currencies])].map((code) => [code, code]));
+}
+
+/**
+ * Create or edit: the catalogue is searched as the name is typed (the server's search forgives typos), and a
+ * catalogue product picked fills in its price, currency, billing and category where the catalogue knows them.
+ */
 function RecordForm({
   record,
+  template = null,
   onDone,
   onCancel,
 }: {
   record: Row | null;
+  /** The record a new one is cloned from: the form starts from its fields. */
+  template?: Row | null;
   onDone: (message: string) => void;
   onCancel: () => void;
 }) {
+  // What the fields start from: the record edited, or the one cloned.
+  const source = record ?? template;
   const action = useAction();
   const [products, setProducts] = useState<Product[]>([]);
+  // Editing waits for the fields the list does not show; a new record has none to wait for.
+  const [details, setDetails] = useState<Details | null | undefined>(source ? undefined : null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const links = useLinks();
+
+  useEffect(() => {
+    if (!source) return;
+    void gql<RecordDetailsQuery, RecordDetailsQueryVariables>(DETAILS, { id: source.id }).then(
+      (data) => setDetails((data.node as Details | null) ?? null),
+      () => setDetails(null),
+    );
+  }, [source?.id]);
 
   async function lookUp(text: string) {
     if (text.trim().length < 2) return setProducts([]);
     const data = await gql<ProductSuggestionsQuery, ProductSuggestionsQueryVariables>(PRODUCTS, {
       search: text,
     }).catch(() => null);
-    setProducts(data?.products.edges.map((edge) => edge.node) ?? []);
+    const found = data?.products.edges.map((edge) => edge.node) ?? [];
+    setProducts(found);
+    // The name typed (and still there) is a catalogue product's: what the catalogue knows of it fills in.
+    const typed = (formRef.current?.elements.namedItem('product') as HTMLInputElement | null)?.value ?? '';
+    const picked = found.find((candidate) => candidate.productName.toLowerCase() === typed.trim().toLowerCase());
+    if (picked && typed === text && !record) prefill(picked);
   }
 
-  const links = useLinks();
+  /** What the catalogue knows of a product, into the new record's fields. */
+  function prefill(product: Product) {
+    const fields = formRef.current?.elements;
+    if (!fields) return;
+    const set = (name: string, value: string) => {
+      const field = fields.namedItem(name) as HTMLInputElement | HTMLSelectElement | null;
+      // A select takes only a value it offers (a currency without a rate here is not one).
+      if (field instanceof HTMLSelectElement && ![...field.options].some((option) => option.value === value)) return;
+      if (field) field.value = value;
+    };
+    if (product.price) {
+      set('price', product.price.amount);
+      set('price_type', product.price.currency);
+    }
+    set('billing_cycle', product.billingCycle);
+    set('billing_frequency', String(product.billingFrequency));
+    set('category_id', product.categoryId);
+  }
 
   async function submit(event: Event) {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
-    const name = String(form.get('product')).trim();
-    const folderId = String(form.get('folder_id'));
-    const paymentModeId = String(form.get('payment_mode_id'));
-    const tags = String(form.get('tags'))
+    const text = (name: string) => String(form.get(name) ?? '').trim();
+    const name = text('product');
+    const [folderId, paymentModeId, categoryId, alert] = [
+      'folder_id',
+      'payment_mode_id',
+      'category_id',
+      'alert_id',
+    ].map(text);
+    const tags = text('tags')
       .split(',')
       .map((tag) => tag.trim())
       .filter((tag) => tag !== '');
     const product = products.find((candidate) => candidate.productName.toLowerCase() === name.toLowerCase());
+    // Cleared on edit (null), left out on create when empty.
+    const optional = <T,>(value: T | '', cleared: T | null = null) =>
+      value !== '' ? value : record ? cleared : undefined;
+    // The same name keeps the record's product (a clone's too); another is a catalogue product or a private one.
+    const sameProduct = source && name === source.productName && details?.product;
     const input: CreateSubscriptionInput = {
-      ...(product ? { productId: product.id } : record && name === record.productName ? {} : { productName: name }),
-      price: String(form.get('price')),
-      currency: String(form.get('price_type')).toUpperCase(),
-      billingCycle: String(form.get('billing_cycle')) as BillingCycle,
+      ...(product
+        ? { productId: product.id }
+        : sameProduct
+          ? record
+            ? {}
+            : { productId: sameProduct.id }
+          : { productName: name }),
+      price: text('price'),
+      currency: text('price_type').toUpperCase(),
+      billingCycle: text('billing_cycle') as BillingCycle,
       billingFrequency: Number(form.get('billing_frequency')),
-      paymentDate: String(form.get('payment_date')),
-      type: String(form.get('type')) as RecordType,
-      ...(folderId ? { folderId } : {}),
-      ...(paymentModeId ? { paymentModeId } : {}),
+      paymentDate: text('payment_date'),
+      type: text('type') as RecordType,
+      folderId: optional(folderId),
+      paymentModeId: optional(paymentModeId),
+      categoryId: optional(categoryId),
+      ...(alert === KEEP_ALERT ? {} : { alertId: alert === NO_ALERT ? null : alert }),
+      note: optional(text('note')),
+      discountVoucher: optional(text('discount_voucher')),
+      rating: Number(form.get('rating') ?? 0),
+      contractExpiry: optional(text('contract_expiry')),
+      contractNoticeDays: optional(text('contract_notice_days') === '' ? '' : Number(text('contract_notice_days'))),
       ...(record || tags.length > 0 ? { tagNames: tags } : {}),
     };
+    for (const key of Object.keys(input) as Array<keyof CreateSubscriptionInput>)
+      if (input[key] === undefined) delete input[key];
+    const logo = form.get('logo');
     await action.run(async () => {
+      let id = record?.id;
       if (record)
         await gql<UpdateSubscriptionMutation, UpdateSubscriptionMutationVariables>(UPDATE, {
           input: { ...input, id: record.id },
         });
-      else await gql<CreateSubscriptionMutation, CreateSubscriptionMutationVariables>(CREATE, { input });
-      onDone(record ? `${name}: saved` : `${name}: added`);
+      else
+        id = (await gql<CreateSubscriptionMutation, CreateSubscriptionMutationVariables>(CREATE, { input }))
+          .createSubscription.subscription?.id;
+      // The record is saved first: a logo is uploaded for a record that exists.
+      const file = logo instanceof File && logo.size > 0 ? logo : null;
+      if (file && id !== undefined)
+        await gqlUpload<UploadRecordLogoMutation, UploadRecordLogoMutationVariables>(
+          UPLOAD_LOGO,
+          { input: { id, file } },
+          'input.file',
+        );
+      const saved = t(record ? 'subscriptions:done.saved' : 'subscriptions:done.added', { name });
+      onDone(file && id !== undefined ? `${saved}. ${t('logos:uploaded', { name })}` : saved);
     });
   }
 
+  /** Takes the record's own logo off: its product's shows again, or the monogram. */
+  async function removeLogo() {
+    if (!record) return;
+    await action.run(async () => {
+      await gql<RemoveRecordLogoMutation, RemoveRecordLogoMutationVariables>(REMOVE_LOGO, { input: { id: record.id } });
+      onDone(t('logos:removed', { name: record.productName }));
+    });
+  }
+
+  const title = record
+    ? t('subscriptions:editNamed', { name: record.productName })
+    : template
+      ? t('subscriptions:cloneNamed', { name: template.productName })
+      : t('subscriptions:addSubscription');
+  if (details === undefined)
+    return <p aria-busy="true">{t('subscriptions:loadingNamed', { name: source?.productName })}</p>;
   return (
-    <form class="card" onSubmit={submit} aria-label={record ? `Edit ${record.productName}` : 'Add a subscription'}>
-      <h2>{record ? `Edit ${record.productName}` : 'Add a subscription'}</h2>
+    <form class="card" ref={formRef} onSubmit={submit} aria-label={title}>
+      <h2>{title}</h2>
       <div class="grid">
         <Field
-          label="Product"
+          label={t('subscriptions:field.product')}
           name="product"
           required
           list="catalogue"
           autoComplete="off"
-          defaultValue={record?.productName}
+          defaultValue={source?.productName}
           onInput={(event) => void lookUp(event.currentTarget.value)}
           errors={action.errors}
-          hint="A catalogue product, or any name"
+          hint={t('subscriptions:field.productHint')}
         />
         <datalist id="catalogue">
           {products.map((product) => (
             <option key={product.id} value={product.productName} />
           ))}
         </datalist>
+        <div class="field logo-field">
+          {record && (
+            <p>
+              <Logo name={record.productName} src={details?.logo} size={48} />
+              {/* Its own upload differs from its product's logo: that one can be taken off. */}
+              {details?.logo && details.logo !== details.product?.logo && (
+                <button
+                  type="button"
+                  class="link"
+                  aria-label={t('logos:removeNamed', { name: record.productName })}
+                  disabled={action.busy}
+                  onClick={() => void removeLogo()}
+                >
+                  {t('logos:remove')}
+                </button>
+              )}
+            </p>
+          )}
+          <Field
+            label={t('logos:upload')}
+            name="logo"
+            type="file"
+            accept="image/png,image/jpeg,image/webp"
+            hint={t('logos:uploadHint')}
+          />
+        </div>
         <Field
-          label="Price"
+          label={t('subscriptions:field.price')}
           name="price"
           inputMode="decimal"
           required
-          defaultValue={record?.price.amount}
+          defaultValue={source?.price.amount}
           errors={action.errors}
         />
-        <Field
-          label="Currency"
+        <Select
+          label={t('subscriptions:field.currency')}
           name="price_type"
-          required
-          maxLength={3}
-          defaultValue={record?.price.currency ?? 'USD'}
+          options={currencyChoices(links, source?.price.currency)}
+          initial={source?.price.currency ?? links.me.baseCurrency}
           errors={action.errors}
         />
         <Select
-          label="Type"
+          label={t('subscriptions:field.type')}
           name="type"
-          options={RECORD_TYPES}
-          initial={record?.type ?? 'SUBSCRIPTION'}
+          options={recordTypes()}
+          initial={source?.type ?? 'SUBSCRIPTION'}
           errors={action.errors}
         />
         <Select
-          label="Billing cycle"
+          label={t('subscriptions:field.billingCycle')}
           name="billing_cycle"
-          options={BILLING_CYCLES}
-          initial={record?.billingCycle ?? 'MONTHLY'}
+          options={billingCycles()}
+          initial={source?.billingCycle ?? 'MONTHLY'}
           errors={action.errors}
         />
         <Field
-          label="Every"
+          label={t('subscriptions:field.every')}
           name="billing_frequency"
           type="number"
           min={1}
           required
-          defaultValue={String(record?.billingFrequency ?? 1)}
+          defaultValue={String(source?.billingFrequency ?? 1)}
           errors={action.errors}
         />
         <Field
-          label="First payment"
+          label={t('subscriptions:field.firstPayment')}
           name="payment_date"
           type="date"
           required
-          defaultValue={record?.paymentDate}
+          defaultValue={source?.paymentDate}
           errors={action.errors}
         />
         <Select
-          label="Folder"
+          label={t('subscriptions:field.category')}
+          name="category_id"
+          options={choices(links.productCategories, t('common:none'))}
+          initial={details?.category?.id ?? ''}
+          errors={action.errors}
+        />
+        <Select
+          label={t('subscriptions:field.folder')}
           name="folder_id"
-          options={choices(links.folders, 'None')}
-          initial={String(record?.folder?.id ?? '')}
+          options={choices(links.folders, t('common:none'))}
+          initial={String(source?.folder?.id ?? '')}
           errors={action.errors}
         />
         <Select
-          label="Payment mode"
+          label={t('subscriptions:field.paymentMode')}
           name="payment_mode_id"
-          options={choices(links.paymentModes, 'None')}
-          initial={String(record?.paymentMode?.id ?? '')}
+          options={choices(links.paymentModes, t('common:none'))}
+          initial={String(source?.paymentMode?.id ?? '')}
+          errors={action.errors}
+        />
+        <Select
+          label={t('subscriptions:field.alert')}
+          name="alert_id"
+          options={{
+            [KEEP_ALERT]: record ? t('subscriptions:field.alertAsItIs') : t('subscriptions:field.alertDefault'),
+            [NO_ALERT]: t('subscriptions:field.noAlert'),
+            ...Object.fromEntries(links.alerts.map((alert) => [alert.id, alert.name])),
+          }}
+          initial={KEEP_ALERT}
           errors={action.errors}
         />
         <Field
-          label="Tags"
+          label={t('subscriptions:field.tags')}
           name="tags"
-          defaultValue={record?.tags.map((tag) => tag.name).join(', ')}
+          defaultValue={source?.tags.map((tag) => tag.name).join(', ')}
           errors={action.errors}
-          hint="Comma-separated; new names become tags"
+          hint={t('subscriptions:field.tagsHint')}
         />
+        <Select
+          label={t('subscriptions:field.rating')}
+          name="rating"
+          options={ratings()}
+          initial={String(details?.rating ?? 0)}
+          errors={action.errors}
+        />
+        <Field
+          label={t('subscriptions:field.contractEnds')}
+          name="contract_expiry"
+          type="date"
+          defaultValue={details?.contractExpiry ?? ''}
+          errors={action.errors}
+        />
+        <Field
+          label={t('subscriptions:field.noticeDays')}
+          name="contract_notice_days"
+          type="number"
+          min={0}
+          defaultValue={details?.contractNoticeDays === null || !details ? '' : String(details.contractNoticeDays)}
+          errors={action.errors}
+          hint={t('subscriptions:field.noticeHint')}
+        />
+        <Field
+          label={t('subscriptions:field.discountVoucher')}
+          name="discount_voucher"
+          maxLength={200}
+          defaultValue={details?.discountVoucher ?? ''}
+          errors={action.errors}
+        />
+        <div class="field">
+          <label for="field-note">{t('subscriptions:field.notes')}</label>
+          <textarea id="field-note" name="note" rows={2} maxLength={5000} defaultValue={details?.note ?? ''} />
+        </div>
       </div>
       <Notice outcome={action.outcome} />
       <button type="submit" disabled={action.busy}>
-        {record ? 'Save' : 'Add'}
+        {record ? t('common:save') : t('common:add')}
       </button>
       <button type="button" class="link" onClick={onCancel}>
-        Close
+        {t('common:close')}
       </button>
     </form>
   );
@@ -818,30 +1152,42 @@ function AddonForm({ main, onDone, onCancel }: { main: Row; onDone: (message: st
         paymentDate: String(form.get('payment_date')),
       };
       await gql<AddAddonMutation, AddAddonMutationVariables>(ADDON, { input: { ...input, mainRecordId: main.id } });
-      onDone(`${main.productName}: add-on added`);
+      onDone(t('subscriptions:done.addonAdded', { name: main.productName }));
     });
   }
   return (
-    <form class="card" onSubmit={submit} aria-label={`Add an add-on to ${main.productName}`}>
-      <h2>Add-on to {main.productName}</h2>
+    <form class="card" onSubmit={submit} aria-label={t('subscriptions:addonNamed', { name: main.productName })}>
+      <h2>{t('subscriptions:addonTo', { name: main.productName })}</h2>
       <div class="grid">
-        <Field label="Price" name="price" inputMode="decimal" required errors={action.errors} />
         <Field
-          label="Currency"
+          label={t('subscriptions:field.price')}
+          name="price"
+          inputMode="decimal"
+          required
+          errors={action.errors}
+        />
+        <Field
+          label={t('subscriptions:field.currency')}
           name="price_type"
           required
           maxLength={3}
           defaultValue={main.price.currency}
           errors={action.errors}
         />
-        <Field label="First payment" name="payment_date" type="date" required errors={action.errors} />
+        <Field
+          label={t('subscriptions:field.firstPayment')}
+          name="payment_date"
+          type="date"
+          required
+          errors={action.errors}
+        />
       </div>
       <Notice outcome={action.outcome} />
       <button type="submit" disabled={action.busy}>
-        Add add-on
+        {t('subscriptions:addAddon')}
       </button>
       <button type="button" class="link" onClick={onCancel}>
-        Close
+        {t('common:close')}
       </button>
     </form>
   );

@@ -13,6 +13,7 @@ import type {
   TwoFactorStatusQuery,
   TwoFactorStatusQueryVariables,
 } from './graphql.generated';
+import { t } from './i18n';
 import { Field, Notice, useAction } from './ui';
 
 type Status = TwoFactorStatusQuery['me'];
@@ -100,24 +101,24 @@ export function TwoFactor() {
         setEnrolment(null);
         setRecoveryCodes(made.recoveryCodes ?? null);
         setStatus(made.user);
-        return 'Two-factor is on';
+        return t('two-factor:turnedOn');
       }
       if (choice === 'disable') {
-        if (!confirm('Turn off two-factor? Signing in will ask only for your password.')) return;
+        if (!confirm(t('two-factor:confirmOff'))) return;
         setStatus(
           (await gql<DisableTwoFactorMutation, DisableTwoFactorMutationVariables>(DISABLE, { input })).disableTwoFactor
             .user,
         );
         setRecoveryCodes(null);
-        return 'Two-factor is off';
+        return t('two-factor:turnedOff');
       }
-      if (!confirm('Make new recovery codes? Your current ones will stop working.')) return;
+      if (!confirm(t('two-factor:confirmRegenerate'))) return;
       const made = (
         await gql<RegenerateRecoveryCodesMutation, RegenerateRecoveryCodesMutationVariables>(REGENERATE, { input })
       ).regenerateRecoveryCodes;
       setRecoveryCodes(made.recoveryCodes ?? null);
       setStatus(made.user);
-      return 'New recovery codes made';
+      return t('two-factor:regenerated');
     });
     if (ok) form.reset();
   }
@@ -125,48 +126,44 @@ export function TwoFactor() {
   if (!status) return <Notice outcome={action.outcome} />;
   return (
     <div class="card">
-      <h2>Two-factor sign-in</h2>
-      <p>
-        {status.twoFactorEnabled
-          ? `On: signing in asks for a code from your authenticator app. Recovery codes left: ${status.recoveryCodesLeft}.`
-          : 'Off: signing in asks only for your password.'}
-      </p>
+      <h2>{t('two-factor:title')}</h2>
+      <p>{status.twoFactorEnabled ? t('two-factor:on', { left: status.recoveryCodesLeft }) : t('two-factor:off')}</p>
       {recoveryCodes && <RecoveryCodes codes={recoveryCodes} onSaved={() => setRecoveryCodes(null)} />}
       {!status.twoFactorEnabled && !enrolment && (
         <button type="button" onClick={() => void start()} disabled={action.busy}>
-          Turn on
+          {t('two-factor:turnOn')}
         </button>
       )}
       {enrolment && (
         <div>
-          <p>Scan this with your authenticator app, then enter the code it shows.</p>
-          <img src={enrolment.qrCode ?? undefined} alt="QR code for your authenticator app" width={200} height={200} />
+          <p>{t('two-factor:scan')}</p>
+          <img src={enrolment.qrCode ?? undefined} alt={t('two-factor:qrCode')} width={200} height={200} />
           <p class="secret">
-            Can’t scan? Enter this key: <code aria-label="Key for manual entry">{enrolment.secret}</code>
+            {t('two-factor:cantScan')} <code aria-label={t('two-factor:key')}>{enrolment.secret}</code>
           </p>
         </div>
       )}
       {(enrolment || status.twoFactorEnabled) && (
-        <form onSubmit={(event) => void submit(event as SubmitEvent)} aria-label="Two-factor code">
+        <form onSubmit={(event) => void submit(event as SubmitEvent)} aria-label={t('auth:code')}>
           <Field
-            label="Code"
+            label={t('two-factor:code')}
             name="code"
             required
             autoComplete="one-time-code"
-            hint={enrolment ? undefined : 'From your app, or a recovery code'}
+            hint={enrolment ? undefined : t('two-factor:codeHint')}
             errors={action.errors}
           />
           {enrolment ? (
             <button type="submit" disabled={action.busy}>
-              Confirm
+              {t('two-factor:confirm')}
             </button>
           ) : (
             <>
               <button type="submit" value="regenerate" disabled={action.busy}>
-                New recovery codes
+                {t('two-factor:regenerate')}
               </button>
               <button type="submit" value="disable" class="danger" disabled={action.busy}>
-                Turn off
+                {t('two-factor:turnOff')}
               </button>
             </>
           )}
@@ -180,10 +177,9 @@ export function TwoFactor() {
 /** The recovery codes, this once: the user is told to save them before they go. */
 function RecoveryCodes({ codes, onSaved }: { codes: string[]; onSaved: () => void }) {
   return (
-    <div class="secret" role="region" aria-label="Recovery codes">
+    <div class="secret" role="region" aria-label={t('two-factor:recoveryCodes')}>
       <p>
-        <strong>Save these recovery codes now.</strong> Each signs you in once if you lose your phone. They will not be
-        shown again.
+        <strong>{t('two-factor:saveNow')}</strong> {t('two-factor:saveWhy')}
       </p>
       <ol class="recovery-codes">
         {codes.map((code) => (
@@ -193,7 +189,7 @@ function RecoveryCodes({ codes, onSaved }: { codes: string[]; onSaved: () => voi
         ))}
       </ol>
       <button type="button" onClick={onSaved}>
-        I saved them
+        {t('two-factor:saved')}
       </button>
     </div>
   );

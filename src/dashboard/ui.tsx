@@ -2,6 +2,7 @@ import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 
 import { ApiError, gql, type Variables } from './api';
+import { t } from './i18n';
 
 /** A labelled input with the server's messages for its field under it. */
 export function Field(
@@ -27,14 +28,20 @@ export function Field(
         {...input}
       />
       {hint && <small>{hint}</small>}
-      {messages.length > 0 && (
-        <ul class="field-errors" id={`${id}-errors`}>
-          {messages.map((message) => (
-            <li key={message}>{message}</li>
-          ))}
-        </ul>
-      )}
+      <FieldErrors messages={messages} id={`${id}-errors`} />
     </div>
+  );
+}
+
+/** The server's messages about one field, as a list under it; nothing when there are none. */
+export function FieldErrors({ messages, id }: { messages: string[] | undefined; id?: string }) {
+  if (!messages?.length) return null;
+  return (
+    <ul class="field-errors" id={id}>
+      {messages.map((message) => (
+        <li key={message}>{message}</li>
+      ))}
+    </ul>
   );
 }
 
@@ -51,25 +58,19 @@ export function Select(
     errors?: Record<string, string[]>;
   } & JSX.SelectHTMLAttributes<HTMLSelectElement>,
 ) {
-  const { label, name, options, initial, errors, ...select } = props;
+  const { label, name, options, initial, errors, id = `field-${name}`, ...select } = props;
   const messages = errors?.[name] ?? [];
   return (
     <div class="field">
-      <label for={`field-${name}`}>{label}</label>
-      <select id={`field-${name}`} name={name} aria-invalid={messages.length > 0} {...select}>
+      <label for={id}>{label}</label>
+      <select id={id} name={name} aria-invalid={messages.length > 0} {...select}>
         {Object.entries(options).map(([value, text]) => (
           <option key={value} value={value} selected={initial === undefined ? undefined : value === initial}>
             {text}
           </option>
         ))}
       </select>
-      {messages.length > 0 && (
-        <ul class="field-errors">
-          {messages.map((message) => (
-            <li key={message}>{message}</li>
-          ))}
-        </ul>
-      )}
+      <FieldErrors messages={messages} />
     </div>
   );
 }
@@ -168,6 +169,18 @@ export function Columns({ names }: { names: string[] }) {
   );
 }
 
+/**
+ * The frame of a table that scrolls sideways on a narrow screen: a region named as its table is, which the
+ * keyboard can reach and scroll.
+ */
+export function TableWrap({ label, children }: { label: string; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap" role="region" aria-label={label} tabIndex={0}>
+      {children}
+    </div>
+  );
+}
+
 /** Cursor paging through a connection: the `after` of the page shown, and the way back and on. */
 export function useCursorPages() {
   const [cursors, setCursors] = useState<Array<string | null>>([null]);
@@ -190,12 +203,12 @@ export function Pager({
 }) {
   if (pages.atStart && !pageInfo.hasNextPage) return null;
   return (
-    <nav class="pager" aria-label="Pages">
+    <nav class="pager" aria-label={t('common:pages')}>
       <button type="button" disabled={pages.atStart} onClick={pages.back}>
-        Previous
+        {t('common:previous')}
       </button>
       <button type="button" disabled={!pageInfo.hasNextPage} onClick={() => pages.on(pageInfo.endCursor)}>
-        Next
+        {t('common:next')}
       </button>
     </nav>
   );

@@ -3,7 +3,9 @@ import { useEffect, useState } from 'preact/hooks';
 import { gql } from './api';
 import { calendarDate, cents, money, moneyOf } from './format';
 import type { UpcomingPaymentsQuery, UpcomingPaymentsQueryVariables } from './graphql.generated';
+import { t } from './i18n';
 import { useLiveReload } from './live';
+import { Logo } from './logo';
 import { Notice, Section, Select, useAction } from './ui';
 
 type Due = UpcomingPaymentsQuery['upcomingPayments'][number];
@@ -13,6 +15,7 @@ const UPCOMING = /* GraphQL */ `
     upcomingPayments(days: $days) {
       id
       productName
+      logo
       price {
         amount
         currency
@@ -25,7 +28,8 @@ const UPCOMING = /* GraphQL */ `
     }
   }
 `;
-const WINDOWS = { 7: 'Next 7 days', 30: 'Next 30 days', 90: 'Next 90 days' };
+/** The windows offered, in days. */
+const WINDOWS = [7, 30, 90];
 
 /** What is due soon, soonest first, with the window's total in the base currency. */
 export function Upcoming() {
@@ -41,17 +45,19 @@ export function Upcoming() {
   // Cents as integers: no float sums of money.
   const totalCents = due.reduce((sum, item) => sum + cents(item.basePrice.amount), 0);
   return (
-    <Section title="Upcoming">
+    <Section title={t('common:screens.upcoming')}>
       <Select
-        label="Window"
+        label={t('upcoming:window')}
         name="days"
-        options={WINDOWS}
+        options={Object.fromEntries(WINDOWS.map((count) => [count, t('upcoming:nextDays', { count })]))}
         value={String(days)}
         onChange={(event) => setDays(Number(event.currentTarget.value))}
       />
       <Notice outcome={action.outcome} />
-      {due.length > 0 && <p class="totals">{money(totalCents / 100, due[0].basePrice.currency)} due</p>}
-      {due.length === 0 && <p>Nothing due in this window.</p>}
+      {due.length > 0 && (
+        <p class="totals">{t('upcoming:due', { amount: money(totalCents / 100, due[0].basePrice.currency) })}</p>
+      )}
+      {due.length === 0 && <p>{t('upcoming:nothingDue')}</p>}
       <ul class="upcoming">
         {due.map((item) => (
           <li key={item.id}>
@@ -60,7 +66,7 @@ export function Upcoming() {
                 ? calendarDate(item.nextPaymentDate, { weekday: 'short', day: 'numeric', month: 'short' })
                 : '—'}
             </strong>{' '}
-            {item.productName} {moneyOf(item.price)}
+            <Logo name={item.productName} src={item.logo} size={20} /> {item.productName} {moneyOf(item.price)}
           </li>
         ))}
       </ul>

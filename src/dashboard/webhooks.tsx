@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 
 import { gql } from './api';
+import { instant } from './format';
 import type {
   CreateWebhookEndpointMutation,
   CreateWebhookEndpointMutationVariables,
@@ -15,8 +16,9 @@ import type {
   WebhookEndpointsAndDeliveriesQueryVariables,
   WebhookTopic,
 } from './graphql.generated';
+import { t } from './i18n';
 import { useLiveReload } from './live';
-import { changeThen, Columns, Field, Notice, Section, useAction } from './ui';
+import { changeThen, Columns, Field, Notice, Section, TableWrap, useAction } from './ui';
 
 type Endpoint = WebhookEndpointsAndDeliveriesQuery['webhookEndpoints'][number];
 type Delivery = WebhookEndpointsAndDeliveriesQuery['webhookDeliveries']['nodes'][number];
@@ -84,11 +86,11 @@ const REDELIVER = /* GraphQL */ `
 
 /** A topic as its event is named on the wire: SUBSCRIPTION_PAYMENT_DUE is subscription.payment_due. */
 const topicLabel = (topic: WebhookTopic) => topic.toLowerCase().replace('_', '.');
-const DELIVERY_STATUSES: Record<DeliveryStatus, string> = {
-  PENDING: 'Pending',
-  SUCCEEDED: 'Succeeded',
-  FAILED: 'Failed',
-};
+const deliveryStatuses = (): Record<DeliveryStatus, string> => ({
+  PENDING: t('webhooks:statuses.PENDING'),
+  SUCCEEDED: t('webhooks:statuses.SUCCEEDED'),
+  FAILED: t('webhooks:statuses.FAILED'),
+});
 
 /** Endpoints (their secret shown once, at creation or rotation) and the delivery log, with redelivery. */
 export function Webhooks() {
@@ -119,22 +121,22 @@ export function Webhooks() {
       setSecret(made.secret);
       form.reset();
       await load();
-      return `Endpoint added: ${url}`;
+      return t('webhooks:added', { url });
     });
   }
 
   return (
     <Section
-      title="Webhooks"
+      title={t('common:screens.webhooks')}
       actions={
-        <button type="button" onClick={() => void action.run(async () => load().then(() => 'Refreshed'))}>
-          Refresh
+        <button type="button" onClick={() => void action.run(async () => load().then(() => t('webhooks:refreshed')))}>
+          {t('webhooks:refresh')}
         </button>
       }
     >
-      <form class="card" onSubmit={create} aria-label="Add a webhook endpoint">
+      <form class="card" onSubmit={create} aria-label={t('webhooks:addTitle')}>
         <Field
-          label="Endpoint URL"
+          label={t('webhooks:url')}
           name="url"
           type="url"
           required
@@ -142,22 +144,22 @@ export function Webhooks() {
           errors={action.errors}
         />
         <button type="submit" disabled={action.busy}>
-          Add endpoint
+          {t('webhooks:add')}
         </button>
       </form>
       <Notice outcome={action.outcome} />
       {secret && (
         <p class="secret" role="status">
-          Signing secret (shown once): <code>{secret}</code>
+          {t('webhooks:secret')} <code>{secret}</code>
         </p>
       )}
-      <h2>Endpoints</h2>
+      <h2>{t('webhooks:endpoints')}</h2>
       <ul class="endpoints">
         {endpoints.map((endpoint) => (
           <li key={endpoint.id}>
-            <code>{endpoint.url}</code> {endpoint.enabled ? '' : '(disabled)'}{' '}
+            <code>{endpoint.url}</code> {endpoint.enabled ? '' : t('webhooks:disabled')}{' '}
             <small>
-              {endpoint.events.length > 0 ? endpoint.events.map(topicLabel).join(', ') : 'all change events'}
+              {endpoint.events.length > 0 ? endpoint.events.map(topicLabel).join(', ') : t('webhooks:allEvents')}
             </small>
             <button
               type="button"
@@ -171,45 +173,54 @@ export function Webhooks() {
                       )
                     ).rotateWebhookEndpointSecret.secret,
                   );
-                  return 'Secret rotated';
+                  return t('webhooks:rotated');
                 })
               }
             >
-              Rotate secret
+              {t('webhooks:rotate')}
             </button>
             <button
               type="button"
               class="danger"
               onClick={() => {
-                if (!confirm(`Delete the endpoint ${endpoint.url}? Nothing more is delivered to it.`)) return;
+                if (!confirm(t('webhooks:confirmDelete', { url: endpoint.url }))) return;
                 void action.run(
                   apply<DeleteWebhookEndpointMutation, DeleteWebhookEndpointMutationVariables>(
                     DELETE,
                     { id: endpoint.id },
-                    'Endpoint deleted',
+                    t('webhooks:deleted'),
                   ),
                 );
               }}
             >
-              Delete
+              {t('common:delete')}
             </button>
           </li>
         ))}
       </ul>
-      <h2>Delivery log</h2>
-      <div class="table-wrap">
-        <table aria-label="Delivery log">
-          <Columns names={['Topic', 'Status', 'Attempts', 'Last answer', 'Made', 'Actions']} />
+      <h2>{t('webhooks:log')}</h2>
+      <TableWrap label={t('webhooks:log')}>
+        <table aria-label={t('webhooks:log')}>
+          <Columns
+            names={[
+              t('webhooks:topic'),
+              t('webhooks:status'),
+              t('webhooks:attempts'),
+              t('webhooks:lastAnswer'),
+              t('webhooks:made'),
+              t('common:actions'),
+            ]}
+          />
           <tbody>
             {deliveries.map((delivery) => {
               const last = delivery.attempts[delivery.attempts.length - 1];
               return (
                 <tr key={delivery.id}>
                   <td>{topicLabel(delivery.topic)}</td>
-                  <td>{DELIVERY_STATUSES[delivery.status]}</td>
+                  <td>{deliveryStatuses()[delivery.status]}</td>
                   <td>{delivery.attemptCount}</td>
                   <td>{last ? (last.statusCode ?? last.error) : '—'}</td>
-                  <td>{new Date(delivery.createdAt).toLocaleString()}</td>
+                  <td>{instant(delivery.createdAt)}</td>
                   <td>
                     {delivery.status !== 'PENDING' && (
                       <button
@@ -219,12 +230,12 @@ export function Webhooks() {
                             apply<RedeliverWebhookDeliveryMutation, RedeliverWebhookDeliveryMutationVariables>(
                               REDELIVER,
                               { id: delivery.id },
-                              'Sent again',
+                              t('webhooks:sentAgain'),
                             ),
                           )
                         }
                       >
-                        Redeliver
+                        {t('webhooks:redeliver')}
                       </button>
                     )}
                   </td>
@@ -233,7 +244,7 @@ export function Webhooks() {
             })}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
     </Section>
   );
 }

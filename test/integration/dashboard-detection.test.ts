@@ -69,7 +69,7 @@ describeInBrowser('finding subscriptions in a statement, in Chromium', () => {
     step(page, 'detect-sign-up', async () => {
       // Enough series to accept one, dismiss one and accept two together.
       expect(ongoing.length).toBeGreaterThanOrEqual(4);
-      await page.goto(`${testApp.baseUrl}/`);
+      await page.goto(`${testApp.baseUrl}/#/subscriptions`);
       await page.getByRole('button', { name: 'Create an account' }).click();
       await page.getByLabel('Name').fill('Noor');
       await page.getByLabel('E-mail').fill(uniqueEmail('detection'));

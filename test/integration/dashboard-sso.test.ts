@@ -95,7 +95,7 @@ describeInBrowser('single sign-on in the dashboard', () => {
       await page.goto(`${PUBLIC}/`);
       const before = (await page.evaluate('history.length')) as number;
       await ssoLink(page).click();
-      await page.getByRole('heading', { level: 1, name: 'Subscriptions' }).waitFor();
+      await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
       // One entry more, the return, with its code replaced (the provider's stops were redirects).
       expect(page.url()).toBe(`${PUBLIC}/`);
       expect(await page.evaluate('history.length')).toBe(before + 1);
@@ -116,7 +116,7 @@ describeInBrowser('single sign-on in the dashboard', () => {
       await page.goto(`${PUBLIC}/`);
       await page.getByLabel('Keep me signed in on this device').check();
       await ssoLink(page).click();
-      await page.getByRole('heading', { level: 1, name: 'Subscriptions' }).waitFor();
+      await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
       const token = await stored(page, 'localStorage');
       expect(await stored(page, 'sessionStorage')).toBeNull();
       expect((await graphqlData(app, token, '{ me { email } }')).me).toEqual({ email: bea.email });
@@ -164,7 +164,7 @@ describeInBrowser('single sign-on in the dashboard', () => {
       expect(await page.getByRole('button', { name: 'Create an account' }).count()).toBe(0);
       expect(await accessibilityProblems(page)).toEqual([]);
       await ssoLink(page).click();
-      await page.getByRole('heading', { level: 1, name: 'Subscriptions' }).waitFor();
+      await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
       const token = await stored(page, 'sessionStorage');
       expect((await graphqlData(ssoOnly, token, '{ me { email name } }')).me).toEqual({ email, name: 'Nia Newcomer' });
     });

@@ -65,8 +65,12 @@ describeInBrowser('the dashboard in Chromium', () => {
   let acceptConfirmations = true;
 
   beforeAll(async () => {
-    // The receiver is on loopback, which the delivery guard refuses unless told.
-    testApp = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' });
+    // The receivers (webhooks, a fake ntfy) are on loopback, which the delivery guard refuses unless told;
+    // notification targets are kept sealed with NOTIFY_SECRET_KEY.
+    testApp = await startTestApp({
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      NOTIFY_SECRET_KEY: 'dashboard-test-notify-key-0123456789abcdef',
+    });
     await receiver.start();
     browser = await launchBrowser();
     ({ page, outside, refusedByPolicy } = await offlinePage(browser, testApp.baseUrl));
@@ -87,12 +91,20 @@ describeInBrowser('the dashboard in Chromium', () => {
 
   /** Opens a screen from the navigation; each screen is checked with axe-core once it has loaded. */
   const screen = async (name: string) => {
+    // On a phone the links are folded into the navigation's menu.
+    const menu = page.getByRole('button', { name: 'Menu' });
+    if ((await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) === 'false') await menu.click();
     await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name, exact: true }).click();
     await page.getByRole('heading', { level: 1, name }).waitFor();
     await page.waitForLoadState('networkidle');
     expect(await accessibilityProblems(page)).toEqual([]);
   };
   const notice = (text: string) => page.getByRole('status').filter({ hasText: text }).waitFor();
+  /** Opens a record's menu of actions and picks one, by its accessible name. */
+  const rowAction = async (record: string, action: string) => {
+    await page.getByRole('button', { name: `Actions for ${record}`, exact: true }).click();
+    await page.getByRole('button', { name: action, exact: true }).click();
+  };
   const row = (name: string) =>
     page.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
   /** The signed-in user's token, as the dashboard keeps it. */
@@ -117,7 +129,7 @@ describeInBrowser('the dashboard in Chromium', () => {
 
   it('signs up, and the list answers with its totals', () =>
     step(page, 'sign-up', async () => {
-      await page.goto(`${testApp.baseUrl}/`);
+      await page.goto(`${testApp.baseUrl}/#/subscriptions`);
       await page.getByRole('button', { name: 'Create an account' }).click();
       await page.getByLabel('Name').fill('Dana');
       await page.getByLabel('E-mail').fill(email);
@@ -161,6 +173,49 @@ describeInBrowser('the dashboard in Chromium', () => {
       await page.locator(`li[data-date="${january31}"]`).filter({ hasText: 'Gym' }).waitFor();
     }));
 
+  it('starts the calendar’s weeks on the profile’s day, marks today, totals the month, and records a payment', () =>
+    step(page, 'calendar-weeks-and-details', async () => {
+      /** The short name of the day `offset` days after a Monday, as the page's locale writes it. */
+      const dayName = async (offset: number) =>
+        (await page.evaluate(
+          `new Intl.DateTimeFormat(navigator.language, { weekday: 'short', timeZone: 'UTC' }).format(new Date(Date.UTC(2024, 0, ${1 + offset})))`,
+        )) as string;
+      const firstWeekday = async () => (await page.locator('.weekdays span').allTextContents())[0];
+      const todayOfPage = await page.evaluate(() => {
+        const now = new Date();
+        return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+      });
+      await page.getByLabel('Month', { exact: true }).fill(todayOfPage.slice(0, 7));
+      expect(await firstWeekday()).toBe(await dayName(0));
+      await page.locator(`li[data-date="${todayOfPage}"][aria-current="date"]`).waitFor();
+      expect(await page.locator('li[aria-current="date"]').count()).toBe(1);
+      // Gym is monthly: one payment in any month.
+      expect(await page.locator('.totals').textContent()).toBe('1 payment, $30.00 in all');
+
+      await page.getByRole('button', { name: /^Gym, \$30\.00, / }).click();
+      const details = page.getByRole('region', { name: /^Gym on / });
+      await details.getByText(/· Not paid yet$/).waitFor();
+      expect(await accessibilityProblems(page)).toEqual([]);
+      await details.getByRole('button', { name: 'Record payment' }).click();
+      await notice('Gym: paid');
+      await details.getByText(/· Paid$/).waitFor();
+      expect(await details.getByRole('button', { name: 'Record payment' }).count()).toBe(0);
+
+      await screen('Profile');
+      await page.getByLabel('Weeks start on').selectOption('SUNDAY');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await notice('Profile saved');
+      await screen('Calendar');
+      expect(await firstWeekday()).toBe(await dayName(6));
+      // The 1st sits under its own weekday: the blanks before it follow the week's first day.
+      const blanks = await page.locator('ol.month li.blank').count();
+      const header = await page.locator('.weekdays span').allTextContents();
+      const firstOfMonth = (await page.evaluate(
+        `new Intl.DateTimeFormat(navigator.language, { weekday: 'short', timeZone: 'UTC' }).format(new Date('${todayOfPage.slice(0, 7)}-01T00:00:00Z'))`,
+      )) as string;
+      expect(header[blanks]).toBe(firstOfMonth);
+    }));
+
   it('lists what is due in the chosen window', () =>
     step(page, 'upcoming', async () => {
       await screen('Upcoming');
@@ -172,7 +227,7 @@ describeInBrowser('the dashboard in Chromium', () => {
   it('edits the record, and cancelling it changes the spending chart', () =>
     step(page, 'edit-cancel-spending', async () => {
       await screen('Subscriptions');
-      await page.getByRole('button', { name: 'Edit Gym' }).click();
+      await rowAction('Gym', 'Edit Gym');
       await page.getByRole('form', { name: 'Edit Gym' }).getByLabel('Price').fill('35.00');
       await page.getByRole('button', { name: 'Save' }).click();
       await notice('Gym: saved');
@@ -187,11 +242,11 @@ describeInBrowser('the dashboard in Chromium', () => {
       await screen('Subscriptions');
       // Asked first, naming the record: declined, nothing changes; accepted, it is cancelled.
       acceptConfirmations = false;
-      await page.getByRole('button', { name: 'Cancel Gym' }).click();
+      await rowAction('Gym', 'Cancel Gym');
       expect(confirmations.at(-1)).toBe('Cancel Gym? It stops renewing, and no more payments are planned.');
       expect(await row('Gym').textContent()).toContain('Active');
       acceptConfirmations = true;
-      await page.getByRole('button', { name: 'Cancel Gym' }).click();
+      await rowAction('Gym', 'Cancel Gym');
       await notice('Gym: cancelled');
       expect(await row('Gym').textContent()).toContain('Cancelled');
 
@@ -330,10 +385,124 @@ describeInBrowser('the dashboard in Chromium', () => {
       expect(await page.locator('.endpoints').getByText(receiver.url).count()).toBe(0);
     }));
 
+  it('adds an ntfy target, tests it (then a failing test), renames it, sets it on an alert, and deletes it', () =>
+    step(page, 'notification-targets', async () => {
+      // A fake ntfy server on loopback: records each request, answers its `status`.
+      const ntfy = new Receiver();
+      await ntfy.start();
+      const host = new URL(ntfy.url).host;
+      try {
+        await screen('Alerts');
+        await page.getByLabel('Alert name').fill('Week ahead');
+        await page.getByRole('button', { name: 'Add alert' }).click();
+        await notice('Alert added: Week ahead');
+        await page.getByText('No targets yet.').waitFor();
+
+        // ntfy's own fields; the screen writes ntfy://<host>/<topic> from them.
+        const add = page.getByRole('form', { name: 'Add a target' });
+        await add.getByLabel('Service').selectOption({ label: 'ntfy' });
+        await add.getByLabel('Target name').fill('Phone');
+        await add.getByLabel('Server').fill(host);
+        await add.getByLabel('Topic').fill('bills-Dana7');
+        await add.getByLabel('Use HTTPS').uncheck();
+        await add.getByRole('button', { name: 'Add target' }).click();
+        await notice('Target added: Phone');
+        const targets = page.getByRole('list', { name: 'Notification targets' });
+        const target = (name: string) => targets.getByRole('listitem').filter({ hasText: name });
+        // Masked: the topic is the secret on a public server.
+        expect(await target('Phone').textContent()).toBe(
+          `Phone ntfy ntfy://${host}/****Used by no alertSend testEditDelete`,
+        );
+        expect(await accessibilityProblems(page)).toEqual([]);
+
+        const sendTest = page.getByRole('button', { name: 'Send test to Phone', exact: true });
+        expect(await sendTest.textContent()).toBe('Send test');
+        await sendTest.click();
+        await notice('Test to Phone succeeded (status 200)');
+        expect(ntfy.received).toHaveLength(1);
+        const [request] = ntfy.received;
+        expect([request.method, request.url]).toEqual(['POST', '/']);
+        expect(JSON.parse(request.body)).toMatchObject({
+          topic: 'bills-Dana7',
+          title: 'Subledger: test notification',
+          message: expect.stringMatching(/^This is how reminders will read\. .+ is due on /),
+        });
+
+        await page.getByRole('button', { name: 'Edit target Phone', exact: true }).click();
+        const rename = page.getByRole('form', { name: 'Edit target Phone' });
+        await rename.getByLabel('Name', { exact: true }).fill('Pixel');
+        await rename.getByRole('button', { name: 'Save', exact: true }).click();
+        await rename.waitFor({ state: 'detached' });
+        await notice('Target saved: Pixel');
+        expect(await target('Phone').count()).toBe(0);
+        expect(await target('Pixel').textContent()).toContain(`ntfy://${host}/****`);
+
+        // The alert's own fields, and its targets.
+        const alerts = page.getByRole('list', { name: 'Alerts' });
+        const alert = alerts.getByRole('listitem').filter({ hasText: 'Week ahead' });
+        expect(await alert.textContent()).toContain('3 days before');
+        await page.getByRole('button', { name: 'Edit Week ahead', exact: true }).click();
+        const edit = page.getByRole('form', { name: 'Edit Week ahead' });
+        expect(await edit.getByLabel('Remind this long before').inputValue()).toBe('3');
+        expect(await edit.getByLabel('Pixel').isChecked()).toBe(false);
+        expect(await accessibilityProblems(page)).toEqual([]);
+        await edit.getByLabel('Remind this long before').fill('5');
+        await edit.getByLabel('Unit').selectOption({ label: 'weeks' });
+        await edit.getByLabel('Pixel').check();
+        await edit.getByRole('button', { name: 'Save Week ahead' }).click();
+        await edit.waitFor({ state: 'detached' });
+        await notice('Alert saved: Week ahead');
+        expect(await alert.textContent()).toContain('5 weeks before');
+        expect(await alert.textContent()).toContain('Targets: Pixel');
+        expect(await target('Pixel').textContent()).toContain('Used by Week ahead');
+        // Read back as the server keeps them: the screen opened again, and the alert's form.
+        await screen('Subscriptions');
+        await screen('Alerts');
+        await alert.getByText('Targets: Pixel').waitFor();
+        expect(await alert.textContent()).toContain('5 weeks before');
+        expect(await target('Pixel').textContent()).toContain('Used by Week ahead');
+        await page.getByRole('button', { name: 'Edit Week ahead', exact: true }).click();
+        expect(await edit.getByLabel('Pixel').isChecked()).toBe(true);
+        expect(await edit.getByLabel('Unit').inputValue()).toBe('WEEKS');
+        await edit.getByRole('button', { name: 'Close' }).click();
+        await edit.waitFor({ state: 'detached' });
+
+        // The service failing: the outcome says so, with its status.
+        ntfy.status = 500;
+        await page.getByRole('button', { name: 'Send test to Pixel', exact: true }).click();
+        await page.getByRole('alert').filter({ hasText: 'Test to Pixel failed (status 500)' }).waitFor();
+        expect(ntfy.received.length).toBeGreaterThanOrEqual(2);
+        expect(JSON.parse(ntfy.received[1].body)).toMatchObject({ topic: 'bills-Dana7' });
+
+        // Asked first, by name: dismissed, the target stays; accepted, it goes, and the alert sends to none.
+        const asked = confirmations.length;
+        acceptConfirmations = false;
+        await page.getByRole('button', { name: 'Delete target Pixel', exact: true }).click();
+        await until(async () => confirmations.length === asked + 1, 'the delete to be asked');
+        expect(confirmations.at(-1)).toBe('Delete the notification target “Pixel”? Alerts no longer send to it.');
+        acceptConfirmations = true;
+        // Still there once the screen is read again from the server, and in the API.
+        await screen('Subscriptions');
+        await screen('Alerts');
+        await alert.getByText('Targets: Pixel').waitFor();
+        expect(await target('Pixel').count()).toBe(1);
+        const kept = await graphqlData(testApp, await token(), '{ notificationTargets { name } }');
+        expect(kept.notificationTargets).toEqual([{ name: 'Pixel' }]);
+        await page.getByRole('button', { name: 'Delete target Pixel', exact: true }).click();
+        await notice('Target deleted: Pixel');
+        expect(confirmations.length).toBe(asked + 2);
+        await page.getByText('No targets yet.').waitFor();
+        expect(await alert.textContent()).toContain('No targets chosen');
+      } finally {
+        acceptConfirmations = true;
+        await ntfy.stop();
+      }
+    }));
+
   it('adds an add-on, shows tags, and filters and sorts the list', () =>
     step(page, 'addon-filter-sort', async () => {
       await screen('Subscriptions');
-      await page.getByRole('button', { name: 'Add an add-on to Cloud backup' }).click();
+      await rowAction('Cloud backup', 'Add an add-on to Cloud backup');
       const form = page.getByRole('form', { name: 'Add an add-on to Cloud backup' });
       await form.getByLabel('Price').fill('2.50');
       await form.getByLabel('First payment').fill(march1);
@@ -398,7 +567,7 @@ describeInBrowser('the dashboard in Chromium', () => {
       await page.getByLabel('Tag', { exact: true }).selectOption('');
       await page.getByText('4 records ·').waitFor();
 
-      await page.getByRole('button', { name: 'Delete Newspaper' }).click();
+      await rowAction('Newspaper', 'Delete Newspaper');
       await notice('Newspaper: deleted');
       expect(confirmations.at(-1)).toBe('Delete Newspaper? You can undo it right after.');
       await page.getByText('3 records ·').waitFor();
@@ -511,7 +680,7 @@ describeInBrowser('the dashboard in Chromium', () => {
         new Date(`${due}T00:00:00Z`),
       );
       await page.getByLabel('Month', { exact: true }).fill(due.slice(0, 7));
-      const recordButton = page.getByRole('button', { name: `Record a payment of Newspaper due ${dueAsWritten}` });
+      const recordButton = page.getByRole('button', { name: `Record payment of Newspaper due ${dueAsWritten}` });
       expect(await recordButton.textContent()).toBe('Record payment');
       await recordButton.click();
       const form = page.getByRole('form', { name: 'Record a payment' });
@@ -532,6 +701,34 @@ describeInBrowser('the dashboard in Chromium', () => {
       const history = page.getByRole('table', { name: 'Price history of Newspaper' });
       await until(async () => (await history.getByRole('row').count()) === 3, 'two steps in the price history');
       expect(await history.getByRole('row').last().textContent()).toContain('$11.00');
+
+      // Past a hundred steps, the history is read a page after another.
+      const signedIn = await token();
+      const { subscriptions } = await graphqlData(
+        testApp,
+        signedIn,
+        '{ subscriptions(first: 1, search: "Newspaper") { nodes { id } } }',
+      );
+      for (let step = 0; step < 100; step++) {
+        const { changePrice } = await graphqlData(
+          testApp,
+          signedIn,
+          'mutation($input: ChangePriceInput!) { changePrice(input: $input) { userErrors { message } } }',
+          {
+            input: {
+              id: subscriptions.nodes[0].id,
+              price: `${12 + step}.00`,
+              effectiveFrom: addDays(todayIn('UTC'), 60 + step),
+            },
+          },
+        );
+        expect(changePrice.userErrors).toEqual([]);
+      }
+      const labels = await change.getByLabel('Record').locator('option').allTextContents();
+      await change.getByLabel('Record').selectOption({ label: labels.find((label) => label !== 'Newspaper')! });
+      await change.getByLabel('Record').selectOption({ label: 'Newspaper' });
+      await until(async () => (await history.getByRole('row').count()) === 103, 'a hundred and two steps');
+      expect(await history.getByRole('row').last().textContent()).toContain('$111.00');
     }));
 
   it('refunds a record', () =>
@@ -541,6 +738,8 @@ describeInBrowser('the dashboard in Chromium', () => {
       const form = page.getByRole('form', { name: 'Add a subscription' });
       await form.getByLabel('Product').fill('Music');
       await form.getByLabel('Price').fill('11.99');
+      // New records are in the base currency (EUR by now) unless another is picked.
+      await form.getByLabel('Currency').selectOption('USD');
       await form.getByLabel('Type').selectOption({ label: 'Trial' });
       await form.getByLabel('Billing cycle').selectOption({ label: 'Yearly' });
       await form.getByLabel('First payment').fill(addDays(todayIn('UTC'), -3));
@@ -548,11 +747,116 @@ describeInBrowser('the dashboard in Chromium', () => {
       await notice('Music: added');
       // The enums as words: RecordType TRIAL, BillingCycle YEARLY, RecordStatus ACTIVE.
       expect(await row('Music').textContent()).toMatch(/\$11\.99.*Yearly, trial.*Active/);
-      await page.getByRole('button', { name: 'Refund Music' }).click();
+      await rowAction('Music', 'Refund Music');
       await notice('Music: refunded');
       expect(confirmations.at(-1)).toMatch(/^Mark Music refunded\?/);
       expect(await row('Music').textContent()).toContain('Refunded');
+      // A refunded record's menu offers no refund (nor cancel) any more.
+      await page.getByRole('button', { name: 'Actions for Music', exact: true }).click();
+      await page.getByRole('button', { name: 'Delete Music', exact: true }).waitFor();
       expect(await page.getByRole('button', { name: 'Refund Music' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Cancel Music' }).count()).toBe(0);
+      await page.keyboard.press('Escape');
+      expect(await page.getByRole('button', { name: 'Delete Music' }).count()).toBe(0);
+    }));
+
+  it('fills a catalogue pick in, keeps every field the form sets, and clones a record', () =>
+    step(page, 'record-form-fields', async () => {
+      const signedIn = await token();
+      const { products } = await graphqlData(
+        testApp,
+        signedIn,
+        '{ products(first: 50) { nodes { name price { amount currency } billingCycle billingFrequency categoryId } } }',
+      );
+      const known = new Set<string>((await graphqlData(testApp, signedIn, '{ currencies }')).currencies);
+      // A product the catalogue prices in another currency than the base one (EUR by now).
+      const product = (
+        products.nodes as Array<{ name: string; price: { amount: string; currency: string } | null }>
+      ).find((node) => node.price && node.price.currency !== 'EUR' && known.has(node.price.currency)) as Record<
+        string,
+        any
+      >;
+      await screen('Subscriptions');
+      await page.getByRole('button', { name: 'Add a subscription' }).click();
+      const form = page.getByRole('form', { name: 'Add a subscription' });
+      // The base currency (the profile's, EUR by now) comes first, and is the one chosen.
+      await until(
+        async () => (await form.getByLabel('Currency').locator('option').first().textContent()) === 'EUR',
+        'the base currency first',
+      );
+      expect(await form.getByLabel('Currency').inputValue()).toBe('EUR');
+      await form.getByLabel('Product').fill(product.name);
+      await until(
+        async () => (await form.getByLabel('Price').inputValue()) === product.price.amount,
+        'the catalogue price filled in',
+      );
+      expect(await form.getByLabel('Currency').inputValue()).toBe(product.price.currency);
+      expect(await form.getByLabel('Billing cycle').inputValue()).toBe(product.billingCycle);
+      expect(await form.getByLabel('Category').inputValue()).toBe(product.categoryId);
+      await form.getByLabel('First payment').fill(addDays(todayIn('UTC'), -3));
+      await form.getByLabel('Alert').selectOption({ label: 'No alert' });
+      await form.getByLabel('Rating').selectOption('8');
+      await form.getByLabel('Contract ends').fill(addDays(todayIn('UTC'), 200));
+      await form.getByLabel('Notice (days)').fill('30');
+      await form.getByLabel('Discount voucher').fill('WELCOME');
+      await form.getByLabel('Notes').fill('Family plan');
+      await form.getByRole('button', { name: 'Add' }).click();
+      await notice(`${product.name}: added`);
+
+      const { subscriptions } = await graphqlData(
+        testApp,
+        signedIn,
+        `query($search: String) { subscriptions(first: 5, search: $search) { nodes { id price { amount currency } billingCycle
+          note rating contractExpiry contractNoticeDays discountVoucher category { id } alerts { id } } } }`,
+        { search: product.name },
+      );
+      expect(subscriptions.nodes).toEqual([
+        {
+          id: expect.any(String),
+          price: product.price,
+          billingCycle: product.billingCycle,
+          note: 'Family plan',
+          rating: 8,
+          contractExpiry: addDays(todayIn('UTC'), 200),
+          contractNoticeDays: 30,
+          discountVoucher: 'WELCOME',
+          category: { id: product.categoryId },
+          alerts: [],
+        },
+      ]);
+      // Editing shows what was set.
+      await rowAction(product.name, `Edit ${product.name}`);
+      const edit = page.getByRole('form', { name: `Edit ${product.name}` });
+      await edit.getByLabel('Notes').waitFor();
+      expect(await edit.getByLabel('Notes').inputValue()).toBe('Family plan');
+      expect(await edit.getByLabel('Rating').inputValue()).toBe('8');
+      expect(await edit.getByLabel('Notice (days)').inputValue()).toBe('30');
+      expect(await accessibilityProblems(page)).toEqual([]);
+      await edit.getByRole('button', { name: 'Close' }).click();
+
+      // A clone starts from every field of the record, its product too, and is a record of its own.
+      await rowAction(product.name, `Clone ${product.name}`);
+      const clone = page.getByRole('form', { name: `Clone ${product.name}` });
+      await clone.getByLabel('Notes').waitFor();
+      expect(await clone.getByLabel('Notes').inputValue()).toBe('Family plan');
+      expect(await clone.getByLabel('Currency').inputValue()).toBe(product.price.currency);
+      await clone.getByLabel('Price').fill('1.00');
+      await clone.getByRole('button', { name: 'Add' }).click();
+      // The notice reads as the first add's did: the form closing is what says the clone is made.
+      await clone.waitFor({ state: 'detached' });
+      await notice(`${product.name}: added`);
+      const both = await graphqlData(
+        testApp,
+        signedIn,
+        'query($search: String) { subscriptions(first: 5, search: $search) { nodes { id price { amount } note product { id } } } }',
+        { search: product.name },
+      );
+      expect(both.subscriptions.nodes).toHaveLength(2);
+      const [first, second] = both.subscriptions.nodes as Array<Record<string, any>>;
+      expect(first.id).not.toBe(second.id);
+      expect(first.product.id).toBe(second.product.id);
+      expect([first.price.amount, second.price.amount].sort()).toEqual(['1.00', product.price.amount].sort());
+      expect([first.note, second.note]).toEqual(['Family plan', 'Family plan']);
     }));
 
   it('shows a record another client makes through REST on the open list, without a reload', () =>
@@ -591,10 +895,31 @@ describeInBrowser('the dashboard in Chromium', () => {
       const other = await german.newPage();
       await other.goto(`${testApp.baseUrl}/static/avatar.svg`);
       await other.evaluate(`sessionStorage.setItem("subledger.token", ${JSON.stringify(token)})`);
-      await other.goto(`${testApp.baseUrl}/`);
+      await other.goto(`${testApp.baseUrl}/#/subscriptions`);
       await other.getByRole('rowheader', { name: 'Gym', exact: true }).waitFor();
       expect(await other.getByRole('row').filter({ hasText: 'Gym' }).textContent()).toContain('35,00\u00a0$');
       await german.close();
+
+      // The profile's theme wins over the device's (dark here), kept across a reload; SYSTEM follows the device.
+      const background = () => page.evaluate('getComputedStyle(document.body).backgroundColor');
+      expect(await background()).toBe('rgb(18, 18, 28)');
+      const chooseTheme = async (theme: string) => {
+        await screen('Profile');
+        await page.getByLabel('Theme').selectOption(theme);
+        await page.getByRole('button', { name: 'Save' }).click();
+        await notice('Profile saved');
+      };
+      await chooseTheme('LIGHT');
+      expect(await background()).toBe('rgb(255, 255, 255)');
+      expect(await accessibilityProblems(page)).toEqual([]);
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'Profile' }).waitFor();
+      expect(await background()).toBe('rgb(255, 255, 255)');
+      await chooseTheme('SYSTEM');
+      expect(await background()).toBe('rgb(18, 18, 28)');
+      await screen('Spending');
+      // Back to a desktop's width, where the navigation shows every link.
+      await page.setViewportSize({ width: 1280, height: 720 });
     }));
 
   it('logs out (revoking the token), refuses a wrong password, and logs in again to the same records', () =>
