@@ -54,6 +54,8 @@ describeInBrowser('the dashboard’s language in Chromium', () => {
       await logIn('Log in', 'E-mail', 'Password');
       await page.getByRole('heading', { level: 1, name: 'Profile' }).waitFor();
       const select = page.getByLabel('Language');
+      // The heading shows before the profile has loaded; its form comes with it.
+      await select.waitFor();
       expect(await select.locator('option').allTextContents()).toEqual([
         'Browser’s language',
         'English',
