@@ -292,8 +292,9 @@ const sorts = (): Partial<Record<Sort, string>> => ({
 });
 
 /** The user's folders, payment modes, tags, categories and alerts: the form's choices and the list's filters. */
-function useLinks(): Links {
-  const [links, setLinks] = useState<Links>({
+function useLinks(): Links & { loaded: boolean } {
+  const [links, setLinks] = useState<Links & { loaded: boolean }>({
+    loaded: false,
     folders: [],
     paymentModes: [],
     tags: [],
@@ -303,7 +304,11 @@ function useLinks(): Links {
     me: { baseCurrency: 'USD' },
   });
   useEffect(() => {
-    void gql<RecordChoicesQuery, RecordChoicesQueryVariables>(LINKS).then(setLinks, () => undefined);
+    void gql<RecordChoicesQuery, RecordChoicesQueryVariables>(LINKS).then(
+      (loaded) => setLinks({ ...loaded, loaded: true }),
+      // Unread, the form still opens, with no choices beyond the defaults.
+      () => setLinks((current) => ({ ...current, loaded: true })),
+    );
   }, []);
   return links;
 }
@@ -962,6 +967,9 @@ function RecordForm({
       : t('subscriptions:addSubscription');
   if (details === undefined)
     return <p aria-busy="true">{t('subscriptions:loadingNamed', { name: source?.productName })}</p>;
+  // The selects' choices (and the base currency a new record starts in) come first: drawn before them, a
+  // choice made at once was undone when they arrived.
+  if (!links.loaded) return <p aria-busy="true">{t('common:loading')}</p>;
   return (
     <form class="card" ref={formRef} onSubmit={submit} aria-label={title}>
       <h2>{title}</h2>

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 
 import { addDays, endOfMonth, todayIn } from '../../src/platform/dates';
 import {
@@ -729,6 +729,32 @@ describeInBrowser('the dashboard in Chromium', () => {
       await change.getByLabel('Record').selectOption({ label: 'Newspaper' });
       await until(async () => (await history.getByRole('row').count()) === 103, 'a hundred and two steps');
       expect(await history.getByRole('row').last().textContent()).toContain('$111.00');
+    }));
+
+  it('opens the add form once its choices are read, so a choice made at once stays', () =>
+    step(page, 'add-form-waits', async () => {
+      await screen('Subscriptions');
+      let release: () => void = () => undefined;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const holdChoices = async (route: Route) => {
+        if (route.request().postData()?.includes('query RecordChoices')) await released;
+        await route.fallback();
+      };
+      await page.route('**/graphql', holdChoices);
+      try {
+        await page.getByRole('button', { name: 'Add a subscription' }).click();
+        await page.locator('[aria-busy="true"]').filter({ hasText: 'Loading…' }).waitFor();
+        expect(await page.getByRole('form', { name: 'Add a subscription' }).count()).toBe(0);
+        release();
+        const form = page.getByRole('form', { name: 'Add a subscription' });
+        // The base currency (EUR by now) is the new record's, first among the choices.
+        expect(await form.getByLabel('Currency').inputValue()).toBe('EUR');
+        expect((await form.getByLabel('Currency').locator('option').allTextContents())[0]).toBe('EUR');
+        await form.getByRole('button', { name: 'Close' }).click();
+      } finally {
+        release();
+        await page.unroute('**/graphql', holdChoices);
+      }
     }));
 
   it('refunds a record', () =>
