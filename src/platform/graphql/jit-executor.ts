@@ -55,10 +55,10 @@ export function executorGateway(
     const variables = withInputDefaults(schema, operation.variableDefinitions ?? [], request.variables ?? {});
     const key = `${queryHash}:${operationName ?? ''}`;
     let query = compiled.get(key);
-    if (!query) {
-      compiled.set(key, (query = compileQuery(schema, document, operationName ?? undefined)));
-      if (queryHash !== undefined) written?.learn(queryHash, request.operationName, document, operation);
-    }
+    if (!query) compiled.set(key, (query = compileQuery(schema, document, operationName ?? undefined)));
+    // On every run, not only when compiled: the two caches age apart, and an operation the written ones let go
+    // while its compiled code stays would otherwise never be written by the database again.
+    if (queryHash !== undefined) written?.learn(queryHash, request.operationName, document, operation);
     if (!isCompiledQuery(query)) return query;
     const result = await query.query(undefined, context, variables);
     if (result.data === undefined && result.errors) {

@@ -115,9 +115,10 @@ export function keptQueryAnswers(answers: AnswerCache, written: WrittenAnswers):
     let made: Awaited<ReturnType<WrittenAnswers['answer']>>;
     try {
       made = await written.answer(hash, operationName, caller, variables);
-    } catch (error) {
+    } catch {
+      // The read failed (the database): the executor tries once more, and answers a failure as GraphQL does.
       done();
-      throw error;
+      return onToApollo(req, res, next);
     }
     if (typeof made === 'string') {
       done();

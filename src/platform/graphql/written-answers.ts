@@ -65,7 +65,10 @@ const ANSWER_END = Buffer.from('}}\n');
 /** What a root field written by the database answered: its value's JSON, as bytes in parts, or why it did not answer. */
 export type WrittenField = { json: readonly Buffer[] } | 'token not live' | 'not here';
 
-/** A root field's selection compiled: its value for a caller and the field's arguments, written by the database. */
+/**
+ * A root field's selection compiled: its value for a caller and the field's arguments, written by the database;
+ * 'not here' for arguments the executor refuses in words. A failure of the read itself rejects.
+ */
 export type WrittenFieldAnswer = (caller: Caller, args: Record<string, unknown>) => Promise<WrittenField>;
 
 /**
@@ -147,13 +150,7 @@ export class WrittenAnswers {
     } catch {
       return 'not here';
     }
-    let written: WrittenField;
-    try {
-      written = await operation.answer(caller, args);
-    } catch {
-      // A refused argument (a cursor not given out, a size out of range): the executor refuses it in words.
-      return 'not here';
-    }
+    const written = await operation.answer(caller, args);
     return typeof written === 'string'
       ? written
       : { json: [Buffer.from(`{"data":{"${operation.key}":`), ...written.json, ANSWER_END] };
