@@ -231,10 +231,10 @@ export async function createRuntime(
     relay,
     reminderRelay,
     logoRelay,
+    // Not the logo relay: a commit wrote no logo work, and its claim reads every product in use; it polls.
     nudgeRelays() {
       relay.nudge();
       reminderRelay.nudge();
-      logoRelay.nudge();
     },
     async close() {
       clearInterval(sweepTimer);

@@ -69,7 +69,7 @@ describeInBrowser('logos in the dashboard, in Chromium', () => {
       const made = await graphqlData(testApp, user.token, CREATE, { input: { ...record, ...product } });
       expect(made.createSubscription.userErrors).toEqual([]);
     }
-    testApp.app.nudgeRelays();
+    testApp.app.logoRelay.nudge();
     await until(async () => (await logos()).Vendorly !== null, 'the vendor’s logo to be fetched');
     expect(vendorHits).toBe(1);
 

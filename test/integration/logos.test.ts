@@ -187,7 +187,7 @@ const fetchRows = () =>
 
 describe('fetched logos', () => {
   it('LOGO_FETCH=off makes no request at all: every record keeps its monogram', async () => {
-    testApp.app.nudgeRelays();
+    testApp.app.logoRelay.nudge();
     expect(await testApp.app.services.logos.claimFetches(10)).toEqual([]);
     for (const node of await list(ann.token)) expect([node.productName, node.logo]).toEqual([node.productName, null]);
     expect(await fetchRows()).toEqual([]);
@@ -197,7 +197,7 @@ describe('fetched logos', () => {
   it('turned on, fetches each product once, re-encoded, and remembers why a fetch failed', async () => {
     await testApp.close();
     testApp = await startTestApp({ LOGO_FETCH: 'on', LOGO_ALLOW_PRIVATE: 'true' }, {}, database);
-    testApp.app.nudgeRelays();
+    testApp.app.logoRelay.nudge();
     await until(async () => (await fetchRows()).length === VENDOR_PATHS.length, 'a fetch of every product');
     const settled = async () => {
       const nodes = await list(ann.token);
@@ -236,7 +236,7 @@ describe('fetched logos', () => {
 
     // Read again and nudged again: nothing is fetched a second time, failed or not.
     const hits = new Map(vendor.hits);
-    testApp.app.nudgeRelays();
+    testApp.app.logoRelay.nudge();
     await list(ann.token);
     expect(await testApp.app.services.logos.claimFetches(10)).toEqual([]);
     expect(vendor.hits).toEqual(hits);
