@@ -39,12 +39,9 @@ export class LogoRepository {
     );
   }
 
-  /** Why the product's fetch failed; null when it did not (or none was made). */
-  async fetchError(productId: number): Promise<string | null> {
-    const row = await this.db.row<{ error: string | null }>(
-      sql`select "error" from "logo_fetches" where "product_id" = ${productId}`,
-    );
-    return row?.error ?? null;
+  /** Gives a claim back (a fetch that failed for reasons of this server's own): a later round claims it again. */
+  async releaseFetch(productId: number): Promise<void> {
+    await this.db.run(sql`delete from "logo_fetches" where "product_id" = ${productId} and "error" is null`);
   }
 
   /** Keeps a logo's bytes under its hash (the same picture stored twice is one row). */

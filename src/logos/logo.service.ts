@@ -52,7 +52,11 @@ export class LogoService {
         });
         return;
       } catch (error) {
-        if (!(error instanceof FetchRefusal) && !(error instanceof AppError)) throw error;
+        if (!(error instanceof FetchRefusal) && !(error instanceof AppError)) {
+          // Not the vendor's doing (the database failed): the claim goes back, else it would stay taken for good.
+          await this.logos.releaseFetch(claim.productId).catch(() => undefined);
+          throw error;
+        }
         failure = `${address}: ${error.message}`;
       }
     }
@@ -84,11 +88,6 @@ export class LogoService {
   /** A logo's bytes (a WebP) by its hash; null when none is kept under it. */
   image(hash: string): Promise<Buffer | null> {
     return this.logos.bytes(hash);
-  }
-
-  /** Why a catalogue product's fetch failed; null when it did not, or none was made. */
-  fetchError(productId: number): Promise<string | null> {
-    return this.logos.fetchError(productId);
   }
 
   /** Shows `hash` on the subject, and drops the logo it showed before when nothing else shows it. */

@@ -250,6 +250,40 @@ describe('fetched logos', () => {
     expect(product.logo).toBe(shown['/favicon.ico'].logo);
   });
 
+  it('gives a claim back when its fetch fails for the server’s own reasons, and fetches it at a later round', async () => {
+    const [{ id }] = await sql<{ id: number }>(
+      testApp,
+      `insert into "products" ("owner_id", "category_id", "product_name", "brandname", "image", "favicon")
+       values (null, 1, 'Vendor again', 'Vendor', ?, '') returning "id"`,
+      [`${vendor.origin}/logo.png`],
+    );
+    const { createSubscription } = await graphqlData(testApp, ann.token, CREATE, {
+      input: {
+        productId: Buffer.from(`Product:${id}`).toString('base64url'),
+        type: 'SUBSCRIPTION',
+        price: '5',
+        currency: 'USD',
+        billingCycle: 'MONTHLY',
+        paymentDate: daysFromToday(3),
+      },
+    });
+    const logo = async () =>
+      (await list(ann.token)).find((node) => node.id === createSubscription.subscription.id)!.logo as string | null;
+    const claimed = async () => (await fetchRows()).some((row) => row.product_id === id);
+    const hits = vendor.hits.get('/logo.png') ?? 0;
+    // The logo fetched cannot be stored: the database refuses it.
+    await sql(testApp, `alter table "logos" rename to "logos_away"`);
+    try {
+      testApp.app.logoRelay.nudge();
+      await until(async () => (vendor.hits.get('/logo.png') ?? 0) > hits && !(await claimed()), 'the claim given back');
+    } finally {
+      await sql(testApp, `alter table "logos_away" rename to "logos"`);
+    }
+    testApp.app.logoRelay.nudge();
+    await until(async () => (await logo()) !== null, 'the logo fetched at the next round');
+    expect(await logo()).toMatch(LOGO_URL);
+  });
+
   it('never from an internal address unless LOGO_ALLOW_PRIVATE is set', async () => {
     const before = vendor.total();
     await expect(fetchImage(`${vendor.origin}/logo.png`, false)).rejects.toThrow(/refused: .*loopback, private/);
