@@ -292,8 +292,11 @@ const sorts = (): Partial<Record<Sort, string>> => ({
 });
 
 /** The user's folders, payment modes, tags, categories and alerts: the form's choices and the list's filters. */
-function useLinks(): Links & { loaded: boolean } {
-  const [links, setLinks] = useState<Links & { loaded: boolean }>({
+/** The choices, and whether they have been read yet. */
+type LinksRead = Links & { loaded: boolean };
+
+function useLinks(): LinksRead {
+  const [links, setLinks] = useState<LinksRead>({
     loaded: false,
     folders: [],
     paymentModes: [],
@@ -584,6 +587,7 @@ export function Subscriptions() {
           key={`${editing.clone ? 'clone' : 'edit'} ${editing.row?.id ?? 'new'}`}
           record={editing.clone ? null : editing.row}
           template={editing.clone ? editing.row : null}
+          links={links}
           onDone={finished}
           onCancel={closeForm}
         />
@@ -822,12 +826,15 @@ function currencyChoices(links: Links, current: string | undefined): Record<stri
 function RecordForm({
   record,
   template = null,
+  links,
   onDone,
   onCancel,
 }: {
   record: Row | null;
   /** The record a new one is cloned from: the form starts from its fields. */
   template?: Row | null;
+  /** The list's choices (read once for the screen), which the form's selects offer. */
+  links: LinksRead;
   onDone: (message: string) => void;
   onCancel: () => void;
 }) {
@@ -838,7 +845,6 @@ function RecordForm({
   // Editing waits for the fields the list does not show; a new record has none to wait for.
   const [details, setDetails] = useState<Details | null | undefined>(source ? undefined : null);
   const formRef = useRef<HTMLFormElement>(null);
-  const links = useLinks();
 
   useEffect(() => {
     if (!source) return;
@@ -967,8 +973,8 @@ function RecordForm({
       : t('subscriptions:addSubscription');
   if (details === undefined)
     return <p aria-busy="true">{t('subscriptions:loadingNamed', { name: source?.productName })}</p>;
-  // The selects' choices (and the base currency a new record starts in) come first: drawn before them, a
-  // choice made at once was undone when they arrived.
+  // The selects' choices (and the base currency a new record starts in) come first: drawn before them (a form
+  // opened as the screen opens), a choice made at once was undone when they arrived.
   if (!links.loaded) return <p aria-busy="true">{t('common:loading')}</p>;
   return (
     <form class="card" ref={formRef} onSubmit={submit} aria-label={title}>

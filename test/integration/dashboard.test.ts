@@ -733,7 +733,6 @@ describeInBrowser('the dashboard in Chromium', () => {
 
   it('opens the add form once its choices are read, so a choice made at once stays', () =>
     step(page, 'add-form-waits', async () => {
-      await screen('Subscriptions');
       let release: () => void = () => undefined;
       const released = new Promise<void>((resolve) => (release = resolve));
       const holdChoices = async (route: Route) => {
@@ -742,6 +741,13 @@ describeInBrowser('the dashboard in Chromium', () => {
       };
       await page.route('**/graphql', holdChoices);
       try {
+        // The screen reads its choices as it opens; the form, opened before they come, waits for them.
+        const open = async (name: string) => {
+          await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name, exact: true }).click();
+          await page.getByRole('heading', { level: 1, name }).waitFor();
+        };
+        await open('Upcoming');
+        await open('Subscriptions');
         await page.getByRole('button', { name: 'Add a subscription' }).click();
         await page.locator('[aria-busy="true"]').filter({ hasText: 'Loading…' }).waitFor();
         expect(await page.getByRole('form', { name: 'Add a subscription' }).count()).toBe(0);
