@@ -21,11 +21,12 @@ import { Node, type NodeLookup } from '../platform/graphql/node';
 import { MutationPayload } from '../platform/graphql/payloads';
 import { LocalDateScalar } from '../platform/graphql/scalars';
 import { BillingCycle } from '../platform/record-enums';
+import { readUpload } from '../platform/uploads';
 import { asRecordView, SubscriptionRecordView } from '../subscriptions/subscription.types';
 import type { DetectionService, StatementAnalysis } from './detection.service';
 import type { ProposalRow } from './proposal.repository';
 import type { CsvMapping, StatementFormat } from './statement';
-import { readUpload } from './upload';
+import { statementTooLarge } from './upload';
 
 enum StatementFormatValue {
   CSV = 'csv',
@@ -203,7 +204,7 @@ export class DetectionResolver {
     @Ctx() context: GraphQLContext,
   ): Promise<{ analysis: StatementAnalysisView }> {
     const caller = requireCaller(context);
-    const bytes = await readUpload((await input.file).createReadStream());
+    const bytes = await readUpload((await input.file).createReadStream(), statementTooLarge);
     const analysis = await this.detection.analyze(caller, bytes, {
       format: input.format ?? undefined,
       mapping: input.mapping ? { ...input.mapping } : undefined,

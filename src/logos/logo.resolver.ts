@@ -1,6 +1,3 @@
-import type { Readable } from 'node:stream';
-import { buffer } from 'node:stream/consumers';
-
 import { type FileUpload, GraphQLUpload } from 'graphql-upload-minimal';
 import { Arg, Ctx, Field, ID, InputType, Mutation, Resolver } from 'type-graphql';
 
@@ -8,6 +5,7 @@ import { AppError } from '../platform/errors';
 import { type GraphQLContext, requireCaller } from '../platform/graphql/context';
 import { fromGlobalId } from '../platform/graphql/global-ids';
 import { MutationPayload } from '../platform/graphql/payloads';
+import { readUpload } from '../platform/uploads';
 import { type LogoService, type LogoSubject, UPLOAD_MAX_BYTES } from './logo.service';
 
 @InputType('UploadLogoInput', { description: 'An image to show as the logo of a record or of a private product.' })
@@ -52,18 +50,8 @@ function subjectOf(id: string): LogoSubject {
   throw new AppError('NOT_FOUND', message, { id: [message] });
 }
 
-/** An uploaded file's bytes; over the upload limit (the upload's 413, or a stream cut at it), refused. */
-async function uploadedBytes(stream: Readable): Promise<Buffer> {
-  const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `A logo may be at most ${UPLOAD_MAX_BYTES / 1024} KB.`);
-  try {
-    const bytes = await buffer(stream);
-    if ((stream as { truncated?: boolean }).truncated === true) throw tooLarge();
-    return bytes;
-  } catch (error) {
-    if ((error as { status?: number }).status === 413) throw tooLarge();
-    throw error;
-  }
-}
+/** The error of a logo over its limit. */
+const logoTooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `A logo may be at most ${UPLOAD_MAX_BYTES / 1024} KB.`);
 
 @Resolver()
 export class LogoResolver {
@@ -79,7 +67,7 @@ export class LogoResolver {
   ): Promise<{ logo: string }> {
     const caller = requireCaller(context);
     // Read whole before anything may refuse it, so that the request's body is never left half read.
-    const bytes = await uploadedBytes((await input.file).createReadStream());
+    const bytes = await readUpload((await input.file).createReadStream(), logoTooLarge);
     return { logo: await this.logos.upload(caller, subjectOf(input.id), bytes) };
   }
 
