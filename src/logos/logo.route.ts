@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 
 import { LOGO_EXTENSION, LOGO_ROUTE } from '../platform/logo-path';
+import { HASHED_MAX_AGE } from '../platform/web/dashboard';
 import type { LogoService } from './logo.service';
 import { LOGO_MEDIA_TYPE } from './logo-image';
 
@@ -19,7 +20,7 @@ export function logoImages(logos: LogoService): [string, RequestHandler] {
       const hash = LOGO_FILE.exec(req.path)?.[1];
       const bytes = hash && (req.method === 'GET' || req.method === 'HEAD') ? await logos.image(hash) : null;
       if (!bytes) return next();
-      res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+      res.setHeader('Cache-Control', HASHED_MAX_AGE);
       res.type(LOGO_MEDIA_TYPE).send(bytes);
     },
   ];

@@ -18,8 +18,11 @@ export function bundleFolder(): string | null {
   return candidates.find((folder) => existsSync(path.join(folder, 'main.js'))) ?? null;
 }
 
-/** A year: what a chunk may be kept, as a new build gives a changed chunk a new name (its content's hash). */
-const HASHED_MAX_AGE = 'public, max-age=31536000, immutable';
+/**
+ * A year, never asked again: for a file named by its content's hash (a chunk of a build, a logo), whose
+ * changed content has another name.
+ */
+export const HASHED_MAX_AGE = 'public, max-age=31536000, immutable';
 
 /**
  * GET / (and /reset-password): the single-page dashboard, which talks only GraphQL (src/dashboard/); its files
