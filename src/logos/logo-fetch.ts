@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 
-import { checkEndpointUrl, publicOnlyLookup } from '../platform/ssrf-guard';
+import { checkEndpointUrl, outboundAgents } from '../platform/ssrf-guard';
 
 /** What a vendor's logo may weigh at most, as served (an ICO of many sizes included). */
 export const FETCH_MAX_BYTES = 1024 * 1024;
@@ -18,19 +18,8 @@ function discard(body: Dispatcher.ResponseData['body']): void {
   body.destroy();
 }
 
-/** One agent per address rule, made at the first fetch: a process that fetches none loads no undici. */
-let agents: Record<'publicOnly' | 'any', Dispatcher> | undefined;
-function agentFor(allowPrivate: boolean): Dispatcher {
-  if (!agents) {
-    const { Agent } = require('undici') as typeof import('undici');
-    const connect = { timeout: FETCH_TIMEOUT_MS };
-    agents = {
-      publicOnly: new Agent({ connections: 4, connect: { ...connect, lookup: publicOnlyLookup } }),
-      any: new Agent({ connections: 4, connect }),
-    };
-  }
-  return agents[allowPrivate ? 'any' : 'publicOnly'];
-}
+/** The agents logo fetches go through: a few connections per vendor. */
+const agentFor = outboundAgents({ connections: 4, connectTimeoutMs: FETCH_TIMEOUT_MS });
 
 /** The URL of a hop, if it may be fetched: http(s), no credentials, and (unless allowed) no internal host. */
 function checkedUrl(text: string, allowPrivate: boolean): URL {

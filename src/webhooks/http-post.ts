@@ -1,7 +1,7 @@
 import ipaddr from 'ipaddr.js';
 import type { Dispatcher } from 'undici';
 
-import { isPublicAddress, publicOnlyLookup } from '../platform/ssrf-guard';
+import { isPublicAddress, outboundAgents } from '../platform/ssrf-guard';
 
 export interface PostResult {
   statusCode: number;
@@ -20,24 +20,8 @@ export const CONNECTIONS_PER_ORIGIN = 64;
 /** How long a connection may take to open (the delivery timeout's default). */
 const CONNECT_TIMEOUT_MS = 10_000;
 
-/**
- * One agent per address rule; undici's Agent holds a pool for each origin. Made at the first request: of
- * several API processes only the one relaying posts, and the others need not load undici (~2.5 MB of heap).
- */
-let agents: Record<'publicOnly' | 'any', Dispatcher> | undefined;
-function agentsOnce(): Record<'publicOnly' | 'any', Dispatcher> {
-  if (!agents) {
-    const { Agent } = require('undici') as typeof import('undici');
-    agents = {
-      publicOnly: new Agent({
-        connections: CONNECTIONS_PER_ORIGIN,
-        connect: { lookup: publicOnlyLookup, timeout: CONNECT_TIMEOUT_MS },
-      }),
-      any: new Agent({ connections: CONNECTIONS_PER_ORIGIN, connect: { timeout: CONNECT_TIMEOUT_MS } }),
-    };
-  }
-  return agents;
-}
+/** The agents deliveries go through; undici's Agent holds a pool for each origin. */
+const agentFor = outboundAgents({ connections: CONNECTIONS_PER_ORIGIN, connectTimeoutMs: CONNECT_TIMEOUT_MS });
 
 /** undici's errors of a connection, an answer's headers or its body that took longer than allowed. */
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
@@ -61,7 +45,7 @@ export function sendOnce(
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (!options.allowPrivate && ipaddr.isValid(host) && !isPublicAddress(host))
     return Promise.reject(new Error(`refused: ${host} is an internal address`));
-  const agent = agentsOnce()[options.allowPrivate ? 'any' : 'publicOnly'];
+  const agent = agentFor(options.allowPrivate);
   const { timeoutMs } = options;
   return new Promise<PostResult>((resolve, reject) => {
     agent.dispatch(
