@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 
-import { allNodes, gql } from './api';
+import { gql } from './api';
 import {
   calendarDate,
   cents,
@@ -23,15 +23,13 @@ import type {
   MarkPaymentSkippedMutation,
   MarkPaymentSkippedMutationVariables,
   PaymentEntriesQuery,
-  PaymentEntriesQueryVariables,
   PaymentEntryStatus,
   WeekStart,
 } from './graphql.generated';
 import { t } from './i18n';
-import { PAID, SKIP } from './ledger';
+import { ledgerEntries, PAID, SKIP } from './ledger';
 import { useLiveReload } from './live';
 import { Logo } from './logo';
-import { ENTRIES } from './payments';
 import { Field, Notice, Section, useAction } from './ui';
 
 type Entry = CalendarQuery['calendar'][number];
@@ -93,11 +91,7 @@ export function Calendar() {
     const range = monthRange(month);
     const [calendar, paymentEntries] = await Promise.all([
       gql<CalendarQuery, CalendarQueryVariables>(CALENDAR, range),
-      allNodes((after) =>
-        gql<PaymentEntriesQuery, PaymentEntriesQueryVariables>(ENTRIES, { filter: range, after }).then(
-          (data) => data.paymentEntries,
-        ),
-      ),
+      ledgerEntries(range),
     ]);
     setEntries(calendar.calendar);
     setLedger(paymentEntries);

@@ -1414,6 +1414,14 @@ export type MarkPaymentSkippedMutationVariables = Exact<{
 
 export type MarkPaymentSkippedMutation = { markSkipped: { paymentEntry: { id: string } | null } };
 
+export type PaymentEntriesQueryVariables = Exact<{
+  filter?: PaymentEntryFilter | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type PaymentEntriesQuery = { paymentEntries: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, subscriptionId: string, productName: string, dueDate: string, status: PaymentEntryStatus, paidAt: string | null, note: string | null, expectedAmount: { amount: string, currency: string }, paidAmount: { amount: string, currency: string } | null }> } };
+
 export type ListsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1591,14 +1599,6 @@ export type OverdueLogosQuery = { nodes: Array<
     | { id: string, logo: string | null }
     | Record<PropertyKey, never>
    | null> };
-
-export type PaymentEntriesQueryVariables = Exact<{
-  filter?: PaymentEntryFilter | null | undefined;
-  after?: string | null | undefined;
-}>;
-
-
-export type PaymentEntriesQuery = { paymentEntries: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, subscriptionId: string, productName: string, dueDate: string, status: PaymentEntryStatus, paidAt: string | null, note: string | null, expectedAmount: { amount: string, currency: string }, paidAmount: { amount: string, currency: string } | null }> } };
 
 export type PaymentHouseholdsQueryVariables = Exact<{ [key: string]: never; }>;
 

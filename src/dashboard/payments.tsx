@@ -10,7 +10,6 @@ import type {
   MarkPaymentSkippedMutation,
   MarkPaymentSkippedMutationVariables,
   PaymentEntriesQuery,
-  PaymentEntriesQueryVariables,
   PaymentEntryStatus,
   PaymentHouseholdsQuery,
   PaymentHouseholdsQueryVariables,
@@ -20,7 +19,7 @@ import type {
   PriceHistoryQueryVariables,
 } from './graphql.generated';
 import { t } from './i18n';
-import { PAID, SKIP } from './ledger';
+import { ledgerEntries, PAID, SKIP } from './ledger';
 import { useLiveReload } from './live';
 import { changeThen, Columns, Field, Notice, Section, Select, TableWrap, useAction } from './ui';
 
@@ -31,34 +30,6 @@ type PriceStep = Extract<
   { priceHistory: unknown }
 >['priceHistory']['nodes'][number];
 
-/** The ledger's entries (a month's, a record's, a household's), a page after another. */
-export const ENTRIES = /* GraphQL */ `
-  query PaymentEntries($filter: PaymentEntryFilter, $after: String) {
-    paymentEntries(filter: $filter, first: 100, after: $after) {
-      pageInfo {
-        hasNextPage
-        endCursor
-      }
-      nodes {
-        id
-        subscriptionId
-        productName
-        dueDate
-        expectedAmount {
-          amount
-          currency
-        }
-        status
-        paidAmount {
-          amount
-          currency
-        }
-        paidAt
-        note
-      }
-    }
-  }
-`;
 const HOUSEHOLDS = /* GraphQL */ `
   query PaymentHouseholds {
     households {
@@ -138,12 +109,7 @@ export function Payments() {
 
   const loadEntries = async () => {
     const filter = { ...monthRange(month), householdId: whose || null };
-    setEntries(
-      await allNodes(
-        async (after) =>
-          (await gql<PaymentEntriesQuery, PaymentEntriesQueryVariables>(ENTRIES, { filter, after })).paymentEntries,
-      ),
-    );
+    setEntries(await ledgerEntries(filter));
   };
   const loadRecords = async () => {
     // Every recurring record, however many: the price-change form chooses among all of them.
