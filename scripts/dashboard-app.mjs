@@ -18,6 +18,8 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import sharp from 'sharp';
 
+import { META } from './dashboard-bundle.mjs';
+
 const at = process.argv.indexOf('--root');
 const root = path.resolve(
   at < 0 ? path.join(path.dirname(fileURLToPath(import.meta.url)), '..') : process.argv[at + 1],
@@ -76,7 +78,7 @@ const hashOf = (content) => createHash('sha256').update(content).digest('hex').s
 
 /** Workbox's precache list: { url, revision } (revision null for a file whose name carries its hash). */
 function precacheList() {
-  const { firstScreen, metafile } = JSON.parse(fs.readFileSync(path.join(root, 'dist', 'dashboard-meta.json'), 'utf8'));
+  const { firstScreen, metafile } = JSON.parse(fs.readFileSync(path.join(root, META), 'utf8'));
   const bundled = Object.keys(metafile.outputs).map((output) => path.posix.relative('dist/dashboard', output));
   const files = [
     // Every chunk; CSS only as the page links it (esbuild writes a chunk's CSS too, which nothing loads).
