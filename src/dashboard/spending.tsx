@@ -1,8 +1,9 @@
 import { BarController, BarElement, CategoryScale, Chart, LinearScale, Tooltip } from 'chart.js';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 
 import { gql } from './api';
 import { Budgets } from './budgets';
+import { ChartCanvas } from './chart';
 import { money, moneyOf } from './format';
 import type {
   HouseholdMembersQuery,
@@ -103,14 +104,15 @@ function variablesOf(view: string): Omit<SpendingSummaryQueryVariables, 'groupBy
   return { view: 'HOUSEHOLD', householdId, memberId: memberId ?? null };
 }
 
+/** The theme's accent colour, which the bars take. */
+const accent = () => getComputedStyle(document.documentElement).getPropertyValue('--accent').trim() || '#4f46e5';
+
 /** What the active records cost (yours, your share, or a household's), by the chosen grouping: a chart, its table, and the budgets. */
 export function Spending() {
   const [groupBy, setGroupBy] = useState<SpendingGroupBy>('CATEGORY');
   const [view, setView] = useState('OWN');
   const [households, setHouseholds] = useState<Household[]>([]);
   const [summary, setSummary] = useState<Summary | null>(null);
-  const canvas = useRef<HTMLCanvasElement>(null);
-  const chart = useRef<Chart | null>(null);
   const action = useAction();
 
   useEffect(() => {
@@ -133,24 +135,6 @@ export function Spending() {
 
   const value = (group: Summary['groups'][number]) =>
     Number((groupBy === 'MONTH' ? group.periodTotal : group.monthlyTotal).amount);
-  useEffect(() => {
-    if (!summary || !canvas.current) return;
-    chart.current?.destroy();
-    const color = getComputedStyle(document.documentElement).getPropertyValue('--accent').trim() || '#4f46e5';
-    chart.current = new Chart(canvas.current, {
-      type: 'bar',
-      data: {
-        labels: summary.groups.map((group) => group.label),
-        datasets: [{ label: t('spending:cost'), data: summary.groups.map(value), backgroundColor: color }],
-      },
-      options: {
-        animation: false,
-        responsive: true,
-        maintainAspectRatio: false,
-        plugins: { tooltip: { callbacks: { label: (item) => money(item.parsed.y ?? 0, summary.baseCurrency) } } },
-      },
-    });
-  }, [summary]);
 
   const description = summary?.groups
     .map((group) => `${group.label} ${money(value(group), summary.baseCurrency)}`)
@@ -183,9 +167,25 @@ export function Spending() {
             {t('spending:thisMonth', { planned: moneyOf(summary.plannedTotal), paid: moneyOf(summary.paidTotal) })}
             {summary.budget !== null && t('spending:budget', { amount: moneyOf(summary.budget) })}
           </p>
-          <div class="chart">
-            <canvas ref={canvas} role="img" aria-label={costBy(groupBy, description || t('spending:nothingActive'))} />
-          </div>
+          <ChartCanvas
+            name={costBy(groupBy, description || t('spending:nothingActive'))}
+            data={summary}
+            config={() => ({
+              type: 'bar',
+              data: {
+                labels: summary.groups.map((group) => group.label),
+                datasets: [{ label: t('spending:cost'), data: summary.groups.map(value), backgroundColor: accent() }],
+              },
+              options: {
+                animation: false,
+                responsive: true,
+                maintainAspectRatio: false,
+                plugins: {
+                  tooltip: { callbacks: { label: (item) => money(item.parsed.y ?? 0, summary.baseCurrency) } },
+                },
+              },
+            })}
+          />
           <table>
             <Columns
               names={[
