@@ -845,6 +845,8 @@ function RecordForm({
   // Editing waits for the fields the list does not show; a new record has none to wait for.
   const [details, setDetails] = useState<Details | null | undefined>(source ? undefined : null);
   const formRef = useRef<HTMLFormElement>(null);
+  // The fields the person has set themselves: a catalogue answer that arrives later fills in only the others.
+  const touched = useRef(new Set<string>());
 
   useEffect(() => {
     if (!source) return;
@@ -873,6 +875,7 @@ function RecordForm({
     if (!fields) return;
     const set = (name: string, value: string) => {
       const field = fields.namedItem(name) as HTMLInputElement | HTMLSelectElement | null;
+      if (touched.current.has(name)) return;
       // A select takes only a value it offers (a currency without a rate here is not one).
       if (field instanceof HTMLSelectElement && ![...field.options].some((option) => option.value === value)) return;
       if (field) field.value = value;
@@ -977,7 +980,16 @@ function RecordForm({
   // opened as the screen opens), a choice made at once was undone when they arrived.
   if (!links.loaded) return <p aria-busy="true">{t('common:loading')}</p>;
   return (
-    <form class="card" ref={formRef} onSubmit={submit} aria-label={title}>
+    <form
+      class="card"
+      ref={formRef}
+      onSubmit={submit}
+      onInput={(event) => {
+        const { name } = event.target as HTMLInputElement;
+        if (name !== 'product') touched.current.add(name);
+      }}
+      aria-label={title}
+    >
       <h2>{title}</h2>
       <div class="grid">
         <Field

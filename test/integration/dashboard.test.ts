@@ -792,6 +792,39 @@ describeInBrowser('the dashboard in Chromium', () => {
       expect(await page.getByRole('button', { name: 'Delete Music' }).count()).toBe(0);
     }));
 
+  it('keeps a price and currency set while the catalogue was still being asked', () =>
+    step(page, 'record-form-own-values', async () => {
+      let release: () => void = () => undefined;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let held = false;
+      const holdSuggestions = async (route: Route) => {
+        if (route.request().postData()?.includes('query ProductSuggestions')) {
+          held = true;
+          await released;
+        }
+        await route.fallback();
+      };
+      await screen('Subscriptions');
+      await page.route('**/graphql', holdSuggestions);
+      try {
+        await page.getByRole('button', { name: 'Add a subscription' }).click();
+        const form = page.getByRole('form', { name: 'Add a subscription' });
+        await form.getByLabel('Product').fill('Netflix Standard');
+        await until(async () => held, 'the catalogue asked');
+        await form.getByLabel('Price').fill('12.99');
+        await form.getByLabel('Currency').selectOption('GBP');
+        release();
+        // The catalogue's answer has come once its products are offered; the billing it knows is filled in.
+        await form.locator('#catalogue option[value="Netflix Standard"]').waitFor({ state: 'attached' });
+        expect(await form.getByLabel('Price').inputValue()).toBe('12.99');
+        expect(await form.getByLabel('Currency').inputValue()).toBe('GBP');
+        await form.getByRole('button', { name: 'Close' }).click();
+      } finally {
+        release();
+        await page.unroute('**/graphql', holdSuggestions);
+      }
+    }));
+
   it('fills a catalogue pick in, keeps every field the form sets, and clones a record', () =>
     step(page, 'record-form-fields', async () => {
       const signedIn = await token();
