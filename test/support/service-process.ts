@@ -50,6 +50,9 @@ export function spawnService(
       HOME: process.env.HOME,
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
+      // No test reaches the internet for vendors' logos (logos.test.ts fetches from a site of its own), and a
+      // fetch's claim is a row that tests comparing databases would find.
+      LOGO_FETCH: 'off',
       ...clockEnvironment(),
       ...env,
       PORT: String(port),
