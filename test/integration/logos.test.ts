@@ -97,6 +97,28 @@ const VENDOR_PATHS = [
   '/silent.png',
 ];
 
+/** A catalogue product named `name` whose image is the vendor site's `path`, and Ann's record of it. */
+async function annRecordOf(name: string, path: string): Promise<{ productId: number; recordId: string }> {
+  const [{ id }] = await sql<{ id: number }>(
+    testApp,
+    `insert into "products" ("owner_id", "category_id", "product_name", "brandname", "image", "favicon")
+     values (null, 1, ?, 'Vendor', ?, '') returning "id"`,
+    [name, `${vendor.origin}${path}`],
+  );
+  const { createSubscription } = await graphqlData(testApp, ann.token, CREATE, {
+    input: {
+      productId: Buffer.from(`Product:${id}`).toString('base64url'),
+      type: 'SUBSCRIPTION',
+      price: '5',
+      currency: 'USD',
+      billingCycle: 'MONTHLY',
+      paymentDate: daysFromToday(3),
+    },
+  });
+  expect(createSubscription.userErrors).toEqual([]);
+  return { productId: id, recordId: createSubscription.subscription.id };
+}
+
 beforeAll(async () => {
   const png = await picture('png');
   vendor = new VendorSite({
@@ -120,27 +142,8 @@ beforeAll(async () => {
   testApp = await startTestApp({}, {}, database);
   ann = await signUp(testApp, 'Ann Logo');
   bob = await signUp(testApp, 'Bob Logo');
-  for (const path of VENDOR_PATHS) {
-    const [{ id }] = await sql<{ id: number }>(
-      testApp,
-      `insert into "products" ("owner_id", "category_id", "product_name", "brandname", "image", "favicon")
-       values (null, 1, ?, 'Vendor', ?, '') returning "id"`,
-      [`Vendor ${path}`, `${vendor.origin}${path}`],
-    );
-    products[path] = id;
-    const { createSubscription } = await graphqlData(testApp, ann.token, CREATE, {
-      input: {
-        productId: Buffer.from(`Product:${id}`).toString('base64url'),
-        type: 'SUBSCRIPTION',
-        price: '5',
-        currency: 'USD',
-        billingCycle: 'MONTHLY',
-        paymentDate: daysFromToday(3),
-      },
-    });
-    expect(createSubscription.userErrors).toEqual([]);
-    records[path] = createSubscription.subscription.id;
-  }
+  for (const path of VENDOR_PATHS)
+    ({ productId: products[path], recordId: records[path] } = await annRecordOf(`Vendor ${path}`, path));
 }, 120_000);
 
 afterAll(async () => {
@@ -251,25 +254,9 @@ describe('fetched logos', () => {
   });
 
   it('gives a claim back when its fetch fails for the server’s own reasons, and fetches it at a later round', async () => {
-    const [{ id }] = await sql<{ id: number }>(
-      testApp,
-      `insert into "products" ("owner_id", "category_id", "product_name", "brandname", "image", "favicon")
-       values (null, 1, 'Vendor again', 'Vendor', ?, '') returning "id"`,
-      [`${vendor.origin}/logo.png`],
-    );
-    const { createSubscription } = await graphqlData(testApp, ann.token, CREATE, {
-      input: {
-        productId: Buffer.from(`Product:${id}`).toString('base64url'),
-        type: 'SUBSCRIPTION',
-        price: '5',
-        currency: 'USD',
-        billingCycle: 'MONTHLY',
-        paymentDate: daysFromToday(3),
-      },
-    });
-    const logo = async () =>
-      (await list(ann.token)).find((node) => node.id === createSubscription.subscription.id)!.logo as string | null;
-    const claimed = async () => (await fetchRows()).some((row) => row.product_id === id);
+    const { productId, recordId } = await annRecordOf('Vendor again', '/logo.png');
+    const logo = async () => (await list(ann.token)).find((node) => node.id === recordId)!.logo as string | null;
+    const claimed = async () => (await fetchRows()).some((row) => row.product_id === productId);
     const hits = vendor.hits.get('/logo.png') ?? 0;
     // The logo fetched cannot be stored: the database refuses it.
     await sql(testApp, `alter table "logos" rename to "logos_away"`);
