@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 
 import { allNodes, gql } from './api';
 import { moneyOf } from './format';
@@ -226,7 +226,10 @@ export function HouseholdScreen() {
   const [code, setCode] = useState<string | null>(null);
   const action = useAction();
 
+  // A load finishing after a later one (the screen's first, after a join made meanwhile) shows nothing of its own.
+  const latest = useRef(0);
   const load = async () => {
+    const ticket = ++latest.current;
     const [{ households: all }, own] = await Promise.all([
       gql<HouseholdsQuery, HouseholdsQueryVariables>(LOAD),
       allNodes(
@@ -248,6 +251,7 @@ export function HouseholdScreen() {
         }),
       ),
     );
+    if (ticket !== latest.current) return;
     setHouseholds(all);
     setSharedRecords(new Map(joinedOnes.map((household, index) => [household.id, shared[index]!])));
     setRecords(own);

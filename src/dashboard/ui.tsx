@@ -1,5 +1,5 @@
 import type { ComponentChildren, JSX } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 
 import { ApiError, gql, type Variables } from './api';
 import { t } from './i18n';
@@ -97,25 +97,36 @@ export function Notice({ outcome }: { outcome: Outcome | null }) {
   );
 }
 
-/** Runs actions one at a time and keeps their outcome and field errors. */
+/**
+ * Runs actions and keeps the outcome and field errors of the last one to say something. A run that says nothing
+ * (a screen's load) clears the notice, and none clears or replaces the notice of a run started after it: a
+ * screen's first load finishing after a change the user made meanwhile cleared the change's notice.
+ */
 export function useAction() {
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [busy, setBusy] = useState(false);
+  const runs = useRef({ started: 0, shown: 0, running: 0 });
+  function settle(run: number, next: Outcome | null, fields: Record<string, string[]>) {
+    if (run < runs.current.shown) return;
+    if (next) runs.current.shown = run;
+    setErrors(fields);
+    setOutcome(next);
+  }
   async function run(action: () => Promise<string | void>): Promise<boolean> {
+    const mine = ++runs.current.started;
+    runs.current.running++;
     setBusy(true);
     try {
       const message = await action();
-      setErrors({});
-      setOutcome(message ? { kind: 'done', message } : null);
+      settle(mine, message ? { kind: 'done', message } : null, {});
       return true;
     } catch (error) {
       const failure = error instanceof ApiError ? error : new ApiError(String(error), 'ERROR');
-      setErrors(failure.fields);
-      setOutcome({ kind: 'failed', message: failure.message });
+      settle(mine, { kind: 'failed', message: failure.message }, failure.fields);
       return false;
     } finally {
-      setBusy(false);
+      if (--runs.current.running === 0) setBusy(false);
     }
   }
   return { outcome, errors, busy, run, setOutcome };
