@@ -577,7 +577,7 @@ beforeAll(async () => {
     .toBuffer();
   const env = { WEBHOOK_ALLOW_PRIVATE: 'true', NOTIFY_SECRET_KEY: 'executors-notification-secret-key-0123456789' };
   [jit, reference] = await Promise.all([
-    startTestApp(env, { graphqlExecution: 'jit', clock: () => NOW }),
+    startTestApp(env, { graphqlExecution: 'jit-eager', clock: () => NOW }),
     startTestApp(env, { graphqlExecution: 'graphql-js', clock: () => NOW }),
   ]);
   // No deliveries are attempted, so the delivery log reads the same on both.

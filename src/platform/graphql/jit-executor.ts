@@ -23,14 +23,23 @@ import type { GraphQLContext } from './context';
 import type { WrittenAnswers } from './written-answers';
 
 /**
- * How documents are executed: `jit` compiles each document once (graphql-jit) and runs the compiled code;
- * `graphql-js` is the reference executor; `compare` (tests) runs every query through both and fails on any
- * difference, so the whole GraphQL test suite checks that the two agree.
+ * How documents are executed: `jit` compiles each document that comes again (graphql-jit) and runs the
+ * compiled code, a document's first run going to graphql-js; `jit-eager` compiles every document on its first
+ * run (tests that run each mutation once, against graphql-js); `graphql-js` is the reference executor;
+ * `compare` (tests) runs every query through both, compiled at once, and fails on any difference, so the whole
+ * GraphQL test suite checks that the two agree.
  */
-export type GraphQLExecution = 'jit' | 'graphql-js' | 'compare';
+export type GraphQLExecution = 'jit' | 'jit-eager' | 'graphql-js' | 'compare';
 
 /** Compiled documents kept, by Apollo's hash of the document text and the operation name. */
-const COMPILED_DOCUMENTS = 500;
+const COMPILED_DOCUMENTS = 200;
+
+/**
+ * Documents run once and not compiled, remembered so that their second run compiles them. A client that writes
+ * its arguments into the text (`markPaid(input: {id: "…"})`) sends a new document each time: compiling each cost
+ * a millisecond or more of the event loop and kept ~16 KB of generated code per document until pushed out.
+ */
+const SEEN_ONCE = 2000;
 
 /** Runs of a compared query while concurrent writes keep changing its answer, before the check gives up. */
 const COMPARE_ATTEMPTS = 10;
@@ -47,18 +56,34 @@ export function executorGateway(
   written?: WrittenAnswers,
 ): GatewayInterface {
   const compiled = new LRUCache<string, Compiled>({ max: COMPILED_DOCUMENTS });
+  const seenOnce = new LRUCache<string, true>({ max: SEEN_ONCE });
   const reference: GatewayExecutor = async ({ document, request, operationName, context }) =>
     execute({ schema, document, variableValues: request.variables, operationName, contextValue: context });
 
-  const jit: GatewayExecutor = async (requestContext) => {
-    const { document, request, operationName, queryHash, operation, context } = requestContext;
+  /** The compiled executor; `firstRunToo` compiles a document on its first run (compare: both executors run it). */
+  const jitOf =
+    (firstRunToo: boolean): GatewayExecutor =>
+    async (requestContext) => {
+      const { document, request, operationName, queryHash, operation } = requestContext;
+      // On every run, not only when compiled: the two caches age apart, and an operation the written ones let go
+      // while its compiled code stays would otherwise never be written by the database again.
+      if (queryHash !== undefined) written?.learn(queryHash, request.operationName, document, operation);
+      const key = `${queryHash}:${operationName ?? ''}`;
+      let query = compiled.get(key);
+      if (!query) {
+        if (!firstRunToo && !seenOnce.has(key)) {
+          seenOnce.set(key, true);
+          return reference(requestContext);
+        }
+        seenOnce.delete(key);
+        compiled.set(key, (query = compileQuery(schema, document, operationName ?? undefined)));
+      }
+      return runCompiled(query, requestContext);
+    };
+
+  const runCompiled = async (query: Compiled, requestContext: Parameters<GatewayExecutor>[0]) => {
+    const { request, operation, context } = requestContext;
     const variables = withInputDefaults(schema, operation.variableDefinitions ?? [], request.variables ?? {});
-    const key = `${queryHash}:${operationName ?? ''}`;
-    let query = compiled.get(key);
-    if (!query) compiled.set(key, (query = compileQuery(schema, document, operationName ?? undefined)));
-    // On every run, not only when compiled: the two caches age apart, and an operation the written ones let go
-    // while its compiled code stays would otherwise never be written by the database again.
-    if (queryHash !== undefined) written?.learn(queryHash, request.operationName, document, operation);
     if (!isCompiledQuery(query)) return query;
     const result = await query.query(undefined, context, variables);
     if (result.data === undefined && result.errors) {
@@ -69,6 +94,8 @@ export function executorGateway(
     }
     return result.errors ? { ...result, errors: result.errors.map(asGraphQLError) } : result;
   };
+  const jit = jitOf(false);
+  const jitAlways = jitOf(true);
 
   /** The data the database writes for the request, when its operation compiles (see WrittenAnswers). */
   const writtenData = (requestContext: Parameters<GatewayExecutor>[0]) =>
@@ -82,19 +109,19 @@ export function executorGateway(
         ) ?? Promise.resolve(undefined));
 
   const compare: GatewayExecutor = async (requestContext) => {
-    if (requestContext.operation.operation !== 'query') return jit(requestContext);
+    if (requestContext.operation.operation !== 'query') return jitAlways(requestContext);
     // An executor's difference shows every time; data changed by a concurrent write (a relay firing, or a
     // client's write racing the query) between the runs does not: a difference counts only when compiled code
     // gives the same answer before and after graphql-js and the database's own answer (when the operation
     // compiles), and the runs are made again while the data moves.
-    let ours = await jit(requestContext);
+    let ours = await jitAlways(requestContext);
     for (let attempt = 0; attempt < COMPARE_ATTEMPTS; attempt++) {
       const theirs = await reference(requestContext);
       const database = ours.errors ? undefined : await writtenData(requestContext);
       const same = isDeepStrictEqual(plain(ours), plain(theirs));
       const sameAsDatabase = database === undefined || isDeepStrictEqual(plain(ours).data, database);
       if (same && sameAsDatabase) return ours;
-      const again = await jit(requestContext);
+      const again = await jitAlways(requestContext);
       if (isDeepStrictEqual(plain(ours), plain(again))) {
         const other = same ? JSON.stringify(database) : JSON.stringify(plain(theirs));
         throw new Error(
@@ -106,7 +133,7 @@ export function executorGateway(
     return ours;
   };
 
-  const executor = { jit, 'graphql-js': reference, compare }[execution];
+  const executor = { jit, 'jit-eager': jitAlways, 'graphql-js': reference, compare }[execution];
   return {
     load: async () => ({ schema, executor }),
     onSchemaLoadOrUpdate: (callback) => {
