@@ -4,6 +4,7 @@ import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginLandingPageDisabled,
 } from '@apollo/server/plugin/disabled';
+import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { Redis } from 'ioredis';
@@ -29,6 +30,14 @@ export const GRAPHQL_LIMITS = {
   maxTokens: 2000,
   maxDirectives: 20,
 } as const;
+
+/**
+ * What Apollo keeps of parsed and validated documents, by its estimate of their size (their JSON's length, about
+ * a third of the heap they hold with their tokens). Its default, 30 MB, let documents whose arguments are written
+ * into the text pile up: 4.6 MB of heap after the bench's two minutes of mixed use, 1.6 MB with this. The
+ * dashboard's 115 operations come to 0.27 MB.
+ */
+const DOCUMENT_STORE_BYTES = 512 * 1024;
 
 /** The limits of GraphQL (graphql-armor), for HTTP and for subscriptions over WebSocket alike. */
 export function graphqlProtection() {
@@ -58,6 +67,7 @@ export async function createGraphQLServer(
     gateway: executorGateway(schema, execution, written),
     ...protection,
     parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
+    documentStore: new InMemoryLRUCache({ maxSize: DOCUMENT_STORE_BYTES }),
     // Automatic persisted queries (a client sends an operation's SHA-256 alone once it has sent its text): the
     // build's registered operations, then the clients' (see persisted-queries.ts), which the cache keeps as long
     // as it sees fit (a day in Redis; in the process, until pushed out).
