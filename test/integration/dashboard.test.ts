@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { Browser, Page, Route } from 'playwright-core';
+import type { Browser, Page, Request, Route } from 'playwright-core';
 
 import { addDays, endOfMonth, todayIn } from '../../src/platform/dates';
 import {
@@ -112,8 +112,8 @@ describeInBrowser('the dashboard in Chromium', () => {
     (await page.evaluate(
       'sessionStorage.getItem("subledger.token") ?? localStorage.getItem("subledger.token")',
     )) as string;
-  /** A page of its own signed in with `token`, at a screen. */
-  const pageOf = async (signedIn: string, hash = '') => {
+  /** A page of its own signed in with `token`, at a screen; `prepare` runs before it opens the screen. */
+  const pageOf = async (signedIn: string, hash = '', prepare?: (other: Page) => Promise<unknown>) => {
     const context = await newClockedContext(browser);
     const other = await context.newPage();
     // Its confirmations are accepted and kept with the main page's.
@@ -123,6 +123,7 @@ describeInBrowser('the dashboard in Chromium', () => {
     });
     await other.goto(`${testApp.baseUrl}/static/avatar.svg`);
     await other.evaluate(`sessionStorage.setItem("subledger.token", ${JSON.stringify(signedIn)})`);
+    await prepare?.(other);
     await other.goto(`${testApp.baseUrl}/${hash}`);
     return { other, context };
   };
@@ -635,14 +636,40 @@ describeInBrowser('the dashboard in Chromium', () => {
       expect(shown).toMatch(/^Invitation code for Sam \(shown once\): \S+$/);
       expect(await row('Sam').textContent()).toContain('Invited');
 
-      // Sam's own dashboard, in another context: the code joins the household, which shows read-only.
-      const { other, context } = await pageOf(sam.token, '#/household');
+      // Sam's own dashboard, in another context: the code joins the household, which shows read-only. The
+      // screen's first read, answered before the join, reaches the page only after the join has shown: it
+      // changes neither the notice nor what the screen shows.
+      let release: () => void = () => undefined;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let answered: () => void = () => undefined;
+      const firstReadAnswered = new Promise<void>((resolve) => (answered = resolve));
+      let firstRead: Request | undefined;
+      const holdFirstRead = async (route: Route) => {
+        if (firstRead || !route.request().postData()?.includes('query Households')) return route.fallback();
+        firstRead = route.request();
+        const response = await route.fetch();
+        answered();
+        await released;
+        await route.fulfill({ response });
+      };
+      const { other, context } = await pageOf(sam.token, '#/household', (opening) =>
+        opening.route('**/graphql', holdFirstRead),
+      );
       try {
+        await firstReadAnswered;
         await other.getByLabel('Invitation code').fill(shown.replace(/^.*: /, ''));
         await other.getByRole('button', { name: 'Join', exact: true }).click();
-        await other.getByRole('status').filter({ hasText: 'Joined the household' }).waitFor();
+        const joined = other.getByRole('status').filter({ hasText: 'Joined the household' });
+        await joined.waitFor();
         const home = other.locator('.card').filter({ hasText: "Home (Dana's, read-only)" });
         await home.getByText(/^Newspaper .*: Dana pays/).waitFor();
+        const firstReadDone = other.waitForEvent('requestfinished', (request) => request === firstRead);
+        release();
+        await firstReadDone;
+        // Two frames: the page has read the answer and drawn what it does with it.
+        await other.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+        expect(await joined.count()).toBe(1);
+        expect(await home.getByText(/^Newspaper .*: Dana pays/).count()).toBe(1);
 
         // The household screen shows what it read when it opened: opened again, Sam has joined.
         await screen('Subscriptions');
@@ -659,6 +686,7 @@ describeInBrowser('the dashboard in Chromium', () => {
         expect(confirmations.at(-1)).toBe('Leave Home? Its shared records are no longer yours to see.');
         await other.getByText('None yet.').waitFor();
       } finally {
+        release();
         await context.close();
       }
 
