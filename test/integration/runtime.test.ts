@@ -11,6 +11,7 @@ import {
   isAlive,
   runningProcess,
   type ServiceProcess,
+  sessionMembers,
   spawnService,
   startService,
   stopService,
@@ -180,14 +181,14 @@ describe('embedded PostgreSQL under DATA_DIR', () => {
     const first = await start({ DATA_DIR: dataDir, WEB_CONCURRENCY: '1' });
     await signUp(first.url, 'killed@example.com');
     const orphan = postmasterPid(dataDir);
-    // The watchdog (the server's parent shell and its reader) dies first, then its owner: the server is left
-    // running alone, as one started by a version without the watchdog would be.
+    // The watchdog (the server's parent shell, its reader and the reader's cat) dies first, then its owner: the
+    // server is left running alone, as one started by a version without the watchdog would be. The watchdog
+    // leads a session of its own, which the server and its processes share: every other member of it goes.
     const watchdog = Number(/PPid:\s+(\d+)/.exec(readFileSync(`/proc/${orphan}/status`, 'utf8'))![1]);
-    const reader = childrenOf(watchdog).filter((pid) => pid !== orphan);
-    for (const pid of [watchdog, ...reader, ...reader.flatMap(childrenOf)]) {
-      // One may be gone already (ESRCH): the aim is that none is left.
-      if (isAlive(pid)) process.kill(pid, 'SIGKILL');
-    }
+    const shells = () => sessionMembers(watchdog).filter(({ command }) => command !== 'postgres');
+    expect(shells().map(({ command }) => command)).toEqual(expect.arrayContaining(['sh', 'cat']));
+    for (const { pid } of shells()) process.kill(pid, 'SIGKILL');
+    await until(() => shells().length === 0, 'the watchdog, its reader and its cat to go');
     first.child.kill('SIGKILL');
     await first.exited;
     const orphanProcess = runningProcess(orphan);
@@ -195,10 +196,12 @@ describe('embedded PostgreSQL under DATA_DIR', () => {
     const second = await start({ DATA_DIR: dataDir, WEB_CONCURRENCY: '1', LOG_LEVEL: 'warn' });
     // Gone, or its pid already reused by another process.
     expect(runningProcess(orphan)).not.toEqual(orphanProcess);
-    expect(await (await fetch(`${second.url}/readyz`)).json()).toMatchObject({
-      status: 'ok',
-      reclaimedOrphanedDatabase: { pid: orphan },
-    });
+    // With the orphan's log (kept beside the new one), which says when it was asked to stop, should it have been
+    // stopped before the second start came to it.
+    expect({
+      readyz: await (await fetch(`${second.url}/readyz`)).json(),
+      orphanLog: readFileSync(path.join(dataDir, 'postgres.log.1'), 'utf8'),
+    }).toMatchObject({ readyz: { status: 'ok', reclaimedOrphanedDatabase: { pid: orphan } } });
     expect(second.stdout()).toContain(`shut down a PostgreSQL server (process ${orphan}) left running on ${dataDir}`);
     expect(await login(second.url, 'killed@example.com')).toBe(201);
     await signUp(second.url, 'crashed@example.com');

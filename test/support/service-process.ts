@@ -125,6 +125,26 @@ export function runningProcess(pid: number): { started: string; command: string 
   return state === 'Z' ? null : { started: rest[18], command: stat.slice(stat.indexOf('(') + 1, close) };
 }
 
+/** Every running process of session `sid` (a process started detached leads a session of its own). */
+export function sessionMembers(sid: number): Array<{ pid: number; command: string }> {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((entry) => {
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      } catch {
+        return [];
+      }
+      const close = stat.lastIndexOf(')');
+      // After the command name: state, ppid, pgrp, session (fields 3 to 6 of proc(5)).
+      const [state, , , session] = stat.slice(close + 2).split(' ');
+      return state !== 'Z' && Number(session) === sid
+        ? [{ pid: Number(entry), command: stat.slice(stat.indexOf('(') + 1, close) }]
+        : [];
+    });
+}
+
 export function isAlive(pid: number): boolean {
   return runningProcess(pid) !== null;
 }
