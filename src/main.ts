@@ -7,6 +7,7 @@ import {
   apiProcessOfCluster,
   logListening,
   superviseApiProcesses,
+  SUPERVISED_HEAP_GROWING_FLAG,
   type SupervisedDatabase,
   tellSupervisor,
 } from './platform/ops/cluster';
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
  * time: 40% cut the afresh list's CPU by about a quarter for ~7 MB more. (Two more settings can only be given on
  * the command line, and `npm start` gives them: a young generation of 2 × 4 MB instead of 2 × 16, and one V8
  * helper thread instead of four, whose malloc arenas held ~8 MB; see docs/performance.md's Memory section.)
+ * Under the supervisor, API processes hold less (SUPERVISED_HEAP_GROWING_FLAG).
  */
 const HEAP_GROWING_FLAG = '--heap-growing-percent=40';
 
@@ -45,7 +47,7 @@ async function runApiProcess(
   background: boolean,
   supervised: SupervisedDatabase | null = null,
 ): Promise<void> {
-  setFlagsFromString(HEAP_GROWING_FLAG);
+  setFlagsFromString(supervised ? SUPERVISED_HEAP_GROWING_FLAG : HEAP_GROWING_FLAG);
   const { createApp } = await import('./app.js');
   const app = await createApp(config, {
     background,
