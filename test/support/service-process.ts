@@ -109,10 +109,11 @@ export function childrenOf(pid: number): number[] {
 }
 
 /**
- * The process at `pid` as /proc tells it (its start time tells a reused pid apart), or null when there is none
- * or it has exited and waits only to be reaped (a zombie: an orphan adopted by a PID 1 that reaps late).
+ * The process at `pid` as /proc tells it (its start time tells a reused pid apart; its session, the one it
+ * leads or joined), or null when there is none or it has exited and waits only to be reaped (a zombie: an
+ * orphan adopted by a PID 1 that reaps late).
  */
-export function runningProcess(pid: number): { started: string; command: string } | null {
+export function runningProcess(pid: number): { started: string; session: number; command: string } | null {
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -120,29 +121,27 @@ export function runningProcess(pid: number): { started: string; command: string 
     return null;
   }
   const close = stat.lastIndexOf(')');
-  // After the command name: state, then 18 fields up to the start time (field 22 of proc(5)).
-  const [state, ...rest] = stat.slice(close + 2).split(' ');
-  return state === 'Z' ? null : { started: rest[18], command: stat.slice(stat.indexOf('(') + 1, close) };
+  // After the command name: state, ppid, pgrp, session, then 14 fields up to the start time (fields 3 to 22 of
+  // proc(5)).
+  const [state, , , session, ...rest] = stat.slice(close + 2).split(' ');
+  return state === 'Z'
+    ? null
+    : { started: rest[15], session: Number(session), command: stat.slice(stat.indexOf('(') + 1, close) };
+}
+
+/** Every process id in /proc. */
+function processIds(): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number);
 }
 
 /** Every running process of session `sid` (a process started detached leads a session of its own). */
 export function sessionMembers(sid: number): Array<{ pid: number; command: string }> {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .flatMap((entry) => {
-      let stat: string;
-      try {
-        stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      } catch {
-        return [];
-      }
-      const close = stat.lastIndexOf(')');
-      // After the command name: state, ppid, pgrp, session (fields 3 to 6 of proc(5)).
-      const [state, , , session] = stat.slice(close + 2).split(' ');
-      return state !== 'Z' && Number(session) === sid
-        ? [{ pid: Number(entry), command: stat.slice(stat.indexOf('(') + 1, close) }]
-        : [];
-    });
+  return processIds().flatMap((pid) => {
+    const member = runningProcess(pid);
+    return member?.session === sid ? [{ pid, command: member.command }] : [];
+  });
 }
 
 export function isAlive(pid: number): boolean {
@@ -151,16 +150,13 @@ export function isAlive(pid: number): boolean {
 
 /** Every process whose command line names the data folder's embedded server (started with -D DATA_DIR/postgres). */
 export function embeddedServerProcesses(dataDir: string): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(path.join(dataDir, 'postgres'));
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
+  return processIds().filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(path.join(dataDir, 'postgres'));
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** The CLI (`npm run cli -- …`) run to its end on the test's database, at the test's clock. */
