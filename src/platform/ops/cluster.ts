@@ -25,11 +25,10 @@ const DRAIN_TIMEOUT_MS = 30_000;
 
 /**
  * API processes under the supervisor run beside each other and the embedded PostgreSQL, whose memory adds up:
- * their old generation grows 20% past what is live, not the lone process's 40%, and their young generation is
- * 2 x 2 MB, not 2 x 4. The embedded default under the list load held 258-268 MB of PSS instead of 288-290, its
- * list rate 10-15% lower (docs/performance.md, Memory).
+ * their young generation is 2 x 2 MB, not the lone process's 2 x 4 (and their old generation grows less, see
+ * src/main.ts). The embedded default under the list load held 258-268 MB of PSS instead of 288-290, its list
+ * rate 10-15% lower (docs/performance.md, Memory).
  */
-export const SUPERVISED_HEAP_GROWING_FLAG = '--heap-growing-percent=20';
 const SUPERVISED_SEMI_SPACE_FLAG = '--max-semi-space-size=2';
 
 /** The supervisor's own Node flags for its API processes, with their young generation's size. */
