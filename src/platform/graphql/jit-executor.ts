@@ -95,7 +95,7 @@ export function executorGateway(
     return result.errors ? { ...result, errors: result.errors.map(asGraphQLError) } : result;
   };
   const jit = jitOf(false);
-  const jitAlways = jitOf(true);
+  const jitEager = jitOf(true);
 
   /** The data the database writes for the request, when its operation compiles (see WrittenAnswers). */
   const writtenData = (requestContext: Parameters<GatewayExecutor>[0]) =>
@@ -109,19 +109,19 @@ export function executorGateway(
         ) ?? Promise.resolve(undefined));
 
   const compare: GatewayExecutor = async (requestContext) => {
-    if (requestContext.operation.operation !== 'query') return jitAlways(requestContext);
+    if (requestContext.operation.operation !== 'query') return jitEager(requestContext);
     // An executor's difference shows every time; data changed by a concurrent write (a relay firing, or a
     // client's write racing the query) between the runs does not: a difference counts only when compiled code
     // gives the same answer before and after graphql-js and the database's own answer (when the operation
     // compiles), and the runs are made again while the data moves.
-    let ours = await jitAlways(requestContext);
+    let ours = await jitEager(requestContext);
     for (let attempt = 0; attempt < COMPARE_ATTEMPTS; attempt++) {
       const theirs = await reference(requestContext);
       const database = ours.errors ? undefined : await writtenData(requestContext);
       const same = isDeepStrictEqual(plain(ours), plain(theirs));
       const sameAsDatabase = database === undefined || isDeepStrictEqual(plain(ours).data, database);
       if (same && sameAsDatabase) return ours;
-      const again = await jitAlways(requestContext);
+      const again = await jitEager(requestContext);
       if (isDeepStrictEqual(plain(ours), plain(again))) {
         const other = same ? JSON.stringify(database) : JSON.stringify(plain(theirs));
         throw new Error(
@@ -133,7 +133,7 @@ export function executorGateway(
     return ours;
   };
 
-  const executor = { jit, 'jit-eager': jitAlways, 'graphql-js': reference, compare }[execution];
+  const executor = { jit, 'jit-eager': jitEager, 'graphql-js': reference, compare }[execution];
   return {
     load: async () => ({ schema, executor }),
     onSchemaLoadOrUpdate: (callback) => {
