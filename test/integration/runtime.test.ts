@@ -189,15 +189,18 @@ describe('embedded PostgreSQL under DATA_DIR', () => {
     const shells = () => sessionMembers(watchdog).filter(({ command }) => command !== 'postgres');
     const killed = shells();
     expect(killed.map(({ command }) => command)).toEqual(expect.arrayContaining(['sh', 'cat']));
-    for (const member of killed) {
-      try {
-        process.kill(member.pid, 'SIGKILL');
-      } catch (error) {
-        // One may be gone already (ESRCH; CI saw it once): none may be left, which the wait below checks.
-        if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
-        Object.assign(member, { goneBeforeKilled: true });
+    // All stopped first, then killed: killed one by one, a reader still running when its cat was killed would go
+    // on to ask the server to stop (CI saw the orphan gone once the watchdog's processes were).
+    for (const signal of ['SIGSTOP', 'SIGKILL'] as const)
+      for (const member of killed) {
+        try {
+          process.kill(member.pid, signal);
+        } catch (error) {
+          // One may be gone already (ESRCH; CI saw it once): none may be left, which the wait below checks.
+          if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+          Object.assign(member, { goneBeforeKilled: true });
+        }
       }
-    }
     await until(() => shells().length === 0, 'the watchdog, its reader and its cat to go');
     first.child.kill('SIGKILL');
     await first.exited;
