@@ -278,18 +278,14 @@ describe('WEB_CONCURRENCY API processes on one port', () => {
       // The second API process is forked once the first listens: ready may be answered before it exists.
       await until(() => apiProcesses().length === 2, 'two API processes');
       expect(apiProcesses()).toHaveLength(2);
-      // Each with the supervisor's own flags (npm start's), but a young generation of 2 x 2 MB.
+      // Each with the supervisor's own flags (npm start's).
       const flagsOf = (pid: number) =>
         readFileSync(`/proc/${pid}/cmdline`, 'utf8')
           .split('\0')
           .filter((arg) => arg.startsWith('--'));
       const npmStart = startArguments().filter((arg) => arg.startsWith('--'));
       expect(flagsOf(supervisor)).toEqual(npmStart);
-      for (const pid of apiProcesses())
-        expect(flagsOf(pid)).toEqual([
-          ...npmStart.filter((flag) => !flag.startsWith('--max-semi-space-size')),
-          '--max-semi-space-size=2',
-        ]);
+      for (const pid of apiProcesses()) expect(flagsOf(pid)).toEqual(npmStart);
 
       // Writes land on both processes (a new connection each); every event is delivered exactly once, by the
       // one process that relays, nudged by the other.

@@ -23,19 +23,6 @@ const MAX_RESTART_DELAY_MS = 10_000;
 /** How long SIGTERM waits for the API processes to drain before it kills them. */
 const DRAIN_TIMEOUT_MS = 30_000;
 
-/**
- * API processes under the supervisor run beside each other and the embedded PostgreSQL, whose memory adds up:
- * their young generation is 2 x 2 MB, not the lone process's 2 x 4 (and their old generation grows less, see
- * src/main.ts). The embedded default under the list load held 258-268 MB of PSS instead of 288-290, its list
- * rate 10-15% lower (docs/performance.md, Memory).
- */
-const SUPERVISED_SEMI_SPACE_FLAG = '--max-semi-space-size=2';
-
-/** The supervisor's own Node flags for its API processes, with their young generation's size. */
-function apiProcessFlags(flags: readonly string[]): string[] {
-  return [...flags.filter((flag) => !flag.startsWith('--max-semi-space-size')), SUPERVISED_SEMI_SPACE_FLAG];
-}
-
 interface Slot {
   role: string;
   worker: Worker;
@@ -130,7 +117,6 @@ export async function superviseApiProcesses(config: Config, logger: Logger): Pro
   process.on('SIGTERM', () => void stop());
   process.on('SIGINT', () => void stop());
 
-  cluster.setupPrimary({ execArgv: apiProcessFlags(process.execArgv) });
   slots.push(fork({ role: BACKGROUND_ROLE, restarts: 0 }));
   try {
     const started = await Promise.race([database, startupFailure]);
