@@ -64,7 +64,7 @@ export class CalendarFeedRepository {
     version: string,
   ): Promise<{ last_modified_version: string; last_modified_at: string } | null> {
     type Dated = { last_modified_version: string; last_modified_at: string };
-    const [dated] = await this.reads.rows<Dated>(
+    const [dated] = await this.reads.writeRows<Dated>(
       sql`update "calendar_feeds"
           set "last_modified_version" = ${version}::bigint,
               "last_modified_at" = greatest(date_trunc('second', now() at time zone 'utc'), "last_modified_at" + interval '1 second')

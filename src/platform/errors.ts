@@ -89,7 +89,7 @@ export function toGraphQLExtensions(error: AppError): Record<string, unknown> {
  * A connection to PostgreSQL that broke (terminated, reset, refused; SQLSTATE classes 08 and 57P): the
  * transaction was rolled back, so the client may simply try again.
  */
-function isLostDatabase(error: unknown): boolean {
+export function isLostDatabase(error: unknown): boolean {
   if (error instanceof ConnectionException) return true;
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   // 08P01 is a protocol violation (a NUL in a statement's text), not a lost connection: sending it again fails again.

@@ -121,6 +121,11 @@ export class SubscriptionRepository {
     return ambientTransaction() ? this.db.rows<T>(query) : this.reads.rows<T>(query);
   }
 
+  /** As rows(), for a statement that writes (see DirectReads.writeRows). */
+  private writeRows<T>(query: Sql): Promise<T[]> {
+    return ambientTransaction() ? this.db.rows<T>(query) : this.reads.writeRows<T>(query);
+  }
+
   private records(filter: Sql, order?: Sql): Promise<SubscriptionRow[]> {
     return this.rows<SubscriptionRow>(recordSelect(filter, order));
   }
@@ -324,7 +329,7 @@ export class SubscriptionRepository {
       tagLinks,
       alertLinks,
     );
-    const [{ due }] = await this.rows<{ due: boolean }>(
+    const [{ due }] = await this.writeRows<{ due: boolean }>(
       withParts([{ sql: inserted }, ...parts], sql`select ${dueColumn(parts)}`),
     );
     return { due };
@@ -362,7 +367,7 @@ export class SubscriptionRepository {
     const own: StatementPart[] = [{ sql: changeRecordsSql(rows, versions) }];
     if (links?.tagIds) own.push({ sql: replaceTagsSql(links.id, links.tagIds) });
     if (links?.extraAlertIds) own.push({ sql: replaceExtraAlertsSql(links.id, links.extraAlertIds) });
-    const [{ due }] = await this.rows<{ due: boolean }>(
+    const [{ due }] = await this.writeRows<{ due: boolean }>(
       withParts([...own, ...parts], sql`${expectChangedSql(changes.length)}, ${dueColumn(parts)}`),
     );
     return { due };

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 
 import { Client } from 'pg';
@@ -67,6 +68,60 @@ describe('PostgreSQL connection killed during a write', () => {
     const next = await postSubscription(testApp, user.token, { ...MINIMAL, note: 'after the cut' });
     expect(next.status).toBe(200);
     expect((await testApp.http.get('/readyz')).status).toBe(200);
+  });
+});
+
+/**
+ * Ends the server process of every other connection to the database, and returns once they are gone, how many
+ * it ended; synchronously (in a child node), so that the app reads nothing from its sockets meanwhile and its
+ * pool still holds those connections as live.
+ */
+function endOtherConnectionsSync(url: string): number {
+  const script = `
+    const { Client } = require('pg');
+    const others = \`from pg_stat_activity where "datname" = current_database() and "pid" <> pg_backend_pid() and "backend_type" = 'client backend'\`;
+    (async () => {
+      const client = new Client({ connectionString: process.argv[1] });
+      await client.connect();
+      const { rows } = await client.query(\`select pg_terminate_backend("pid") \${others}\`);
+      while ((await client.query(\`select 1 \${others}\`)).rows.length > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      await client.end();
+      process.stdout.write(String(rows.length));
+    })();`;
+  const ended = spawnSync(process.execPath, ['-e', script, url], { encoding: 'utf8' });
+  if (ended.status !== 0) throw new Error(`ending the connections failed: ${ended.stderr}`);
+  return Number(ended.stdout);
+}
+
+describe('pooled connections whose server processes ended (PostgreSQL restarted)', () => {
+  let testApp: TestApp;
+  let armed = false;
+  let ended = 0;
+
+  beforeAll(async () => {
+    testApp = await startTestApp(
+      {},
+      {
+        onQuery: (statement) => {
+          if (armed && statement.includes('from "subscriptions"')) {
+            armed = false;
+            ended = endOtherConnectionsSync(testApp.database.url);
+          }
+        },
+      },
+    );
+  });
+
+  afterAll(() => testApp.close());
+
+  it('sends a read once more, on another connection: the list is answered, not refused', async () => {
+    const user = await signUp(testApp, 'After a restart');
+    const created = await createSubscription(testApp, user.token, { note: 'still here' });
+    armed = true;
+    const list = await testApp.http.get('/api/v1/subscriptions').set('authorization', `Bearer ${user.token}`);
+    expect(ended).toBeGreaterThan(0);
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual([expect.objectContaining({ id: created.id, note: 'still here' })]);
   });
 });
 

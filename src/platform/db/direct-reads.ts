@@ -5,6 +5,7 @@ import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { CustomTypesConfig } from 'pg';
 import type { Sql } from 'sql-template-tag';
 
+import { isLostDatabase } from '../errors';
 import { pgQuery, type PgStatement, pooled } from './statements';
 
 /** A statement text as prepared: its name, and the one copy of the text that every run of it passes on. */
@@ -23,12 +24,40 @@ export class DirectReads {
   /** Each statement text known, by its text. */
   private readonly known = new Map<string, KnownStatement>();
 
-  constructor(private readonly orm: MikroORM<PostgreSqlDriver>) {}
+  /** The most connections the pool keeps: all of them may have died at once. */
+  private readonly poolSize: number;
 
-  /** Rows of a read written with the `sql` tag, as a statement named by its text (its columns read by `types`). */
+  constructor(private readonly orm: MikroORM<PostgreSqlDriver>) {
+    this.poolSize = orm.config.get('pool')?.max ?? 1;
+  }
+
+  /**
+   * Rows of a read written with the `sql` tag, as a statement named by its text (its columns read by `types`).
+   * A pooled connection whose server process has ended (PostgreSQL restarted, or its connections terminated)
+   * is found dead only by the statement sent on it, and after a restart every one of them is: a read changed
+   * nothing, so it is sent again, once per pooled connection at most, each time after the event loop has read
+   * what the other sockets had to say (their end, which takes them out of the pool).
+   */
   async rows<T>(query: Sql, types?: CustomTypesConfig): Promise<T[]> {
     const { name, text } = this.knownAs(query.text);
-    return (await this.query<T>({ name, text, values: query.values, types })).rows;
+    const statement: PgStatement = { name, text, values: query.values, types };
+    for (let tries = 1; ; tries++) {
+      try {
+        return (await this.query<T>(statement)).rows;
+      } catch (error) {
+        if (!isLostDatabase(error) || tries > this.poolSize) throw error;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+  }
+
+  /**
+   * Rows of a statement that writes, as rows() names it, sent once: when its connection is lost, whether it
+   * committed cannot be told, so it is not sent again.
+   */
+  async writeRows<T>(query: Sql): Promise<T[]> {
+    const { name, text } = this.knownAs(query.text);
+    return (await this.query<T>({ name, text, values: query.values })).rows;
   }
 
   /** One statement written with `$n` placeholders, named or not (the rate limiter's store uses this). */
