@@ -21,6 +21,10 @@ export interface LiveToken {
   renew: boolean;
   /** Its user's data version (see the data_versions migration), read before anything the request reads. */
   data_version: string;
+  /** Its user's settings (see Caller.settings). */
+  timezone: string;
+  base_currency: string;
+  country: string;
 }
 
 /** What a new token is: a session (its device) or a personal token (its name, scope and fixed expiry). */
@@ -105,13 +109,14 @@ export class AccessTokenRepository {
  * read of the token's user runs in its own statement.
  */
 function liveTokenSql(id: number, ttlDays: number): Sql {
-  return sql`select "user_id", "secret_hash", "scope" = 'READ_ONLY' as "read_only", "kind" = 'PERSONAL' as "personal",
-              coalesce("last_used_at" < (now() at time zone 'utc') - interval '1 minute', true)
-                or ("kind" = 'SESSION' and ${ttlDays}::int > 0
-                    and coalesce("expires_at" < (now() at time zone 'utc') + make_interval(days => ${ttlDays}::int) - interval '1 hour', true)) as "renew",
-              ${raw(dataVersionSql('t."user_id"'))} as "data_version"
+  return sql`select t."user_id", t."secret_hash", t."scope" = 'READ_ONLY' as "read_only", t."kind" = 'PERSONAL' as "personal",
+              coalesce(t."last_used_at" < (now() at time zone 'utc') - interval '1 minute', true)
+                or (t."kind" = 'SESSION' and ${ttlDays}::int > 0
+                    and coalesce(t."expires_at" < (now() at time zone 'utc') + make_interval(days => ${ttlDays}::int) - interval '1 hour', true)) as "renew",
+              ${raw(dataVersionSql('t."user_id"'))} as "data_version",
+              u."timezone", u."base_currency", u."country"
          from "access_tokens" t
-        where "id" = ${id} and "revoked_at" is null
-          and (("kind" = 'SESSION' and ${ttlDays}::int = 0) or "expires_at" is null or "expires_at" > (now() at time zone 'utc'))
-          and exists (select 1 from "users" u where u."id" = t."user_id" and u."status" = ${ACTIVE_STATUS})`;
+         join "users" u on u."id" = t."user_id" and u."status" = ${ACTIVE_STATUS}
+        where t."id" = ${id} and t."revoked_at" is null
+          and ((t."kind" = 'SESSION' and ${ttlDays}::int = 0) or t."expires_at" is null or t."expires_at" > (now() at time zone 'utc'))`;
 }

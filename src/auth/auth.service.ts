@@ -1,6 +1,12 @@
 import { LRUCache } from 'lru-cache';
 
-import { type Caller, isConfirmed, type PendingTokenCheck, type TokenCheckRow } from '../platform/caller';
+import {
+  type Caller,
+  isConfirmed,
+  type PendingTokenCheck,
+  type TokenCheckRow,
+  type UserSettings,
+} from '../platform/caller';
 import type { Config } from '../platform/config';
 import { utcTimestamp } from '../platform/db/timestamps';
 import { AppError, type FieldErrors, refuseFieldErrors } from '../platform/errors';
@@ -122,7 +128,7 @@ export class AuthService {
     const identity = identityOf(row);
     this.identities.set(parsed.id, identity);
     await this.touchWhenDue(parsed.id, row.renew);
-    return { ...callerOf(parsed.id, identity), dataVersion: row.data_version };
+    return { ...callerOf(parsed.id, identity), dataVersion: row.data_version, settings: settingsOf(row) };
   }
 
   private pendingCheck(caller: Caller, tokenId: number): PendingTokenCheck {
@@ -139,7 +145,11 @@ export class AuthService {
       get sql() {
         return tokens.liveCheckSql(tokenId, config.tokenTtlDays);
       },
-      confirm: async () => settle((await this.tokens.live(tokenId, this.config.tokenTtlDays)) ?? undefined),
+      confirm: async () => {
+        const row = await this.tokens.live(tokenId, this.config.tokenTtlDays);
+        if (row) caller.settings = settingsOf(row);
+        return settle(row ?? undefined);
+      },
       settle,
     };
   }
@@ -235,6 +245,10 @@ interface TokenIdentity {
 
 function identityOf(row: LiveToken): TokenIdentity {
   return { userId: row.user_id, secretHash: row.secret_hash, readOnly: row.read_only, personal: row.personal };
+}
+
+function settingsOf(row: LiveToken): UserSettings {
+  return { timezone: row.timezone, baseCurrency: row.base_currency, country: row.country };
 }
 
 function callerOf(tokenId: number, identity: TokenIdentity): Caller {

@@ -16,6 +16,19 @@ export interface Caller {
    * the check in its own statement instead of a round trip of its own (see PendingTokenCheck).
    */
   pending?: PendingTokenCheck;
+  /**
+   * The settings of the user `userId` names, read by the token check when it ran alone (none when it ran within
+   * another read): what "today", report periods and money totals of this request go by, without a read of their
+   * own. A caller made to act as another user (a household's owner) has none of them.
+   */
+  settings?: UserSettings;
+}
+
+/** The user's settings that money totals, "today" and the way dates are written depend on. */
+export interface UserSettings {
+  timezone: string;
+  baseCurrency: string;
+  country: string;
 }
 
 /** Whether the caller's token is live: known already, or confirmed now by its pending check run alone. */

@@ -201,7 +201,7 @@ export class SubscriptionReads {
   }
 
   private async ownerSettings(caller: Caller): Promise<{ timezone: string; baseCurrency: string }> {
-    const settings = await this.repository.ownerSettings(caller.userId);
+    const settings = caller.settings ?? (await this.repository.ownerSettings(caller.userId));
     if (!settings) throw AppError.notFound('User');
     return settings;
   }

@@ -1,7 +1,7 @@
 import sql, { join, raw, type Sql } from 'sql-template-tag';
 
 import type { Product } from '../catalogue/product.entity';
-import type { TokenCheckRow } from '../platform/caller';
+import type { TokenCheckRow, UserSettings } from '../platform/caller';
 import { addDays, todayIn } from '../platform/dates';
 import type { DataSource } from '../platform/db/data-source';
 import type { DirectReads } from '../platform/db/direct-reads';
@@ -271,10 +271,8 @@ export class SubscriptionRepository {
   }
 
   /** The owner's settings that money totals, "today" and the way dates are written depend on. */
-  async ownerSettings(
-    userId: number,
-  ): Promise<{ timezone: string; baseCurrency: string; country: string } | undefined> {
-    const [row] = await this.reads.rows<{ timezone: string; baseCurrency: string; country: string }>(
+  async ownerSettings(userId: number): Promise<UserSettings | undefined> {
+    const [row] = await this.reads.rows<UserSettings>(
       sql`select "timezone", "base_currency" as "baseCurrency", "country" from "users" where "id" = ${userId}`,
     );
     return row;

@@ -1,5 +1,5 @@
-import { createSubscription } from '../support/subscriptions';
-import { graphql, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
+import { createSubscription, updateProfile } from '../support/subscriptions';
+import { graphql, graphqlData, signUp, sql, startTestApp, type TestApp } from '../support/test-app';
 
 /**
  * Once a process has confirmed a token, it knows the token's user without the database, and the list and
@@ -8,9 +8,10 @@ import { graphql, signUp, sql, startTestApp, type TestApp } from '../support/tes
  * the token's expiry.
  */
 let testApp: TestApp;
+const statements: string[] = [];
 afterAll(() => testApp.close());
 beforeAll(async () => {
-  testApp = await startTestApp();
+  testApp = await startTestApp({}, { onQuery: (statement) => statements.push(statement) });
 });
 
 const READS = ['/api/v1/subscriptions?length=100', '/api/v1/subscriptions/upcoming?days=30'];
@@ -121,4 +122,30 @@ describe('GraphQL, whose token is checked in the statement of an answer the data
     await expire(tokenId);
     await expectAllRefused(token);
   });
+});
+
+it('gives a spending summary the settings its token check read: no read of its own, a change seen at once', async () => {
+  const { token } = await knownToken();
+  const summary = async () => {
+    statements.length = 0;
+    const { spendingSummary } = await graphqlData<{ spendingSummary: { baseCurrency: string } }>(
+      testApp,
+      token,
+      '{ spendingSummary(groupBy: CATEGORY) { baseCurrency monthlyTotal { amount currency } } }',
+    );
+    return spendingSummary;
+  };
+  const settingsReads = () => statements.filter((statement) => /from "users" where "id"/.test(statement));
+  expect(await summary()).toEqual({
+    baseCurrency: 'USD',
+    monthlyTotal: { amount: expect.any(String), currency: 'USD' },
+  });
+  expect(settingsReads()).toEqual([]);
+  // The check reads them afresh on every request: a change is in the very next summary.
+  await updateProfile(testApp, token, { baseCurrency: 'EUR' });
+  expect(await summary()).toEqual({
+    baseCurrency: 'EUR',
+    monthlyTotal: { amount: expect.any(String), currency: 'EUR' },
+  });
+  expect(settingsReads()).toEqual([]);
 });
