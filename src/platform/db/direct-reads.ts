@@ -39,8 +39,7 @@ export class DirectReads {
    * what the other sockets had to say (their end, which takes them out of the pool).
    */
   async rows<T>(query: Sql, types?: CustomTypesConfig): Promise<T[]> {
-    const { name, text } = this.knownAs(query.text);
-    const statement: PgStatement = { name, text, values: query.values, types };
+    const statement = this.named(query, types);
     for (let tries = 1; ; tries++) {
       try {
         return (await this.query<T>(statement)).rows;
@@ -56,13 +55,18 @@ export class DirectReads {
    * committed cannot be told, so it is not sent again.
    */
   async writeRows<T>(query: Sql): Promise<T[]> {
-    const { name, text } = this.knownAs(query.text);
-    return (await this.query<T>({ name, text, values: query.values })).rows;
+    return (await this.query<T>(this.named(query))).rows;
   }
 
   /** One statement written with `$n` placeholders, named or not (the rate limiter's store uses this). */
   query<T>(statement: PgStatement): Promise<{ rows: T[]; rowCount: number | null }> {
     return pgQuery<T>(pooled(this.orm), statement);
+  }
+
+  /** `query` as a statement named by its text (see knownAs), its columns read by `types`. */
+  private named(query: Sql, types?: CustomTypesConfig): PgStatement {
+    const { name, text } = this.knownAs(query.text);
+    return { name, text, values: query.values, types };
   }
 
   /**
