@@ -28,7 +28,7 @@ import { keptQueryAnswers } from './platform/graphql/kept-answers';
 import { loadRegisteredOperations, persistedOnly } from './platform/graphql/persisted-queries';
 import { createGraphQLServer } from './platform/graphql/server';
 import { WrittenAnswers } from './platform/graphql/written-answers';
-import { redactRequest } from './platform/logger';
+import { redactRequest, requestLoggersOnDemand } from './platform/logger';
 import { requestLimiter } from './platform/ops/limiters';
 import { Metrics } from './platform/ops/metrics';
 import { staticImages } from './platform/ops/static-images';
@@ -118,16 +118,17 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // An ETag is a SHA-1 of every answer's whole body (a tenth of a list's CPU) and the original service sends none.
   app.disable('etag');
   // Request logs are made at info. Below that level pino-http would still serialize every request's headers
-  // into a child logger that nothing writes (~6% of a create's CPU): then each request gets only its id.
-  app.use(
-    logger.isLevelEnabled('info')
-      ? pinoHttp({ logger, serializers: { req: redactRequest }, genReqId: requestId })
-      : (req, res, next) => {
-          req.id = requestId(req, res);
-          req.log = logger.child({ reqId: req.id });
-          next();
-        },
-  );
+  // into a child logger that nothing writes (~6% of a create's CPU): then each request gets only its id, and
+  // its logger (wanted only for an error) is made when first asked for.
+  if (logger.isLevelEnabled('info')) {
+    app.use(pinoHttp({ logger, serializers: { req: redactRequest }, genReqId: requestId }));
+  } else {
+    requestLoggersOnDemand(app.request, logger);
+    app.use((req, res, next) => {
+      req.id = requestId(req, res);
+      next();
+    });
+  }
   app.use(metrics.middleware());
   app.use(securityHeaders());
   app.use(compressAnswers());
@@ -200,11 +201,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }),
   );
 
-  // After CORS, which answers preflights: these routers would answer OPTIONS on their paths themselves.
-  app.use(graphiqlPage());
-  app.use(apiDocsPages(config));
-  app.use(dashboardPage());
-
   const limiter =
     config.rateLimitPerMinute > 0
       ? requestLimiter(
@@ -213,6 +209,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
           { processes: config.webConcurrency },
         )
       : null;
+  // GraphiQL for a browser's GET /graphql, which API clients' requests pass on to Apollo (after CORS, as above).
+  app.use('/graphql', graphiqlPage());
   app.use(
     '/graphql',
     // The same per-token (per-address before login) request limit as /api/v1: a GraphQL request may cost an
@@ -237,6 +235,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   );
 
   app.use(createRestFacade({ services, config, requestLimiter: limiter }));
+  // After CORS, which answers preflights: these routers would answer OPTIONS on their paths themselves. Last,
+  // since every request they do not answer passes through each of them.
+  app.use(apiDocsPages(config));
+  app.use(dashboardPage());
   app.use(unknownRoute);
   app.use(errorHandler);
 

@@ -67,7 +67,9 @@ function decoded(answer: RawAnswer): unknown {
       ? zlib.gunzipSync(answer.body)
       : coding === 'br'
         ? zlib.brotliDecompressSync(answer.body)
-        : answer.body;
+        : coding === 'deflate'
+          ? zlib.inflateSync(answer.body)
+          : answer.body;
   const { exportedAt: _, ...json } = JSON.parse(bytes.toString()) as Record<string, unknown>;
   return json;
 }
@@ -122,6 +124,26 @@ describe('compression', () => {
     // Nor anything but JSON: a page's script would be compressed anew on every request.
     const script = await send(testApp, '/graphql/assets/graphiql.js', { 'accept-encoding': 'gzip, br' });
     expect([script.status, script.headers['content-encoding']]).toEqual([200, undefined]);
+  });
+
+  it('reads Accept-Encoding as HTTP does: any case, weights, and q=0 refusing a coding', async () => {
+    const download = (acceptEncoding: string) =>
+      send(testApp, '/export/account.json', { 'accept-encoding': acceptEncoding });
+    for (const [acceptEncoding, coding] of [
+      ['GZip;q=0.5', 'gzip'],
+      ['deflate, BR', 'br'],
+      ['gzip;q=0, deflate', 'deflate'],
+      ['gzip;q=0', undefined],
+      ['compress, x-unknown', undefined],
+    ] as const) {
+      const answer = await download(acceptEncoding);
+      expect([acceptEncoding, answer.status, answer.headers['content-encoding']]).toEqual([
+        acceptEncoding,
+        200,
+        coding,
+      ]);
+      expect(decoded(answer)).toEqual(decoded(await download('identity')));
+    }
   });
 
   it('sends a kept answer again as the compressed bytes kept, compressing nothing', async () => {

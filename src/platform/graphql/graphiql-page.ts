@@ -11,14 +11,14 @@ mutation {
 `;
 
 /**
- * GraphiQL at GET /graphql for browsers, from the installed packages (graphiql's UMD build over React 18's),
+ * GraphiQL at GET /graphql for browsers (the router is mounted there), from the installed packages (graphiql's UMD build over React 18's),
  * instead of Apollo's landing page, which loads its code from a CDN and shows nothing offline. The token is
  * pasted into the headers tab; nothing is kept in a cookie.
  */
 export function graphiqlPage(): Router {
   const router = Router();
   router.use(
-    '/graphql/assets',
+    '/assets',
     servedFiles({
       'react.js': vendorAsset('react', 'umd/react.production.min.js'),
       'react-dom.js': vendorAsset('react-dom', 'umd/react-dom.production.min.js'),
@@ -36,7 +36,7 @@ export function graphiqlPage(): Router {
 <script src="/graphql/assets/start.js"></script>`,
   );
   router.get(
-    '/graphql/assets/start.js',
+    '/assets/start.js',
     servedScript(`const fetcher = GraphiQL.createFetcher({ url: new URL('/graphql', location.href).href });
 ReactDOM.createRoot(document.getElementById('graphiql')).render(
   React.createElement(GraphiQL, {
@@ -48,7 +48,7 @@ ReactDOM.createRoot(document.getElementById('graphiql')).render(
 `),
   );
   // A browser's navigation (it asks for HTML, sends no query); API clients' GETs go on to Apollo.
-  router.get('/graphql', (req, res, next) => {
+  router.get('/', (req, res, next) => {
     if (req.query.query !== undefined || req.accepts(['application/json', 'text/html']) !== 'text/html') return next();
     page(req, res, next);
   });
