@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import path from 'node:path';
 
-import { SERVER_NODE_FLAGS } from './platform/ops/node-flags';
+import { missingMallocSettings, SERVER_NODE_FLAGS } from './platform/ops/node-flags';
 
 /**
  * `subledger`, the command of the installed release (package.json "bin"):
@@ -24,12 +24,15 @@ if (command === undefined || command === 'start') {
 
 /**
  * Runs `script` in a node of its own under `flags` (which only node's command line can set), with this
- * process's standard streams and environment. SIGTERM, SIGINT and SIGHUP are passed on, so stopping this
+ * process's standard streams and environment, plus the malloc settings it lacks (see SERVER_MALLOC_ENV). SIGTERM, SIGINT and SIGHUP are passed on, so stopping this
  * process stops the server the way stopping `npm start`'s does (it drains, then stops its embedded
  * PostgreSQL); this process then ends as the child did: with its exit code, or by the same signal.
  */
 function runNode(script: string, flags: readonly string[]): void {
-  const child = spawn(process.execPath, [...flags, script], { stdio: 'inherit' });
+  const child = spawn(process.execPath, [...flags, script], {
+    stdio: 'inherit',
+    env: { ...process.env, ...missingMallocSettings() },
+  });
   const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
   const forward = (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);

@@ -10,12 +10,14 @@ import {
   type SupervisedDatabase,
   tellSupervisor,
 } from './platform/ops/cluster';
+import { restartWithMallocSettings } from './platform/ops/node-flags';
 
 /**
  * `npm start`: one API process (WEB_CONCURRENCY=1), or a light supervisor with WEB_CONCURRENCY API processes
  * sharing the port. The app's code is loaded only in API processes, so the supervisor stays small.
  */
 async function main(): Promise<void> {
+  restartWithMallocSettings();
   const config = loadConfig();
   const member = apiProcessOfCluster();
   if (member) {

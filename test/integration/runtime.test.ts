@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { SERVER_MALLOC_ENV } from '../../src/platform/ops/node-flags';
 import { Receiver } from '../support/receiver';
 import {
   childrenOf,
@@ -46,6 +47,12 @@ async function start(env: NodeJS.ProcessEnv, options: { uid?: number; gid?: numb
   const service = await startService(env, await freePort(), options);
   running.push(service);
   return service;
+}
+
+/** Whether the process runs with every setting of SERVER_MALLOC_ENV in its environment. */
+function hasMallocSettings(pid: number): boolean {
+  const environment = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+  return Object.entries(SERVER_MALLOC_ENV).every(([name, value]) => environment.includes(`${name}=${value}`));
 }
 
 async function signUp(url: string, email: string): Promise<string> {
@@ -253,6 +260,10 @@ describe('embedded PostgreSQL under DATA_DIR', () => {
     if (asUser.uid !== undefined) chownSync(dataDir, asUser.uid, asUser.gid);
     const service = await start({ DATA_DIR: dataDir, HOME: dataDir, WEB_CONCURRENCY: '1' }, asUser);
     await signUp(service.url, 'normal@example.com');
+    // A lone API process restarts itself in place with glibc's malloc settings on a node that can (22.15 and
+    // later); on node 20 it runs without them.
+    const restarts = typeof (process as { execve?: unknown }).execve === 'function';
+    expect(hasMallocSettings(service.child.pid!)).toBe(restarts);
     const serverUid = Number(/Uid:\s+(\d+)/.exec(readFileSync(`/proc/${postmasterPid(dataDir)}/status`, 'utf8'))![1]);
     expect(serverUid).toBe(asUser.uid ?? process.getuid?.());
     expect(await stopService(service)).toBe(0);
@@ -286,6 +297,8 @@ describe('WEB_CONCURRENCY API processes on one port', () => {
       const npmStart = startArguments().filter((arg) => arg.startsWith('--'));
       expect(flagsOf(supervisor)).toEqual(npmStart);
       for (const pid of apiProcesses()) expect(flagsOf(pid)).toEqual(npmStart);
+      // And with glibc's malloc settings, which the supervisor gives them on any node.
+      for (const pid of apiProcesses()) expect(hasMallocSettings(pid)).toBe(true);
 
       // Writes land on both processes (a new connection each); every event is delivered exactly once, by the
       // one process that relays, nudged by the other.

@@ -3,6 +3,7 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Config } from '../config';
 import { databaseServer, logReclaimedOrphan, type ReclaimedOrphan } from '../db/embedded-postgres';
 import type { Logger } from '../logger';
+import { missingMallocSettings } from './node-flags';
 
 /** Messages between the supervising process and the API processes. */
 export type ToApiProcess = { kind: 'database'; database: SupervisedDatabase } | { kind: 'nudge' };
@@ -53,7 +54,7 @@ export async function superviseApiProcesses(config: Config, logger: Logger): Pro
   };
 
   const fork = (slot: Omit<Slot, 'worker' | 'startedAt' | 'ready'>): Slot => {
-    const worker = cluster.fork({ [ROLE_VARIABLE]: slot.role });
+    const worker = cluster.fork({ [ROLE_VARIABLE]: slot.role, ...missingMallocSettings() });
     const started: Slot = { ...slot, worker, startedAt: Date.now(), ready: false };
     worker.on('message', (message: FromApiProcess) => {
       if (message.kind === 'ready') {
