@@ -265,6 +265,8 @@ function safeRead(file: string): string {
 }
 
 async function main(): Promise<void> {
+  // The servers run on this node, and V8's memory and speed differ between its lines (20 and 24: tens of MB).
+  console.log(`servers on node ${process.version}`);
   const name = `subledger_bench_${randomBytes(4).toString('hex')}`;
   await admin(`create database "${name}"`);
   const databaseUrl = Object.assign(new URL(SERVER_URL), { pathname: `/${name}` }).toString();
@@ -296,7 +298,7 @@ async function main(): Promise<void> {
   const verdicts = checkTargets();
   writeFileSync(
     path.join(root, 'bench-results.json'),
-    `${JSON.stringify({ at: new Date().toISOString(), durationSeconds: DURATION_S, connections: CONNECTIONS, figures, ...extras, targets: verdicts }, null, 2)}\n`,
+    `${JSON.stringify({ at: new Date().toISOString(), node: process.version, durationSeconds: DURATION_S, connections: CONNECTIONS, figures, ...extras, targets: verdicts }, null, 2)}\n`,
   );
   console.log('written bench-results.json');
   if (verdicts.some((verdict) => verdict.missedByMoreThan10Percent)) process.exitCode = 1;
