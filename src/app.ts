@@ -209,7 +209,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
           { processes: config.webConcurrency },
         )
       : null;
-  // GraphiQL for a browser's GET /graphql, which API clients' requests pass on to Apollo (after CORS, as above).
+  // GraphiQL for a browser's GET /graphql, which API clients' requests pass on to Apollo (after CORS, which
+  // answers preflights).
   app.use('/graphql', graphiqlPage());
   app.use(
     '/graphql',

@@ -24,9 +24,10 @@ if (command === undefined || command === 'start') {
 
 /**
  * Runs `script` in a node of its own under `flags` (which only node's command line can set), with this
- * process's standard streams and environment, plus the malloc settings it lacks (see SERVER_MALLOC_ENV). SIGTERM, SIGINT and SIGHUP are passed on, so stopping this
- * process stops the server the way stopping `npm start`'s does (it drains, then stops its embedded
- * PostgreSQL); this process then ends as the child did: with its exit code, or by the same signal.
+ * process's standard streams and environment, plus the malloc settings it lacks (see SERVER_MALLOC_ENV).
+ * SIGTERM, SIGINT and SIGHUP are passed on, so stopping this process stops the server the way stopping `npm
+ * start`'s does (it drains, then stops its embedded PostgreSQL); this process then ends as the child did: with
+ * its exit code, or by the same signal.
  */
 function runNode(script: string, flags: readonly string[]): void {
   const child = spawn(process.execPath, [...flags, script], {

@@ -11,9 +11,9 @@ mutation {
 `;
 
 /**
- * GraphiQL at GET /graphql for browsers (the router is mounted there), from the installed packages (graphiql's UMD build over React 18's),
- * instead of Apollo's landing page, which loads its code from a CDN and shows nothing offline. The token is
- * pasted into the headers tab; nothing is kept in a cookie.
+ * GraphiQL at GET /graphql for browsers (the router is mounted there), from the installed packages
+ * (graphiql's UMD build over React 18's), instead of Apollo's landing page, which loads its code from a CDN
+ * and shows nothing offline. The token is pasted into the headers tab; nothing is kept in a cookie.
  */
 export function graphiqlPage(): Router {
   const router = Router();
